@@ -1,0 +1,89 @@
+/*
+   petsc-modsell: a PETSc plugin with the modified Sliced ELLPACK matrix format (MATMODSELL)
+   and GPU preconditioners built on it.
+
+   Load it into an unmodified PETSc application with
+       -dll_append /path/to/libpetscmodsell.so
+   or link the library and call PetscModSELLInitializePackage() after PetscInitialize().
+*/
+#pragma once
+
+#include <petscmat.h>
+#include <petscksp.h>
+
+/* Matrix types. MATMODSELL is a root name: it resolves to MATSEQAIJMODSELL on one process
+   and MATMPIAIJMODSELL on several, like MATAIJ. */
+#define MATMODSELL       "modsell"
+#define MATSEQAIJMODSELL "seqaijmodsell"
+#define MATMPIAIJMODSELL "mpiaijmodsell"
+
+/* Preconditioner types */
+#define PCRUIZ     "ruiz"
+#define PCBJSMOOTH "bjsmooth"
+#define PCBRBILU   "brbilu"
+#define PCBISAI    "bisai"
+
+/*E
+   MatModSELLKernel - the SpMV kernel (and so the storage layout) used by `MATMODSELL`
+
+   Values:
++  `MATMODSELL_KERNEL_MODSELL` - modified SELL: diagonal stored apart, in-slice columns read from a shared-memory copy of x (default)
+-  `MATMODSELL_KERNEL_SELL`    - plain Sliced ELLPACK (paper 000, section 3.1): every column read from global memory
+
+   Level: intermediate
+
+.seealso: `MATMODSELL`, `MatModSELLSetKernel()`
+E*/
+typedef enum {
+  MATMODSELL_KERNEL_MODSELL,
+  MATMODSELL_KERNEL_SELL
+} MatModSELLKernel;
+PETSC_EXTERN const char *const MatModSELLKernels[];
+
+/*E
+   MatModSELLOrdering - row ordering used inside a `MATMODSELL` image (vectors stay in the user's ordering)
+
+   Values:
++  `MATMODSELL_ORDERING_NATURAL` - the matrix's own row order (default)
+-  `MATMODSELL_ORDERING_RCM`     - reverse Cuthill-McKee order of the local diagonal block
+
+   Level: intermediate
+
+.seealso: `MATMODSELL`, `MatModSELLSetOrdering()`
+E*/
+typedef enum {
+  MATMODSELL_ORDERING_NATURAL,
+  MATMODSELL_ORDERING_RCM
+} MatModSELLOrdering;
+PETSC_EXTERN const char *const MatModSELLOrderings[];
+
+/*S
+   MatModSELLInfo - statistics of the mod-SELL image of a (local) matrix block
+
+   Level: intermediate
+S*/
+typedef struct {
+  PetscInt   slice_height;   /* rows per slice */
+  PetscInt   nslices;        /* number of slices */
+  PetscInt64 nslots;         /* stored off-diagonal slots, padding included */
+  PetscInt64 noffdiag;       /* off-diagonal nonzeros (stored in slots) */
+  PetscInt64 nlocal;         /* off-diagonal nonzeros whose column lies in the row's own slice */
+  PetscInt   max_width;      /* widest slice (slots per row) */
+  PetscReal  padding_ratio;  /* nslots / noffdiag (1 = no padding) */
+  PetscReal  local_fraction; /* nlocal / noffdiag: fraction read from shared memory */
+  size_t     device_bytes;   /* bytes of the device copy (0 when none) */
+} MatModSELLInfo;
+
+PETSC_EXTERN PetscErrorCode PetscModSELLInitializePackage(void);
+PETSC_EXTERN PetscErrorCode PetscModSELLFinalizePackage(void);
+
+PETSC_EXTERN PetscErrorCode MatCreateModSELL(MPI_Comm, PetscInt, PetscInt, PetscInt, PetscInt, PetscInt, const PetscInt[], PetscInt, const PetscInt[], Mat *);
+PETSC_EXTERN PetscErrorCode MatModSELLSetSliceHeight(Mat, PetscInt);
+PETSC_EXTERN PetscErrorCode MatModSELLGetSliceHeight(Mat, PetscInt *);
+PETSC_EXTERN PetscErrorCode MatModSELLSetKernel(Mat, MatModSELLKernel);
+PETSC_EXTERN PetscErrorCode MatModSELLGetKernel(Mat, MatModSELLKernel *);
+PETSC_EXTERN PetscErrorCode MatModSELLSetOrdering(Mat, MatModSELLOrdering);
+PETSC_EXTERN PetscErrorCode MatModSELLGetOrdering(Mat, MatModSELLOrdering *);
+PETSC_EXTERN PetscErrorCode MatModSELLGetInfo(Mat, MatModSELLInfo *);
+
+PETSC_EXTERN PetscErrorCode PCRuizGetScaling(PC, Vec *, Vec *);

@@ -1,0 +1,27 @@
+/*
+   CUDA kernels of petsc-modsell. Plain C interface: raw device pointers and a stream
+   (cudaStream_t passed as void *), no PETSc types, so the .cu files compile with nvcc alone.
+   Every function returns a cudaError_t value (0 = cudaSuccess) from the launch; none of
+   them synchronizes the stream.
+*/
+#pragma once
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* y[perm[r]] = (yin ? yin[perm[r]] : 0) + diag[r]*x[perm[r]] + sum_k vals[slot]*x(cols[slot])
+   over the nslices slices of sh rows; see modsellimpl.h for the encoding.
+   diag, perm, yin may be NULL. local_cols != 0: negative codes read the slice's x window
+   from shared memory. */
+int MSCUDAMult(int m, int sh, int nslices, const long long *sliceptr, const int *cols, const double *vals, const double *diag, const int *perm, int local_cols, const double *x, const double *yin, double *y, void *stream);
+
+/* vals[csr2slot[k]] = a[k] (csr2slot[k] >= 0) or diag[-csr2slot[k]-1] = a[k] */
+int MSCUDAScatterValues(long long nnz, const long long *csr2slot, const double *a, double *vals, double *diag, void *stream);
+
+/* d[perm[r]] = diag[r] */
+int MSCUDAGetDiagonal(int m, const double *diag, const int *perm, double *d, void *stream);
+
+#ifdef __cplusplus
+}
+#endif

@@ -1,0 +1,103 @@
+/*
+   Private interface of petsc-modsell: the mod-SELL image of a sequential AIJ block.
+
+   The image (paper 000, section 3.2) of an m x n block with slice height sh:
+     - rows are grouped in nslices = ceil(m/sh) slices of sh rows (the last one padded);
+       with a row permutation perm (new -> old), image row r holds matrix row perm[r];
+     - diag[r]: the diagonal entry of image row r (when diag_apart), else diagonal entries
+       are stored in the slots like any other entry;
+     - slot (s, k, t) = sliceptr[s] + k*sh + t holds the k-th off-diagonal of row s*sh+t
+       (interleaved, so consecutive threads read consecutive addresses);
+     - cols[slot]: 0 = padding; c+1 = column c (in the user's numbering) read from global x;
+       -(q+1) = column perm[s*sh+q], read from the slice's shared-memory window of x
+       (only when local_cols and the block is square);
+     - csr2slot[k] for CSR entry k: the slot (>= 0) or -(r+1) for the diagonal of image row r.
+   The same function is computed on the host (MSImageMultHost) and on the device
+   (MSImageMultDevice); tests compare both with MatMult_SeqAIJ.
+*/
+#pragma once
+
+#include <petscmodsell.h>
+#include <petsc/private/matimpl.h>
+#include <petsc/private/pcimpl.h>
+
+#if defined(PETSC_USE_COMPLEX) || !defined(PETSC_USE_REAL_DOUBLE)
+  #error "petsc-modsell supports PETSc configured with real double-precision scalars only"
+#endif
+
+PETSC_EXTERN PetscLogEvent MATMODSELL_ImageBuild, MATMODSELL_ImageValues, MATMODSELL_Upload;
+
+typedef struct _n_MSImage *MSImage;
+struct _n_MSImage {
+  /* settings (set before the first MSImageSetUp) */
+  PetscInt           sh;         /* slice height: multiple of 32, at most 1024 */
+  PetscBool          diag_apart; /* store the diagonal in diag[] (square blocks only) */
+  PetscBool          local_cols; /* encode in-slice columns as negative codes (square blocks only) */
+  MatModSELLOrdering ordering;   /* row ordering inside the image (square blocks only) */
+
+  /* what the image was built from */
+  PetscObjectId    id;
+  PetscObjectState nzstate;    /* nonzero state of the source when the pattern was built */
+  PetscObjectState hoststate;  /* object state of the source matching the host values */
+  PetscObjectState devstate;   /* object state of the source matching the device values */
+  PetscBool        built;
+
+  /* host image */
+  PetscInt    m, n, nslices, maxwidth, nnz;
+  PetscInt64  nslots, noffdiag, nlocal;
+  PetscInt64 *sliceptr; /* nslices+1 */
+  int        *cols;     /* nslots */
+  PetscScalar *vals;    /* nslots */
+  PetscScalar *diag;    /* m, or NULL */
+  PetscInt   *perm;     /* m, new -> old, or NULL (identity) */
+  PetscInt64 *csr2slot; /* nnz */
+
+  /* device image (CUDA); NULL when never uploaded */
+  PetscBool dev_pattern; /* device pattern matches the host pattern */
+  void     *d_sliceptr, *d_cols, *d_vals, *d_diag, *d_perm, *d_csr2slot, *d_csrvals;
+  size_t    dev_bytes;
+};
+
+PETSC_EXTERN PetscErrorCode MSImageCreate(MSImage *);
+PETSC_EXTERN PetscErrorCode MSImageDestroy(MSImage *);
+PETSC_EXTERN PetscErrorCode MSImageSetSliceHeight(MSImage, PetscInt);
+/* Bring the image of a (square or rectangular) SeqAIJ-family matrix up to date, on the host
+   (mtype PETSC_MEMTYPE_HOST) or on the device (PETSC_MEMTYPE_DEVICE): rebuilds the pattern
+   when the matrix's nonzero state (or identity) changed, else refreshes only the values. */
+PETSC_EXTERN PetscErrorCode MSImageSetUp(MSImage, Mat, PetscMemType);
+PETSC_EXTERN PetscErrorCode MSImageGetInfo(MSImage, MatModSELLInfo *);
+/* y = yin + A x (yin may be NULL or equal to y); x, y in the user's ordering */
+PETSC_EXTERN PetscErrorCode MSImageMultHost(MSImage, const PetscScalar *, const PetscScalar *, PetscScalar *);
+PETSC_EXTERN PetscErrorCode MSImageGetDiagonalHost(MSImage, PetscScalar *);
+#if defined(PETSC_HAVE_CUDA)
+PETSC_EXTERN PetscErrorCode MSImageMultDevice(MSImage, const PetscScalar *, const PetscScalar *, PetscScalar *);
+PETSC_EXTERN PetscErrorCode MSImageGetDiagonalDevice(MSImage, PetscScalar *);
+#endif
+/* Validate a slice height; errors say what is allowed */
+PETSC_EXTERN PetscErrorCode MSCheckSliceHeight(MPI_Comm, PetscInt);
+
+/* The MATSEQAIJMODSELL private data (A->spptr) */
+typedef struct {
+  MSImage            img;
+  MatModSELLKernel   kernel;
+  MatModSELLOrdering ordering;
+  PetscInt           sh;
+  PetscBool          offdiag_block; /* the off-process block of an MPI matrix: plain encoding, natural order */
+  struct _MatOps     parent;        /* the SeqAIJ operations overridden by this type */
+} Mat_SeqAIJModSELL;
+
+/* Get the up-to-date image of a MATSEQAIJMODSELL matrix (or NULL if A is another type) */
+PETSC_EXTERN PetscErrorCode MatSeqAIJModSELLGetImage(Mat, PetscMemType, MSImage *);
+/* Convert a SeqAIJ matrix (assembled or only preallocated) in place */
+PETSC_EXTERN PetscErrorCode MatConvert_SeqAIJ_SeqAIJModSELL(Mat, MatType, MatReuse, Mat *);
+PETSC_INTERN PetscErrorCode MatConvert_SeqAIJModSELL_SeqAIJ(Mat, MatType, MatReuse, Mat *);
+PETSC_INTERN PetscErrorCode MatModSELLReadOptions_Private(Mat, PetscOptionItems);
+PETSC_INTERN PetscErrorCode MatModSELLViewInfo_Private(PetscViewer, PetscInt, MatModSELLKernel, MatModSELLOrdering, const MatModSELLInfo *);
+PETSC_EXTERN PetscErrorCode MatCreate_SeqAIJModSELL(Mat);
+PETSC_EXTERN PetscErrorCode MatCreate_MPIAIJModSELL(Mat);
+
+/* Memory type a PC should work in for this operator and vector */
+PETSC_EXTERN PetscErrorCode PetscModSELLUseDevice(Mat, PetscBool *);
+
+/* Registers the preconditioner types (src/ksp/pc/impls/pcreg.c) */
+PETSC_INTERN PetscErrorCode PetscModSELLRegisterPCs_Private(void);

@@ -1,0 +1,104 @@
+# petsc-modsell: the modified Sliced ELLPACK matrix type and GPU preconditioners for PETSc.
+#
+#   make            configure (provision PETSc if PETSC_DIR is unset) and build build/lib/libpetscmodsell.so
+#   make check      build and run every test through PETSc's test harness
+#   make demo       the main job: FVM Poisson solve on an unstructured mesh, MATMODSELL against AIJ
+#   make configure  re-run config/configure (CONFIGURE_OPTIONS="--with-cuda=1 ..." passes options)
+#
+# With PETSC_DIR (and PETSC_ARCH) set in the environment, that PETSc is used.
+
+TOP      := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
+BUILD    := $(TOP)/build
+MS_LIBNAME := libpetscmodsell
+SHELL    := /bin/bash
+
+.DEFAULT_GOAL := all
+
+# --- which PETSc --------------------------------------------------------------------------------
+ENV_PETSC_DIR  := $(if $(filter environment,$(origin PETSC_DIR)),$(PETSC_DIR),)
+ENV_PETSC_ARCH := $(if $(filter environment,$(origin PETSC_ARCH)),$(PETSC_ARCH),)
+FILE_PETSC_DIR := $(shell sed -n 's/^PETSC_DIR=//p' $(BUILD)/petsc.env 2>/dev/null)
+FILE_PETSC_ARCH:= $(shell sed -n 's/^PETSC_ARCH=//p' $(BUILD)/petsc.env 2>/dev/null)
+# (re)configure when there is no build/petsc.env, or when the environment names another PETSc
+NEED_CONFIGURE := $(if $(wildcard $(BUILD)/petsc.env),$(if $(ENV_PETSC_DIR),$(if $(filter-out $(ENV_PETSC_DIR)|$(ENV_PETSC_ARCH),$(FILE_PETSC_DIR)|$(FILE_PETSC_ARCH)),yes,),),yes)
+ifeq ($(NEED_CONFIGURE),yes)
+  ifeq ($(filter configure help clean distclean,$(MAKECMDGOALS)),)
+    $(info [make] running config/configure $(CONFIGURE_OPTIONS))
+    CONFIGURE_STATUS := $(shell bash $(TOP)/config/configure $(CONFIGURE_OPTIONS) >&2; echo $$?)
+    ifneq ($(CONFIGURE_STATUS),0)
+      $(error config/configure failed)
+    endif
+  endif
+endif
+-include $(BUILD)/petsc.env
+export PETSC_DIR PETSC_ARCH
+
+PETSC_CONF := $(firstword $(wildcard $(PETSC_DIR)/$(PETSC_ARCH)/lib/petsc/conf $(PETSC_DIR)/lib/petsc/conf))
+ifneq ($(PETSC_CONF),)
+  include $(PETSC_CONF)/petscvariables
+endif
+PETSCCONF_H := $(firstword $(wildcard $(PETSC_DIR)/$(PETSC_ARCH)/include/petscconf.h $(PETSC_DIR)/include/petscconf.h))
+PETSC_HAVE_CUDA := $(if $(PETSCCONF_H),$(shell grep -q '^\#define PETSC_HAVE_CUDA 1' $(PETSCCONF_H) && echo 1),)
+NVCC := $(or $(CUDAC),$(shell command -v nvcc 2>/dev/null))
+
+# --- sources ------------------------------------------------------------------------------------
+CSRC := $(sort $(shell cd $(TOP) && find src -name '*.c'))
+CUSRC := $(sort $(shell cd $(TOP) && find src -name '*.cu'))
+OBJDIR := $(BUILD)/obj
+COBJ := $(addprefix $(OBJDIR)/,$(CSRC:.c=.o))
+CUOBJ := $(addprefix $(OBJDIR)/,$(CUSRC:.cu=.o))
+INCLUDES := -I$(TOP)/include $(PETSC_CC_INCLUDES)
+comma := ,
+# device code for Hopper (sm_90) plus PTX for newer GPUs; override with MS_CUDA_ARCH=...
+MS_CUDA_ARCH ?= -gencode arch=compute_90$(comma)code=sm_90 -gencode arch=compute_90$(comma)code=compute_90
+# nvcc flags without PETSc's (a PETSc without CUDA may still list nvcc): C++17, PIC, optimized, line info
+MS_NVCC_FLAGS := -std=c++17 -O3 -lineinfo -Xcompiler -fPIC -Xcompiler -fvisibility=hidden $(MS_CUDA_ARCH) $(NVCCFLAGS)
+
+MS_LIB := $(BUILD)/lib/$(MS_LIBNAME).$(or $(SL_LINKER_SUFFIX),so)
+ifeq ($(PETSC_HAVE_CUDA),1)
+  LIBOBJ := $(COBJ) $(CUOBJ)
+  CUDA_LINK := -lcudart
+else
+  LIBOBJ := $(COBJ)
+  CUDA_LINK :=
+endif
+
+.PHONY: all lib configure check demo clean distclean cuda-objs info help
+all: lib $(BUILD)/lib/pkgconfig/petscmodsell.pc $(if $(NVCC),cuda-objs)
+lib: $(MS_LIB)
+
+configure:
+	bash $(TOP)/config/configure $(CONFIGURE_OPTIONS)
+
+info:
+	@echo "PETSC_DIR=$(PETSC_DIR) PETSC_ARCH=$(PETSC_ARCH) CUDA=$(or $(PETSC_HAVE_CUDA),0) NVCC=$(NVCC)"
+
+$(OBJDIR)/%.o: $(TOP)/%.c $(wildcard $(TOP)/include/*.h $(TOP)/include/petscmodsell/private/*.h)
+	@mkdir -p $(dir $@)
+	$(PCC) $(PCC_FLAGS) $(CFLAGS) $(INCLUDES) -c $< -o $@
+
+# The CUDA kernels take raw pointers and need no PETSc header: they compile wherever nvcc is
+# (CI compiles them), and are linked in when PETSc has CUDA.
+$(OBJDIR)/%.o: $(TOP)/%.cu $(TOP)/include/petscmodsell/private/modsellcuda.h
+	@mkdir -p $(dir $@)
+	$(NVCC) $(MS_NVCC_FLAGS) -I$(TOP)/include -c $< -o $@
+
+cuda-objs: $(CUOBJ)
+
+$(MS_LIB): $(LIBOBJ)
+	@mkdir -p $(dir $@)
+	$(PCC_LINKER) $(PCC_LINKER_FLAGS) -shared -o $@ $(LIBOBJ) $(PETSC_WITH_EXTERNAL_LIB) $(CUDA_LINK)
+
+$(BUILD)/lib/pkgconfig/petscmodsell.pc: $(BUILD)/petsc.env
+	@mkdir -p $(dir $@)
+	@printf 'prefix=%s\nlibdir=$${prefix}/build/lib\nincludedir=$${prefix}/include\n\nName: petscmodsell\nDescription: modified Sliced ELLPACK matrix type and GPU preconditioners for PETSc\nVersion: 0.1.0\nRequires: PETSc\nCflags: -I$${includedir}\nLibs: -L$${libdir} -Wl,-rpath,$${libdir} -lpetscmodsell\n' '$(TOP)' > $@
+	@echo "[make] wrote $@ (PETSc: $(PETSC_DIR) $(PETSC_ARCH))"
+
+clean:
+	rm -rf $(BUILD)/obj $(BUILD)/lib $(BUILD)/tests $(BUILD)/bin
+
+distclean:
+	rm -rf $(BUILD)
+
+help:
+	@sed -n '2,10p' $(TOP)/makefile

@@ -1,0 +1,288 @@
+/*
+   MATMPIAIJMODSELL: a MATMPIAIJ whose diagonal and off-diagonal blocks are MATSEQAIJMODSELL.
+
+   MPIAIJ's MatMult starts the halo exchange, multiplies the diagonal block (our kernel), ends the
+   exchange and adds the off-diagonal block (our kernel, plain encoding): the exchange overlaps the
+   local product. The blocks are converted when they are preallocated, so that the ghost vector
+   (created from the off-diagonal block) gets the device vector type.
+*/
+#include <petscmodsell/private/modsellimpl.h>
+
+typedef struct {
+  PetscInt           sh;
+  MatModSELLKernel   kernel;
+  MatModSELLOrdering ordering;
+  struct _MatOps     parent;
+  PetscErrorCode (*prealloc)(Mat, PetscInt, const PetscInt[], PetscInt, const PetscInt[]);
+} Mat_MPIAIJModSELL;
+
+/* Make both blocks MATSEQAIJMODSELL with this matrix's settings */
+static PetscErrorCode MatMPIAIJModSELLSetUpBlocks(Mat A)
+{
+  Mat_MPIAIJModSELL *mm = (Mat_MPIAIJModSELL *)A->spptr;
+  Mat                blk[2];
+  const PetscInt    *garray;
+
+  PetscFunctionBegin;
+  PetscCall(MatMPIAIJGetSeqAIJ(A, &blk[0], &blk[1], &garray));
+  for (PetscInt b = 0; b < 2; b++) {
+    Mat_SeqAIJModSELL *ms;
+    PetscBool          isms;
+
+    if (!blk[b]) continue;
+    PetscCall(PetscObjectTypeCompare((PetscObject)blk[b], MATSEQAIJMODSELL, &isms));
+    if (!isms) PetscCall(MatConvert_SeqAIJ_SeqAIJModSELL(blk[b], MATSEQAIJMODSELL, MAT_INPLACE_MATRIX, &blk[b]));
+    ms                = (Mat_SeqAIJModSELL *)blk[b]->spptr;
+    ms->sh            = mm->sh;
+    ms->kernel        = mm->kernel;
+    ms->ordering      = mm->ordering;
+    ms->offdiag_block = (PetscBool)(b == 1);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatMPIAIJSetPreallocation_MPIAIJModSELL(Mat A, PetscInt d_nz, const PetscInt d_nnz[], PetscInt o_nz, const PetscInt o_nnz[])
+{
+  Mat_MPIAIJModSELL *mm = (Mat_MPIAIJModSELL *)A->spptr;
+
+  PetscFunctionBegin;
+  PetscCall((*mm->prealloc)(A, d_nz, d_nnz, o_nz, o_nnz));
+  PetscCall(MatMPIAIJModSELLSetUpBlocks(A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatAssemblyEnd_MPIAIJModSELL(Mat A, MatAssemblyType mode)
+{
+  Mat_MPIAIJModSELL *mm = (Mat_MPIAIJModSELL *)A->spptr;
+
+  PetscFunctionBegin;
+  PetscCall((*mm->parent.assemblyend)(A, mode));
+  PetscCall(MatMPIAIJModSELLSetUpBlocks(A)); /* blocks recreated by MPIAIJ (MatDisAssemble) */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatModSELLSetSliceHeight_MPIAIJModSELL(Mat A, PetscInt sh)
+{
+  PetscFunctionBegin;
+  PetscCall(MSCheckSliceHeight(PetscObjectComm((PetscObject)A), sh));
+  ((Mat_MPIAIJModSELL *)A->spptr)->sh = sh;
+  if (A->preallocated) PetscCall(MatMPIAIJModSELLSetUpBlocks(A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatModSELLSetKernel_MPIAIJModSELL(Mat A, MatModSELLKernel k)
+{
+  PetscFunctionBegin;
+  PetscCheck(k == MATMODSELL_KERNEL_MODSELL || k == MATMODSELL_KERNEL_SELL, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_OUTOFRANGE, "Unknown MATMODSELL kernel %d: use MATMODSELL_KERNEL_MODSELL or MATMODSELL_KERNEL_SELL", (int)k);
+  ((Mat_MPIAIJModSELL *)A->spptr)->kernel = k;
+  if (A->preallocated) PetscCall(MatMPIAIJModSELLSetUpBlocks(A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatModSELLSetOrdering_MPIAIJModSELL(Mat A, MatModSELLOrdering o)
+{
+  PetscFunctionBegin;
+  PetscCheck(o == MATMODSELL_ORDERING_NATURAL || o == MATMODSELL_ORDERING_RCM, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_OUTOFRANGE, "Unknown MATMODSELL ordering %d: use MATMODSELL_ORDERING_NATURAL or MATMODSELL_ORDERING_RCM", (int)o);
+  ((Mat_MPIAIJModSELL *)A->spptr)->ordering = o;
+  if (A->preallocated) PetscCall(MatMPIAIJModSELLSetUpBlocks(A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatModSELLGetSettings_MPIAIJModSELL(Mat A, PetscInt *sh, MatModSELLKernel *k, MatModSELLOrdering *o)
+{
+  Mat_MPIAIJModSELL *mm = (Mat_MPIAIJModSELL *)A->spptr;
+
+  PetscFunctionBegin;
+  if (sh) *sh = mm->sh;
+  if (k) *k = mm->kernel;
+  if (o) *o = mm->ordering;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Statistics summed over the diagonal blocks of all processes (collective) */
+static PetscErrorCode MatModSELLGetInfo_MPIAIJModSELL(Mat A, MatModSELLInfo *info)
+{
+  Mat            Ad, Ao;
+  MatModSELLInfo di, oi;
+  PetscInt64     loc[6], glob[6];
+  PetscInt       w, wg;
+
+  PetscFunctionBegin;
+  PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, &Ao, NULL));
+  PetscCall(MatModSELLGetInfo(Ad, &di));
+  PetscCall(MatModSELLGetInfo(Ao, &oi));
+  loc[0] = di.nslices;
+  loc[1] = di.nslots + oi.nslots;
+  loc[2] = di.noffdiag + oi.noffdiag;
+  loc[3] = di.nlocal;
+  loc[4] = (PetscInt64)(di.device_bytes + oi.device_bytes);
+  loc[5] = 0;
+  PetscCallMPI(MPIU_Allreduce(loc, glob, 6, MPIU_INT64, MPI_SUM, PetscObjectComm((PetscObject)A)));
+  w = PetscMax(di.max_width, oi.max_width);
+  PetscCallMPI(MPIU_Allreduce(&w, &wg, 1, MPIU_INT, MPI_MAX, PetscObjectComm((PetscObject)A)));
+  PetscCall(PetscMemzero(info, sizeof(*info)));
+  info->slice_height   = di.slice_height;
+  info->nslices        = (PetscInt)glob[0];
+  info->nslots         = glob[1];
+  info->noffdiag       = glob[2];
+  info->nlocal         = glob[3];
+  info->device_bytes   = (size_t)glob[4];
+  info->max_width      = wg;
+  info->padding_ratio  = glob[2] ? (PetscReal)glob[1] / (PetscReal)glob[2] : 1.0;
+  info->local_fraction = glob[2] ? (PetscReal)glob[3] / (PetscReal)glob[2] : 0.0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatSetFromOptions_MPIAIJModSELL(Mat A, PetscOptionItems PetscOptionsObject)
+{
+  Mat_MPIAIJModSELL *mm = (Mat_MPIAIJModSELL *)A->spptr;
+
+  PetscFunctionBegin;
+  if (mm->parent.setfromoptions) PetscCall((*mm->parent.setfromoptions)(A, PetscOptionsObject));
+  PetscCall(MatModSELLReadOptions_Private(A, PetscOptionsObject));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatView_MPIAIJModSELL(Mat A, PetscViewer viewer)
+{
+  Mat_MPIAIJModSELL *mm = (Mat_MPIAIJModSELL *)A->spptr;
+  PetscBool          iascii;
+  PetscViewerFormat  format;
+
+  PetscFunctionBegin;
+  PetscCall((*mm->parent.view)(A, viewer));
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
+  if (!iascii || !A->assembled) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscViewerGetFormat(viewer, &format));
+  if (format == PETSC_VIEWER_ASCII_INFO || format == PETSC_VIEWER_ASCII_INFO_DETAIL) {
+    MatModSELLInfo info;
+
+    PetscCall(MatModSELLGetInfo_MPIAIJModSELL(A, &info));
+    PetscCall(MatModSELLViewInfo_Private(viewer, mm->sh, mm->kernel, mm->ordering, &info));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatComposeAll_MPIAIJModSELL(Mat B, PetscBool set)
+{
+  Mat_MPIAIJModSELL *mm = (Mat_MPIAIJModSELL *)B->spptr;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatMPIAIJSetPreallocation_C", set ? MatMPIAIJSetPreallocation_MPIAIJModSELL : mm->prealloc));
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatModSELLSetSliceHeight_C", set ? MatModSELLSetSliceHeight_MPIAIJModSELL : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatModSELLSetKernel_C", set ? MatModSELLSetKernel_MPIAIJModSELL : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatModSELLSetOrdering_C", set ? MatModSELLSetOrdering_MPIAIJModSELL : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatModSELLGetSettings_C", set ? MatModSELLGetSettings_MPIAIJModSELL : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatModSELLGetInfo_C", set ? MatModSELLGetInfo_MPIAIJModSELL : NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatMPIAIJModSELLStrip(Mat B, PetscBool blocks)
+{
+  Mat_MPIAIJModSELL *mm = (Mat_MPIAIJModSELL *)B->spptr;
+
+  PetscFunctionBegin;
+  if (!mm) PetscFunctionReturn(PETSC_SUCCESS);
+  if (blocks && B->preallocated) {
+    Mat Ad, Ao;
+
+    PetscCall(MatMPIAIJGetSeqAIJ(B, &Ad, &Ao, NULL));
+    if (Ad) PetscCall(MatConvert_SeqAIJModSELL_SeqAIJ(Ad, MATSEQAIJ, MAT_INPLACE_MATRIX, &Ad));
+    if (Ao) PetscCall(MatConvert_SeqAIJModSELL_SeqAIJ(Ao, MATSEQAIJ, MAT_INPLACE_MATRIX, &Ao));
+  }
+  B->ops->assemblyend    = mm->parent.assemblyend;
+  B->ops->destroy        = mm->parent.destroy;
+  B->ops->duplicate      = mm->parent.duplicate;
+  B->ops->view           = mm->parent.view;
+  B->ops->setfromoptions = mm->parent.setfromoptions;
+  PetscCall(MatComposeAll_MPIAIJModSELL(B, PETSC_FALSE));
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatConvert_mpiaijmodsell_mpiaij_C", NULL));
+  PetscCall(PetscFree(B->spptr));
+  PetscCall(PetscFree(B->defaultvectype));
+  PetscCall(PetscStrallocpy(VECSTANDARD, &B->defaultvectype));
+  PetscCall(PetscObjectChangeTypeName((PetscObject)B, MATMPIAIJ));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatConvert_MPIAIJModSELL_MPIAIJ(Mat A, MatType type, MatReuse reuse, Mat *newmat)
+{
+  PetscFunctionBegin;
+  if (reuse == MAT_REUSE_MATRIX) {
+    PetscCall(MatCopy(A, *newmat, SAME_NONZERO_PATTERN));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (reuse == MAT_INITIAL_MATRIX) PetscCall(MatDuplicate(A, MAT_COPY_VALUES, newmat));
+  else *newmat = A;
+  PetscCall(MatMPIAIJModSELLStrip(*newmat, PETSC_TRUE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatDestroy_MPIAIJModSELL(Mat A)
+{
+  Mat_MPIAIJModSELL *mm = (Mat_MPIAIJModSELL *)A->spptr;
+  PetscErrorCode (*destroy)(Mat) = mm ? mm->parent.destroy : NULL;
+
+  PetscFunctionBegin;
+  PetscCall(MatMPIAIJModSELLStrip(A, PETSC_FALSE));
+  PetscCheck(destroy, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MATMPIAIJMODSELL without its parent operations");
+  PetscCall((*destroy)(A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatDuplicate_MPIAIJModSELL(Mat A, MatDuplicateOption op, Mat *M)
+{
+  Mat_MPIAIJModSELL *mm = (Mat_MPIAIJModSELL *)A->spptr, *md;
+
+  PetscFunctionBegin;
+  PetscCall((*mm->parent.duplicate)(A, op, M));
+  md           = (Mat_MPIAIJModSELL *)(*M)->spptr;
+  md->sh       = mm->sh;
+  md->kernel   = mm->kernel;
+  md->ordering = mm->ordering;
+  PetscCall(MatMPIAIJModSELLSetUpBlocks(*M));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*MC
+   MATMPIAIJMODSELL - MATMODSELL = "modsell" (on several processes) - a `MATMPIAIJ` matrix whose diagonal
+   and off-diagonal blocks are `MATSEQAIJMODSELL`. The diagonal block uses the modified SELL kernel
+   (and the optional RCM ordering); the off-diagonal block, whose columns are ghost entries, uses
+   the plain encoding. `MatMult()` overlaps the halo exchange with the product of the diagonal block.
+
+   Options Database Keys: as `MATSEQAIJMODSELL`.
+
+   Level: beginner
+
+.seealso: `MATMODSELL`, `MATSEQAIJMODSELL`, `MatCreateModSELL()`, `MATMPIAIJ`
+M*/
+PetscErrorCode MatCreate_MPIAIJModSELL(Mat A)
+{
+  Mat_MPIAIJModSELL *mm;
+
+  PetscFunctionBegin;
+  PetscCall(MatSetType(A, MATMPIAIJ));
+  PetscCall(PetscNew(&mm));
+  mm->sh       = 128;
+  mm->kernel   = MATMODSELL_KERNEL_MODSELL;
+  mm->ordering = MATMODSELL_ORDERING_NATURAL;
+  PetscCall(PetscMemcpy(&mm->parent, A->ops, sizeof(struct _MatOps)));
+  PetscCall(PetscObjectQueryFunction((PetscObject)A, "MatMPIAIJSetPreallocation_C", &mm->prealloc));
+  PetscCheck(mm->prealloc, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MATMPIAIJ has no MatMPIAIJSetPreallocation_C");
+  A->spptr               = mm;
+  A->ops->assemblyend    = MatAssemblyEnd_MPIAIJModSELL;
+  A->ops->destroy        = MatDestroy_MPIAIJModSELL;
+  A->ops->duplicate      = MatDuplicate_MPIAIJModSELL;
+  A->ops->view           = MatView_MPIAIJModSELL;
+  A->ops->setfromoptions = MatSetFromOptions_MPIAIJModSELL;
+  PetscCall(MatComposeAll_MPIAIJModSELL(A, PETSC_TRUE));
+  PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatConvert_mpiaijmodsell_mpiaij_C", MatConvert_MPIAIJModSELL_MPIAIJ));
+#if defined(PETSC_HAVE_CUDA)
+  PetscCall(PetscFree(A->defaultvectype));
+  PetscCall(PetscStrallocpy(VECCUDA, &A->defaultvectype));
+#endif
+  PetscCall(PetscObjectChangeTypeName((PetscObject)A, MATMPIAIJMODSELL));
+  PetscObjectOptionsBegin((PetscObject)A);
+  PetscCall(MatModSELLReadOptions_Private(A, PetscOptionsObject));
+  PetscOptionsEnd();
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

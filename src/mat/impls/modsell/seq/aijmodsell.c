@@ -1,0 +1,423 @@
+/*
+   MATSEQAIJMODSELL: a MATSEQAIJ that keeps a modified Sliced ELLPACK image (host and device)
+   of itself and uses it for MatMult, MatMultAdd and MatGetDiagonal.
+
+   Storage, preallocation, MatSetValues and assembly are SeqAIJ's (the parent operations are
+   saved in Mat_SeqAIJModSELL.parent); the image is rebuilt when the nonzero state changes
+   and only its values are refreshed when only the object state changes.
+*/
+#include <petscmodsell/private/modsellimpl.h>
+
+const char *const MatModSELLKernels[]   = {"modsell", "sell", "MatModSELLKernel", "MATMODSELL_KERNEL_", NULL};
+const char *const MatModSELLOrderings[] = {"natural", "rcm", "MatModSELLOrdering", "MATMODSELL_ORDERING_", NULL};
+
+static PetscErrorCode MatSeqAIJModSELLSetOps(Mat);
+
+/* Push the matrix's settings into its image (the image rebuilds itself when they change) */
+static PetscErrorCode MatSeqAIJModSELLSyncSettings(Mat A)
+{
+  Mat_SeqAIJModSELL *ms  = (Mat_SeqAIJModSELL *)A->spptr;
+  MSImage            img = ms->img;
+  const PetscBool    mod = (PetscBool)(ms->kernel == MATMODSELL_KERNEL_MODSELL && !ms->offdiag_block);
+  const MatModSELLOrdering ord = ms->offdiag_block ? MATMODSELL_ORDERING_NATURAL : ms->ordering;
+
+  PetscFunctionBegin;
+  if (img->sh != ms->sh || img->diag_apart != mod || img->local_cols != mod || img->ordering != ord) {
+    img->sh         = ms->sh;
+    img->diag_apart = mod;
+    img->local_cols = mod;
+    img->ordering   = ord;
+    img->built      = PETSC_FALSE;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MatSeqAIJModSELLGetImage(Mat A, PetscMemType mtype, MSImage *img)
+{
+  PetscBool isms;
+
+  PetscFunctionBegin;
+  *img = NULL;
+  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJMODSELL, &isms));
+  if (!isms) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCheck(A->assembled, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Matrix must be assembled before it is used");
+  PetscCall(MatSeqAIJModSELLSyncSettings(A));
+  PetscCall(MSImageSetUp(((Mat_SeqAIJModSELL *)A->spptr)->img, A, mtype));
+  *img = ((Mat_SeqAIJModSELL *)A->spptr)->img;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* y = w + A x (w NULL: y = A x). Device path when every vector lives on the device. */
+static PetscErrorCode MatMultAddKernel_SeqAIJModSELL(Mat A, Vec xx, Vec ww, Vec yy)
+{
+  MSImage            img;
+  const PetscScalar *x, *w = NULL;
+  PetscScalar       *y;
+
+  PetscFunctionBegin;
+  PetscCheck(xx != yy, PETSC_COMM_SELF, PETSC_ERR_ARG_IDN, "x and y must be different vectors");
+#if defined(PETSC_HAVE_CUDA)
+  {
+    PetscMemType mx, mw = PETSC_MEMTYPE_DEVICE, my;
+    PetscBool    dev;
+
+    PetscCall(VecGetArrayReadAndMemType(xx, &x, &mx));
+    if (ww && ww != yy) PetscCall(VecGetArrayReadAndMemType(ww, &w, &mw));
+    if (ww == yy) PetscCall(VecGetArrayAndMemType(yy, &y, &my));
+    else PetscCall(VecGetArrayWriteAndMemType(yy, &y, &my));
+    if (ww == yy) {
+      w  = y;
+      mw = my;
+    }
+    dev = (PetscBool)(PetscMemTypeDevice(mx) && PetscMemTypeDevice(my) && PetscMemTypeDevice(mw));
+    if (dev) {
+      PetscCall(MatSeqAIJModSELLGetImage(A, PETSC_MEMTYPE_DEVICE, &img));
+      PetscCall(MSImageMultDevice(img, x, w, y));
+    }
+    PetscCall(VecRestoreArrayReadAndMemType(xx, &x));
+    if (ww && ww != yy) PetscCall(VecRestoreArrayReadAndMemType(ww, &w));
+    if (ww == yy) PetscCall(VecRestoreArrayAndMemType(yy, &y));
+    else PetscCall(VecRestoreArrayWriteAndMemType(yy, &y));
+    if (dev) PetscFunctionReturn(PETSC_SUCCESS);
+    w = NULL;
+  }
+#endif
+  PetscCall(MatSeqAIJModSELLGetImage(A, PETSC_MEMTYPE_HOST, &img));
+  PetscCall(VecGetArrayRead(xx, &x));
+  if (ww && ww != yy) PetscCall(VecGetArrayRead(ww, &w));
+  if (ww == yy) PetscCall(VecGetArray(yy, &y));
+  else PetscCall(VecGetArrayWrite(yy, &y));
+  PetscCall(MSImageMultHost(img, x, ww ? (ww == yy ? y : w) : NULL, y));
+  PetscCall(VecRestoreArrayRead(xx, &x));
+  if (ww && ww != yy) PetscCall(VecRestoreArrayRead(ww, &w));
+  if (ww == yy) PetscCall(VecRestoreArray(yy, &y));
+  else PetscCall(VecRestoreArrayWrite(yy, &y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatMult_SeqAIJModSELL(Mat A, Vec xx, Vec yy)
+{
+  PetscFunctionBegin;
+  PetscCall(MatMultAddKernel_SeqAIJModSELL(A, xx, NULL, yy));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatMultAdd_SeqAIJModSELL(Mat A, Vec xx, Vec ww, Vec yy)
+{
+  PetscFunctionBegin;
+  PetscCall(MatMultAddKernel_SeqAIJModSELL(A, xx, ww, yy));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatGetDiagonal_SeqAIJModSELL(Mat A, Vec v)
+{
+  Mat_SeqAIJModSELL *ms = (Mat_SeqAIJModSELL *)A->spptr;
+  MSImage            img;
+  PetscScalar       *d;
+  PetscMemType       mt;
+
+  PetscFunctionBegin;
+  if (ms->kernel != MATMODSELL_KERNEL_MODSELL || ms->offdiag_block || A->rmap->n != A->cmap->n) {
+    PetscCall((*ms->parent.getdiagonal)(A, v));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(VecGetArrayWriteAndMemType(v, &d, &mt));
+#if defined(PETSC_HAVE_CUDA)
+  if (PetscMemTypeDevice(mt)) {
+    PetscCall(MatSeqAIJModSELLGetImage(A, PETSC_MEMTYPE_DEVICE, &img));
+    PetscCall(MSImageGetDiagonalDevice(img, d));
+    PetscCall(VecRestoreArrayWriteAndMemType(v, &d));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+#endif
+  PetscCall(MatSeqAIJModSELLGetImage(A, PETSC_MEMTYPE_HOST, &img));
+  PetscCall(MSImageGetDiagonalHost(img, d));
+  PetscCall(VecRestoreArrayWriteAndMemType(v, &d));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatAssemblyEnd_SeqAIJModSELL(Mat A, MatAssemblyType mode)
+{
+  Mat_SeqAIJModSELL *ms = (Mat_SeqAIJModSELL *)A->spptr;
+
+  PetscFunctionBegin;
+  PetscCall((*ms->parent.assemblyend)(A, mode));
+  /* SeqAIJ's assembly may install its inode operations: put ours back */
+  PetscCall(MatSeqAIJModSELLSetOps(A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatModSELLSetSliceHeight_SeqAIJModSELL(Mat A, PetscInt sh)
+{
+  PetscFunctionBegin;
+  PetscCall(MSCheckSliceHeight(PetscObjectComm((PetscObject)A), sh));
+  ((Mat_SeqAIJModSELL *)A->spptr)->sh = sh;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatModSELLSetKernel_SeqAIJModSELL(Mat A, MatModSELLKernel k)
+{
+  PetscFunctionBegin;
+  PetscCheck(k == MATMODSELL_KERNEL_MODSELL || k == MATMODSELL_KERNEL_SELL, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_OUTOFRANGE, "Unknown MATMODSELL kernel %d: use MATMODSELL_KERNEL_MODSELL or MATMODSELL_KERNEL_SELL", (int)k);
+  ((Mat_SeqAIJModSELL *)A->spptr)->kernel = k;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatModSELLSetOrdering_SeqAIJModSELL(Mat A, MatModSELLOrdering o)
+{
+  PetscFunctionBegin;
+  PetscCheck(o == MATMODSELL_ORDERING_NATURAL || o == MATMODSELL_ORDERING_RCM, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_OUTOFRANGE, "Unknown MATMODSELL ordering %d: use MATMODSELL_ORDERING_NATURAL or MATMODSELL_ORDERING_RCM", (int)o);
+  ((Mat_SeqAIJModSELL *)A->spptr)->ordering = o;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatModSELLGetSettings_SeqAIJModSELL(Mat A, PetscInt *sh, MatModSELLKernel *k, MatModSELLOrdering *o)
+{
+  Mat_SeqAIJModSELL *ms = (Mat_SeqAIJModSELL *)A->spptr;
+
+  PetscFunctionBegin;
+  if (sh) *sh = ms->sh;
+  if (k) *k = ms->kernel;
+  if (o) *o = ms->ordering;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatModSELLGetInfo_SeqAIJModSELL(Mat A, MatModSELLInfo *info)
+{
+  MSImage img;
+
+  PetscFunctionBegin;
+  PetscCall(MatSeqAIJModSELLGetImage(A, PETSC_MEMTYPE_HOST, &img));
+  PetscCall(MSImageGetInfo(img, info));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Options shared by the sequential and parallel types; also read when the type is created, since
+   not every path (DMCreateMatrix(), for one) calls MatSetFromOptions() */
+PETSC_INTERN PetscErrorCode MatModSELLReadOptions_Private(Mat A, PetscOptionItems PetscOptionsObject)
+{
+  PetscInt           sh;
+  MatModSELLKernel   k;
+  MatModSELLOrdering o;
+  PetscBool          flg;
+
+  PetscFunctionBegin;
+  PetscUseMethod(A, "MatModSELLGetSettings_C", (Mat, PetscInt *, MatModSELLKernel *, MatModSELLOrdering *), (A, &sh, &k, &o));
+  PetscOptionsHeadBegin(PetscOptionsObject, "MATMODSELL options");
+  PetscCall(PetscOptionsInt("-mat_modsell_slice_height", "Rows per slice: a multiple of 32, at most 1024", "MatModSELLSetSliceHeight", sh, &sh, &flg));
+  if (flg) PetscCall(MatModSELLSetSliceHeight(A, sh));
+  PetscCall(PetscOptionsEnum("-mat_modsell_kernel", "SpMV kernel: modsell (diagonal apart, in-slice x from shared memory) or sell (plain Sliced ELLPACK)", "MatModSELLSetKernel", MatModSELLKernels, (PetscEnum)k, (PetscEnum *)&k, &flg));
+  if (flg) PetscCall(MatModSELLSetKernel(A, k));
+  PetscCall(PetscOptionsEnum("-mat_modsell_ordering", "Row ordering inside the format (vectors keep the user's ordering)", "MatModSELLSetOrdering", MatModSELLOrderings, (PetscEnum)o, (PetscEnum *)&o, &flg));
+  if (flg) PetscCall(MatModSELLSetOrdering(A, o));
+  PetscOptionsHeadEnd();
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatSetFromOptions_SeqAIJModSELL(Mat A, PetscOptionItems PetscOptionsObject)
+{
+  Mat_SeqAIJModSELL *ms = (Mat_SeqAIJModSELL *)A->spptr;
+
+  PetscFunctionBegin;
+  if (ms->parent.setfromoptions) PetscCall((*ms->parent.setfromoptions)(A, PetscOptionsObject));
+  PetscCall(MatModSELLReadOptions_Private(A, PetscOptionsObject));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PETSC_INTERN PetscErrorCode MatModSELLViewInfo_Private(PetscViewer viewer, PetscInt sh, MatModSELLKernel k, MatModSELLOrdering o, const MatModSELLInfo *info)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscViewerASCIIPrintf(viewer, "MATMODSELL: kernel %s, slice height %" PetscInt_FMT ", ordering %s\n", MatModSELLKernels[k], sh, MatModSELLOrderings[o]));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  slices %" PetscInt_FMT ", widest slice %" PetscInt_FMT ", off-diagonal slots %" PetscInt64_FMT " for %" PetscInt64_FMT " off-diagonal nonzeros (padding ratio %.3f)\n", info->nslices, info->max_width, info->nslots, info->noffdiag, (double)info->padding_ratio));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  off-diagonals read from shared memory: %.1f%%, device bytes %zu\n", 100.0 * (double)info->local_fraction, info->device_bytes));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatView_SeqAIJModSELL(Mat A, PetscViewer viewer)
+{
+  Mat_SeqAIJModSELL *ms = (Mat_SeqAIJModSELL *)A->spptr;
+  PetscBool          iascii;
+  PetscViewerFormat  format;
+
+  PetscFunctionBegin;
+  PetscCall((*ms->parent.view)(A, viewer));
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
+  if (!iascii || !A->assembled) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscViewerGetFormat(viewer, &format));
+  if (format == PETSC_VIEWER_ASCII_INFO || format == PETSC_VIEWER_ASCII_INFO_DETAIL) {
+    MatModSELLInfo info;
+
+    PetscCall(MatModSELLGetInfo_SeqAIJModSELL(A, &info));
+    PetscCall(MatModSELLViewInfo_Private(viewer, ms->sh, ms->kernel, ms->offdiag_block ? MATMODSELL_ORDERING_NATURAL : ms->ordering, &info));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatComposeAll_SeqAIJModSELL(Mat B, PetscBool set)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatConvert_seqaijmodsell_seqaij_C", set ? MatConvert_SeqAIJModSELL_SeqAIJ : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatConvert_seqaij_seqaijmodsell_C", set ? MatConvert_SeqAIJ_SeqAIJModSELL : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatModSELLSetSliceHeight_C", set ? MatModSELLSetSliceHeight_SeqAIJModSELL : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatModSELLSetKernel_C", set ? MatModSELLSetKernel_SeqAIJModSELL : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatModSELLSetOrdering_C", set ? MatModSELLSetOrdering_SeqAIJModSELL : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatModSELLGetSettings_C", set ? MatModSELLGetSettings_SeqAIJModSELL : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatModSELLGetInfo_C", set ? MatModSELLGetInfo_SeqAIJModSELL : NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Undo the subclass in place: restore SeqAIJ's operations, free the image */
+static PetscErrorCode MatSeqAIJModSELLStrip(Mat B)
+{
+  Mat_SeqAIJModSELL *ms = (Mat_SeqAIJModSELL *)B->spptr;
+
+  PetscFunctionBegin;
+  if (!ms) PetscFunctionReturn(PETSC_SUCCESS);
+  B->ops->mult           = ms->parent.mult;
+  B->ops->multadd        = ms->parent.multadd;
+  B->ops->getdiagonal    = ms->parent.getdiagonal;
+  B->ops->assemblyend    = ms->parent.assemblyend;
+  B->ops->destroy        = ms->parent.destroy;
+  B->ops->duplicate      = ms->parent.duplicate;
+  B->ops->view           = ms->parent.view;
+  B->ops->setfromoptions = ms->parent.setfromoptions;
+  PetscCall(MatComposeAll_SeqAIJModSELL(B, PETSC_FALSE));
+  PetscCall(MSImageDestroy(&ms->img));
+  PetscCall(PetscFree(B->spptr));
+  PetscCall(PetscFree(B->defaultvectype));
+  PetscCall(PetscStrallocpy(VECSTANDARD, &B->defaultvectype));
+  PetscCall(PetscObjectChangeTypeName((PetscObject)B, MATSEQAIJ));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PETSC_INTERN PetscErrorCode MatConvert_SeqAIJModSELL_SeqAIJ(Mat A, MatType type, MatReuse reuse, Mat *newmat)
+{
+  Mat B;
+
+  PetscFunctionBegin;
+  if (reuse == MAT_REUSE_MATRIX) {
+    PetscCall(MatCopy(A, *newmat, SAME_NONZERO_PATTERN));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (reuse == MAT_INITIAL_MATRIX) PetscCall(MatDuplicate(A, MAT_COPY_VALUES, newmat));
+  else *newmat = A;
+  B = *newmat;
+  PetscCall(MatSeqAIJModSELLStrip(B));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatDestroy_SeqAIJModSELL(Mat A)
+{
+  Mat_SeqAIJModSELL *ms = (Mat_SeqAIJModSELL *)A->spptr;
+  PetscErrorCode (*destroy)(Mat) = ms ? ms->parent.destroy : NULL;
+
+  PetscFunctionBegin;
+  PetscCall(MatSeqAIJModSELLStrip(A));
+  PetscCheck(destroy, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MATSEQAIJMODSELL without its parent operations");
+  PetscCall((*destroy)(A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatDuplicate_SeqAIJModSELL(Mat A, MatDuplicateOption op, Mat *M)
+{
+  Mat_SeqAIJModSELL *ms = (Mat_SeqAIJModSELL *)A->spptr, *md;
+
+  PetscFunctionBegin;
+  PetscCall((*ms->parent.duplicate)(A, op, M)); /* creates a MATSEQAIJMODSELL through MatSetType() */
+  md                = (Mat_SeqAIJModSELL *)(*M)->spptr;
+  md->sh            = ms->sh;
+  md->kernel        = ms->kernel;
+  md->ordering      = ms->ordering;
+  md->offdiag_block = ms->offdiag_block;
+  PetscCall(MatSeqAIJModSELLSetOps(*M));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatSeqAIJModSELLSetOps(Mat B)
+{
+  PetscFunctionBegin;
+  B->ops->mult           = MatMult_SeqAIJModSELL;
+  B->ops->multadd        = MatMultAdd_SeqAIJModSELL;
+  B->ops->getdiagonal    = MatGetDiagonal_SeqAIJModSELL;
+  B->ops->assemblyend    = MatAssemblyEnd_SeqAIJModSELL;
+  B->ops->destroy        = MatDestroy_SeqAIJModSELL;
+  B->ops->duplicate      = MatDuplicate_SeqAIJModSELL;
+  B->ops->view           = MatView_SeqAIJModSELL;
+  B->ops->setfromoptions = MatSetFromOptions_SeqAIJModSELL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* In place for MAT_INPLACE_MATRIX; also used on preallocated, unassembled matrices */
+PetscErrorCode MatConvert_SeqAIJ_SeqAIJModSELL(Mat A, MatType type, MatReuse reuse, Mat *newmat)
+{
+  Mat                B;
+  Mat_SeqAIJModSELL *ms;
+  PetscBool          same;
+
+  PetscFunctionBegin;
+  if (reuse == MAT_REUSE_MATRIX) {
+    PetscCall(MatCopy(A, *newmat, SAME_NONZERO_PATTERN));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (reuse == MAT_INITIAL_MATRIX) PetscCall(MatDuplicate(A, MAT_COPY_VALUES, newmat));
+  else *newmat = A;
+  B = *newmat;
+  PetscCall(PetscObjectTypeCompare((PetscObject)B, MATSEQAIJMODSELL, &same));
+  if (same) PetscFunctionReturn(PETSC_SUCCESS);
+
+  PetscCall(PetscNew(&ms));
+  PetscCall(MSImageCreate(&ms->img));
+  ms->sh       = 128;
+  ms->kernel   = MATMODSELL_KERNEL_MODSELL;
+  ms->ordering = MATMODSELL_ORDERING_NATURAL;
+  PetscCall(PetscMemcpy(&ms->parent, B->ops, sizeof(struct _MatOps)));
+  B->spptr = ms;
+  PetscCall(MatSeqAIJModSELLSetOps(B));
+  PetscCall(MatComposeAll_SeqAIJModSELL(B, PETSC_TRUE));
+#if defined(PETSC_HAVE_CUDA)
+  PetscCall(PetscFree(B->defaultvectype));
+  PetscCall(PetscStrallocpy(VECCUDA, &B->defaultvectype));
+#endif
+  PetscCall(PetscObjectChangeTypeName((PetscObject)B, MATSEQAIJMODSELL));
+  /* options given in the database apply from creation on */
+  PetscObjectOptionsBegin((PetscObject)B);
+  PetscCall(MatModSELLReadOptions_Private(B, PetscOptionsObject));
+  PetscOptionsEnd();
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*MC
+   MATSEQAIJMODSELL - MATMODSELL = "modsell" (on one process) - a `MATSEQAIJ` matrix that also keeps
+   itself in the modified Sliced ELLPACK format of paper 000 (Wikberg 2024, section 3.2) and uses it,
+   on the GPU when the vectors are there, for `MatMult()`, `MatMultAdd()` and `MatGetDiagonal()`.
+
+   Rows are grouped in slices of `-mat_modsell_slice_height` rows, one CUDA thread block per slice and one
+   thread per row; the diagonal is stored in its own array; a column inside the slice's own rows is stored
+   as -(c - first_row) - 1 and its x entry read from a shared-memory copy of the slice's window of x,
+   other columns as c + 1, padding as 0. Entries of a slice are interleaved so that consecutive threads
+   read consecutive addresses. Everything else (storage, preallocation, `MatSetValues()`, assembly,
+   factorizations) is `MATSEQAIJ`'s. The image is rebuilt when the nonzero pattern changes; when only
+   values change (`MatSetValues()` with the same pattern, `MatScale()`, `MatShift()`,
+   `MatDiagonalScale()`) only the values are uploaded again.
+
+   Options Database Keys:
++  -mat_type modsell                           - select this type
+.  -mat_modsell_slice_height <128>             - rows per slice, a multiple of 32 at most 1024
+.  -mat_modsell_kernel <modsell,sell>          - modified SELL (default) or the plain SELL kernel of paper 000, section 3.1
+-  -mat_modsell_ordering <natural,rcm>         - reverse Cuthill-McKee ordering inside the format; vectors keep the user's ordering
+
+   Level: beginner
+
+   Notes:
+   The default vector type is `VECCUDA` when PETSc is configured with CUDA; with host vectors the
+   same function is computed on the CPU. `MatMultTranspose()` uses the `MATSEQAIJ` kernel.
+
+.seealso: `MATMODSELL`, `MATMPIAIJMODSELL`, `MatCreateModSELL()`, `MatModSELLSetSliceHeight()`, `MATSEQAIJ`, `MATSEQSELL`
+M*/
+PetscErrorCode MatCreate_SeqAIJModSELL(Mat A)
+{
+  PetscFunctionBegin;
+  PetscCall(MatSetType(A, MATSEQAIJ));
+  PetscCall(MatConvert_SeqAIJ_SeqAIJModSELL(A, MATSEQAIJMODSELL, MAT_INPLACE_MATRIX, &A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,60 @@
+/*
+   Registration of every petsc-modsell type, for -dll_append and for applications that link the library.
+*/
+#include <petscmodsell/private/modsellimpl.h>
+
+static PetscBool PetscModSELLPackageInitialized = PETSC_FALSE;
+
+/*@C
+  PetscModSELLFinalizePackage - Called from `PetscFinalize()` to forget that the package was initialized
+
+  Level: developer
+
+.seealso: `PetscModSELLInitializePackage()`
+@*/
+PetscErrorCode PetscModSELLFinalizePackage(void)
+{
+  PetscFunctionBegin;
+  PetscModSELLPackageInitialized = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  PetscModSELLInitializePackage - Registers the petsc-modsell matrix and preconditioner types and log events
+
+  Not Collective
+
+  Level: beginner
+
+  Notes:
+  Called automatically when the library is loaded with `-dll_append libpetscmodsell.so`, and by
+  `MatCreateModSELL()`. An application that links the library and selects the types from the options
+  database calls it once after `PetscInitialize()`.
+
+.seealso: `MATMODSELL`, `PCRUIZ`
+@*/
+PetscErrorCode PetscModSELLInitializePackage(void)
+{
+  PetscFunctionBegin;
+  if (PetscModSELLPackageInitialized) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscModSELLPackageInitialized = PETSC_TRUE;
+  PetscCall(MatInitializePackage());
+  PetscCall(PCInitializePackage());
+  PetscCall(MatRegister(MATSEQAIJMODSELL, MatCreate_SeqAIJModSELL));
+  PetscCall(MatRegister(MATMPIAIJMODSELL, MatCreate_MPIAIJModSELL));
+  PetscCall(MatRegisterRootName(MATMODSELL, MATSEQAIJMODSELL, MATMPIAIJMODSELL));
+  PetscCall(PetscLogEventRegister("ModSELLBuild", MAT_CLASSID, &MATMODSELL_ImageBuild));
+  PetscCall(PetscLogEventRegister("ModSELLValues", MAT_CLASSID, &MATMODSELL_ImageValues));
+  PetscCall(PetscLogEventRegister("ModSELLUpload", MAT_CLASSID, &MATMODSELL_Upload));
+  PetscCall(PetscModSELLRegisterPCs_Private());
+  PetscCall(PetscRegisterFinalize(PetscModSELLFinalizePackage));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Called by PetscDLLibraryAppend() when PETSc loads libpetscmodsell.so (-dll_append) */
+PETSC_EXTERN PetscErrorCode PetscDLLibraryRegister_petscmodsell(void)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscModSELLInitializePackage());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
