@@ -63,7 +63,7 @@ else
   CUDA_LINK :=
 endif
 
-.PHONY: all lib configure check demo clean distclean cuda-objs info help
+.PHONY: all lib configure check demo clean distclean cuda-objs info help programs
 all: lib $(BUILD)/lib/pkgconfig/petscmodsell.pc $(if $(NVCC),cuda-objs)
 lib: $(MS_LIB)
 
@@ -93,6 +93,20 @@ $(BUILD)/lib/pkgconfig/petscmodsell.pc: $(BUILD)/petsc.env
 	@mkdir -p $(dir $@)
 	@printf 'prefix=%s\nlibdir=$${prefix}/build/lib\nincludedir=$${prefix}/include\n\nName: petscmodsell\nDescription: modified Sliced ELLPACK matrix type and GPU preconditioners for PETSc\nVersion: 0.1.0\nRequires: PETSc\nCflags: -I$${includedir}\nLibs: -L$${libdir} -Wl,-rpath,$${libdir} -lpetscmodsell\n' '$(TOP)' > $@
 	@echo "[make] wrote $@ (PETSc: $(PETSC_DIR) $(PETSC_ARCH))"
+
+# --- programs (examples, benchmarks): build/bin/<path of the .c without .c> ---------------------
+MS_LINK := -Wl,-rpath,$(BUILD)/lib -L$(BUILD)/lib -lpetscmodsell $(PETSC_WITH_EXTERNAL_LIB) $(CUDA_LINK)
+$(BUILD)/bin/%: $(TOP)/%.c $(MS_LIB) $(wildcard $(TOP)/include/*.h)
+	@mkdir -p $(dir $@)
+	$(PCC) $(PCC_FLAGS) $(CFLAGS) $(INCLUDES) $< -o $@ $(MS_LINK)
+
+# the main job (README): FVM Poisson on a generated unstructured mesh, MATMODSELL against PETSc's AIJ
+DEMO_OPTIONS ?=
+demo: $(BUILD)/bin/examples/fvm/fvmpoisson
+	$(BUILD)/bin/examples/fvm/fvmpoisson $(DEMO_OPTIONS)
+
+# tests through PETSc's harness (make check) live in config/test.mk
+-include $(TOP)/config/test.mk
 
 clean:
 	rm -rf $(BUILD)/obj $(BUILD)/lib $(BUILD)/tests $(BUILD)/bin
