@@ -8,15 +8,15 @@
 # With PETSC_DIR (and PETSC_ARCH) set in the environment, that PETSc is used.
 
 TOP      := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
-BUILD    := $(TOP)/build
+BUILD    ?= $(TOP)/build
 MS_LIBNAME := libpetscmodsell
 SHELL    := /bin/bash
 
 .DEFAULT_GOAL := all
 
 # --- which PETSc --------------------------------------------------------------------------------
-ENV_PETSC_DIR  := $(if $(filter environment,$(origin PETSC_DIR)),$(PETSC_DIR),)
-ENV_PETSC_ARCH := $(if $(filter environment,$(origin PETSC_ARCH)),$(PETSC_ARCH),)
+ENV_PETSC_DIR  := $(if $(filter environment command,$(firstword $(origin PETSC_DIR))),$(PETSC_DIR),)
+ENV_PETSC_ARCH := $(if $(filter environment command,$(firstword $(origin PETSC_ARCH))),$(PETSC_ARCH),)
 FILE_PETSC_DIR := $(shell sed -n 's/^PETSC_DIR=//p' $(BUILD)/petsc.env 2>/dev/null)
 FILE_PETSC_ARCH:= $(shell sed -n 's/^PETSC_ARCH=//p' $(BUILD)/petsc.env 2>/dev/null)
 # (re)configure when there is no build/petsc.env, or when the environment names another PETSc
@@ -24,7 +24,7 @@ NEED_CONFIGURE := $(if $(wildcard $(BUILD)/petsc.env),$(if $(ENV_PETSC_DIR),$(if
 ifeq ($(NEED_CONFIGURE),yes)
   ifeq ($(filter configure help clean distclean,$(MAKECMDGOALS)),)
     $(info [make] running config/configure $(CONFIGURE_OPTIONS))
-    CONFIGURE_STATUS := $(shell bash $(TOP)/config/configure $(CONFIGURE_OPTIONS) >&2; echo $$?)
+    CONFIGURE_STATUS := $(shell $(if $(ENV_PETSC_DIR),PETSC_DIR='$(ENV_PETSC_DIR)' PETSC_ARCH='$(ENV_PETSC_ARCH)',env -u PETSC_DIR -u PETSC_ARCH) MS_BUILD='$(BUILD)' bash $(TOP)/config/configure $(CONFIGURE_OPTIONS) >&2; echo $$?)
     ifneq ($(CONFIGURE_STATUS),0)
       $(error config/configure failed)
     endif
@@ -68,7 +68,7 @@ all: lib $(BUILD)/lib/pkgconfig/petscmodsell.pc $(if $(NVCC),cuda-objs)
 lib: $(MS_LIB)
 
 configure:
-	bash $(TOP)/config/configure $(CONFIGURE_OPTIONS)
+	MS_BUILD='$(BUILD)' bash $(TOP)/config/configure $(CONFIGURE_OPTIONS)
 
 info:
 	@echo "PETSC_DIR=$(PETSC_DIR) PETSC_ARCH=$(PETSC_ARCH) CUDA=$(or $(PETSC_HAVE_CUDA),0) NVCC=$(NVCC)"
