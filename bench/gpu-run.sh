@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# bench/gpu-run.sh OUTDIR [STAGE ...]
+#
+# One call that provisions PETSc with CUDA, builds the plugin, runs the tests and the benchmarks
+# on a GPU machine, writing every log into OUTDIR (on the lent GPU machine: $OUT).
+#
+# Stages (default: petsc build check sanitize ex45 spmv):
+#   petsc     use a carried, prebuilt PETSc (.carry/petsc-cuda.tar.xz) or build one from the
+#             source tarball .carry/petsc-<version>.tar.gz (no network needed)
+#   savepetsc pack the installed PETSc into OUTDIR/petsc-cuda.tar.xz (to carry next time)
+#   build     build the plugin against it (build-cuda/)
+#   smoke     PETSc's ex2/ex45 with -dll_append: modsell against aijcusparse, small sizes
+#   check     make check (every harness test, GPU variants included)
+#   sanitize  compute-sanitizer memcheck and racecheck on the GPU tests
+#   ex45      PETSc's ex45 at 256^3, CG + Jacobi on aijcusparse / sellcuda / modsell, -log_view
+#   spmv      bench/spmv.sh (SpMV benchmark) if present
+# Environment: JOBS (default nproc), EX45_N (default 256), EXTRA (extra PETSc options for ex45).
+set -uo pipefail
+out=${1:?usage: bench/gpu-run.sh OUTDIR [STAGE ...]}
+shift
+stages=${*:-petsc build check sanitize ex45 spmv}
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+mkdir -p "$out"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export PETSC_OPTIONS="${PETSC_OPTIONS:-} -use_gpu_aware_mpi 0"
+export NCCL_NVLS_ENABLE=0
+jobs=${JOBS:-$(nproc)}
+version=$(tr -d ' \n' < config/petsc-version)
+cache=${PETSC_MODSELL_CACHE:-$HOME/.cache/petsc-modsell}
+export PETSC_DIR=$cache/petsc-$version-cuda-opt PETSC_ARCH=
+B=$top/build-cuda
+lib=$B/lib/libpetscmodsell.so
+ex=$PETSC_DIR/share/petsc/examples/src/ksp/ksp/tutorials
+status=0
+
+log() { echo "=== [$(date +%H:%M:%S)] $*" | tee -a "$out/summary.txt"; }
+has() { [[ " $stages " == *" $1 "* ]]; }
+
+{
+  nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.max.sm,clocks.max.mem --format=csv 2>&1
+  nvcc --version | tail -1
+  date -u
+} > "$out/device.txt" 2>&1
+log "device: $(sed -n 2p "$out/device.txt")"
+
+if has petsc; then
+  if [ ! -f "$PETSC_DIR/.modsell-complete" ] && [ -f .carry/petsc-cuda.tar.xz ]; then
+    log "unpacking carried PETSc"
+    mkdir -p "$cache" && tar xJf .carry/petsc-cuda.tar.xz -C "$cache"
+  fi
+  if [ ! -f "$PETSC_DIR/.modsell-complete" ]; then
+    log "building PETSc $version with CUDA"
+    ( env -u PETSC_DIR -u PETSC_ARCH bash config/configure --with-cuda=1 --jobs="$jobs" \
+        --petsc-tarball="$top/.carry/petsc-$version.tar.gz" --cache-dir="$cache" ) > "$out/petsc-build.log" 2>&1 \
+      || { log "PETSc build FAILED"; tail -40 "$out/petsc-build.log"; cp "$cache"/*.log "$out/" 2>/dev/null; exit 1; }
+  fi
+fi
+if has savepetsc; then
+  log "packing PETSc"
+  tar cf - -C "$cache" "petsc-$version-cuda-opt" | xz -T"$jobs" -6 > "$out/petsc-cuda.tar.xz"
+  ls -la "$out/petsc-cuda.tar.xz" | tee -a "$out/summary.txt"
+fi
+
+if has build; then
+  log "building the plugin"
+  make BUILD="$B" -j"$jobs" all > "$out/build.log" 2>&1 || { log "plugin build FAILED"; tail -40 "$out/build.log"; exit 1; }
+  grep -iE "warning" "$out/build.log" | head -20
+  mpicc -O2 -I"$PETSC_DIR/include" "$ex/ex2.c" -o "$B/ex2" -Wl,-rpath,"$PETSC_DIR/lib" -L"$PETSC_DIR/lib" -lpetsc -lm
+  mpicc -O2 -I"$PETSC_DIR/include" "$ex/ex45.c" -o "$B/ex45" -Wl,-rpath,"$PETSC_DIR/lib" -L"$PETSC_DIR/lib" -lpetsc -lm
+fi
+
+if has smoke; then
+  log "smoke: ex2 / ex45 with -dll_append"
+  {
+    for t in aijcusparse modsell; do
+      echo "--- ex2 -mat_type $t -vec_type cuda"
+      "$B/ex2" -m 300 -n 300 -ksp_type cg -pc_type jacobi -mat_type $t -vec_type cuda -dll_append "$lib" -ksp_converged_reason
+      echo "--- ex2 2 ranks -mat_type $t"
+      mpiexec -n 2 "$B/ex2" -m 300 -n 300 -ksp_type cg -pc_type jacobi -mat_type $t -vec_type cuda -dll_append "$lib" -ksp_converged_reason
+    done
+    for t in aijcusparse sellcuda modsell; do
+      echo "--- ex45 64^3 -dm_mat_type $t"
+      "$B/ex45" -da_grid_x 64 -da_grid_y 64 -da_grid_z 64 -ksp_type cg -pc_type jacobi -dm_mat_type $t -dm_vec_type cuda -dll_append "$lib" -ksp_converged_reason -ksp_rtol 1e-8
+    done
+    echo "--- ex45 modsell rcm sh=256, 2 ranks"
+    mpiexec -n 2 "$B/ex45" -da_grid_x 64 -da_grid_y 64 -da_grid_z 64 -ksp_type cg -pc_type jacobi -dm_mat_type modsell -dm_vec_type cuda -dll_append "$lib" -ksp_converged_reason -ksp_rtol 1e-8 -mat_modsell_ordering rcm -mat_modsell_slice_height 256 -mat_view ::ascii_info
+  } > "$out/smoke.log" 2>&1 || status=1
+  grep -E "^---|Linear solve|iterations|ERROR" "$out/smoke.log" | head -40
+fi
+
+if has check; then
+  if grep -q '^check:' config/test.mk 2>/dev/null; then
+    log "make check"
+    make BUILD="$B" check > "$out/check.log" 2>&1 || status=1
+    tail -15 "$out/check.log"
+  else
+    log "no make check yet"
+  fi
+fi
+
+if has sanitize; then
+  log "compute-sanitizer"
+  {
+    for tool in memcheck racecheck; do
+      echo "--- $tool ex2 modsell"
+      compute-sanitizer --tool $tool --error-exitcode 9 "$B/ex2" -m 100 -n 97 -ksp_type cg -pc_type jacobi -mat_type modsell -vec_type cuda -dll_append "$lib" -ksp_max_it 20 -mat_modsell_slice_height 64 || echo "SANITIZER FAILED ($tool)"
+      echo "--- $tool ex2 modsell rcm"
+      compute-sanitizer --tool $tool --error-exitcode 9 "$B/ex2" -m 100 -n 97 -ksp_type cg -pc_type jacobi -mat_type modsell -vec_type cuda -dll_append "$lib" -ksp_max_it 20 -mat_modsell_ordering rcm || echo "SANITIZER FAILED ($tool)"
+      for t in $(ls "$B"/tests/*/sanitize-list 2>/dev/null); do :; done
+    done
+  } > "$out/sanitize.log" 2>&1
+  grep -E "^---|ERROR SUMMARY|FAILED" "$out/sanitize.log"
+fi
+
+if has ex45; then
+  n=${EX45_N:-256}
+  log "ex45 ${n}^3 CG + Jacobi"
+  for t in aijcusparse sellcuda modsell; do
+    "$B/ex45" -da_grid_x $n -da_grid_y $n -da_grid_z $n -ksp_type cg -pc_type jacobi -ksp_rtol 1e-8 -dm_mat_type $t -dm_vec_type cuda \
+      -dll_append "$lib" -log_view -log_view_gpu_time ${EXTRA:-} > "$out/ex45_${n}_$t.log" 2>&1 || status=1
+    its=$(grep -m1 -oE "iterations [0-9]+" "$out/ex45_${n}_$t.log")
+    solve=$(awk '/^KSPSolve /{print $4}' "$out/ex45_${n}_$t.log")
+    mult=$(awk '/^MatMult /{print $2, $4, $(NF-4)}' "$out/ex45_${n}_$t.log")
+    log "ex45 $t: $its KSPSolve ${solve}s MatMult(calls time gpu-Mflops) $mult"
+  done
+fi
+
+if has spmv; then
+  if [ -x bench/spmv.sh ] || [ -f bench/spmv.sh ]; then
+    log "SpMV benchmark"
+    BUILD="$B" bash bench/spmv.sh "$out" > "$out/spmv.log" 2>&1 || status=1
+    tail -30 "$out/spmv.log"
+  else
+    log "no bench/spmv.sh yet"
+  fi
+fi
+log "done (status $status)"
+exit $status
