@@ -374,7 +374,7 @@ PetscErrorCode MSImageMultHost(MSImage img, const PetscScalar *x, const PetscSca
 PetscErrorCode MSImageGetDiagonalHost(MSImage img, PetscScalar *d)
 {
   PetscFunctionBegin;
-  PetscCheck(img->diag, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Image has no separate diagonal");
+  PetscCheck(img->diag || !img->m, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Image has no separate diagonal");
   for (PetscInt r = 0; r < img->m; r++) d[img->perm ? img->perm[r] : r] = img->diag[r];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
