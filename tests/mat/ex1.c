@@ -1,0 +1,222 @@
+static char help[] = "MATMODSELL products against AIJ: MatMult, MatMultAdd, MatMultTranspose(Add), MatGetDiagonal\n\
+for every kernel, slice height and ordering, on matrices built three ways (MatConvert, MatSetType +\n\
+MatSetFromOptions + MatSetValues, MatCreateModSELL). Options: -kind lap2d|lap3d|unstructured|random|edge\n\
+and its sizes (see mstest.h), -row_weights w0,w1,.. (uneven split), -slice_heights 32,64,..,\n\
+-tol <1e-11> (relative to ||A|| ||x||).\n";
+
+#include "mstest.h"
+
+/* sum over processes of ceil(local rows / sh): the slices of the diagonal blocks */
+static PetscErrorCode ExpectedSlices(Mat B, PetscInt sh, PetscInt *ns)
+{
+  PetscInt m, loc;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetLocalSize(B, &m, NULL));
+  loc = (m + sh - 1) / sh;
+  PetscCallMPI(MPIU_Allreduce(&loc, ns, 1, MPIU_INT, MPI_SUM, PetscObjectComm((PetscObject)B)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  MPI_Comm           comm;
+  MSTestCSR          csr;
+  Mat                A, B;
+  PetscRandom        rnd;
+  PetscInt           shs[16] = {32, 64, 96, 512, 1024}, nsh = 5, nfailtot = 0;
+  PetscReal          tol = 1e-11;
+  PetscBool          flg;
+  const char *const  paths[] = {"MatConvert", "MatSetType+MatSetFromOptions", "MatCreateModSELL"};
+  MatModSELLKernel   kernels[2]   = {MATMODSELL_KERNEL_MODSELL, MATMODSELL_KERNEL_SELL};
+  MatModSELLOrdering orderings[2] = {MATMODSELL_ORDERING_NATURAL, MATMODSELL_ORDERING_RCM};
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(PetscModSELLInitializePackage());
+  comm = PETSC_COMM_WORLD;
+  PetscOptionsBegin(comm, NULL, "ex1 options", NULL);
+  PetscCall(PetscOptionsIntArray("-slice_heights", "slice heights to try", NULL, shs, &nsh, &flg));
+  if (!flg) nsh = 5;
+  PetscCall(PetscOptionsReal("-tol", "relative tolerance", NULL, tol, &tol, NULL));
+  PetscOptionsEnd();
+
+  PetscCall(MSTestGenerate(comm, &csr));
+  PetscCall(MSTestCreateMat(comm, &csr, MATAIJ, &A));
+  PetscCall(MSTestPrintSplit(A));
+  PetscCall(MSTestRandomCreate(comm, &rnd));
+
+  for (PetscInt path = 0; path < 3; path++) {
+    PetscInt           nfail = 0, nconf = 0, sh0;
+    MatModSELLKernel   k0;
+    MatModSELLOrdering o0;
+    PetscBool          isms;
+    MatType            type;
+
+    if (path == 0) PetscCall(MatConvert(A, MATMODSELL, MAT_INITIAL_MATRIX, &B));
+    else if (path == 1) PetscCall(MSTestCreateMat(comm, &csr, NULL, &B));
+    else {
+      PetscInt  m, n, rs, re, cs, ce, *dnnz, *onnz;
+
+      PetscCall(MatGetLocalSize(A, &m, &n));
+      PetscCall(MatGetOwnershipRange(A, &rs, &re));
+      PetscCall(MatGetOwnershipRangeColumn(A, &cs, &ce));
+      PetscCall(PetscCalloc2(m + 1, &dnnz, m + 1, &onnz));
+      for (PetscInt i = rs; i < re; i++)
+        for (PetscInt e = csr.ia[i]; e < csr.ia[i + 1]; e++) {
+          if (csr.ja[e] >= cs && csr.ja[e] < ce) dnnz[i - rs]++;
+          else onnz[i - rs]++;
+        }
+      PetscCall(MatCreateModSELL(comm, m, n, csr.nrows, csr.ncols, 0, dnnz, 0, onnz, &B));
+      PetscCall(PetscFree2(dnnz, onnz));
+      PetscCall(MSTestFill(B, &csr, 1.0));
+    }
+    PetscCall(MatGetType(B, &type));
+    PetscCall(MSTestIsModSELL(B, &isms));
+    PetscCall(MatModSELLGetSliceHeight(B, &sh0));
+    PetscCall(MatModSELLGetKernel(B, &k0));
+    PetscCall(MatModSELLGetOrdering(B, &o0));
+    PetscCall(PetscPrintf(comm, "%s: type %s (%s), initial settings: slice height %" PetscInt_FMT ", kernel %s, ordering %s\n", paths[path], type, isms ? "a MATMODSELL type" : "FAIL: not a MATMODSELL type", sh0, MatModSELLKernels[k0], MatModSELLOrderings[o0]));
+    if (!isms) nfail++;
+    /* the initial settings, before any change */
+    {
+      char label[256];
+      PetscCall(PetscSNPrintf(label, sizeof(label), "%s, initial settings", paths[path]));
+      PetscCall(MSTestCompareProducts(A, B, rnd, tol, label, &nfail));
+    }
+    for (PetscInt ki = 0; ki < 2; ki++)
+      for (PetscInt si = 0; si < nsh; si++)
+        for (PetscInt oi = 0; oi < 2; oi++) {
+          char               label[256];
+          PetscInt           sh, nsl;
+          MatModSELLKernel   k;
+          MatModSELLOrdering o;
+          MatModSELLInfo     info;
+
+          PetscCall(PetscSNPrintf(label, sizeof(label), "%s, kernel %s, slice height %" PetscInt_FMT ", ordering %s", paths[path], MatModSELLKernels[kernels[ki]], shs[si], MatModSELLOrderings[orderings[oi]]));
+          PetscCall(MatModSELLSetKernel(B, kernels[ki]));
+          PetscCall(MatModSELLSetSliceHeight(B, shs[si]));
+          PetscCall(MatModSELLSetOrdering(B, orderings[oi]));
+          PetscCall(MatModSELLGetSliceHeight(B, &sh));
+          PetscCall(MatModSELLGetKernel(B, &k));
+          PetscCall(MatModSELLGetOrdering(B, &o));
+          if (sh != shs[si] || k != kernels[ki] || o != orderings[oi]) {
+            nfail++;
+            PetscCall(PetscPrintf(comm, "FAIL %s: getters return slice height %" PetscInt_FMT ", kernel %s, ordering %s\n", label, sh, MatModSELLKernels[k], MatModSELLOrderings[o]));
+          }
+          PetscCall(MSTestCompareProducts(A, B, rnd, tol, label, &nfail));
+          /* the products used an image built with these settings */
+          PetscCall(MatModSELLGetInfo(B, &info));
+          PetscCall(ExpectedSlices(B, shs[si], &nsl));
+          if (info.slice_height != shs[si] || info.nslices != nsl || info.nslots < info.noffdiag) {
+            nfail++;
+            PetscCall(PetscPrintf(comm, "FAIL %s: info reports slice height %" PetscInt_FMT ", %" PetscInt_FMT " slices (expected %" PetscInt_FMT "), %" PetscInt64_FMT " slots for %" PetscInt64_FMT " off-diagonals\n", label, info.slice_height, info.nslices, nsl, info.nslots, info.noffdiag));
+          }
+          nconf++;
+        }
+    PetscCall(PetscPrintf(comm, "%s: %" PetscInt_FMT " configurations (kernel x slice height x ordering): %s\n", paths[path], nconf, nfail ? "FAILED" : "all products match AIJ"));
+    nfailtot += nfail;
+    PetscCall(MatDestroy(&B));
+  }
+  PetscCall(PetscPrintf(comm, "%s\n", nfailtot ? "FAILED" : "OK"));
+
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscCall(MatDestroy(&A));
+  PetscCall(MSTestCSRDestroy(&csr));
+  PetscCall(PetscFinalize());
+  return 0;
+}
+
+/*TEST
+
+   # every kind on 1, 2 and 3 processes: PETSc's split, an uneven split, a process without rows
+   testset:
+     output_file: output/ex1_lap2d.out
+     args: -kind lap2d -nx 23 -ny 17
+     test:
+       suffix: lap2d
+     test:
+       suffix: lap2d_2
+       nsize: 2
+       args: -row_weights 3,1
+       output_file: output/ex1_lap2d_2.out
+     test:
+       suffix: lap2d_3
+       nsize: 3
+       args: -row_weights 2,5,0
+       output_file: output/ex1_lap2d_3.out
+
+   test:
+     suffix: lap3d
+     nsize: {{1 3}separate output}
+     args: -kind lap3d -nx 9 -ny 8 -nz 7 -row_weights {{1 1,0,4}separate output}
+
+   test:
+     suffix: unstructured
+     nsize: 3
+     args: -kind unstructured -n 1500 -k 7 -row_weights 0,3,2
+
+   test:
+     suffix: unstructured_1
+     args: -kind unstructured -n 1100 -k 5
+
+   test:
+     suffix: random
+     nsize: 2
+     args: -kind random -n 1300 -nzr 6 -row_weights 0,1
+
+   test:
+     suffix: random_rect
+     nsize: {{1 3}separate output}
+     args: -kind random -n 700 -ncols 1100 -nzr 8
+
+   # empty rows, diagonal-only rows, zero diagonals, rows without diagonal, a row of 2100 entries
+   test:
+     suffix: edge
+     args: -kind edge -n 2500 -slice_heights 32,96,1024
+
+   test:
+     suffix: edge_3
+     nsize: 3
+     args: -kind edge -n 2500 -slice_heights 32,96,1024 -row_weights 1,3,0
+
+   # fewer rows than a slice; n not a multiple of the slice height; one row
+   test:
+     suffix: small
+     nsize: {{1 2 3}separate output}
+     args: -kind edge -n 20 -dense_row 15
+
+   test:
+     suffix: tiny
+     nsize: 2
+     args: -kind random -n 1 -nzr 1 -row_weights 0,1
+
+   # settings from the options database (the MatConvert and MatCreateModSELL paths read them at creation)
+   test:
+     suffix: options
+     nsize: {{1 2}separate output}
+     args: -kind lap2d -nx 13 -ny 9 -mat_modsell_slice_height 64 -mat_modsell_kernel sell -mat_modsell_ordering rcm -slice_heights 96
+
+   # the same comparisons with the vectors on the GPU
+   testset:
+     requires: cuda
+     args: -vec_type cuda
+     test:
+       suffix: cuda_lap2d
+       nsize: {{1 3}separate output}
+       args: -kind lap2d -nx 23 -ny 17 -row_weights {{1 2,5,0}separate output}
+     test:
+       suffix: cuda_edge
+       args: -kind edge -n 2500 -slice_heights 32,96,1024
+       output_file: output/ex1_edge.out
+     test:
+       suffix: cuda_unstructured
+       nsize: 3
+       args: -kind unstructured -n 1500 -k 7 -row_weights 0,3,2
+       output_file: output/ex1_unstructured.out
+     test:
+       suffix: cuda_small
+       args: -kind edge -n 20 -dense_row 15
+       output_file: output/ex1_small_nsize-1.out
+
+TEST*/
