@@ -42,8 +42,8 @@ PETSC_HAVE_CUDA := $(if $(PETSCCONF_H),$(shell grep -q '^\#define PETSC_HAVE_CUD
 NVCC := $(or $(CUDAC),$(shell command -v nvcc 2>/dev/null))
 
 # --- sources ------------------------------------------------------------------------------------
-CSRC := $(sort $(shell cd $(TOP) && find src -name '*.c'))
-CUSRC := $(sort $(shell cd $(TOP) && find src -name '*.cu'))
+CSRC := $(sort $(shell cd $(TOP) && find src -name '*.c' -not -path '*/tests/*' -not -path '*/tutorials/*'))
+CUSRC := $(sort $(shell cd $(TOP) && find src -name '*.cu' -not -path '*/tests/*' -not -path '*/tutorials/*'))
 OBJDIR := $(BUILD)/obj
 COBJ := $(addprefix $(OBJDIR)/,$(CSRC:.c=.o))
 CUOBJ := $(addprefix $(OBJDIR)/,$(CUSRC:.cu=.o))
