@@ -46,7 +46,7 @@ CSRC := $(sort $(shell cd $(TOP) && find src -name '*.c' -not -path '*/tests/*' 
 CUSRC := $(sort $(shell cd $(TOP) && find src -name '*.cu' -not -path '*/tests/*' -not -path '*/tutorials/*'))
 OBJDIR := $(BUILD)/obj
 COBJ := $(addprefix $(OBJDIR)/,$(CSRC:.c=.o))
-CUOBJ := $(addprefix $(OBJDIR)/,$(CUSRC:.cu=.o))
+CUOBJ := $(addprefix $(OBJDIR)/,$(CUSRC:.cu=.cu.o))
 INCLUDES := -I$(TOP)/include $(PETSC_CC_INCLUDES)
 comma := ,
 # device code for Hopper (sm_90) plus PTX for newer GPUs; override with MS_CUDA_ARCH=...
@@ -79,7 +79,7 @@ $(OBJDIR)/%.o: $(TOP)/%.c $(wildcard $(TOP)/include/*.h $(TOP)/include/petscmods
 
 # The CUDA kernels take raw pointers and need no PETSc header: they compile wherever nvcc is
 # (CI compiles them), and are linked in when PETSc has CUDA.
-$(OBJDIR)/%.o: $(TOP)/%.cu $(TOP)/include/petscmodsell/private/modsellcuda.h
+$(OBJDIR)/%.cu.o: $(TOP)/%.cu $(TOP)/include/petscmodsell/private/modsellcuda.h
 	@mkdir -p $(dir $@)
 	$(NVCC) $(MS_NVCC_FLAGS) -I$(TOP)/include -c $< -o $@
 

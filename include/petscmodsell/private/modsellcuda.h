@@ -22,6 +22,16 @@ int MSCUDAScatterValues(long long nnz, const long long *csr2slot, const double *
 /* d[perm[r]] = diag[r] */
 int MSCUDAGetDiagonal(int m, const double *diag, const int *perm, double *d, void *stream);
 
+/* Device build of the image from a device CSR (32-bit indices; ai[m] = nnz).
+   Step 1: slice widths and their prefix sum: sliceptr[0..nslices]; stats[0] += rows that have a
+   diagonal entry (when dapart), stats[1] = max slice width. stats must be zeroed by the caller.
+   Uses temporary device memory (stream-ordered allocation). */
+int MSCUDABuildSlicePtr(int m, int sh, int nslices, const int *ai, const int *aj, const int *perm, int dapart, long long *sliceptr, unsigned long long *stats, void *stream);
+/* Step 2: fill cols/vals/diag (when write_image) and/or csr2slot (when csr2slot != NULL);
+   iperm (old -> new) is needed only when local and perm; stats[2] += in-slice (shared-memory) entries.
+   Padding slots get code 0 and value 0. */
+int MSCUDAFill(int m, int sh, const int *ai, const int *aj, const double *aa, const int *perm, const int *iperm, int dapart, int local, const long long *sliceptr, int write_image, int *cols, double *vals, double *diag, long long *csr2slot, unsigned long long *stats, void *stream);
+
 #ifdef __cplusplus
 }
 #endif

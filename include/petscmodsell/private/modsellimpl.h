@@ -37,23 +37,30 @@ struct _n_MSImage {
 
   /* what the image was built from */
   PetscObjectId    id;
-  PetscObjectState nzstate;    /* nonzero state of the source when the pattern was built */
-  PetscObjectState hoststate;  /* object state of the source matching the host values */
-  PetscObjectState devstate;   /* object state of the source matching the device values */
-  PetscBool        built;
+  PetscObjectState nzstate;   /* nonzero state of the source when the pattern was built */
+  PetscObjectState hoststate; /* object state of the source matching the host values */
+  PetscObjectState devstate;  /* object state of the source matching the device values */
+  PetscBool        built;     /* sizes, flags and permutation are set for the current pattern */
+
+  /* effective layout of the current pattern */
+  PetscInt   m, n, nslices, nnz;
+  PetscBool  dapart, local; /* diag_apart / local_cols as applied (square blocks only) */
+  PetscInt  *perm;          /* m, new -> old, or NULL (identity) */
+  /* statistics (set by whichever builder ran) */
+  PetscBool  stats;
+  PetscInt   maxwidth;
+  PetscInt64 nslots, noffdiag, nlocal;
 
   /* host image */
-  PetscInt    m, n, nslices, maxwidth, nnz;
-  PetscInt64  nslots, noffdiag, nlocal;
-  PetscInt64 *sliceptr; /* nslices+1 */
-  int        *cols;     /* nslots */
-  PetscScalar *vals;    /* nslots */
-  PetscScalar *diag;    /* m, or NULL */
-  PetscInt   *perm;     /* m, new -> old, or NULL (identity) */
-  PetscInt64 *csr2slot; /* nnz */
+  PetscBool    host_pattern; /* host arrays hold the current pattern */
+  PetscInt64  *sliceptr;     /* nslices+1 */
+  int         *cols;         /* nslots */
+  PetscScalar *vals;         /* nslots */
+  PetscScalar *diag;         /* m, or NULL */
+  PetscInt64  *csr2slot;     /* nnz, built when first needed */
 
-  /* device image (CUDA); NULL when never uploaded */
-  PetscBool dev_pattern; /* device pattern matches the host pattern */
+  /* device image (CUDA) */
+  PetscBool dev_pattern; /* device arrays hold the current pattern */
   void     *d_sliceptr, *d_cols, *d_vals, *d_diag, *d_perm, *d_csr2slot, *d_csrvals;
   size_t    dev_bytes;
 };
@@ -66,6 +73,7 @@ PETSC_EXTERN PetscErrorCode MSImageSetSliceHeight(MSImage, PetscInt);
    when the matrix's nonzero state (or identity) changed, else refreshes only the values. */
 PETSC_EXTERN PetscErrorCode MSImageSetUp(MSImage, Mat, PetscMemType);
 PETSC_EXTERN PetscErrorCode MSImageGetInfo(MSImage, MatModSELLInfo *);
+PETSC_EXTERN PetscErrorCode MSImageEnsureStats(MSImage, Mat);
 /* y = yin + A x (yin may be NULL or equal to y); x, y in the user's ordering */
 PETSC_EXTERN PetscErrorCode MSImageMultHost(MSImage, const PetscScalar *, const PetscScalar *, PetscScalar *);
 PETSC_EXTERN PetscErrorCode MSImageGetDiagonalHost(MSImage, PetscScalar *);
@@ -83,11 +91,14 @@ typedef struct {
   MatModSELLOrdering ordering;
   PetscInt           sh;
   PetscBool          offdiag_block; /* the off-process block of an MPI matrix: plain encoding, natural order */
+  PetscBool          block;         /* a block of an MPI matrix (its parent does the eager upload) */
+  PetscBool          eager;         /* set up the device image at final assembly */
   struct _MatOps     parent;        /* the SeqAIJ operations overridden by this type */
 } Mat_SeqAIJModSELL;
 
 /* Get the up-to-date image of a MATSEQAIJMODSELL matrix (or NULL if A is another type) */
 PETSC_EXTERN PetscErrorCode MatSeqAIJModSELLGetImage(Mat, PetscMemType, MSImage *);
+PETSC_EXTERN PetscErrorCode MatSeqAIJModSELLEagerSetUp(Mat);
 /* Convert a SeqAIJ matrix (assembled or only preallocated) in place */
 PETSC_EXTERN PetscErrorCode MatConvert_SeqAIJ_SeqAIJModSELL(Mat, MatType, MatReuse, Mat *);
 PETSC_INTERN PetscErrorCode MatConvert_SeqAIJModSELL_SeqAIJ(Mat, MatType, MatReuse, Mat *);

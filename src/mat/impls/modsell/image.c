@@ -50,9 +50,8 @@ static PetscErrorCode MSImageFreeHost(MSImage img)
   PetscCall(PetscFree(img->cols));
   PetscCall(PetscFree(img->vals));
   PetscCall(PetscFree(img->diag));
-  PetscCall(PetscFree(img->perm));
   PetscCall(PetscFree(img->csr2slot));
-  img->built = PETSC_FALSE;
+  img->host_pattern = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -62,6 +61,7 @@ PetscErrorCode MSImageDestroy(MSImage *img)
   if (!*img) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(MSImageFreeDevice(*img));
   PetscCall(MSImageFreeHost(*img));
+  PetscCall(PetscFree((*img)->perm));
   PetscCall(PetscFree(*img));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -77,45 +77,77 @@ PetscErrorCode MSImageSetSliceHeight(MSImage img, PetscInt sh)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Build the pattern (and values) from host CSR */
-static PetscErrorCode MSImageBuild(MSImage img, Mat A, PetscInt m, PetscInt n, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa)
+/* A new pattern (or new settings): forget both images, set sizes and flags, compute the permutation */
+static PetscErrorCode MSImagePrepare(MSImage img, Mat A)
 {
-  const PetscBool square = (PetscBool)(m == n);
-  const PetscBool dapart = (PetscBool)(img->diag_apart && square);
-  const PetscBool local  = (PetscBool)(img->local_cols && square);
-  const PetscInt  sh     = img->sh;
-  PetscInt       *iperm  = NULL, nslices, maxw = 0;
-  PetscInt64      nslots = 0, noff = 0, nlocal = 0;
+  PetscInt        m, n, nrow;
+  const PetscInt *ai, *aj;
+  PetscBool       done, square;
 
   PetscFunctionBegin;
-  PetscCheck(n < PETSC_INT32_MAX && m < PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "MATMODSELL stores row and column indices as 32-bit integers: this block is %" PetscInt_FMT " x %" PetscInt_FMT ", at most %d x %d fits; distribute the matrix over more MPI processes", m, n, PETSC_INT32_MAX - 1, PETSC_INT32_MAX - 1);
-  PetscCall(PetscLogEventBegin(MATMODSELL_ImageBuild, A, 0, 0, 0));
   PetscCall(MSImageFreeHost(img));
   PetscCall(MSImageFreeDevice(img));
+  PetscCall(PetscFree(img->perm));
+  PetscCall(MatGetLocalSize(A, &m, &n));
+  PetscCheck(n < PETSC_INT32_MAX && m < PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "MATMODSELL stores row and column indices as 32-bit integers: this block is %" PetscInt_FMT " x %" PetscInt_FMT ", at most %d x %d fits; distribute the matrix over more MPI processes", m, n, PETSC_INT32_MAX - 1, PETSC_INT32_MAX - 1);
+  PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &nrow, &ai, &aj, &done));
+  PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "Cannot get the CSR structure of a matrix of type %s: the mod-SELL image needs a SeqAIJ-family matrix", ((PetscObject)A)->type_name);
+  PetscCheck(nrow == m, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Row count mismatch");
+  img->nnz = ai[m];
+  PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &nrow, &ai, &aj, &done));
+  square       = (PetscBool)(m == n);
   img->m       = m;
   img->n       = n;
-  img->nnz     = ai[m];
-  nslices      = (m + sh - 1) / sh;
-  img->nslices = nslices;
-
-  /* row permutation inside the image */
+  img->nslices = (m + img->sh - 1) / img->sh;
+  img->dapart  = (PetscBool)(img->diag_apart && square);
+  img->local   = (PetscBool)(img->local_cols && square);
+  img->stats   = PETSC_FALSE;
   if (img->ordering == MATMODSELL_ORDERING_RCM && square && m > 1) {
     IS              rp, cp;
     const PetscInt *idx;
 
     PetscCall(MatGetOrdering(A, MATORDERINGRCM, &rp, &cp));
     PetscCall(PetscMalloc1(m, &img->perm));
-    PetscCall(PetscMalloc1(m, &iperm));
     PetscCall(ISGetIndices(rp, &idx));
     PetscCall(PetscArraycpy(img->perm, idx, m));
     PetscCall(ISRestoreIndices(rp, &idx));
     PetscCall(ISDestroy(&rp));
     PetscCall(ISDestroy(&cp));
-    for (PetscInt r = 0; r < m; r++) {
-      PetscCheck(img->perm[r] >= 0 && img->perm[r] < m, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Invalid RCM permutation");
-      iperm[img->perm[r]] = r;
-    }
   }
+  img->built = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MSImageInversePerm(MSImage img, PetscInt **iperm)
+{
+  PetscFunctionBegin;
+  *iperm = NULL;
+  if (!img->perm) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscMalloc1(img->m, iperm));
+  for (PetscInt r = 0; r < img->m; r++) {
+    PetscCheck(img->perm[r] >= 0 && img->perm[r] < img->m, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Invalid row permutation");
+    (*iperm)[img->perm[r]] = r;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Host build of pattern and values from the host CSR */
+static PetscErrorCode MSImageBuildHost(MSImage img, Mat A)
+{
+  const PetscInt     sh = img->sh, m = img->m, nslices = img->nslices;
+  const PetscBool    dapart = img->dapart, local = img->local;
+  PetscInt          *iperm, maxw = 0, nrow;
+  PetscInt64         noff = 0, nlocal = 0;
+  const PetscInt    *ai, *aj;
+  const PetscScalar *aa;
+  PetscBool          done;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(MATMODSELL_ImageBuild, A, 0, 0, 0));
+  PetscCall(MSImageFreeHost(img));
+  PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &nrow, &ai, &aj, &done));
+  PetscCall(MatSeqAIJGetArrayRead(A, &aa));
+  PetscCall(MSImageInversePerm(img, &iperm));
 
   /* slice widths: off-diagonal entries per row (the diagonal stored apart when dapart) */
   PetscCall(PetscMalloc1(nslices + 1, &img->sliceptr));
@@ -137,13 +169,10 @@ static PetscErrorCode MSImageBuild(MSImage img, Mat A, PetscInt m, PetscInt n, c
     maxw                 = PetscMax(maxw, w);
     img->sliceptr[s + 1] = img->sliceptr[s] + (PetscInt64)w * sh;
   }
-  nslots      = img->sliceptr[nslices];
-  img->nslots = nslots;
-  img->maxwidth = maxw;
-  PetscCall(PetscCalloc1(nslots, &img->cols));
-  PetscCall(PetscCalloc1(nslots, &img->vals));
+  img->nslots = img->sliceptr[nslices];
+  PetscCall(PetscCalloc1(img->nslots, &img->cols));
+  PetscCall(PetscCalloc1(img->nslots, &img->vals));
   if (dapart) PetscCall(PetscCalloc1(m, &img->diag));
-  PetscCall(PetscMalloc1(img->nnz, &img->csr2slot));
 
   for (PetscInt s = 0; s < nslices; s++) {
     const PetscInt first = s * sh;
@@ -152,10 +181,8 @@ static PetscErrorCode MSImageBuild(MSImage img, Mat A, PetscInt m, PetscInt n, c
       PetscInt       k = 0;
       for (PetscInt e = ai[o]; e < ai[o + 1]; e++) {
         const PetscInt c = aj[e];
-        if (dapart && c == o) {
-          img->diag[r]     = aa ? aa[e] : 0.0;
-          img->csr2slot[e] = -(PetscInt64)(r + 1);
-        } else {
+        if (dapart && c == o) img->diag[r] = aa[e];
+        else {
           const PetscInt64 slot = img->sliceptr[s] + (PetscInt64)k * sh + (r - first);
           const PetscInt   cp   = local ? (iperm ? iperm[c] : c) : -1;
           k++;
@@ -164,52 +191,94 @@ static PetscErrorCode MSImageBuild(MSImage img, Mat A, PetscInt m, PetscInt n, c
             img->cols[slot] = -(int)(cp - first) - 1;
             nlocal++;
           } else img->cols[slot] = (int)(c + 1);
-          img->vals[slot]  = aa ? aa[e] : 0.0;
-          img->csr2slot[e] = slot;
+          img->vals[slot] = aa[e];
         }
       }
     }
   }
   PetscCall(PetscFree(iperm));
-  img->noffdiag   = noff;
-  img->nlocal     = nlocal;
-  img->built      = PETSC_TRUE;
+  PetscCall(MatSeqAIJRestoreArrayRead(A, &aa));
+  PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &nrow, &ai, &aj, &done));
+  img->noffdiag     = noff;
+  img->nlocal       = nlocal;
+  img->maxwidth     = maxw;
+  img->stats        = PETSC_TRUE;
+  img->host_pattern = PETSC_TRUE;
   PetscCall(PetscLogEventEnd(MATMODSELL_ImageBuild, A, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static inline PetscBool MSImageLocal(MSImage img)
+/* csr2slot: for CSR entry e the slot (>= 0) or -(r+1) for the diagonal of image row r */
+static PetscErrorCode MSImageBuildMapHost(MSImage img, Mat A)
 {
-  return (PetscBool)(img->local_cols && img->m == img->n);
+  const PetscInt  sh = img->sh, m = img->m;
+  const PetscInt *ai, *aj;
+  PetscInt        nrow;
+  PetscBool       done;
+
+  PetscFunctionBegin;
+  if (img->csr2slot) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &nrow, &ai, &aj, &done));
+  PetscCall(PetscMalloc1(img->nnz, &img->csr2slot));
+  for (PetscInt r = 0; r < m; r++) {
+    const PetscInt   s = r / sh, t = r - s * sh, o = img->perm ? img->perm[r] : r;
+    const PetscInt64 beg = img->sliceptr ? img->sliceptr[s] : 0;
+    PetscInt         k   = 0;
+    for (PetscInt e = ai[o]; e < ai[o + 1]; e++) {
+      if (img->dapart && aj[e] == o) img->csr2slot[e] = -(PetscInt64)(r + 1);
+      else img->csr2slot[e] = beg + (PetscInt64)(k++) * sh + t;
+    }
+  }
+  PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &nrow, &ai, &aj, &done));
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode MSImageRefreshHostValues(MSImage img, Mat A, const PetscScalar *aa)
+static PetscErrorCode MSImageRefreshHostValues(MSImage img, Mat A)
 {
+  const PetscScalar *aa;
+
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(MATMODSELL_ImageValues, A, 0, 0, 0));
+  PetscCall(MSImageBuildMapHost(img, A));
+  PetscCall(MatSeqAIJGetArrayRead(A, &aa));
   for (PetscInt e = 0; e < img->nnz; e++) {
     const PetscInt64 s = img->csr2slot[e];
     if (s >= 0) img->vals[s] = aa[e];
     else img->diag[-s - 1] = aa[e];
   }
+  PetscCall(MatSeqAIJRestoreArrayRead(A, &aa));
   PetscCall(PetscLogEventEnd(MATMODSELL_ImageValues, A, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 #if defined(PETSC_HAVE_CUDA)
-static PetscErrorCode MSImageUploadAll(MSImage img, Mat A)
+static PetscErrorCode MSImageUploadPerm(MSImage img, cudaStream_t stream)
 {
-  cudaStream_t stream;
+  PetscFunctionBegin;
+  if (img->perm && img->m && !img->d_perm) {
+    int *p;
+    PetscCall(PetscMalloc1(img->m, &p));
+    for (PetscInt r = 0; r < img->m; r++) p[r] = (int)img->perm[r];
+    PetscCallCUDA(cudaMalloc(&img->d_perm, (size_t)img->m * sizeof(int)));
+    PetscCallCUDA(cudaMemcpyAsync(img->d_perm, p, (size_t)img->m * sizeof(int), cudaMemcpyHostToDevice, stream));
+    PetscCallCUDA(cudaStreamSynchronize(stream));
+    PetscCall(PetscFree(p));
+    img->dev_bytes += (size_t)img->m * sizeof(int);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Fallback for 64-bit indices: copy the host image to the device */
+static PetscErrorCode MSImageUploadHost(MSImage img, Mat A, cudaStream_t stream)
+{
   const size_t nsp = (size_t)img->nslices + 1, ns = (size_t)img->nslots, m = (size_t)img->m;
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(MATMODSELL_Upload, A, 0, 0, 0));
-  PetscCall(MSImageFreeDevice(img));
-  PetscCall(PetscGetCurrentCUDAStream(&stream));
   PetscCallCUDA(cudaMalloc(&img->d_sliceptr, nsp * sizeof(long long)));
   PetscCallCUDA(cudaMalloc(&img->d_cols, PetscMax(ns, 1) * sizeof(int)));
   PetscCallCUDA(cudaMalloc(&img->d_vals, PetscMax(ns, 1) * sizeof(double)));
-  img->dev_bytes = nsp * sizeof(long long) + ns * (sizeof(int) + sizeof(double));
+  img->dev_bytes += nsp * sizeof(long long) + ns * (sizeof(int) + sizeof(double));
   PetscCallCUDA(cudaMemcpyAsync(img->d_sliceptr, img->sliceptr, nsp * sizeof(long long), cudaMemcpyHostToDevice, stream));
   if (ns) {
     PetscCallCUDA(cudaMemcpyAsync(img->d_cols, img->cols, ns * sizeof(int), cudaMemcpyHostToDevice, stream));
@@ -220,105 +289,231 @@ static PetscErrorCode MSImageUploadAll(MSImage img, Mat A)
     PetscCallCUDA(cudaMemcpyAsync(img->d_diag, img->diag, m * sizeof(double), cudaMemcpyHostToDevice, stream));
     img->dev_bytes += m * sizeof(double);
   }
-  if (img->perm && m) {
-    int *p;
-    PetscCall(PetscMalloc1(m, &p));
-    for (size_t r = 0; r < m; r++) p[r] = (int)img->perm[r];
-    PetscCallCUDA(cudaMalloc(&img->d_perm, m * sizeof(int)));
-    PetscCallCUDA(cudaMemcpy(img->d_perm, p, m * sizeof(int), cudaMemcpyHostToDevice));
-    PetscCall(PetscFree(p));
-    img->dev_bytes += m * sizeof(int);
-  }
-  PetscCallCUDA(cudaStreamSynchronize(stream)); /* host arrays may be freed or changed after this */
-  img->dev_pattern = PETSC_TRUE;
+  PetscCallCUDA(cudaStreamSynchronize(stream));
   PetscCall(PetscLogCpuToGpu((PetscLogDouble)img->dev_bytes));
   PetscCall(PetscLogEventEnd(MATMODSELL_Upload, A, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Only the values changed: upload the CSR values and scatter them into the slots on the GPU */
-static PetscErrorCode MSImageUploadValues(MSImage img, Mat A, const PetscScalar *aa)
+/* The CSR of A on the device (32-bit indices): A's own device arrays when it has them (aijcusparse),
+   else temporary copies of the host arrays (freed with MSCSRDeviceRestore) */
+typedef struct {
+  const int    *ai, *aj;
+  const double *aa;
+  void         *tmp[3];
+} MSCSRDevice;
+
+static PetscErrorCode MSCSRDeviceGet(MSImage img, Mat A, PetscBool needvals, cudaStream_t stream, MSCSRDevice *csr)
 {
-  cudaStream_t stream;
-  const size_t nnz = (size_t)img->nnz;
+  const PetscInt *i, *j;
+  PetscScalar    *a;
+  PetscMemType    mt;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(csr, sizeof(*csr)));
+  PetscCall(MatSeqAIJGetCSRAndMemType(A, &i, &j, &a, &mt));
+  if (PetscMemTypeDevice(mt)) {
+    csr->ai = (const int *)i;
+    csr->aj = (const int *)j;
+    csr->aa = a;
+  } else {
+    const size_t m1 = (size_t)img->m + 1, nnz = (size_t)img->nnz;
+    PetscCall(PetscLogEventBegin(MATMODSELL_Upload, A, 0, 0, 0));
+    PetscCallCUDA(cudaMallocAsync(&csr->tmp[0], m1 * sizeof(int), stream));
+    PetscCallCUDA(cudaMallocAsync(&csr->tmp[1], PetscMax(nnz, 1) * sizeof(int), stream));
+    PetscCallCUDA(cudaMemcpyAsync(csr->tmp[0], i, m1 * sizeof(int), cudaMemcpyHostToDevice, stream));
+    if (nnz) PetscCallCUDA(cudaMemcpyAsync(csr->tmp[1], j, nnz * sizeof(int), cudaMemcpyHostToDevice, stream));
+    if (needvals) {
+      PetscCallCUDA(cudaMallocAsync(&csr->tmp[2], PetscMax(nnz, 1) * sizeof(double), stream));
+      if (nnz) PetscCallCUDA(cudaMemcpyAsync(csr->tmp[2], a, nnz * sizeof(double), cudaMemcpyHostToDevice, stream));
+    }
+    PetscCall(PetscLogCpuToGpu((PetscLogDouble)(m1 * sizeof(int) + nnz * (sizeof(int) + (needvals ? sizeof(double) : 0)))));
+    PetscCall(PetscLogEventEnd(MATMODSELL_Upload, A, 0, 0, 0));
+    csr->ai = (const int *)csr->tmp[0];
+    csr->aj = (const int *)csr->tmp[1];
+    csr->aa = (const double *)csr->tmp[2];
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MSCSRDeviceRestore(MSCSRDevice *csr, cudaStream_t stream)
+{
+  PetscFunctionBegin;
+  for (int k = 0; k < 3; k++)
+    if (csr->tmp[k]) PetscCallCUDA(cudaFreeAsync(csr->tmp[k], stream));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscBool MSImageDeviceBuildable(MSImage img)
+{
+  return (PetscBool)(sizeof(PetscInt) == sizeof(int) && img->nnz < PETSC_INT32_MAX);
+}
+
+/* Device build: widths, prefix sum and fill run on the GPU */
+static PetscErrorCode MSImageBuildDevice(MSImage img, Mat A)
+{
+  cudaStream_t        stream;
+  MSCSRDevice         csr;
+  unsigned long long *d_stats, stats[3];
+  PetscInt           *iperm = NULL;
+  int                *d_iperm = NULL;
+  const size_t        m = (size_t)img->m;
+
+  PetscFunctionBegin;
+  PetscCall(PetscGetCurrentCUDAStream(&stream));
+  PetscCall(MSImageFreeDevice(img));
+  PetscCall(MSImageUploadPerm(img, stream));
+  if (!MSImageDeviceBuildable(img)) {
+    if (!img->host_pattern) PetscCall(MSImageBuildHost(img, A));
+    PetscCall(MSImageUploadHost(img, A, stream));
+    img->dev_pattern = PETSC_TRUE;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(MSCSRDeviceGet(img, A, PETSC_TRUE, stream, &csr));
+  PetscCall(PetscLogEventBegin(MATMODSELL_ImageBuild, A, 0, 0, 0));
+  if (img->perm && img->local) {
+    int *p;
+    PetscCall(MSImageInversePerm(img, &iperm));
+    PetscCall(PetscMalloc1(m, &p));
+    for (size_t r = 0; r < m; r++) p[r] = (int)iperm[r];
+    PetscCallCUDA(cudaMallocAsync((void **)&d_iperm, m * sizeof(int), stream));
+    PetscCallCUDA(cudaMemcpyAsync(d_iperm, p, m * sizeof(int), cudaMemcpyHostToDevice, stream));
+    PetscCallCUDA(cudaStreamSynchronize(stream));
+    PetscCall(PetscFree(p));
+    PetscCall(PetscFree(iperm));
+  }
+  PetscCallCUDA(cudaMalloc(&img->d_sliceptr, ((size_t)img->nslices + 1) * sizeof(long long)));
+  PetscCallCUDA(cudaMallocAsync((void **)&d_stats, 3 * sizeof(unsigned long long), stream));
+  PetscCallCUDA(cudaMemsetAsync(d_stats, 0, 3 * sizeof(unsigned long long), stream));
+  PetscCall(PetscLogGpuTimeBegin());
+  PetscCallCUDA((cudaError_t)MSCUDABuildSlicePtr((int)img->m, (int)img->sh, (int)img->nslices, csr.ai, csr.aj, (const int *)img->d_perm, (int)img->dapart, (long long *)img->d_sliceptr, d_stats, stream));
+  PetscCall(PetscLogGpuTimeEnd());
+  {
+    long long nslots;
+    PetscCallCUDA(cudaMemcpyAsync(&nslots, (long long *)img->d_sliceptr + img->nslices, sizeof(long long), cudaMemcpyDeviceToHost, stream));
+    PetscCallCUDA(cudaMemcpyAsync(stats, d_stats, 3 * sizeof(unsigned long long), cudaMemcpyDeviceToHost, stream));
+    PetscCallCUDA(cudaStreamSynchronize(stream));
+    img->nslots = nslots;
+  }
+  PetscCallCUDA(cudaMalloc(&img->d_cols, PetscMax((size_t)img->nslots, 1) * sizeof(int)));
+  PetscCallCUDA(cudaMalloc(&img->d_vals, PetscMax((size_t)img->nslots, 1) * sizeof(double)));
+  if (img->dapart && m) PetscCallCUDA(cudaMalloc(&img->d_diag, m * sizeof(double)));
+  PetscCall(PetscLogGpuTimeBegin());
+  PetscCallCUDA((cudaError_t)MSCUDAFill((int)img->m, (int)img->sh, csr.ai, csr.aj, csr.aa, (const int *)img->d_perm, d_iperm, (int)img->dapart, (int)img->local, (const long long *)img->d_sliceptr, 1, (int *)img->d_cols, (double *)img->d_vals, (double *)img->d_diag, NULL, d_stats, stream));
+  PetscCall(PetscLogGpuTimeEnd());
+  PetscCallCUDA(cudaMemcpyAsync(stats, d_stats, 3 * sizeof(unsigned long long), cudaMemcpyDeviceToHost, stream));
+  PetscCallCUDA(cudaFreeAsync(d_stats, stream));
+  if (d_iperm) PetscCallCUDA(cudaFreeAsync(d_iperm, stream));
+  PetscCall(MSCSRDeviceRestore(&csr, stream));
+  PetscCallCUDA(cudaStreamSynchronize(stream));
+  PetscCall(PetscLogEventEnd(MATMODSELL_ImageBuild, A, 0, 0, 0));
+  img->dev_bytes += ((size_t)img->nslices + 1) * sizeof(long long) + (size_t)img->nslots * (sizeof(int) + sizeof(double)) + (img->dapart ? m * sizeof(double) : 0);
+  img->noffdiag    = (PetscInt64)img->nnz - (PetscInt64)stats[0];
+  img->maxwidth    = (PetscInt)stats[1];
+  img->nlocal      = (PetscInt64)stats[2];
+  img->stats       = PETSC_TRUE;
+  img->dev_pattern = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Only the values changed: scatter the CSR values (uploaded, or A's own device copy) into the slots */
+static PetscErrorCode MSImageUploadValues(MSImage img, Mat A)
+{
+  cudaStream_t     stream;
+  const size_t     nnz = (size_t)img->nnz;
+  const PetscInt  *i, *j;
+  PetscScalar     *a;
+  PetscMemType     mt;
+  const double    *d_a;
 
   PetscFunctionBegin;
   if (!nnz) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscLogEventBegin(MATMODSELL_Upload, A, 0, 0, 0));
   PetscCall(PetscGetCurrentCUDAStream(&stream));
-  if (!img->d_csr2slot) {
+  PetscCall(PetscLogEventBegin(MATMODSELL_ImageValues, A, 0, 0, 0));
+  if (!img->d_csr2slot) { /* the CSR -> slot map, built once per pattern */
     PetscCallCUDA(cudaMalloc(&img->d_csr2slot, nnz * sizeof(long long)));
-    PetscCallCUDA(cudaMalloc(&img->d_csrvals, nnz * sizeof(double)));
-    PetscCallCUDA(cudaMemcpyAsync(img->d_csr2slot, img->csr2slot, nnz * sizeof(long long), cudaMemcpyHostToDevice, stream));
-    img->dev_bytes += nnz * (sizeof(long long) + sizeof(double));
+    img->dev_bytes += nnz * sizeof(long long);
+    if (MSImageDeviceBuildable(img)) {
+      MSCSRDevice csr;
+      PetscCall(MSCSRDeviceGet(img, A, PETSC_FALSE, stream, &csr));
+      PetscCall(PetscLogGpuTimeBegin());
+      PetscCallCUDA((cudaError_t)MSCUDAFill((int)img->m, (int)img->sh, csr.ai, csr.aj, NULL, (const int *)img->d_perm, NULL, (int)img->dapart, 0, (const long long *)img->d_sliceptr, 0, NULL, NULL, NULL, (long long *)img->d_csr2slot, NULL, stream));
+      PetscCall(PetscLogGpuTimeEnd());
+      PetscCall(MSCSRDeviceRestore(&csr, stream));
+    } else {
+      PetscCall(MSImageBuildMapHost(img, A));
+      PetscCallCUDA(cudaMemcpyAsync(img->d_csr2slot, img->csr2slot, nnz * sizeof(long long), cudaMemcpyHostToDevice, stream));
+      PetscCallCUDA(cudaStreamSynchronize(stream));
+    }
   }
-  PetscCallCUDA(cudaMemcpyAsync(img->d_csrvals, aa, nnz * sizeof(double), cudaMemcpyHostToDevice, stream));
+  PetscCall(MatSeqAIJGetCSRAndMemType(A, &i, &j, &a, &mt));
+  if (PetscMemTypeDevice(mt)) d_a = a;
+  else {
+    if (!img->d_csrvals) {
+      PetscCallCUDA(cudaMalloc(&img->d_csrvals, nnz * sizeof(double)));
+      img->dev_bytes += nnz * sizeof(double);
+    }
+    /* from pageable memory: returns once the host buffer has been staged */
+    PetscCallCUDA(cudaMemcpyAsync(img->d_csrvals, a, nnz * sizeof(double), cudaMemcpyHostToDevice, stream));
+    PetscCall(PetscLogCpuToGpu((PetscLogDouble)nnz * sizeof(double)));
+    d_a = (const double *)img->d_csrvals;
+  }
   PetscCall(PetscLogGpuTimeBegin());
-  PetscCallCUDA((cudaError_t)MSCUDAScatterValues((long long)nnz, (const long long *)img->d_csr2slot, (const double *)img->d_csrvals, (double *)img->d_vals, (double *)img->d_diag, stream));
+  PetscCallCUDA((cudaError_t)MSCUDAScatterValues((long long)nnz, (const long long *)img->d_csr2slot, d_a, (double *)img->d_vals, (double *)img->d_diag, stream));
   PetscCall(PetscLogGpuTimeEnd());
-  PetscCallCUDA(cudaStreamSynchronize(stream)); /* aa belongs to the matrix and may change after return */
-  PetscCall(PetscLogCpuToGpu((PetscLogDouble)nnz * sizeof(double)));
-  PetscCall(PetscLogEventEnd(MATMODSELL_Upload, A, 0, 0, 0));
+  PetscCall(PetscLogEventEnd(MATMODSELL_ImageValues, A, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 #endif
 
 PetscErrorCode MSImageSetUp(MSImage img, Mat A, PetscMemType mtype)
 {
-  PetscObjectId     id;
-  PetscObjectState  state;
-  PetscInt          m, n, nrow;
-  const PetscInt   *ai, *aj;
-  const PetscScalar *aa;
-  PetscBool         done, rebuild;
+  PetscObjectId    id;
+  PetscObjectState state;
 
   PetscFunctionBegin;
   PetscCall(PetscObjectGetId((PetscObject)A, &id));
   PetscCall(PetscObjectStateGet((PetscObject)A, &state));
-  rebuild = (PetscBool)(!img->built || img->id != id || img->nzstate != A->nonzerostate);
-  if (!rebuild && state == (PetscMemTypeHost(mtype) ? img->hoststate : img->devstate) && (PetscMemTypeHost(mtype) || img->dev_pattern)) PetscFunctionReturn(PETSC_SUCCESS);
-
-  PetscCall(MatGetLocalSize(A, &m, &n));
-  PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &nrow, &ai, &aj, &done));
-  PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "Cannot get the CSR structure of a matrix of type %s: the mod-SELL image needs a SeqAIJ-family matrix", ((PetscObject)A)->type_name);
-  PetscCheck(nrow == m, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Row count mismatch");
-  PetscCall(MatSeqAIJGetArrayRead(A, &aa));
-  if (rebuild) {
-    PetscCall(MSImageBuild(img, A, m, n, ai, aj, aa));
+  if (!img->built || img->id != id || img->nzstate != A->nonzerostate) {
+    PetscCall(MSImagePrepare(img, A));
     img->id        = id;
     img->nzstate   = A->nonzerostate;
-    img->hoststate = state;
+    img->hoststate = -1;
     img->devstate  = -1;
   }
   if (PetscMemTypeHost(mtype)) {
-    if (img->hoststate != state) {
-      PetscCall(MSImageRefreshHostValues(img, A, aa));
+    if (!img->host_pattern) {
+      PetscCall(MSImageBuildHost(img, A));
+      img->hoststate = state;
+    } else if (img->hoststate != state) {
+      PetscCall(MSImageRefreshHostValues(img, A));
       img->hoststate = state;
     }
   } else {
 #if defined(PETSC_HAVE_CUDA)
     if (!img->dev_pattern) {
-      if (img->hoststate != state) {
-        PetscCall(MSImageRefreshHostValues(img, A, aa));
+      if (!MSImageDeviceBuildable(img) && img->host_pattern && img->hoststate != state) {
+        PetscCall(MSImageRefreshHostValues(img, A));
         img->hoststate = state;
       }
-      PetscCall(MSImageUploadAll(img, A));
+      PetscCall(MSImageBuildDevice(img, A));
+      if (!MSImageDeviceBuildable(img)) img->hoststate = state;
+      img->devstate = state;
     } else if (img->devstate != state) {
-      PetscCall(MSImageUploadValues(img, A, aa));
+      PetscCall(MSImageUploadValues(img, A));
+      img->devstate = state;
     }
-    img->devstate = state;
 #else
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "PETSc was configured without CUDA: no device image");
 #endif
   }
-  PetscCall(MatSeqAIJRestoreArrayRead(A, &aa));
-  PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &nrow, &ai, &aj, &done));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode MSImageGetInfo(MSImage img, MatModSELLInfo *info)
 {
   PetscFunctionBegin;
+  PetscCheck(img->stats, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "The image has not been built");
   PetscCall(PetscMemzero(info, sizeof(*info)));
   info->slice_height   = img->sh;
   info->nslices        = img->nslices;
@@ -333,10 +528,22 @@ PetscErrorCode MSImageGetInfo(MSImage img, MatModSELLInfo *info)
 }
 
 /* The reference kernel: the same arithmetic, in the same order, as ms_mult_kernel */
+/* Statistics of the current pattern, building the host image only when no image exists */
+PetscErrorCode MSImageEnsureStats(MSImage img, Mat A)
+{
+  PetscObjectId id;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectGetId((PetscObject)A, &id));
+  if (img->built && img->stats && img->id == id && img->nzstate == A->nonzerostate) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MSImageSetUp(img, A, PETSC_MEMTYPE_HOST));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MSImageMultHost(MSImage img, const PetscScalar *x, const PetscScalar *yin, PetscScalar *y)
 {
   const PetscInt  sh = img->sh, m = img->m;
-  const PetscBool local = MSImageLocal(img);
+  const PetscBool local = img->local;
   PetscScalar     xs[1024], sum[1024];
 
   PetscFunctionBegin;
@@ -367,7 +574,7 @@ PetscErrorCode MSImageMultHost(MSImage img, const PetscScalar *x, const PetscSca
       y[o]             = yin ? yin[o] + sum[t] : sum[t];
     }
   }
-  PetscCall(PetscLogFlops(2.0 * (img->noffdiag + (img->diag ? m : 0)) - (yin ? 0 : m)));
+  PetscCall(PetscLogFlops(2.0 * (img->noffdiag + (img->dapart ? m : 0)) - (yin ? 0 : m)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -388,9 +595,9 @@ PetscErrorCode MSImageMultDevice(MSImage img, const PetscScalar *x, const PetscS
   PetscCheck(img->dev_pattern, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Device image not set up");
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   PetscCall(PetscLogGpuTimeBegin());
-  PetscCallCUDA((cudaError_t)MSCUDAMult((int)img->m, (int)img->sh, (int)img->nslices, (const long long *)img->d_sliceptr, (const int *)img->d_cols, (const double *)img->d_vals, (const double *)img->d_diag, (const int *)img->d_perm, (int)MSImageLocal(img), x, yin, y, stream));
+  PetscCallCUDA((cudaError_t)MSCUDAMult((int)img->m, (int)img->sh, (int)img->nslices, (const long long *)img->d_sliceptr, (const int *)img->d_cols, (const double *)img->d_vals, (const double *)img->d_diag, (const int *)img->d_perm, (int)img->local, x, yin, y, stream));
   PetscCall(PetscLogGpuTimeEnd());
-  PetscCall(PetscLogGpuFlops(2.0 * (img->noffdiag + (img->diag ? img->m : 0)) - (yin ? 0 : img->m)));
+  PetscCall(PetscLogGpuFlops(2.0 * (img->noffdiag + (img->dapart ? img->m : 0)) - (yin ? 0 : img->m)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -399,7 +606,7 @@ PetscErrorCode MSImageGetDiagonalDevice(MSImage img, PetscScalar *d)
   cudaStream_t stream;
 
   PetscFunctionBegin;
-  PetscCheck(img->d_diag || !img->m, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Device image has no separate diagonal");
+  PetscCheck(img->dapart, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Device image has no separate diagonal");
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   PetscCall(PetscLogGpuTimeBegin());
   PetscCallCUDA((cudaError_t)MSCUDAGetDiagonal((int)img->m, (const double *)img->d_diag, (const int *)img->d_perm, d, stream));

@@ -94,3 +94,125 @@ extern "C" int MSCUDAGetDiagonal(int m, const double *diag, const int *perm, dou
   ms_getdiag_kernel<<<(m + 255) / 256, 256, 0, (cudaStream_t)stream>>>(m, diag, perm, d);
   return (int)cudaGetLastError();
 }
+
+/* ---------------------------------------------------------------------------------------------
+   Device build of the image (setup stays on the GPU): widths per slice, prefix sum, fill.
+   --------------------------------------------------------------------------------------------- */
+#include <cub/device/device_scan.cuh>
+
+__device__ static inline int ms_row_count(const int *ai, const int *aj, int o, int dapart, int *hasdiag)
+{
+  int c = ai[o + 1] - ai[o];
+  *hasdiag = 0;
+  if (dapart) {
+    for (int e = ai[o]; e < ai[o + 1]; e++)
+      if (aj[e] == o) {
+        *hasdiag = 1;
+        c--;
+        break;
+      }
+  }
+  return c;
+}
+
+/* one block of sh threads per slice: slicelen[s] = (max off-diagonal count in the slice) * sh */
+__global__ void ms_width_kernel(int m, const int *__restrict__ ai, const int *__restrict__ aj, const int *__restrict__ perm, int dapart, long long *__restrict__ slicelen, unsigned long long *stats)
+{
+  __shared__ int wmax[32], wdiag[32];
+  const int sh = blockDim.x, t = threadIdx.x, s = blockIdx.x, r = s * sh + t;
+  int       c = 0, hd = 0;
+  if (r < m) c = ms_row_count(ai, aj, perm ? perm[r] : r, dapart, &hd);
+  for (int off = 16; off > 0; off /= 2) {
+    c = max(c, __shfl_down_sync(0xffffffffu, c, off));
+    hd += __shfl_down_sync(0xffffffffu, hd, off);
+  }
+  if ((t & 31) == 0) {
+    wmax[t >> 5]  = c;
+    wdiag[t >> 5] = hd;
+  }
+  __syncthreads();
+  if (t == 0) {
+    int w = 0, d = 0;
+    for (int i = 0; i < sh / 32; i++) {
+      w = max(w, wmax[i]);
+      d += wdiag[i];
+    }
+    slicelen[s] = (long long)w * sh;
+    if (d) atomicAdd(&stats[0], (unsigned long long)d);
+    atomicMax(&stats[1], (unsigned long long)w);
+  }
+}
+
+extern "C" int MSCUDABuildSlicePtr(int m, int sh, int nslices, const int *ai, const int *aj, const int *perm, int dapart, long long *sliceptr, unsigned long long *stats, void *stream)
+{
+  cudaStream_t st = (cudaStream_t)stream;
+  cudaError_t  err;
+  long long   *slicelen = nullptr;
+  void        *tmp      = nullptr;
+  size_t       tmpbytes = 0;
+
+  if ((err = cudaMemsetAsync(sliceptr, 0, sizeof(long long), st))) return (int)err;
+  if (nslices <= 0) return (int)cudaSuccess;
+  if ((err = cudaMallocAsync((void **)&slicelen, (size_t)nslices * sizeof(long long), st))) return (int)err;
+  ms_width_kernel<<<nslices, sh, 0, st>>>(m, ai, aj, perm, dapart, slicelen, stats);
+  if ((err = cudaGetLastError())) return (int)err;
+  if ((err = cub::DeviceScan::InclusiveSum(tmp, tmpbytes, slicelen, sliceptr + 1, nslices, st))) return (int)err;
+  if ((err = cudaMallocAsync(&tmp, tmpbytes, st))) return (int)err;
+  if ((err = cub::DeviceScan::InclusiveSum(tmp, tmpbytes, slicelen, sliceptr + 1, nslices, st))) return (int)err;
+  if ((err = cudaFreeAsync(tmp, st))) return (int)err;
+  return (int)cudaFreeAsync(slicelen, st);
+}
+
+/* one thread per image row */
+__global__ void ms_fill_kernel(int m, int sh, const int *__restrict__ ai, const int *__restrict__ aj, const double *__restrict__ aa, const int *__restrict__ perm, const int *__restrict__ iperm, int dapart, int local, const long long *__restrict__ sliceptr, int write_image, int *__restrict__ cols, double *__restrict__ vals, double *__restrict__ diag, long long *__restrict__ csr2slot, unsigned long long *stats)
+{
+  const int r      = blockIdx.x * blockDim.x + threadIdx.x;
+  int       nlocal = 0;
+  if (r < m) {
+    const int       s = r / sh, t = r - s * sh, first = s * sh, o = perm ? perm[r] : r;
+    const long long beg = sliceptr[s];
+    const int       w   = (int)((sliceptr[s + 1] - beg) / sh);
+    int             k   = 0;
+    double          d   = 0.0;
+    for (int e = ai[o]; e < ai[o + 1]; e++) {
+      const int c = aj[e];
+      if (dapart && c == o) {
+        if (write_image) d = aa[e];
+        if (csr2slot) csr2slot[e] = -(long long)(r + 1);
+      } else {
+        const long long slot = beg + (long long)k * sh + t;
+        k++;
+        if (write_image) {
+          const int cp = local ? (iperm ? iperm[c] : c) : -1;
+          int       code;
+          if (local && cp >= first && cp < first + sh) {
+            code = -(cp - first) - 1;
+            nlocal++;
+          } else code = c + 1;
+          cols[slot] = code;
+          vals[slot] = aa[e];
+        }
+        if (csr2slot) csr2slot[e] = slot;
+      }
+    }
+    if (write_image) {
+      for (; k < w; k++) {
+        const long long slot = beg + (long long)k * sh + t;
+        cols[slot]           = 0;
+        vals[slot]           = 0.0;
+      }
+      if (dapart) diag[r] = d;
+    }
+  }
+  if (write_image) {
+    for (int off = 16; off > 0; off /= 2) nlocal += __shfl_down_sync(0xffffffffu, nlocal, off);
+    if ((threadIdx.x & 31) == 0 && nlocal) atomicAdd(&stats[2], (unsigned long long)nlocal);
+  }
+}
+
+extern "C" int MSCUDAFill(int m, int sh, const int *ai, const int *aj, const double *aa, const int *perm, const int *iperm, int dapart, int local, const long long *sliceptr, int write_image, int *cols, double *vals, double *diag, long long *csr2slot, unsigned long long *stats, void *stream)
+{
+  if (m <= 0) return (int)cudaSuccess;
+  ms_fill_kernel<<<(m + 255) / 256, 256, 0, (cudaStream_t)stream>>>(m, sh, ai, aj, aa, perm, iperm, dapart, local, sliceptr, write_image, cols, vals, diag, csr2slot, stats);
+  return (int)cudaGetLastError();
+}

@@ -12,6 +12,7 @@ typedef struct {
   PetscInt           sh;
   MatModSELLKernel   kernel;
   MatModSELLOrdering ordering;
+  PetscBool          eager;
   struct _MatOps     parent;
   PetscErrorCode (*prealloc)(Mat, PetscInt, const PetscInt[], PetscInt, const PetscInt[]);
 } Mat_MPIAIJModSELL;
@@ -37,6 +38,8 @@ static PetscErrorCode MatMPIAIJModSELLSetUpBlocks(Mat A)
     ms->kernel        = mm->kernel;
     ms->ordering      = mm->ordering;
     ms->offdiag_block = (PetscBool)(b == 1);
+    ms->block         = PETSC_TRUE;
+    ms->eager         = mm->eager;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -58,6 +61,13 @@ static PetscErrorCode MatAssemblyEnd_MPIAIJModSELL(Mat A, MatAssemblyType mode)
   PetscFunctionBegin;
   PetscCall((*mm->parent.assemblyend)(A, mode));
   PetscCall(MatMPIAIJModSELLSetUpBlocks(A)); /* blocks recreated by MPIAIJ (MatDisAssemble) */
+  if (mode == MAT_FINAL_ASSEMBLY) {
+    Mat Ad, Ao;
+
+    PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, &Ao, NULL));
+    PetscCall(MatSeqAIJModSELLEagerSetUp(Ad));
+    PetscCall(MatSeqAIJModSELLEagerSetUp(Ao));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -84,6 +94,14 @@ static PetscErrorCode MatModSELLSetOrdering_MPIAIJModSELL(Mat A, MatModSELLOrder
   PetscFunctionBegin;
   PetscCheck(o == MATMODSELL_ORDERING_NATURAL || o == MATMODSELL_ORDERING_RCM, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_OUTOFRANGE, "Unknown MATMODSELL ordering %d: use MATMODSELL_ORDERING_NATURAL or MATMODSELL_ORDERING_RCM", (int)o);
   ((Mat_MPIAIJModSELL *)A->spptr)->ordering = o;
+  if (A->preallocated) PetscCall(MatMPIAIJModSELLSetUpBlocks(A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatModSELLSetEager_MPIAIJModSELL(Mat A, PetscBool eager)
+{
+  PetscFunctionBegin;
+  ((Mat_MPIAIJModSELL *)A->spptr)->eager = eager;
   if (A->preallocated) PetscCall(MatMPIAIJModSELLSetUpBlocks(A));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -173,6 +191,7 @@ static PetscErrorCode MatComposeAll_MPIAIJModSELL(Mat B, PetscBool set)
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatModSELLSetKernel_C", set ? MatModSELLSetKernel_MPIAIJModSELL : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatModSELLSetOrdering_C", set ? MatModSELLSetOrdering_MPIAIJModSELL : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatModSELLGetSettings_C", set ? MatModSELLGetSettings_MPIAIJModSELL : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatModSELLSetEager_C", set ? MatModSELLSetEager_MPIAIJModSELL : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatModSELLGetInfo_C", set ? MatModSELLGetInfo_MPIAIJModSELL : NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -239,6 +258,7 @@ static PetscErrorCode MatDuplicate_MPIAIJModSELL(Mat A, MatDuplicateOption op, M
   md->sh       = mm->sh;
   md->kernel   = mm->kernel;
   md->ordering = mm->ordering;
+  md->eager    = mm->eager;
   PetscCall(MatMPIAIJModSELLSetUpBlocks(*M));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -265,6 +285,7 @@ PetscErrorCode MatCreate_MPIAIJModSELL(Mat A)
   mm->sh       = 128;
   mm->kernel   = MATMODSELL_KERNEL_MODSELL;
   mm->ordering = MATMODSELL_ORDERING_NATURAL;
+  mm->eager    = PETSC_TRUE;
   PetscCall(PetscMemcpy(&mm->parent, A->ops, sizeof(struct _MatOps)));
   PetscCall(PetscObjectQueryFunction((PetscObject)A, "MatMPIAIJSetPreallocation_C", &mm->prealloc));
   PetscCheck(mm->prealloc, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MATMPIAIJ has no MatMPIAIJSetPreallocation_C");

@@ -7,6 +7,9 @@
    and only its values are refreshed when only the object state changes.
 */
 #include <petscmodsell/private/modsellimpl.h>
+#if defined(PETSC_HAVE_CUDA)
+  #include <petscdevice.h>
+#endif
 
 const char *const MatModSELLKernels[]   = {"modsell", "sell", "MatModSELLKernel", "MATMODSELL_KERNEL_", NULL};
 const char *const MatModSELLOrderings[] = {"natural", "rcm", "MatModSELLOrdering", "MATMODSELL_ORDERING_", NULL};
@@ -44,6 +47,24 @@ PetscErrorCode MatSeqAIJModSELLGetImage(Mat A, PetscMemType mtype, MSImage *img)
   PetscCall(MatSeqAIJModSELLSyncSettings(A));
   PetscCall(MSImageSetUp(((Mat_SeqAIJModSELL *)A->spptr)->img, A, mtype));
   *img = ((Mat_SeqAIJModSELL *)A->spptr)->img;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* At final assembly, when the vectors will live on the GPU (CUDA is initialized and the matrix's
+   vectors are CUDA vectors), set up the device image now rather than inside the first MatMult */
+PetscErrorCode MatSeqAIJModSELLEagerSetUp(Mat A)
+{
+  PetscFunctionBegin;
+#if defined(PETSC_HAVE_CUDA)
+  {
+    Mat_SeqAIJModSELL *ms = (Mat_SeqAIJModSELL *)A->spptr;
+    PetscBool          cuda;
+    MSImage            img;
+
+    PetscCall(PetscStrbeginswith(A->defaultvectype, VECCUDA, &cuda));
+    if (ms->eager && cuda && PetscDeviceInitialized(PETSC_DEVICE_CUDA) && A->assembled) PetscCall(MatSeqAIJModSELLGetImage(A, PETSC_MEMTYPE_DEVICE, &img));
+  }
+#endif
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -144,6 +165,7 @@ static PetscErrorCode MatAssemblyEnd_SeqAIJModSELL(Mat A, MatAssemblyType mode)
   PetscCall((*ms->parent.assemblyend)(A, mode));
   /* SeqAIJ's assembly may install its inode operations: put ours back */
   PetscCall(MatSeqAIJModSELLSetOps(A));
+  if (mode == MAT_FINAL_ASSEMBLY && !ms->block) PetscCall(MatSeqAIJModSELLEagerSetUp(A));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -171,6 +193,13 @@ static PetscErrorCode MatModSELLSetOrdering_SeqAIJModSELL(Mat A, MatModSELLOrder
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode MatModSELLSetEager_SeqAIJModSELL(Mat A, PetscBool eager)
+{
+  PetscFunctionBegin;
+  ((Mat_SeqAIJModSELL *)A->spptr)->eager = eager;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode MatModSELLGetSettings_SeqAIJModSELL(Mat A, PetscInt *sh, MatModSELLKernel *k, MatModSELLOrdering *o)
 {
   Mat_SeqAIJModSELL *ms = (Mat_SeqAIJModSELL *)A->spptr;
@@ -184,11 +213,12 @@ static PetscErrorCode MatModSELLGetSettings_SeqAIJModSELL(Mat A, PetscInt *sh, M
 
 static PetscErrorCode MatModSELLGetInfo_SeqAIJModSELL(Mat A, MatModSELLInfo *info)
 {
-  MSImage img;
+  Mat_SeqAIJModSELL *ms = (Mat_SeqAIJModSELL *)A->spptr;
 
   PetscFunctionBegin;
-  PetscCall(MatSeqAIJModSELLGetImage(A, PETSC_MEMTYPE_HOST, &img));
-  PetscCall(MSImageGetInfo(img, info));
+  PetscCall(MatSeqAIJModSELLSyncSettings(A));
+  PetscCall(MSImageEnsureStats(ms->img, A));
+  PetscCall(MSImageGetInfo(ms->img, info));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -199,7 +229,7 @@ PETSC_INTERN PetscErrorCode MatModSELLReadOptions_Private(Mat A, PetscOptionItem
   PetscInt           sh;
   MatModSELLKernel   k;
   MatModSELLOrdering o;
-  PetscBool          flg;
+  PetscBool          flg, eager = PETSC_TRUE;
 
   PetscFunctionBegin;
   PetscUseMethod(A, "MatModSELLGetSettings_C", (Mat, PetscInt *, MatModSELLKernel *, MatModSELLOrdering *), (A, &sh, &k, &o));
@@ -210,6 +240,8 @@ PETSC_INTERN PetscErrorCode MatModSELLReadOptions_Private(Mat A, PetscOptionItem
   if (flg) PetscCall(MatModSELLSetKernel(A, k));
   PetscCall(PetscOptionsEnum("-mat_modsell_ordering", "Row ordering inside the format (vectors keep the user's ordering)", "MatModSELLSetOrdering", MatModSELLOrderings, (PetscEnum)o, (PetscEnum *)&o, &flg));
   if (flg) PetscCall(MatModSELLSetOrdering(A, o));
+  PetscCall(PetscOptionsBool("-mat_modsell_eager_setup", "Build the GPU image at final assembly (when vectors are CUDA vectors) instead of at the first product", "MATMODSELL", eager, &eager, &flg));
+  if (flg) PetscTryMethod(A, "MatModSELLSetEager_C", (Mat, PetscBool), (A, eager));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -262,6 +294,7 @@ static PetscErrorCode MatComposeAll_SeqAIJModSELL(Mat B, PetscBool set)
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatModSELLSetKernel_C", set ? MatModSELLSetKernel_SeqAIJModSELL : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatModSELLSetOrdering_C", set ? MatModSELLSetOrdering_SeqAIJModSELL : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatModSELLGetSettings_C", set ? MatModSELLGetSettings_SeqAIJModSELL : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatModSELLSetEager_C", set ? MatModSELLSetEager_SeqAIJModSELL : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatModSELLGetInfo_C", set ? MatModSELLGetInfo_SeqAIJModSELL : NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -329,6 +362,8 @@ static PetscErrorCode MatDuplicate_SeqAIJModSELL(Mat A, MatDuplicateOption op, M
   md->kernel        = ms->kernel;
   md->ordering      = ms->ordering;
   md->offdiag_block = ms->offdiag_block;
+  md->block         = ms->block;
+  md->eager         = ms->eager;
   PetscCall(MatSeqAIJModSELLSetOps(*M));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -370,6 +405,7 @@ PetscErrorCode MatConvert_SeqAIJ_SeqAIJModSELL(Mat A, MatType type, MatReuse reu
   ms->sh       = 128;
   ms->kernel   = MATMODSELL_KERNEL_MODSELL;
   ms->ordering = MATMODSELL_ORDERING_NATURAL;
+  ms->eager    = PETSC_TRUE;
   PetscCall(PetscMemcpy(&ms->parent, B->ops, sizeof(struct _MatOps)));
   B->spptr = ms;
   PetscCall(MatSeqAIJModSELLSetOps(B));
@@ -404,13 +440,17 @@ PetscErrorCode MatConvert_SeqAIJ_SeqAIJModSELL(Mat A, MatType type, MatReuse reu
 +  -mat_type modsell                           - select this type
 .  -mat_modsell_slice_height <128>             - rows per slice, a multiple of 32 at most 1024
 .  -mat_modsell_kernel <modsell,sell>          - modified SELL (default) or the plain SELL kernel of paper 000, section 3.1
--  -mat_modsell_ordering <natural,rcm>         - reverse Cuthill-McKee ordering inside the format; vectors keep the user's ordering
+.  -mat_modsell_ordering <natural,rcm>         - reverse Cuthill-McKee ordering inside the format; vectors keep the user's ordering
+-  -mat_modsell_eager_setup <true>             - build the GPU image at final assembly rather than at the first product
 
    Level: beginner
 
    Notes:
    The default vector type is `VECCUDA` when PETSc is configured with CUDA; with host vectors the
    same function is computed on the CPU. `MatMultTranspose()` uses the `MATSEQAIJ` kernel.
+
+   The GPU image is built on the GPU (widths, prefix sum and fill kernels) from the CSR arrays; a
+   change of values only uploads the CSR values and scatters them into the image.
 
 .seealso: `MATMODSELL`, `MATMPIAIJMODSELL`, `MatCreateModSELL()`, `MatModSELLSetSliceHeight()`, `MATSEQAIJ`, `MATSEQSELL`
 M*/
