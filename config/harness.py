@@ -8,9 +8,10 @@ tree).  Like SLEPc, we run it as an external package: gmakegentest's generateExa
 pkg_name=petscmodsell, pkg_dir=<repository>, srcdir=<repository>.  This file only adapts it:
 
   generate  write <testdir>/testfiles (make rules), datatest.pkl, the run scripts, manifest.json.
-            The test sources are every .c/.cxx/.cu with a /*TEST ... TEST*/ block under tests/,
-            examples/ and src/ (PETSc's own tree walk only looks in directories named tests/ or
-            tutorials/, and would build every source file there).
+            The test sources are every .c/.cxx/.cu with a /*TEST ... TEST*/ block anywhere in the
+            repository (tests/, examples/, src/**/tests/, bench/, ...; not in hidden directories,
+            output/ directories or build directories).  PETSc's own tree walk only looks in
+            directories named tests/ or tutorials/, and would build every source file there.
   select    pick the tests to run (search=/s=, query=/q= with queryval=/qv=, searchin=/i=, test-fail=1)
   report    PETSc's report_tests.py summary, then the closing line 'N passed, N failed[, N skipped]';
             exit status 1 when anything failed, did not build, or nothing ran.
@@ -24,7 +25,6 @@ import os
 import subprocess
 import sys
 
-SUBDIRS = ('tests', 'examples', 'src')       # where test sources live, relative to the repository
 PKG_NAME = 'petscmodsell'                     # prefix of the harness' per-package shell variables
 
 
@@ -43,6 +43,25 @@ def has_test_block(path):
     return False
 
 
+def find_test_sources(top, build):
+  """{top-level directory: [(root, file)]} of the sources with a TEST block."""
+  exts = ('.c', '.cxx', '.cu')
+  skip = {os.path.realpath(build)} if build else set()
+  found = {}
+  for root, dirs, files in os.walk(top):
+    dirs[:] = sorted(d for d in dirs
+                     if not d.startswith('.') and d != 'output'
+                     and not (root == top and d.startswith('build'))
+                     and os.path.realpath(os.path.join(root, d)) not in skip
+                     and not os.path.exists(os.path.join(root, d, 'petsc.env')))  # other build trees
+    for f in sorted(files):
+      if f.endswith(exts) and not f.startswith(('.', '#')) and has_test_block(os.path.join(root, f)):
+        rel = os.path.relpath(root, top)
+        if rel != '.':
+          found.setdefault(rel.split(os.sep)[0], []).append((root, f))
+  return found
+
+
 def make_generator_class(gmakegentest, testparse, lib, build):
   class ModSELLExamples(gmakegentest.generateExamples):
     """PETSc's test generator, walking our tree and exporting our library's location to the scripts."""
@@ -53,22 +72,17 @@ def make_generator_class(gmakegentest, testparse, lib, build):
       self.ms_skipped = {}   # label -> reason: tests whose 'requires:' this PETSc does not meet
       self.ms_labels = {}    # label -> make target of every generated (runnable) test
 
-    def walktree(self, top=None):
+    def walktree(self, sources):
       dataDict = {}
-      for sub in SUBDIRS:
-        for root, dirs, files in os.walk(os.path.join(self.srcdir, sub)):
-          dirs[:] = sorted(d for d in dirs if d != 'output' and not d.startswith('.'))
-          lang_files = [f for f in sorted(files) if not f.startswith(('.', '#')) and self.getLanguage(f)]
-          for f in lang_files:
-            if not has_test_block(os.path.join(root, f)):
-              continue
-            data = {}
-            try:
-              self.genPetscTests(root, dirs, [f], data)
-            except Exception as e:   # one broken TEST block must not hide all the other tests
-              self.ms_errors.append((os.path.relpath(os.path.join(root, f), self.srcdir), str(e).strip()))
-              continue
-            dataDict.setdefault(root, {}).update(data.get(root, {}))
+      for pkg in sorted(sources):
+        for root, f in sources[pkg]:
+          data = {}
+          try:
+            self.genPetscTests(root, [], [f], data)
+          except Exception as e:   # one broken TEST block must not hide all the other tests
+            self.ms_errors.append((os.path.relpath(os.path.join(root, f), self.srcdir), str(e).strip()))
+            continue
+          dataDict.setdefault(root, {}).update(data.get(root, {}))
       return dataDict
 
     def genScriptsAndInfo(self, exfile, root, srcDict):
@@ -111,18 +125,24 @@ def cmd_generate(a):
   os.makedirs(a.testdir, exist_ok=True)
   # pkg_arch '' keeps the harness' file names (test__tap.log); pkg_dir/include/petscmodsellconf.h,
   # if the package ever has one, is read for 'requires:' (PETSCMODSELL_HAVE_...), as for SLEPc.
+  sources = find_test_sources(a.srcdir, a.build)
+  pkgs = sorted(sources)   # the harness' "packages": the top-level directories that hold tests
   gen = cls(petsc_dir=a.petsc_dir, petsc_arch=a.petsc_arch, pkg_dir=a.srcdir, pkg_arch='',
-            pkg_name=PKG_NAME, pkg_pkgs=','.join(SUBDIRS), testdir=a.testdir, srcdir=a.srcdir)
-  dataDict = gen.walktree()
-  gen.write_gnumake(dataDict, os.path.join(a.testdir, 'testfiles'))
+            pkg_name=PKG_NAME, pkg_pkgs=','.join(pkgs) if pkgs else None, testdir=a.testdir, srcdir=a.srcdir)
+  dataDict = gen.walktree(sources)
+  testfiles = os.path.join(a.testdir, 'testfiles')
+  gen.write_gnumake(dataDict, testfiles)
+  with open(testfiles, 'a') as f:
+    f.write('\n# top-level directories with tests (config/test.mk)\nMS_TEST_PKGS := %s\n' % ' '.join(pkgs))
   gen.write_db(dataDict, a.testdir)
   manifest = {'tests': gen.ms_labels, 'skipped': gen.ms_skipped, 'errors': gen.ms_errors}
   with open(os.path.join(a.testdir, 'manifest.json'), 'w') as f:
     json.dump(manifest, f, indent=1, sort_keys=True)
   for src, msg in gen.ms_errors:
     print('[check] error: cannot parse the TEST block of %s: %s' % (src, msg), file=sys.stderr)
-  print('[check] %d tests generated from the TEST blocks under %s (%d not run here: unmet requires:)'
-        % (len(gen.ms_labels), ', '.join(s + '/' for s in SUBDIRS), len(gen.ms_skipped)))
+  print('[check] %d tests generated from the TEST blocks of %d sources under %s (%d not run here: unmet requires:)'
+        % (len(gen.ms_labels), sum(len(v) for v in sources.values()), ', '.join(p + '/' for p in pkgs) or '-',
+           len(gen.ms_skipped)))
   return 0
 
 

@@ -2,8 +2,8 @@
 # Included by the top makefile (which defines TOP, BUILD, PETSC_DIR, PETSC_ARCH, MS_LIB, INCLUDES,
 # PCC and PETSc's variables).
 #
-# Tests are the .c (.cxx, .cu) files with a /*TEST ... TEST*/ block under tests/, examples/ and src/;
-# expected outputs are output/<exname>_<suffix>.out next to each source (PETSc's conventions, see
+# Tests are the .c (.cxx, .cu) files with a /*TEST ... TEST*/ block anywhere in the repository
+# (tests/, examples/, src/**/tests/, bench/, ...; config/harness.py finds them); expected outputs are output/<exname>_<suffix>.out next to each source (PETSc's conventions, see
 # https://petsc.org/release/developers/testing/).  config/harness.py runs PETSc's gmakegentest.py on
 # them (as an external package, like SLEPc), which writes one script per test under $(BUILD)/tests;
 # the scripts (PETSc's petsc_harness.sh) run the tests with mpiexec, diff with petscdiff and count.
@@ -41,6 +41,9 @@ MS_ERRLOG     := $(MS_TESTDIR)/test__err.log
 PETSCMODSELL_LIB ?= $(MS_LIB)
 MS_HARNESS_ARGS = --config-dir '$(MS_CONFIGDIR)' --testdir '$(MS_TESTDIR)' --srcdir '$(TOP)' \
                   --petsc-dir '$(PETSC_DIR)' --petsc-arch '$(PETSC_ARCH)'
+
+MS_SELECT_ARGS = --search '$(or $(search),$(s))' --query '$(or $(query),$(q))' --queryval '$(or $(queryval),$(qv))' \
+                 --searchin '$(or $(searchin),$(i))' --test-fail '$(test-fail)'
 
 # options of PETSc's test scripts (config/petsc_harness.sh), with gmakefile.test's variable names
 MS_TESTFLAGS :=
@@ -94,11 +97,13 @@ endif
 # closing line, and the exit status says whether everything passed.
 check:
 	@test -n '$(MS_CONFIGDIR)' || { echo "[check] error: PETSc's test harness (share/petsc/examples/config/gmakegentest.py) is not under PETSC_DIR=$(PETSC_DIR)"; echo "0 passed, 1 failed"; exit 1; }
-	@mkdir -p '$(MS_TESTDIR)'; rm -rf '$(MS_TESTDIR)/counts'; rm -f '$(MS_TAPLOG)' '$(MS_ERRLOG)'; touch '$(MS_TAPLOG)' '$(MS_ERRLOG)'
-	@gen=0; \
+	@mkdir -p '$(MS_TESTDIR)'; \
+	exec 9> '$(MS_TESTDIR)/.lock'; \
+	if command -v flock > /dev/null && ! flock -n 9; then echo "[check] another make check is using $(MS_TESTDIR): waiting for it"; flock 9; fi; \
+	rm -rf '$(MS_TESTDIR)/counts'; rm -f '$(MS_TAPLOG)' '$(MS_ERRLOG)'; touch '$(MS_TAPLOG)' '$(MS_ERRLOG)'; \
+	gen=0; \
 	'$(MS_PYTHON)' '$(MS_HARNESS_PY)' generate $(MS_HARNESS_ARGS) --lib '$(PETSCMODSELL_LIB)' --build '$(BUILD)' \
-	  && '$(MS_PYTHON)' '$(MS_HARNESS_PY)' select $(MS_HARNESS_ARGS) --search '$(or $(search),$(s))' \
-	       --query '$(or $(query),$(q))' --queryval '$(or $(queryval),$(qv))' --searchin '$(or $(searchin),$(i))' --test-fail '$(test-fail)' \
+	  && '$(MS_PYTHON)' '$(MS_HARNESS_PY)' select $(MS_HARNESS_ARGS) $(MS_SELECT_ARGS) \
 	  || gen=1; \
 	rc=0; start=$$(date +%s); \
 	if [ $$gen = 0 ]; then $(MAKE) --no-print-directory -k -f '$(TOP)/makefile' MS_CHECK_RUN=1 ms-check-run || rc=$$?; fi; \
@@ -106,17 +111,16 @@ check:
 	'$(MS_PYTHON)' '$(MS_HARNESS_PY)' report $(MS_HARNESS_ARGS) --elapsed $$(( $$(date +%s) - start )) --gen-failed $$gen --make-rc $$rc
 
 check-list:
-	@'$(MS_PYTHON)' '$(MS_HARNESS_PY)' generate $(MS_HARNESS_ARGS) --lib '$(PETSCMODSELL_LIB)' --build '$(BUILD)' > /dev/null
-	@'$(MS_PYTHON)' '$(MS_HARNESS_PY)' select $(MS_HARNESS_ARGS) --search '$(or $(search),$(s))' \
-	   --query '$(or $(query),$(q))' --queryval '$(or $(queryval),$(qv))' --searchin '$(or $(searchin),$(i))' --test-fail '$(test-fail)'
-	@'$(MS_PYTHON)' -c 'import json,sys; s=json.load(open(sys.argv[1])); print("\n".join(s["labels"] + ["%s (skipped: %s)" % kv for kv in s["skipped"].items()]))' '$(MS_TESTDIR)/selection.json'
+	@mkdir -p '$(MS_TESTDIR)'; exec 9> '$(MS_TESTDIR)/.lock'; if command -v flock > /dev/null; then flock 9; fi; \
+	'$(MS_PYTHON)' '$(MS_HARNESS_PY)' generate $(MS_HARNESS_ARGS) --lib '$(PETSCMODSELL_LIB)' --build '$(BUILD)' > /dev/null && \
+	'$(MS_PYTHON)' '$(MS_HARNESS_PY)' select $(MS_HARNESS_ARGS) $(MS_SELECT_ARGS) && \
+	'$(MS_PYTHON)' -c 'import json,sys; s=json.load(open(sys.argv[1])); print("\n".join(s["labels"] + ["%s (skipped: %s)" % kv for kv in s["skipped"].items()]))' '$(MS_TESTDIR)/selection.json'
 
 ifeq ($(MS_CHECK_RUN),1)
 # ---- second make: build the test executables and run the selected scripts -------------------------
 TESTDIR := $(MS_TESTDIR)
 include $(MS_TESTDIR)/testfiles
 
-MS_TEST_PKGS  := tests examples src
 MS_TEST_LANGS := c cxx cu
 MS_TEST_SRCS  := $(foreach p,$(MS_TEST_PKGS),$(foreach l,$(MS_TEST_LANGS),$(testsrcs-$(p).$(l))))
 MS_TEST_EXES  := $(addprefix $(MS_TESTDIR)/,$(basename $(MS_TEST_SRCS)))
