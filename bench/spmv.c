@@ -884,7 +884,7 @@ static PetscErrorCode MMTryRead(const char *fname, const char *content, const ch
   } else {
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "  %-30s -> read %" PetscInt_FMT " x %" PetscInt_FMT ", %" PetscInt_FMT " nonzeros:", what, c.m, c.n, c.ia[c.m]));
     for (PetscInt i = 0; i < c.m; i++)
-      for (PetscInt e = c.ia[i]; e < c.ia[i + 1]; e++) PetscCall(PetscPrintf(PETSC_COMM_SELF, " (%" PetscInt_FMT ",%" PetscInt_FMT ")=%g", i, c.ja[e], (double)PetscRealPart(c.a[e])));
+      for (PetscInt e = c.ia[i]; e < c.ia[i + 1]; e++) PetscCall(PetscPrintf(PETSC_COMM_SELF, " (%" PetscInt_FMT ",%" PetscInt_FMT ")=%.2f", i, c.ja[e], (double)PetscRealPart(c.a[e])));
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "\n"));
     PetscCall(MMFreeCSR(&c));
   }
@@ -931,6 +931,16 @@ static PetscErrorCode TestMatrixMarket(Mat A)
   PetscCall(MMTryRead("spmv_mm.mtx", "%%matrixmarket MATRIX Coordinate Pattern General\n2 2 2\n1 2\n2 1\n", "pattern, header in any case"));
   PetscCall(MMTryRead("spmv_mm.mtx", "%%MatrixMarket matrix coordinate real skew-symmetric\n2 2 1\n2 1 3\n", "skew-symmetric"));
   PetscCall(MMTryRead("spmv_mm.mtx", "%%MatrixMarket matrix coordinate real general\r\n2 2 1\r\n2 2 3\r\n", "CRLF line ends"));
+  {
+    char   buf[2048];
+    size_t k;
+    PetscCall(PetscStrncpy(buf, "%%MatrixMarket matrix coordinate real general\n%", sizeof(buf)));
+    PetscCall(PetscStrlen(buf, &k));
+    for (int i = 0; i < 1000; i++) buf[k++] = 'x';
+    buf[k] = 0;
+    PetscCall(PetscStrlcat(buf, "\n1 1 1\n1 1 5", sizeof(buf)));
+    PetscCall(MMTryRead("spmv_mm.mtx", buf, "long line, no final newline"));
+  }
   PetscCall(MMTryRead("spmv_mm.mtx", "", "empty file"));
   PetscCall(MMTryRead("spmv_mm.mtx", "1 1 1\n1 1 1\n", "no header"));
   PetscCall(MMTryRead("spmv_mm.mtx", "%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n4\n", "dense array"));
@@ -1061,7 +1071,7 @@ int main(int argc, char **argv)
   case PROBLEM_LAP7:
   case PROBLEM_LAP27:
     PetscCall(GenerateLaplacian(ctx.comm, n, problem == PROBLEM_LAP7 ? 7 : 27, &A));
-    PetscCall(PetscSNPrintf(desc, sizeof(desc), "%s-point 3D Laplacian on a %" PetscInt_FMT "^3 grid (Dirichlet), natural ordering", problem == PROBLEM_LAP7 ? "7" : "27", n));
+    PetscCall(PetscSNPrintf(desc, sizeof(desc), "%s-point 3D Laplacian on a %" PetscInt_FMT "^3 grid (Dirichlet), lexicographic numbering", problem == PROBLEM_LAP7 ? "7" : "27", n));
     if (!name[0]) PetscCall(PetscSNPrintf(name, sizeof(name), "%s-%" PetscInt_FMT, Problems[problem], n));
     break;
   case PROBLEM_FILE:

@@ -1,0 +1,187 @@
+#!/usr/bin/env bash
+# bench/spmv.sh OUTDIR [options] [MATRIX_FILE ...]
+#
+# The SpMV benchmark suite in one command (bench/spmv.c on each matrix, one process):
+#   lap7-128   7-point 3D Laplacian, 128^3 (2.1 M rows)       aij (CPU) + GPU formats
+#   lap7-256   7-point 3D Laplacian, 256^3 (16.8 M rows)      GPU formats
+#   lap27-128  27-point 3D Laplacian, 128^3 (2.1 M rows)      aij (CPU) + GPU formats
+#   fvm-random the unstructured FVM matrix of examples/fvm/fvmpoisson (>= 10 M rows), as generated
+#              (random numbering)                             GPU formats
+#   fvm-rcm    the same matrix, RCM-ordered by the benchmark  GPU formats
+#   MATRIX_FILE  any PETSc binary or MatrixMarket file given  aij (CPU) + GPU formats
+# GPU formats: aijcusparse, sellcuda, modsell with kernels modsell and sell, slice heights
+# 32..1024, ordering natural and rcm (the rcm sweep is cut to slice heights 128 and 512 on the
+# three largest problems to stay within about 5 minutes; --full runs every combination).
+# Without CUDA the GPU formats are skipped by the program and modsell runs on the host.
+#
+# Writes into OUTDIR: spmv.csv (one row per format and problem, see docs/performance.md),
+# spmv-run.log (every program's output), spmv_*.png (plots, when matplotlib is there), and
+# prints a summary table last. Never writes matrix files into OUTDIR (they go to a scratch
+# directory under ${TMPDIR:-/tmp}, removed at the end).
+#
+# Options:
+#   --small            small sizes for CI / a laptop (seconds, CPU is fine)
+#   --full             the full modsell sweep (both orderings, every slice height) everywhere
+#   --flush            evict the caches between products (VecDot of large vectors, paper 000 ch. 3)
+#   --reps N, --samples N, --budget S   passed to bench/spmv (products per loop, loops, s per format)
+#   --no-fvm           skip the FVM problems
+#   --fvm-args "..."   fvmpoisson options for the FVM matrix (default "-n 120 -cell tet": 10.4 M rows)
+# Environment: BUILD (build directory, default ./build), SPMV_OPTIONS (extra options for every
+# bench/spmv run), PYTHON (default python3).
+set -uo pipefail
+
+usage() { sed -n '2,32p' "$0"; exit "${1:-0}"; }
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+out=""
+small=0 full=0 flush=0 fvm=1 reps="" samples="" budget=""
+fvm_args_set=0 fvm_args=""
+files=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --small) small=1 ;;
+    --full) full=1 ;;
+    --flush) flush=1 ;;
+    --no-fvm) fvm=0 ;;
+    --reps) reps=$2; shift ;;
+    --samples) samples=$2; shift ;;
+    --budget) budget=$2; shift ;;
+    --fvm-args) fvm_args=$2; fvm_args_set=1; shift ;;
+    -h|--help) usage 0 ;;
+    -*) echo "spmv.sh: unknown option $1" >&2; usage 1 ;;
+    *) if [ -z "$out" ]; then out=$1; else files+=("$1"); fi ;;
+  esac
+  shift
+done
+[ -n "$out" ] || usage 1
+mkdir -p "$out" || exit 1
+out=$(cd "$out" && pwd)
+for i in "${!files[@]}"; do
+  [ -f "${files[$i]}" ] || { echo "spmv.sh: no such matrix file: ${files[$i]}" >&2; exit 1; }
+  files[$i]=$(cd "$(dirname "${files[$i]}")" && pwd)/$(basename "${files[$i]}")
+done
+
+BUILD=${BUILD:-$top/build}
+PYTHON=${PYTHON:-python3}
+csv=$out/spmv.csv
+log=$out/spmv-run.log
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/spmv-bench.XXXXXX") || exit 1
+trap 'rm -rf "$scratch"' EXIT
+status=0
+t_start=$(date +%s)
+
+say() { echo "=== [$(date +%H:%M:%S)] $*" | tee -a "$log"; }
+
+: > "$log"
+rm -f "$csv"
+say "SpMV benchmark into $out ($( [ $small = 1 ] && echo small || echo full-size ) suite)"
+{
+  echo "command: $0 $*"
+  echo "host: $(hostname), $(nproc) cores, $(date -u +%Y-%m-%dT%H:%MZ)"
+  command -v nvidia-smi > /dev/null && nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.max.sm,clocks.max.mem --format=csv
+  git -C "$top" log -1 --format='commit %H %s' 2>/dev/null
+} >> "$log" 2>&1
+
+# --- programs -------------------------------------------------------------------------------------
+say "building bench/spmv$( [ $fvm = 1 ] && echo " and examples/fvm/fvmpoisson") in $BUILD"
+if ! make -C "$top" BUILD="$BUILD" "$BUILD/bin/bench/spmv" >> "$log" 2>&1; then
+  say "building bench/spmv FAILED (see $log)"
+  tail -20 "$log"
+  exit 1
+fi
+spmv=$BUILD/bin/bench/spmv
+fvmgen=""
+if [ $fvm = 1 ]; then
+  if [ -f "$top/examples/fvm/fvmpoisson.c" ] && make -C "$top" BUILD="$BUILD" "$BUILD/bin/examples/fvm/fvmpoisson" >> "$log" 2>&1; then
+    fvmgen=$BUILD/bin/examples/fvm/fvmpoisson
+  else
+    say "examples/fvm/fvmpoisson is not available (or does not build): the FVM problems are skipped"
+  fi
+fi
+petsc_dir=$(sed -n 's/^PETSC_DIR=//p' "$BUILD/petsc.env" 2>/dev/null)
+petsc_arch=$(sed -n 's/^PETSC_ARCH=//p' "$BUILD/petsc.env" 2>/dev/null)
+cuda=0
+for h in "$petsc_dir/$petsc_arch/include/petscconf.h" "$petsc_dir/include/petscconf.h"; do
+  if [ -f "$h" ]; then grep -q '^#define PETSC_HAVE_CUDA 1' "$h" && cuda=1; break; fi
+done
+say "PETSc $petsc_dir${petsc_arch:+ ($petsc_arch)}, CUDA: $( [ $cuda = 1 ] && echo yes || echo no: GPU formats are skipped, modsell runs on the host)"
+
+# --- formats --------------------------------------------------------------------------------------
+gpu="aijcusparse,sellcuda"
+if [ $small = 1 ]; then
+  ms_nat="modsell:sh=32/128/1024:kernel=modsell/sell:ordering=natural"
+  ms_rcm_all="modsell:sh=32/128/1024:kernel=modsell/sell:ordering=rcm"
+  ms_rcm_cut="modsell:sh=128:kernel=modsell/sell:ordering=rcm"
+  common=(-reps "${reps:-10}" -samples "${samples:-3}" -warmup 2 -budget "${budget:-0.5}" -copy_n 1048576 -flush_n 1048576)
+else
+  ms_nat="modsell:sh=32/64/128/256/512/1024:kernel=modsell/sell:ordering=natural"
+  ms_rcm_all="modsell:sh=32/64/128/256/512/1024:kernel=modsell/sell:ordering=rcm"
+  ms_rcm_cut="modsell:sh=128/512:kernel=modsell/sell:ordering=rcm"
+  common=(-reps "${reps:-100}" -samples "${samples:-5}" -warmup 5 -budget "${budget:-1}")
+fi
+[ $full = 1 ] && ms_rcm_cut=$ms_rcm_all
+[ $flush = 1 ] && common+=(-flush)
+all_rcm="$gpu,$ms_nat,$ms_rcm_all"
+cut_rcm="$gpu,$ms_nat,$ms_rcm_cut"
+
+# run NAME FORMATS ARGS...: one bench/spmv run, appended to the CSV and the log
+run() {
+  local name=$1 formats=$2 t0 rc
+  shift 2
+  say "$name"
+  t0=$(date +%s)
+  # shellcheck disable=SC2086
+  "$spmv" -name "$name" -formats "$formats" -csv "$csv" "${common[@]}" "$@" ${SPMV_OPTIONS:-} >> "$log" 2>&1
+  rc=$?
+  if [ $rc != 0 ]; then
+    status=1
+    if grep -q "WRONG RESULT" <(tail -5 "$log"); then say "$name: WRONG RESULTS (see $log)"; else say "$name FAILED with status $rc (see $log)"; tail -15 "$log"; fi
+  fi
+  say "$name: $(( $(date +%s) - t0 )) s"
+}
+
+# --- the suite ------------------------------------------------------------------------------------
+if [ $small = 1 ]; then
+  run lap7-24 "aij,$all_rcm" -problem lap7 -n 24
+  run lap7-20-random "aij,$all_rcm" -problem lap7 -n 20 -permute random
+  run lap27-16 "aij,$cut_rcm" -problem lap27 -n 16
+  "$spmv" -problem lap7 -n 12 -permute rcm -write_mtx "$scratch/lap7-12-rcm.mtx" -formats none -timings 0 >> "$log" 2>&1 || status=1
+  run lap7-12-rcm-mtx "aij,$cut_rcm" -file "$scratch/lap7-12-rcm.mtx"
+  fvm_default="-n 12 -cell tet"
+else
+  run lap7-128 "aij,$all_rcm" -problem lap7 -n 128
+  run lap7-256 "$cut_rcm" -problem lap7 -n 256
+  run lap27-128 "aij,$cut_rcm" -problem lap27 -n 128
+  fvm_default="-n 120 -cell tet"
+fi
+if [ -n "$fvmgen" ]; then
+  [ $fvm_args_set = 1 ] || fvm_args=$fvm_default
+  say "generating the FVM matrix: fvmpoisson $fvm_args"
+  t0=$(date +%s)
+  # shellcheck disable=SC2086
+  if "$fvmgen" $fvm_args -write_system "$scratch/fvm.bin" -mat_type aij -compare 0 -ksp_max_it 1 >> "$log" 2>&1; then
+    say "FVM matrix written: $(( $(date +%s) - t0 )) s"
+    run fvm-random "$all_rcm" -file "$scratch/fvm.bin"
+    run fvm-rcm "$cut_rcm" -file "$scratch/fvm.bin" -permute rcm
+    rm -f "$scratch/fvm.bin" "$scratch/fvm.bin.info"
+  else
+    status=1
+    say "fvmpoisson FAILED (see $log): the FVM problems are skipped"
+    tail -15 "$log"
+  fi
+fi
+for f in "${files[@]}"; do
+  b=$(basename "$f")
+  run "${b%.*}" "aij,$cut_rcm" -file "$f"
+done
+
+# --- plots and summary ----------------------------------------------------------------------------
+say "total $(( $(date +%s) - t_start )) s; CSV $csv, log $log"
+if [ -s "$csv" ]; then
+  "$PYTHON" "$top/bench/plot_spmv.py" "$csv" --outdir "$out" >> "$log" 2>&1 || say "plotting failed or matplotlib is missing (see $log); the CSV is complete"
+  "$PYTHON" "$top/bench/plot_spmv.py" "$csv" --summary-only || status=1
+else
+  say "no results"
+  status=1
+fi
+exit $status
