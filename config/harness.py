@@ -200,11 +200,19 @@ def cmd_select(a):
     si = a.searchin.strip()
     neg = si.startswith('!')
     chosen = [n for n in chosen if matches(n, [si.lstrip('!')]) != neg]
+  errors = manifest['errors']
+  if how != 'all tests':
+    # a source whose TEST block does not parse fails the runs that would have included its tests
+    pats = name_patterns(a.search, a.srcdir) if a.search else []
+    def prefix(src):
+      d, f = os.path.split(src)
+      return d.replace('/', '_') + '-' + f.split('.')[0]
+    errors = [e for e in errors if pats and (matches(prefix(e[0]), pats) or matches(prefix(e[0]) + '_1', pats))]
   sel = {'how': how,
          'targets': [manifest['tests'][n] for n in chosen if n in manifest['tests']],
          'labels': [n for n in chosen if n in manifest['tests']],
          'skipped': {n: skipped[n] for n in chosen if n in skipped and n not in manifest['tests']},
-         'errors': manifest['errors']}
+         'errors': errors}
   with open(os.path.join(a.testdir, 'selection.json'), 'w') as f:
     json.dump(sel, f, indent=1)
   with open(os.path.join(a.testdir, 'selected'), 'w') as f:
