@@ -76,7 +76,10 @@ def is_ms(f, v, r, kernel=None, ordering=None):
 
 
 def fmt_gbps(r):
-    return "%.0f" % num(r["GBps"]) if r is not None and num(r["GBps"]) is not None else "-"
+    g = num(r["GBps"]) if r is not None else None
+    if g is None:
+        return "-"
+    return "%.0f" % g if g >= 100 else "%.3g" % g
 
 
 def summary(probs, out=sys.stdout):

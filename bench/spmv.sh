@@ -22,6 +22,7 @@
 # Options:
 #   --small            small sizes for CI / a laptop (seconds, CPU is fine)
 #   --full             the full modsell sweep (both orderings, every slice height) everywhere
+#   --quick            a shorter sweep: slice heights 32, 128, 512, 1024 natural; 128, 512 rcm
 #   --flush            evict the caches between products (VecDot of large vectors, paper 000 ch. 3)
 #   --reps N, --samples N, --budget S   passed to bench/spmv (products per loop, loops, s per format)
 #   --no-fvm           skip the FVM problems
@@ -30,17 +31,18 @@
 # bench/spmv run), PYTHON (default python3).
 set -uo pipefail
 
-usage() { sed -n '2,32p' "$0"; exit "${1:-0}"; }
+usage() { sed -n '2,31p' "$0"; exit "${1:-0}"; }
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=""
-small=0 full=0 flush=0 fvm=1 reps="" samples="" budget=""
+small=0 full=0 quick=0 flush=0 fvm=1 reps="" samples="" budget=""
 fvm_args_set=0 fvm_args=""
 files=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --small) small=1 ;;
     --full) full=1 ;;
+    --quick) quick=1 ;;
     --flush) flush=1 ;;
     --no-fvm) fvm=0 ;;
     --reps) reps=$2; shift ;;
@@ -58,7 +60,7 @@ mkdir -p "$out" || exit 1
 out=$(cd "$out" && pwd)
 for i in "${!files[@]}"; do
   [ -f "${files[$i]}" ] || { echo "spmv.sh: no such matrix file: ${files[$i]}" >&2; exit 1; }
-  files[$i]=$(cd "$(dirname "${files[$i]}")" && pwd)/$(basename "${files[$i]}")
+  files[i]=$(cd "$(dirname "${files[$i]}")" && pwd)/$(basename "${files[$i]}")
 done
 
 BUILD=${BUILD:-$top/build}
@@ -118,6 +120,10 @@ else
   ms_rcm_all="modsell:sh=32/64/128/256/512/1024:kernel=modsell/sell:ordering=rcm"
   ms_rcm_cut="modsell:sh=128/512:kernel=modsell/sell:ordering=rcm"
   common=(-reps "${reps:-100}" -samples "${samples:-5}" -warmup 5 -budget "${budget:-1}")
+fi
+if [ $quick = 1 ] && [ $small = 0 ]; then
+  ms_nat="modsell:sh=32/128/512/1024:kernel=modsell/sell:ordering=natural"
+  ms_rcm_all=$ms_rcm_cut
 fi
 [ $full = 1 ] && ms_rcm_cut=$ms_rcm_all
 [ $flush = 1 ] && common+=(-flush)
