@@ -148,7 +148,7 @@ def plots(probs, outdir, prefix, label):
     ]
     series = [s for s in series if any(s[1](p) is not None for p in probs)]
     if series:
-        fig, ax = plt.subplots(figsize=(max(7, 1.6 * len(probs) * max(1, len(series)) / 3), 4.8))
+        fig, ax = plt.subplots(figsize=(min(16, 4 + 1.8 * len(probs)), 4.8))
         w = 0.8 / len(series)
         for k, (name, get, color) in enumerate(series):
             xs, ys = [], []
@@ -159,14 +159,15 @@ def plots(probs, outdir, prefix, label):
                     ys.append(num(r["GBps"]))
             ax.bar(xs, ys, w, label=name, color=color)
         for i, p in enumerate(probs):
-            cp = p.copy.get("device") or p.copy.get("host")
+            mem = "device" if p.copy.get("device") else "host"
+            cp = p.copy.get(mem)
             if cp:
-                ax.hlines(cp, i - 0.45, i + 0.45, colors="k", linestyles="dashed", label="copy bandwidth" if i == 0 else None)
+                ax.hlines(cp, i - 0.45, i + 0.45, colors="k", linestyles="dashed", label="copy bandwidth (%s)" % mem if i == 0 else None)
         ax.set_xticks(range(len(probs)))
         ax.set_xticklabels(["%s\n%s rows" % (p.name, p.n) for p in probs], fontsize=8)
         ax.set_ylabel("effective bandwidth (GB/s)\n(12 nnz + 16 n) bytes / time")
         ax.set_title("SpMV (MatMult) effective bandwidth\n" + sub, fontsize=9)
-        ax.legend(fontsize=7, loc="best")
+        ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
         ax.grid(axis="y", alpha=0.3)
         fig.tight_layout()
         fn = os.path.join(outdir, prefix + "_bandwidth.png")

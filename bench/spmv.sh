@@ -64,6 +64,7 @@ for i in "${!files[@]}"; do
 done
 
 BUILD=${BUILD:-$top/build}
+case "$BUILD" in /*) ;; *) BUILD=$PWD/$BUILD ;; esac # the makefile's program rule wants the absolute path
 PYTHON=${PYTHON:-python3}
 csv=$out/spmv.csv
 log=$out/spmv-run.log
