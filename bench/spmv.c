@@ -86,6 +86,7 @@ typedef struct {
   Vec         x0, yref; /* host reference input and aij product */
   PetscReal   scale;    /* ||A||_inf ||x0||_inf: the size of y's rounding errors */
   PetscReal   copy_host, copy_device; /* GB/s, 0 when not measured */
+  PetscInt    ms_sh0, ms_k0, ms_o0;   /* settings of a freshly converted MATMODSELL: what an unset key means */
 } Ctx;
 
 /* ------------------------------------------------------------------------------------------------ */
@@ -772,26 +773,41 @@ static PetscErrorCode RunVariant(Ctx *ctx, Mat A, Variant *v, Mat *ms)
     PetscCall(MatConvert(A, MATAIJCUSPARSE, MAT_INITIAL_MATRIX, &B));
     break;
   case FMT_SELLCUDA: {
-    char sh[32];
-    if (v->sh > 0) {
+    char      sh[32], prev[32];
+    PetscBool had = PETSC_FALSE;
+    if (v->sh > 0) { /* PETSc's SELL reads its slice height from the options database when created */
+      PetscCall(PetscOptionsGetString(NULL, NULL, "-mat_sell_slice_height", prev, sizeof(prev), &had));
       PetscCall(PetscSNPrintf(sh, sizeof(sh), "%" PetscInt_FMT, v->sh));
       PetscCall(PetscOptionsSetValue(NULL, "-mat_sell_slice_height", sh));
     }
     PetscCall(MatConvert(A, MATSELL, MAT_INITIAL_MATRIX, &B));
     PetscCall(MatConvert(B, MATSELLCUDA, MAT_INPLACE_MATRIX, &B));
-    if (v->sh > 0) PetscCall(PetscOptionsClearValue(NULL, "-mat_sell_slice_height"));
+    if (v->sh > 0) {
+      if (had) PetscCall(PetscOptionsSetValue(NULL, "-mat_sell_slice_height", prev));
+      else PetscCall(PetscOptionsClearValue(NULL, "-mat_sell_slice_height"));
+    }
   } break;
   case FMT_MODSELL:
     if (!*ms || ctx->fresh) {
       PetscCall(MatDestroy(ms));
       /* the concrete type name finds MatConvert_seqaij_seqaijmodsell_C (the root name "modsell" would not) */
       PetscCall(MatConvert(A, ctx->size == 1 ? MATSEQAIJMODSELL : MATMPIAIJMODSELL, MAT_INITIAL_MATRIX, ms));
+      {
+        MatModSELLKernel   k;
+        MatModSELLOrdering o;
+        PetscCall(MatModSELLGetSliceHeight(*ms, &ctx->ms_sh0));
+        PetscCall(MatModSELLGetKernel(*ms, &k));
+        PetscCall(MatModSELLGetOrdering(*ms, &o));
+        ctx->ms_k0 = k;
+        ctx->ms_o0 = o;
+      }
     }
     B = *ms;
     PetscCall(PetscObjectReference((PetscObject)B));
-    if (v->sh > 0) PetscCall(MatModSELLSetSliceHeight(B, v->sh));
-    if (v->kernel >= 0) PetscCall(MatModSELLSetKernel(B, (MatModSELLKernel)v->kernel));
-    if (v->ordering >= 0) PetscCall(MatModSELLSetOrdering(B, (MatModSELLOrdering)v->ordering));
+    /* a key not given means the type's default (the matrix may be reused from another variant) */
+    PetscCall(MatModSELLSetSliceHeight(B, v->sh > 0 ? v->sh : ctx->ms_sh0));
+    PetscCall(MatModSELLSetKernel(B, (MatModSELLKernel)(v->kernel >= 0 ? v->kernel : ctx->ms_k0)));
+    PetscCall(MatModSELLSetOrdering(B, (MatModSELLOrdering)(v->ordering >= 0 ? v->ordering : ctx->ms_o0)));
     break;
   case FMT_OTHER:
     PetscCall(MatConvert(A, v->format, MAT_INITIAL_MATRIX, &B));
