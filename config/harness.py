@@ -250,6 +250,9 @@ def cmd_report(a):
     passed += c['success']
     failed += c['failed']
     skipped += c['skip'] + c['todo']
+  fails = os.path.join(testdir, 'echofailures.sh')   # test-fail=1 reads it; report_tests.py rewrites it on failures
+  if os.path.exists(fails):
+    os.remove(fails)
   if os.path.isdir(countsdir) and glob.glob(os.path.join(countsdir, '*.counts')):
     cmd = [sys.executable, os.path.join(a.config_dir, 'report_tests.py'), '-m', 'make', '-d', countsdir, '-t', '5', '-s']
     if a.elapsed:
@@ -266,6 +269,10 @@ def cmd_report(a):
   for src, msg in sel.get('errors', []):
     print('# FAILED %s: the harness cannot parse its TEST block: %s' % (src, msg.splitlines()[0] if msg else ''))
   failed += len(notbuilt) + len(sel.get('errors', []))
+  if notbuilt:
+    names = open(fails).read().split()[1:] if os.path.exists(fails) else []
+    with open(fails, 'w') as f:
+      f.write('echo ' + ' '.join(sorted(set(names + notbuilt))) + '\n')
   problems = []
   if a.gen_failed:
     problems.append('generating the tests failed')
