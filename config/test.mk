@@ -3,12 +3,19 @@
 # PCC and PETSc's variables).
 #
 # Tests are the .c (.cxx, .cu) files with a /*TEST ... TEST*/ block anywhere in the repository
-# (tests/, examples/, src/**/tests/, bench/, ...; config/harness.py finds them); expected outputs are output/<exname>_<suffix>.out next to each source (PETSc's conventions, see
-# https://petsc.org/release/developers/testing/).  config/harness.py runs PETSc's gmakegentest.py on
-# them (as an external package, like SLEPc), which writes one script per test under $(BUILD)/tests;
-# the scripts (PETSc's petsc_harness.sh) run the tests with mpiexec, diff with petscdiff and count.
+# (tests/, examples/, src/**/tests/, bench/, ...); expected outputs are output/<exname>_<suffix>.out
+# next to each source (PETSc's conventions: https://petsc.org/release/developers/testing/).
+# config/harness.py runs PETSc's gmakegentest.py on them (as an external package, like SLEPc), which
+# writes one script per test under $(BUILD)/tests; the scripts (PETSc's petsc_harness.sh) run the
+# tests with mpiexec, diff with petscdiff and count.  Test programs link libpetscmodsell (rpath) and
+# PETSc; every script exports PETSCMODSELL_LIB (the library's path, for -dll_append ${PETSCMODSELL_LIB};
+# make check PETSCMODSELL_LIB=... tests another build of it) and PETSCMODSELL_BUILD.
 #
-#   make check                              all tests; ends with 'N passed, N failed[, N skipped]'
+#   make check                              all tests; ends with 'N passed, N failed[, N skipped]',
+#                                           counted as the harness does (a run and the diff of its
+#                                           output are two), plus one failure per test that did not
+#                                           build and per TEST block that does not parse; tests whose
+#                                           requires: this PETSc lacks (e.g. cuda) are 'skipped'
 #   make check search='tests_loading-ex2*'  a subset by name (globs; '-' and '_' alike; also s=...),
 #   make check search=tests/loading/        ... by directory or source file,
 #   make check query=requires queryval=cuda ... by a TEST field (also q=/qv=), searchin=/i= filters more
@@ -29,7 +36,7 @@ MS_TESTDIR    := $(BUILD)/tests
 MS_HARNESS_PY := $(TOP)/config/harness.py
 # PETSc's harness: installed (prefix) or in a source tree
 MS_CONFIGDIR  := $(patsubst %/gmakegentest.py,%,$(firstword $(wildcard \
-                   $(PETSC_DIR)/$(PETSC_ARCH)/share/petsc/examples/config/gmakegentest.py \
+                   $(if $(PETSC_ARCH),$(PETSC_DIR)/$(PETSC_ARCH)/share/petsc/examples/config/gmakegentest.py) \
                    $(PETSC_DIR)/share/petsc/examples/config/gmakegentest.py \
                    $(PETSC_DIR)/config/gmakegentest.py)))
 # PETSc's example sources (tests/loading builds PETSc's tutorials from there)
