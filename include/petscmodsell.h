@@ -87,3 +87,4 @@ PETSC_EXTERN PetscErrorCode MatModSELLGetOrdering(Mat, MatModSELLOrdering *);
 PETSC_EXTERN PetscErrorCode MatModSELLGetInfo(Mat, MatModSELLInfo *);
 
 PETSC_EXTERN PetscErrorCode PCRuizGetScaling(PC, Vec *, Vec *);
+PETSC_EXTERN PetscErrorCode PCRuizGetConvergence(PC, PetscInt *, PetscReal *, PetscBool *, PetscLogDouble *);

@@ -589,7 +589,12 @@ static PetscErrorCode PCSetUp_Ruiz(PC pc)
   PetscCheck(A->assembled, comm, PETSC_ERR_ARG_WRONGSTATE, "PCRUIZ: the matrix must be assembled (MatAssemblyBegin/End) before the preconditioner is set up");
   PetscCall(MatGetSize(A, &M, &N));
   PetscCall(MatGetLocalSize(A, &m, &n));
-  PetscCheck(M == N && m == n, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "PCRUIZ needs a square operator with equal row and column layouts: it is %" PetscInt_FMT " x %" PetscInt_FMT " with %" PetscInt_FMT " x %" PetscInt_FMT " local entries on this process", M, N, m, n);
+  {
+    PetscBool same = (PetscBool)(m == n); /* collective, so that no process goes on alone */
+
+    PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &same, 1, MPI_C_BOOL, MPI_LAND, comm));
+    PetscCheck(M == N && same, comm, PETSC_ERR_ARG_SIZ, "PCRUIZ needs a square operator with equal row and column layouts: it is %" PetscInt_FMT " x %" PetscInt_FMT " and its local rows and columns differ on some process", M, N);
+  }
   PetscCheck(M < PETSC_INT32_MAX, comm, PETSC_ERR_SUP, "PCRUIZ: the operator has %" PetscInt_FMT " rows; at most %d are supported", M, PETSC_INT32_MAX - 1);
 
   /* mode */
@@ -785,6 +790,7 @@ static PetscErrorCode PCDestroy_Ruiz(PC pc)
   PetscFunctionBegin;
   PetscCall(PCReset_Ruiz(pc));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCRuizGetScaling_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCRuizGetConvergence_C", NULL));
   PetscCall(PetscFree(pc->data));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -870,13 +876,52 @@ static PetscErrorCode PCRuizGetScaling_Ruiz(PC pc, Vec *Dr, Vec *Dc)
 
   The preconditioner applies z = D_c^-1 D_r^-1 r (z = D^-2 r in symmetric mode).
 
-.seealso: [](ch_ksp), `PCRUIZ`, `PCJACOBI`
+.seealso: [](ch_ksp), `PCRUIZ`, `PCJACOBI`, `PCRuizGetConvergence()`
 @*/
 PetscErrorCode PCRuizGetScaling(PC pc, Vec *Dr, Vec *Dc)
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscUseMethod(pc, "PCRuizGetScaling_C", (PC, Vec *, Vec *), (pc, Dr, Dc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCRuizGetConvergence_Ruiz(PC pc, PetscInt *sweeps, PetscReal *deviation, PetscBool *converged, PetscLogDouble *time)
+{
+  PC_Ruiz *jac = (PC_Ruiz *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCheck(jac->nsetups, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONGSTATE, "PCRUIZ: the scaling is computed by the setup: call PCSetUp() (or KSPSetUp()) first");
+  if (sweeps) *sweeps = jac->sweeps;
+  if (deviation) *deviation = jac->deviation;
+  if (converged) *converged = jac->converged;
+  if (time) *time = jac->setup_time;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCRuizGetConvergence - Gets how the last setup of a `PCRUIZ` preconditioner went
+
+  Not Collective
+
+  Input Parameter:
+. pc - the preconditioner context, set up
+
+  Output Parameters:
++ sweeps    - passes over the matrix (the scaling was updated sweeps - 1 times), or `NULL`
+. deviation - max |1 - norm| over the rows (and columns) of the scaled operator with the returned scaling, or `NULL`
+. converged - whether the deviation is at most the tolerance `-pc_ruiz_tol`, or `NULL`
+- time      - wall time of the setup in seconds (device work included), or `NULL`
+
+  Level: intermediate
+
+.seealso: [](ch_ksp), `PCRUIZ`, `PCRuizGetScaling()`
+@*/
+PetscErrorCode PCRuizGetConvergence(PC pc, PetscInt *sweeps, PetscReal *deviation, PetscBool *converged, PetscLogDouble *time)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCRuizGetConvergence_C", (PC, PetscInt *, PetscReal *, PetscBool *, PetscLogDouble *), (pc, sweeps, deviation, converged, time));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -913,7 +958,7 @@ PetscErrorCode PCRuizGetScaling(PC pc, Vec *Dr, Vec *Dc)
    an error naming the first offending row (or column). A new setup after a change of the operator's values reuses
    the images and communication structures and recomputes the scaling from D = I.
 
-.seealso: [](ch_ksp), `PCCreate()`, `PCSetType()`, `PCType`, `PC`, `PCJACOBI`, `PCRuizGetScaling()`, `MATMODSELL`
+.seealso: [](ch_ksp), `PCCreate()`, `PCSetType()`, `PCType`, `PC`, `PCJACOBI`, `PCRuizGetScaling()`, `PCRuizGetConvergence()`, `MATMODSELL`
 M*/
 static PetscErrorCode PCCreate_Ruiz(PC pc)
 {
@@ -938,6 +983,7 @@ static PetscErrorCode PCCreate_Ruiz(PC pc)
   pc->ops->applysymmetricleft  = PCApplySymmetricLeft_Ruiz;
   pc->ops->applysymmetricright = PCApplySymmetricRight_Ruiz;
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCRuizGetScaling_C", PCRuizGetScaling_Ruiz));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCRuizGetConvergence_C", PCRuizGetConvergence_Ruiz));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -210,6 +210,15 @@ static PetscErrorCode CheckScaling(const Ctx *c, Mat A, PC pc, int p, PetscBool 
   rdiff = MaxRelDiff(N, Dr, Drr);
   cdiff = MaxRelDiff(N, Dc, Dcr);
   PetscCall(PetscPrintf(comm, "%s: dense Ruiz reference: %" PetscInt_FMT " sweeps, deviation %s tol\n", when, sweeps, dev <= tol ? "<=" : ">"));
+  {
+    PetscInt  pcsweeps;
+    PetscReal pcdev;
+    PetscBool pcconv;
+
+    PetscCall(PCRuizGetConvergence(pc, &pcsweeps, &pcdev, &pcconv, NULL));
+    PetscCall(PetscPrintf(comm, "%s: PCRuizGetConvergence: same sweeps: %s, same deviation (1e-6 relative): %s, converged flag right: %s\n", when, pcsweeps == sweeps ? "yes" : "NO", PetscAbsReal(pcdev - dev) <= 1e-6 * dev + 1e-15 ? "yes" : "NO", pcconv == (PetscBool)(dev <= tol) ? "yes" : "NO"));
+    if (pcsweeps != sweeps || PetscAbsReal(pcdev - dev) > 1e-6 * dev + 1e-15) PetscCall(PetscPrintf(comm, "  PC: %" PetscInt_FMT " sweeps, deviation %g; reference %g\n", pcsweeps, (double)pcdev, (double)dev));
+  }
   PetscCall(PetscPrintf(comm, "%s: Dr agrees with the reference to 1e-9 relative: %s\n", when, rdiff <= 1e-9 ? "yes" : "NO"));
   PetscCall(PetscPrintf(comm, "%s: Dc agrees with the reference to 1e-9 relative: %s\n", when, cdiff <= 1e-9 ? "yes" : "NO"));
   if (rdiff > 1e-9 || cdiff > 1e-9) PetscCall(PetscPrintf(comm, "  max relative differences %g %g\n", (double)rdiff, (double)cdiff));
