@@ -214,6 +214,8 @@ static PetscErrorCode MatMPIAIJModSELLStrip(Mat B, PetscBool blocks)
   B->ops->duplicate      = mm->parent.duplicate;
   B->ops->view           = mm->parent.view;
   B->ops->setfromoptions = mm->parent.setfromoptions;
+  /* when destroying, restore nothing: composing a function on the emptied list of MatHeaderMerge() leaks it */
+  if (!blocks) mm->prealloc = NULL;
   PetscCall(MatComposeAll_MPIAIJModSELL(B, PETSC_FALSE));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatConvert_mpiaijmodsell_mpiaij_C", NULL));
   PetscCall(PetscFree(B->spptr));
