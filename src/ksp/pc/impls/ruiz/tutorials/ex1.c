@@ -1,0 +1,278 @@
+static char help[] = "PCRUIZ figures for docs/ruiz.md (meant for the GPU machine; runs anywhere):\n\
+ (1) setup time of PCRUIZ against (sweeps done) x (one MatMult), for a fresh setup and after a value-only change;\n\
+ (2) time per CG iteration with ruiz and with jacobi (fixed number of iterations, setup excluded);\n\
+ (3) residual norm of the original system against time of CG with none / jacobi / ruiz (like figure 5.1 of\n\
+     paper 000), one CSV line per iteration: pc,iteration,time_us,rnorm.\n\
+Options: -n <64>: 7-point Laplacian on n^3 (flagged SPD), or -f <file>: a matrix in PETSc binary format;\n\
+ -mat_type <modsell> (any; -vec_type follows the matrix), -nmult <50> products for the MatMult time,\n\
+ -its <500> iterations for the per-iteration time, -hist_max_it <10000> -hist_rtol <1e-10> for the history,\n\
+ -csv <file> (default: no history file), -pcs none,jacobi,ruiz, and the -pc_ruiz_* options.\n\
+Lines with measured times start with 'time:' (the tests filter them out).\n";
+
+#include <petscmodsell.h>
+#include <petscksp.h>
+#include <petscdevice.h>
+#include <petsctime.h>
+
+static PetscErrorCode Sync(void)
+{
+  PetscDeviceContext dctx;
+
+  PetscFunctionBegin;
+  PetscCall(PetscDeviceContextGetCurrentContext(&dctx));
+  PetscCall(PetscDeviceContextSynchronize(dctx));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode BuildLaplacian(MPI_Comm comm, PetscInt n, Mat *A)
+{
+  PetscInt rstart, rend, N = n * n * n;
+
+  PetscFunctionBegin;
+  PetscCall(MatCreate(comm, A));
+  PetscCall(MatSetSizes(*A, PETSC_DECIDE, PETSC_DECIDE, N, N));
+  PetscCall(MatSetType(*A, MATMODSELL));
+  PetscCall(MatSetFromOptions(*A));
+  PetscCall(MatSeqAIJSetPreallocation(*A, 7, NULL));
+  PetscCall(MatMPIAIJSetPreallocation(*A, 7, NULL, 6, NULL));
+  PetscCall(MatGetOwnershipRange(*A, &rstart, &rend));
+  for (PetscInt i = rstart; i < rend; i++) {
+    const PetscInt x = i % n, y = (i / n) % n, z = i / (n * n);
+    PetscInt       cols[7], nc = 0;
+    PetscScalar    vals[7];
+
+    cols[nc]   = i;
+    vals[nc++] = 6.0;
+    if (x > 0) { cols[nc] = i - 1; vals[nc++] = -1.0; }
+    if (x < n - 1) { cols[nc] = i + 1; vals[nc++] = -1.0; }
+    if (y > 0) { cols[nc] = i - n; vals[nc++] = -1.0; }
+    if (y < n - 1) { cols[nc] = i + n; vals[nc++] = -1.0; }
+    if (z > 0) { cols[nc] = i - n * n; vals[nc++] = -1.0; }
+    if (z < n - 1) { cols[nc] = i + n * n; vals[nc++] = -1.0; }
+    PetscCall(MatSetValues(*A, 1, &i, nc, cols, vals, INSERT_VALUES));
+  }
+  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatSetOption(*A, MAT_SPD, PETSC_TRUE));
+  PetscCall(MatSetOption(*A, MAT_SYMMETRIC, PETSC_TRUE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+typedef struct {
+  FILE          *fp;
+  const char    *pc;
+  PetscLogDouble t0;
+} HistCtx;
+
+static PetscErrorCode HistMonitor(KSP ksp, PetscInt it, PetscReal rnorm, void *vctx)
+{
+  HistCtx       *h = (HistCtx *)vctx;
+  PetscLogDouble t;
+
+  PetscFunctionBegin;
+  (void)ksp;
+  PetscCall(PetscTime(&t)); /* the norm is already on the host: no extra synchronization */
+  if (h->fp) PetscCall(PetscFPrintf(PETSC_COMM_SELF, h->fp, /* only rank 0 has the file open */ "%s,%" PetscInt_FMT ",%.3f,%.10e\n", h->pc, it, 1e6 * (t - h->t0), (double)rnorm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CreateCG(Mat A, const char *pctype, KSP *ksp)
+{
+  PC pc;
+
+  PetscFunctionBegin;
+  PetscCall(KSPCreate(PetscObjectComm((PetscObject)A), ksp));
+  PetscCall(KSPSetOperators(*ksp, A, A));
+  PetscCall(KSPSetType(*ksp, KSPCG));
+  PetscCall(KSPGetPC(*ksp, &pc));
+  PetscCall(PCSetType(pc, pctype));
+  PetscCall(PCSetFromOptions(pc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  MPI_Comm       comm;
+  Mat            A;
+  Vec            b, x;
+  PetscInt       n = 64, nmult = 50, its = 500, hmaxit = 10000, N, npcs = 8;
+  PetscReal      hrtol = 1e-10;
+  char           file[PETSC_MAX_PATH_LEN] = "", csv[PETSC_MAX_PATH_LEN] = "", *pcs[8];
+  PetscBool      hasfile, hascsv, flg;
+  PetscLogDouble t0, t1, tmult;
+  PetscMPIInt    rank;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(PetscModSELLInitializePackage());
+  comm = PETSC_COMM_WORLD;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscOptionsBegin(comm, NULL, "PCRUIZ figures", NULL);
+  PetscCall(PetscOptionsInt("-n", "Laplacian on n^3", NULL, n, &n, NULL));
+  PetscCall(PetscOptionsString("-f", "matrix file (PETSc binary)", NULL, file, file, sizeof(file), &hasfile));
+  PetscCall(PetscOptionsInt("-nmult", "products for the MatMult time", NULL, nmult, &nmult, NULL));
+  PetscCall(PetscOptionsInt("-its", "CG iterations for the per-iteration time", NULL, its, &its, NULL));
+  PetscCall(PetscOptionsInt("-hist_max_it", "CG iterations at most for the history", NULL, hmaxit, &hmaxit, NULL));
+  PetscCall(PetscOptionsReal("-hist_rtol", "relative tolerance of the history runs", NULL, hrtol, &hrtol, NULL));
+  PetscCall(PetscOptionsString("-csv", "history file", NULL, csv, csv, sizeof(csv), &hascsv));
+  PetscCall(PetscOptionsStringArray("-pcs", "preconditioners of the history", NULL, pcs, &npcs, &flg));
+  PetscOptionsEnd();
+  if (!flg) {
+    npcs = 3;
+    PetscCall(PetscStrallocpy(PCNONE, &pcs[0]));
+    PetscCall(PetscStrallocpy(PCJACOBI, &pcs[1]));
+    PetscCall(PetscStrallocpy(PCRUIZ, &pcs[2]));
+  }
+
+  if (hasfile) {
+    PetscViewer v;
+
+    PetscCall(PetscViewerBinaryOpen(comm, file, FILE_MODE_READ, &v));
+    PetscCall(MatCreate(comm, &A));
+    PetscCall(MatSetType(A, MATMODSELL));
+    PetscCall(MatSetFromOptions(A));
+    PetscCall(MatLoad(A, v));
+    PetscCall(PetscViewerDestroy(&v));
+    PetscCall(MatSetOption(A, MAT_SYMMETRIC, PETSC_TRUE)); /* the paper's matrices are SPD */
+  } else PetscCall(BuildLaplacian(comm, n, &A));
+  PetscCall(MatGetSize(A, &N, NULL));
+  PetscCall(MatCreateVecs(A, &x, &b));
+  PetscCall(VecSet(b, 1.0));
+  PetscCall(PetscPrintf(comm, "%s: %" PetscInt_FMT " unknowns\n", hasfile ? file : "7-point Laplacian", N));
+  {
+    MatType mt;
+
+    PetscCall(MatGetType(A, &mt));
+    PetscCall(PetscPrintf(comm, "time: matrix type %s\n", mt));
+  }
+
+  /* (1) one MatMult, then PCRUIZ setups */
+  PetscCall(MatMult(A, b, x)); /* builds and uploads the matrix's image */
+  PetscCall(Sync());
+  PetscCall(PetscTime(&t0));
+  for (PetscInt k = 0; k < nmult; k++) PetscCall(MatMult(A, b, x));
+  PetscCall(Sync());
+  PetscCall(PetscTime(&t1));
+  tmult = (t1 - t0) / nmult;
+  PetscCall(PetscPrintf(comm, "time: one MatMult %.1f us\n", 1e6 * tmult));
+  {
+    PC             pc;
+    PetscInt       sweeps;
+    PetscReal      dev;
+    PetscBool      conv;
+    PetscLogDouble ts;
+
+    PetscCall(PCCreate(comm, &pc));
+    PetscCall(PCSetOperators(pc, A, A));
+    PetscCall(PCSetType(pc, PCRUIZ));
+    PetscCall(PCSetFromOptions(pc));
+    for (PetscInt pass = 0; pass < 2; pass++) {
+      if (pass) { /* a value-only change (the same values back): recompute, reusing the structure */
+        PetscCall(MatScale(A, 2.0));
+        PetscCall(MatScale(A, 0.5));
+      }
+      PetscCall(PCSetUp(pc));
+      PetscCall(PCRuizGetConvergence(pc, &sweeps, &dev, &conv, &ts));
+      PetscCall(PetscPrintf(comm, "ruiz setup %s: %" PetscInt_FMT " sweeps, deviation %s tolerance\n", pass ? "after a value-only change" : "(fresh)", sweeps, conv ? "within" : "NOT within"));
+      PetscCall(PetscPrintf(comm, "time: ruiz setup %s: %.3f ms = %.2f x (sweeps x MatMult); <= 1.5: %s; < 25 ms: %s\n", pass ? "after a value-only change" : "(fresh)", 1e3 * ts, ts / (sweeps * tmult), ts <= 1.5 * sweeps * tmult ? "yes" : "no", ts < 0.025 ? "yes" : "no"));
+    }
+    PetscCall(PCDestroy(&pc));
+  }
+
+  /* (2) time per CG iteration, setup excluded */
+  {
+    const char    *cmp[2] = {PCJACOBI, PCRUIZ};
+    PetscLogDouble per[2];
+
+    for (PetscInt k = 0; k < 2; k++) {
+      KSP      ksp;
+      PetscInt done;
+
+      PetscCall(CreateCG(A, cmp[k], &ksp));
+      PetscCall(KSPSetTolerances(ksp, 0.0, 0.0, PETSC_CURRENT, its));
+      PetscCall(KSPSetUp(ksp));
+      PetscCall(VecZeroEntries(x));
+      PetscCall(Sync());
+      PetscCall(PetscTime(&t0));
+      PetscCall(KSPSolve(ksp, b, x));
+      PetscCall(Sync());
+      PetscCall(PetscTime(&t1));
+      PetscCall(KSPGetIterationNumber(ksp, &done));
+      per[k] = (t1 - t0) / PetscMax(done, 1);
+      PetscCall(PetscPrintf(comm, "CG + %s: %" PetscInt_FMT " iterations timed\n", cmp[k], done));
+      PetscCall(KSPDestroy(&ksp));
+    }
+    PetscCall(PetscPrintf(comm, "time: per CG iteration: jacobi %.2f us, ruiz %.2f us (ratio %.3f); ruiz at least as fast: %s\n", 1e6 * per[0], 1e6 * per[1], per[1] / per[0], per[1] <= per[0] ? "yes" : "no"));
+  }
+
+  /* (3) residual norm of the original system against time */
+  {
+    HistCtx h;
+
+    h.fp = NULL;
+    if (hascsv) {
+      PetscCall(PetscFOpen(comm, csv, "w", &h.fp));
+      PetscCall(PetscFPrintf(comm, h.fp, "pc,iteration,time_us,rnorm\n"));
+    }
+    for (PetscInt k = 0; k < npcs; k++) {
+      KSP                ksp;
+      KSPConvergedReason reason;
+      PetscInt           done;
+      PetscLogDouble     tsetup;
+
+      PetscCall(CreateCG(A, pcs[k], &ksp));
+      PetscCall(KSPSetNormType(ksp, KSP_NORM_UNPRECONDITIONED));
+      PetscCall(KSPSetTolerances(ksp, hrtol, 0.0, PETSC_CURRENT, hmaxit));
+      PetscCall(KSPSetFromOptions(ksp));
+      PetscCall(Sync());
+      PetscCall(PetscTime(&t0));
+      PetscCall(KSPSetUp(ksp));
+      PetscCall(Sync());
+      PetscCall(PetscTime(&t1));
+      tsetup = t1 - t0;
+      h.pc = pcs[k];
+      PetscCall(KSPMonitorSet(ksp, HistMonitor, &h, NULL));
+      PetscCall(VecZeroEntries(x));
+      PetscCall(Sync());
+      PetscCall(PetscTime(&h.t0));
+      PetscCall(KSPSolve(ksp, b, x));
+      PetscCall(Sync());
+      PetscCall(PetscTime(&t1));
+      PetscCall(KSPGetIterationNumber(ksp, &done));
+      PetscCall(KSPGetConvergedReason(ksp, &reason));
+      PetscCall(PetscPrintf(comm, "history CG + %s: %s, %" PetscInt_FMT " iterations\n", pcs[k], reason > 0 ? "converged" : KSPConvergedReasons[reason], done));
+      PetscCall(PetscPrintf(comm, "time: history CG + %s: setup %.3f ms, solve %.3f ms\n", pcs[k], 1e3 * tsetup, 1e3 * (t1 - h.t0)));
+      if (h.fp) PetscCall(PetscFPrintf(comm, h.fp, "# %s setup_us %.3f\n", pcs[k], 1e6 * tsetup));
+      PetscCall(KSPDestroy(&ksp));
+    }
+    if (h.fp) PetscCall(PetscFClose(comm, h.fp));
+  }
+  for (PetscInt k = 0; k < npcs; k++) PetscCall(PetscFree(pcs[k]));
+  PetscCall(VecDestroy(&b));
+  PetscCall(VecDestroy(&x));
+  PetscCall(MatDestroy(&A));
+  PetscCall(PetscFinalize());
+  return 0;
+}
+
+/*TEST
+
+   # small runs: the program works and every CG converges; measured times and iteration counts are
+   # filtered out (the counts of the history may differ by one between process counts and devices)
+   testset:
+     args: -n 12 -nmult 2 -its 20 -hist_max_it 2000 -hist_rtol 1e-8
+     filter: grep -v "^time:" | sed -e "s/, [0-9]* iterations/, N iterations/"
+     output_file: output/ex1_small.out
+     test:
+       suffix: small
+       nsize: {{1 3}}
+     test:
+       suffix: small_aij
+       args: -mat_type aij
+     test:
+       suffix: cuda
+       requires: cuda
+       nsize: {{1 3}}
+       args: -mat_type {{modsell aijcusparse}}
+
+TEST*/
