@@ -129,94 +129,130 @@ int main(int argc, char **argv)
 
 /*TEST
 
-   # every kind on 1, 2 and 3 processes: PETSc's split, an uneven split, a process without rows
-   testset:
-     output_file: output/ex1_lap2d.out
+   # Every kind on 1, 2 and 3 processes: PETSc's split, uneven splits, a process without rows.
+   # Each run: 3 ways to build the matrix x (initial settings + 2 kernels x 5 slice heights x 2 orderings).
+   test:
+     suffix: lap2d
      args: -kind lap2d -nx 23 -ny 17
-     test:
-       suffix: lap2d
-     test:
-       suffix: lap2d_2
-       nsize: 2
-       args: -row_weights 3,1
-       output_file: output/ex1_lap2d_2.out
-     test:
-       suffix: lap2d_3
-       nsize: 3
-       args: -row_weights 2,5,0
-       output_file: output/ex1_lap2d_3.out
-
+   test:
+     suffix: lap2d_2
+     nsize: 2
+     args: -kind lap2d -nx 23 -ny 17 -row_weights 3,1 -slice_heights 32,96,1024
+   test:
+     suffix: lap2d_3
+     nsize: 3
+     args: -kind lap2d -nx 23 -ny 17 -row_weights 2,5,0 -slice_heights 32,96,1024
    test:
      suffix: lap3d
-     nsize: {{1 3}separate output}
-     args: -kind lap3d -nx 9 -ny 8 -nz 7 -row_weights {{1 1,0,4}separate output}
-
+     args: -kind lap3d -nx 9 -ny 8 -nz 7
+   test:
+     suffix: lap3d_3
+     nsize: 3
+     args: -kind lap3d -nx 9 -ny 8 -nz 7 -row_weights 1,0,4 -slice_heights 32,96,1024
    test:
      suffix: unstructured
-     nsize: 3
-     args: -kind unstructured -n 1500 -k 7 -row_weights 0,3,2
-
-   test:
-     suffix: unstructured_1
      args: -kind unstructured -n 1100 -k 5
-
+   test:
+     suffix: unstructured_3
+     nsize: 3
+     args: -kind unstructured -n 1500 -k 7 -row_weights 0,3,2 -slice_heights 32,96,1024
    test:
      suffix: random
+     args: -kind random -n 1300 -nzr 6
+   test:
+     suffix: random_2
      nsize: 2
-     args: -kind random -n 1300 -nzr 6 -row_weights 0,1
-
+     args: -kind random -n 1300 -nzr 6 -row_weights 0,1 -slice_heights 32,96,1024
+   # rectangular (no diagonal stored apart, plain encoding)
    test:
      suffix: random_rect
-     nsize: {{1 3}separate output}
      args: -kind random -n 700 -ncols 1100 -nzr 8
-
+   test:
+     suffix: random_rect_3
+     nsize: 3
+     args: -kind random -n 1100 -ncols 700 -nzr 8 -row_weights 2,0,1 -slice_heights 32,96,1024
    # empty rows, diagonal-only rows, zero diagonals, rows without diagonal, a row of 2100 entries
    test:
      suffix: edge
      args: -kind edge -n 2500 -slice_heights 32,96,1024
-
+   test:
+     suffix: edge_2
+     nsize: 2
+     args: -kind edge -n 2500 -slice_heights 32,96,1024 -row_weights 1,2
    test:
      suffix: edge_3
      nsize: 3
      args: -kind edge -n 2500 -slice_heights 32,96,1024 -row_weights 1,3,0
-
-   # fewer rows than a slice; n not a multiple of the slice height; one row
+   # fewer rows than a slice; a single row
    test:
      suffix: small
-     nsize: {{1 2 3}separate output}
      args: -kind edge -n 20 -dense_row 15
-
+   test:
+     suffix: small_3
+     nsize: 3
+     args: -kind edge -n 20 -dense_row 15 -slice_heights 32,96,1024
    test:
      suffix: tiny
      nsize: 2
-     args: -kind random -n 1 -nzr 1 -row_weights 0,1
-
-   # settings from the options database (the MatConvert and MatCreateModSELL paths read them at creation)
+     args: -kind random -n 1 -nzr 1 -row_weights 0,1 -slice_heights 32,96,1024
+   # settings from the options database (every way of creating the matrix reads them)
    test:
      suffix: options
-     nsize: {{1 2}separate output}
+     args: -kind lap2d -nx 13 -ny 9 -mat_modsell_slice_height 64 -mat_modsell_kernel sell -mat_modsell_ordering rcm -slice_heights 96
+   test:
+     suffix: options_2
+     nsize: 2
      args: -kind lap2d -nx 13 -ny 9 -mat_modsell_slice_height 64 -mat_modsell_kernel sell -mat_modsell_ordering rcm -slice_heights 96
 
-   # the same comparisons with the vectors on the GPU
+   # With CUDA the default vectors of MATMODSELL are on the GPU, so the tests above run the device
+   # kernels; these run the same comparisons with explicit device vectors and with host vectors.
    testset:
      requires: cuda
      args: -vec_type cuda
      test:
-       suffix: cuda_lap2d
-       nsize: {{1 3}separate output}
-       args: -kind lap2d -nx 23 -ny 17 -row_weights {{1 2,5,0}separate output}
+       suffix: cuda_lap2d_3
+       nsize: 3
+       args: -kind lap2d -nx 23 -ny 17 -row_weights 2,5,0 -slice_heights 32,96,1024
+       output_file: output/ex1_lap2d_3.out
      test:
        suffix: cuda_edge
        args: -kind edge -n 2500 -slice_heights 32,96,1024
        output_file: output/ex1_edge.out
      test:
-       suffix: cuda_unstructured
+       suffix: cuda_edge_3
        nsize: 3
-       args: -kind unstructured -n 1500 -k 7 -row_weights 0,3,2
-       output_file: output/ex1_unstructured.out
+       args: -kind edge -n 2500 -slice_heights 32,96,1024 -row_weights 1,3,0
+       output_file: output/ex1_edge_3.out
+     test:
+       suffix: cuda_unstructured_3
+       nsize: 3
+       args: -kind unstructured -n 1500 -k 7 -row_weights 0,3,2 -slice_heights 32,96,1024
+       output_file: output/ex1_unstructured_3.out
+     test:
+       suffix: cuda_random_rect_3
+       nsize: 3
+       args: -kind random -n 1100 -ncols 700 -nzr 8 -row_weights 2,0,1 -slice_heights 32,96,1024
+       output_file: output/ex1_random_rect_3.out
      test:
        suffix: cuda_small
        args: -kind edge -n 20 -dense_row 15
-       output_file: output/ex1_small_nsize-1.out
+       output_file: output/ex1_small.out
+     test:
+       suffix: cuda_tiny
+       nsize: 2
+       args: -kind random -n 1 -nzr 1 -row_weights 0,1 -slice_heights 32,96,1024
+       output_file: output/ex1_tiny.out
+   testset:
+     requires: cuda
+     args: -vec_type standard
+     test:
+       suffix: cuda_host_edge_3
+       nsize: 3
+       args: -kind edge -n 2500 -slice_heights 32,96,1024 -row_weights 1,3,0
+       output_file: output/ex1_edge_3.out
+     test:
+       suffix: cuda_host_lap2d
+       args: -kind lap2d -nx 23 -ny 17
+       output_file: output/ex1_lap2d.out
 
 TEST*/

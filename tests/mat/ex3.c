@@ -229,7 +229,7 @@ int main(int argc, char **argv)
     MSTestCSR xcsr;
     Mat       XA, XB;
 
-    PetscCall(MSTestGenRandom(csr.nrows, csr.ncols, 2, 99, &xcsr));
+    PetscCall(MSTestGenRandom(csr.nrows, csr.ncols, 2, PETSC_FALSE, 99, &xcsr));
     PetscCall(MSTestCreateMat(c.comm, &xcsr, MATAIJ, &XA));
     PetscCall(MatConvert(XA, MATMODSELL, MAT_INITIAL_MATRIX, &XB));
     PetscCall(MatDuplicate(A, MAT_COPY_VALUES, &C));
@@ -267,26 +267,33 @@ int main(int argc, char **argv)
     PetscCall(MatDestroy(&BT));
   }
   {
-    IS       is2;
+    IS       isr, isc;
     Mat      AS, BS;
-    PetscInt rs, re, n = 0, *idx;
+    PetscInt rs, re, cs, ce, n = 0, *idx;
 
     PetscCall(MatGetOwnershipRange(A, &rs, &re));
+    PetscCall(MatGetOwnershipRangeColumn(A, &cs, &ce));
     PetscCall(PetscMalloc1(re - rs + 1, &idx));
     for (PetscInt i = rs; i < re; i++)
       if (i % 3 != 1) idx[n++] = i;
-    PetscCall(ISCreateGeneral(c.comm, n, idx, PETSC_OWN_POINTER, &is2));
-    PetscCall(MatCreateSubMatrix(A, is2, is2, MAT_INITIAL_MATRIX, &AS));
-    PetscCall(MatCreateSubMatrix(B, is2, is2, MAT_INITIAL_MATRIX, &BS));
+    PetscCall(ISCreateGeneral(c.comm, n, idx, PETSC_OWN_POINTER, &isr));
+    n = 0;
+    PetscCall(PetscMalloc1(ce - cs + 1, &idx));
+    for (PetscInt j = cs; j < ce; j++)
+      if (j % 4 != 2) idx[n++] = j;
+    PetscCall(ISCreateGeneral(c.comm, n, idx, PETSC_OWN_POINTER, &isc));
+    PetscCall(MatCreateSubMatrix(A, isr, isc, MAT_INITIAL_MATRIX, &AS));
+    PetscCall(MatCreateSubMatrix(B, isr, isc, MAT_INITIAL_MATRIX, &BS));
     PetscCall(CheckModSELL(&c, "MatCreateSubMatrix", AS, BS));
     PetscCall(MatScale(B, 2.0));
     PetscCall(MatScale(A, 2.0));
-    PetscCall(MatCreateSubMatrix(A, is2, is2, MAT_REUSE_MATRIX, &AS));
-    PetscCall(MatCreateSubMatrix(B, is2, is2, MAT_REUSE_MATRIX, &BS));
+    PetscCall(MatCreateSubMatrix(A, isr, isc, MAT_REUSE_MATRIX, &AS));
+    PetscCall(MatCreateSubMatrix(B, isr, isc, MAT_REUSE_MATRIX, &BS));
     PetscCall(CheckModSELL(&c, "MatCreateSubMatrix(MAT_REUSE_MATRIX) after new values", AS, BS));
     PetscCall(MatDestroy(&AS));
     PetscCall(MatDestroy(&BS));
-    PetscCall(ISDestroy(&is2));
+    PetscCall(ISDestroy(&isr));
+    PetscCall(ISDestroy(&isc));
   }
   {
     Mat      BD;
@@ -311,5 +318,43 @@ int main(int argc, char **argv)
    test:
      suffix: lap2d
      args: -kind lap2d -nx 17 -ny 13
+   test:
+     suffix: edge_2
+     nsize: 2
+     args: -kind edge -n 600 -dense_row 500 -row_weights 1,2
+   test:
+     suffix: edge_3
+     nsize: 3
+     args: -kind edge -n 600 -dense_row 500 -row_weights 1,3,0
+   test:
+     suffix: random_rect
+     args: -kind random -n 300 -ncols 400
+   test:
+     suffix: random_rect_3
+     nsize: 3
+     args: -kind random -n 400 -ncols 300 -row_weights 0,1,1
+
+   # MatAXPY(DIFFERENT_NONZERO_PATTERN) and MatTranspose(MAT_INPLACE_MATRIX) replace the matrix's
+   # storage by a new MATMODSELL matrix with the default settings
+   test:
+     suffix: merge_settings
+     TODO: MatHeaderMerge() resets the MATMODSELL settings (slice height, kernel, ordering) to their defaults
+     nsize: {{1 2}}
+     args: -kind lap2d -nx 17 -ny 13 -check_merge_settings
+     filter: grep -v "local rows"
+     output_file: output/ex3_merge_settings.out
+
+   testset:
+     requires: cuda
+     args: -vec_type cuda
+     test:
+       suffix: cuda_lap2d
+       args: -kind lap2d -nx 17 -ny 13
+       output_file: output/ex3_lap2d.out
+     test:
+       suffix: cuda_edge_3
+       nsize: 3
+       args: -kind edge -n 600 -dense_row 500 -row_weights 1,3,0
+       output_file: output/ex3_edge_3.out
 
 TEST*/

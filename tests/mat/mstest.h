@@ -234,14 +234,16 @@ static inline PetscErrorCode MSTestGenUnstructured(PetscInt n, PetscInt k, unsig
 }
 
 /* random sparsity and values, nonsymmetric, possibly rectangular */
-static inline PetscErrorCode MSTestGenRandom(PetscInt n, PetscInt ncols, PetscInt nzr, unsigned long long seed, MSTestCSR *A)
+/* (dominant: every row gets a diagonal entry larger than the sum of the magnitudes of the others) */
+static inline PetscErrorCode MSTestGenRandom(PetscInt n, PetscInt ncols, PetscInt nzr, PetscBool dominant, unsigned long long seed, MSTestCSR *A)
 {
   MSTestCOO c   = {0};
   MSTestRng rng = {seed};
 
   PetscFunctionBegin;
   for (PetscInt i = 0; i < n; i++) {
-    const PetscInt cnt = MSTestRngInt(&rng, 2 * nzr + 1);
+    const PetscInt cnt   = MSTestRngInt(&rng, 2 * nzr + 1);
+    const PetscCount first = c.n;
     if (i < ncols && MSTestRngUniform(&rng) < 0.8) PetscCall(MSTestCOOAdd(&c, i, i, 2.0 + MSTestRngUniform(&rng)));
     for (PetscInt q = 0; q < cnt; q++) {
       /* half the entries near the diagonal, half anywhere */
@@ -251,6 +253,11 @@ static inline PetscErrorCode MSTestGenRandom(PetscInt n, PetscInt ncols, PetscIn
         j = PetscMin(ncols - 1, PetscMax(0, j));
       } else j = MSTestRngInt(&rng, ncols);
       PetscCall(MSTestCOOAdd(&c, i, j, 2.0 * MSTestRngUniform(&rng) - 1.0));
+    }
+    if (dominant && i < ncols) {
+      PetscScalar sum = 1.0;
+      for (PetscCount e = first; e < c.n; e++) sum += PetscAbsScalar(c.t[e].v);
+      PetscCall(MSTestCOOAdd(&c, i, i, sum));
     }
   }
   PetscCall(MSTestCOOToCSR(&c, n, ncols, A));
@@ -305,7 +312,7 @@ static inline PetscErrorCode MSTestGenerate(MPI_Comm comm, MSTestCSR *A)
   const char *kinds[] = {"lap2d", "lap3d", "unstructured", "random", "edge"};
   PetscInt    kind = 0, nx = 12, ny = 11, nz = 7, n = 1000, ncols = -1, k = 6, nzr = 5, dense = 2100;
   PetscInt    seed    = 7;
-  PetscBool   perturb = PETSC_TRUE;
+  PetscBool   perturb = PETSC_TRUE, dominant = PETSC_FALSE;
 
   PetscFunctionBegin;
   PetscOptionsBegin(comm, NULL, "MATMODSELL test matrix", NULL);
@@ -318,6 +325,7 @@ static inline PetscErrorCode MSTestGenerate(MPI_Comm comm, MSTestCSR *A)
   PetscCall(PetscOptionsInt("-ncols", "columns (random)", NULL, ncols, &ncols, NULL));
   PetscCall(PetscOptionsInt("-k", "neighbours (unstructured)", NULL, k, &k, NULL));
   PetscCall(PetscOptionsInt("-nzr", "mean off-diagonal entries per row (random)", NULL, nzr, &nzr, NULL));
+  PetscCall(PetscOptionsBool("-dominant", "make the rows diagonally dominant (random)", NULL, dominant, &dominant, NULL));
   PetscCall(PetscOptionsInt("-dense_row", "entries of the dense row (edge)", NULL, dense, &dense, NULL));
   PetscCall(PetscOptionsInt("-seed", "generator seed", NULL, seed, &seed, NULL));
   PetscOptionsEnd();
@@ -333,7 +341,7 @@ static inline PetscErrorCode MSTestGenerate(MPI_Comm comm, MSTestCSR *A)
     PetscCall(MSTestGenUnstructured(n, k, (unsigned long long)seed, A));
     break;
   case 3:
-    PetscCall(MSTestGenRandom(n, ncols > 0 ? ncols : n, nzr, (unsigned long long)seed, A));
+    PetscCall(MSTestGenRandom(n, ncols > 0 ? ncols : n, nzr, dominant, (unsigned long long)seed, A));
     break;
   default:
     PetscCall(MSTestGenEdge(n, dense, (unsigned long long)seed, A));

@@ -1,0 +1,176 @@
+static char help[] = "Bad input to MATMODSELL must give a PETSc error with a message.\n\
+Default: API calls with bad arguments under PetscReturnErrorHandler; each must fail with the right\n\
+error code and message, leave the matrix unchanged and usable. With -create, a MATMODSELL matrix is\n\
+created from the options (bad -mat_modsell_* values end the program with the PETSc error).\n";
+
+#include "mstest.h"
+
+typedef struct {
+  MPI_Comm comm;
+  PetscInt nfail;
+} Ctx;
+
+/* ierr must be the error code `code`; prints the message of the first error */
+static PetscErrorCode Expect(Ctx *c, const char *what, PetscErrorCode ierr, PetscErrorCode code)
+{
+  const char *text = NULL, *specific = NULL;
+
+  PetscFunctionBegin;
+  if (ierr) PetscCall(PetscErrorMessage(ierr, &text, &specific));
+  PetscCall(PetscPrintf(c->comm, "%s: %s\n", what, ierr == code ? "error as expected" : "FAILED: not the expected error"));
+  if (ierr) PetscCall(PetscPrintf(c->comm, "  message: %s\n", specific ? specific : "(none)"));
+  if (ierr != code) {
+    c->nfail++;
+    PetscCall(PetscPrintf(c->comm, "  got error code %d, expected %d\n", (int)ierr, (int)code));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  Ctx                c;
+  MSTestCSR          csr;
+  Mat                A, B, U;
+  Vec                x, y, z;
+  PetscBool          create = PETSC_FALSE;
+  PetscErrorCode     ierr;
+  PetscInt           sh, m, n;
+  MatModSELLKernel   k;
+  MatModSELLOrdering o;
+  MatModSELLInfo     info;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(PetscModSELLInitializePackage());
+  c.comm  = PETSC_COMM_WORLD;
+  c.nfail = 0;
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-create", &create, NULL));
+  if (create) { /* the options are read when the type is set */
+    PetscCall(MatCreate(c.comm, &B));
+    PetscCall(MatSetSizes(B, PETSC_DECIDE, PETSC_DECIDE, 100, 100));
+    PetscCall(MatSetType(B, MATMODSELL));
+    PetscCall(MatSetFromOptions(B));
+    PetscCall(MatModSELLGetSliceHeight(B, &sh));
+    PetscCall(PetscPrintf(c.comm, "created with slice height %" PetscInt_FMT "\n", sh));
+    PetscCall(MatDestroy(&B));
+    PetscCall(PetscFinalize());
+    return 0;
+  }
+
+  PetscCall(MSTestGenerate(c.comm, &csr));
+  PetscCall(MSTestCreateMat(c.comm, &csr, MATAIJ, &A));
+  PetscCall(MatConvert(A, MATMODSELL, MAT_INITIAL_MATRIX, &B));
+  PetscCall(MatModSELLSetSliceHeight(B, 64));
+  PetscCall(MatModSELLSetKernel(B, MATMODSELL_KERNEL_SELL));
+  PetscCall(MatModSELLSetOrdering(B, MATMODSELL_ORDERING_RCM));
+
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  {
+    const PetscInt bad[] = {33, 16, 2048, 0, -32, 1056};
+    for (size_t i = 0; i < PETSC_STATIC_ARRAY_LENGTH(bad); i++) {
+      char what[128];
+      PetscCall(PetscSNPrintf(what, sizeof(what), "MatModSELLSetSliceHeight(%" PetscInt_FMT ")", bad[i]));
+      ierr = MatModSELLSetSliceHeight(B, bad[i]);
+      PetscCall(Expect(&c, what, ierr, PETSC_ERR_ARG_OUTOFRANGE));
+    }
+  }
+  ierr = MatModSELLSetKernel(B, (MatModSELLKernel)2);
+  PetscCall(Expect(&c, "MatModSELLSetKernel(2)", ierr, PETSC_ERR_ARG_OUTOFRANGE));
+  ierr = MatModSELLSetOrdering(B, (MatModSELLOrdering)-1);
+  PetscCall(Expect(&c, "MatModSELLSetOrdering(-1)", ierr, PETSC_ERR_ARG_OUTOFRANGE));
+
+  /* the settings did not change */
+  PetscCall(MatModSELLGetSliceHeight(B, &sh));
+  PetscCall(MatModSELLGetKernel(B, &k));
+  PetscCall(MatModSELLGetOrdering(B, &o));
+  PetscCall(PetscPrintf(c.comm, "settings after the bad calls unchanged: %s\n", sh == 64 && k == MATMODSELL_KERNEL_SELL && o == MATMODSELL_ORDERING_RCM ? "yes" : "NO"));
+  if (!(sh == 64 && k == MATMODSELL_KERNEL_SELL && o == MATMODSELL_ORDERING_RCM)) c.nfail++;
+
+  /* the MATMODSELL functions on a matrix of another type */
+  ierr = MatModSELLGetSliceHeight(A, &sh);
+  PetscCall(Expect(&c, "MatModSELLGetSliceHeight(AIJ matrix)", ierr, PETSC_ERR_SUP));
+  ierr = MatModSELLGetInfo(A, &info);
+  PetscCall(Expect(&c, "MatModSELLGetInfo(AIJ matrix)", ierr, PETSC_ERR_SUP));
+
+  /* a MATMODSELL matrix that is not assembled */
+  PetscCall(MatGetLocalSize(A, &m, &n));
+  PetscCall(MatCreate(c.comm, &U));
+  PetscCall(MatSetSizes(U, m, n, PETSC_DETERMINE, PETSC_DETERMINE));
+  PetscCall(MatSetType(U, MATMODSELL));
+  PetscCall(MatSetUp(U));
+  ierr = MatModSELLGetInfo(U, &info);
+  PetscCall(Expect(&c, "MatModSELLGetInfo(unassembled matrix)", ierr, PETSC_ERR_ARG_WRONGSTATE));
+  PetscCall(MatCreateVecs(B, &x, &y));
+  ierr = MatMult(U, x, y);
+  PetscCall(Expect(&c, "MatMult(unassembled matrix)", ierr, PETSC_ERR_ARG_WRONGSTATE));
+  PetscCall(MatDestroy(&U));
+
+  /* bad vectors */
+  ierr = MatMult(B, x, x);
+  PetscCall(Expect(&c, "MatMult(A, x, x)", ierr, PETSC_ERR_ARG_WRONGSTATE));
+  PetscCall(VecCreateFromOptions(c.comm, NULL, 1, m + 1, PETSC_DETERMINE, &z));
+  ierr = MatMult(B, z, y);
+  PetscCall(Expect(&c, "MatMult with an x of the wrong size", ierr, PETSC_ERR_ARG_SIZ));
+  ierr = MatMultAdd(B, x, z, y);
+  PetscCall(Expect(&c, "MatMultAdd with a w of the wrong size", ierr, PETSC_ERR_ARG_SIZ));
+  PetscCall(VecDestroy(&z));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&y));
+  PetscCall(PetscPopErrorHandler());
+
+  /* the matrix still works */
+  {
+    PetscRandom rnd;
+    PetscInt    nf = 0;
+    PetscCall(MSTestRandomCreate(c.comm, &rnd));
+    PetscCall(MSTestCompareProducts(A, B, rnd, 1e-11, "after the errors", &nf));
+    PetscCall(PetscPrintf(c.comm, "products after the errors match AIJ: %s\n", nf ? "NO" : "yes"));
+    c.nfail += nf;
+    PetscCall(PetscRandomDestroy(&rnd));
+  }
+  PetscCall(PetscPrintf(c.comm, "%s\n", c.nfail ? "FAILED" : "OK"));
+  PetscCall(MatDestroy(&A));
+  PetscCall(MatDestroy(&B));
+  PetscCall(MSTestCSRDestroy(&csr));
+  PetscCall(PetscFinalize());
+  return 0;
+}
+
+/*TEST
+
+   # bad arguments to the API: each call fails with its error code and message
+   test:
+     suffix: api
+     args: -kind edge -n 300 -dense_row 100
+   test:
+     suffix: api_2
+     nsize: 2
+     args: -kind edge -n 300 -dense_row 100 -row_weights 1,0
+
+   # bad options end the program with the PETSc error: keep the message
+   test:
+     suffix: err_slice_height_33
+     args: -create -mat_modsell_slice_height 33
+     filter: Error: grep -E "PETSC ERROR: (Invalid MATMODSELL|Unknown option)"
+   test:
+     suffix: err_slice_height_16
+     args: -create -mat_modsell_slice_height 16
+     filter: Error: grep -E "PETSC ERROR: (Invalid MATMODSELL|Unknown option)"
+   test:
+     suffix: err_slice_height_2048
+     args: -create -mat_modsell_slice_height 2048
+     filter: Error: grep -E "PETSC ERROR: (Invalid MATMODSELL|Unknown option)"
+   test:
+     suffix: err_kernel
+     args: -create -mat_modsell_kernel foo
+     filter: Error: grep -E "PETSC ERROR: (Invalid MATMODSELL|Unknown option)"
+   test:
+     suffix: err_ordering
+     args: -create -mat_modsell_ordering foo
+     filter: Error: grep -E "PETSC ERROR: (Invalid MATMODSELL|Unknown option)"
+   # and a good value
+   test:
+     suffix: create
+     args: -create -mat_modsell_slice_height 1024
+
+TEST*/
