@@ -327,7 +327,7 @@ static PetscErrorCode PCRuizRowPass(PC pc, MSImage img, PetscBool diagblock, Vec
     PetscCall(VecGetArrayAndMemType(vcolacc, &colacc, &mt));
     PetscCall(PCRuizCheckMemType(pc, mt));
   }
-  PetscCheck(acc_out || sr_new, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCRUIZ: a pass must store partial sums or new scalings");
+  PetscCheck(vacc_out || vsr_new, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCRUIZ: a pass must store partial sums or new scalings");
   if (jac->device) {
 #if defined(PETSC_HAVE_CUDA)
     PetscCall(PCRuizRowPassDevice(jac, img, diagblock, p, sr, sc, acc_in, acc_out, sr_new, colacc, check, first, checkdiag));

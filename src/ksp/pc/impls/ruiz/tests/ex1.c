@@ -2,7 +2,7 @@ static char help[] = "PCRUIZ: the scaling against a dense Ruiz iteration compute
 operator, the application (z = Dc^-1 Dr^-1 r, symmetric left/right parts), a value-only change of the\n\
 operator (recomputed scaling, images reused) and the error cases.\n\
 Options: -kind spd|nonsym (2D stencil on -nx x -ny, rows and columns scaled by factors 10^[-sexp,sexp]),\n\
--sexp <3>, -flag_symmetric <true> (set MAT_SYMMETRIC on the spd matrix), -error none|zero_row|zero_col|nan|\n\
+-sexp <3>, -empty_rank <r> (process r owns no row), -flag_symmetric <true> (set MAT_SYMMETRIC on the spd matrix), -error none|zero_row|zero_col|nan|\n\
 negdiag|nodiag|dense|notsetup|options (a bad -pc_ruiz_* value), -bad <row> (the offending row or column, default N/2), -expect_device <bool>,\n\
 -pc_ruiz_* (read by the PC; the reference reads the same options with the same defaults).\n";
 
@@ -314,7 +314,7 @@ int main(int argc, char **argv)
   PC        pc;
   NormType  norm = NORM_2;
   PetscReal tol  = 1e-8;
-  PetscInt  maxit = 100, ce = 5;
+  PetscInt  maxit = 100, ce = 5, empty_rank = -1, mloc = PETSC_DECIDE;
   PetscBool flagsym = PETSC_TRUE, sym, expect_device = PETSC_FALSE, device;
   PetscBool3 symopt = PETSC_BOOL3_UNKNOWN;
   int        p, builds0, builds1;
@@ -339,6 +339,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsReal("-sexp", "scaling factors 10^[-sexp,sexp]", NULL, c.sexp, &c.sexp, NULL));
   PetscCall(PetscOptionsInt("-bad", "offending row", NULL, c.bad, &c.bad, NULL));
   PetscCall(PetscOptionsBool("-flag_symmetric", "set MAT_SYMMETRIC on the spd matrix", NULL, flagsym, &flagsym, NULL));
+  PetscCall(PetscOptionsInt("-empty_rank", "this process gets no rows", NULL, empty_rank, &empty_rank, NULL));
   PetscCall(PetscOptionsBool("-expect_device", "the PC must run on the device", NULL, expect_device, &expect_device, NULL));
   /* the PC's options, with its defaults, for the reference */
   PetscCall(PetscOptionsEnum("-pc_ruiz_norm", "norm", NULL, NormTypes, (PetscEnum)norm, (PetscEnum *)&norm, NULL));
@@ -352,7 +353,19 @@ int main(int argc, char **argv)
   p = norm == NORM_1 ? 1 : (norm == NORM_2 ? 2 : 0);
 
   PetscCall(MatCreate(comm, &A));
-  PetscCall(MatSetSizes(A, PETSC_DECIDE, PETSC_DECIDE, c.N, c.N));
+  if (empty_rank >= 0) {
+    PetscMPIInt rank, size;
+
+    PetscCallMPI(MPI_Comm_rank(comm, &rank));
+    PetscCallMPI(MPI_Comm_size(comm, &size));
+    PetscCheck(size > 1, comm, PETSC_ERR_ARG_WRONG, "-empty_rank needs several processes");
+    if (rank == empty_rank) mloc = 0;
+    else {
+      const PetscMPIInt k = rank < empty_rank ? rank : rank - 1;
+      mloc                = c.N / (size - 1) + (k < c.N % (size - 1) ? 1 : 0);
+    }
+  }
+  PetscCall(MatSetSizes(A, mloc, mloc, c.N, c.N));
   if (c.error == ERR_DENSE) PetscCall(MatSetType(A, MATDENSE));
   else PetscCall(MatSetType(A, MATAIJ));
   PetscCall(MatSetFromOptions(A));
@@ -441,6 +454,11 @@ int main(int argc, char **argv)
        suffix: nonsym_inf
        nsize: {{1 3}}
        args: -kind nonsym -pc_ruiz_norm infinity
+     test:
+       # a process without rows
+       suffix: empty_rank
+       nsize: 3
+       args: -empty_rank 1 -mat_type {{aij modsell}} -kind {{spd nonsym}separate output} -pc_ruiz_tol 1e-2 -pc_ruiz_max_it 1000
      test:
        # the symmetric matrix, not flagged: auto chooses the row-and-column scaling
        suffix: spd_unflagged
