@@ -25,7 +25,7 @@ __global__ void __launch_bounds__(1024) ms_mult_kernel(int m, const long long *_
     if (DIAG && valid) sum = diag[r] * xr;
   }
   const long long beg = sliceptr[s];
-  const int       w   = (int)((sliceptr[s + 1] - beg) / sh);
+  const int       w   = valid ? (int)((sliceptr[s + 1] - beg) / sh) : 0; /* padding rows of the last slice do nothing */
   const int      *cp  = cols + beg + t;
   const double   *vp  = vals + beg + t;
 #pragma unroll 4
@@ -163,18 +163,20 @@ extern "C" int MSCUDABuildSlicePtr(int m, int sh, int nslices, const int *ai, co
   return (int)cudaFreeAsync(slicelen, st);
 }
 
-/* one thread per image row */
+/* one thread per image row, padding rows of the last slice included (their slots get code 0) */
 __global__ void ms_fill_kernel(int m, int sh, const int *__restrict__ ai, const int *__restrict__ aj, const double *__restrict__ aa, const int *__restrict__ perm, const int *__restrict__ iperm, int dapart, int local, const long long *__restrict__ sliceptr, int write_image, int *__restrict__ cols, double *__restrict__ vals, double *__restrict__ diag, long long *__restrict__ csr2slot, unsigned long long *stats)
 {
   const int r      = blockIdx.x * blockDim.x + threadIdx.x;
+  const int mpad   = ((m + sh - 1) / sh) * sh;
   int       nlocal = 0;
-  if (r < m) {
-    const int       s = r / sh, t = r - s * sh, first = s * sh, o = perm ? perm[r] : r;
+  if (r < mpad) {
+    const int       s = r / sh, t = r - s * sh, first = s * sh, o = r < m ? (perm ? perm[r] : r) : 0;
     const long long beg = sliceptr[s];
     const int       w   = (int)((sliceptr[s + 1] - beg) / sh);
+    const int       e0 = r < m ? ai[o] : 0, e1 = r < m ? ai[o + 1] : 0;
     int             k   = 0;
     double          d   = 0.0;
-    for (int e = ai[o]; e < ai[o + 1]; e++) {
+    for (int e = e0; e < e1; e++) {
       const int c = aj[e];
       if (dapart && c == o) {
         if (write_image) d = aa[e];
@@ -201,7 +203,7 @@ __global__ void ms_fill_kernel(int m, int sh, const int *__restrict__ ai, const 
         cols[slot]           = 0;
         vals[slot]           = 0.0;
       }
-      if (dapart) diag[r] = d;
+      if (dapart && r < m) diag[r] = d;
     }
   }
   if (write_image) {
@@ -213,6 +215,7 @@ __global__ void ms_fill_kernel(int m, int sh, const int *__restrict__ ai, const 
 extern "C" int MSCUDAFill(int m, int sh, const int *ai, const int *aj, const double *aa, const int *perm, const int *iperm, int dapart, int local, const long long *sliceptr, int write_image, int *cols, double *vals, double *diag, long long *csr2slot, unsigned long long *stats, void *stream)
 {
   if (m <= 0) return (int)cudaSuccess;
-  ms_fill_kernel<<<(m + 255) / 256, 256, 0, (cudaStream_t)stream>>>(m, sh, ai, aj, aa, perm, iperm, dapart, local, sliceptr, write_image, cols, vals, diag, csr2slot, stats);
+  const int mpad = ((m + sh - 1) / sh) * sh;
+  ms_fill_kernel<<<(mpad + 255) / 256, 256, 0, (cudaStream_t)stream>>>(m, sh, ai, aj, aa, perm, iperm, dapart, local, sliceptr, write_image, cols, vals, diag, csr2slot, stats);
   return (int)cudaGetLastError();
 }

@@ -181,12 +181,62 @@ static PetscErrorCode MatView_MPIAIJModSELL(Mat A, PetscViewer viewer)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* MPIAIJ -> MPIAIJMODSELL: a new, exactly preallocated matrix (its blocks, and so its ghost vector,
+   get this type's settings and vector type from the start) */
+static PetscErrorCode MatConvert_MPIAIJ_MPIAIJModSELL(Mat A, MatType type, MatReuse reuse, Mat *newmat)
+{
+  Mat             B, Ad, Ao;
+  PetscInt        m, n, M, N, rstart, *d_nnz, *o_nnz, nrow;
+  const PetscInt *ai, *aj;
+  PetscBool       done;
+
+  PetscFunctionBegin;
+  if (reuse == MAT_REUSE_MATRIX) {
+    PetscCall(MatCopy(A, *newmat, SAME_NONZERO_PATTERN));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(MatGetLocalSize(A, &m, &n));
+  PetscCall(MatGetSize(A, &M, &N));
+  PetscCall(MatGetOwnershipRange(A, &rstart, NULL));
+  PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, &Ao, NULL));
+  PetscCall(PetscMalloc2(m, &d_nnz, m, &o_nnz));
+  PetscCall(MatGetRowIJ(Ad, 0, PETSC_FALSE, PETSC_FALSE, &nrow, &ai, &aj, &done));
+  for (PetscInt i = 0; i < m; i++) d_nnz[i] = ai[i + 1] - ai[i];
+  PetscCall(MatRestoreRowIJ(Ad, 0, PETSC_FALSE, PETSC_FALSE, &nrow, &ai, &aj, &done));
+  PetscCall(MatGetRowIJ(Ao, 0, PETSC_FALSE, PETSC_FALSE, &nrow, &ai, &aj, &done));
+  for (PetscInt i = 0; i < m; i++) o_nnz[i] = ai[i + 1] - ai[i];
+  PetscCall(MatRestoreRowIJ(Ao, 0, PETSC_FALSE, PETSC_FALSE, &nrow, &ai, &aj, &done));
+  PetscCall(MatCreate(PetscObjectComm((PetscObject)A), &B));
+  PetscCall(MatSetSizes(B, m, n, M, N));
+  PetscCall(MatSetBlockSizesFromMats(B, A, A));
+  PetscCall(MatSetType(B, MATMPIAIJMODSELL));
+  PetscCall(MatMPIAIJSetPreallocation(B, 0, d_nnz, 0, o_nnz));
+  PetscCall(PetscFree2(d_nnz, o_nnz));
+  for (PetscInt i = rstart; i < rstart + m; i++) {
+    PetscInt           nz;
+    const PetscInt    *cols;
+    const PetscScalar *vals;
+
+    PetscCall(MatGetRow(A, i, &nz, &cols, &vals));
+    PetscCall(MatSetValues(B, 1, &i, nz, cols, vals, INSERT_VALUES));
+    PetscCall(MatRestoreRow(A, i, &nz, &cols, &vals));
+  }
+  PetscCall(MatAssemblyBegin(B, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(B, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatPropagateSymmetryOptions(A, B));
+  if (reuse == MAT_INPLACE_MATRIX) PetscCall(MatHeaderReplace(A, &B));
+  else *newmat = B;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode MatComposeAll_MPIAIJModSELL(Mat B, PetscBool set)
 {
   Mat_MPIAIJModSELL *mm = (Mat_MPIAIJModSELL *)B->spptr;
 
   PetscFunctionBegin;
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatMPIAIJSetPreallocation_C", set ? MatMPIAIJSetPreallocation_MPIAIJModSELL : mm->prealloc));
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatConvert_mpiaij_mpiaijmodsell_C", set ? MatConvert_MPIAIJ_MPIAIJModSELL : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatConvert_mpiaij_modsell_C", set ? MatConvert_MPIAIJ_MPIAIJModSELL : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatModSELLSetSliceHeight_C", set ? MatModSELLSetSliceHeight_MPIAIJModSELL : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatModSELLSetKernel_C", set ? MatModSELLSetKernel_MPIAIJModSELL : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatModSELLSetOrdering_C", set ? MatModSELLSetOrdering_MPIAIJModSELL : NULL));
