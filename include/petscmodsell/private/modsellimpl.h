@@ -46,6 +46,8 @@ struct _n_MSImage {
   PetscInt   m, n, nslices, nnz;
   PetscBool  dapart, local; /* diag_apart / local_cols as applied (square blocks only) */
   PetscInt  *perm;          /* m, new -> old, or NULL (identity) */
+  PetscObjectId    perm_id; /* the pattern perm was computed for */
+  PetscObjectState perm_nzstate;
   /* statistics (set by whichever builder ran) */
   PetscBool  stats;
   PetscInt   maxwidth;

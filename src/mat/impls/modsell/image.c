@@ -87,7 +87,6 @@ static PetscErrorCode MSImagePrepare(MSImage img, Mat A)
   PetscFunctionBegin;
   PetscCall(MSImageFreeHost(img));
   PetscCall(MSImageFreeDevice(img));
-  PetscCall(PetscFree(img->perm));
   PetscCall(MatGetLocalSize(A, &m, &n));
   PetscCheck(n < PETSC_INT32_MAX && m < PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "MATMODSELL stores row and column indices as 32-bit integers: this block is %" PetscInt_FMT " x %" PetscInt_FMT ", at most %d x %d fits; distribute the matrix over more MPI processes", m, n, PETSC_INT32_MAX - 1, PETSC_INT32_MAX - 1);
   PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &nrow, &ai, &aj, &done));
@@ -102,7 +101,16 @@ static PetscErrorCode MSImagePrepare(MSImage img, Mat A)
   img->dapart  = (PetscBool)(img->diag_apart && square);
   img->local   = (PetscBool)(img->local_cols && square);
   img->stats   = PETSC_FALSE;
-  if (img->ordering == MATMODSELL_ORDERING_RCM && square && m > 1) {
+  {
+    PetscObjectId id;
+
+    /* the RCM permutation depends only on the pattern: keep it when only the settings changed */
+    PetscCall(PetscObjectGetId((PetscObject)A, &id));
+    if (img->perm && (img->ordering != MATMODSELL_ORDERING_RCM || !square || img->perm_id != id || img->perm_nzstate != A->nonzerostate)) PetscCall(PetscFree(img->perm));
+    img->perm_id      = id;
+    img->perm_nzstate = A->nonzerostate;
+  }
+  if (img->ordering == MATMODSELL_ORDERING_RCM && square && m > 1 && !img->perm) {
     IS              rp, cp;
     const PetscInt *idx;
 
