@@ -10,7 +10,7 @@
 #   savepetsc pack the installed PETSc into OUTDIR/petsc-cuda.tar.xz (to carry next time)
 #   build     build the plugin against it (build-cuda/)
 #   smoke     PETSc's ex2/ex45 with -dll_append: modsell against aijcusparse, small sizes
-#   check     make check (every harness test, GPU variants included)
+#   check     make check (every harness test, GPU variants included; CHECK_ARGS="search=..." for a subset)
 #   sanitize  compute-sanitizer memcheck and racecheck on the GPU tests
 #   ex45      PETSc's ex45 at 256^3, CG + Jacobi on aijcusparse / sellcuda / modsell, -log_view
 #   spmv      bench/spmv.sh (SpMV benchmark) if present
@@ -35,7 +35,8 @@ ex=$PETSC_DIR/share/petsc/examples/src/ksp/ksp/tutorials
 status=0
 
 log() { echo "=== [$(date +%H:%M:%S)] $*" | tee -a "$out/summary.txt"; }
-has() { [[ " $stages " == *" $1 "* ]]; }
+# only 8 files come back from the GPU machine: keep every log in one tarball, refreshed after each stage
+pack() { (cd "$out" && tar cJf logs.tar.xz --exclude=logs.tar.xz --exclude=petsc-cuda.tar.xz --exclude='*.png' --exclude='*.csv' . 2>/dev/null); }
 
 {
   nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.max.sm,clocks.max.mem --format=csv 2>&1
@@ -44,7 +45,7 @@ has() { [[ " $stages " == *" $1 "* ]]; }
 } > "$out/device.txt" 2>&1
 log "device: $(sed -n 2p "$out/device.txt")"
 
-if has petsc; then
+stage_petsc() {
   if [ ! -f "$PETSC_DIR/.modsell-complete" ] && [ -f .carry/petsc-cuda.tar.xz ]; then
     log "unpacking carried PETSc"
     mkdir -p "$cache" && tar xJf .carry/petsc-cuda.tar.xz -C "$cache"
@@ -55,22 +56,22 @@ if has petsc; then
         --petsc-tarball="$top/.carry/petsc-$version.tar.gz" --cache-dir="$cache" ) > "$out/petsc-build.log" 2>&1 \
       || { log "PETSc build FAILED"; tail -40 "$out/petsc-build.log"; cp "$cache"/*.log "$out/" 2>/dev/null; exit 1; }
   fi
-fi
-if has savepetsc; then
+}
+stage_savepetsc() {
   log "packing PETSc"
   tar cf - -C "$cache" "petsc-$version-cuda-opt" | xz -T"$jobs" -6 > "$out/petsc-cuda.tar.xz"
   ls -la "$out/petsc-cuda.tar.xz" | tee -a "$out/summary.txt"
-fi
+}
 
-if has build; then
+stage_build() {
   log "building the plugin"
   make BUILD="$B" -j"$jobs" all > "$out/build.log" 2>&1 || { log "plugin build FAILED"; tail -40 "$out/build.log"; exit 1; }
   grep -iE "warning" "$out/build.log" | head -20
   mpicc -O2 -I"$PETSC_DIR/include" "$ex/ex2.c" -o "$B/ex2" -Wl,-rpath,"$PETSC_DIR/lib" -L"$PETSC_DIR/lib" -lpetsc -lm
   mpicc -O2 -I"$PETSC_DIR/include" "$ex/ex45.c" -o "$B/ex45" -Wl,-rpath,"$PETSC_DIR/lib" -L"$PETSC_DIR/lib" -lpetsc -lm
-fi
+}
 
-if has smoke; then
+stage_smoke() {
   log "smoke: ex2 / ex45 with -dll_append"
   {
     for t in aijcusparse modsell; do
@@ -87,33 +88,34 @@ if has smoke; then
     mpiexec -n 2 "$B/ex45" -da_grid_x 64 -da_grid_y 64 -da_grid_z 64 -ksp_type cg -pc_type jacobi -dm_mat_type modsell -dm_vec_type cuda -dll_append "$lib" -ksp_converged_reason -ksp_rtol 1e-8 -mat_modsell_ordering rcm -mat_modsell_slice_height 256 -mat_view ::ascii_info
   } > "$out/smoke.log" 2>&1 || status=1
   grep -E "^---|Linear solve|iterations|ERROR" "$out/smoke.log" | head -40
-fi
+}
 
-if has check; then
+stage_check() {
   if grep -q '^check:' config/test.mk 2>/dev/null; then
     log "make check"
-    make BUILD="$B" check > "$out/check.log" 2>&1 || status=1
+    make BUILD="$B" -j"$jobs" check ${CHECK_ARGS:-} > "$out/check.log" 2>&1 || status=1
     tail -15 "$out/check.log"
   else
     log "no make check yet"
   fi
-fi
+}
 
-if has sanitize; then
-  log "compute-sanitizer"
+stage_sanitize() {
+  log "compute-sanitizer: memcheck on the GPU harness tests, racecheck on the SpMV and build kernels"
+  make BUILD="$B" -j"$jobs" check CUDAMEMCHECK=1 search="${SANITIZE_SEARCH:-*cuda*}" > "$out/memcheck.log" 2>&1 || status=1
+  tail -3 "$out/memcheck.log"
   {
-    for tool in memcheck racecheck; do
-      echo "--- $tool ex2 modsell"
-      compute-sanitizer --tool $tool --error-exitcode 9 "$B/ex2" -m 100 -n 97 -ksp_type cg -pc_type jacobi -mat_type modsell -vec_type cuda -dll_append "$lib" -ksp_max_it 20 -mat_modsell_slice_height 64 || echo "SANITIZER FAILED ($tool)"
-      echo "--- $tool ex2 modsell rcm"
-      compute-sanitizer --tool $tool --error-exitcode 9 "$B/ex2" -m 100 -n 97 -ksp_type cg -pc_type jacobi -mat_type modsell -vec_type cuda -dll_append "$lib" -ksp_max_it 20 -mat_modsell_ordering rcm || echo "SANITIZER FAILED ($tool)"
-      for t in $(ls "$B"/tests/*/sanitize-list 2>/dev/null); do :; done
+    for args in "-mat_modsell_slice_height 64" "-mat_modsell_ordering rcm" "-mat_modsell_kernel sell -mat_modsell_slice_height 32"; do
+      echo "--- racecheck ex2 modsell $args"
+      compute-sanitizer --tool racecheck --racecheck-report hazard --error-exitcode 9 "$B/ex2" -m 60 -n 57 -ksp_type cg -pc_type jacobi -mat_type modsell -vec_type cuda -dll_append "$lib" -ksp_max_it 5 $args || { echo "RACECHECK FAILED"; status=1; }
+      echo "--- memcheck ex2 modsell $args"
+      compute-sanitizer --tool memcheck --error-exitcode 9 "$B/ex2" -m 60 -n 57 -ksp_type cg -pc_type jacobi -mat_type modsell -vec_type cuda -dll_append "$lib" -ksp_max_it 5 $args || { echo "MEMCHECK FAILED"; status=1; }
     done
   } > "$out/sanitize.log" 2>&1
   grep -E "^---|SUMMARY|FAILED" "$out/sanitize.log"
-fi
+}
 
-if has ex45; then
+stage_ex45() {
   n=${EX45_N:-256}
   log "ex45 ${n}^3 CG + Jacobi"
   for t in aijcusparse sellcuda modsell; do
@@ -124,9 +126,9 @@ if has ex45; then
     mult=$(awk '/^MatMult /{print $2, $4, $(NF-4)}' "$out/ex45_${n}_$t.log")
     log "ex45 $t: $its KSPSolve ${solve}s MatMult(calls time gpu-Mflops) $mult"
   done
-fi
+}
 
-if has spmv; then
+stage_spmv() {
   if [ -x bench/spmv.sh ] || [ -f bench/spmv.sh ]; then
     log "SpMV benchmark"
     BUILD="$B" bash bench/spmv.sh "$out" > "$out/spmv.log" 2>&1 || status=1
@@ -134,6 +136,11 @@ if has spmv; then
   else
     log "no bench/spmv.sh yet"
   fi
-fi
+}
+for st in $stages; do
+  if declare -F "stage_$st" > /dev/null; then "stage_$st"; else log "unknown stage $st"; status=1; fi
+  pack
+done
 log "done (status $status)"
+pack
 exit $status
