@@ -253,7 +253,7 @@ int main(int argc, char **argv)
   Mat            A;
   Vec            x[2] = {NULL, NULL};
   PetscBool      check = PETSC_FALSE, compare = PETSC_TRUE, timings = PETSC_TRUE, write, read, generate;
-  char           wfile[PETSC_MAX_PATH_LEN], rfile[PETSC_MAX_PATH_LEN];
+  char           wfile[PETSC_MAX_PATH_LEN] = "", rfile[PETSC_MAX_PATH_LEN] = "";
   PetscLogDouble tgen = 0, t0;
   PetscMPIInt    size;
   PetscInt       nres = 0;
