@@ -100,6 +100,12 @@ $(BUILD)/bin/%: $(TOP)/%.c $(MS_LIB) $(wildcard $(TOP)/include/*.h)
 	@mkdir -p $(dir $@)
 	$(PCC) $(PCC_FLAGS) $(CFLAGS) $(INCLUDES) $< -o $@ $(MS_LINK)
 
+# the same programs named relative to the top directory (make build/bin/tests/mat/ex1)
+ifneq ($(filter $(TOP)/%,$(BUILD)),)
+.PRECIOUS: $(BUILD)/bin/%
+$(patsubst $(TOP)/%,%,$(BUILD))/bin/%: $(BUILD)/bin/% ;
+endif
+
 # the main job (README): FVM Poisson on a generated unstructured mesh, MATMODSELL against PETSc's AIJ
 DEMO_OPTIONS ?=
 demo: $(BUILD)/bin/examples/fvm/fvmpoisson

@@ -163,8 +163,10 @@ static PetscErrorCode MatAssemblyEnd_SeqAIJModSELL(Mat A, MatAssemblyType mode)
 
   PetscFunctionBegin;
   PetscCall((*ms->parent.assemblyend)(A, mode));
-  /* SeqAIJ's assembly may install its inode operations: put ours back */
-  PetscCall(MatSeqAIJModSELLSetOps(A));
+  /* SeqAIJ's assembly may install its inode products: put ours back (only those: other operations,
+     e.g. the destroy hook of MatCreateSubMatrices(), may have been changed on purpose) */
+  A->ops->mult    = MatMult_SeqAIJModSELL;
+  A->ops->multadd = MatMultAdd_SeqAIJModSELL;
   if (mode == MAT_FINAL_ASSEMBLY && !ms->block) PetscCall(MatSeqAIJModSELLEagerSetUp(A));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
