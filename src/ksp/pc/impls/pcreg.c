@@ -4,10 +4,12 @@
 #include <petscmodsell/private/modsellimpl.h>
 
 PETSC_INTERN PetscErrorCode PCRegister_Ruiz_Private(void); /* src/ksp/pc/impls/ruiz/ruiz.c */
+PETSC_INTERN PetscErrorCode PCRegister_BJSmooth_Private(void); /* src/ksp/pc/impls/bjsmooth/bjsmooth.c */
 
 PetscErrorCode PetscModSELLRegisterPCs_Private(void)
 {
   PetscFunctionBegin;
   PetscCall(PCRegister_Ruiz_Private());
+  PetscCall(PCRegister_BJSmooth_Private());
   PetscFunctionReturn(PETSC_SUCCESS);
 }

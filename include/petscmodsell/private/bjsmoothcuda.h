@@ -1,0 +1,72 @@
+/*
+   CUDA kernels of PCBJSMOOTH (src/ksp/pc/impls/bjsmooth/bjsmooth.cu), called by the C glue in bjsmooth.c.
+   Plain C interface: raw device pointers and a stream (cudaStream_t passed as void *), no PETSc types.
+   Every function returns the cudaError_t of its launch (0 = cudaSuccess); none synchronizes the stream.
+   The host reference in bjsmooth.c computes the same function (up to the order of the additions in
+   the block reductions of inner CG and of the inner tolerance test).
+
+   One outer sweep (paper 000, equations 4.8-4.9, section 4.3.1): one thread block per slice l of the
+   mod-SELL image of the local diagonal block, one thread per row t (image row r = l*sh + t, user row
+   o = perm[r]):
+     x_t  = zero ? 0 : xin[o]                                (kept in a register, window xs[] in shared memory)
+     rl_t = b[o] - offp[o] - d_t x_t - sum_slots v * (c < 0 ? xs[-c-1] : xin[c-1])
+     the local system A_ll y = rl (entries with negative codes and the diagonal) is solved approximately
+     from y = 0 by inner_its sweeps of the inner method (stopping early when the block residual
+     ||rl - A_ll y||_2 <= inner_rtol ||rl||_2, inner_rtol > 0),
+     xout[o] = x_t + y_t.
+   Inner methods: Jacobi; warp-serialised Gauss-Seidel (warps of 32 rows in order, Jacobi inside a warp,
+   equation 4.14), forward (GS) or forward then backward (SGS); CG.
+   The in-slice coefficients are kept in shared memory (ELLPACK, nloc per row, paper eq. 4.15) when they
+   fit, else read from the image in global memory at every inner sweep (the fallback).
+*/
+#pragma once
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MS_BJS_INNER_JACOBI 0
+#define MS_BJS_INNER_GS     1
+#define MS_BJS_INNER_SGS    2
+#define MS_BJS_INNER_CG     3
+
+#define MS_BJS_WARP     32
+#define MS_BJS_BAD_NONE (~0ULL)
+
+/* The mod-SELL image of the local diagonal block (diagonal apart, in-slice negative codes), device arrays */
+typedef struct {
+  int              m, sh, nslices;
+  const long long *sliceptr;
+  const int       *cols;
+  const double    *vals;
+  const double    *diag;
+  const int       *perm; /* NULL: identity */
+} MSBJSCUDAImage;
+
+/* Setup analysis: the largest number of in-slice off-diagonal entries of a row (nloc) and the smallest
+   local row (user numbering) whose diagonal entry is not positive (or not finite) */
+typedef struct {
+  unsigned long long maxloc;
+  unsigned long long badrow; /* MS_BJS_BAD_NONE when none */
+} MSBJSCUDAStatus;
+
+/* Resets *status and computes it on the stream (the caller reads it back once) */
+int MSBJSCUDAAnalyze(const MSBJSCUDAImage *img, MSBJSCUDAStatus *status, void *stream);
+
+/* Shared memory of the sweep kernel for this slice height, nloc and inner method (paper eq. 4.15 plus the
+   reduction scratch): with the coefficients in shared memory when they fit (raising the kernel's limit
+   with cudaFuncSetAttribute up to the device's opt-in maximum) and force_global == 0, else without them.
+   Outputs: use_shared (1: coefficients in shared memory), smem (bytes per block to launch with),
+   smem_needed (bytes the shared variant needs), smem_optin (the device's opt-in limit). */
+int MSBJSCUDAConfigure(int sh, int nloc, int inner, int force_global, int *use_shared, size_t *smem, size_t *smem_needed, size_t *smem_optin);
+
+/* One outer sweep over all slices (see above). offp may be NULL (no off-process part); zero != 0: the
+   current iterate is zero (xin is not read); async != 0: xin == xout is allowed, blocks read whatever
+   values other blocks have written and publish their own with a memory fence (block-asynchronous). */
+int MSBJSCUDASweep(const MSBJSCUDAImage *img, int inner, int inner_its, double inner_rtol, int nloc, int use_shared, size_t smem, int zero, int async, const double *b, const double *offp, const double *xin, double *xout, void *stream);
+
+#ifdef __cplusplus
+}
+#endif
