@@ -33,6 +33,7 @@ extern "C" {
 #define MS_BJS_INNER_CG     3
 
 #define MS_BJS_WARP     32
+#define MS_BJS_RED      64 /* doubles of reduction scratch in shared memory */
 #define MS_BJS_BAD_NONE (~0ULL)
 
 /* The mod-SELL image of the local diagonal block (diagonal apart, in-slice negative codes), device arrays */

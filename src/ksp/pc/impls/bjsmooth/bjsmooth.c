@@ -656,8 +656,8 @@ static PetscErrorCode PCSetUp_BJSmooth(PC pc)
   gbad = badrow < 0 ? PETSC_INT64_MAX : (PetscInt64)(badrow + rstart);
   PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &gbad, 1, MPIU_INT64, MPI_MIN, comm));
   if (gbad != PETSC_INT64_MAX) {
-    PetscReal d;
-    PetscBool found;
+    PetscReal d     = 0.0;
+    PetscBool found = PETSC_FALSE;
 
     PetscCall(PCBJSmoothGetDiagonalEntry(pc, (PetscInt)gbad, &d, &found));
     PetscCheck(found, comm, PETSC_ERR_ARG_WRONG, "PCBJSMOOTH: row %" PetscInt_FMT " of the operator has no diagonal entry: the block sweeps divide by the diagonal; assemble the diagonal (an SPD operator has a positive one)", (PetscInt)gbad);
@@ -666,10 +666,10 @@ static PetscErrorCode PCSetUp_BJSmooth(PC pc)
   jac->nloc = nloc;
 
   /* shared memory (eq. 4.15) and the fallback */
-  jac->smem_needed = (size_t)jac->sh * (sizeof(PetscScalar) + (size_t)nloc * (sizeof(PetscScalar) + sizeof(int))) + MS_BJS_WARP * sizeof(PetscScalar);
+  jac->smem_needed = (size_t)jac->sh * (sizeof(PetscScalar) + (size_t)nloc * (sizeof(PetscScalar) + sizeof(int))) + MS_BJS_RED * sizeof(PetscScalar);
   jac->smem_optin  = 0;
   jac->use_shared  = (PetscBool)!jac->force_global;
-  jac->smem        = jac->use_shared ? jac->smem_needed : (size_t)jac->sh * sizeof(PetscScalar) + MS_BJS_WARP * sizeof(PetscScalar);
+  jac->smem        = jac->use_shared ? jac->smem_needed : (size_t)jac->sh * sizeof(PetscScalar) + MS_BJS_RED * sizeof(PetscScalar);
   if (device) {
 #if defined(PETSC_HAVE_CUDA)
     int use_shared;
@@ -814,7 +814,7 @@ static PetscErrorCode PCView_BJSmooth(PC pc, PetscViewer viewer)
    one slice: it assembles the local right-hand side (the in-slice entries, coded by negative column codes, from a
    shared-memory copy of the slice's x; the others from global memory) and the local matrix in shared memory, then
    runs the inner sweeps without leaving the kernel. The shared memory needed per block is
-   sh*(8 + nloc*(8 + 4)) + 256 bytes (eq. 4.15, nloc = most in-slice entries of a row); the kernel's limit is raised with
+   sh*(8 + nloc*(8 + 4)) + 512 bytes (eq. 4.15, nloc = most in-slice entries of a row); the kernel's limit is raised with
    cudaFuncSetAttribute() up to the device's opt-in limit, and when it still does not fit the inner sweeps read the
    in-slice coefficients from the image in global memory (same results, slower). On several processes the blocks are
    local to each process and the off-process entries use the values of the previous outer iteration.

@@ -1,0 +1,285 @@
+/*
+   CUDA kernels of PCBJSMOOTH (see include/petscmodsell/private/bjsmoothcuda.h for the function computed).
+   One thread block per slice of the mod-SELL image, one thread per row, modelled on the SpMV kernel
+   (src/mat/impls/modsell/cuda/modsellkernels.cu): the slice's window of x in shared memory, each thread
+   walking its row's interleaved slots. The local system (paper 000, section 4.3.1) stays in the block:
+   the right-hand side in registers, the in-slice coefficients in shared memory (ELLPACK, eq. 4.15) or,
+   in the fallback, read again from the image in global memory; the inner sweeps exchange the iterate
+   through the shared window. The host reference in bjsmooth.c performs the same operations in the
+   same order (block reductions excepted).
+*/
+#include <cuda_runtime.h>
+#include <petscmodsell/private/bjsmoothcuda.h>
+
+#define BJS_RED MS_BJS_RED
+
+/* sum over the block, returned to every thread (the scratch is reused: the first barrier protects it) */
+__device__ static inline double bjs_block_sum(double v, double *red)
+{
+  const int lane = threadIdx.x & 31, wid = threadIdx.x >> 5, nw = blockDim.x >> 5;
+  for (int off = 16; off > 0; off /= 2) v += __shfl_down_sync(0xffffffffu, v, off);
+  __syncthreads();
+  if (lane == 0) red[wid] = v;
+  __syncthreads();
+  if (wid == 0) {
+    v = lane < nw ? red[lane] : 0.0;
+    for (int off = 16; off > 0; off /= 2) v += __shfl_down_sync(0xffffffffu, v, off);
+    if (lane == 0) red[32] = v;
+  }
+  __syncthreads();
+  return red[32];
+}
+
+/* in-slice off-diagonal part of row t times the window v */
+template <bool SHARED>
+__device__ static inline double bjs_local_off(int t, int sh, int nn, const double *lv, const int *lc, const int *__restrict__ cols, const double *__restrict__ vals, long long beg, int w, const double *v)
+{
+  double sum = 0.0;
+  if (SHARED) {
+    for (int j = 0; j < nn; j++) sum += lv[j * sh + t] * v[lc[j * sh + t]];
+  } else {
+    for (int k = 0; k < w; k++) {
+      const long long slot = beg + (long long)k * sh + t;
+      const int       c    = __ldg(cols + slot);
+      if (c < 0) sum += __ldg(vals + slot) * v[-c - 1];
+    }
+  }
+  return sum;
+}
+
+template <int INNER, bool SHARED, bool ASYNC>
+__global__ void __launch_bounds__(1024) bjs_sweep_kernel(int m, const long long *__restrict__ sliceptr, const int *__restrict__ cols, const double *__restrict__ vals, const double *__restrict__ diag, const int *__restrict__ perm, int nloc, int inner_its, double rtol, int zero, const double *__restrict__ b, const double *__restrict__ offp, const double *xin, double *xout)
+{
+  extern __shared__ double smem[];
+  const int  sh = blockDim.x, t = threadIdx.x, s = blockIdx.x;
+  const int  r     = s * sh + t;
+  const bool valid = r < m;
+  const int  o     = valid ? (perm ? perm[r] : r) : 0;
+  double    *win   = smem;                   /* sh: x window, then the inner iterate (or CG direction) */
+  double    *red   = smem + sh;              /* BJS_RED */
+  double    *lv    = smem + sh + BJS_RED;    /* nloc * sh (SHARED) */
+  int       *lc    = (int *)(lv + (size_t)nloc * sh);
+  double     xi    = 0.0;
+
+  (void)lv;
+  (void)lc;
+  if (!zero && valid) xi = ASYNC ? __ldcg(xin + o) : xin[o];
+  win[t] = xi;
+  __syncthreads();
+
+  /* local right-hand side (eq. 4.8) and the local matrix */
+  const long long beg = sliceptr[s];
+  const int       w   = valid ? (int)((sliceptr[s + 1] - beg) / sh) : 0;
+  const double    d   = valid ? diag[r] : 1.0;
+  double          acc = 0.0;
+  int             nn  = 0;
+  if (valid) {
+    acc = b[o];
+    if (offp) acc -= offp[o];
+    if (!zero) acc -= d * xi;
+    for (int k = 0; k < w; k++) {
+      const long long slot = beg + (long long)k * sh + t;
+      const int       c    = __ldg(cols + slot);
+      const double    v    = __ldg(vals + slot);
+      if (c < 0) {
+        if (SHARED) {
+          lc[nn * sh + t] = -c - 1;
+          lv[nn * sh + t] = v;
+        }
+        nn++;
+        if (!zero) acc -= v * win[-c - 1];
+      } else if (c > 0 && !zero) acc -= v * (ASYNC ? __ldcg(xin + (c - 1)) : __ldg(xin + (c - 1)));
+    }
+  }
+  const double rl = acc;
+  double       y  = 0.0;
+  __syncthreads(); /* the x window has been read */
+
+  if (INNER == MS_BJS_INNER_CG) {
+    double p = rl, res = rl;
+    win[t]   = p;
+    double rr = bjs_block_sum(rl * rl, red);
+    const double tol2 = rtol * rtol * rr;
+    for (int it = 0; it < inner_its; it++) {
+      if (rr == 0.0 || (rtol > 0.0 && rr <= tol2)) break;
+      const double q  = d * p + bjs_local_off<SHARED>(t, sh, nn, lv, lc, cols, vals, beg, w, win);
+      const double pq = bjs_block_sum(p * q, red);
+      if (!(pq > 0.0)) break;
+      const double alpha = rr / pq;
+      y += alpha * p;
+      res -= alpha * q;
+      const double rrn  = bjs_block_sum(res * res, red);
+      const double beta = rrn / rr;
+      rr                = rrn;
+      p                 = res + beta * p;
+      win[t]            = p;
+      __syncthreads();
+    }
+  } else {
+    double tol2 = 0.0;
+    win[t]      = 0.0;
+    if (rtol > 0.0) tol2 = rtol * rtol * bjs_block_sum(rl * rl, red);
+    else __syncthreads();
+    if (INNER == MS_BJS_INNER_JACOBI) {
+      for (int it = 0; it < inner_its; it++) {
+        const double sm = bjs_local_off<SHARED>(t, sh, nn, lv, lc, cols, vals, beg, w, win);
+        if (rtol > 0.0) {
+          const double res = (rl - sm) - d * y;
+          if (bjs_block_sum(valid ? res * res : 0.0, red) <= tol2) break;
+        }
+        const double yn = (rl - sm) / d;
+        __syncthreads();
+        win[t] = yn;
+        y      = yn;
+        __syncthreads();
+      }
+    } else { /* warp-serialised Gauss-Seidel (eq. 4.14): warps in order, Jacobi inside a warp */
+      const int nw = sh >> 5, wid = t >> 5;
+      for (int it = 0; it < inner_its; it++) {
+        for (int g = 0; g < nw; g++) {
+          if (wid == g) {
+            const double sm = bjs_local_off<SHARED>(t, sh, nn, lv, lc, cols, vals, beg, w, win);
+            const double yn = (rl - sm) / d;
+            __syncwarp();
+            win[t] = yn;
+            y      = yn;
+          }
+          __syncthreads();
+        }
+        if (INNER == MS_BJS_INNER_SGS) {
+          for (int g = nw - 1; g >= 0; g--) {
+            if (wid == g) {
+              const double sm = bjs_local_off<SHARED>(t, sh, nn, lv, lc, cols, vals, beg, w, win);
+              const double yn = (rl - sm) / d;
+              __syncwarp();
+              win[t] = yn;
+              y      = yn;
+            }
+            __syncthreads();
+          }
+        }
+        if (rtol > 0.0) {
+          const double sm  = bjs_local_off<SHARED>(t, sh, nn, lv, lc, cols, vals, beg, w, win);
+          const double res = (rl - sm) - d * y;
+          if (bjs_block_sum(valid ? res * res : 0.0, red) <= tol2) break;
+        }
+      }
+    }
+  }
+  if (valid) {
+    xout[o] = xi + y; /* eq. 4.9 */
+    if (ASYNC) __threadfence();
+  }
+}
+
+template <int INNER, bool SHARED>
+static void bjs_launch(const MSBJSCUDAImage *img, int inner_its, double rtol, int nloc, size_t smem, int zero, int async, const double *b, const double *offp, const double *xin, double *xout, cudaStream_t st)
+{
+  if (async) bjs_sweep_kernel<INNER, SHARED, true><<<img->nslices, img->sh, smem, st>>>(img->m, img->sliceptr, img->cols, img->vals, img->diag, img->perm, nloc, inner_its, rtol, zero, b, offp, xin, xout);
+  else bjs_sweep_kernel<INNER, SHARED, false><<<img->nslices, img->sh, smem, st>>>(img->m, img->sliceptr, img->cols, img->vals, img->diag, img->perm, nloc, inner_its, rtol, zero, b, offp, xin, xout);
+}
+
+extern "C" int MSBJSCUDASweep(const MSBJSCUDAImage *img, int inner, int inner_its, double inner_rtol, int nloc, int use_shared, size_t smem, int zero, int async, const double *b, const double *offp, const double *xin, double *xout, void *stream)
+{
+  cudaStream_t st = (cudaStream_t)stream;
+  if (img->m <= 0 || img->nslices <= 0) return (int)cudaSuccess;
+  switch (inner) {
+  case MS_BJS_INNER_JACOBI:
+    if (use_shared) bjs_launch<MS_BJS_INNER_JACOBI, true>(img, inner_its, inner_rtol, nloc, smem, zero, async, b, offp, xin, xout, st);
+    else bjs_launch<MS_BJS_INNER_JACOBI, false>(img, inner_its, inner_rtol, nloc, smem, zero, async, b, offp, xin, xout, st);
+    break;
+  case MS_BJS_INNER_GS:
+    if (use_shared) bjs_launch<MS_BJS_INNER_GS, true>(img, inner_its, inner_rtol, nloc, smem, zero, async, b, offp, xin, xout, st);
+    else bjs_launch<MS_BJS_INNER_GS, false>(img, inner_its, inner_rtol, nloc, smem, zero, async, b, offp, xin, xout, st);
+    break;
+  case MS_BJS_INNER_SGS:
+    if (use_shared) bjs_launch<MS_BJS_INNER_SGS, true>(img, inner_its, inner_rtol, nloc, smem, zero, async, b, offp, xin, xout, st);
+    else bjs_launch<MS_BJS_INNER_SGS, false>(img, inner_its, inner_rtol, nloc, smem, zero, async, b, offp, xin, xout, st);
+    break;
+  default:
+    if (use_shared) bjs_launch<MS_BJS_INNER_CG, true>(img, inner_its, inner_rtol, nloc, smem, zero, async, b, offp, xin, xout, st);
+    else bjs_launch<MS_BJS_INNER_CG, false>(img, inner_its, inner_rtol, nloc, smem, zero, async, b, offp, xin, xout, st);
+  }
+  return (int)cudaGetLastError();
+}
+
+template <int INNER>
+static cudaError_t bjs_raise_limit(int bytes)
+{
+  cudaError_t err;
+  if ((err = cudaFuncSetAttribute(bjs_sweep_kernel<INNER, true, false>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes))) return err;
+  return cudaFuncSetAttribute(bjs_sweep_kernel<INNER, true, true>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
+}
+
+extern "C" int MSBJSCUDAConfigure(int sh, int nloc, int inner, int force_global, int *use_shared, size_t *smem, size_t *smem_needed, size_t *smem_optin)
+{
+  const size_t base = ((size_t)sh + BJS_RED) * sizeof(double);
+  const size_t need = base + (size_t)nloc * sh * (sizeof(double) + sizeof(int));
+  int          dev, optin = 0;
+  cudaError_t  err;
+
+  *smem_needed = need;
+  if ((err = cudaGetDevice(&dev))) return (int)err;
+  if ((err = cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev))) return (int)err;
+  *smem_optin = (size_t)optin;
+  if (!force_global && need <= (size_t)optin) {
+    *use_shared = 1;
+    *smem       = need;
+    if (need > 48 * 1024) { /* beyond the default limit: opt in (paper 000, after eq. 4.15) */
+      switch (inner) {
+      case MS_BJS_INNER_JACOBI:
+        err = bjs_raise_limit<MS_BJS_INNER_JACOBI>((int)need);
+        break;
+      case MS_BJS_INNER_GS:
+        err = bjs_raise_limit<MS_BJS_INNER_GS>((int)need);
+        break;
+      case MS_BJS_INNER_SGS:
+        err = bjs_raise_limit<MS_BJS_INNER_SGS>((int)need);
+        break;
+      default:
+        err = bjs_raise_limit<MS_BJS_INNER_CG>((int)need);
+      }
+      if (err) return (int)err;
+    }
+  } else { /* the fallback: coefficients read from global memory, only the window and the scratch shared */
+    *use_shared = 0;
+    *smem       = base;
+  }
+  return (int)cudaSuccess;
+}
+
+/* one thread per image row: in-slice entries of the row (max over rows) and the smallest user row whose
+   diagonal entry is not positive */
+__global__ void bjs_analyze_kernel(int m, int sh, const long long *__restrict__ sliceptr, const int *__restrict__ cols, const double *__restrict__ diag, const int *__restrict__ perm, MSBJSCUDAStatus *status)
+{
+  const int          r   = blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned int       cnt = 0;
+  unsigned long long bad = MS_BJS_BAD_NONE;
+  if (r < m) {
+    const int       s = r / sh, t = r - s * sh;
+    const long long beg = sliceptr[s];
+    const int       w   = (int)((sliceptr[s + 1] - beg) / sh);
+    for (int k = 0; k < w; k++)
+      if (cols[beg + (long long)k * sh + t] < 0) cnt++;
+    if (!(diag[r] > 0.0)) bad = (unsigned long long)(perm ? perm[r] : r);
+  }
+  for (int off = 16; off > 0; off /= 2) {
+    cnt = max(cnt, __shfl_down_sync(0xffffffffu, cnt, off));
+    bad = min(bad, __shfl_down_sync(0xffffffffu, bad, off));
+  }
+  if ((threadIdx.x & 31) == 0) {
+    if (cnt) atomicMax(&status->maxloc, (unsigned long long)cnt);
+    if (bad != MS_BJS_BAD_NONE) atomicMin(&status->badrow, bad);
+  }
+}
+
+extern "C" int MSBJSCUDAAnalyze(const MSBJSCUDAImage *img, MSBJSCUDAStatus *status, void *stream)
+{
+  cudaStream_t st = (cudaStream_t)stream;
+  cudaError_t  err;
+  if ((err = cudaMemsetAsync(&status->maxloc, 0, sizeof(unsigned long long), st))) return (int)err;
+  if ((err = cudaMemsetAsync(&status->badrow, 0xff, sizeof(unsigned long long), st))) return (int)err;
+  if (img->m <= 0) return (int)cudaSuccess;
+  bjs_analyze_kernel<<<(img->m + 255) / 256, 256, 0, st>>>(img->m, img->sh, img->sliceptr, img->cols, img->diag, img->perm, status);
+  return (int)cudaGetLastError();
+}
