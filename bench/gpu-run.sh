@@ -102,7 +102,7 @@ stage_check() {
 
 stage_sanitize() {
   log "compute-sanitizer: memcheck on the GPU harness tests, racecheck on the SpMV and build kernels"
-  make BUILD="$B" -j"$jobs" check CUDAMEMCHECK=1 search="${SANITIZE_SEARCH:-*cuda*}" > "$out/memcheck.log" 2>&1 || status=1
+  make BUILD="$B" -j"$jobs" check WRAPPER='compute-sanitizer --tool memcheck --error-exitcode 9 --print-limit 5' search="${SANITIZE_SEARCH:-*cuda*}" > "$out/memcheck.log" 2>&1 || status=1
   tail -3 "$out/memcheck.log"
   {
     for args in "-mat_modsell_slice_height 64" "-mat_modsell_ordering rcm" "-mat_modsell_kernel sell -mat_modsell_slice_height 32"; do

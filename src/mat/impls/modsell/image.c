@@ -311,20 +311,21 @@ typedef struct {
   void         *tmp[3];
 } MSCSRDevice;
 
+/* Always from the host CSR: a device matrix's own device CSR may be row-compressed (cuSPARSE stores
+   off-diagonal blocks that way), while the image needs every row */
 static PetscErrorCode MSCSRDeviceGet(MSImage img, Mat A, PetscBool needvals, cudaStream_t stream, MSCSRDevice *csr)
 {
-  const PetscInt *i, *j;
-  PetscScalar    *a;
-  PetscMemType    mt;
+  const PetscInt    *i, *j;
+  const PetscScalar *a = NULL;
+  PetscInt           nrow;
+  PetscBool          done;
 
   PetscFunctionBegin;
   PetscCall(PetscMemzero(csr, sizeof(*csr)));
-  PetscCall(MatSeqAIJGetCSRAndMemType(A, &i, &j, &a, &mt));
-  if (PetscMemTypeDevice(mt)) {
-    csr->ai = (const int *)i;
-    csr->aj = (const int *)j;
-    csr->aa = a;
-  } else {
+  PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &nrow, &i, &j, &done));
+  PetscCheck(done && nrow == img->m, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Cannot get the CSR structure");
+  if (needvals) PetscCall(MatSeqAIJGetArrayRead(A, &a));
+  {
     const size_t m1 = (size_t)img->m + 1, nnz = (size_t)img->nnz;
     PetscCall(PetscLogEventBegin(MATMODSELL_Upload, A, 0, 0, 0));
     PetscCallCUDA(cudaMallocAsync(&csr->tmp[0], m1 * sizeof(int), stream));
@@ -341,6 +342,9 @@ static PetscErrorCode MSCSRDeviceGet(MSImage img, Mat A, PetscBool needvals, cud
     csr->aj = (const int *)csr->tmp[1];
     csr->aa = (const double *)csr->tmp[2];
   }
+  /* pageable copies are staged before cudaMemcpyAsync returns: the host arrays may be released now */
+  if (needvals) PetscCall(MatSeqAIJRestoreArrayRead(A, &a));
+  PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &nrow, &i, &j, &done));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -427,12 +431,10 @@ static PetscErrorCode MSImageBuildDevice(MSImage img, Mat A)
 /* Only the values changed: scatter the CSR values (uploaded, or A's own device copy) into the slots */
 static PetscErrorCode MSImageUploadValues(MSImage img, Mat A)
 {
-  cudaStream_t     stream;
-  const size_t     nnz = (size_t)img->nnz;
-  const PetscInt  *i, *j;
-  PetscScalar     *a;
-  PetscMemType     mt;
-  const double    *d_a;
+  cudaStream_t       stream;
+  const size_t       nnz = (size_t)img->nnz;
+  const PetscScalar *a;
+  const double      *d_a;
 
   PetscFunctionBegin;
   if (!nnz) PetscFunctionReturn(PETSC_SUCCESS);
@@ -454,9 +456,8 @@ static PetscErrorCode MSImageUploadValues(MSImage img, Mat A)
       PetscCallCUDA(cudaStreamSynchronize(stream));
     }
   }
-  PetscCall(MatSeqAIJGetCSRAndMemType(A, &i, &j, &a, &mt));
-  if (PetscMemTypeDevice(mt)) d_a = a;
-  else {
+  PetscCall(MatSeqAIJGetArrayRead(A, &a));
+  {
     if (!img->d_csrvals) {
       PetscCallCUDA(cudaMalloc(&img->d_csrvals, nnz * sizeof(double)));
       img->dev_bytes += nnz * sizeof(double);
@@ -466,6 +467,7 @@ static PetscErrorCode MSImageUploadValues(MSImage img, Mat A)
     PetscCall(PetscLogCpuToGpu((PetscLogDouble)nnz * sizeof(double)));
     d_a = (const double *)img->d_csrvals;
   }
+  PetscCall(MatSeqAIJRestoreArrayRead(A, &a));
   PetscCall(PetscLogGpuTimeBegin());
   PetscCallCUDA((cudaError_t)MSCUDAScatterValues((long long)nnz, (const long long *)img->d_csr2slot, d_a, (double *)img->d_vals, (double *)img->d_diag, stream));
   PetscCall(PetscLogGpuTimeEnd());
