@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# bench/bjsmooth.sh OUTDIR : PCBJSMOOTH measurements (docs/bjsmooth.md), one run, every log in OUTDIR.
+#
+#  1. The smoother experiment of paper 000 (section 4.4, table 4.1, figure 4.2): 1000 outer iterations from
+#     x = 0, the residual ||b - A x||^2 computed and read back every 10th, on problems of >= 1 M rows (the 7-point
+#     Laplacian at 128^3 and the FVM tetrahedral problem of examples/fvm/fvmpoisson at -n 56, 1.05 M rows):
+#     GPU bjsmooth (synchronous; inner jacobi and inner cg, at most 100 inner sweeps, block rtol 1e-7, blocks of
+#     512 rows) against PETSc's SOR (forward Gauss-Seidel) on one CPU core. CSV histories: smoother_*.csv.
+#  2. CG to rtol 1e-8 (unpreconditioned residual), setup + solve: CG + bjsmooth on modsell against CG + jacobi on
+#     aijcusparse, on the 256^3 Laplacian and on the FVM tetrahedral problem at -n 120 (10.4 M rows).
+# Prints a table (OUTDIR/bjsmooth_table.txt). Run from the repository root on the GPU machine after the library
+# is built (BUILD, default build-cuda when it exists, else build; PETSC_DIR as for the build).
+# Environment: SMALL=1 (tiny sizes, for a CPU check), LAP_SMOOTH_N (128), FVM_SMOOTH_N (56), LAP_CG_N (256),
+#   FVM_CG_N (120), BJS_SMOOTH_OPTS (extra bjsmooth options of part 1), BJS_CG_OPTS (bjsmooth options of part 2),
+#   SOR_OPTS (default -pc_sor_forward), MODSELL_OPTS (default -ms_rcm: RCM ordering inside modsell, which makes the
+#   slices of the randomly numbered FVM mesh compact), CUDA_MAT (aijcusparse), GPU_MAT (modsell).
+set -uo pipefail
+out=${1:?usage: bench/bjsmooth.sh OUTDIR}
+mkdir -p "$out"
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+if [ -z "${BUILD:-}" ]; then if [ -d build-cuda ]; then BUILD=$top/build-cuda; else BUILD=$top/build; fi; fi
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+drv=$BUILD/bin/src/ksp/pc/impls/bjsmooth/tutorials/ex1
+fvm=$BUILD/bin/examples/fvm/fvmpoisson
+make -s BUILD="$BUILD" "$drv" "$fvm" > "$out/bjsmooth_build.log" 2>&1 || { echo "build failed: $out/bjsmooth_build.log"; tail -20 "$out/bjsmooth_build.log"; exit 1; }
+
+if [ "${SMALL:-0}" = 1 ]; then
+  LAP_SMOOTH_N=${LAP_SMOOTH_N:-24}; FVM_SMOOTH_N=${FVM_SMOOTH_N:-8}; LAP_CG_N=${LAP_CG_N:-32}; FVM_CG_N=${FVM_CG_N:-10}; OUTER=${OUTER:-100}
+  CUDA_MAT=${CUDA_MAT:-aij}; GPU_MAT=${GPU_MAT:-modsell}
+fi
+LAP_SMOOTH_N=${LAP_SMOOTH_N:-128}; FVM_SMOOTH_N=${FVM_SMOOTH_N:-56}; LAP_CG_N=${LAP_CG_N:-256}; FVM_CG_N=${FVM_CG_N:-120}; OUTER=${OUTER:-1000}
+CUDA_MAT=${CUDA_MAT:-aijcusparse}; GPU_MAT=${GPU_MAT:-modsell}
+BJS_SMOOTH_OPTS=${BJS_SMOOTH_OPTS:--pc_bjsmooth_block_size 512 -pc_bjsmooth_inner_its 100 -pc_bjsmooth_inner_rtol 1e-7}
+BJS_CG_OPTS=${BJS_CG_OPTS:-}
+SOR_OPTS=${SOR_OPTS:--pc_sor_forward}
+MODSELL_OPTS=${MODSELL_OPTS:--ms_rcm}
+results=$out/bjsmooth_results.txt
+: > "$results"
+
+run() { # name args...
+  local name=$1; shift
+  echo "=== $name: $drv $*" >> "$out/bjsmooth_runs.log"
+  local t0=$SECONDS
+  "$drv" "$@" > "$out/run_$name.log" 2>&1
+  local rc=$?
+  cat "$out/run_$name.log" >> "$out/bjsmooth_runs.log"
+  if [ $rc -ne 0 ]; then echo "run $name FAILED (rc $rc): $out/run_$name.log"; tail -5 "$out/run_$name.log"; return; fi
+  sed -n "s/^RESULT /name=$name /p" "$out/run_$name.log" >> "$results"
+  echo "  $name: $((SECONDS - t0)) s"
+}
+
+echo "[bjsmooth] FVM systems"
+"$fvm" -n "$FVM_SMOOTH_N" -cell tet -mat_type aij -write_system "$out/fvm_smooth.bin" -ksp_max_it 1 > "$out/fvm_smooth_gen.log" 2>&1 || echo "FVM generation (smoother) failed: $out/fvm_smooth_gen.log"
+"$fvm" -n "$FVM_CG_N" -cell tet -mat_type aij -write_system "$out/fvm_cg.bin" -ksp_max_it 1 > "$out/fvm_cg_gen.log" 2>&1 || echo "FVM generation (cg) failed: $out/fvm_cg_gen.log"
+
+echo "[bjsmooth] 1. smoother experiment: $OUTER outer iterations, residual every 10th"
+for p in lap fvm; do
+  if [ $p = lap ]; then prob="-n $LAP_SMOOTH_N"; else prob="-f $out/fvm_smooth.bin"; fi
+  run smooth_${p}_bjs_jacobi $prob -mode smoother -outer "$OUTER" -every 10 -mat_type "$GPU_MAT" $MODSELL_OPTS -pc_type bjsmooth -pc_bjsmooth_inner jacobi $BJS_SMOOTH_OPTS -csv "$out/smoother_${p}_bjs_jacobi.csv"
+  run smooth_${p}_bjs_cg $prob -mode smoother -outer "$OUTER" -every 10 -mat_type "$GPU_MAT" $MODSELL_OPTS -pc_type bjsmooth -pc_bjsmooth_inner cg $BJS_SMOOTH_OPTS -csv "$out/smoother_${p}_bjs_cg.csv"
+  run smooth_${p}_cpu_sor $prob -mode smoother -outer "$OUTER" -every 10 -mat_type aij -vec_type standard -pc_type sor $SOR_OPTS -repeat 1 -csv "$out/smoother_${p}_cpu_sor.csv"
+done
+
+echo "[bjsmooth] 2. CG to rtol 1e-8, setup + solve"
+for p in lap fvm; do
+  if [ $p = lap ]; then prob="-n $LAP_CG_N"; else prob="-f $out/fvm_cg.bin"; fi
+  run cg_${p}_modsell_bjs $prob -mode cg -ksp_type cg -ksp_rtol 1e-8 -mat_type "$GPU_MAT" $MODSELL_OPTS -pc_type bjsmooth $BJS_CG_OPTS
+  run cg_${p}_cusparse_jacobi $prob -mode cg -ksp_type cg -ksp_rtol 1e-8 -mat_type "$CUDA_MAT" -pc_type jacobi
+done
+rm -f "$out"/fvm_smooth.bin "$out"/fvm_cg.bin "$out"/*.bin.info
+
+# table: times, and for the smoother the time bjsmooth needs to reach SOR's final residual reduction (from the CSVs)
+{
+  printf '%-30s %10s %7s %10s %10s %10s %11s\n' run rows its setup_s solve_s total_s rel_rnorm2
+  awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } printf "%-30s %10s %7s %10s %10s %10s %11s\n", v["name"], v["rows"], v["its"], v["setup_s"], v["solve_s"], v["total_s"], v["rel_rnorm2"] }' "$results"
+  echo
+  echo "smoother: speedup of the GPU runs over CPU SOR (solve time, $OUTER iterations), and time to reach SOR's final ||r||^2"
+  for p in lap fvm; do
+    sor=$(awk -v n="smooth_${p}_cpu_sor" '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } if (v["name"] == n) print v["solve_s"] }' "$results")
+    sorrr=$(tail -1 "$out/smoother_${p}_cpu_sor.csv" 2>/dev/null | cut -d, -f3)
+    for k in jacobi cg; do
+      g=$(awk -v n="smooth_${p}_bjs_$k" '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } if (v["name"] == n) print v["solve_s"] }' "$results")
+      reach=$(awk -F, -v t="$sorrr" 't != "" && $3 <= t + 0 { print $2; exit }' "$out/smoother_${p}_bjs_$k.csv" 2>/dev/null)
+      if [ -n "$sor" ] && [ -n "$g" ]; then
+        awk -v p="$p" -v k="$k" -v s="$sor" -v g="$g" -v r="${reach:-}" 'BEGIN { printf "  %-4s bjsmooth inner %-6s: %8.3f s vs SOR %8.3f s: %7.1fx; reaches SOR final ||r||^2 after %s s%s\n", p, k, g, s, s / g, (r == "" ? "-" : r), (r == "" ? " (not reached)" : sprintf(" (%.1fx)", s / r)) }'
+      fi
+    done
+  done
+  echo "cg: speedup of modsell + bjsmooth over aijcusparse + jacobi (setup + solve)"
+  for p in lap fvm; do
+    a=$(awk -v n="cg_${p}_modsell_bjs" '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } if (v["name"] == n) print v["total_s"] }' "$results")
+    c=$(awk -v n="cg_${p}_cusparse_jacobi" '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } if (v["name"] == n) print v["total_s"] }' "$results")
+    [ -n "$a" ] && [ -n "$c" ] && awk -v p="$p" -v a="$a" -v c="$c" 'BEGIN { printf "  %-4s %8.3f s vs %8.3f s: %.2fx\n", p, a, c, c / a }'
+  done
+} | tee "$out/bjsmooth_table.txt"

@@ -1,0 +1,227 @@
+static char help[] = "PCBJSMOOTH benchmark driver (bench/bjsmooth.sh): one configuration per run.\n\
+  -problem lap3d -n <n>   : 7-point Laplacian on an n^3 grid, b = 1; or -f <file>: A (and b, else b = 1) in PETSc binary\n\
+  -mode smoother|cg       : smoother: -outer <1000> outer iterations of the PC from x = 0 through PCApplyRichardson,\n\
+                            the residual ||b - A x||^2 computed (and read back) every -every <10> iterations (paper 000,\n\
+                            section 4.4); cg: KSPSolve with the options' KSP and PC (-ksp_rtol 1e-8 unless given)\n\
+  -mat_type <aij>         : type the host AIJ matrix is converted to (timed as setup): aij, aijcusparse, modsell\n\
+  -ms_rcm, -ms_sh <sh>    : RCM ordering / slice height of a modsell matrix\n\
+  -repeat <2>             : repeat the measurement (the first run warms the device up); the last one is reported\n\
+  -csv <file>             : smoother mode: CSV 'iteration,seconds,rnorm2' of the last repetition\n\
+Prints one line 'RESULT key=value ...'. Times are wall times with the device synchronized.\n";
+
+#include <petscmodsell.h>
+#include <petscksp.h>
+#include <petsctime.h>
+
+static PetscErrorCode BuildLaplacian(PetscInt n, Mat *A)
+{
+  PetscInt N = n * n * n;
+
+  PetscFunctionBegin;
+  PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, N, N, 7, NULL, A));
+  for (PetscInt i = 0; i < N; i++) {
+    const PetscInt x = i % n, y = (i / n) % n, z = i / (n * n);
+    PetscInt       cols[7], nc = 0;
+    PetscScalar    vals[7];
+
+    if (z > 0) { cols[nc] = i - n * n; vals[nc++] = -1.0; }
+    if (y > 0) { cols[nc] = i - n; vals[nc++] = -1.0; }
+    if (x > 0) { cols[nc] = i - 1; vals[nc++] = -1.0; }
+    cols[nc]   = i;
+    vals[nc++] = 6.0;
+    if (x < n - 1) { cols[nc] = i + 1; vals[nc++] = -1.0; }
+    if (y < n - 1) { cols[nc] = i + n; vals[nc++] = -1.0; }
+    if (z < n - 1) { cols[nc] = i + n * n; vals[nc++] = -1.0; }
+    PetscCall(MatSetValues(*A, 1, &i, nc, cols, vals, INSERT_VALUES));
+  }
+  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CopyToVec(Vec from, Vec to)
+{
+  const PetscScalar *a;
+  PetscScalar       *b;
+  PetscInt           n;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(from, &n));
+  PetscCall(VecGetArrayRead(from, &a));
+  PetscCall(VecGetArrayWrite(to, &b));
+  PetscCall(PetscArraycpy(b, a, n));
+  PetscCall(VecRestoreArrayRead(from, &a));
+  PetscCall(VecRestoreArrayWrite(to, &b));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* a norm reads a number back: the device is synchronized after it */
+static PetscErrorCode Sync(Vec v)
+{
+  PetscReal nrm;
+
+  PetscFunctionBegin;
+  PetscCall(VecNorm(v, NORM_2, &nrm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  Mat            A0, A = NULL;
+  Vec            b0, b, x, r, w;
+  char           file[PETSC_MAX_PATH_LEN] = "", mode[16] = "smoother", mtype[64] = MATAIJ, problem[16] = "lap3d", hist[PETSC_MAX_PATH_LEN] = "";
+  PetscInt       n = 32, outer = 1000, every = 10, repeat = 2, sh = 0, N;
+  PetscBool      hasfile, rcm = PETSC_FALSE, smoother, hashist;
+  PetscLogDouble t0, t1, t2, tsetup = 0, tsolve = 0;
+  PetscReal      nb, rr = 0, rtol;
+  PetscInt       its = 0;
+  const char    *pctype = "";
+  FILE          *fh = NULL;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(PetscModSELLInitializePackage());
+  PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "bjsmooth benchmark driver", NULL);
+  PetscCall(PetscOptionsString("-problem", "lap3d (unless -f)", NULL, problem, problem, sizeof(problem), NULL));
+  PetscCall(PetscOptionsInt("-n", "grid points per direction", NULL, n, &n, NULL));
+  PetscCall(PetscOptionsString("-f", "PETSc binary file with A (and b)", NULL, file, file, sizeof(file), &hasfile));
+  PetscCall(PetscOptionsString("-mode", "smoother or cg", NULL, mode, mode, sizeof(mode), NULL));
+  PetscCall(PetscOptionsString("-mat_type", "matrix type to convert to", NULL, mtype, mtype, sizeof(mtype), NULL));
+  PetscCall(PetscOptionsBool("-ms_rcm", "RCM ordering inside modsell", NULL, rcm, &rcm, NULL));
+  PetscCall(PetscOptionsInt("-ms_sh", "modsell slice height", NULL, sh, &sh, NULL));
+  PetscCall(PetscOptionsInt("-outer", "outer iterations (smoother)", NULL, outer, &outer, NULL));
+  PetscCall(PetscOptionsInt("-every", "residual every this many iterations (smoother)", NULL, every, &every, NULL));
+  PetscCall(PetscOptionsInt("-repeat", "repetitions (the last is reported)", NULL, repeat, &repeat, NULL));
+  PetscCall(PetscOptionsString("-csv", "CSV history file (smoother)", NULL, hist, hist, sizeof(hist), &hashist));
+  PetscOptionsEnd();
+  PetscCall(PetscStrcmp(mode, "smoother", &smoother));
+  PetscCheck(every >= 1 && outer >= every, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-every must be at least 1 and at most -outer");
+
+  /* the host system (not timed) */
+  if (hasfile) {
+    PetscViewer v;
+    PetscCall(PetscViewerBinaryOpen(PETSC_COMM_WORLD, file, FILE_MODE_READ, &v));
+    PetscCall(MatCreate(PETSC_COMM_WORLD, &A0));
+    PetscCall(MatSetType(A0, MATAIJ));
+    PetscCall(MatLoad(A0, v));
+    PetscCall(MatCreateVecs(A0, NULL, &b0));
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    if (VecLoad(b0, v)) PetscCall(VecSet(b0, 1.0));
+    PetscCall(PetscPopErrorHandler());
+    PetscCall(PetscViewerDestroy(&v));
+    PetscCall(PetscStrncpy(problem, "file", sizeof(problem)));
+  } else {
+    PetscCall(BuildLaplacian(n, &A0));
+    PetscCall(MatCreateVecs(A0, NULL, &b0));
+    PetscCall(VecSet(b0, 1.0));
+  }
+  PetscCall(MatSetOption(A0, MAT_SPD, PETSC_TRUE));
+  PetscCall(MatGetSize(A0, &N, NULL));
+  PetscCall(VecNorm(b0, NORM_2, &nb));
+
+  for (PetscInt rep = 0; rep < repeat; rep++) {
+    PC  pc;
+    KSP ksp = NULL;
+
+    if (hashist && rep == repeat - 1) PetscCall(PetscFOpen(PETSC_COMM_WORLD, hist, "w", &fh));
+    /* setup: conversion (device upload, format), vectors, PC/KSP setup, one product */
+    PetscCall(PetscTime(&t0));
+    PetscCall(MatConvert(A0, mtype, MAT_INITIAL_MATRIX, &A));
+    {
+      PetscBool isms;
+      PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATSEQAIJMODSELL, &isms));
+      if (isms && rcm) PetscCall(MatModSELLSetOrdering(A, MATMODSELL_ORDERING_RCM));
+      if (isms && sh) PetscCall(MatModSELLSetSliceHeight(A, sh));
+    }
+    PetscCall(MatSetOption(A, MAT_SPD, PETSC_TRUE));
+    PetscCall(MatCreateVecs(A, &x, &b));
+    PetscCall(VecDuplicate(b, &r));
+    PetscCall(VecDuplicate(b, &w));
+    PetscCall(CopyToVec(b0, b));
+    PetscCall(MatMult(A, b, r));
+    if (smoother) {
+      PetscCall(PCCreate(PETSC_COMM_WORLD, &pc));
+      PetscCall(PCSetOperators(pc, A, A));
+      PetscCall(PCSetFromOptions(pc));
+      PetscCall(PCSetUp(pc));
+    } else {
+      PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+      PetscCall(KSPSetOperators(ksp, A, A));
+      PetscCall(KSPSetTolerances(ksp, 1e-8, PETSC_CURRENT, PETSC_CURRENT, 20000));
+      PetscCall(KSPSetNormType(ksp, KSP_NORM_UNPRECONDITIONED));
+      PetscCall(KSPSetFromOptions(ksp));
+      PetscCall(KSPSetUp(ksp));
+      PetscCall(KSPGetPC(ksp, &pc));
+    }
+    PetscCall(Sync(r));
+    PetscCall(PetscTime(&t1));
+    PetscCall(PCGetType(pc, &pctype));
+
+    if (smoother) {
+      PetscCall(VecZeroEntries(x));
+      for (PetscInt k = 0; k < outer / every; k++) {
+        PetscInt                    o;
+        PCRichardsonConvergedReason reason;
+        PetscReal                   nr;
+        PetscLogDouble              tk;
+
+        PetscCall(PCApplyRichardson(pc, b, x, w, 0.0, 0.0, 0.0, every, (PetscBool)(k == 0), &o, &reason));
+        PetscCall(MatMult(A, x, r));
+        PetscCall(VecAYPX(r, -1.0, b));
+        PetscCall(VecNorm(r, NORM_2, &nr)); /* read back: synchronizes */
+        PetscCall(PetscTime(&tk));
+        rr = nr * nr;
+        if (fh) PetscCall(PetscFPrintf(PETSC_COMM_WORLD, fh, "%" PetscInt_FMT ",%.6e,%.6e\n", (k + 1) * every, tk - t1, rr));
+      }
+      its = (outer / every) * every;
+      rtol = 0;
+    } else {
+      PetscReal nr;
+      PetscCall(KSPSolve(ksp, b, x));
+      PetscCall(KSPGetIterationNumber(ksp, &its));
+      PetscCall(KSPGetTolerances(ksp, &rtol, NULL, NULL, NULL));
+      PetscCall(MatMult(A, x, r));
+      PetscCall(VecAYPX(r, -1.0, b));
+      PetscCall(VecNorm(r, NORM_2, &nr));
+      rr = nr * nr;
+    }
+    PetscCall(PetscTime(&t2));
+    tsetup = t1 - t0;
+    tsolve = t2 - t1;
+    if (fh) PetscCall(PetscFClose(PETSC_COMM_WORLD, fh));
+    fh = NULL;
+    if (rep == repeat - 1)
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "RESULT problem=%s rows=%" PetscInt_FMT " mode=%s mat=%s pc=%s its=%" PetscInt_FMT " setup_s=%.4f solve_s=%.4f total_s=%.4f rel_rnorm2=%.3e\n", problem, N, mode, mtype, pctype, its, tsetup, tsolve, tsetup + tsolve, rr / (nb * nb)));
+    if (smoother) PetscCall(PCDestroy(&pc));
+    else PetscCall(KSPDestroy(&ksp));
+    PetscCall(VecDestroy(&x));
+    PetscCall(VecDestroy(&b));
+    PetscCall(VecDestroy(&r));
+    PetscCall(VecDestroy(&w));
+    PetscCall(MatDestroy(&A));
+  }
+  PetscCall(VecDestroy(&b0));
+  PetscCall(MatDestroy(&A0));
+  PetscCall(PetscFinalize());
+  return 0;
+}
+
+/*TEST
+
+   # the driver at small sizes (timings filtered out)
+   test:
+     suffix: smoother
+     args: -n 10 -outer 40 -every 10 -repeat 1 -pc_type bjsmooth -pc_bjsmooth_block_size 32 -csv hist.csv
+     filter: sed -E -e "s/(setup|solve|total)_s=[0-9.]+/\\1_s=T/g" -e "s/rel_rnorm2=[0-9.e+-]+/rel_rnorm2=R/" -e "s/pc=[a-z]+/pc=P/"
+     output_file: output/ex1_smoother.out
+   test:
+     suffix: smoother_sor
+     args: -n 10 -outer 40 -every 10 -repeat 1 -pc_type sor -pc_sor_forward
+     filter: sed -E -e "s/(setup|solve|total)_s=[0-9.]+/\\1_s=T/g" -e "s/rel_rnorm2=[0-9.e+-]+/rel_rnorm2=R/" -e "s/pc=[a-z]+/pc=P/"
+     output_file: output/ex1_smoother.out
+   test:
+     suffix: cg
+     args: -n 10 -mode cg -repeat 1 -ksp_type cg -pc_type bjsmooth -mat_type modsell
+     filter: sed -E -e "s/(setup|solve|total)_s=[0-9.]+/\\1_s=T/g" -e "s/rel_rnorm2=[0-9.e+-]+/rel_rnorm2=R/" -e "s/its=[0-9]+/its=I/"
+
+TEST*/
