@@ -121,10 +121,16 @@ static PetscErrorCode ProbCavityJacobian(Problem *p, PetscBool check)
   PetscInt           rstart, rend, nnz = 0;
   FVMSystem         *s = &p->s;
   const PetscScalar *fa;
+  PetscOptions       opts;
 
   PetscFunctionBegin;
   PetscCheck(p->nx >= 3 && p->ny >= 3, p->comm, PETSC_ERR_ARG_OUTOFRANGE, "-problem cavity needs at least 3 x 3 nodes");
+  /* ex19's objects read no command-line option (DMCreateMatrix() would take the solve's -mat_type, ...):
+     an empty options database while they exist */
+  PetscCall(PetscOptionsCreate(&opts));
+  PetscCall(PetscOptionsPush(opts));
   PetscCall(DMDACreate2d(p->comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, p->nx, p->ny, PETSC_DECIDE, PETSC_DECIDE, 4, 1, NULL, NULL, &da));
+  PetscCall(DMSetMatType(da, MATAIJ));
   PetscCall(DMSetUp(da));
   /* ex19's parameters and defaults */
   if (p->lidvelocity < 0) p->lidvelocity = 1.0 / (p->nx * p->ny);
@@ -136,8 +142,6 @@ static PetscErrorCode ProbCavityJacobian(Problem *p, PetscBool check)
   PetscCall(SNESSetDM(snes, da));
   PetscCall(DMSetApplicationContext(da, &user));
   PetscCall(DMDASNESSetFunctionLocal(da, INSERT_VALUES, (DMDASNESFunctionFn *)FormFunctionLocal, &user));
-  PetscCall(SNESSetOptionsPrefix(snes, "cavity_"));
-  PetscCall(SNESSetFromOptions(snes));
   PetscCall(DMCreateGlobalVector(da, &x));
   PetscCall(FormInitialGuess(&user, da, x));
   PetscCall(VecDuplicate(x, &F));
@@ -211,6 +215,8 @@ static PetscErrorCode ProbCavityJacobian(Problem *p, PetscBool check)
   PetscCall(VecDestroy(&F));
   PetscCall(SNESDestroy(&snes));
   PetscCall(DMDestroy(&da));
+  PetscCall(PetscOptionsPop());
+  PetscCall(PetscOptionsDestroy(&opts));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 #endif
@@ -801,3 +807,124 @@ int main(int argc, char **argv)
   PetscCall(PetscFinalize());
   return 0;
 }
+
+/*TEST
+
+  build:
+    requires: double !complex
+
+  # every generator: -check verifies the properties the problem claims (unknowns, symmetry or its
+  # absence, signs, row sums of interior and boundary rows, coefficient ratios, block structure,
+  # Jacobians), -solve -check that the default Krylov method (CG for SPD problems, GMRES otherwise)
+  # converges in the true residual, and where known the error or the maximum principle
+  testset:
+    args: -check -solve -timings 0
+    test:
+      suffix: fvm_mixed
+      args: -problem fvm -n 4 -cell mixed
+    test:
+      suffix: fvm_tet_dirichlet_2
+      nsize: 2
+      args: -problem fvm -n 3 -cell tet -bc dirichlet -rhs cosine -ksp_rtol 1e-12
+    test:
+      suffix: twophase_2d
+      args: -problem twophase -dim 2 -n 16 -ksp_rtol 1e-12
+    test:
+      suffix: twophase_3d_bubbles_2
+      nsize: 2
+      args: -problem twophase -dim 3 -n 8 -bubbles 3 -bubble_radius 0.15 -ksp_rtol 1e-12
+    test:
+      suffix: twophase_bubbles_dirichlet
+      args: -problem twophase -dim 2 -n 24 -layer 0 -bubbles 5 -bubble_radius 0.12 -bc dirichlet -ksp_rtol 1e-12
+    test:
+      suffix: magnetron
+      args: -problem magnetron -h_mm 5 -rho_max 0
+    test:
+      suffix: magnetron_chi_2
+      nsize: 2
+      args: -problem magnetron -h_mm 3 -chi_max 4 -rho_max 2
+    test:
+      suffix: aniso_rotated
+      args: -problem aniso -dim 2 -n 12 -theta 30 -epsilon 1e-2
+    test:
+      suffix: aniso_3d_2
+      nsize: 2
+      args: -problem aniso -dim 3 -n 6 -epsilon 1e-2 -epsilon_z 10
+    test:
+      suffix: jump_3d
+      args: -problem jump -dim 3 -n 8 -jump_blocks 2
+    test:
+      suffix: jump_random_mixed_2
+      nsize: 2
+      args: -problem jump -dim 2 -n 16 -jump_random -jump 1e6 -bc mixed
+    test:
+      suffix: convdiff_2d
+      args: -problem convdiff -dim 2 -n 16
+    test:
+      suffix: convdiff_3d_central_2
+      nsize: 2
+      args: -problem convdiff -dim 3 -n 6 -upwind 0 -peclet 10 -ksp_type bcgs
+    test:
+      suffix: vorticity
+      args: -problem vorticity -n 8
+    test:
+      suffix: vorticity_vortex_2
+      nsize: 2
+      args: -problem vorticity -n 10 -vorticity_guess vortex -reynolds 10
+    test:
+      suffix: blockdiff
+      args: -problem blockdiff -n 4
+    test:
+      suffix: blockdiff_2d_bs3_2
+      nsize: 2
+      args: -problem blockdiff -dim 2 -n 6 -bs 3 -sigma 4
+    test:
+      suffix: cavity
+      args: -problem cavity -n 8
+    test:
+      suffix: cavity_2
+      nsize: 2
+      args: -problem cavity -nx 9 -ny 7 -grashof 100 -lidvelocity 1
+    test:
+      suffix: file_mtx
+      localrunfiles: data
+      args: -problem file -file data/convdiff4.mtx -file_rhs data/convdiff4_rhs.mtx
+    test:
+      suffix: file_mtx_cosine_2
+      nsize: 2
+      localrunfiles: data
+      args: -problem file -file data/convdiff4.mtx -file_bs 2
+    # our matrix type and preconditioner on the generated systems
+    test:
+      suffix: twophase_modsell_ruiz
+      args: -problem twophase -dim 2 -n 16 -mat_type modsell -pc_type ruiz -ksp_rtol 1e-12
+    test:
+      suffix: cavity_baij_pbjacobi
+      args: -problem cavity -n 6 -mat_type baij -pc_type pbjacobi
+
+  # the sizes of paper 004 (generation and checks, no solve)
+  test:
+    suffix: magnetron_paper_a
+    args: -problem magnetron -h_mm 1 -check -timings 0
+
+  # writing the system (PETSc binary, MatrixMarket) and reading it back
+  test:
+    suffix: io
+    args: -problem vorticity -n 5 -write_system v.bin -write_mtx v -verify_write -timings 0
+  test:
+    suffix: io_2
+    nsize: 2
+    args: -problem jump -dim 2 -n 6 -write_system j.bin -verify_write -timings 0
+
+  # the readers on malformed files: errors name the file and the line
+  test:
+    suffix: file_errors
+    args: -test_file_errors
+
+  # several configurations in one run, repetitions, warm-up, residual histories (as bench/solvers.py runs it)
+  test:
+    suffix: configs_2
+    nsize: 2
+    args: -problem aniso -dim 2 -n 8 -solve -check -timings 0 -configs cg,bcgs,ms -cg_ksp_type cg -bcgs_ksp_type bcgs -bcgs_pc_type bjacobi -ms_mat_type modsell -ms_pc_type ruiz -repeat 2 -warmup 1 -ms_repeat 1 -residual_history hist
+
+TEST*/
