@@ -927,4 +927,11 @@ int main(int argc, char **argv)
     nsize: 2
     args: -problem aniso -dim 2 -n 8 -solve -check -timings 0 -configs cg,bcgs,ms -cg_ksp_type cg -bcgs_ksp_type bcgs -bcgs_pc_type bjacobi -ms_mat_type modsell -ms_pc_type ruiz -repeat 2 -warmup 1 -ms_repeat 1 -residual_history hist
 
+  # bench/solvers.py, the solver benchmark, in its CPU smoke mode on a few problems and solvers: runs
+  # the configurations through this program, parses its results, writes the tables and CSV files
+  test:
+    suffix: bench_smoke
+    requires: !defined(PETSCTEST_VALGRIND)
+    command: python3 @SRCDIR@/../../bench/solvers.py --small --deterministic --no-plots --driver ${executable} --out solvers-smoke --problems magnetron-a,twophase-2d,cavity,convdiff-3d --solvers cg-jacobi-*,bcgs-ilu0-*,bcgs-jacobi-*,gmres-pbjacobi-*,gmres-ilu0-*,cg-ruiz-modsell
+
 TEST*/
