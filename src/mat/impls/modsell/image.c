@@ -584,7 +584,7 @@ PetscErrorCode MSImageMultHost(MSImage img, const PetscScalar *x, const PetscSca
       y[o]             = yin ? yin[o] + sum[t] : sum[t];
     }
   }
-  PetscCall(PetscLogFlops(2.0 * (img->noffdiag + (img->dapart ? m : 0)) - (yin ? 0 : m)));
+  PetscCall(PetscLogFlops(PetscMax(0.0, 2.0 * (img->noffdiag + (img->dapart ? m : 0)) - (yin ? 0 : m))));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -607,7 +607,7 @@ PetscErrorCode MSImageMultDevice(MSImage img, const PetscScalar *x, const PetscS
   PetscCall(PetscLogGpuTimeBegin());
   PetscCallCUDA((cudaError_t)MSCUDAMult((int)img->m, (int)img->sh, (int)img->nslices, (const long long *)img->d_sliceptr, (const int *)img->d_cols, (const double *)img->d_vals, (const double *)img->d_diag, (const int *)img->d_perm, (int)img->local, x, yin, y, stream));
   PetscCall(PetscLogGpuTimeEnd());
-  PetscCall(PetscLogGpuFlops(2.0 * (img->noffdiag + (img->dapart ? img->m : 0)) - (yin ? 0 : img->m)));
+  PetscCall(PetscLogGpuFlops(PetscMax(0.0, 2.0 * (img->noffdiag + (img->dapart ? img->m : 0)) - (yin ? 0 : img->m))));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

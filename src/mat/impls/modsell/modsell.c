@@ -233,8 +233,9 @@ PetscErrorCode MatModSELLGetInfo(Mat A, MatModSELLInfo *info)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Whether a preconditioner working on operator A should run on the device: PETSc has CUDA and the
-   operator's default vectors are CUDA vectors (aijcusparse, modsell) */
+/* Whether a preconditioner working on operator A should run on the device: PETSc has CUDA, the
+   operator's default vectors are CUDA vectors (aijcusparse, modsell) and it is not bound to the CPU
+   (PCGAMG binds small coarse-grid operators, and so their vectors, to the CPU) */
 PetscErrorCode PetscModSELLUseDevice(Mat A, PetscBool *dev)
 {
   PetscFunctionBegin;
@@ -243,6 +244,7 @@ PetscErrorCode PetscModSELLUseDevice(Mat A, PetscBool *dev)
   {
     VecType vt;
 
+    if (A->boundtocpu) PetscFunctionReturn(PETSC_SUCCESS);
     PetscCall(MatGetVecType(A, &vt));
     PetscCall(PetscStrbeginswith(vt, VECCUDA, dev));
     if (!*dev) PetscCall(PetscStrbeginswith(vt, VECSEQCUDA, dev));
