@@ -191,7 +191,9 @@ int main(int argc, char **argv)
 
     PetscCall(PetscStrcmp(pcs[0], PCRUIZ, &isruiz));
     PetscCall(PetscStrcmp(pcs[k], PCJACOBI, &isother));
-    if (isruiz && isother) PetscCall(PetscPrintf(comm, "  ruiz needs fewer iterations than jacobi (%" PetscInt_FMT " < %" PetscInt_FMT "): %s\n", its[0], its[k], its[0] < its[k] ? "yes" : "no"));
+    /* the comparison is the point of the badly scaled problems; on a well scaled Laplacian ruiz and jacobi are
+       nearly the same preconditioner and which needs fewer iterations is down to rounding (host vs GPU) */
+    if (isruiz && isother && c.sexp > 0) PetscCall(PetscPrintf(comm, "  ruiz needs fewer iterations than jacobi (%" PetscInt_FMT " < %" PetscInt_FMT "): %s\n", its[0], its[k], its[0] < its[k] ? "yes" : "no"));
   }
   PetscCall(PetscPrintf(comm, "  every solve converged with a small true residual: %s\n", allok ? "yes" : "NO"));
   for (PetscInt k = 0; k < npcs; k++) PetscCall(PetscFree(pcs[k]));
