@@ -14,6 +14,9 @@
 #   sanitize  compute-sanitizer memcheck and racecheck on the GPU tests
 #   ex45      PETSc's ex45 at 256^3, CG + Jacobi on aijcusparse / sellcuda / modsell, -log_view
 #   spmv      bench/spmv.sh (SpMV benchmark) if present
+#   ruiz      PCRUIZ figures (src/ksp/pc/impls/ruiz/tutorials/ex1 at 256^3, RUIZ_N)
+#   bjsmooth  bench/bjsmooth.sh (smoother experiment and CG comparison)
+#   solvers   bench/solvers.py (solver configurations x problem suite; SOLVERS_ARGS, SOLVERS_LIMIT)
 # Environment: JOBS (default nproc), EX45_N (default 256), EXTRA (extra PETSc options for ex45).
 set -uo pipefail
 out=${1:?usage: bench/gpu-run.sh OUTDIR [STAGE ...]}
@@ -36,7 +39,7 @@ status=0
 
 log() { echo "=== [$(date +%H:%M:%S)] $*" | tee -a "$out/summary.txt"; }
 # only 8 files come back from the GPU machine: keep every log in one tarball, refreshed after each stage
-pack() { (cd "$out" && tar cJf logs.tar.xz --exclude=logs.tar.xz --exclude=petsc-cuda.tar.xz --exclude='*.png' --exclude='*.csv' . 2>/dev/null); }
+pack() { (cd "$out" && tar cJf logs.tar.xz --exclude=logs.tar.xz --exclude=petsc-cuda.tar.xz . 2>/dev/null); }
 
 {
   nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.max.sm,clocks.max.mem --format=csv 2>&1
@@ -137,6 +140,26 @@ stage_spmv() {
     log "no bench/spmv.sh yet"
   fi
 }
+stage_ruiz() {
+  log "PCRUIZ figures: 256^3 Laplacian (setup vs sweeps x MatMult, CG per iteration, histories)"
+  make BUILD="$B" "$B/bin/src/ksp/pc/impls/ruiz/tutorials/ex1" > "$out/ruiz-build.log" 2>&1 || { log "ruiz driver build FAILED"; status=1; return; }
+  timeout 300 "$B/bin/src/ksp/pc/impls/ruiz/tutorials/ex1" -n ${RUIZ_N:-256} -mat_type modsell -csv "$out/ruiz_lap256.csv" > "$out/ruiz.log" 2>&1 || status=1
+  grep -E "^time:|verdict|yes|no" "$out/ruiz.log" | head -20
+  python3 src/ksp/pc/impls/ruiz/tutorials/plot_ruiz.py "$out/ruiz_lap256.csv" -o "$out/ruiz_history.png" --every 20 >> "$out/ruiz.log" 2>&1 || true
+}
+
+stage_bjsmooth() {
+  log "PCBJSMOOTH benchmark"
+  BUILD="$B" timeout 420 bash bench/bjsmooth.sh "$out/bjsmooth" > "$out/bjsmooth.log" 2>&1 || status=1
+  tail -25 "$out/bjsmooth.log"
+}
+
+stage_solvers() {
+  log "solver benchmark"
+  timeout ${SOLVERS_TIMEOUT:-420} python3 bench/solvers.py --build "$B" --out "$out/solvers" --time-limit ${SOLVERS_LIMIT:-360} ${SOLVERS_ARGS:-} > "$out/solvers.log" 2>&1 || status=1
+  tail -30 "$out/solvers.log"
+}
+
 for st in $stages; do
   if declare -F "stage_$st" > /dev/null; then "stage_$st"; else log "unknown stage $st"; status=1; fi
   pack
