@@ -1154,7 +1154,8 @@ static PetscErrorCode ProblemGenerate(Problem *p)
     PetscCall(ProbBuildRows(p, (PetscInt)N, 2 * d + 1, FVRow));
     p->expected_N      = N;
     p->claim_symmetric = p->claim_mmatrix = p->claim_zerosum = p->claim_dirpositive = p->spd = PETSC_TRUE;
-    if (p->layer && (d == 2 ? ny : nz) >= 4) p->claim_ratio = p->contrast; /* faces inside the air and inside the water */
+    /* faces inside the air (k = contrast) and inside the water (k = 1), on a grid of cubes */
+    if (p->layer && (d == 2 ? ny : nz) >= 4 && nx == ny && (d == 2 || nz == nx)) p->claim_ratio = p->contrast;
     PetscCall(PetscSNPrintf(p->desc, sizeof(p->desc), "two-phase Poisson (paper 003, section 2), %" PetscInt_FMT "D, %s cells, density ratio %g, %s%" PetscInt_FMT " bubble%s of radius %g, %s", d, grid, (double)p->contrast, p->layer ? "air above the middle, " : "", p->bubbles, p->bubbles == 1 ? "" : "s", (double)p->bubble_radius,
                             p->bc == FVM_BC_MIXED ? "p = 0 on the top side, Neumann on the others" : "Dirichlet on every side"));
   } break;
@@ -1193,7 +1194,7 @@ static PetscErrorCode ProblemGenerate(Problem *p)
     PetscCall(ProbBuildRows(p, (PetscInt)N, 2 * d + 1, FVRow));
     p->expected_N      = N;
     p->claim_symmetric = p->claim_mmatrix = p->claim_zerosum = p->claim_dirpositive = p->spd = PETSC_TRUE;
-    if (!p->jump_random && p->jump_blocks >= 2 && nx >= 2 * p->jump_blocks && ny >= 2 * p->jump_blocks && (d == 2 || nz >= 2 * p->jump_blocks)) p->claim_ratio = PetscMax(p->jump, 1.0 / p->jump);
+    if (!p->jump_random && p->jump_blocks >= 2 && nx == ny && (d == 2 || nz == nx) && nx >= 2 * p->jump_blocks && ny >= 2 * p->jump_blocks && (d == 2 || nz >= 2 * p->jump_blocks)) p->claim_ratio = PetscMax(p->jump, 1.0 / p->jump);
     PetscCall(PetscSNPrintf(p->desc, sizeof(p->desc), "jump coefficients, %" PetscInt_FMT "D, %s cells, %" PetscInt_FMT "^%" PetscInt_FMT " blocks, %s %g, %s", d, grid, p->jump_blocks, d, p->jump_random ? "random coefficients up to" : "checkerboard 1 /", (double)p->jump, p->bc == FVM_BC_MIXED ? "Dirichlet on the top side, Neumann on the others" : "Dirichlet"));
     break;
   case PROB_CONVDIFF:
