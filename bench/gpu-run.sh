@@ -19,8 +19,13 @@
 #   solvers   bench/solvers.py (solver configurations x problem suite; SOLVERS_ARGS, SOLVERS_LIMIT)
 # Environment: JOBS (default nproc), EX45_N (default 256), EXTRA (extra PETSc options for ex45).
 set -uo pipefail
-out=${1:?usage: bench/gpu-run.sh OUTDIR [STAGE ...]}
+dest=${1:?usage: bench/gpu-run.sh OUTDIR [STAGE ...]}
 shift
+mkdir -p "$dest"
+dest=$(cd "$dest" && pwd)
+# logs are written to a scratch directory and packed into DEST/logs.tar.xz after every stage (a GPU
+# machine returns only a few files); set KEEP_FILES=1 to write them directly into DEST
+if [ "${KEEP_FILES:-0}" = 1 ]; then out=$dest; else out=$(mktemp -d /tmp/gpu-run.XXXXXX); fi
 stages=${*:-petsc build check sanitize ex45 spmv}
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -39,7 +44,10 @@ status=0
 
 log() { echo "=== [$(date +%H:%M:%S)] $*" | tee -a "$out/summary.txt"; }
 # only 8 files come back from the GPU machine: keep every log in one tarball, refreshed after each stage
-pack() { (cd "$out" && tar cJf logs.tar.xz --exclude=logs.tar.xz --exclude=petsc-cuda.tar.xz . 2>/dev/null); }
+pack() {
+  (cd "$out" && tar cJf "$dest/logs.tar.xz.tmp" --exclude=logs.tar.xz --exclude='logs.tar.xz.tmp' --exclude=petsc-cuda.tar.xz . 2>/dev/null) && mv "$dest/logs.tar.xz.tmp" "$dest/logs.tar.xz"
+  [ "$out" = "$dest" ] || cp "$out/summary.txt" "$dest/summary.txt" 2>/dev/null
+}
 
 {
   nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.max.sm,clocks.max.mem --format=csv 2>&1
@@ -62,8 +70,8 @@ stage_petsc() {
 }
 stage_savepetsc() {
   log "packing PETSc"
-  tar cf - -C "$cache" "petsc-$version-cuda-opt" | xz -T"$jobs" -6 > "$out/petsc-cuda.tar.xz"
-  ls -la "$out/petsc-cuda.tar.xz" | tee -a "$out/summary.txt"
+  tar cf - -C "$cache" "petsc-$version-cuda-opt" | xz -T"$jobs" -6 > "$dest/petsc-cuda.tar.xz"
+  ls -la "$dest/petsc-cuda.tar.xz" | tee -a "$out/summary.txt"
 }
 
 stage_build() {
