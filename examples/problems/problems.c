@@ -709,6 +709,7 @@ int main(int argc, char **argv)
   PetscInt       nconfigs = 64, repeat = 1, warmup = 0;
   PetscLogDouble t0, tgen, mem0 = 0;
   PetscMPIInt    size;
+  PetscBool      set;
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
@@ -718,7 +719,8 @@ int main(int argc, char **argv)
   PetscOptionsBegin(comm, NULL, "Problem suite driver", "");
   PetscCall(PetscOptionsBool("-check", "Verify and print the properties the problem claims (and of the solves)", "", check, &check, NULL));
   PetscCall(PetscOptionsBool("-solve", "Solve the system", "", solve, &solve, NULL));
-  PetscCall(PetscOptionsStringArray("-configs", "Solver configurations: one solve per name, with the options prefix <name>_", "", configs, &nconfigs, NULL));
+  PetscCall(PetscOptionsStringArray("-configs", "Solver configurations: one solve per name, with the options prefix <name>_", "", configs, &nconfigs, &set));
+  if (!set) nconfigs = 0;
   PetscCall(PetscOptionsInt("-repeat", "Measured repetitions of each solve", "", repeat, &repeat, NULL));
   PetscCall(PetscOptionsInt("-warmup", "Unreported repetitions before them", "", warmup, &warmup, NULL));
   PetscCall(PetscOptionsBool("-timings", "Print the times and the device memory", "", timings, &timings, NULL));
