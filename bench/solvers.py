@@ -181,7 +181,13 @@ def run_problem(opts, cfg, drv, prob, solvers, outdir, log, remaining_time):
     todo = list(solvers)
     histdir = os.path.join(outdir, "hist")
     os.makedirs(histdir, exist_ok=True)
+    first = True
     while todo:
+        if not first and remaining_time() <= 0:
+            for s in todo:
+                errors[s["name"]] = "skipped (time limit)"
+            break
+        first = False
         names = {}
         cmd = [] if opts.np == 1 else shlex.split(opts.mpiexec) + ["-n", str(opts.np)]
         cmd += [drv] + shlex.split(pargs) + ["-solve", "-bench", "-timings", "-residual_history", os.path.join(histdir, prob["name"])]
@@ -205,11 +211,11 @@ def run_problem(opts, cfg, drv, prob, solvers, outdir, log, remaining_time):
         log.flush()
         t0 = time.time()
         try:
-            r = subprocess.run(cmd, capture_output=True, text=True, timeout=min(opts.timeout, max(60.0, remaining_time() + 60)))
+            r = subprocess.run(cmd, capture_output=True, text=True, timeout=min(opts.timeout, max(30.0, remaining_time() + 40)))
             out, rc = r.stdout + r.stderr, r.returncode
         except subprocess.TimeoutExpired as e:
             out = (e.stdout or "") if isinstance(e.stdout, str) else (e.stdout or b"").decode(errors="replace")
-            out += "\n[solvers] timed out after %.0f s\n" % (time.time() - t0)
+            out += "\n[solvers] timed out after %.0f s (time limit)\n" % (time.time() - t0)
             rc = -1
         log.write(out)
         log.flush()
@@ -245,7 +251,7 @@ def run_problem(opts, cfg, drv, prob, solvers, outdir, log, remaining_time):
             break
         failed = current if current is not None else next((c for c in cfgnames if c not in done), None)
         if failed is not None:
-            errors[names[failed]["name"]] = petsc_error(out)
+            errors[names[failed]["name"]] = "timed out" if rc == -1 else petsc_error(out)
             records = [x for x in records if not (x["solver"] == names[failed]["name"])]
         todo = [s for s in todo if "c%d" % s["index"] not in done and "c%d" % s["index"] != failed]
     # histories: hist/<problem>_c<i>.csv -> hist/<problem>__<solver>.csv
@@ -318,6 +324,10 @@ def table_text(rows, problems, infos, deterministic, cfg, notes=True):
     for prob in problems:
         prs = [r for r in rows if r["problem"] == prob["name"]]
         if not prs:
+            continue
+        if all(r["status"] == "skipped (time limit)" for r in prs):
+            out.append("")
+            out.append("== %s (%s): skipped (time limit)" % (prob["name"], prob["class"]))
             continue
         info = infos.get(prob["name"], {})
         desc = "%s rows, %s nonzeros, block size %s" % (info.get("rows", "?"), info.get("nnz", "?"), info.get("bs", "?"))
@@ -431,6 +441,52 @@ def plots(outdir, problems, solvers_for, rows, infos, title_suffix):
     return written
 
 
+def write_outputs(opts, cfg, meta, outdir, problems, solvers_for, records, infos, errors, skipped, time_limit, start, final):
+    """Write the CSV files, the tables and the meta data (after every problem, so that a run stopped from
+    outside keeps what it measured); the plots at the end (final)."""
+    meta["elapsed_s"] = round(time.time() - start, 1)
+    meta["skipped_problems"] = skipped
+    meta["complete"] = final
+    problems = [p for p in problems if p["name"] in errors or p["name"] in skipped]  # those run so far
+    rows = summarize(records, problems, solvers_for, errors, skipped, cfg)
+
+    fields = ["problem", "solver", "rep", "its", "reason", "converged", "relres", "err", "tasm", "tsetup", "tsolve", "per_it_ms", "devmem_mib", "mattype", "ksptype", "pctype", "norm", "side"]
+    with open(os.path.join(outdir, "solvers.csv"), "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
+        w.writeheader()
+        for r in records:
+            w.writerow(r)
+    sfields = ["problem", "class", "solver", "status", "runs", "its", "its_min", "its_max", "relres_max", "err_max",
+               "tasm_median", "tasm_min", "tasm_max", "tsetup_median", "tsetup_min", "tsetup_max", "tsolve_median", "tsolve_min", "tsolve_max",
+               "per_it_ms_median", "per_it_ms_min", "per_it_ms_max", "total_median", "total_min", "total_max", "vs_ref", "devmem_mib_max", "mattype", "ksptype", "pctype"]
+    with open(os.path.join(outdir, "solvers_summary.csv"), "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=sfields, extrasaction="ignore")
+        w.writeheader()
+        for r in rows:
+            w.writerow(r)
+    head = ["Solver benchmark (bench/solvers.py, %s)" % meta["mode"],
+            "device: %s" % meta["device"], "date: %s, commit %s, %d process%s" % (meta["date_utc"], meta["commit"], opts.np, "es" if opts.np > 1 else ""),
+            "command: %s" % meta["command"],
+            "times in seconds: median (min-max) over the repetitions; setup = KSPSetUp + first MatMult (device copies, formats,",
+            "preconditioner), solve = KSPSolve from x = 0 to ||b - A x|| <= rtol ||b||; relres = largest true ||b - A x||/||b||;",
+            "vs ref = (setup + solve) / the reference solver's (%s); dev MiB = device memory in use after the solve, above the start" %
+            ", ".join("%s: %s" % kv for kv in cfg.get("reference", {}).items())]
+    if opts.small or opts.cpu:
+        head.append("host matrix types: the solver names keep the device types, replaced by %s" % ", ".join("%s -> %s" % (a, b) for a, b in cfg.get("cpu_substitutions", [])))
+    if opts.small:
+        head.append("small sizes (each problem's 'small' options): the problems' notes give the full sizes")
+    if skipped:
+        head.append("skipped (time limit %s s): %s" % (time_limit, ", ".join(skipped)))
+    text = table_text(rows, problems, infos, False, cfg, notes=not opts.small)
+    with open(os.path.join(outdir, "solvers.txt"), "w") as f:
+        f.write("\n".join(head) + "\n" + text)
+    written = [] if (opts.no_plots or not final) else plots(outdir, problems, solvers_for, rows, infos, " (%s)" % meta["device"].split(",")[0])
+    meta["plots"] = [os.path.basename(p) for p in written]
+    with open(os.path.join(outdir, "solvers_meta.json"), "w") as f:
+        json.dump(meta, f, indent=1)
+    return rows, written, head, text
+
+
 def main(argv):
     opts = parse_args(argv)
     cfg = load_config(opts.config)
@@ -480,46 +536,11 @@ def main(argv):
             info, recs, errs = run_problem(opts, cfg, drv, prob, solvers_for[prob["name"]], outdir, log, remaining)
             infos[prob["name"]], errors[prob["name"]] = info, errs
             records += recs
+            write_outputs(opts, cfg, meta, outdir, problems, solvers_for, records, infos, errors, skipped, time_limit, start, final=False)
             if not opts.deterministic:
                 print("[solvers] %-14s %d runs, %d errors, %.1f s (total %.0f s)" % (prob["name"], len(recs), len(errs), time.time() - t0, time.time() - start), file=sys.stderr)
-    meta["elapsed_s"] = round(time.time() - start, 1)
-    meta["skipped_problems"] = skipped
-    rows = summarize(records, problems, solvers_for, errors, skipped, cfg)
-
-    fields = ["problem", "solver", "rep", "its", "reason", "converged", "relres", "err", "tasm", "tsetup", "tsolve", "per_it_ms", "devmem_mib", "mattype", "ksptype", "pctype", "norm", "side"]
-    with open(os.path.join(outdir, "solvers.csv"), "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
-        w.writeheader()
-        for r in records:
-            w.writerow(r)
-    sfields = ["problem", "class", "solver", "status", "runs", "its", "its_min", "its_max", "relres_max", "err_max",
-               "tasm_median", "tasm_min", "tasm_max", "tsetup_median", "tsetup_min", "tsetup_max", "tsolve_median", "tsolve_min", "tsolve_max",
-               "per_it_ms_median", "per_it_ms_min", "per_it_ms_max", "total_median", "total_min", "total_max", "vs_ref", "devmem_mib_max", "mattype", "ksptype", "pctype"]
-    with open(os.path.join(outdir, "solvers_summary.csv"), "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=sfields, extrasaction="ignore")
-        w.writeheader()
-        for r in rows:
-            w.writerow(r)
-    head = ["Solver benchmark (bench/solvers.py, %s)" % meta["mode"],
-            "device: %s" % meta["device"], "date: %s, commit %s, %d process%s" % (meta["date_utc"], meta["commit"], opts.np, "es" if opts.np > 1 else ""),
-            "command: %s" % meta["command"],
-            "times in seconds: median (min-max) over the repetitions; setup = KSPSetUp + first MatMult (device copies, formats,",
-            "preconditioner), solve = KSPSolve from x = 0 to ||b - A x|| <= rtol ||b||; relres = largest true ||b - A x||/||b||;",
-            "vs ref = (setup + solve) / the reference solver's (%s); dev MiB = device memory in use after the solve, above the start" %
-            ", ".join("%s: %s" % kv for kv in cfg.get("reference", {}).items())]
-    if opts.small or opts.cpu:
-        head.append("host matrix types: the solver names keep the device types, replaced by %s" % ", ".join("%s -> %s" % (a, b) for a, b in cfg.get("cpu_substitutions", [])))
-    if opts.small:
-        head.append("small sizes (each problem's 'small' options): the problems' notes give the full sizes")
-    if skipped:
-        head.append("skipped (time limit %s s): %s" % (time_limit, ", ".join(skipped)))
-    text = table_text(rows, problems, infos, False, cfg, notes=not opts.small)
-    with open(os.path.join(outdir, "solvers.txt"), "w") as f:
-        f.write("\n".join(head) + "\n" + text)
-    written = [] if opts.no_plots else plots(outdir, problems, solvers_for, rows, infos, " (%s)" % meta["device"].split(",")[0])
-    meta["plots"] = [os.path.basename(p) for p in written]
-    with open(os.path.join(outdir, "solvers_meta.json"), "w") as f:
-        json.dump(meta, f, indent=1)
+    rows, written, head, text = write_outputs(opts, cfg, meta, outdir, problems, solvers_for, records, infos, errors, skipped, time_limit, start, final=True)
+    problems = [p for p in problems if p["name"] in errors or p["name"] in skipped]
     if opts.deterministic:
         sys.stdout.write(table_text(rows, problems, infos, True, cfg, notes=False).lstrip("\n"))
         nerr = sum(1 for r in rows if r["status"].startswith("error") or r["status"] == "no result")
