@@ -526,7 +526,7 @@ static PetscErrorCode BlockDiffRow(const Problem *p, PetscInt row, ProbRow *r)
    node (i,j) is block row i + n j. Steady incompressible flow in velocity-vorticity form:
      -lap u - d omega/dy = 0,   -lap v + d omega/dx = 0,   -lap omega + Re (u d omega/dx + v d omega/dy) = 0
    (the first two follow from omega = dv/dx - du/dy and div(u, v) = 0), 5-point Laplacian and central
-   differences, each equation multiplied by h^2. Walls: u = v = 0 except u = -lid on the top wall
+   differences, each equation multiplied by h^2. Walls: u = v = 0 except u = lid on the top wall
    (corners excluded), and omega = dv/dx - du/dy with one-sided differences into the cavity:
      bottom omega + (u_N - u_P)/h = 0, top omega + (u_P - u_S)/h = 0, left omega - (v_E - v_P)/h = 0,
      right omega - (v_P - v_W)/h = 0 (corners use the left / right formula).
