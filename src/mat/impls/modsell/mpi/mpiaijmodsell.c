@@ -271,6 +271,9 @@ static PetscErrorCode MatMPIAIJModSELLStrip(Mat B, PetscBool blocks)
   PetscCall(PetscFree(B->spptr));
   PetscCall(PetscFree(B->defaultvectype));
   PetscCall(PetscStrallocpy(VECSTANDARD, &B->defaultvectype));
+#if defined(PETSC_HAVE_DEVICE)
+  B->boundtocpu = PETSC_TRUE;
+#endif
   PetscCall(PetscObjectChangeTypeName((PetscObject)B, MATMPIAIJ));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -352,6 +355,7 @@ PetscErrorCode MatCreate_MPIAIJModSELL(Mat A)
 #if defined(PETSC_HAVE_CUDA)
   PetscCall(PetscFree(A->defaultvectype));
   PetscCall(PetscStrallocpy(VECCUDA, &A->defaultvectype));
+  A->boundtocpu = PETSC_FALSE; /* a device type: PETSc marks every new matrix bound to the CPU */
 #endif
   PetscCall(PetscObjectChangeTypeName((PetscObject)A, MATMPIAIJMODSELL));
   PetscObjectOptionsBegin((PetscObject)A);

@@ -78,7 +78,7 @@ static PetscErrorCode MatMultAddKernel_SeqAIJModSELL(Mat A, Vec xx, Vec ww, Vec 
   PetscFunctionBegin;
   PetscCheck(xx != yy, PETSC_COMM_SELF, PETSC_ERR_ARG_IDN, "x and y must be different vectors");
 #if defined(PETSC_HAVE_CUDA)
-  {
+  if (!A->boundtocpu) { /* MatBindToCPU(): the host kernel */
     PetscMemType mx, mw = PETSC_MEMTYPE_DEVICE, my;
     PetscBool    dev;
 
@@ -144,7 +144,7 @@ static PetscErrorCode MatGetDiagonal_SeqAIJModSELL(Mat A, Vec v)
   }
   PetscCall(VecGetArrayWriteAndMemType(v, &d, &mt));
 #if defined(PETSC_HAVE_CUDA)
-  if (PetscMemTypeDevice(mt)) {
+  if (PetscMemTypeDevice(mt)) { /* a device array: the device image (also when bound to the CPU) */
     PetscCall(MatSeqAIJModSELLGetImage(A, PETSC_MEMTYPE_DEVICE, &img));
     PetscCall(MSImageGetDiagonalDevice(img, d));
     PetscCall(VecRestoreArrayWriteAndMemType(v, &d));
@@ -322,6 +322,9 @@ static PetscErrorCode MatSeqAIJModSELLStrip(Mat B)
   PetscCall(PetscFree(B->spptr));
   PetscCall(PetscFree(B->defaultvectype));
   PetscCall(PetscStrallocpy(VECSTANDARD, &B->defaultvectype));
+#if defined(PETSC_HAVE_DEVICE)
+  B->boundtocpu = PETSC_TRUE;
+#endif
   PetscCall(PetscObjectChangeTypeName((PetscObject)B, MATSEQAIJ));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -416,6 +419,7 @@ PetscErrorCode MatConvert_SeqAIJ_SeqAIJModSELL(Mat A, MatType type, MatReuse reu
 #if defined(PETSC_HAVE_CUDA)
   PetscCall(PetscFree(B->defaultvectype));
   PetscCall(PetscStrallocpy(VECCUDA, &B->defaultvectype));
+  B->boundtocpu = PETSC_FALSE; /* a device type: PETSc marks every new matrix bound to the CPU */
 #endif
   PetscCall(PetscObjectChangeTypeName((PetscObject)B, MATSEQAIJMODSELL));
   /* options given in the database apply from creation on */
