@@ -12,7 +12,7 @@ their own options prefixes, -repeat repetitions each), and writes into the outpu
   solvers_summary.csv   one row per problem and solver: medians and min / max over the repetitions
   solvers.txt           the tables (text), with the device, date and command
   solvers_<problem>.png relative residual against iterations and against time, one line per solver
-  solvers_overview.png  setup + solve time of every solver relative to the class's reference solver
+  solvers_overview.png  assembly + setup + solve time of every solver relative to the class's reference solver
   hist/                 the residual histories (CSV: iteration, time, norm, relative norm)
   solvers-run.log       everything the driver printed; solvers_meta.json: command, device, date
 
@@ -292,13 +292,13 @@ def summarize(records, problems, solvers_for, errors, skipped, cfg):
                 for k in ("tasm", "tsetup", "tsolve", "per_it_ms"):
                     v = [r[k] for r in rs]
                     row[k + "_median"], row[k + "_min"], row[k + "_max"] = med(v), min(v), max(v)
-                tot = [r["tsetup"] + r["tsolve"] for r in rs]
+                tot = [r["tasm"] + r["tsetup"] + r["tsolve"] for r in rs]
                 row["total_median"], row["total_min"], row["total_max"] = med(tot), min(tot), max(tot)
                 mem = [r["devmem_mib"] for r in rs if r["devmem_mib"] >= 0]
                 row["devmem_mib_max"] = max(mem) if mem else ""
                 row["mattype"], row["ksptype"], row["pctype"] = rs[0]["mattype"], rs[0]["ksptype"], rs[0]["pctype"]
             rows.append(row)
-    # ratio to the class's reference solver (setup + solve medians)
+    # ratio to the class's reference solver (medians of assembly + setup + solve)
     ref = cfg.get("reference", {})
     for row in rows:
         refname = ref.get(row["class"])
@@ -347,7 +347,7 @@ def table_text(rows, problems, infos, deterministic, cfg, notes=True):
                 status = r["status"] if not r["status"].startswith("error") else "error"
                 out.append("%-28s %8s  %-22s  %s" % (r["solver"], its, ok, status))
             continue
-        hdr = "%-28s %6s %9s %22s %22s %8s %22s %7s %8s  %s" % ("solver", "its", "relres", "setup s (min-max)", "solve s (min-max)", "ms/it", "setup+solve s (min-max)", "vs ref", "dev MiB", "status")
+        hdr = "%-28s %6s %9s %25s %25s %25s %8s %25s %7s %8s  %s" % ("solver", "its", "relres", "assembly s (min-max)", "setup s (min-max)", "solve s (min-max)", "ms/it", "total s (min-max)", "vs ref", "dev MiB", "status")
         out.append(hdr)
         for r in prs:
             its = "-" if "its" not in r else ("%d" % r["its"] if r["its_min"] == r["its_max"] else "%d-%d" % (r["its_min"], r["its_max"]))
@@ -355,7 +355,7 @@ def table_text(rows, problems, infos, deterministic, cfg, notes=True):
             vs = "%.2f" % r["vs_ref"] if r.get("vs_ref") != "" else "-"
             mem = "%.0f" % r["devmem_mib_max"] if r.get("devmem_mib_max", "") != "" else "-"
             perit = "%.3g" % r["per_it_ms_median"] if "per_it_ms_median" in r else "-"
-            out.append("%-28s %6s %9s %22s %22s %8s %22s %7s %8s  %s" % (r["solver"], its, rel, fmt_t(r, "tsetup"), fmt_t(r, "tsolve"), perit, fmt_t(r, "total"), vs, mem, r["status"]))
+            out.append("%-28s %6s %9s %25s %25s %25s %8s %25s %7s %8s  %s" % (r["solver"], its, rel, fmt_t(r, "tasm"), fmt_t(r, "tsetup"), fmt_t(r, "tsolve"), perit, fmt_t(r, "total"), vs, mem, r["status"]))
     return "\n".join(out) + "\n"
 
 
@@ -407,7 +407,7 @@ def plots(outdir, problems, solvers_for, rows, infos, title_suffix):
         fig.savefig(name, dpi=110, bbox_inches="tight")
         plt.close(fig)
         written.append(name)
-    # overview: setup + solve relative to the reference solver, per problem
+    # overview: the total time relative to the reference solver, per problem
     have = [r for r in rows if r.get("vs_ref") not in ("", None)]
     if have:
         probs = [p["name"] for p in problems if any(r["problem"] == p["name"] for r in have)]
@@ -430,8 +430,8 @@ def plots(outdir, problems, solvers_for, rows, infos, title_suffix):
         ax.set_yscale("log")
         ax.set_xticks(range(len(probs)))
         ax.set_xticklabels(probs, rotation=30, ha="right", fontsize=8)
-        ax.set_ylabel("(setup + solve) / reference solver's")
-        ax.set_title("median setup + solve time relative to the class's reference solver%s" % title_suffix, fontsize=10)
+        ax.set_ylabel("total time / reference solver's")
+        ax.set_title("median assembly + setup + solve time relative to the class's reference solver%s" % title_suffix, fontsize=10)
         ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.02, 0.5))
         fig.tight_layout()
         name = os.path.join(outdir, "solvers_overview.png")
@@ -467,10 +467,12 @@ def write_outputs(opts, cfg, meta, outdir, problems, solvers_for, records, infos
     head = ["Solver benchmark (bench/solvers.py, %s)" % meta["mode"],
             "device: %s" % meta["device"], "date: %s, commit %s, %d process%s" % (meta["date_utc"], meta["commit"], opts.np, "es" if opts.np > 1 else ""),
             "command: %s" % meta["command"],
-            "times in seconds: median (min-max) over the repetitions; setup = KSPSetUp + first MatMult (device copies, formats,",
-            "preconditioner), solve = KSPSolve from x = 0 to ||b - A x|| <= rtol ||b||; relres = largest true ||b - A x||/||b||;",
-            "vs ref = (setup + solve) / the reference solver's (%s); dev MiB = device memory in use after the solve, above the start" %
-            ", ".join("%s: %s" % kv for kv in cfg.get("reference", {}).items())]
+            "times in seconds: median (min-max) over the repetitions; assembly = the matrix of the solver's type filled from the",
+            "generated rows (MATMODSELL builds its device image here), setup = KSPSetUp + first MatMult (the preconditioner; aijcusparse",
+            "and sellcuda copy to the device here), solve = KSPSolve from x = 0 to ||b - A x|| <= rtol ||b||, total = the three;",
+            "relres = largest true ||b - A x||/||b||; vs ref = total / the reference solver's total (%s);" %
+            ", ".join("%s: %s" % kv for kv in cfg.get("reference", {}).items()),
+            "dev MiB = device memory in use after the solve, above the start of the process"]
     if opts.small or opts.cpu:
         head.append("host matrix types: the solver names keep the device types, replaced by %s" % ", ".join("%s -> %s" % (a, b) for a, b in cfg.get("cpu_substitutions", [])))
     if opts.small:
