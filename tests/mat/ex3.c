@@ -338,11 +338,9 @@ int main(int argc, char **argv)
    # storage by a new MATMODSELL matrix with the default settings
    test:
      suffix: merge_settings
-     TODO: MatHeaderMerge() resets the MATMODSELL settings (slice height, kernel, ordering) to their defaults
-     nsize: {{1 2}}
+     nsize: {{1 2}separate output}
      args: -kind lap2d -nx 17 -ny 13 -check_merge_settings
      filter: grep -v "local rows"
-     output_file: output/ex3_merge_settings.out
 
    testset:
      requires: cuda

@@ -264,6 +264,8 @@ static PetscErrorCode MatMPIAIJModSELLStrip(Mat B, PetscBool blocks)
   B->ops->duplicate      = mm->parent.duplicate;
   B->ops->view           = mm->parent.view;
   B->ops->setfromoptions = mm->parent.setfromoptions;
+  B->ops->axpy           = mm->parent.axpy;
+  B->ops->transpose      = mm->parent.transpose;
   /* when destroying, restore nothing: composing a function on the emptied list of MatHeaderMerge() leaks it */
   if (!blocks) mm->prealloc = NULL;
   PetscCall(MatComposeAll_MPIAIJModSELL(B, PETSC_FALSE));
@@ -300,6 +302,44 @@ static PetscErrorCode MatDestroy_MPIAIJModSELL(Mat A)
   PetscCall(MatMPIAIJModSELLStrip(A, PETSC_FALSE));
   PetscCheck(destroy, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MATMPIAIJMODSELL without its parent operations");
   PetscCall((*destroy)(A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Operations that rebuild the matrix (MatHeaderMerge(), or a new result) would otherwise get the default settings */
+static PetscErrorCode MatMPIAIJModSELLCopySettings(const Mat_MPIAIJModSELL *from, Mat B)
+{
+  Mat_MPIAIJModSELL *to;
+  PetscBool          isms;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)B, MATMPIAIJMODSELL, &isms));
+  if (!isms) PetscFunctionReturn(PETSC_SUCCESS);
+  to           = (Mat_MPIAIJModSELL *)B->spptr;
+  to->sh       = from->sh;
+  to->kernel   = from->kernel;
+  to->ordering = from->ordering;
+  to->eager    = from->eager;
+  if (B->preallocated) PetscCall(MatMPIAIJModSELLSetUpBlocks(B));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatAXPY_MPIAIJModSELL(Mat Y, PetscScalar a, Mat X, MatStructure str)
+{
+  Mat_MPIAIJModSELL saved = *(Mat_MPIAIJModSELL *)Y->spptr;
+
+  PetscFunctionBegin;
+  PetscCall((*saved.parent.axpy)(Y, a, X, str));
+  PetscCall(MatMPIAIJModSELLCopySettings(&saved, Y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatTranspose_MPIAIJModSELL(Mat A, MatReuse reuse, Mat *B)
+{
+  Mat_MPIAIJModSELL saved = *(Mat_MPIAIJModSELL *)A->spptr;
+
+  PetscFunctionBegin;
+  PetscCall((*saved.parent.transpose)(A, reuse, B));
+  PetscCall(MatMPIAIJModSELLCopySettings(&saved, reuse == MAT_INPLACE_MATRIX ? A : *B));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -350,6 +390,8 @@ PetscErrorCode MatCreate_MPIAIJModSELL(Mat A)
   A->ops->duplicate      = MatDuplicate_MPIAIJModSELL;
   A->ops->view           = MatView_MPIAIJModSELL;
   A->ops->setfromoptions = MatSetFromOptions_MPIAIJModSELL;
+  A->ops->axpy           = MatAXPY_MPIAIJModSELL;
+  A->ops->transpose      = MatTranspose_MPIAIJModSELL;
   PetscCall(MatComposeAll_MPIAIJModSELL(A, PETSC_TRUE));
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatConvert_mpiaijmodsell_mpiaij_C", MatConvert_MPIAIJModSELL_MPIAIJ));
 #if defined(PETSC_HAVE_CUDA)

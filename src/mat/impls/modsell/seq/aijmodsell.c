@@ -317,6 +317,8 @@ static PetscErrorCode MatSeqAIJModSELLStrip(Mat B)
   B->ops->duplicate      = ms->parent.duplicate;
   B->ops->view           = ms->parent.view;
   B->ops->setfromoptions = ms->parent.setfromoptions;
+  B->ops->axpy           = ms->parent.axpy;
+  B->ops->transpose      = ms->parent.transpose;
   PetscCall(MatComposeAll_SeqAIJModSELL(B, PETSC_FALSE));
   PetscCall(MSImageDestroy(&ms->img));
   PetscCall(PetscFree(B->spptr));
@@ -374,6 +376,46 @@ static PetscErrorCode MatDuplicate_SeqAIJModSELL(Mat A, MatDuplicateOption op, M
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Operations that rebuild the matrix (a new one moved in with MatHeaderMerge(), or a new result) would
+   otherwise get the default settings: carry them over */
+static PetscErrorCode MatSeqAIJModSELLCopySettings(const Mat_SeqAIJModSELL *from, Mat B)
+{
+  Mat_SeqAIJModSELL *to;
+  PetscBool          isms;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)B, MATSEQAIJMODSELL, &isms));
+  if (!isms) PetscFunctionReturn(PETSC_SUCCESS);
+  to                = (Mat_SeqAIJModSELL *)B->spptr;
+  to->sh            = from->sh;
+  to->kernel        = from->kernel;
+  to->ordering      = from->ordering;
+  to->eager         = from->eager;
+  to->offdiag_block = from->offdiag_block;
+  to->block         = from->block;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatAXPY_SeqAIJModSELL(Mat Y, PetscScalar a, Mat X, MatStructure str)
+{
+  Mat_SeqAIJModSELL saved = *(Mat_SeqAIJModSELL *)Y->spptr;
+
+  PetscFunctionBegin;
+  PetscCall((*saved.parent.axpy)(Y, a, X, str));
+  PetscCall(MatSeqAIJModSELLCopySettings(&saved, Y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatTranspose_SeqAIJModSELL(Mat A, MatReuse reuse, Mat *B)
+{
+  Mat_SeqAIJModSELL saved = *(Mat_SeqAIJModSELL *)A->spptr;
+
+  PetscFunctionBegin;
+  PetscCall((*saved.parent.transpose)(A, reuse, B));
+  PetscCall(MatSeqAIJModSELLCopySettings(&saved, reuse == MAT_INPLACE_MATRIX ? A : *B));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode MatSeqAIJModSELLSetOps(Mat B)
 {
   PetscFunctionBegin;
@@ -385,6 +427,8 @@ static PetscErrorCode MatSeqAIJModSELLSetOps(Mat B)
   B->ops->duplicate      = MatDuplicate_SeqAIJModSELL;
   B->ops->view           = MatView_SeqAIJModSELL;
   B->ops->setfromoptions = MatSetFromOptions_SeqAIJModSELL;
+  B->ops->axpy           = MatAXPY_SeqAIJModSELL;
+  B->ops->transpose      = MatTranspose_SeqAIJModSELL;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
