@@ -111,6 +111,7 @@ PETSC_EXTERN PetscErrorCode MatCreate_MPIAIJModSELL(Mat);
 
 /* Memory type a PC should work in for this operator and vector */
 PETSC_EXTERN PetscErrorCode PetscModSELLUseDevice(Mat, PetscBool *);
+PETSC_EXTERN PetscErrorCode PetscModSELLGetDiagonalEntry(Mat, PetscInt, PetscReal *, PetscBool *);
 
 /* Registers the preconditioner types (src/ksp/pc/impls/pcreg.c) */
 PETSC_INTERN PetscErrorCode PetscModSELLRegisterPCs_Private(void);

@@ -253,3 +253,29 @@ PetscErrorCode PetscModSELLUseDevice(Mat A, PetscBool *dev)
 #endif
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/* The diagonal entry of global row 'row' of A (collective: the owner looks it up on the host), for the
+   preconditioners' error messages; found is false when the row stores no diagonal entry */
+PetscErrorCode PetscModSELLGetDiagonalEntry(Mat A, PetscInt row, PetscReal *val, PetscBool *found)
+{
+  PetscInt           rstart, rend, ncols;
+  const PetscInt    *cols;
+  const PetscScalar *vals;
+  PetscReal          loc[2] = {0.0, 0.0}, glob[2];
+
+  PetscFunctionBegin;
+  PetscCall(MatGetOwnershipRange(A, &rstart, &rend));
+  if (row >= rstart && row < rend) {
+    PetscCall(MatGetRow(A, row, &ncols, &cols, &vals));
+    for (PetscInt k = 0; k < ncols; k++)
+      if (cols[k] == row) {
+        loc[0] = PetscRealPart(vals[k]);
+        loc[1] = 1.0;
+      }
+    PetscCall(MatRestoreRow(A, row, &ncols, &cols, &vals));
+  }
+  PetscCallMPI(MPIU_Allreduce(loc, glob, 2, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)A)));
+  *val   = glob[0];
+  *found = (PetscBool)(glob[1] > 0.0);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

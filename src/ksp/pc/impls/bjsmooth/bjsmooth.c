@@ -542,31 +542,6 @@ static PetscErrorCode PCBJSmoothGetImage(PC pc, Mat B, PetscInt which, PetscMemT
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The diagonal entry of global row 'row' (collective: the owner looks it up) */
-static PetscErrorCode PCBJSmoothGetDiagonalEntry(PC pc, PetscInt row, PetscReal *val, PetscBool *found)
-{
-  PetscInt           rstart, rend, ncols;
-  const PetscInt    *cols;
-  const PetscScalar *vals;
-  PetscReal          loc[2] = {0.0, 0.0}, glob[2];
-
-  PetscFunctionBegin;
-  PetscCall(MatGetOwnershipRange(pc->pmat, &rstart, &rend));
-  if (row >= rstart && row < rend) {
-    PetscCall(MatGetRow(pc->pmat, row, &ncols, &cols, &vals));
-    for (PetscInt k = 0; k < ncols; k++)
-      if (cols[k] == row) {
-        loc[0] = PetscRealPart(vals[k]);
-        loc[1] = 1.0;
-      }
-    PetscCall(MatRestoreRow(pc->pmat, row, &ncols, &cols, &vals));
-  }
-  PetscCallMPI(MPIU_Allreduce(loc, glob, 2, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)pc)));
-  *val   = glob[0];
-  *found = (PetscBool)(glob[1] > 0.0);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 static PetscErrorCode PCSetUp_BJSmooth(PC pc)
 {
   PC_BJSmooth    *jac  = (PC_BJSmooth *)pc->data;
@@ -659,7 +634,7 @@ static PetscErrorCode PCSetUp_BJSmooth(PC pc)
     PetscReal d     = 0.0;
     PetscBool found = PETSC_FALSE;
 
-    PetscCall(PCBJSmoothGetDiagonalEntry(pc, (PetscInt)gbad, &d, &found));
+    PetscCall(PetscModSELLGetDiagonalEntry(pc->pmat, (PetscInt)gbad, &d, &found));
     PetscCheck(found, comm, PETSC_ERR_ARG_WRONG, "PCBJSMOOTH: row %" PetscInt_FMT " of the operator has no diagonal entry: the block sweeps divide by the diagonal; assemble the diagonal (an SPD operator has a positive one)", (PetscInt)gbad);
     SETERRQ(comm, PETSC_ERR_ARG_WRONG, "PCBJSMOOTH: row %" PetscInt_FMT " of the operator has the diagonal entry %g, not positive (or not finite): the block sweeps divide by the diagonal and need an SPD-like operator; scale the system by -1 if it is negative definite, or use another preconditioner", (PetscInt)gbad, (double)d);
   }

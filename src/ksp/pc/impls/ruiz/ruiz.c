@@ -401,31 +401,6 @@ static PetscErrorCode PCRuizReadStatus(PC pc, PCRuizStatus *st)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The diagonal entry of global row 'row' (collective: the owner looks it up on the host) */
-static PetscErrorCode PCRuizGetDiagonalEntry(PC pc, PetscInt row, PetscReal *val, PetscBool *found)
-{
-  PetscInt           rstart, rend, ncols;
-  const PetscInt    *cols;
-  const PetscScalar *vals;
-  PetscReal          loc[2] = {0.0, 0.0}, glob[2];
-
-  PetscFunctionBegin;
-  PetscCall(MatGetOwnershipRange(pc->pmat, &rstart, &rend));
-  if (row >= rstart && row < rend) {
-    PetscCall(MatGetRow(pc->pmat, row, &ncols, &cols, &vals));
-    for (PetscInt k = 0; k < ncols; k++)
-      if (cols[k] == row) {
-        loc[0] = PetscRealPart(vals[k]);
-        loc[1] = 1.0;
-      }
-    PetscCall(MatRestoreRow(pc->pmat, row, &ncols, &cols, &vals));
-  }
-  PetscCallMPI(MPIU_Allreduce(loc, glob, 2, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)pc)));
-  *val   = glob[0];
-  *found = (PetscBool)(glob[1] > 0.0);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* Errors found by the first sweep: the smallest global key over the processes names the first
    offending row (then column); every process raises the same error */
 static PetscErrorCode PCRuizValidate(PC pc, const PCRuizStatus *st)
@@ -452,7 +427,7 @@ static PetscErrorCode PCRuizValidate(PC pc, const PCRuizStatus *st)
       PetscReal d;
       PetscBool found;
 
-      PetscCall(PCRuizGetDiagonalEntry(pc, row, &d, &found));
+      PetscCall(PetscModSELLGetDiagonalEntry(pc->pmat, row, &d, &found));
       if (!found) SETERRQ(comm, PETSC_ERR_ARG_WRONG, "PCRUIZ: row %" PetscInt_FMT " of the operator has no diagonal entry: symmetric Ruiz scaling needs a positive diagonal; use -pc_ruiz_symmetric false for independent row and column scalings", row);
       SETERRQ(comm, PETSC_ERR_ARG_WRONG, "PCRUIZ: row %" PetscInt_FMT " of the operator has the diagonal entry %g <= 0: symmetric Ruiz scaling needs a positive diagonal (an SPD operator); use -pc_ruiz_symmetric false for independent row and column scalings, or scale the system by -1 if it is negative definite", row, (double)d);
     }
