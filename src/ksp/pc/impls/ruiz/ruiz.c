@@ -424,8 +424,8 @@ static PetscErrorCode PCRuizValidate(PC pc, const PCRuizStatus *st)
     case MS_RUIZ_BAD_ZERO:
       SETERRQ(comm, PETSC_ERR_ARG_WRONG, "PCRUIZ: row %" PetscInt_FMT " of the operator is zero (no nonzero entry): no diagonal scaling gives it unit norm and the operator is singular; fix the assembly of the matrix", row);
     default: {
-      PetscReal d;
-      PetscBool found;
+      PetscReal d     = 0.0;
+      PetscBool found = PETSC_FALSE;
 
       PetscCall(PetscModSELLGetDiagonalEntry(pc->pmat, row, &d, &found));
       if (!found) SETERRQ(comm, PETSC_ERR_ARG_WRONG, "PCRUIZ: row %" PetscInt_FMT " of the operator has no diagonal entry: symmetric Ruiz scaling needs a positive diagonal; use -pc_ruiz_symmetric false for independent row and column scalings", row);
