@@ -375,8 +375,7 @@ static PetscErrorCode MSImageBuildDevice(MSImage img, Mat A)
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   PetscCall(MSImageFreeDevice(img));
   PetscCall(MSImageUploadPerm(img, stream));
-  if (!MSImageDeviceBuildable(img)) {
-    if (!img->host_pattern) PetscCall(MSImageBuildHost(img, A));
+  if (!MSImageDeviceBuildable(img)) { /* the caller brought the host image up to date */
     PetscCall(MSImageUploadHost(img, A, stream));
     img->dev_pattern = PETSC_TRUE;
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -476,6 +475,16 @@ static PetscErrorCode MSImageUploadValues(MSImage img, Mat A)
 }
 #endif
 
+/* Host image of the current pattern with the values of object state 'state' */
+static PetscErrorCode MSImageSetUpHost(MSImage img, Mat A, PetscObjectState state)
+{
+  PetscFunctionBegin;
+  if (!img->host_pattern) PetscCall(MSImageBuildHost(img, A));
+  else if (img->hoststate != state) PetscCall(MSImageRefreshHostValues(img, A));
+  img->hoststate = state;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MSImageSetUp(MSImage img, Mat A, PetscMemType mtype)
 {
   PetscObjectId    id;
@@ -491,23 +500,13 @@ PetscErrorCode MSImageSetUp(MSImage img, Mat A, PetscMemType mtype)
     img->hoststate = -1;
     img->devstate  = -1;
   }
-  if (PetscMemTypeHost(mtype)) {
-    if (!img->host_pattern) {
-      PetscCall(MSImageBuildHost(img, A));
-      img->hoststate = state;
-    } else if (img->hoststate != state) {
-      PetscCall(MSImageRefreshHostValues(img, A));
-      img->hoststate = state;
-    }
-  } else {
+  if (PetscMemTypeHost(mtype)) PetscCall(MSImageSetUpHost(img, A, state));
+  else {
 #if defined(PETSC_HAVE_CUDA)
     if (!img->dev_pattern) {
-      if (!MSImageDeviceBuildable(img) && img->host_pattern && img->hoststate != state) {
-        PetscCall(MSImageRefreshHostValues(img, A));
-        img->hoststate = state;
-      }
+      /* 64-bit indices: the device image is a copy of the host image */
+      if (!MSImageDeviceBuildable(img)) PetscCall(MSImageSetUpHost(img, A, state));
       PetscCall(MSImageBuildDevice(img, A));
-      if (!MSImageDeviceBuildable(img)) img->hoststate = state;
       img->devstate = state;
     } else if (img->devstate != state) {
       PetscCall(MSImageUploadValues(img, A));
