@@ -118,7 +118,6 @@ static PetscErrorCode ProbCavityJacobian(Problem *p, PetscBool check)
   Vec                x, F;
   Mat                J, P;
   AppCtx             user;
-  PetscInt           rstart, rend, nnz = 0;
   FVMSystem         *s = &p->s;
   const PetscScalar *fa;
   PetscOptions       opts;
@@ -151,30 +150,8 @@ static PetscErrorCode ProbCavityJacobian(Problem *p, PetscBool check)
   PetscCall(SNESComputeJacobian(snes, x, J, P));
 
   /* the rows of P this process owns (PETSc's DMDA ordering) and b = -F(x0) */
-  PetscCall(MatGetOwnershipRange(P, &rstart, &rend));
-  s->N      = 4 * p->nx * p->ny;
-  s->n      = rend - rstart;
-  s->rstart = rstart;
-  PetscCall(PetscMalloc1(s->n + 1, &s->ia));
-  s->ia[0] = 0;
-  for (PetscInt r = rstart; r < rend; r++) {
-    PetscInt ncols;
-    PetscCall(MatGetRow(P, r, &ncols, NULL, NULL));
-    nnz += ncols;
-    s->ia[r - rstart + 1] = nnz;
-    PetscCall(MatRestoreRow(P, r, &ncols, NULL, NULL));
-  }
-  PetscCall(PetscMalloc1(nnz, &s->ja));
-  PetscCall(PetscMalloc1(nnz, &s->va));
-  for (PetscInt r = rstart; r < rend; r++) {
-    const PetscInt    *cols;
-    const PetscScalar *vals;
-    PetscInt           ncols;
-    PetscCall(MatGetRow(P, r, &ncols, &cols, &vals));
-    PetscCall(PetscArraycpy(s->ja + s->ia[r - rstart], cols, ncols));
-    PetscCall(PetscArraycpy(s->va + s->ia[r - rstart], vals, ncols));
-    PetscCall(MatRestoreRow(P, r, &ncols, &cols, &vals));
-  }
+  s->N = 4 * p->nx * p->ny;
+  PetscCall(ProbSystemFromMatRows(P, s));
   PetscCall(PetscMalloc1(s->n, &s->rhs));
   PetscCall(VecGetArrayRead(F, &fa));
   for (PetscInt i = 0; i < s->n; i++) s->rhs[i] = -fa[i];

@@ -807,6 +807,40 @@ static PetscBool ProbIsMatrixMarket(const char fname[])
 }
 
 /*
+  ProbSystemFromMatRows - the rows of A this process owns, copied into the local CSR of s (n, rstart, ia, ja, va)
+*/
+static PetscErrorCode ProbSystemFromMatRows(Mat A, FVMSystem *s)
+{
+  PetscInt rstart, rend, nnz = 0;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetOwnershipRange(A, &rstart, &rend));
+  s->n      = rend - rstart;
+  s->rstart = rstart;
+  PetscCall(PetscMalloc1(s->n + 1, &s->ia));
+  s->ia[0] = 0;
+  for (PetscInt r = rstart; r < rend; r++) {
+    PetscInt ncols;
+    PetscCall(MatGetRow(A, r, &ncols, NULL, NULL));
+    nnz += ncols;
+    s->ia[r - rstart + 1] = nnz;
+    PetscCall(MatRestoreRow(A, r, &ncols, NULL, NULL));
+  }
+  PetscCall(PetscMalloc1(nnz, &s->ja));
+  PetscCall(PetscMalloc1(nnz, &s->va));
+  for (PetscInt r = rstart; r < rend; r++) {
+    const PetscInt    *cols;
+    const PetscScalar *vals;
+    PetscInt           ncols;
+    PetscCall(MatGetRow(A, r, &ncols, &cols, &vals));
+    PetscCall(PetscArraycpy(s->ja + s->ia[r - rstart], cols, ncols));
+    PetscCall(PetscArraycpy(s->va + s->ia[r - rstart], vals, ncols));
+    PetscCall(MatRestoreRow(A, r, &ncols, &cols, &vals));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
   ProbLoadFile - reads A (and b) into the local rows: a PETSc binary file (MatLoad(), then VecLoad() when the
   file holds more after the matrix, or -file_rhs) or a MatrixMarket coordinate file (each process reads the
   file and keeps its rows; -file_rhs: a MatrixMarket vector). Without a right-hand side, b = A x* with
@@ -844,7 +878,7 @@ static PetscErrorCode ProbLoadFile(Problem *p)
   } else {
     Mat         A;
     PetscViewer v;
-    PetscInt    M, Nc, rstart, rend, nnz = 0;
+    PetscInt    M, Nc;
     int         more = 0;
 
     PetscCall(PetscViewerCreate(p->comm, &v));
@@ -871,30 +905,8 @@ static PetscErrorCode ProbLoadFile(Problem *p)
       }
     }
     PetscCallMPI(MPI_Bcast(&more, 1, MPI_INT, 0, p->comm));
-    PetscCall(MatGetOwnershipRange(A, &rstart, &rend));
-    s->N      = M;
-    s->n      = rend - rstart;
-    s->rstart = rstart;
-    PetscCall(PetscMalloc1(s->n + 1, &s->ia));
-    s->ia[0] = 0;
-    for (PetscInt r = rstart; r < rend; r++) {
-      PetscInt ncols;
-      PetscCall(MatGetRow(A, r, &ncols, NULL, NULL));
-      nnz += ncols;
-      s->ia[r - rstart + 1] = nnz;
-      PetscCall(MatRestoreRow(A, r, &ncols, NULL, NULL));
-    }
-    PetscCall(PetscMalloc1(nnz, &s->ja));
-    PetscCall(PetscMalloc1(nnz, &s->va));
-    for (PetscInt r = rstart; r < rend; r++) {
-      const PetscInt    *cols;
-      const PetscScalar *vals;
-      PetscInt           ncols;
-      PetscCall(MatGetRow(A, r, &ncols, &cols, &vals));
-      PetscCall(PetscArraycpy(s->ja + s->ia[r - rstart], cols, ncols));
-      PetscCall(PetscArraycpy(s->va + s->ia[r - rstart], vals, ncols));
-      PetscCall(MatRestoreRow(A, r, &ncols, &cols, &vals));
-    }
+    s->N = M;
+    PetscCall(ProbSystemFromMatRows(A, s));
     PetscCall(PetscMalloc1(s->n, &s->rhs));
     if (more) {
       Vec                b;
