@@ -12,8 +12,11 @@
 # is built (BUILD, default build-cuda when it exists, else build; PETSC_DIR as for the build).
 # Environment: SMALL=1 (tiny sizes, for a CPU check), LAP_SMOOTH_N (128), FVM_SMOOTH_N (56), LAP_CG_N (256),
 #   FVM_CG_N (120), BJS_SMOOTH_OPTS (extra bjsmooth options of part 1), BJS_CG_OPTS (bjsmooth options of part 2),
-#   SOR_OPTS (default -pc_sor_forward), MODSELL_OPTS (default -ms_rcm: RCM ordering inside modsell, which makes the
-#   slices of the randomly numbered FVM mesh compact), CUDA_MAT (aijcusparse), GPU_MAT (modsell).
+#   BJS_CG_VARIANTS (several bjsmooth configurations for part 2, "name:options;name:options"; overrides BJS_CG_OPTS),
+#   SOR_OPTS (default -pc_sor_forward), MODSELL_OPTS (default none; -ms_rcm: RCM ordering inside modsell),
+#   FVM_GEN_OPTS (default -permute 0: the FVM cells numbered in the generator's structured order, as a mesh
+#   generator or renumbering leaves them; blocks of consecutive rows are then compact. With -permute 1 the cells are
+#   numbered randomly and a block of consecutive rows holds unrelated cells), CUDA_MAT (aijcusparse), GPU_MAT (modsell).
 set -uo pipefail
 out=${1:?usage: bench/bjsmooth.sh OUTDIR}
 mkdir -p "$out"
@@ -32,9 +35,11 @@ fi
 LAP_SMOOTH_N=${LAP_SMOOTH_N:-128}; FVM_SMOOTH_N=${FVM_SMOOTH_N:-56}; LAP_CG_N=${LAP_CG_N:-256}; FVM_CG_N=${FVM_CG_N:-120}; OUTER=${OUTER:-1000}
 CUDA_MAT=${CUDA_MAT:-aijcusparse}; GPU_MAT=${GPU_MAT:-modsell}
 BJS_SMOOTH_OPTS=${BJS_SMOOTH_OPTS:--pc_bjsmooth_block_size 512 -pc_bjsmooth_inner_its 100 -pc_bjsmooth_inner_rtol 1e-7}
-BJS_CG_OPTS=${BJS_CG_OPTS:-}
+BJS_CG_OPTS=${BJS_CG_OPTS:--pc_bjsmooth_block_size 1024 -pc_bjsmooth_inner_its 3}
+BJS_CG_VARIANTS=${BJS_CG_VARIANTS:-bjs:$BJS_CG_OPTS}
+FVM_GEN_OPTS=${FVM_GEN_OPTS:--permute 0}
 SOR_OPTS=${SOR_OPTS:--pc_sor_forward}
-MODSELL_OPTS=${MODSELL_OPTS:--ms_rcm}
+MODSELL_OPTS=${MODSELL_OPTS:-}
 results=$out/bjsmooth_results.txt
 : > "$results"
 
@@ -51,8 +56,8 @@ run() { # name args...
 }
 
 echo "[bjsmooth] FVM systems"
-"$fvm" -n "$FVM_SMOOTH_N" -cell tet -mat_type aij -write_system "$out/fvm_smooth.bin" -ksp_max_it 1 > "$out/fvm_smooth_gen.log" 2>&1 || echo "FVM generation (smoother) failed: $out/fvm_smooth_gen.log"
-"$fvm" -n "$FVM_CG_N" -cell tet -mat_type aij -write_system "$out/fvm_cg.bin" -ksp_max_it 1 > "$out/fvm_cg_gen.log" 2>&1 || echo "FVM generation (cg) failed: $out/fvm_cg_gen.log"
+"$fvm" -n "$FVM_SMOOTH_N" -cell tet $FVM_GEN_OPTS -mat_type aij -write_system "$out/fvm_smooth.bin" -ksp_max_it 1 > "$out/fvm_smooth_gen.log" 2>&1 || echo "FVM generation (smoother) failed: $out/fvm_smooth_gen.log"
+"$fvm" -n "$FVM_CG_N" -cell tet $FVM_GEN_OPTS -mat_type aij -write_system "$out/fvm_cg.bin" -ksp_max_it 1 > "$out/fvm_cg_gen.log" 2>&1 || echo "FVM generation (cg) failed: $out/fvm_cg_gen.log"
 
 echo "[bjsmooth] 1. smoother experiment: $OUTER outer iterations, residual every 10th"
 for p in lap fvm; do
@@ -65,7 +70,11 @@ done
 echo "[bjsmooth] 2. CG to rtol 1e-8, setup + solve"
 for p in lap fvm; do
   if [ $p = lap ]; then prob="-n $LAP_CG_N"; else prob="-f $out/fvm_cg.bin"; fi
-  run cg_${p}_modsell_bjs $prob -mode cg -ksp_type cg -ksp_rtol 1e-8 -mat_type "$GPU_MAT" $MODSELL_OPTS -pc_type bjsmooth $BJS_CG_OPTS
+  IFS=';' read -ra variants <<< "$BJS_CG_VARIANTS"
+  for v in "${variants[@]}"; do
+    run cg_${p}_modsell_${v%%:*} $prob -mode cg -ksp_type cg -ksp_rtol 1e-8 -mat_type "$GPU_MAT" $MODSELL_OPTS -pc_type bjsmooth ${v#*:}
+  done
+  run cg_${p}_modsell_jacobi $prob -mode cg -ksp_type cg -ksp_rtol 1e-8 -mat_type "$GPU_MAT" $MODSELL_OPTS -pc_type jacobi
   run cg_${p}_cusparse_jacobi $prob -mode cg -ksp_type cg -ksp_rtol 1e-8 -mat_type "$CUDA_MAT" -pc_type jacobi
 done
 rm -f "$out"/fvm_smooth.bin "$out"/fvm_cg.bin "$out"/*.bin.info
@@ -87,10 +96,12 @@ rm -f "$out"/fvm_smooth.bin "$out"/fvm_cg.bin "$out"/*.bin.info
       fi
     done
   done
-  echo "cg: speedup of modsell + bjsmooth over aijcusparse + jacobi (setup + solve)"
+  echo "cg: speedup of modsell + bjsmooth (and of modsell + jacobi) over aijcusparse + jacobi (setup + solve)"
   for p in lap fvm; do
-    a=$(awk -v n="cg_${p}_modsell_bjs" '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } if (v["name"] == n) print v["total_s"] }' "$results")
     c=$(awk -v n="cg_${p}_cusparse_jacobi" '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } if (v["name"] == n) print v["total_s"] }' "$results")
-    [ -n "$a" ] && [ -n "$c" ] && awk -v p="$p" -v a="$a" -v c="$c" 'BEGIN { printf "  %-4s %8.3f s vs %8.3f s: %.2fx\n", p, a, c, c / a }'
+    for v in "${variants[@]%%:*}" jacobi; do
+      a=$(awk -v n="cg_${p}_modsell_$v" '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } if (v["name"] == n) print v["total_s"] }' "$results")
+      [ -n "$a" ] && [ -n "$c" ] && awk -v p="$p" -v n="$v" -v a="$a" -v c="$c" 'BEGIN { printf "  %-4s modsell + %-12s %8.3f s vs %8.3f s: %.2fx\n", p, n, a, c, c / a }'
+    done
   done
 } | tee "$out/bjsmooth_table.txt"

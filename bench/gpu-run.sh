@@ -154,6 +154,14 @@ stage_ruiz() {
   timeout 300 "$B/bin/src/ksp/pc/impls/ruiz/tutorials/ex1" -n ${RUIZ_N:-256} -mat_type modsell -csv "$out/ruiz_lap256.csv" > "$out/ruiz.log" 2>&1 || status=1
   grep -E "^time:|verdict|yes|no" "$out/ruiz.log" | head -20
   python3 src/ksp/pc/impls/ruiz/tutorials/plot_ruiz.py "$out/ruiz_lap256.csv" -o "$out/ruiz_history.png" --every 20 >> "$out/ruiz.log" 2>&1 || true
+  # where the setup time goes: GPU times of the sweeps and checks (-log_view_gpu_time), kernel times (nsys)
+  timeout 120 "$B/bin/src/ksp/pc/impls/ruiz/tutorials/ex1" -n ${RUIZ_N:-256} -mat_type modsell -its 20 -log_view -log_view_gpu_time > "$out/ruiz-logview.log" 2>&1 || true
+  grep -E "^(MatMult|PCRuiz|PCSetUp|VecPointwiseMult|VecSet) " "$out/ruiz-logview.log" | head
+  if command -v nsys > /dev/null; then
+    timeout 180 nsys profile -o "$out/ruiz" --force-overwrite true --stats=true "$B/bin/src/ksp/pc/impls/ruiz/tutorials/ex1" -n ${RUIZ_N:-256} -mat_type modsell -its 20 > "$out/ruiz-nsys.log" 2>&1 || true
+    rm -f "$out"/ruiz.nsys-rep "$out"/ruiz.sqlite
+    grep -A25 "cuda_gpu_kern_sum" "$out/ruiz-nsys.log" | head -30
+  else log "no nsys on this machine"; fi
 }
 
 stage_bjsmooth() {

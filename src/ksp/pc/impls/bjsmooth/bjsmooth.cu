@@ -77,18 +77,21 @@ __global__ void __launch_bounds__(1024) bjs_sweep_kernel(int m, const long long 
     acc = b[o];
     if (offp) acc -= offp[o];
     if (!zero) acc -= d * xi;
+    /* from a zero guess (the preconditioner's case) only the in-slice values are needed: the others are
+       not read, so the pass moves the column codes and the local block instead of the whole image */
+#pragma unroll 4
     for (int k = 0; k < w; k++) {
       const long long slot = beg + (long long)k * sh + t;
       const int       c    = __ldg(cols + slot);
-      const double    v    = __ldg(vals + slot);
       if (c < 0) {
+        const double v = __ldg(vals + slot);
         if (SHARED) {
           lc[nn * sh + t] = -c - 1;
           lv[nn * sh + t] = v;
         }
         nn++;
         if (!zero) acc -= v * win[-c - 1];
-      } else if (c > 0 && !zero) acc -= v * (ASYNC ? __ldcg(xin + (c - 1)) : __ldg(xin + (c - 1)));
+      } else if (c > 0 && !zero) acc -= __ldg(vals + slot) * (ASYNC ? __ldcg(xin + (c - 1)) : __ldg(xin + (c - 1)));
     }
   }
   const double rl = acc;

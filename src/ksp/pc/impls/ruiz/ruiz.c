@@ -64,7 +64,8 @@ typedef struct {
   /* the result */
   Vec isr, isc; /* inverse scalings D_r^-1, D_c^-1 (references to s[], c[]) */
   Vec w;        /* isr .* isc: the preconditioner */
-  Vec Dr, Dc;   /* D_r, D_c (Dc == Dr in symmetric mode) */
+  Vec       Dr, Dc;    /* D_r, D_c (Dc == Dr in symmetric mode), computed on request (PCRuizGetScaling()) */
+  PetscBool dr_valid; /* Dr, Dc hold the reciprocals of the current isr, isc */
 
   PCRuizStatus hstatus;
   void        *d_status; /* MSRuizCUDAStatus on the device */
@@ -498,11 +499,7 @@ static PetscErrorCode PCRuizCreateStructure(PC pc, Mat Ao, const PetscInt *garra
     if (!jac->symmetric) PetscCall(PCRuizCreateVec(pc, comm, m, &jac->c[i]));
   }
   PetscCall(PCRuizCreateVec(pc, comm, m, &jac->w));
-  PetscCall(PCRuizCreateVec(pc, comm, m, &jac->Dr));
-  if (!jac->symmetric) {
-    PetscCall(PCRuizCreateVec(pc, comm, m, &jac->Dc));
-    PetscCall(PCRuizCreateVec(pc, comm, m, &jac->cacc));
-  }
+  if (!jac->symmetric) PetscCall(PCRuizCreateVec(pc, comm, m, &jac->cacc));
   if (jac->mpi) {
     PetscInt nghost;
     IS       from;
@@ -665,12 +662,7 @@ static PetscErrorCode PCSetUp_Ruiz(PC pc)
   jac->isr = jac->s[cur];
   jac->isc = symmetric ? jac->s[cur] : jac->c[cur];
   PetscCall(VecPointwiseMult(jac->w, jac->isr, jac->isc));
-  PetscCall(VecCopy(jac->isr, jac->Dr));
-  PetscCall(VecReciprocal(jac->Dr));
-  if (!symmetric) {
-    PetscCall(VecCopy(jac->isc, jac->Dc));
-    PetscCall(VecReciprocal(jac->Dc));
-  }
+  jac->dr_valid = PETSC_FALSE; /* D_r, D_c themselves only when asked for: the apply needs w alone */
 #if defined(PETSC_HAVE_CUDA)
   if (jac->device) PetscCall(PCRuizSyncDevice()); /* for an honest setup time */
 #endif
@@ -824,7 +816,18 @@ static PetscErrorCode PCRuizGetScaling_Ruiz(PC pc, Vec *Dr, Vec *Dc)
   PC_Ruiz *jac = (PC_Ruiz *)pc->data;
 
   PetscFunctionBegin;
-  PetscCheck(jac->nsetups && jac->Dr, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONGSTATE, "PCRUIZ: the scaling is computed by the setup: call PCSetUp() (or KSPSetUp()) first");
+  PetscCheck(jac->nsetups && jac->isr, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONGSTATE, "PCRUIZ: the scaling is computed by the setup: call PCSetUp() (or KSPSetUp()) first");
+  if (!jac->dr_valid) {
+    if (!jac->Dr) PetscCall(VecDuplicate(jac->isr, &jac->Dr));
+    if (!jac->symmetric && !jac->Dc) PetscCall(VecDuplicate(jac->isc, &jac->Dc));
+    PetscCall(VecCopy(jac->isr, jac->Dr));
+    PetscCall(VecReciprocal(jac->Dr));
+    if (!jac->symmetric) {
+      PetscCall(VecCopy(jac->isc, jac->Dc));
+      PetscCall(VecReciprocal(jac->Dc));
+    }
+    jac->dr_valid = PETSC_TRUE;
+  }
   if (Dr) *Dr = jac->Dr;
   if (Dc) *Dc = jac->symmetric ? jac->Dr : jac->Dc;
   PetscFunctionReturn(PETSC_SUCCESS);

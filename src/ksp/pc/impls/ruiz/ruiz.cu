@@ -68,7 +68,12 @@ __device__ __forceinline__ void rz_block_dev(double d, unsigned long long *dev)
   if (warp == 0) {
     d = lane < nwarps ? wmax[lane] : 0.0;
     for (int off = 16; off > 0; off >>= 1) d = rz_max_nan(d, __shfl_down_sync(0xffffffffu, d, off));
-    if (lane == 0 && d != 0.0) atomicMax(dev, (unsigned long long)__double_as_longlong(d));
+    /* one atomic per block only when it raises the maximum: with 10^5 blocks on one address the
+       unconditional atomics serialise in L2 */
+    if (lane == 0 && d != 0.0) {
+      const unsigned long long bits = (unsigned long long)__double_as_longlong(d);
+      if (bits > *(volatile unsigned long long *)dev) atomicMax(dev, bits);
+    }
   }
 }
 
@@ -105,27 +110,31 @@ __global__ void __launch_bounds__(1024) rz_rows_kernel(MSRuizCUDAImage img, cons
     }
   }
   {
+    /* like the SpMV kernel: the column code and the value of a slot are loaded unconditionally and the
+       loop is unrolled, so that several slots' loads are in flight; a padding slot (code 0, value 0)
+       contributes an exact zero to the accumulation, which leaves it unchanged (acc >= 0) */
     const long long beg = img.sliceptr[s];
-    const int       w   = (int)((img.sliceptr[s + 1] - beg) / sh);
+    const int       w   = valid ? (int)((img.sliceptr[s + 1] - beg) / sh) : 0;
+    const int      *cp  = img.cols + beg + t;
+    const double   *vp  = img.vals + beg + t;
+#pragma unroll 4
     for (int k = 0; k < w; k++) {
-      const long long slot = beg + (long long)k * sh + t;
-      const int       c    = __ldg(img.cols + slot);
-      double          v, a, scj;
+      const int    c = __ldg(cp + (long long)k * sh);
+      const double a = __ldg(vp + (long long)k * sh);
+      const double v = fabs(a);
+      double       scj;
 
-      if (c == 0) continue; /* padding (and the rows past m of the last slice) */
-      a = __ldg(img.vals + slot);
-      v = fabs(a);
       if (LOCAL && c < 0) {
         const int q = -c - 1;
         scj         = win[q];
         if (COLS) rz_atomic_comb<P>(&cwin[q], rz_pw<P>(__dmul_rn(v, sro)));
         if (img.diag_block && q == t) dval = a;
-      } else {
-        const int j = c - 1;
+      } else if (c != 0) {
+        const int j = c - 1; /* without LOCAL the image has no in-slice codes */
         scj         = __ldg(sc + j);
         if (COLS) rz_atomic_comb<P>(&colacc[j], rz_pw<P>(__dmul_rn(v, sro)));
         if (img.diag_block && j == o) dval = a;
-      }
+      } else continue; /* padding */
       acc = rz_comb<P>(acc, rz_pw<P>(__dmul_rn(v, scj)));
     }
   }
