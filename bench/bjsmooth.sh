@@ -10,7 +10,7 @@
 #     aijcusparse, on the 256^3 Laplacian and on the FVM tetrahedral problem at -n 120 (10.4 M rows).
 # Prints a table (OUTDIR/bjsmooth_table.txt). Run from the repository root on the GPU machine after the library
 # is built (BUILD, default build-cuda when it exists, else build; PETSC_DIR as for the build).
-# Environment: SMALL=1 (tiny sizes, for a CPU check), LAP_SMOOTH_N (128), FVM_SMOOTH_N (56), LAP_CG_N (256),
+# Environment: PARTS ("smoother cg": which parts run), SMALL=1 (tiny sizes, for a CPU check), LAP_SMOOTH_N (128), FVM_SMOOTH_N (56), LAP_CG_N (256),
 #   FVM_CG_N (120), BJS_SMOOTH_OPTS (extra bjsmooth options of part 1), BJS_CG_OPTS (bjsmooth options of part 2),
 #   BJS_CG_VARIANTS (several bjsmooth configurations for part 2, "name:options;name:options"; overrides BJS_CG_OPTS),
 #   SOR_OPTS (default -pc_sor_forward), MODSELL_OPTS (default none; -ms_rcm: RCM ordering inside modsell),
@@ -59,8 +59,10 @@ echo "[bjsmooth] FVM systems"
 "$fvm" -n "$FVM_SMOOTH_N" -cell tet $FVM_GEN_OPTS -mat_type aij -write_system "$out/fvm_smooth.bin" -ksp_max_it 1 > "$out/fvm_smooth_gen.log" 2>&1 || echo "FVM generation (smoother) failed: $out/fvm_smooth_gen.log"
 "$fvm" -n "$FVM_CG_N" -cell tet $FVM_GEN_OPTS -mat_type aij -write_system "$out/fvm_cg.bin" -ksp_max_it 1 > "$out/fvm_cg_gen.log" 2>&1 || echo "FVM generation (cg) failed: $out/fvm_cg_gen.log"
 
+PARTS=${PARTS:-smoother cg}
 echo "[bjsmooth] 1. smoother experiment: $OUTER outer iterations, residual every 10th"
 for p in lap fvm; do
+  case " $PARTS " in *" smoother "*) ;; *) continue ;; esac
   if [ $p = lap ]; then prob="-n $LAP_SMOOTH_N"; else prob="-f $out/fvm_smooth.bin"; fi
   run smooth_${p}_bjs_jacobi $prob -mode smoother -outer "$OUTER" -every 10 -mat_type "$GPU_MAT" $MODSELL_OPTS -pc_type bjsmooth -pc_bjsmooth_inner jacobi $BJS_SMOOTH_OPTS -csv "$out/smoother_${p}_bjs_jacobi.csv"
   run smooth_${p}_bjs_cg $prob -mode smoother -outer "$OUTER" -every 10 -mat_type "$GPU_MAT" $MODSELL_OPTS -pc_type bjsmooth -pc_bjsmooth_inner cg $BJS_SMOOTH_OPTS -csv "$out/smoother_${p}_bjs_cg.csv"
@@ -68,9 +70,10 @@ for p in lap fvm; do
 done
 
 echo "[bjsmooth] 2. CG to rtol 1e-8, setup + solve"
+IFS=';' read -ra variants <<< "$BJS_CG_VARIANTS"
 for p in lap fvm; do
+  case " $PARTS " in *" cg "*) ;; *) continue ;; esac
   if [ $p = lap ]; then prob="-n $LAP_CG_N"; else prob="-f $out/fvm_cg.bin"; fi
-  IFS=';' read -ra variants <<< "$BJS_CG_VARIANTS"
   for v in "${variants[@]}"; do
     run cg_${p}_modsell_${v%%:*} $prob -mode cg -ksp_type cg -ksp_rtol 1e-8 -mat_type "$GPU_MAT" $MODSELL_OPTS -pc_type bjsmooth ${v#*:}
   done
