@@ -67,7 +67,7 @@ int MSRuizCUDAColPass(int n, int p, const double *sc, const double *cacc, double
 int MSRuizCUDAResetStatus(MSRuizCUDAStatus *status, int first, void *stream);
 
 /* y[i] = a[i] * x[i] (the preconditioner application) */
-int MSRuizCUDAPointwiseMult(int n, const double *a, const double *x, double *y, void *stream);
+int MSRuizCUDAPointwiseMult(int n, const double *a, int square, const double *x, double *y, void *stream);
 
 #ifdef __cplusplus
 }

@@ -63,7 +63,7 @@ typedef struct {
 
   /* the result */
   Vec isr, isc; /* inverse scalings D_r^-1, D_c^-1 (references to s[], c[]) */
-  Vec w;        /* isr .* isc: the preconditioner */
+  Vec w;        /* isr .* isc: the preconditioner (nonsymmetric mode; symmetric applies isr twice) */
   Vec       Dr, Dc;    /* D_r, D_c (Dc == Dr in symmetric mode), computed on request (PCRuizGetScaling()) */
   PetscBool dr_valid; /* Dr, Dc hold the reciprocals of the current isr, isc */
 
@@ -260,16 +260,16 @@ static PetscErrorCode PCRuizReadStatusDevice(PC_Ruiz *jac, PCRuizStatus *st)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PCRuizApplyDevice(PetscInt n, const PetscScalar *a, const PetscScalar *x, PetscScalar *y)
+static PetscErrorCode PCRuizApplyDevice(PetscInt n, const PetscScalar *a, PetscBool square, const PetscScalar *x, PetscScalar *y)
 {
   cudaStream_t stream;
 
   PetscFunctionBegin;
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   PetscCall(PetscLogGpuTimeBegin());
-  PetscCallCUDA((cudaError_t)MSRuizCUDAPointwiseMult((int)n, a, x, y, stream));
+  PetscCallCUDA((cudaError_t)MSRuizCUDAPointwiseMult((int)n, a, (int)square, x, y, stream));
   PetscCall(PetscLogGpuTimeEnd());
-  PetscCall(PetscLogGpuFlops((PetscLogDouble)n));
+  PetscCall(PetscLogGpuFlops((PetscLogDouble)(square ? 2 * n : n)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -498,8 +498,10 @@ static PetscErrorCode PCRuizCreateStructure(PC pc, Mat Ao, const PetscInt *garra
     PetscCall(PCRuizCreateVec(pc, comm, m, &jac->s[i]));
     if (!jac->symmetric) PetscCall(PCRuizCreateVec(pc, comm, m, &jac->c[i]));
   }
-  PetscCall(PCRuizCreateVec(pc, comm, m, &jac->w));
-  if (!jac->symmetric) PetscCall(PCRuizCreateVec(pc, comm, m, &jac->cacc));
+  if (!jac->symmetric) { /* symmetric mode applies D^-2 from D^-1 itself: no product vector */
+    PetscCall(PCRuizCreateVec(pc, comm, m, &jac->w));
+    PetscCall(PCRuizCreateVec(pc, comm, m, &jac->cacc));
+  }
   if (jac->mpi) {
     PetscInt nghost;
     IS       from;
@@ -661,7 +663,7 @@ static PetscErrorCode PCSetUp_Ruiz(PC pc)
   /* the result: D_r^-1, D_c^-1, their product, and D_r, D_c */
   jac->isr = jac->s[cur];
   jac->isc = symmetric ? jac->s[cur] : jac->c[cur];
-  PetscCall(VecPointwiseMult(jac->w, jac->isr, jac->isc));
+  if (!symmetric) PetscCall(VecPointwiseMult(jac->w, jac->isr, jac->isc));
   jac->dr_valid = PETSC_FALSE; /* D_r, D_c themselves only when asked for: the apply needs w alone */
 #if defined(PETSC_HAVE_CUDA)
   if (jac->device) PetscCall(PCRuizSyncDevice()); /* for an honest setup time */
@@ -673,7 +675,8 @@ static PetscErrorCode PCSetUp_Ruiz(PC pc)
 }
 
 /* y = a .* x on the device when x and y are there (no host synchronization), else on the host */
-static PetscErrorCode PCRuizDiagonalApply(PC pc, Vec a, Vec x, Vec y)
+/* y = a .* x, or y = a .* a .* x (square: the symmetric mode's D^-2 from D^-1) */
+static PetscErrorCode PCRuizDiagonalApply(PC pc, Vec a, PetscBool square, Vec x, Vec y)
 {
   const PetscScalar *xa, *aa;
   PetscScalar       *ya;
@@ -693,7 +696,7 @@ static PetscErrorCode PCRuizDiagonalApply(PC pc, Vec a, Vec x, Vec y)
     dev = (PetscBool)(PetscMemTypeDevice(mx) && PetscMemTypeDevice(my));
     if (dev) {
       PetscCall(VecGetArrayReadAndMemType(a, &aa, &ma));
-      if (PetscMemTypeDevice(ma)) PetscCall(PCRuizApplyDevice(n, aa, xa, ya));
+      if (PetscMemTypeDevice(ma)) PetscCall(PCRuizApplyDevice(n, aa, square, xa, ya));
       else dev = PETSC_FALSE;
       PetscCall(VecRestoreArrayReadAndMemType(a, &aa));
     }
@@ -708,33 +711,40 @@ static PetscErrorCode PCRuizDiagonalApply(PC pc, Vec a, Vec x, Vec y)
   PetscCall(VecGetArrayRead(a, &aa));
   PetscCall(VecGetArrayRead(x, &xa));
   PetscCall(VecGetArrayWrite(y, &ya));
-  for (PetscInt i = 0; i < n; i++) ya[i] = aa[i] * xa[i];
+  if (square)
+    for (PetscInt i = 0; i < n; i++) ya[i] = aa[i] * (aa[i] * xa[i]);
+  else
+    for (PetscInt i = 0; i < n; i++) ya[i] = aa[i] * xa[i];
   PetscCall(VecRestoreArrayRead(a, &aa));
   PetscCall(VecRestoreArrayRead(x, &xa));
   PetscCall(VecRestoreArrayWrite(y, &ya));
-  PetscCall(PetscLogFlops((PetscLogDouble)n));
+  PetscCall(PetscLogFlops((PetscLogDouble)(square ? 2 * n : n)));
   PetscCall(PetscLogEventEnd(PC_RuizApply, pc, x, y, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode PCApply_Ruiz(PC pc, Vec x, Vec y)
 {
+  PC_Ruiz *jac = (PC_Ruiz *)pc->data;
+
   PetscFunctionBegin;
-  PetscCall(PCRuizDiagonalApply(pc, ((PC_Ruiz *)pc->data)->w, x, y));
+  /* symmetric mode: z = D^-1 (D^-1 r) from the one scaling vector (no product vector to store) */
+  if (jac->symmetric) PetscCall(PCRuizDiagonalApply(pc, jac->isr, PETSC_TRUE, x, y));
+  else PetscCall(PCRuizDiagonalApply(pc, jac->w, PETSC_FALSE, x, y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode PCApplySymmetricLeft_Ruiz(PC pc, Vec x, Vec y)
 {
   PetscFunctionBegin;
-  PetscCall(PCRuizDiagonalApply(pc, ((PC_Ruiz *)pc->data)->isr, x, y));
+  PetscCall(PCRuizDiagonalApply(pc, ((PC_Ruiz *)pc->data)->isr, PETSC_FALSE, x, y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode PCApplySymmetricRight_Ruiz(PC pc, Vec x, Vec y)
 {
   PetscFunctionBegin;
-  PetscCall(PCRuizDiagonalApply(pc, ((PC_Ruiz *)pc->data)->isc, x, y));
+  PetscCall(PCRuizDiagonalApply(pc, ((PC_Ruiz *)pc->data)->isc, PETSC_FALSE, x, y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -250,14 +250,16 @@ extern "C" int MSRuizCUDAResetStatus(MSRuizCUDAStatus *status, int first, void *
   return (int)err;
 }
 
+template <bool SQUARE>
 __global__ void rz_pointwise_kernel(int n, const double *__restrict__ a, const double *__restrict__ x, double *__restrict__ y)
 {
-  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) y[i] = a[i] * x[i];
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) y[i] = SQUARE ? a[i] * (a[i] * x[i]) : a[i] * x[i];
 }
 
-extern "C" int MSRuizCUDAPointwiseMult(int n, const double *a, const double *x, double *y, void *stream)
+extern "C" int MSRuizCUDAPointwiseMult(int n, const double *a, int square, const double *x, double *y, void *stream)
 {
   if (n <= 0) return (int)cudaSuccess;
-  rz_pointwise_kernel<<<rz_grid(n, 256), 256, 0, (cudaStream_t)stream>>>(n, a, x, y);
+  if (square) rz_pointwise_kernel<true><<<rz_grid(n, 256), 256, 0, (cudaStream_t)stream>>>(n, a, x, y);
+  else rz_pointwise_kernel<false><<<rz_grid(n, 256), 256, 0, (cudaStream_t)stream>>>(n, a, x, y);
   return (int)cudaGetLastError();
 }

@@ -166,13 +166,18 @@ int main(int argc, char **argv)
     PetscCall(PCSetOperators(pc, A, A));
     PetscCall(PCSetType(pc, PCRUIZ));
     PetscCall(PCSetFromOptions(pc));
-    for (PetscInt pass = 0; pass < 3; pass++) {
-      const char *what[3] = {"(fresh)", "after a value-only change", "after a second value-only change"};
+    for (PetscInt pass = 0; pass < 4; pass++) {
+      const char *what[4] = {"(fresh)", "after a value-only change", "after a second value-only change", "after a value-only change, image refreshed by a MatMult first"};
 
       if (pass) { /* a value-only change (the same values back): recompute, reusing the structure; the first one
-                     also builds the image's CSR-to-slot map, the second shows the steady state */
+                     also builds the image's CSR-to-slot map, the second shows the steady state, the third leaves
+                     the refresh of the matrix's image (new values uploaded) to a product first: the PC's own cost */
         PetscCall(MatScale(A, 2.0));
         PetscCall(MatScale(A, 0.5));
+        if (pass == 3) {
+          PetscCall(MatMult(A, b, x));
+          PetscCall(Sync());
+        }
       }
       PetscCall(PCSetUp(pc));
       PetscCall(PCRuizGetConvergence(pc, &sweeps, &dev, &conv, &ts));
