@@ -10,7 +10,7 @@
 #     aijcusparse, on the 256^3 Laplacian and on the FVM tetrahedral problem at -n 120 (10.4 M rows).
 # Prints a table (OUTDIR/bjsmooth_table.txt). Run from the repository root on the GPU machine after the library
 # is built (BUILD, default build-cuda when it exists, else build; PETSC_DIR as for the build).
-# Environment: PARTS ("smoother cg": which parts run), SMALL=1 (tiny sizes, for a CPU check), LAP_SMOOTH_N (128), FVM_SMOOTH_N (56), LAP_CG_N (256),
+# Environment: NAPPLY (50: PCApply and MatMult calls timed before each CG solve), PARTS ("smoother cg": which parts run), SMALL=1 (tiny sizes, for a CPU check), LAP_SMOOTH_N (128), FVM_SMOOTH_N (56), LAP_CG_N (256),
 #   FVM_CG_N (120), BJS_SMOOTH_OPTS (extra bjsmooth options of part 1), BJS_CG_OPTS (bjsmooth options of part 2),
 #   BJS_CG_VARIANTS (several bjsmooth configurations for part 2, "name:options;name:options"; overrides BJS_CG_OPTS),
 #   SOR_OPTS (default -pc_sor_forward), MODSELL_OPTS (default none; -ms_rcm: RCM ordering inside modsell),
@@ -42,6 +42,7 @@ SOR_OPTS=${SOR_OPTS:--pc_sor_forward}
 MODSELL_OPTS=${MODSELL_OPTS:-}
 results=$out/bjsmooth_results.txt
 : > "$results"
+: > "$out/bjsmooth_apply.txt"
 
 run() { # name args...
   local name=$1; shift
@@ -52,6 +53,7 @@ run() { # name args...
   cat "$out/run_$name.log" >> "$out/bjsmooth_runs.log"
   if [ $rc -ne 0 ]; then echo "run $name FAILED (rc $rc): $out/run_$name.log"; tail -5 "$out/run_$name.log"; return; fi
   sed -n "s/^RESULT /name=$name /p" "$out/run_$name.log" >> "$results"
+  sed -n "s/^APPLY /name=$name /p" "$out/run_$name.log" >> "$out/bjsmooth_apply.txt"
   echo "  $name: $((SECONDS - t0)) s"
 }
 
@@ -60,6 +62,7 @@ echo "[bjsmooth] FVM systems"
 "$fvm" -n "$FVM_CG_N" -cell tet $FVM_GEN_OPTS -mat_type aij -write_system "$out/fvm_cg.bin" -ksp_max_it 1 > "$out/fvm_cg_gen.log" 2>&1 || echo "FVM generation (cg) failed: $out/fvm_cg_gen.log"
 
 PARTS=${PARTS:-smoother cg}
+NAPPLY=${NAPPLY:-50}
 echo "[bjsmooth] 1. smoother experiment: $OUTER outer iterations, residual every 10th"
 for p in lap fvm; do
   case " $PARTS " in *" smoother "*) ;; *) continue ;; esac
@@ -75,9 +78,9 @@ for p in lap fvm; do
   case " $PARTS " in *" cg "*) ;; *) continue ;; esac
   if [ $p = lap ]; then prob="-n $LAP_CG_N"; else prob="-f $out/fvm_cg.bin"; fi
   for v in "${variants[@]}"; do
-    run cg_${p}_modsell_${v%%:*} $prob -mode cg -ksp_type cg -ksp_rtol 1e-8 -mat_type "$GPU_MAT" $MODSELL_OPTS -pc_type bjsmooth ${v#*:}
+    run cg_${p}_modsell_${v%%:*} $prob -mode cg -ksp_type cg -ksp_rtol 1e-8 -mat_type "$GPU_MAT" $MODSELL_OPTS -napply "$NAPPLY" -pc_type bjsmooth ${v#*:}
   done
-  run cg_${p}_modsell_jacobi $prob -mode cg -ksp_type cg -ksp_rtol 1e-8 -mat_type "$GPU_MAT" $MODSELL_OPTS -pc_type jacobi
+  run cg_${p}_modsell_jacobi $prob -mode cg -ksp_type cg -ksp_rtol 1e-8 -mat_type "$GPU_MAT" $MODSELL_OPTS -napply "$NAPPLY" -pc_type jacobi
   run cg_${p}_cusparse_jacobi $prob -mode cg -ksp_type cg -ksp_rtol 1e-8 -mat_type "$CUDA_MAT" -pc_type jacobi
 done
 rm -f "$out"/fvm_smooth.bin "$out"/fvm_cg.bin "$out"/*.bin.info
@@ -99,6 +102,10 @@ rm -f "$out"/fvm_smooth.bin "$out"/fvm_cg.bin "$out"/*.bin.info
       fi
     done
   done
+  if [ -s "$out/bjsmooth_apply.txt" ]; then
+    echo "one PCApply (zero guess) against one MatMult on the same matrix, microseconds ($NAPPLY calls each, before the solve)"
+    sed 's/^/  /' "$out/bjsmooth_apply.txt"
+  fi
   echo "cg: speedup of modsell + bjsmooth (and of modsell + jacobi) over aijcusparse + jacobi (setup + solve)"
   for p in lap fvm; do
     c=$(awk -v n="cg_${p}_cusparse_jacobi" '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } if (v["name"] == n) print v["total_s"] }' "$results")

@@ -166,7 +166,7 @@ stage_ruiz() {
 
 stage_bjsmooth() {
   log "PCBJSMOOTH benchmark"
-  BUILD="$B" timeout 420 bash bench/bjsmooth.sh "$out/bjsmooth" > "$out/bjsmooth.log" 2>&1 || status=1
+  BUILD="$B" timeout ${BJS_TIMEOUT:-420} bash bench/bjsmooth.sh "$out/bjsmooth" > "$out/bjsmooth.log" 2>&1 || status=1
   tail -25 "$out/bjsmooth.log"
 }
 
