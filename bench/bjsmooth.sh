@@ -10,8 +10,9 @@
 #     aijcusparse, on the 256^3 Laplacian and on the FVM tetrahedral problem at -n 120 (10.4 M rows).
 # Prints a table (OUTDIR/bjsmooth_table.txt). Run from the repository root on the GPU machine after the library
 # is built (BUILD, default build-cuda when it exists, else build; PETSC_DIR as for the build).
-# Environment: NAPPLY (50: PCApply and MatMult calls timed before each CG solve), PARTS ("smoother cg": which parts run), SMALL=1 (tiny sizes, for a CPU check), LAP_SMOOTH_N (128), FVM_SMOOTH_N (56), LAP_CG_N (256),
-#   FVM_CG_N (120), BJS_SMOOTH_OPTS (extra bjsmooth options of part 1), BJS_CG_OPTS (bjsmooth options of part 2),
+# Environment: OUTER (1000: SOR's and the smoothers' iterations), GPU_OUTER (OUTER: the GPU smoothers'), NAPPLY (50: PCApply and MatMult calls timed before each CG solve), PARTS ("smoother cg": which parts run), SMALL=1 (tiny sizes, for a CPU check), LAP_SMOOTH_N (128), FVM_SMOOTH_N (56), LAP_CG_N (256),
+#   FVM_CG_N (120), BJS_SMOOTH_OPTS (extra bjsmooth options of part 1), BJS_SMOOTH_VARIANTS (the GPU configurations
+#   of part 1, "name:options;...", default inner jacobi and inner cg with BJS_SMOOTH_OPTS), BJS_CG_OPTS (bjsmooth options of part 2),
 #   BJS_CG_VARIANTS (several bjsmooth configurations for part 2, "name:options;name:options"; overrides BJS_CG_OPTS),
 #   SOR_OPTS (default -pc_sor_forward), MODSELL_OPTS (default none; -ms_rcm: RCM ordering inside modsell),
 #   FVM_GEN_OPTS (default -permute 0: the FVM cells numbered in the generator's structured order, as a mesh
@@ -35,6 +36,8 @@ fi
 LAP_SMOOTH_N=${LAP_SMOOTH_N:-128}; FVM_SMOOTH_N=${FVM_SMOOTH_N:-56}; LAP_CG_N=${LAP_CG_N:-256}; FVM_CG_N=${FVM_CG_N:-120}; OUTER=${OUTER:-1000}
 CUDA_MAT=${CUDA_MAT:-aijcusparse}; GPU_MAT=${GPU_MAT:-modsell}
 BJS_SMOOTH_OPTS=${BJS_SMOOTH_OPTS:--pc_bjsmooth_block_size 512 -pc_bjsmooth_inner_its 100 -pc_bjsmooth_inner_rtol 1e-7}
+BJS_SMOOTH_VARIANTS=${BJS_SMOOTH_VARIANTS:-jacobi:-pc_bjsmooth_inner jacobi $BJS_SMOOTH_OPTS;cg:-pc_bjsmooth_inner cg $BJS_SMOOTH_OPTS}
+IFS=';' read -ra svariants <<< "$BJS_SMOOTH_VARIANTS"
 BJS_CG_OPTS=${BJS_CG_OPTS:--pc_bjsmooth_block_size 1024 -pc_bjsmooth_inner_its 3}
 BJS_CG_VARIANTS=${BJS_CG_VARIANTS:-bjs:$BJS_CG_OPTS}
 FVM_GEN_OPTS=${FVM_GEN_OPTS:--permute 0}
@@ -63,12 +66,14 @@ echo "[bjsmooth] FVM systems"
 
 PARTS=${PARTS:-smoother cg}
 NAPPLY=${NAPPLY:-50}
+GPU_OUTER=${GPU_OUTER:-$OUTER} # the GPU runs may go on past SOR's count to reach its final residual
 echo "[bjsmooth] 1. smoother experiment: $OUTER outer iterations, residual every 10th"
 for p in lap fvm; do
   case " $PARTS " in *" smoother "*) ;; *) continue ;; esac
   if [ $p = lap ]; then prob="-n $LAP_SMOOTH_N"; else prob="-f $out/fvm_smooth.bin"; fi
-  run smooth_${p}_bjs_jacobi $prob -mode smoother -outer "$OUTER" -every 10 -mat_type "$GPU_MAT" $MODSELL_OPTS -pc_type bjsmooth -pc_bjsmooth_inner jacobi $BJS_SMOOTH_OPTS -csv "$out/smoother_${p}_bjs_jacobi.csv"
-  run smooth_${p}_bjs_cg $prob -mode smoother -outer "$OUTER" -every 10 -mat_type "$GPU_MAT" $MODSELL_OPTS -pc_type bjsmooth -pc_bjsmooth_inner cg $BJS_SMOOTH_OPTS -csv "$out/smoother_${p}_bjs_cg.csv"
+  for v in "${svariants[@]}"; do
+    run smooth_${p}_bjs_${v%%:*} $prob -mode smoother -outer "$GPU_OUTER" -every 10 -mat_type "$GPU_MAT" $MODSELL_OPTS -pc_type bjsmooth ${v#*:} -csv "$out/smoother_${p}_bjs_${v%%:*}.csv"
+  done
   run smooth_${p}_cpu_sor $prob -mode smoother -outer "$OUTER" -every 10 -mat_type aij -vec_type standard -pc_type sor $SOR_OPTS -repeat 1 -csv "$out/smoother_${p}_cpu_sor.csv"
 done
 
@@ -94,11 +99,11 @@ rm -f "$out"/fvm_smooth.bin "$out"/fvm_cg.bin "$out"/*.bin.info
   for p in lap fvm; do
     sor=$(awk -v n="smooth_${p}_cpu_sor" '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } if (v["name"] == n) print v["solve_s"] }' "$results")
     sorrr=$(tail -1 "$out/smoother_${p}_cpu_sor.csv" 2>/dev/null | cut -d, -f3)
-    for k in jacobi cg; do
+    for k in "${svariants[@]%%:*}"; do
       g=$(awk -v n="smooth_${p}_bjs_$k" '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } if (v["name"] == n) print v["solve_s"] }' "$results")
       reach=$(awk -F, -v t="$sorrr" 't != "" && $3 <= t + 0 { print $2; exit }' "$out/smoother_${p}_bjs_$k.csv" 2>/dev/null)
       if [ -n "$sor" ] && [ -n "$g" ]; then
-        awk -v p="$p" -v k="$k" -v s="$sor" -v g="$g" -v r="${reach:-}" 'BEGIN { printf "  %-4s bjsmooth inner %-6s: %8.3f s vs SOR %8.3f s: %7.1fx; reaches SOR final ||r||^2 after %s s%s\n", p, k, g, s, s / g, (r == "" ? "-" : r), (r == "" ? " (not reached)" : sprintf(" (%.1fx)", s / r)) }'
+        awk -v p="$p" -v k="$k" -v s="$sor" -v g="$g" -v r="${reach:-}" 'BEGIN { printf "  %-4s bjsmooth %-10s: %8.3f s vs SOR %8.3f s: %7.1fx; reaches SOR final ||r||^2 after %s s%s\n", p, k, g, s, s / g, (r == "" ? "-" : r), (r == "" ? " (not reached)" : sprintf(" (%.1fx)", s / r)) }'
       fi
     done
   done

@@ -68,6 +68,17 @@ int MSBJSCUDAConfigure(int sh, int nloc, int inner, int force_global, int *use_s
    values other blocks have written and publish their own with a memory fence (block-asynchronous). */
 int MSBJSCUDASweep(const MSBJSCUDAImage *img, int inner, int inner_its, double inner_rtol, int nloc, int use_shared, size_t smem, int zero, int async, const double *b, const double *offp, const double *xin, double *xout, void *stream);
 
+/* The zero-guess Jacobi path (the preconditioner's PCApply and the first sweep of a smoother from zero, inner
+   jacobi with a fixed count): with x = 0 a sweep needs only b, the diagonal and the in-slice entries, so
+   the setup copies the latter into a compact ELLPACK array (MSBJSCUDAExtractLocal: lc[j*m + r] = the
+   in-slice column q of the j-th in-slice entry of image row r, in slot order, or -1 past the row's count;
+   lv[j*m + r] its value; j < nloc <= MS_BJS_ZERO_MAXLOC) and MSBJSCUDAZeroJacobi reads those instead of the
+   image: the same arithmetic, in the same order, as MSBJSCUDASweep with zero != 0, inner jacobi and
+   inner_rtol == 0 (xout[o] = y after inner_its sweeps from y = 0). */
+#define MS_BJS_ZERO_MAXLOC 8
+int MSBJSCUDAExtractLocal(const MSBJSCUDAImage *img, int nloc, int *lc, double *lv, void *stream);
+int MSBJSCUDAZeroJacobi(const MSBJSCUDAImage *img, int nloc, const int *lc, const double *lv, int inner_its, const double *b, const double *offp, double *xout, void *stream);
+
 #ifdef __cplusplus
 }
 #endif

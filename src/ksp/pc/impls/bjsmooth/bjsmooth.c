@@ -67,6 +67,12 @@ typedef struct {
   int         *hlc;
   PetscInt    *hnnb;
   void        *d_status;
+
+  /* zero-guess Jacobi path (device): the compact in-slice block, nloc x m (MSBJSCUDAExtractLocal) */
+  int      *d_zlc;
+  double   *d_zlv;
+  PetscInt  zm, zloc; /* the sizes allocated */
+  PetscBool zfast;    /* zero-guess sweeps use it */
 } PC_BJSmooth;
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -307,7 +313,8 @@ static PetscErrorCode PCBJSmoothSweepDevice(PC_BJSmooth *jac, PetscBool zero, co
   BJSFillCUDAImage(jac->imgd, &di);
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   PetscCall(PetscLogGpuTimeBegin());
-  PetscCallCUDA((cudaError_t)MSBJSCUDASweep(&di, (int)jac->inner, (int)jac->inner_its, (double)jac->inner_rtol, (int)jac->nloc, (int)jac->use_shared, jac->smem, (int)zero, (int)jac->async, b, offp, xin, xout, stream));
+  if (zero && jac->zfast) PetscCallCUDA((cudaError_t)MSBJSCUDAZeroJacobi(&di, (int)jac->nloc, jac->d_zlc, jac->d_zlv, (int)jac->inner_its, b, offp, xout, stream));
+  else PetscCallCUDA((cudaError_t)MSBJSCUDASweep(&di, (int)jac->inner, (int)jac->inner_its, (double)jac->inner_rtol, (int)jac->nloc, (int)jac->use_shared, jac->smem, (int)zero, (int)jac->async, b, offp, xin, xout, stream));
   PetscCall(PetscLogGpuTimeEnd());
   PetscCall(PetscLogGpuFlops(BJSSweepFlops(jac, zero)));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -474,6 +481,20 @@ static PetscErrorCode PCApplyRichardson_BJSmooth(PC pc, Vec b, Vec y, Vec w, Pet
 
 /* ---------------------------------------------------------------------------------------------- */
 
+static PetscErrorCode PCBJSmoothFreeZero(PC_BJSmooth *jac)
+{
+  PetscFunctionBegin;
+#if defined(PETSC_HAVE_CUDA)
+  if (jac->d_zlc) PetscCallCUDA(cudaFree(jac->d_zlc));
+  if (jac->d_zlv) PetscCallCUDA(cudaFree(jac->d_zlv));
+#endif
+  jac->d_zlc = NULL;
+  jac->d_zlv = NULL;
+  jac->zm = jac->zloc = 0;
+  jac->zfast          = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PCBJSmoothFreeStructure(PC pc)
 {
   PC_BJSmooth *jac = (PC_BJSmooth *)pc->data;
@@ -488,6 +509,7 @@ static PetscErrorCode PCBJSmoothFreeStructure(PC pc)
   PetscCall(PetscFree(jac->hw));
   PetscCall(PetscFree(jac->hlc));
   PetscCall(PetscFree(jac->hnnb));
+  PetscCall(PCBJSmoothFreeZero(jac));
   jac->imgd = jac->imgo = NULL;
   jac->matid = jac->aoid = 0;
   jac->matnz             = 0;
@@ -655,6 +677,27 @@ static PetscErrorCode PCSetUp_BJSmooth(PC pc)
   }
   if (!jac->use_shared && !jac->force_global) PetscCall(PetscInfo(pc, "PCBJSMOOTH: %zu bytes of shared memory per block (slice height %" PetscInt_FMT ", %" PetscInt_FMT " in-slice entries per row) exceed the device's limit %zu: the inner sweeps read the in-slice coefficients from global memory\n", jac->smem_needed, jac->sh, nloc, jac->smem_optin));
 
+  /* zero-guess Jacobi path: the compact in-slice block, refreshed at every setup (the values may have changed) */
+  jac->zfast = PETSC_FALSE;
+#if defined(PETSC_HAVE_CUDA)
+  if (device && jac->inner == PCBJSMOOTH_INNER_JACOBI && jac->inner_rtol == 0.0 && !jac->force_global && nloc > 0 && nloc <= MS_BJS_ZERO_MAXLOC && m > 0) {
+    MSBJSCUDAImage di;
+    cudaStream_t   stream;
+
+    if (jac->zm != m || jac->zloc != nloc) {
+      PetscCall(PCBJSmoothFreeZero(jac));
+      PetscCallCUDA(cudaMalloc((void **)&jac->d_zlc, (size_t)nloc * m * sizeof(int)));
+      PetscCallCUDA(cudaMalloc((void **)&jac->d_zlv, (size_t)nloc * m * sizeof(double)));
+      jac->zm   = m;
+      jac->zloc = nloc;
+    }
+    BJSFillCUDAImage(jac->imgd, &di);
+    PetscCall(PetscGetCurrentCUDAStream(&stream));
+    PetscCallCUDA((cudaError_t)MSBJSCUDAExtractLocal(&di, (int)nloc, jac->d_zlc, jac->d_zlv, stream));
+    jac->zfast = PETSC_TRUE;
+  }
+#endif
+
   /* host work arrays */
   PetscCall(PetscFree(jac->hw));
   PetscCall(PetscFree(jac->hlc));
@@ -761,6 +804,7 @@ static PetscErrorCode PCView_BJSmooth(PC pc, PetscViewer viewer)
   }
   PetscCall(PetscViewerASCIIPrintf(viewer, "  blocks: slices of %" PetscInt_FMT " rows of %s; at most %" PetscInt_FMT " in-slice entries per row\n", jac->sh, jac->own_image ? "the PC's own mod-SELL image of the operator" : "the MATMODSELL image of the operator", jac->nloc));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  on the %s; in-slice coefficients in %s memory%s\n", jac->device ? "GPU" : "host", jac->use_shared ? "shared" : "global", jac->use_shared ? "" : (jac->force_global ? " (forced)" : " (fallback: they do not fit in shared memory)")));
+  if (jac->zfast) PetscCall(PetscViewerASCIIPrintf(viewer, "  sweeps from a zero guess (PCApply) read a compact copy of the in-slice entries (%" PetscInt_FMT " per row) instead of the image\n", jac->nloc));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

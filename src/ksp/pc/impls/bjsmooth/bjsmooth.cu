@@ -286,3 +286,98 @@ extern "C" int MSBJSCUDAAnalyze(const MSBJSCUDAImage *img, MSBJSCUDAStatus *stat
   bjs_analyze_kernel<<<(img->m + 255) / 256, 256, 0, st>>>(img->m, img->sh, img->sliceptr, img->cols, img->diag, img->perm, status);
   return (int)cudaGetLastError();
 }
+
+/* compact in-slice block for the zero-guess Jacobi path: one thread per image row */
+__global__ void bjs_extract_kernel(int m, int sh, int nloc, const long long *__restrict__ sliceptr, const int *__restrict__ cols, const double *__restrict__ vals, int *__restrict__ lc, double *__restrict__ lv)
+{
+  const int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r >= m) return;
+  const int       s = r / sh, t = r - s * sh;
+  const long long beg = sliceptr[s];
+  const int       w   = (int)((sliceptr[s + 1] - beg) / sh);
+  int             nn  = 0;
+  for (int k = 0; k < w && nn < nloc; k++) {
+    const long long slot = beg + (long long)k * sh + t;
+    const int       c    = cols[slot];
+    if (c < 0) {
+      lc[(size_t)nn * m + r] = -c - 1;
+      lv[(size_t)nn * m + r] = vals[slot];
+      nn++;
+    }
+  }
+  for (; nn < nloc; nn++) {
+    lc[(size_t)nn * m + r] = -1;
+    lv[(size_t)nn * m + r] = 0.0;
+  }
+}
+
+extern "C" int MSBJSCUDAExtractLocal(const MSBJSCUDAImage *img, int nloc, int *lc, double *lv, void *stream)
+{
+  if (img->m <= 0 || nloc <= 0) return (int)cudaSuccess;
+  if (nloc > MS_BJS_ZERO_MAXLOC) return (int)cudaErrorInvalidValue;
+  bjs_extract_kernel<<<(img->m + 255) / 256, 256, 0, (cudaStream_t)stream>>>(img->m, img->sh, nloc, img->sliceptr, img->cols, img->vals, lc, lv);
+  return (int)cudaGetLastError();
+}
+
+/* inner jacobi from x = 0: the row's in-slice entries in registers, the iterate exchanged through a
+   shared window; sm and y computed exactly as in bjs_sweep_kernel (same order of the terms) */
+template <int NL>
+__global__ void __launch_bounds__(1024) bjs_zero_jacobi_kernel(int m, const int *__restrict__ lcg, const double *__restrict__ lvg, const double *__restrict__ diag, const int *__restrict__ perm, int inner_its, const double *__restrict__ b, const double *__restrict__ offp, double *__restrict__ xout)
+{
+  extern __shared__ double win[];
+  const int  sh = blockDim.x, t = threadIdx.x;
+  const int  r     = blockIdx.x * sh + t;
+  const bool valid = r < m;
+  const int  o     = valid ? (perm ? perm[r] : r) : 0;
+  double     lv[NL], rl = 0.0, d = 1.0, y = 0.0;
+  int        lc[NL];
+
+#pragma unroll
+  for (int j = 0; j < NL; j++) {
+    lc[j] = valid ? __ldg(lcg + (size_t)j * m + r) : -1;
+    lv[j] = valid ? __ldg(lvg + (size_t)j * m + r) : 0.0;
+  }
+  if (valid) {
+    rl = b[o];
+    if (offp) rl -= offp[o];
+    d = diag[r];
+  }
+  for (int it = 0; it < inner_its; it++) {
+    double sm = 0.0;
+    if (it) { /* the first sweep from y = 0 has sm = 0 */
+      win[t] = y;
+      __syncthreads();
+#pragma unroll
+      for (int j = 0; j < NL; j++)
+        if (lc[j] >= 0) sm += lv[j] * win[lc[j]];
+      __syncthreads();
+    }
+    y = (rl - sm) / d;
+  }
+  if (valid) xout[o] = y;
+}
+
+extern "C" int MSBJSCUDAZeroJacobi(const MSBJSCUDAImage *img, int nloc, const int *lc, const double *lv, int inner_its, const double *b, const double *offp, double *xout, void *stream)
+{
+  cudaStream_t st   = (cudaStream_t)stream;
+  const size_t smem = (size_t)img->sh * sizeof(double);
+  if (img->m <= 0 || img->nslices <= 0) return (int)cudaSuccess;
+  switch (nloc) {
+#define BJS_ZCASE(NL) \
+  case NL: \
+    bjs_zero_jacobi_kernel<NL><<<img->nslices, img->sh, smem, st>>>(img->m, lc, lv, img->diag, img->perm, inner_its, b, offp, xout); \
+    break;
+    BJS_ZCASE(1)
+    BJS_ZCASE(2)
+    BJS_ZCASE(3)
+    BJS_ZCASE(4)
+    BJS_ZCASE(5)
+    BJS_ZCASE(6)
+    BJS_ZCASE(7)
+    BJS_ZCASE(8)
+#undef BJS_ZCASE
+  default:
+    return (int)cudaErrorInvalidValue;
+  }
+  return (int)cudaGetLastError();
+}

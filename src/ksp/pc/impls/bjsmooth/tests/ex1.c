@@ -317,11 +317,14 @@ int main(int argc, char **argv)
   } else { /* fallback */
     Vec       y2;
     PetscReal dd, ny;
+    PetscBool view_shared = PETSC_FALSE;
 
+    PetscCall(PetscOptionsGetBool(NULL, NULL, "-view_shared", &view_shared, NULL));
     PetscCall(VecDuplicate(y, &y2));
     PetscCall(PetscOptionsSetValue(NULL, "-pc_bjsmooth_global_coefficients", "false"));
     PetscCall(CreateBJSmooth(A, NULL, &pc));
     PetscCall(PCApply(pc, b, y));
+    if (view_shared) PetscCall(PCView(pc, PETSC_VIEWER_STDOUT_WORLD));
     PetscCall(PCDestroy(&pc));
     PetscCall(PetscOptionsSetValue(NULL, "-pc_bjsmooth_global_coefficients", "true"));
     PetscCall(CreateBJSmooth(A, NULL, &pc));
@@ -416,6 +419,13 @@ int main(int argc, char **argv)
        nsize: {{1 3}}
        args: -test reduce -problem lap3d -n 7 -pc_bjsmooth_block_size 64 -pc_bjsmooth_async -mat_type modsell
        output_file: output/ex1_reduce_async.out
+     # zero-guess inner jacobi reads the compact in-slice block: identical to the image-reading kernel
+     test:
+       suffix: cuda_fallback
+       nsize: {{1 3}}
+       args: -test fallback -problem lap3d -n 6 -pc_bjsmooth_block_size 64 -pc_bjsmooth_inner_its 4 -mat_type modsell -view_shared
+       filter: sed -n -e "/same result/p" -e "/compact copy/p"
+       output_file: output/ex1_cuda_fallback.out
      test:
        suffix: cuda_err_negdiag
        nsize: {{1 3}}
