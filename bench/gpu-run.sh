@@ -15,6 +15,7 @@
 #   ex45      PETSc's ex45 at 256^3, CG + Jacobi on aijcusparse / sellcuda / modsell, -log_view
 #   spmv      bench/spmv.sh (SpMV benchmark) if present
 #   ruiz      PCRUIZ figures (src/ksp/pc/impls/ruiz/tutorials/ex1 at 256^3, RUIZ_N)
+#   ruizsuite the same driver on badly scaled SPD problems of the suite (figure 5.1 of paper 000; RUIZ_SUITE)
 #   bjsmooth  bench/bjsmooth.sh (smoother experiment and CG comparison)
 #   solvers   bench/solvers.py (solver configurations x problem suite; SOLVERS_ARGS, SOLVERS_LIMIT)
 # Environment: JOBS (default nproc), EX45_N (default 256), EXTRA (extra PETSc options for ex45).
@@ -162,6 +163,25 @@ stage_ruiz() {
     rm -f "$out"/ruiz.nsys-rep "$out"/ruiz.sqlite
     grep -A25 "cuda_gpu_kern_sum" "$out/ruiz-nsys.log" | head -30
   else log "no nsys on this machine"; fi
+}
+
+# figure 5.1 of paper 000 on our problems of the paper's kind (SPD, badly scaled rows: random jump coefficients,
+# a two-phase density contrast, the magnetron's permittivity); RUIZ_SUITE="name:problem options;..."
+stage_ruizsuite() {
+  log "PCRUIZ on the problem suite: setup vs sweeps x MatMult, CG none / jacobi / ruiz histories"
+  local prob=$B/bin/examples/problems/problems drv=$B/bin/src/ksp/pc/impls/ruiz/tutorials/ex1
+  make BUILD="$B" "$prob" "$drv" > "$out/ruizsuite-build.log" 2>&1 || { log "build FAILED"; status=1; return; }
+  local suite=${RUIZ_SUITE:-jump:-problem jump -dim 3 -n 128 -jump_blocks 8 -jump_random;twophase:-problem twophase -dim 3 -n 128 -bubbles 8 -bubble_radius 0.08;magnetron:-problem magnetron -h_mm 0.5}
+  IFS=';' read -ra items <<< "$suite"
+  for it in "${items[@]}"; do
+    local name=${it%%:*}
+    timeout 120 "$prob" ${it#*:} -write_system "$out/rz_$name.bin" > "$out/ruiz_${name}_gen.log" 2>&1 || { log "$name: generation FAILED"; status=1; continue; }
+    timeout 200 "$drv" -f "$out/rz_$name.bin" -mat_type modsell -its 100 -hist_max_it ${RUIZ_HIST_MAX_IT:-20000} -csv "$out/ruiz_$name.csv" > "$out/ruiz_$name.log" 2>&1 || status=1
+    rm -f "$out/rz_$name.bin" "$out/rz_$name.bin.info"
+    echo "--- $name (${it#*:})"
+    grep -E "unknowns|^time:|^history" "$out/ruiz_$name.log"
+    python3 src/ksp/pc/impls/ruiz/tutorials/plot_ruiz.py "$out/ruiz_$name.csv" -o "$out/ruiz_history_$name.png" --every 20 >> "$out/ruiz_$name.log" 2>&1 || true
+  done
 }
 
 stage_bjsmooth() {
