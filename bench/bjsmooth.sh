@@ -1,16 +1,20 @@
 #!/usr/bin/env bash
 # bench/bjsmooth.sh OUTDIR : PCBJSMOOTH measurements (docs/bjsmooth.md), one run, every log in OUTDIR.
 #
-#  1. The smoother experiment of paper 000 (section 4.4, table 4.1, figure 4.2): 1000 outer iterations from
-#     x = 0, the residual ||b - A x||^2 computed and read back every 10th, on problems of >= 1 M rows (the 7-point
-#     Laplacian at 128^3 and the FVM tetrahedral problem of examples/fvm/fvmpoisson at -n 56, 1.05 M rows):
-#     GPU bjsmooth (synchronous; inner jacobi and inner cg, at most 100 inner sweeps, block rtol 1e-7, blocks of
-#     512 rows) against PETSc's SOR (forward Gauss-Seidel) on one CPU core. CSV histories: smoother_*.csv.
-#  2. CG to rtol 1e-8 (unpreconditioned residual), setup + solve: CG + bjsmooth on modsell against CG + jacobi on
-#     aijcusparse, on the 256^3 Laplacian and on the FVM tetrahedral problem at -n 120 (10.4 M rows).
+#  1. The smoother experiment of paper 000 (section 4.4, table 4.1, figure 4.2): PETSc's SOR (forward Gauss-Seidel)
+#     on one CPU core, 1000 iterations from x = 0, against GPU bjsmooth (synchronous) run for up to 2000 outer
+#     iterations, the residual ||b - A x||^2 computed and read back every 10th (its time included), on problems of
+#     >= 1 M rows (the 7-point Laplacian at 128^3 and the FVM tetrahedral problem of examples/fvm/fvmpoisson at
+#     -n 56, 1.05 M rows, cells in the generator's order): the time bjsmooth needs to reach SOR's final residual.
+#     Variants: inner jacobi (5 sweeps, blocks of 512), inner cg (5 iterations, blocks of 256), and both with at
+#     most 100 inner sweeps to a block rtol of 1e-7 (blocks of 512). CSV histories: smoother_*.csv.
+#  2. CG to rtol 1e-8 (unpreconditioned residual), setup + solve: CG + bjsmooth (1 outer iteration, 3 inner Jacobi
+#     sweeps; blocks of 128 = modsell's slices, and of 512) and CG + jacobi on modsell against CG + jacobi on
+#     aijcusparse, on the 256^3 Laplacian and on the FVM tetrahedral problem at -n 120 (10.4 M rows). Setup is timed
+#     from the assembled host matrix: in-place conversion (device upload, format), KSPSetUp, one product.
 # Prints a table (OUTDIR/bjsmooth_table.txt). Run from the repository root on the GPU machine after the library
 # is built (BUILD, default build-cuda when it exists, else build; PETSC_DIR as for the build).
-# Environment: OUTER (1000: SOR's and the smoothers' iterations), GPU_OUTER (OUTER: the GPU smoothers'), NAPPLY (50: PCApply and MatMult calls timed before each CG solve), PARTS ("smoother cg": which parts run), SMALL=1 (tiny sizes, for a CPU check), LAP_SMOOTH_N (128), FVM_SMOOTH_N (56), LAP_CG_N (256),
+# Environment: OUTER (1000: SOR's and the smoothers' iterations), GPU_OUTER (2 OUTER: the GPU smoothers', which may need more iterations than SOR for its residual), NAPPLY (50: PCApply and MatMult calls timed before each CG solve), PARTS ("smoother cg": which parts run), SMALL=1 (tiny sizes, for a CPU check), LAP_SMOOTH_N (128), FVM_SMOOTH_N (56), LAP_CG_N (256),
 #   FVM_CG_N (120), BJS_SMOOTH_OPTS (extra bjsmooth options of part 1), BJS_SMOOTH_VARIANTS (the GPU configurations
 #   of part 1, "name:options;...", default inner jacobi and inner cg with BJS_SMOOTH_OPTS), BJS_CG_OPTS (bjsmooth options of part 2),
 #   BJS_CG_VARIANTS (several bjsmooth configurations for part 2, "name:options;name:options"; overrides BJS_CG_OPTS),
@@ -36,10 +40,10 @@ fi
 LAP_SMOOTH_N=${LAP_SMOOTH_N:-128}; FVM_SMOOTH_N=${FVM_SMOOTH_N:-56}; LAP_CG_N=${LAP_CG_N:-256}; FVM_CG_N=${FVM_CG_N:-120}; OUTER=${OUTER:-1000}
 CUDA_MAT=${CUDA_MAT:-aijcusparse}; GPU_MAT=${GPU_MAT:-modsell}
 BJS_SMOOTH_OPTS=${BJS_SMOOTH_OPTS:--pc_bjsmooth_block_size 512 -pc_bjsmooth_inner_its 100 -pc_bjsmooth_inner_rtol 1e-7}
-BJS_SMOOTH_VARIANTS=${BJS_SMOOTH_VARIANTS:-jacobi:-pc_bjsmooth_inner jacobi $BJS_SMOOTH_OPTS;cg:-pc_bjsmooth_inner cg $BJS_SMOOTH_OPTS}
+BJS_SMOOTH_VARIANTS=${BJS_SMOOTH_VARIANTS:-jacobi:-pc_bjsmooth_inner jacobi -pc_bjsmooth_block_size 512 -pc_bjsmooth_inner_its 5;cg:-pc_bjsmooth_inner cg -pc_bjsmooth_block_size 256 -pc_bjsmooth_inner_its 5;jacobi100:-pc_bjsmooth_inner jacobi $BJS_SMOOTH_OPTS;cg100:-pc_bjsmooth_inner cg $BJS_SMOOTH_OPTS}
 IFS=';' read -ra svariants <<< "$BJS_SMOOTH_VARIANTS"
-BJS_CG_OPTS=${BJS_CG_OPTS:--pc_bjsmooth_block_size 1024 -pc_bjsmooth_inner_its 3}
-BJS_CG_VARIANTS=${BJS_CG_VARIANTS:-bjs:$BJS_CG_OPTS}
+BJS_CG_OPTS=${BJS_CG_OPTS:--pc_bjsmooth_inner_its 3}
+BJS_CG_VARIANTS=${BJS_CG_VARIANTS:-bjs:$BJS_CG_OPTS;bjs512:-pc_bjsmooth_block_size 512 -pc_bjsmooth_inner_its 3}
 FVM_GEN_OPTS=${FVM_GEN_OPTS:--permute 0}
 SOR_OPTS=${SOR_OPTS:--pc_sor_forward}
 MODSELL_OPTS=${MODSELL_OPTS:-}
@@ -66,7 +70,7 @@ echo "[bjsmooth] FVM systems"
 
 PARTS=${PARTS:-smoother cg}
 NAPPLY=${NAPPLY:-50}
-GPU_OUTER=${GPU_OUTER:-$OUTER} # the GPU runs may go on past SOR's count to reach its final residual
+GPU_OUTER=${GPU_OUTER:-$((2 * OUTER))} # the GPU runs may go on past SOR's count to reach its final residual
 echo "[bjsmooth] 1. smoother experiment: $OUTER outer iterations, residual every 10th"
 for p in lap fvm; do
   case " $PARTS " in *" smoother "*) ;; *) continue ;; esac
@@ -116,7 +120,7 @@ rm -f "$out"/fvm_smooth.bin "$out"/fvm_cg.bin "$out"/*.bin.info
     c=$(awk -v n="cg_${p}_cusparse_jacobi" '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } if (v["name"] == n) print v["total_s"] }' "$results")
     for v in "${variants[@]%%:*}" jacobi; do
       a=$(awk -v n="cg_${p}_modsell_$v" '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } if (v["name"] == n) print v["total_s"] }' "$results")
-      [ -n "$a" ] && [ -n "$c" ] && awk -v p="$p" -v n="$v" -v a="$a" -v c="$c" 'BEGIN { printf "  %-4s modsell + %-12s %8.3f s vs %8.3f s: %.2fx\n", p, n, a, c, c / a }'
+      if [ -n "$a" ] && [ -n "$c" ]; then awk -v p="$p" -v n="$v" -v a="$a" -v c="$c" 'BEGIN { printf "  %-4s modsell + %-12s %8.3f s vs %8.3f s: %.2fx\n", p, n, a, c, c / a }'; fi
     done
   done
 } | tee "$out/bjsmooth_table.txt"

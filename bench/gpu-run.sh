@@ -154,7 +154,7 @@ stage_ruiz() {
   make BUILD="$B" "$B/bin/src/ksp/pc/impls/ruiz/tutorials/ex1" > "$out/ruiz-build.log" 2>&1 || { log "ruiz driver build FAILED"; status=1; return; }
   timeout 300 "$B/bin/src/ksp/pc/impls/ruiz/tutorials/ex1" -n ${RUIZ_N:-256} -mat_type modsell -csv "$out/ruiz_lap256.csv" > "$out/ruiz.log" 2>&1 || status=1
   grep -E "^time:|verdict|yes|no" "$out/ruiz.log" | head -20
-  python3 src/ksp/pc/impls/ruiz/tutorials/plot_ruiz.py "$out/ruiz_lap256.csv" -o "$out/ruiz_history.png" --every 20 >> "$out/ruiz.log" 2>&1 || true
+  python3 src/ksp/pc/impls/ruiz/tutorials/plot_ruiz.py "$out/ruiz_lap256.csv" -o "$out/ruiz_history.png" --every 20 --title "CG to 1e-10 with none / jacobi / ruiz: 7-point Laplacian 256^3" >> "$out/ruiz.log" 2>&1 || true
   # where the setup time goes: GPU times of the sweeps and checks (-log_view_gpu_time), kernel times (nsys)
   timeout 120 "$B/bin/src/ksp/pc/impls/ruiz/tutorials/ex1" -n ${RUIZ_N:-256} -mat_type modsell -its 20 -log_view -log_view_gpu_time > "$out/ruiz-logview.log" 2>&1 || true
   grep -E "^(MatMult|PCRuiz|PCSetUp|VecPointwiseMult|VecSet) " "$out/ruiz-logview.log" | head
@@ -180,7 +180,7 @@ stage_ruizsuite() {
     rm -f "$out/rz_$name.bin" "$out/rz_$name.bin.info"
     echo "--- $name (${it#*:})"
     grep -E "unknowns|^time:|^history" "$out/ruiz_$name.log"
-    python3 src/ksp/pc/impls/ruiz/tutorials/plot_ruiz.py "$out/ruiz_$name.csv" -o "$out/ruiz_history_$name.png" --every 20 >> "$out/ruiz_$name.log" 2>&1 || true
+    python3 src/ksp/pc/impls/ruiz/tutorials/plot_ruiz.py "$out/ruiz_$name.csv" -o "$out/ruiz_history_$name.png" --every 20 --title "CG to 1e-10 with none / jacobi / ruiz: $name (${it#*:})" >> "$out/ruiz_$name.log" 2>&1 || true
   done
 }
 
