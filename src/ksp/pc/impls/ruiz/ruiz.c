@@ -127,8 +127,8 @@ static void PCRuizRowPassHost(MSImage img, PetscBool diagblock, int p, const Pet
       if (img->diag) {
         const PetscReal a = img->diag[r], v = PetscAbsReal(a);
         dval = a;
-        acc  = RzComb(p, acc, RzPw(p, v * sc[o]));
-        if (colacc) colacc[o] = RzComb(p, colacc[o], RzPw(p, v * sr[o]));
+        acc  = RzComb(p, acc, RzPw(p, v * (sc ? sc[o] : 1.0)));
+        if (colacc) colacc[o] = RzComb(p, colacc[o], RzPw(p, v * (sr ? sr[o] : 1.0)));
       }
       for (PetscInt k = 0; k < w; k++) {
         const PetscInt64 slot = beg + (PetscInt64)k * sh + t;
@@ -147,13 +147,13 @@ static void PCRuizRowPassHost(MSImage img, PetscBool diagblock, int p, const Pet
           j = c - 1;
           if (diagblock && j == o) dval = a;
         }
-        acc = RzComb(p, acc, RzPw(p, v * sc[j]));
-        if (colacc) colacc[j] = RzComb(p, colacc[j], RzPw(p, v * sr[o]));
+        acc = RzComb(p, acc, RzPw(p, v * (sc ? sc[j] : 1.0)));
+        if (colacc) colacc[j] = RzComb(p, colacc[j], RzPw(p, v * (sr ? sr[o] : 1.0)));
       }
       if (acc_out) acc_out[o] = acc;
       else {
-        const PetscReal n = sr[o] * RzRoot(p, acc);
-        sr_new[o]         = sr[o] / PetscSqrtReal(n);
+        const PetscReal sro = sr ? sr[o] : 1.0, n = sro * RzRoot(p, acc);
+        sr_new[o]         = sro / PetscSqrtReal(n);
         if (check) st->dev = RzMaxNaN(st->dev, PetscAbsReal(1.0 - n));
         if (first) {
           if (PetscIsInfOrNanReal(n)) RzBad(&st->badrow, o, MS_RUIZ_BAD_NONFINITE);
@@ -168,8 +168,8 @@ static void PCRuizRowPassHost(MSImage img, PetscBool diagblock, int p, const Pet
 static void PCRuizColPassHost(PetscInt n, int p, const PetscScalar *sc, const PetscScalar *cacc, PetscScalar *sc_new, PetscBool check, PetscBool first, PCRuizStatus *st)
 {
   for (PetscInt j = 0; j < n; j++) {
-    const PetscReal c = sc[j] * RzRoot(p, cacc[j]);
-    sc_new[j]         = sc[j] / PetscSqrtReal(c);
+    const PetscReal scj = sc ? sc[j] : 1.0, c = scj * RzRoot(p, cacc[j]);
+    sc_new[j]           = scj / PetscSqrtReal(c);
     if (check) st->dev = RzMaxNaN(st->dev, PetscAbsReal(1.0 - c));
     if (first) {
       if (PetscIsInfOrNanReal(c)) RzBad(&st->badcol, j, MS_RUIZ_BAD_NONFINITE);
@@ -306,9 +306,12 @@ static PetscErrorCode PCRuizRowPass(PC pc, MSImage img, PetscBool diagblock, Vec
   PetscMemType       mt;
 
   PetscFunctionBegin;
-  PetscCall(VecGetArrayReadAndMemType(vsr, &sr, &mt));
-  PetscCall(PCRuizCheckMemType(pc, mt));
-  if (vsc != vsr) {
+  sr = sc = NULL; /* a NULL scaling vector: all ones (the first sweep) */
+  if (vsr) {
+    PetscCall(VecGetArrayReadAndMemType(vsr, &sr, &mt));
+    PetscCall(PCRuizCheckMemType(pc, mt));
+  }
+  if (vsc && vsc != vsr) {
     PetscCall(VecGetArrayReadAndMemType(vsc, &sc, &mt));
     PetscCall(PCRuizCheckMemType(pc, mt));
   } else sc = sr;
@@ -337,8 +340,8 @@ static PetscErrorCode PCRuizRowPass(PC pc, MSImage img, PetscBool diagblock, Vec
     PCRuizRowPassHost(img, diagblock, p, sr, sc, acc_in, acc_out, sr_new, colacc, check, first, checkdiag, &jac->hstatus);
     PetscCall(PetscLogFlops(PCRuizPassFlops(img, p, (PetscBool)(colacc != NULL), (PetscBool)(acc_out == NULL))));
   }
-  PetscCall(VecRestoreArrayReadAndMemType(vsr, &sr));
-  if (vsc != vsr) PetscCall(VecRestoreArrayReadAndMemType(vsc, &sc));
+  if (vsr) PetscCall(VecRestoreArrayReadAndMemType(vsr, &sr));
+  if (vsc && vsc != vsr) PetscCall(VecRestoreArrayReadAndMemType(vsc, &sc));
   if (vacc_in) PetscCall(VecRestoreArrayReadAndMemType(vacc_in, &acc_in));
   if (vacc_out) PetscCall(VecRestoreArrayWriteAndMemType(vacc_out, &acc_out));
   if (vsr_new) PetscCall(VecRestoreArrayWriteAndMemType(vsr_new, &sr_new));
@@ -356,8 +359,9 @@ static PetscErrorCode PCRuizColPass(PC pc, Vec vsc, Vec vcacc, Vec vsc_new, Pets
   PetscInt           n;
 
   PetscFunctionBegin;
-  PetscCall(VecGetLocalSize(vsc, &n));
-  PetscCall(VecGetArrayReadAndMemType(vsc, &sc, &mt));
+  PetscCall(VecGetLocalSize(vsc_new, &n));
+  sc = NULL; /* a NULL scaling vector: all ones (the first sweep) */
+  if (vsc) PetscCall(VecGetArrayReadAndMemType(vsc, &sc, &mt));
   PetscCall(PCRuizCheckMemType(pc, mt));
   PetscCall(VecGetArrayReadAndMemType(vcacc, &cacc, &mt));
   PetscCall(PCRuizCheckMemType(pc, mt));
@@ -371,7 +375,7 @@ static PetscErrorCode PCRuizColPass(PC pc, Vec vsc, Vec vcacc, Vec vsc_new, Pets
     PCRuizColPassHost(n, p, sc, cacc, sc_new, check, first, &jac->hstatus);
     PetscCall(PetscLogFlops(5.0 * n));
   }
-  PetscCall(VecRestoreArrayReadAndMemType(vsc, &sc));
+  if (vsc) PetscCall(VecRestoreArrayReadAndMemType(vsc, &sc));
   PetscCall(VecRestoreArrayReadAndMemType(vcacc, &cacc));
   PetscCall(VecRestoreArrayWriteAndMemType(vsc_new, &sc_new));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -609,14 +613,18 @@ static PetscErrorCode PCSetUp_Ruiz(PC pc)
     jac->aoid  = aoid;
   }
 
-  /* the Ruiz iteration */
-  PetscCall(VecSet(jac->s[0], 1.0));
-  if (!symmetric) PetscCall(VecSet(jac->c[0], 1.0));
+  /* the Ruiz iteration, from D_0 = I: on one process the first sweep takes the unit scalings as NULL
+     vectors (nothing to set or read); with several the ghost scatter needs them stored */
+  if (ismpi) {
+    PetscCall(VecSet(jac->s[0], 1.0));
+    if (!symmetric) PetscCall(VecSet(jac->c[0], 1.0));
+  }
   for (PetscInt k = 0;; k++) {
     const PetscBool first = (PetscBool)(k == 0);
     const PetscBool check = (PetscBool)(first || k % jac->check_every == 0 || k >= jac->max_it);
-    Vec             sr = jac->s[cur], sr_new = jac->s[1 - cur];
-    Vec             sc = symmetric ? sr : jac->c[cur];
+    const PetscBool unit  = (PetscBool)(first && !ismpi);
+    Vec             sr = unit ? NULL : jac->s[cur], sr_new = jac->s[1 - cur];
+    Vec             sc = unit ? NULL : (symmetric ? sr : jac->c[cur]);
 
     PetscCall(PetscLogEventBegin(PC_RuizSweep, pc, 0, 0, 0));
     if (check) PetscCall(PCRuizResetStatus(pc, first));
@@ -650,6 +658,10 @@ static PetscErrorCode PCSetUp_Ruiz(PC pc)
       PetscCall(PetscLogEventEnd(PC_RuizCheck, pc, 0, 0, 0));
       PetscCall(PetscInfo(pc, "Ruiz sweep %" PetscInt_FMT ": deviation %g\n", k, (double)dev));
       if (dev <= jac->tol || k >= jac->max_it) {
+        if (unit) { /* D_0 = I is kept: store it */
+          PetscCall(VecSet(jac->s[cur], 1.0));
+          if (!symmetric) PetscCall(VecSet(jac->c[cur], 1.0));
+        }
         jac->sweeps    = k + 1;
         jac->deviation = dev;
         jac->converged = (PetscBool)(dev <= jac->tol);

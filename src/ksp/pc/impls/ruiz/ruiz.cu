@@ -92,18 +92,18 @@ __global__ void __launch_bounds__(1024) rz_rows_kernel(MSRuizCUDAImage img, cons
   const int       r     = s * sh + t;
   const bool      valid = r < img.m;
   const int       o     = valid ? (img.perm ? img.perm[r] : r) : 0;
-  const double    sro   = valid ? sr[o] : 0.0;
+  const double    sro   = valid ? (sr ? sr[o] : 1.0) : 0.0; /* sr, sc NULL: the unit scaling of the first sweep */
   double          acc   = (valid && acc_in) ? acc_in[o] : 0.0, dval = 0.0;
 
   if (LOCAL) {
-    win[t] = valid ? sc[o] : 0.0;
+    win[t] = valid ? (sc ? sc[o] : 1.0) : 0.0;
     if (COLS) cwin[t] = 0.0;
     __syncthreads();
   }
   if (valid && img.diag) {
     const double a = img.diag[r], v = fabs(a);
     dval = a;
-    acc  = rz_comb<P>(acc, rz_pw<P>(__dmul_rn(v, LOCAL ? win[t] : sc[o])));
+    acc  = rz_comb<P>(acc, rz_pw<P>(__dmul_rn(v, LOCAL ? win[t] : (sc ? sc[o] : 1.0))));
     if (COLS) {
       if (LOCAL) rz_atomic_comb<P>(&cwin[t], rz_pw<P>(__dmul_rn(v, sro)));
       else rz_atomic_comb<P>(&colacc[o], rz_pw<P>(__dmul_rn(v, sro)));
@@ -131,7 +131,7 @@ __global__ void __launch_bounds__(1024) rz_rows_kernel(MSRuizCUDAImage img, cons
         if (img.diag_block && q == t) dval = a;
       } else if (c != 0) {
         const int j = c - 1; /* without LOCAL the image has no in-slice codes */
-        scj         = __ldg(sc + j);
+        scj         = sc ? __ldg(sc + j) : 1.0;
         if (COLS) rz_atomic_comb<P>(&colacc[j], rz_pw<P>(__dmul_rn(v, sro)));
         if (img.diag_block && j == o) dval = a;
       } else continue; /* padding */
@@ -202,8 +202,8 @@ __global__ void __launch_bounds__(256) rz_cols_kernel(int n, const double *__res
 {
   double d = 0.0;
   for (int j = blockIdx.x * blockDim.x + threadIdx.x; j < n; j += gridDim.x * blockDim.x) {
-    const double c = __dmul_rn(sc[j], rz_root<P>(cacc[j]));
-    sc_new[j]      = __ddiv_rn(sc[j], __dsqrt_rn(c));
+    const double scj = sc ? sc[j] : 1.0, c = __dmul_rn(scj, rz_root<P>(cacc[j]));
+    sc_new[j]        = __ddiv_rn(scj, __dsqrt_rn(c));
     d              = rz_max_nan(d, fabs(__dadd_rn(1.0, -c)));
     if (first) {
       if (!isfinite(c)) atomicMin(&st->badcol, rz_key(j, MS_RUIZ_BAD_NONFINITE));

@@ -434,6 +434,11 @@ int main(int argc, char **argv)
        nsize: {{1 3}}
        args: -pc_ruiz_norm 1
      test:
+       # converged at the first check: the scaling kept is D_0 = I (on one process never stored by a sweep)
+       suffix: first_sweep
+       nsize: {{1 3}}
+       args: -pc_ruiz_tol 1e10 -pc_ruiz_symmetric {{true false}separate output}
+     test:
        suffix: spd_2
        nsize: {{1 3}}
        args: -pc_ruiz_norm 2
@@ -488,6 +493,16 @@ int main(int argc, char **argv)
        # max_it reached: the deviation reported is that of the returned scaling
        suffix: maxit
        args: -kind nonsym -pc_ruiz_max_it 3 -pc_ruiz_tol 0
+     test:
+       suffix: cuda_first_sweep_sym
+       requires: cuda
+       args: -expect_device -mat_type modsell -pc_ruiz_tol 1e10 -pc_ruiz_symmetric true
+       output_file: output/ex1_first_sweep_pc_ruiz_symmetric-true.out
+     test:
+       suffix: cuda_first_sweep_nonsym
+       requires: cuda
+       args: -expect_device -mat_type modsell -pc_ruiz_tol 1e10 -pc_ruiz_symmetric false
+       output_file: output/ex1_first_sweep_pc_ruiz_symmetric-false.out
      test:
        suffix: cuda_spd_1
        requires: cuda
