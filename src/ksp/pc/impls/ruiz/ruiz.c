@@ -361,8 +361,10 @@ static PetscErrorCode PCRuizColPass(PC pc, Vec vsc, Vec vcacc, Vec vsc_new, Pets
   PetscFunctionBegin;
   PetscCall(VecGetLocalSize(vsc_new, &n));
   sc = NULL; /* a NULL scaling vector: all ones (the first sweep) */
-  if (vsc) PetscCall(VecGetArrayReadAndMemType(vsc, &sc, &mt));
-  PetscCall(PCRuizCheckMemType(pc, mt));
+  if (vsc) {
+    PetscCall(VecGetArrayReadAndMemType(vsc, &sc, &mt));
+    PetscCall(PCRuizCheckMemType(pc, mt));
+  }
   PetscCall(VecGetArrayReadAndMemType(vcacc, &cacc, &mt));
   PetscCall(PCRuizCheckMemType(pc, mt));
   PetscCall(VecGetArrayWriteAndMemType(vsc_new, &sc_new, &mt));
