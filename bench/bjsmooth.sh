@@ -124,3 +124,4 @@ rm -f "$out"/fvm_smooth.bin "$out"/fvm_cg.bin "$out"/*.bin.info
     done
   done
 } | tee "$out/bjsmooth_table.txt"
+python3 "$top/bench/plot_smoother.py" "$out" -o "$out/smoother.png" 2>&1 | tail -1 || true
