@@ -14,7 +14,8 @@
 #     from the assembled host matrix: in-place conversion (device upload, format), KSPSetUp, one product.
 # Prints a table (OUTDIR/bjsmooth_table.txt). Run from the repository root on the GPU machine after the library
 # is built (BUILD, default build-cuda when it exists, else build; PETSC_DIR as for the build).
-# Environment: OUTER (1000: SOR's and the smoothers' iterations), GPU_OUTER (2 OUTER: the GPU smoothers', which may need more iterations than SOR for its residual), NAPPLY (50: PCApply and MatMult calls timed before each CG solve), PARTS ("smoother cg": which parts run), SMALL=1 (tiny sizes, for a CPU check), LAP_SMOOTH_N (128), FVM_SMOOTH_N (56), LAP_CG_N (256),
+# Environment: PROBLEMS ("lap fvm"), LAP_CG_OPTS (options of the CG part's Laplacian for every run, e.g.
+#   "-brick 8,8,8": grid points numbered by 8x8x8 bricks), OUTER (1000: SOR's and the smoothers' iterations), GPU_OUTER (2 OUTER: the GPU smoothers', which may need more iterations than SOR for its residual), NAPPLY (50: PCApply and MatMult calls timed before each CG solve), PARTS ("smoother cg": which parts run), SMALL=1 (tiny sizes, for a CPU check), LAP_SMOOTH_N (128), FVM_SMOOTH_N (56), LAP_CG_N (256),
 #   FVM_CG_N (120), BJS_SMOOTH_OPTS (extra bjsmooth options of part 1), BJS_SMOOTH_VARIANTS (the GPU configurations
 #   of part 1, "name:options;...", default inner jacobi and inner cg with BJS_SMOOTH_OPTS), BJS_CG_OPTS (bjsmooth options of part 2),
 #   BJS_CG_VARIANTS (several bjsmooth configurations for part 2, "name:options;name:options"; overrides BJS_CG_OPTS),
@@ -64,15 +65,24 @@ run() { # name args...
   echo "  $name: $((SECONDS - t0)) s"
 }
 
-echo "[bjsmooth] FVM systems"
-"$fvm" -n "$FVM_SMOOTH_N" -cell tet $FVM_GEN_OPTS -mat_type aij -write_system "$out/fvm_smooth.bin" -ksp_max_it 1 > "$out/fvm_smooth_gen.log" 2>&1 || echo "FVM generation (smoother) failed: $out/fvm_smooth_gen.log"
-"$fvm" -n "$FVM_CG_N" -cell tet $FVM_GEN_OPTS -mat_type aij -write_system "$out/fvm_cg.bin" -ksp_max_it 1 > "$out/fvm_cg_gen.log" 2>&1 || echo "FVM generation (cg) failed: $out/fvm_cg_gen.log"
+case " $PROBLEMS " in
+*" fvm "*)
+  echo "[bjsmooth] FVM systems"
+  case " $PARTS " in *" smoother "*)
+    "$fvm" -n "$FVM_SMOOTH_N" -cell tet $FVM_GEN_OPTS -mat_type aij -write_system "$out/fvm_smooth.bin" -ksp_max_it 1 > "$out/fvm_smooth_gen.log" 2>&1 || echo "FVM generation (smoother) failed: $out/fvm_smooth_gen.log" ;;
+  esac
+  case " $PARTS " in *" cg "*)
+    "$fvm" -n "$FVM_CG_N" -cell tet $FVM_GEN_OPTS -mat_type aij -write_system "$out/fvm_cg.bin" -ksp_max_it 1 > "$out/fvm_cg_gen.log" 2>&1 || echo "FVM generation (cg) failed: $out/fvm_cg_gen.log" ;;
+  esac ;;
+esac
 
 PARTS=${PARTS:-smoother cg}
 NAPPLY=${NAPPLY:-50}
+PROBLEMS=${PROBLEMS:-lap fvm}
+LAP_CG_OPTS=${LAP_CG_OPTS:-} # e.g. -brick 8,8,8: the CG part's Laplacian numbered by bricks (for every format)
 GPU_OUTER=${GPU_OUTER:-$((2 * OUTER))} # the GPU runs may go on past SOR's count to reach its final residual
 echo "[bjsmooth] 1. smoother experiment: $OUTER outer iterations, residual every 10th"
-for p in lap fvm; do
+for p in $PROBLEMS; do
   case " $PARTS " in *" smoother "*) ;; *) continue ;; esac
   if [ $p = lap ]; then prob="-n $LAP_SMOOTH_N"; else prob="-f $out/fvm_smooth.bin"; fi
   for v in "${svariants[@]}"; do
@@ -83,9 +93,9 @@ done
 
 echo "[bjsmooth] 2. CG to rtol 1e-8, setup + solve"
 IFS=';' read -ra variants <<< "$BJS_CG_VARIANTS"
-for p in lap fvm; do
+for p in $PROBLEMS; do
   case " $PARTS " in *" cg "*) ;; *) continue ;; esac
-  if [ $p = lap ]; then prob="-n $LAP_CG_N"; else prob="-f $out/fvm_cg.bin"; fi
+  if [ $p = lap ]; then prob="-n $LAP_CG_N $LAP_CG_OPTS"; else prob="-f $out/fvm_cg.bin"; fi
   for v in "${variants[@]}"; do
     run cg_${p}_modsell_${v%%:*} $prob -mode cg -ksp_type cg -ksp_rtol 1e-8 -mat_type "$GPU_MAT" $MODSELL_OPTS -napply "$NAPPLY" -pc_type bjsmooth ${v#*:}
   done

@@ -1,5 +1,7 @@
 static char help[] = "PCBJSMOOTH benchmark driver (bench/bjsmooth.sh): one configuration per run.\n\
   -problem lap3d -n <n>   : 7-point Laplacian on an n^3 grid, b = 1; or -f <file>: A (and b, else b = 1) in PETSc binary\n\
+  -brick bx,by,bz         : number the Laplacian's points by bricks of bx x by x bz points (lexicographic inside\n\
+                            and between bricks) instead of lexicographically\n\
   -mode smoother|cg       : smoother: -outer <1000> outer iterations of the PC from x = 0 through PCApplyRichardson,\n\
                             the residual ||b - A x||^2 computed (and read back) every -every <10> iterations (paper 000,\n\
                             section 4.4); cg: KSPSolve with the options' KSP and PC (-ksp_rtol 1e-8 unless given)\n\
@@ -15,27 +17,41 @@ Prints one line 'RESULT key=value ...'. Times are wall times with the device syn
 #include <petscksp.h>
 #include <petsctime.h>
 
-static PetscErrorCode BuildLaplacian(PetscInt n, Mat *A)
+/* the number of grid point (x, y, z): lexicographic (brick[0] = 0), or by bricks of brick[0] x brick[1] x brick[2]
+   points, the bricks in lexicographic order and the points of a brick lexicographic inside it */
+static inline PetscInt LapIndex(PetscInt n, const PetscInt brick[3], PetscInt x, PetscInt y, PetscInt z)
+{
+  if (!brick[0]) return x + n * (y + n * z);
+  {
+    const PetscInt bx = brick[0], by = brick[1], bz = brick[2], nbx = n / bx, nby = n / by;
+    const PetscInt b = x / bx + nbx * (y / by + nby * (z / bz));
+    return b * bx * by * bz + x % bx + bx * (y % by + by * (z % bz));
+  }
+}
+
+static PetscErrorCode BuildLaplacian(PetscInt n, const PetscInt brick[3], Mat *A)
 {
   PetscInt N = n * n * n;
 
   PetscFunctionBegin;
   PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, N, N, 7, NULL, A));
-  for (PetscInt i = 0; i < N; i++) {
-    const PetscInt x = i % n, y = (i / n) % n, z = i / (n * n);
-    PetscInt       cols[7], nc = 0;
-    PetscScalar    vals[7];
+  for (PetscInt z = 0; z < n; z++)
+    for (PetscInt y = 0; y < n; y++)
+      for (PetscInt x = 0; x < n; x++) {
+        const PetscInt i = LapIndex(n, brick, x, y, z);
+        PetscInt       cols[7], nc = 0;
+        PetscScalar    vals[7];
 
-    if (z > 0) { cols[nc] = i - n * n; vals[nc++] = -1.0; }
-    if (y > 0) { cols[nc] = i - n; vals[nc++] = -1.0; }
-    if (x > 0) { cols[nc] = i - 1; vals[nc++] = -1.0; }
-    cols[nc]   = i;
-    vals[nc++] = 6.0;
-    if (x < n - 1) { cols[nc] = i + 1; vals[nc++] = -1.0; }
-    if (y < n - 1) { cols[nc] = i + n; vals[nc++] = -1.0; }
-    if (z < n - 1) { cols[nc] = i + n * n; vals[nc++] = -1.0; }
-    PetscCall(MatSetValues(*A, 1, &i, nc, cols, vals, INSERT_VALUES));
-  }
+        if (z > 0) { cols[nc] = LapIndex(n, brick, x, y, z - 1); vals[nc++] = -1.0; }
+        if (y > 0) { cols[nc] = LapIndex(n, brick, x, y - 1, z); vals[nc++] = -1.0; }
+        if (x > 0) { cols[nc] = LapIndex(n, brick, x - 1, y, z); vals[nc++] = -1.0; }
+        cols[nc]   = i;
+        vals[nc++] = 6.0;
+        if (x < n - 1) { cols[nc] = LapIndex(n, brick, x + 1, y, z); vals[nc++] = -1.0; }
+        if (y < n - 1) { cols[nc] = LapIndex(n, brick, x, y + 1, z); vals[nc++] = -1.0; }
+        if (z < n - 1) { cols[nc] = LapIndex(n, brick, x, y, z + 1); vals[nc++] = -1.0; }
+        PetscCall(MatSetValues(*A, 1, &i, nc, cols, vals, INSERT_VALUES));
+      }
   PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -72,6 +88,8 @@ int main(int argc, char **argv)
   Mat            A0, A = NULL;
   Vec            b0, b, x, r, w;
   char           file[PETSC_MAX_PATH_LEN] = "", mode[16] = "smoother", mtype[64] = MATAIJ, problem[16] = "lap3d", hist[PETSC_MAX_PATH_LEN] = "";
+  PetscInt       brick[3] = {0, 0, 0}, nbrick;
+  PetscBool      hasbrick = PETSC_FALSE;
   PetscInt       n = 32, outer = 1000, every = 10, repeat = 2, sh = 0, napply = 0, N;
   PetscBool      hasfile, rcm = PETSC_FALSE, smoother, hashist;
   PetscLogDouble t0, t1, t2, tsetup = 0, tsolve = 0;
@@ -86,6 +104,8 @@ int main(int argc, char **argv)
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "bjsmooth benchmark driver", NULL);
   PetscCall(PetscOptionsString("-problem", "lap3d (unless -f)", NULL, problem, problem, sizeof(problem), NULL));
   PetscCall(PetscOptionsInt("-n", "grid points per direction", NULL, n, &n, NULL));
+  nbrick = 3;
+  PetscCall(PetscOptionsIntArray("-brick", "number the Laplacian's grid points by bricks of bx,by,bz points (each dividing n)", NULL, brick, &nbrick, &hasbrick));
   PetscCall(PetscOptionsString("-f", "PETSc binary file with A (and b)", NULL, file, file, sizeof(file), &hasfile));
   PetscCall(PetscOptionsString("-mode", "smoother or cg", NULL, mode, mode, sizeof(mode), NULL));
   PetscCall(PetscOptionsString("-mat_type", "matrix type to convert to", NULL, mtype, mtype, sizeof(mtype), NULL));
@@ -98,6 +118,9 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsString("-csv", "CSV history file (smoother)", NULL, hist, hist, sizeof(hist), &hashist));
   PetscOptionsEnd();
   PetscCall(PetscStrcmp(mode, "smoother", &smoother));
+  if (hasbrick) {
+    PetscCheck(nbrick == 3 && brick[0] > 0 && brick[1] > 0 && brick[2] > 0 && n % brick[0] == 0 && n % brick[1] == 0 && n % brick[2] == 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-brick needs three positive sizes that divide -n %" PetscInt_FMT, n);
+  }
   PetscCheck(every >= 1 && outer >= every, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-every must be at least 1 and at most -outer");
 
   /* the host system (not timed) */
@@ -114,7 +137,7 @@ int main(int argc, char **argv)
     PetscCall(PetscViewerDestroy(&v));
     PetscCall(PetscStrncpy(problem, "file", sizeof(problem)));
   } else {
-    PetscCall(BuildLaplacian(n, &A0));
+    PetscCall(BuildLaplacian(n, brick, &A0));
     PetscCall(MatCreateVecs(A0, NULL, &b0));
     PetscCall(VecSet(b0, 1.0));
   }
