@@ -265,6 +265,11 @@ int main(int argc, char **argv)
      filter: sed -E -e "s/(setup|solve|total)_s=[0-9.]+/\\1_s=T/g" -e "s/rel_rnorm2=[0-9.e+-]+/rel_rnorm2=R/" -e "s/pc=[a-z]+/pc=P/"
      output_file: output/ex1_smoother.out
    test:
+     # the Laplacian numbered by bricks: blocks of one brick (64 rows) need fewer iterations than lexicographic ones
+     suffix: cg_brick
+     args: -n 8 -mode cg -repeat 1 -ksp_type cg -pc_type bjsmooth -pc_bjsmooth_block_size 64 -mat_type modsell -brick {{4,4,4 1,1,1}separate output}
+     filter: sed -E -e "s/(setup|solve|total)_s=[0-9.]+/\\1_s=T/g" -e "s/rel_rnorm2=[0-9.e+-]+/rel_rnorm2=R/"
+   test:
      suffix: cg
      args: -n 10 -mode cg -repeat 1 -ksp_type cg -pc_type bjsmooth -mat_type modsell
      filter: sed -E -e "s/(setup|solve|total)_s=[0-9.]+/\\1_s=T/g" -e "s/rel_rnorm2=[0-9.e+-]+/rel_rnorm2=R/" -e "s/its=[0-9]+/its=I/"
