@@ -62,9 +62,9 @@ typedef struct {
   Vec              cghost; /* column accumulations of the ghost columns (nonsymmetric, MPI) */
 
   /* the result */
-  Vec isr, isc; /* inverse scalings D_r^-1, D_c^-1 (references to s[], c[]) */
-  Vec w;        /* isr .* isc: the preconditioner (nonsymmetric mode; symmetric applies isr twice) */
-  Vec       Dr, Dc;    /* D_r, D_c (Dc == Dr in symmetric mode), computed on request (PCRuizGetScaling()) */
+  Vec       isr, isc; /* inverse scalings D_r^-1, D_c^-1 (references to s[], c[]) */
+  Vec       w;        /* isr .* isc: the preconditioner (nonsymmetric mode; symmetric applies isr twice) */
+  Vec       Dr, Dc;   /* D_r, D_c (Dc == Dr in symmetric mode), computed on request (PCRuizGetScaling()) */
   PetscBool dr_valid; /* Dr, Dc hold the reciprocals of the current isr, isc */
 
   PCRuizStatus hstatus;
