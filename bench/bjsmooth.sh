@@ -65,6 +65,11 @@ run() { # name args...
   echo "  $name: $((SECONDS - t0)) s"
 }
 
+PARTS=${PARTS:-smoother cg}
+NAPPLY=${NAPPLY:-50}
+PROBLEMS=${PROBLEMS:-lap fvm}
+LAP_CG_OPTS=${LAP_CG_OPTS:-} # e.g. -brick 8,8,8: the CG part's Laplacian numbered by bricks (for every format)
+GPU_OUTER=${GPU_OUTER:-$((2 * OUTER))} # the GPU runs may go on past SOR's count to reach its final residual
 case " $PROBLEMS " in
 *" fvm "*)
   echo "[bjsmooth] FVM systems"
@@ -76,11 +81,6 @@ case " $PROBLEMS " in
   esac ;;
 esac
 
-PARTS=${PARTS:-smoother cg}
-NAPPLY=${NAPPLY:-50}
-PROBLEMS=${PROBLEMS:-lap fvm}
-LAP_CG_OPTS=${LAP_CG_OPTS:-} # e.g. -brick 8,8,8: the CG part's Laplacian numbered by bricks (for every format)
-GPU_OUTER=${GPU_OUTER:-$((2 * OUTER))} # the GPU runs may go on past SOR's count to reach its final residual
 echo "[bjsmooth] 1. smoother experiment: $OUTER outer iterations, residual every 10th"
 for p in $PROBLEMS; do
   case " $PARTS " in *" smoother "*) ;; *) continue ;; esac
