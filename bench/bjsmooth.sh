@@ -104,6 +104,9 @@ for p in $PROBLEMS; do
 done
 rm -f "$out"/fvm_smooth.bin "$out"/fvm_cg.bin "$out"/*.bin.info
 
+# result NAME KEY: the value of KEY in the RESULT line of run NAME
+result() { awk -v n="$1" -v k="$2" '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } if (v["name"] == n) print v[k] }' "$results"; }
+
 # table: times, and for the smoother the time bjsmooth needs to reach SOR's final residual reduction (from the CSVs)
 {
   printf '%-30s %10s %7s %10s %10s %10s %11s\n' run rows its setup_s solve_s total_s rel_rnorm2
@@ -111,10 +114,10 @@ rm -f "$out"/fvm_smooth.bin "$out"/fvm_cg.bin "$out"/*.bin.info
   echo
   echo "smoother: speedup of the GPU runs over CPU SOR (solve time, $OUTER iterations), and time to reach SOR's final ||r||^2"
   for p in lap fvm; do
-    sor=$(awk -v n="smooth_${p}_cpu_sor" '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } if (v["name"] == n) print v["solve_s"] }' "$results")
+    sor=$(result "smooth_${p}_cpu_sor" solve_s)
     sorrr=$(tail -1 "$out/smoother_${p}_cpu_sor.csv" 2>/dev/null | cut -d, -f3)
     for k in "${svariants[@]%%:*}"; do
-      g=$(awk -v n="smooth_${p}_bjs_$k" '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } if (v["name"] == n) print v["solve_s"] }' "$results")
+      g=$(result "smooth_${p}_bjs_$k" solve_s)
       reach=$(awk -F, -v t="$sorrr" 't != "" && $3 <= t + 0 { print $2; exit }' "$out/smoother_${p}_bjs_$k.csv" 2>/dev/null)
       if [ -n "$sor" ] && [ -n "$g" ]; then
         awk -v p="$p" -v k="$k" -v s="$sor" -v g="$g" -v r="${reach:-}" 'BEGIN { printf "  %-4s bjsmooth %-10s: %8.3f s vs SOR %8.3f s: %7.1fx; reaches SOR final ||r||^2 after %s s%s\n", p, k, g, s, s / g, (r == "" ? "-" : r), (r == "" ? " (not reached)" : sprintf(" (%.1fx)", s / r)) }'
@@ -127,9 +130,9 @@ rm -f "$out"/fvm_smooth.bin "$out"/fvm_cg.bin "$out"/*.bin.info
   fi
   echo "cg: speedup of modsell + bjsmooth (and of modsell + jacobi) over aijcusparse + jacobi (setup + solve)"
   for p in lap fvm; do
-    c=$(awk -v n="cg_${p}_cusparse_jacobi" '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } if (v["name"] == n) print v["total_s"] }' "$results")
+    c=$(result "cg_${p}_cusparse_jacobi" total_s)
     for v in "${variants[@]%%:*}" jacobi; do
-      a=$(awk -v n="cg_${p}_modsell_$v" '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } if (v["name"] == n) print v["total_s"] }' "$results")
+      a=$(result "cg_${p}_modsell_$v" total_s)
       if [ -n "$a" ] && [ -n "$c" ]; then awk -v p="$p" -v n="$v" -v a="$a" -v c="$c" 'BEGIN { printf "  %-4s modsell + %-12s %8.3f s vs %8.3f s: %.2fx\n", p, n, a, c, c / a }'; fi
     done
   done
