@@ -12,7 +12,8 @@
      rl_t = b[o] - offp[o] - d_t x_t - sum_slots v * (c < 0 ? xs[-c-1] : xin[c-1])
      the local system A_ll y = rl (entries with negative codes and the diagonal) is solved approximately
      from y = 0 by inner_its sweeps of the inner method (stopping early when the block residual
-     ||rl - A_ll y||_2 <= inner_rtol ||rl||_2, inner_rtol > 0),
+     ||rl - A_ll y||_2 <= inner_rtol ||rl||_2, inner_rtol > 0); Jacobi and Gauss-Seidel updates multiply
+     by 1 / d_t, computed once per row,
      xout[o] = x_t + y_t.
    Inner methods: Jacobi; warp-serialised Gauss-Seidel (warps of 32 rows in order, Jacobi inside a warp,
    equation 4.14), forward (GS) or forward then backward (SGS); CG.
@@ -71,13 +72,14 @@ int MSBJSCUDASweep(const MSBJSCUDAImage *img, int inner, int inner_its, double i
 /* The zero-guess Jacobi path (the preconditioner's PCApply and the first sweep of a smoother from zero, inner
    jacobi with a fixed count): with x = 0 a sweep needs only b, the diagonal and the in-slice entries, so
    the setup copies the latter into a compact ELLPACK array (MSBJSCUDAExtractLocal: lc[j*m + r] = the
-   in-slice column q of the j-th in-slice entry of image row r, in slot order, or -1 past the row's count;
-   lv[j*m + r] its value; j < nloc <= MS_BJS_ZERO_MAXLOC) and MSBJSCUDAZeroJacobi reads those instead of the
-   image: the same arithmetic, in the same order, as MSBJSCUDASweep with zero != 0, inner jacobi and
-   inner_rtol == 0 (xout[o] = y after inner_its sweeps from y = 0). */
+   in-slice column q < sh of the j-th in-slice entry of image row r, in slot order, as a 16-bit integer, or
+   -1 past the row's count; lv[j*m + r] its value; dinv[r] = 1 / diag[r]; j < nloc <= MS_BJS_ZERO_MAXLOC)
+   and MSBJSCUDAZeroJacobi reads those instead of the image: the same arithmetic, in the same order, as
+   MSBJSCUDASweep with zero != 0, inner jacobi and inner_rtol == 0 (xout[o] = y after inner_its sweeps
+   from y = 0; every sweep multiplies by the inverse diagonal 1 / diag, computed as the sweep kernel does). */
 #define MS_BJS_ZERO_MAXLOC 8
-int MSBJSCUDAExtractLocal(const MSBJSCUDAImage *img, int nloc, int *lc, double *lv, void *stream);
-int MSBJSCUDAZeroJacobi(const MSBJSCUDAImage *img, int nloc, const int *lc, const double *lv, int inner_its, const double *b, const double *offp, double *xout, void *stream);
+int MSBJSCUDAExtractLocal(const MSBJSCUDAImage *img, int nloc, short *lc, double *lv, double *dinv, void *stream);
+int MSBJSCUDAZeroJacobi(const MSBJSCUDAImage *img, int nloc, const short *lc, const double *lv, const double *dinv, int inner_its, const double *b, const double *offp, double *xout, void *stream);
 
 #ifdef __cplusplus
 }

@@ -69,8 +69,8 @@ typedef struct {
   void        *d_status;
 
   /* zero-guess Jacobi path (device): the compact in-slice block, nloc x m (MSBJSCUDAExtractLocal) */
-  int      *d_zlc;
-  double   *d_zlv;
+  short    *d_zlc;
+  double   *d_zlv, *d_zdinv;
   PetscInt  zm, zloc; /* the sizes allocated */
   PetscBool zfast;    /* zero-guess sweeps use it */
 } PC_BJSmooth;
@@ -129,7 +129,7 @@ static void BJSGSPass(BJSHost *h, PetscInt s, PetscInt nr, PetscBool backward)
   for (PetscInt gg = 0; gg < ng; gg++) {
     const PetscInt g = backward ? ng - 1 - gg : gg, t0 = g * MS_BJS_WARP, t1 = PetscMin(t0 + MS_BJS_WARP, nr);
     for (PetscInt t = t0; t < t1; t++) h->s[t] = BJSLocalOff(h, s, t, h->y); /* Jacobi inside a warp */
-    for (PetscInt t = t0; t < t1; t++) h->y[t] = (h->rl[t] - h->s[t]) / h->d[t];
+    for (PetscInt t = t0; t < t1; t++) h->y[t] = (h->rl[t] - h->s[t]) * (1.0 / h->d[t]);
   }
 }
 
@@ -155,7 +155,7 @@ static void BJSInnerHost(BJSHost *h, PetscInt s, PetscInt nr)
         }
         if (nrm <= tol2) break;
       }
-      for (PetscInt t = 0; t < nr; t++) h->y[t] = (h->rl[t] - h->s[t]) / h->d[t];
+      for (PetscInt t = 0; t < nr; t++) h->y[t] = (h->rl[t] - h->s[t]) * (1.0 / h->d[t]);
     }
     break;
   case MS_BJS_INNER_GS:
@@ -313,7 +313,7 @@ static PetscErrorCode PCBJSmoothSweepDevice(PC_BJSmooth *jac, PetscBool zero, co
   BJSFillCUDAImage(jac->imgd, &di);
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   PetscCall(PetscLogGpuTimeBegin());
-  if (zero && jac->zfast) PetscCallCUDA((cudaError_t)MSBJSCUDAZeroJacobi(&di, (int)jac->nloc, jac->d_zlc, jac->d_zlv, (int)jac->inner_its, b, offp, xout, stream));
+  if (zero && jac->zfast) PetscCallCUDA((cudaError_t)MSBJSCUDAZeroJacobi(&di, (int)jac->nloc, jac->d_zlc, jac->d_zlv, jac->d_zdinv, (int)jac->inner_its, b, offp, xout, stream));
   else PetscCallCUDA((cudaError_t)MSBJSCUDASweep(&di, (int)jac->inner, (int)jac->inner_its, (double)jac->inner_rtol, (int)jac->nloc, (int)jac->use_shared, jac->smem, (int)zero, (int)jac->async, b, offp, xin, xout, stream));
   PetscCall(PetscLogGpuTimeEnd());
   PetscCall(PetscLogGpuFlops(BJSSweepFlops(jac, zero)));
@@ -487,9 +487,11 @@ static PetscErrorCode PCBJSmoothFreeZero(PC_BJSmooth *jac)
 #if defined(PETSC_HAVE_CUDA)
   if (jac->d_zlc) PetscCallCUDA(cudaFree(jac->d_zlc));
   if (jac->d_zlv) PetscCallCUDA(cudaFree(jac->d_zlv));
+  if (jac->d_zdinv) PetscCallCUDA(cudaFree(jac->d_zdinv));
 #endif
   jac->d_zlc = NULL;
-  jac->d_zlv = NULL;
+  jac->d_zlv   = NULL;
+  jac->d_zdinv = NULL;
   jac->zm = jac->zloc = 0;
   jac->zfast          = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -686,14 +688,15 @@ static PetscErrorCode PCSetUp_BJSmooth(PC pc)
 
     if (jac->zm != m || jac->zloc != nloc) {
       PetscCall(PCBJSmoothFreeZero(jac));
-      PetscCallCUDA(cudaMalloc((void **)&jac->d_zlc, (size_t)nloc * m * sizeof(int)));
+      PetscCallCUDA(cudaMalloc((void **)&jac->d_zlc, (size_t)nloc * m * sizeof(short)));
       PetscCallCUDA(cudaMalloc((void **)&jac->d_zlv, (size_t)nloc * m * sizeof(double)));
+      PetscCallCUDA(cudaMalloc((void **)&jac->d_zdinv, (size_t)m * sizeof(double)));
       jac->zm   = m;
       jac->zloc = nloc;
     }
     BJSFillCUDAImage(jac->imgd, &di);
     PetscCall(PetscGetCurrentCUDAStream(&stream));
-    PetscCallCUDA((cudaError_t)MSBJSCUDAExtractLocal(&di, (int)nloc, jac->d_zlc, jac->d_zlv, stream));
+    PetscCallCUDA((cudaError_t)MSBJSCUDAExtractLocal(&di, (int)nloc, jac->d_zlc, jac->d_zlv, jac->d_zdinv, stream));
     jac->zfast = PETSC_TRUE;
   }
 #endif

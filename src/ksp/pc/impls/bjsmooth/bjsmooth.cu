@@ -71,6 +71,7 @@ __global__ void __launch_bounds__(1024) bjs_sweep_kernel(int m, const long long 
   const long long beg = sliceptr[s];
   const int       w   = valid ? (int)((sliceptr[s + 1] - beg) / sh) : 0;
   const double    d   = valid ? diag[r] : 1.0;
+  const double    di  = 1.0 / d; /* the sweeps multiply by the inverse (one division per row, not per sweep) */
   double          acc = 0.0;
   int             nn  = 0;
   if (valid) {
@@ -130,7 +131,7 @@ __global__ void __launch_bounds__(1024) bjs_sweep_kernel(int m, const long long 
           const double res = (rl - sm) - d * y;
           if (bjs_block_sum(valid ? res * res : 0.0, red) <= tol2) break;
         }
-        const double yn = (rl - sm) / d;
+        const double yn = (rl - sm) * di;
         __syncthreads();
         win[t] = yn;
         y      = yn;
@@ -142,7 +143,7 @@ __global__ void __launch_bounds__(1024) bjs_sweep_kernel(int m, const long long 
         for (int g = 0; g < nw; g++) {
           if (wid == g) {
             const double sm = bjs_local_off<SHARED>(t, sh, nn, lv, lc, cols, vals, beg, w, win);
-            const double yn = (rl - sm) / d;
+            const double yn = (rl - sm) * di;
             __syncwarp();
             win[t] = yn;
             y      = yn;
@@ -153,7 +154,7 @@ __global__ void __launch_bounds__(1024) bjs_sweep_kernel(int m, const long long 
           for (int g = nw - 1; g >= 0; g--) {
             if (wid == g) {
               const double sm = bjs_local_off<SHARED>(t, sh, nn, lv, lc, cols, vals, beg, w, win);
-              const double yn = (rl - sm) / d;
+              const double yn = (rl - sm) * di;
               __syncwarp();
               win[t] = yn;
               y      = yn;
@@ -288,7 +289,7 @@ extern "C" int MSBJSCUDAAnalyze(const MSBJSCUDAImage *img, MSBJSCUDAStatus *stat
 }
 
 /* compact in-slice block for the zero-guess Jacobi path: one thread per image row */
-__global__ void bjs_extract_kernel(int m, int sh, int nloc, const long long *__restrict__ sliceptr, const int *__restrict__ cols, const double *__restrict__ vals, int *__restrict__ lc, double *__restrict__ lv)
+__global__ void bjs_extract_kernel(int m, int sh, int nloc, const long long *__restrict__ sliceptr, const int *__restrict__ cols, const double *__restrict__ vals, const double *__restrict__ diag, short *__restrict__ lc, double *__restrict__ lv, double *__restrict__ dinv)
 {
   const int r = blockIdx.x * blockDim.x + threadIdx.x;
   if (r >= m) return;
@@ -300,7 +301,7 @@ __global__ void bjs_extract_kernel(int m, int sh, int nloc, const long long *__r
     const long long slot = beg + (long long)k * sh + t;
     const int       c    = cols[slot];
     if (c < 0) {
-      lc[(size_t)nn * m + r] = -c - 1;
+      lc[(size_t)nn * m + r] = (short)(-c - 1);
       lv[(size_t)nn * m + r] = vals[slot];
       nn++;
     }
@@ -309,63 +310,66 @@ __global__ void bjs_extract_kernel(int m, int sh, int nloc, const long long *__r
     lc[(size_t)nn * m + r] = -1;
     lv[(size_t)nn * m + r] = 0.0;
   }
+  dinv[r] = 1.0 / diag[r];
 }
 
-extern "C" int MSBJSCUDAExtractLocal(const MSBJSCUDAImage *img, int nloc, int *lc, double *lv, void *stream)
+extern "C" int MSBJSCUDAExtractLocal(const MSBJSCUDAImage *img, int nloc, short *lc, double *lv, double *dinv, void *stream)
 {
   if (img->m <= 0 || nloc <= 0) return (int)cudaSuccess;
-  if (nloc > MS_BJS_ZERO_MAXLOC) return (int)cudaErrorInvalidValue;
-  bjs_extract_kernel<<<(img->m + 255) / 256, 256, 0, (cudaStream_t)stream>>>(img->m, img->sh, nloc, img->sliceptr, img->cols, img->vals, lc, lv);
+  if (nloc > MS_BJS_ZERO_MAXLOC || img->sh > 32768) return (int)cudaErrorInvalidValue;
+  bjs_extract_kernel<<<(img->m + 255) / 256, 256, 0, (cudaStream_t)stream>>>(img->m, img->sh, nloc, img->sliceptr, img->cols, img->vals, img->diag, lc, lv, dinv);
   return (int)cudaGetLastError();
 }
 
 /* inner jacobi from x = 0: the row's in-slice entries in registers, the iterate exchanged through a
-   shared window; sm and y computed exactly as in bjs_sweep_kernel (same order of the terms) */
+   shared window; sm and y computed exactly as in bjs_sweep_kernel (same order of the terms, the same
+   inverse diagonal). The window is double-buffered: sweep it writes buffer it % 2 and reads it after one
+   barrier; the other buffer was last read in sweep it - 1, which every thread finished before that
+   barrier, so one barrier per sweep suffices. */
 template <int NL>
-__global__ void __launch_bounds__(1024) bjs_zero_jacobi_kernel(int m, const int *__restrict__ lcg, const double *__restrict__ lvg, const double *__restrict__ diag, const int *__restrict__ perm, int inner_its, const double *__restrict__ b, const double *__restrict__ offp, double *__restrict__ xout)
+__global__ void __launch_bounds__(1024) bjs_zero_jacobi_kernel(int m, const short *__restrict__ lcg, const double *__restrict__ lvg, const double *__restrict__ dinv, const int *__restrict__ perm, int inner_its, const double *__restrict__ b, const double *__restrict__ offp, double *__restrict__ xout)
 {
-  extern __shared__ double win[];
+  extern __shared__ double win[]; /* 2 * sh */
   const int  sh = blockDim.x, t = threadIdx.x;
   const int  r     = blockIdx.x * sh + t;
   const bool valid = r < m;
   const int  o     = valid ? (perm ? perm[r] : r) : 0;
-  double     lv[NL], rl = 0.0, d = 1.0, y = 0.0;
+  double     lv[NL], rl = 0.0, di = 1.0, y = 0.0;
   int        lc[NL];
 
 #pragma unroll
   for (int j = 0; j < NL; j++) {
-    lc[j] = valid ? __ldg(lcg + (size_t)j * m + r) : -1;
+    lc[j] = valid ? (int)__ldg(lcg + (size_t)j * m + r) : -1;
     lv[j] = valid ? __ldg(lvg + (size_t)j * m + r) : 0.0;
   }
   if (valid) {
     rl = b[o];
     if (offp) rl -= offp[o];
-    d = diag[r];
+    di = dinv[r];
   }
-  for (int it = 0; it < inner_its; it++) {
-    double sm = 0.0;
-    if (it) { /* the first sweep from y = 0 has sm = 0 */
-      win[t] = y;
-      __syncthreads();
+  if (inner_its > 0) y = rl * di; /* the first sweep from y = 0 has sm = 0 */
+  for (int it = 1; it < inner_its; it++) {
+    double *wb = win + (it & 1) * sh;
+    double  sm = 0.0;
+    wb[t]      = y;
+    __syncthreads();
 #pragma unroll
-      for (int j = 0; j < NL; j++)
-        if (lc[j] >= 0) sm += lv[j] * win[lc[j]];
-      __syncthreads();
-    }
-    y = (rl - sm) / d;
+    for (int j = 0; j < NL; j++)
+      if (lc[j] >= 0) sm += lv[j] * wb[lc[j]];
+    y = (rl - sm) * di;
   }
   if (valid) xout[o] = y;
 }
 
-extern "C" int MSBJSCUDAZeroJacobi(const MSBJSCUDAImage *img, int nloc, const int *lc, const double *lv, int inner_its, const double *b, const double *offp, double *xout, void *stream)
+extern "C" int MSBJSCUDAZeroJacobi(const MSBJSCUDAImage *img, int nloc, const short *lc, const double *lv, const double *dinv, int inner_its, const double *b, const double *offp, double *xout, void *stream)
 {
   cudaStream_t st   = (cudaStream_t)stream;
-  const size_t smem = (size_t)img->sh * sizeof(double);
+  const size_t smem = 2 * (size_t)img->sh * sizeof(double);
   if (img->m <= 0 || img->nslices <= 0) return (int)cudaSuccess;
   switch (nloc) {
 #define BJS_ZCASE(NL) \
   case NL: \
-    bjs_zero_jacobi_kernel<NL><<<img->nslices, img->sh, smem, st>>>(img->m, lc, lv, img->diag, img->perm, inner_its, b, offp, xout); \
+    bjs_zero_jacobi_kernel<NL><<<img->nslices, img->sh, smem, st>>>(img->m, lc, lv, dinv, img->perm, inner_its, b, offp, xout); \
     break;
     BJS_ZCASE(1)
     BJS_ZCASE(2)
