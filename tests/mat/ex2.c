@@ -339,5 +339,10 @@ int main(int argc, char **argv)
        suffix: cuda_edge
        args: -kind edge -n 1500 -dense_row 1200 -mat_modsell_kernel {{modsell sell}} -mat_modsell_ordering {{natural rcm}}
        output_file: output/ex2_edge.out
+     # large enough (20 MB of values) for the threaded pinned upload of the CSR and of new values
+     test:
+       suffix: cuda_upload
+       args: -kind lap2d -nx 700 -ny 700 -mat_modsell_upload_threads {{1 4}}
+       output_file: output/ex2_upload.out
 
 TEST*/

@@ -83,6 +83,13 @@ PETSC_EXTERN PetscErrorCode MSImageGetDiagonalHost(MSImage, PetscScalar *);
 PETSC_EXTERN PetscErrorCode MSImageMultDevice(MSImage, const PetscScalar *, const PetscScalar *, PetscScalar *);
 PETSC_EXTERN PetscErrorCode MSImageGetDiagonalDevice(MSImage, PetscScalar *);
 #endif
+/* Host-to-device copy of a large host array by several threads through pinned buffers (upload.c); stream
+   is a cudaStream_t: work queued on it before is waited for, and the data is on the device on return */
+PETSC_INTERN PetscErrorCode MSUploadSetThreads(PetscInt);
+PETSC_INTERN PetscErrorCode MSUploadGetThreads(PetscInt *);
+#if defined(PETSC_HAVE_CUDA)
+PETSC_INTERN PetscErrorCode MSCopyHostToDevice(void *, const void *, size_t, void *);
+#endif
 /* Validate a slice height; errors say what is allowed */
 PETSC_EXTERN PetscErrorCode MSCheckSliceHeight(MPI_Comm, PetscInt);
 

@@ -289,8 +289,8 @@ static PetscErrorCode MSImageUploadHost(MSImage img, Mat A, cudaStream_t stream)
   img->dev_bytes += nsp * sizeof(long long) + ns * (sizeof(int) + sizeof(double));
   PetscCallCUDA(cudaMemcpyAsync(img->d_sliceptr, img->sliceptr, nsp * sizeof(long long), cudaMemcpyHostToDevice, stream));
   if (ns) {
-    PetscCallCUDA(cudaMemcpyAsync(img->d_cols, img->cols, ns * sizeof(int), cudaMemcpyHostToDevice, stream));
-    PetscCallCUDA(cudaMemcpyAsync(img->d_vals, img->vals, ns * sizeof(double), cudaMemcpyHostToDevice, stream));
+    PetscCall(MSCopyHostToDevice(img->d_cols, img->cols, ns * sizeof(int), stream));
+    PetscCall(MSCopyHostToDevice(img->d_vals, img->vals, ns * sizeof(double), stream));
   }
   if (img->diag && m) {
     PetscCallCUDA(cudaMalloc(&img->d_diag, m * sizeof(double)));
@@ -330,19 +330,17 @@ static PetscErrorCode MSCSRDeviceGet(MSImage img, Mat A, PetscBool needvals, cud
     PetscCall(PetscLogEventBegin(MATMODSELL_Upload, A, 0, 0, 0));
     PetscCallCUDA(cudaMallocAsync(&csr->tmp[0], m1 * sizeof(int), stream));
     PetscCallCUDA(cudaMallocAsync(&csr->tmp[1], PetscMax(nnz, 1) * sizeof(int), stream));
-    PetscCallCUDA(cudaMemcpyAsync(csr->tmp[0], i, m1 * sizeof(int), cudaMemcpyHostToDevice, stream));
-    if (nnz) PetscCallCUDA(cudaMemcpyAsync(csr->tmp[1], j, nnz * sizeof(int), cudaMemcpyHostToDevice, stream));
-    if (needvals) {
-      PetscCallCUDA(cudaMallocAsync(&csr->tmp[2], PetscMax(nnz, 1) * sizeof(double), stream));
-      if (nnz) PetscCallCUDA(cudaMemcpyAsync(csr->tmp[2], a, nnz * sizeof(double), cudaMemcpyHostToDevice, stream));
-    }
+    if (needvals) PetscCallCUDA(cudaMallocAsync(&csr->tmp[2], PetscMax(nnz, 1) * sizeof(double), stream));
+    PetscCall(MSCopyHostToDevice(csr->tmp[0], i, m1 * sizeof(int), stream));
+    PetscCall(MSCopyHostToDevice(csr->tmp[1], j, nnz * sizeof(int), stream));
+    if (needvals) PetscCall(MSCopyHostToDevice(csr->tmp[2], a, nnz * sizeof(double), stream));
     PetscCall(PetscLogCpuToGpu((PetscLogDouble)(m1 * sizeof(int) + nnz * (sizeof(int) + (needvals ? sizeof(double) : 0)))));
     PetscCall(PetscLogEventEnd(MATMODSELL_Upload, A, 0, 0, 0));
     csr->ai = (const int *)csr->tmp[0];
     csr->aj = (const int *)csr->tmp[1];
     csr->aa = (const double *)csr->tmp[2];
   }
-  /* pageable copies are staged before cudaMemcpyAsync returns: the host arrays may be released now */
+  /* the copies have read the host arrays when MSCopyHostToDevice returns: they may be released now */
   if (needvals) PetscCall(MatSeqAIJRestoreArrayRead(A, &a));
   PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &nrow, &i, &j, &done));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -451,7 +449,7 @@ static PetscErrorCode MSImageUploadValues(MSImage img, Mat A)
       PetscCall(MSCSRDeviceRestore(&csr, stream));
     } else {
       PetscCall(MSImageBuildMapHost(img, A));
-      PetscCallCUDA(cudaMemcpyAsync(img->d_csr2slot, img->csr2slot, nnz * sizeof(long long), cudaMemcpyHostToDevice, stream));
+      PetscCall(MSCopyHostToDevice(img->d_csr2slot, img->csr2slot, nnz * sizeof(long long), stream));
       PetscCallCUDA(cudaStreamSynchronize(stream));
     }
   }
@@ -461,8 +459,8 @@ static PetscErrorCode MSImageUploadValues(MSImage img, Mat A)
       PetscCallCUDA(cudaMalloc(&img->d_csrvals, nnz * sizeof(double)));
       img->dev_bytes += nnz * sizeof(double);
     }
-    /* from pageable memory: returns once the host buffer has been staged */
-    PetscCallCUDA(cudaMemcpyAsync(img->d_csrvals, a, nnz * sizeof(double), cudaMemcpyHostToDevice, stream));
+    /* returns once the host buffer has been read */
+    PetscCall(MSCopyHostToDevice(img->d_csrvals, a, nnz * sizeof(double), stream));
     PetscCall(PetscLogCpuToGpu((PetscLogDouble)nnz * sizeof(double)));
     d_a = (const double *)img->d_csrvals;
   }

@@ -242,6 +242,12 @@ PETSC_INTERN PetscErrorCode MatModSELLReadOptions_Private(Mat A, PetscOptionItem
   if (flg) PetscCall(MatModSELLSetKernel(A, k));
   PetscCall(PetscOptionsEnum("-mat_modsell_ordering", "Row ordering inside the format (vectors keep the user's ordering)", "MatModSELLSetOrdering", MatModSELLOrderings, (PetscEnum)o, (PetscEnum *)&o, &flg));
   if (flg) PetscCall(MatModSELLSetOrdering(A, o));
+  {
+    PetscInt nt;
+    PetscCall(MSUploadGetThreads(&nt));
+    PetscCall(PetscOptionsInt("-mat_modsell_upload_threads", "Host threads that copy a host-assembled matrix to the GPU through pinned buffers (1: one cudaMemcpy; a setting of the process)", "MATMODSELL", nt, &nt, &flg));
+    if (flg) PetscCall(MSUploadSetThreads(nt));
+  }
   PetscCall(PetscOptionsBool("-mat_modsell_eager_setup", "Build the GPU image at final assembly (when vectors are CUDA vectors) instead of at the first product", "MATMODSELL", eager, &eager, &flg));
   if (flg) PetscTryMethod(A, "MatModSELLSetEager_C", (Mat, PetscBool), (A, eager));
   PetscOptionsHeadEnd();
@@ -492,6 +498,7 @@ PetscErrorCode MatConvert_SeqAIJ_SeqAIJModSELL(Mat A, MatType type, MatReuse reu
 .  -mat_modsell_slice_height <128>             - rows per slice, a multiple of 32 at most 1024
 .  -mat_modsell_kernel <modsell,sell>          - modified SELL (default) or the plain SELL kernel of paper 000, section 3.1
 .  -mat_modsell_ordering <natural,rcm>         - reverse Cuthill-McKee ordering inside the format; vectors keep the user's ordering
+.  -mat_modsell_upload_threads <8>            - host threads copying the host CSR to the GPU through pinned buffers (1: one cudaMemcpy)
 -  -mat_modsell_eager_setup <true>             - build the GPU image at final assembly rather than at the first product
 
    Level: beginner
