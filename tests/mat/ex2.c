@@ -339,10 +339,18 @@ int main(int argc, char **argv)
        suffix: cuda_edge
        args: -kind edge -n 1500 -dense_row 1200 -mat_modsell_kernel {{modsell sell}} -mat_modsell_ordering {{natural rcm}}
        output_file: output/ex2_edge.out
-     # large enough (20 MB of values) for the threaded pinned upload of the CSR and of new values
+     # the threaded pinned upload of the CSR and of new values: with the default chunk (4 MiB) the 20 MB of
+     # values go through it; with chunks of 4 kB every array does, in ranges that are not multiples of a chunk
      test:
        suffix: cuda_upload
        args: -kind lap2d -nx 700 -ny 700 -mat_modsell_upload_threads {{1 4}}
        output_file: output/ex2_upload.out
+     test:
+       suffix: cuda_upload_small_chunks
+       args: -kind lap2d -nx 219 -ny 317 -mat_modsell_upload_threads {{3 8}} -mat_modsell_upload_chunk 4096 -mat_modsell_kernel {{modsell sell}} -mat_modsell_ordering {{natural rcm}}
+     test:
+       suffix: cuda_upload_small_chunks_2
+       nsize: 2
+       args: -kind lap2d -nx 219 -ny 317 -row_weights 3,1 -mat_modsell_upload_threads 8 -mat_modsell_upload_chunk 4096 -mat_modsell_ordering {{natural rcm}}
 
 TEST*/

@@ -87,6 +87,8 @@ PETSC_EXTERN PetscErrorCode MSImageGetDiagonalDevice(MSImage, PetscScalar *);
    is a cudaStream_t: work queued on it before is waited for, and the data is on the device on return */
 PETSC_INTERN PetscErrorCode MSUploadSetThreads(PetscInt);
 PETSC_INTERN PetscErrorCode MSUploadGetThreads(PetscInt *);
+PETSC_INTERN PetscErrorCode MSUploadSetChunk(PetscInt);
+PETSC_INTERN PetscErrorCode MSUploadGetChunk(PetscInt *);
 #if defined(PETSC_HAVE_CUDA)
 PETSC_INTERN PetscErrorCode MSCopyHostToDevice(void *, const void *, size_t, void *);
 #endif

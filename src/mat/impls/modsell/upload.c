@@ -11,7 +11,9 @@
    The call is synchronous with respect to the host: when it returns the data is on the device, and work
    queued on `stream` before it (e.g. the stream-ordered allocation of dst) was waited for.
 
-   Options (read by MATMODSELL's options): -mat_modsell_upload_threads <n> (default 8; 1: plain cudaMemcpy).
+   Options (read by MATMODSELL's options, settings of the process): -mat_modsell_upload_threads <n> (default 8;
+   1: plain cudaMemcpy), -mat_modsell_upload_chunk <bytes> (default 4 MiB; copies of less than 4 chunks are
+   one cudaMemcpy).
 */
 #include <petscmodsell/private/modsellimpl.h>
 #if defined(PETSC_HAVE_CUDA)
@@ -19,8 +21,6 @@
   #include <pthread.h>
 
   #define MS_UPLOAD_MAXTHREADS 32
-  #define MS_UPLOAD_CHUNK      ((size_t)4 << 20) /* bytes per pinned buffer */
-  #define MS_UPLOAD_MIN        ((size_t)16 << 20) /* smaller copies: plain cudaMemcpyAsync */
 
 typedef struct {
   int          device;
@@ -31,6 +31,7 @@ typedef struct {
 
 typedef struct {
   MSUploadWorker *w;
+  size_t          chunk;
   cudaEvent_t     start;
   char           *dst;
   const char     *src;
@@ -40,7 +41,9 @@ typedef struct {
 
 static MSUploadWorker ms_workers[MS_UPLOAD_MAXTHREADS];
 static PetscInt       ms_nworkers = 0;       /* workers with resources */
-static PetscInt       ms_upload_threads = 8; /* -mat_modsell_upload_threads */
+static PetscInt       ms_upload_threads = 8;                 /* -mat_modsell_upload_threads */
+static size_t         ms_upload_chunk   = (size_t)4 << 20;   /* -mat_modsell_upload_chunk: bytes per pinned buffer */
+static size_t         ms_pool_chunk     = 0;                 /* the chunk size the workers' buffers have */
 static PetscBool      ms_finalize_registered = PETSC_FALSE;
 
 static PetscErrorCode MSUploadFinalize(void)
@@ -63,14 +66,15 @@ static PetscErrorCode MSUploadFinalize(void)
 static PetscErrorCode MSUploadEnsureWorkers(PetscInt n, int device)
 {
   PetscFunctionBegin;
-  if (ms_nworkers && ms_workers[0].device != device) PetscCall(MSUploadFinalize());
+  if (ms_nworkers && (ms_workers[0].device != device || ms_pool_chunk != ms_upload_chunk)) PetscCall(MSUploadFinalize());
+  ms_pool_chunk = ms_upload_chunk;
   for (PetscInt k = ms_nworkers; k < n; k++) {
     MSUploadWorker *w = &ms_workers[k];
     w->device         = device;
     PetscCallCUDA(cudaStreamCreateWithFlags(&w->stream, cudaStreamNonBlocking));
     for (int b = 0; b < 2; b++) {
       PetscCallCUDA(cudaEventCreateWithFlags(&w->done[b], cudaEventDisableTiming));
-      PetscCallCUDA(cudaHostAlloc(&w->buf[b], MS_UPLOAD_CHUNK, cudaHostAllocDefault));
+      PetscCallCUDA(cudaHostAlloc(&w->buf[b], ms_pool_chunk, cudaHostAllocDefault));
     }
     ms_nworkers = k + 1;
   }
@@ -93,7 +97,7 @@ static void *MSUploadRun(void *arg)
   if ((err = cudaSetDevice(w->device))) goto done;
   if ((err = cudaStreamWaitEvent(w->stream, job->start, 0))) goto done;
   while (off < job->bytes) {
-    const size_t n = job->bytes - off < MS_UPLOAD_CHUNK ? job->bytes - off : MS_UPLOAD_CHUNK;
+    const size_t n = job->bytes - off < job->chunk ? job->bytes - off : job->chunk;
     if ((err = cudaEventSynchronize(w->done[b]))) goto done; /* the copy that last read this buffer is done */
     memcpy(w->buf[b], job->src + off, n);
     if ((err = cudaMemcpyAsync(job->dst + off, w->buf[b], n, cudaMemcpyHostToDevice, w->stream))) goto done;
@@ -122,6 +126,21 @@ PetscErrorCode MSUploadGetThreads(PetscInt *n)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode MSUploadSetChunk(PetscInt bytes)
+{
+  PetscFunctionBegin;
+  PetscCheck(bytes >= 4096 && bytes <= ((PetscInt)1 << 30), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_modsell_upload_chunk %" PetscInt_FMT ": give 4096 to 2^30 bytes", bytes);
+  ms_upload_chunk = (size_t)bytes;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MSUploadGetChunk(PetscInt *bytes)
+{
+  PetscFunctionBegin;
+  *bytes = (PetscInt)ms_upload_chunk;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MSCopyHostToDevice(void *dst, const void *src, size_t bytes, void *vstream)
 {
   cudaStream_t stream = (cudaStream_t)vstream;
@@ -134,8 +153,9 @@ PetscErrorCode MSCopyHostToDevice(void *dst, const void *src, size_t bytes, void
 
   PetscFunctionBegin;
   if (!bytes) PetscFunctionReturn(PETSC_SUCCESS);
-  if (nt > 1 && bytes >= MS_UPLOAD_MIN) nt = PetscMin(nt, (PetscInt)(bytes / MS_UPLOAD_CHUNK)); /* at least a chunk each */
-  if (nt <= 1 || bytes < MS_UPLOAD_MIN) {
+  /* copies smaller than 4 chunks: one cudaMemcpyAsync; else at least a chunk per thread */
+  if (nt > 1) nt = PetscMin(nt, (PetscInt)(bytes / ms_upload_chunk));
+  if (nt <= 1 || bytes < 4 * ms_upload_chunk) {
     PetscCallCUDA(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, stream));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -143,10 +163,11 @@ PetscErrorCode MSCopyHostToDevice(void *dst, const void *src, size_t bytes, void
   PetscCall(MSUploadEnsureWorkers(nt, device));
   PetscCallCUDA(cudaEventCreateWithFlags(&start, cudaEventDisableTiming));
   PetscCallCUDA(cudaEventRecord(start, stream));
-  per = (bytes / (size_t)nt + 4095) & ~(size_t)4095;
+  per = ((bytes + (size_t)nt - 1) / (size_t)nt + 4095) & ~(size_t)4095; /* nt * per >= bytes */
   for (PetscInt k = 0; k < nt; k++) {
     const size_t n = off >= bytes ? 0 : PetscMin(per, bytes - off);
     job[k].w     = &ms_workers[k];
+    job[k].chunk = ms_upload_chunk;
     job[k].start = start;
     job[k].dst   = (char *)dst + off;
     job[k].src   = (const char *)src + off;
@@ -154,6 +175,7 @@ PetscErrorCode MSCopyHostToDevice(void *dst, const void *src, size_t bytes, void
     job[k].err   = cudaSuccess;
     off += n;
   }
+  PetscCheck(off == bytes, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Upload ranges cover %zu of %zu bytes", off, bytes);
   for (PetscInt k = 1; k < nt; k++) PetscCheck(!pthread_create(&th[k], NULL, MSUploadRun, &job[k]), PETSC_COMM_SELF, PETSC_ERR_SYS, "Cannot start an upload thread: run with -mat_modsell_upload_threads 1");
   (void)MSUploadRun(&job[0]); /* this thread takes the first range */
   for (PetscInt k = 1; k < nt; k++) PetscCheck(!pthread_join(th[k], NULL), PETSC_COMM_SELF, PETSC_ERR_SYS, "Cannot join an upload thread");
@@ -173,6 +195,20 @@ PetscErrorCode MSUploadGetThreads(PetscInt *n)
 {
   PetscFunctionBegin;
   *n = 1;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MSUploadSetChunk(PetscInt bytes)
+{
+  PetscFunctionBegin;
+  PetscCheck(bytes >= 4096, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_modsell_upload_chunk %" PetscInt_FMT ": give at least 4096 bytes", bytes);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MSUploadGetChunk(PetscInt *bytes)
+{
+  PetscFunctionBegin;
+  *bytes = 4 << 20;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 #endif

@@ -247,6 +247,9 @@ PETSC_INTERN PetscErrorCode MatModSELLReadOptions_Private(Mat A, PetscOptionItem
     PetscCall(MSUploadGetThreads(&nt));
     PetscCall(PetscOptionsInt("-mat_modsell_upload_threads", "Host threads that copy a host-assembled matrix to the GPU through pinned buffers (1: one cudaMemcpy; a setting of the process)", "MATMODSELL", nt, &nt, &flg));
     if (flg) PetscCall(MSUploadSetThreads(nt));
+    PetscCall(MSUploadGetChunk(&nt));
+    PetscCall(PetscOptionsInt("-mat_modsell_upload_chunk", "Bytes per pinned buffer of the threaded upload (copies of less than 4 chunks are one cudaMemcpy)", "MATMODSELL", nt, &nt, &flg));
+    if (flg) PetscCall(MSUploadSetChunk(nt));
   }
   PetscCall(PetscOptionsBool("-mat_modsell_eager_setup", "Build the GPU image at final assembly (when vectors are CUDA vectors) instead of at the first product", "MATMODSELL", eager, &eager, &flg));
   if (flg) PetscTryMethod(A, "MatModSELLSetEager_C", (Mat, PetscBool), (A, eager));
@@ -499,6 +502,7 @@ PetscErrorCode MatConvert_SeqAIJ_SeqAIJModSELL(Mat A, MatType type, MatReuse reu
 .  -mat_modsell_kernel <modsell,sell>          - modified SELL (default) or the plain SELL kernel of paper 000, section 3.1
 .  -mat_modsell_ordering <natural,rcm>         - reverse Cuthill-McKee ordering inside the format; vectors keep the user's ordering
 .  -mat_modsell_upload_threads <8>            - host threads copying the host CSR to the GPU through pinned buffers (1: one cudaMemcpy)
+.  -mat_modsell_upload_chunk <4194304>         - bytes per pinned buffer; copies of less than 4 chunks are one cudaMemcpy
 -  -mat_modsell_eager_setup <true>             - build the GPU image at final assembly rather than at the first product
 
    Level: beginner
