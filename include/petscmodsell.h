@@ -45,7 +45,10 @@ PETSC_EXTERN const char *const MatModSELLKernels[];
 
    Values:
 +  `MATMODSELL_ORDERING_NATURAL` - the matrix's own row order (default)
--  `MATMODSELL_ORDERING_RCM`     - reverse Cuthill-McKee order of the local diagonal block
+.  `MATMODSELL_ORDERING_RCM`     - reverse Cuthill-McKee order of the local diagonal block
+-  `MATMODSELL_ORDERING_BRICKS`  - for a matrix from `DMCreateMatrix()` on a `DMDA`: the grid points of each
+                                   process's box taken brick by brick (bricks of about one slice height of rows),
+                                   so that a slice is a compact brick of the grid rather than part of a grid line
 
    Level: intermediate
 
@@ -53,7 +56,8 @@ PETSC_EXTERN const char *const MatModSELLKernels[];
 E*/
 typedef enum {
   MATMODSELL_ORDERING_NATURAL,
-  MATMODSELL_ORDERING_RCM
+  MATMODSELL_ORDERING_RCM,
+  MATMODSELL_ORDERING_BRICKS
 } MatModSELLOrdering;
 PETSC_EXTERN const char *const MatModSELLOrderings[];
 

@@ -121,6 +121,14 @@ int main(int argc, char **argv)
   PetscCall(MSTestIsModSELL(B, &isms));
   PetscCall(PetscPrintf(comm, "operator is a MATMODSELL matrix: %s\n", isms ? "yes" : "NO"));
   if (!isms) nfail++;
+  if (dmda) { /* the layout: with -mat_modsell_ordering bricks more couplings are inside a slice */
+    MatModSELLInfo     info;
+    MatModSELLOrdering o;
+
+    PetscCall(MatModSELLGetOrdering(B, &o));
+    PetscCall(MatModSELLGetInfo(B, &info));
+    PetscCall(PetscPrintf(comm, "ordering %s: off-diagonals read from shared memory %.1f%%\n", MatModSELLOrderings[o], 100.0 * (double)info.local_fraction));
+  }
 
   PetscCall(Solve(A, &xa, &itsa, &ra));
   PetscCall(Solve(B, &xb, &itsb, &rb));
@@ -204,6 +212,12 @@ int main(int argc, char **argv)
      nsize: 3
      args: -dmda -dm_mat_type modsell -da_grid_x 33 -da_grid_y 30 -mat_modsell_slice_height 64
 
+   # the format ordered by bricks of the DMDA's grid (8 x 8 for slices of 64)
+   test:
+     suffix: dmda_bricks
+     nsize: {{1 3}separate output}
+     args: -dmda -dm_mat_type modsell -da_grid_x 33 -da_grid_y 30 -mat_modsell_slice_height 64 -mat_modsell_ordering bricks
+
    testset:
      requires: cuda
      args: -vec_type cuda
@@ -221,5 +235,9 @@ int main(int argc, char **argv)
        nsize: 3
        args: -dmda -dm_mat_type modsell -da_grid_x 33 -da_grid_y 30 -mat_modsell_slice_height 64
        output_file: output/ex4_dmda_3.out
+     test:
+       suffix: cuda_dmda_bricks
+       nsize: {{1 3}separate output}
+       args: -dmda -dm_mat_type modsell -da_grid_x 33 -da_grid_y 30 -mat_modsell_slice_height 64 -mat_modsell_ordering bricks
 
 TEST*/

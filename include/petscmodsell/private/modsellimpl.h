@@ -34,6 +34,7 @@ struct _n_MSImage {
   PetscBool          diag_apart; /* store the diagonal in diag[] (square blocks only) */
   PetscBool          local_cols; /* encode in-slice columns as negative codes (square blocks only) */
   MatModSELLOrdering ordering;   /* row ordering inside the image (square blocks only) */
+  PetscInt           box[4];     /* MATMODSELL_ORDERING_BRICKS: the local grid box nx, ny, nz, dof of the DMDA (0: none) */
 
   /* what the image was built from */
   PetscObjectId    id;
@@ -76,6 +77,8 @@ PETSC_EXTERN PetscErrorCode MSImageSetSliceHeight(MSImage, PetscInt);
 PETSC_EXTERN PetscErrorCode MSImageSetUp(MSImage, Mat, PetscMemType);
 PETSC_EXTERN PetscErrorCode MSImageGetInfo(MSImage, MatModSELLInfo *);
 PETSC_EXTERN PetscErrorCode MSImageEnsureStats(MSImage, Mat);
+/* MATMODSELL_ORDERING_BRICKS: the brick (points per direction) for a box nx, ny, nz, dof and slice height */
+PETSC_EXTERN PetscErrorCode MSImageBrickSize(const PetscInt[4], PetscInt, PetscInt[3]);
 /* y = yin + A x (yin may be NULL or equal to y); x, y in the user's ordering */
 PETSC_EXTERN PetscErrorCode MSImageMultHost(MSImage, const PetscScalar *, const PetscScalar *, PetscScalar *);
 PETSC_EXTERN PetscErrorCode MSImageGetDiagonalHost(MSImage, PetscScalar *);
@@ -104,6 +107,7 @@ typedef struct {
   PetscBool          offdiag_block; /* the off-process block of an MPI matrix: plain encoding, natural order */
   PetscBool          block;         /* a block of an MPI matrix (its parent does the eager upload) */
   PetscBool          eager;         /* set up the device image at final assembly */
+  PetscInt           box[4];        /* MATMODSELL_ORDERING_BRICKS: the DMDA box of the rows (from the matrix's DM or its MPI matrix's) */
   struct _MatOps     parent;        /* the SeqAIJ operations overridden by this type */
 } Mat_SeqAIJModSELL;
 
@@ -114,10 +118,16 @@ PETSC_EXTERN PetscErrorCode MatSeqAIJModSELLEagerSetUp(Mat);
 PETSC_EXTERN PetscErrorCode MatConvert_SeqAIJ_SeqAIJModSELL(Mat, MatType, MatReuse, Mat *);
 PETSC_INTERN PetscErrorCode MatConvert_SeqAIJModSELL_SeqAIJ(Mat, MatType, MatReuse, Mat *);
 PETSC_INTERN PetscErrorCode MatModSELLReadOptions_Private(Mat, PetscOptionItems);
+/* MatConvert() of a MATMODSELL matrix to the generic name "modsell": nothing to convert (PETSc's own
+   same-type test compares the concrete type name) */
+PETSC_INTERN PetscErrorCode MatConvert_ModSELL_Same_Private(Mat, MatType, MatReuse, Mat *);
 PETSC_INTERN PetscErrorCode MatModSELLViewInfo_Private(PetscViewer, PetscInt, MatModSELLKernel, MatModSELLOrdering, const MatModSELLInfo *);
 PETSC_EXTERN PetscErrorCode MatCreate_SeqAIJModSELL(Mat);
 PETSC_EXTERN PetscErrorCode MatCreate_MPIAIJModSELL(Mat);
 
+/* The local box (nx, ny, nz points, dof per point) of the DMDA a matrix was created from (DMCreateMatrix());
+   found = PETSC_FALSE when the matrix has no DMDA */
+PETSC_INTERN PetscErrorCode MatModSELLGetDMDABox_Private(Mat, PetscInt[4], PetscBool *);
 /* Memory type a PC should work in for this operator and vector */
 PETSC_EXTERN PetscErrorCode PetscModSELLUseDevice(Mat, PetscBool *);
 PETSC_EXTERN PetscErrorCode PetscModSELLGetDiagonalEntry(Mat, PetscInt, PetscReal *, PetscBool *);

@@ -77,6 +77,49 @@ PetscErrorCode MSImageSetSliceHeight(MSImage img, PetscInt sh)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* MATMODSELL_ORDERING_BRICKS: the brick of about sh rows (bx x by x bz points of dof rows) for a box of
+   nx x ny x nz points: starting from 1 x 1 x 1, the smallest extent (x first) is doubled while the brick
+   stays within the box and within sh rows */
+PetscErrorCode MSImageBrickSize(const PetscInt box[4], PetscInt sh, PetscInt brick[3])
+{
+  const PetscInt pts = PetscMax(1, sh / PetscMax(1, box[3]));
+
+  PetscFunctionBegin;
+  brick[0] = brick[1] = brick[2] = 1;
+  for (;;) {
+    PetscInt best = -1;
+    for (PetscInt d = 0; d < 3; d++)
+      if (2 * brick[d] <= box[d] && 2 * brick[0] * brick[1] * brick[2] <= pts && (best < 0 || brick[d] < brick[best])) best = d;
+    if (best < 0) break;
+    brick[best] *= 2;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* perm (new -> old) of the bricks ordering: bricks in lexicographic order (x fastest), the points of a brick
+   lexicographically, the dof of a point together; local row of point (i, j, k), component c:
+   ((k ny + j) nx + i) dof + c (DMDA's ordering of a process's box) */
+static PetscErrorCode MSImageBricksPerm(MSImage img)
+{
+  const PetscInt nx = img->box[0], ny = img->box[1], nz = img->box[2], dof = img->box[3];
+  PetscInt       b[3], r = 0;
+
+  PetscFunctionBegin;
+  PetscCheck(nx > 0 && ny > 0 && nz > 0 && dof > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "MATMODSELL ordering bricks needs the grid of a DMDA: create the matrix with DMCreateMatrix() on a DMDA, or use -mat_modsell_ordering natural or rcm");
+  PetscCheck(nx * ny * nz * dof == img->m, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "MATMODSELL ordering bricks: the DMDA box of this process (%" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " points, %" PetscInt_FMT " dof) does not have the matrix's %" PetscInt_FMT " local rows; use -mat_modsell_ordering natural or rcm", nx, ny, nz, dof, img->m);
+  PetscCall(MSImageBrickSize(img->box, img->sh, b));
+  PetscCall(PetscMalloc1(img->m, &img->perm));
+  for (PetscInt kb = 0; kb < nz; kb += b[2])
+    for (PetscInt jb = 0; jb < ny; jb += b[1])
+      for (PetscInt ib = 0; ib < nx; ib += b[0])
+        for (PetscInt k = kb; k < PetscMin(kb + b[2], nz); k++)
+          for (PetscInt j = jb; j < PetscMin(jb + b[1], ny); j++)
+            for (PetscInt i = ib; i < PetscMin(ib + b[0], nx); i++)
+              for (PetscInt c = 0; c < dof; c++) img->perm[r++] = ((k * ny + j) * nx + i) * dof + c;
+  PetscCheck(r == img->m, PETSC_COMM_SELF, PETSC_ERR_PLIB, "bricks ordering covers %" PetscInt_FMT " of %" PetscInt_FMT " rows", r, img->m);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* A new pattern (or new settings): forget both images, set sizes and flags, compute the permutation */
 static PetscErrorCode MSImagePrepare(MSImage img, Mat A)
 {
@@ -122,6 +165,7 @@ static PetscErrorCode MSImagePrepare(MSImage img, Mat A)
     PetscCall(ISDestroy(&rp));
     PetscCall(ISDestroy(&cp));
   }
+  if (img->ordering == MATMODSELL_ORDERING_BRICKS && square && m > 0 && !img->perm) PetscCall(MSImageBricksPerm(img));
   img->built = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

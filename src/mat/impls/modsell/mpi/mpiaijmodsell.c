@@ -40,6 +40,11 @@ static PetscErrorCode MatMPIAIJModSELLSetUpBlocks(Mat A)
     ms->offdiag_block = (PetscBool)(b == 1);
     ms->block         = PETSC_TRUE;
     ms->eager         = mm->eager;
+    if (b == 0 && mm->ordering == MATMODSELL_ORDERING_BRICKS) { /* the diagonal block's rows are this process's box of the DMDA */
+      PetscBool found;
+      PetscCall(MatModSELLGetDMDABox_Private(A, ms->box, &found));
+      if (!found) PetscCall(PetscArrayzero(ms->box, 4));
+    }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -92,7 +97,7 @@ static PetscErrorCode MatModSELLSetKernel_MPIAIJModSELL(Mat A, MatModSELLKernel 
 static PetscErrorCode MatModSELLSetOrdering_MPIAIJModSELL(Mat A, MatModSELLOrdering o)
 {
   PetscFunctionBegin;
-  PetscCheck(o == MATMODSELL_ORDERING_NATURAL || o == MATMODSELL_ORDERING_RCM, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_OUTOFRANGE, "Unknown MATMODSELL ordering %d: use MATMODSELL_ORDERING_NATURAL or MATMODSELL_ORDERING_RCM", (int)o);
+  PetscCheck(o == MATMODSELL_ORDERING_NATURAL || o == MATMODSELL_ORDERING_RCM || o == MATMODSELL_ORDERING_BRICKS, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_OUTOFRANGE, "Unknown MATMODSELL ordering %d: use MATMODSELL_ORDERING_NATURAL, MATMODSELL_ORDERING_RCM or MATMODSELL_ORDERING_BRICKS", (int)o);
   ((Mat_MPIAIJModSELL *)A->spptr)->ordering = o;
   if (A->preallocated) PetscCall(MatMPIAIJModSELLSetUpBlocks(A));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -237,6 +242,7 @@ static PetscErrorCode MatComposeAll_MPIAIJModSELL(Mat B, PetscBool set)
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatMPIAIJSetPreallocation_C", set ? MatMPIAIJSetPreallocation_MPIAIJModSELL : mm->prealloc));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatConvert_mpiaij_mpiaijmodsell_C", set ? MatConvert_MPIAIJ_MPIAIJModSELL : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatConvert_mpiaij_modsell_C", set ? MatConvert_MPIAIJ_MPIAIJModSELL : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatConvert_mpiaijmodsell_modsell_C", set ? MatConvert_ModSELL_Same_Private : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatModSELLSetSliceHeight_C", set ? MatModSELLSetSliceHeight_MPIAIJModSELL : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatModSELLSetKernel_C", set ? MatModSELLSetKernel_MPIAIJModSELL : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatModSELLSetOrdering_C", set ? MatModSELLSetOrdering_MPIAIJModSELL : NULL));
@@ -355,6 +361,12 @@ static PetscErrorCode MatDuplicate_MPIAIJModSELL(Mat A, MatDuplicateOption op, M
   md->ordering = mm->ordering;
   md->eager    = mm->eager;
   PetscCall(MatMPIAIJModSELLSetUpBlocks(*M));
+  { /* MatDuplicate() attaches A's DM to *M only after this: the bricks ordering takes the box from A's block */
+    Mat Ad, Md;
+    PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, NULL, NULL));
+    PetscCall(MatMPIAIJGetSeqAIJ(*M, &Md, NULL, NULL));
+    if (Ad && Md && Ad->spptr && Md->spptr) PetscCall(PetscArraycpy(((Mat_SeqAIJModSELL *)Md->spptr)->box, ((Mat_SeqAIJModSELL *)Ad->spptr)->box, 4));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

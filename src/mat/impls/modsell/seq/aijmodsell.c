@@ -12,7 +12,7 @@
 #endif
 
 const char *const MatModSELLKernels[]   = {"modsell", "sell", "MatModSELLKernel", "MATMODSELL_KERNEL_", NULL};
-const char *const MatModSELLOrderings[] = {"natural", "rcm", "MatModSELLOrdering", "MATMODSELL_ORDERING_", NULL};
+const char *const MatModSELLOrderings[] = {"natural", "rcm", "bricks", "MatModSELLOrdering", "MATMODSELL_ORDERING_", NULL};
 
 static PetscErrorCode MatSeqAIJModSELLSetOps(Mat);
 
@@ -25,12 +25,18 @@ static PetscErrorCode MatSeqAIJModSELLSyncSettings(Mat A)
   const MatModSELLOrdering ord = ms->offdiag_block ? MATMODSELL_ORDERING_NATURAL : ms->ordering;
 
   PetscFunctionBegin;
-  if (img->sh != ms->sh || img->diag_apart != mod || img->local_cols != mod || img->ordering != ord) {
+  if (ord == MATMODSELL_ORDERING_BRICKS && !ms->block) { /* a block's box is set by its MPI matrix */
+    PetscBool found;
+    PetscCall(MatModSELLGetDMDABox_Private(A, ms->box, &found));
+    if (!found) PetscCall(PetscArrayzero(ms->box, 4));
+  }
+  if (img->sh != ms->sh || img->diag_apart != mod || img->local_cols != mod || img->ordering != ord || (ord == MATMODSELL_ORDERING_BRICKS && (img->box[0] != ms->box[0] || img->box[1] != ms->box[1] || img->box[2] != ms->box[2] || img->box[3] != ms->box[3]))) {
     img->sh         = ms->sh;
     img->diag_apart = mod;
     img->local_cols = mod;
     img->ordering   = ord;
-    img->built      = PETSC_FALSE;
+    PetscCall(PetscArraycpy(img->box, ms->box, 4));
+    img->built = PETSC_FALSE;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -190,7 +196,7 @@ static PetscErrorCode MatModSELLSetKernel_SeqAIJModSELL(Mat A, MatModSELLKernel 
 static PetscErrorCode MatModSELLSetOrdering_SeqAIJModSELL(Mat A, MatModSELLOrdering o)
 {
   PetscFunctionBegin;
-  PetscCheck(o == MATMODSELL_ORDERING_NATURAL || o == MATMODSELL_ORDERING_RCM, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_OUTOFRANGE, "Unknown MATMODSELL ordering %d: use MATMODSELL_ORDERING_NATURAL or MATMODSELL_ORDERING_RCM", (int)o);
+  PetscCheck(o == MATMODSELL_ORDERING_NATURAL || o == MATMODSELL_ORDERING_RCM || o == MATMODSELL_ORDERING_BRICKS, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_OUTOFRANGE, "Unknown MATMODSELL ordering %d: use MATMODSELL_ORDERING_NATURAL, MATMODSELL_ORDERING_RCM or MATMODSELL_ORDERING_BRICKS", (int)o);
   ((Mat_SeqAIJModSELL *)A->spptr)->ordering = o;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -302,6 +308,7 @@ static PetscErrorCode MatComposeAll_SeqAIJModSELL(Mat B, PetscBool set)
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatConvert_seqaijmodsell_seqaij_C", set ? MatConvert_SeqAIJModSELL_SeqAIJ : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatConvert_seqaij_seqaijmodsell_C", set ? MatConvert_SeqAIJ_SeqAIJModSELL : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatConvert_seqaij_modsell_C", set ? MatConvert_SeqAIJ_SeqAIJModSELL : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatConvert_seqaijmodsell_modsell_C", set ? MatConvert_ModSELL_Same_Private : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatModSELLSetSliceHeight_C", set ? MatModSELLSetSliceHeight_SeqAIJModSELL : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatModSELLSetKernel_C", set ? MatModSELLSetKernel_SeqAIJModSELL : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatModSELLSetOrdering_C", set ? MatModSELLSetOrdering_SeqAIJModSELL : NULL));
@@ -378,6 +385,7 @@ static PetscErrorCode MatDuplicate_SeqAIJModSELL(Mat A, MatDuplicateOption op, M
   md->sh            = ms->sh;
   md->kernel        = ms->kernel;
   md->ordering      = ms->ordering;
+  PetscCall(PetscArraycpy(md->box, ms->box, 4));
   md->offdiag_block = ms->offdiag_block;
   md->block         = ms->block;
   md->eager         = ms->eager;
@@ -399,6 +407,7 @@ static PetscErrorCode MatSeqAIJModSELLCopySettings(const Mat_SeqAIJModSELL *from
   to->sh            = from->sh;
   to->kernel        = from->kernel;
   to->ordering      = from->ordering;
+  PetscCall(PetscArraycpy(to->box, from->box, 4));
   to->eager         = from->eager;
   to->offdiag_block = from->offdiag_block;
   to->block         = from->block;
@@ -500,7 +509,7 @@ PetscErrorCode MatConvert_SeqAIJ_SeqAIJModSELL(Mat A, MatType type, MatReuse reu
 +  -mat_type modsell                           - select this type
 .  -mat_modsell_slice_height <128>             - rows per slice, a multiple of 32 at most 1024
 .  -mat_modsell_kernel <modsell,sell>          - modified SELL (default) or the plain SELL kernel of paper 000, section 3.1
-.  -mat_modsell_ordering <natural,rcm>         - reverse Cuthill-McKee ordering inside the format; vectors keep the user's ordering
+.  -mat_modsell_ordering <natural,rcm,bricks>  - reverse Cuthill-McKee ordering, or (matrices of a `DMDA`) grid bricks, inside the format; vectors keep the user's ordering
 .  -mat_modsell_upload_threads <8>            - host threads copying the host CSR to the GPU through pinned buffers (1: one cudaMemcpy)
 .  -mat_modsell_upload_chunk <4194304>         - bytes per pinned buffer; copies of less than 4 chunks are one cudaMemcpy
 -  -mat_modsell_eager_setup <true>             - build the GPU image at final assembly rather than at the first product

@@ -2,6 +2,9 @@ static char help[] = "PCBJSMOOTH benchmark driver (bench/bjsmooth.sh): one confi
   -problem lap3d -n <n>   : 7-point Laplacian on an n^3 grid, b = 1; or -f <file>: A (and b, else b = 1) in PETSc binary\n\
   -brick bx,by,bz         : number the Laplacian's points by bricks of bx x by x bz points (lexicographic inside\n\
                             and between bricks) instead of lexicographically\n\
+  -dmda                   : build the Laplacian as an application does, with DMCreateMatrix() on a 3D DMDA and\n\
+                            MatSetValuesStencil() (natural numbering; -mat_modsell_ordering bricks then orders the\n\
+                            format by bricks of the grid)\n\
   -mode smoother|cg       : smoother: -outer <1000> outer iterations of the PC from x = 0 through PCApplyRichardson,\n\
                             the residual ||b - A x||^2 computed (and read back) every -every <10> iterations (paper 000,\n\
                             section 4.4); cg: KSPSolve with the options' KSP and PC (-ksp_rtol 1e-8 unless given)\n\
@@ -15,6 +18,7 @@ Prints one line 'RESULT key=value ...'. Times are wall times with the device syn
 
 #include <petscmodsell.h>
 #include <petscksp.h>
+#include <petscdmda.h>
 #include <petsctime.h>
 
 /* the number of grid point (x, y, z): lexicographic (brick[0] = 0), or by bricks of brick[0] x brick[1] x brick[2]
@@ -57,6 +61,43 @@ static PetscErrorCode BuildLaplacian(PetscInt n, const PetscInt brick[3], Mat *A
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the same operator from a DMDA (natural numbering); the matrix type is AIJ, or -mat_type when given (read by
+   DMCreateMatrix()) */
+static PetscErrorCode BuildLaplacianDMDA(PetscInt n, DM *da, Mat *A)
+{
+  PetscInt xs, ys, zs, xm, ym, zm;
+
+  PetscFunctionBegin;
+  PetscCall(DMDACreate3d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, n, n, n, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, NULL, da));
+  PetscCall(DMSetUp(*da));
+  PetscCall(DMSetMatType(*da, MATAIJ));
+  PetscCall(DMCreateMatrix(*da, A));
+  PetscCall(DMDAGetCorners(*da, &xs, &ys, &zs, &xm, &ym, &zm));
+  for (PetscInt z = zs; z < zs + zm; z++)
+    for (PetscInt y = ys; y < ys + ym; y++)
+      for (PetscInt x = xs; x < xs + xm; x++) {
+        MatStencil  row = {0}, col[7];
+        PetscScalar v[7];
+        PetscInt    nc = 0;
+
+        row.i = x;
+        row.j = y;
+        row.k = z;
+        if (z > 0) { col[nc] = row; col[nc].k = z - 1; v[nc++] = -1.0; }
+        if (y > 0) { col[nc] = row; col[nc].j = y - 1; v[nc++] = -1.0; }
+        if (x > 0) { col[nc] = row; col[nc].i = x - 1; v[nc++] = -1.0; }
+        col[nc] = row;
+        v[nc++] = 6.0;
+        if (x < n - 1) { col[nc] = row; col[nc].i = x + 1; v[nc++] = -1.0; }
+        if (y < n - 1) { col[nc] = row; col[nc].j = y + 1; v[nc++] = -1.0; }
+        if (z < n - 1) { col[nc] = row; col[nc].k = z + 1; v[nc++] = -1.0; }
+        PetscCall(MatSetValuesStencil(*A, 1, &row, nc, col, v, INSERT_VALUES));
+      }
+  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode CopyToVec(Vec from, Vec to)
 {
   const PetscScalar *a;
@@ -89,7 +130,8 @@ int main(int argc, char **argv)
   Vec            b0, b, x, r, w;
   char           file[PETSC_MAX_PATH_LEN] = "", mode[16] = "smoother", mtype[64] = MATAIJ, problem[16] = "lap3d", hist[PETSC_MAX_PATH_LEN] = "";
   PetscInt       brick[3] = {0, 0, 0}, nbrick;
-  PetscBool      hasbrick = PETSC_FALSE;
+  PetscBool      hasbrick = PETSC_FALSE, dmda = PETSC_FALSE;
+  DM             da = NULL;
   PetscInt       n = 32, outer = 1000, every = 10, repeat = 2, sh = 0, napply = 0, N;
   PetscBool      hasfile, rcm = PETSC_FALSE, smoother, hashist;
   PetscLogDouble t0, t1, t2, tsetup = 0, tsolve = 0;
@@ -106,6 +148,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsInt("-n", "grid points per direction", NULL, n, &n, NULL));
   nbrick = 3;
   PetscCall(PetscOptionsIntArray("-brick", "number the Laplacian's grid points by bricks of bx,by,bz points (each dividing n)", NULL, brick, &nbrick, &hasbrick));
+  PetscCall(PetscOptionsBool("-dmda", "build the Laplacian with DMCreateMatrix() on a 3D DMDA", NULL, dmda, &dmda, NULL));
   PetscCall(PetscOptionsString("-f", "PETSc binary file with A (and b)", NULL, file, file, sizeof(file), &hasfile));
   PetscCall(PetscOptionsString("-mode", "smoother or cg", NULL, mode, mode, sizeof(mode), NULL));
   PetscCall(PetscOptionsString("-mat_type", "matrix type to convert to", NULL, mtype, mtype, sizeof(mtype), NULL));
@@ -121,6 +164,7 @@ int main(int argc, char **argv)
   if (hasbrick) {
     PetscCheck(nbrick == 3 && brick[0] > 0 && brick[1] > 0 && brick[2] > 0 && n % brick[0] == 0 && n % brick[1] == 0 && n % brick[2] == 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-brick needs three positive sizes that divide -n %" PetscInt_FMT, n);
   }
+  PetscCheck(!(dmda && hasbrick), PETSC_COMM_WORLD, PETSC_ERR_ARG_INCOMP, "-dmda numbers the grid naturally: give either -dmda or -brick");
   PetscCheck(every >= 1 && outer >= every, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-every must be at least 1 and at most -outer");
 
   /* the host system (not timed) */
@@ -136,6 +180,10 @@ int main(int argc, char **argv)
     PetscCall(PetscPopErrorHandler());
     PetscCall(PetscViewerDestroy(&v));
     PetscCall(PetscStrncpy(problem, "file", sizeof(problem)));
+  } else if (dmda) {
+    PetscCall(BuildLaplacianDMDA(n, &da, &A0));
+    PetscCall(MatCreateVecs(A0, NULL, &b0));
+    PetscCall(VecSet(b0, 1.0));
   } else {
     PetscCall(BuildLaplacian(n, brick, &A0));
     PetscCall(MatCreateVecs(A0, NULL, &b0));
@@ -247,6 +295,7 @@ int main(int argc, char **argv)
   }
   PetscCall(VecDestroy(&b0));
   PetscCall(MatDestroy(&A0));
+  PetscCall(DMDestroy(&da));
   PetscCall(PetscFinalize());
   return 0;
 }
@@ -269,6 +318,23 @@ int main(int argc, char **argv)
      suffix: cg_brick
      args: -n 8 -mode cg -repeat 1 -ksp_type cg -pc_type bjsmooth -pc_bjsmooth_block_size 64 -mat_type modsell -brick {{4,4,4 1,1,1}separate output}
      filter: sed -E -e "s/(setup|solve|total)_s=[0-9.]+/\\1_s=T/g" -e "s/rel_rnorm2=[0-9.e+-]+/rel_rnorm2=R/"
+   test:
+     # the same blocks from the DMDA's natural numbering with the format ordered by bricks (4 x 4 x 4 for slices
+     # of 64): the same iterations as -brick 4,4,4 above; natural: as -brick 1,1,1
+     suffix: cg_dmda
+     args: -n 8 -mode cg -repeat 1 -ksp_type cg -pc_type bjsmooth -pc_bjsmooth_block_size 64 -mat_type modsell -dmda -mat_modsell_slice_height 64 -mat_modsell_ordering {{bricks natural}separate output}
+     filter: sed -E -e "s/(setup|solve|total)_s=[0-9.]+/\\1_s=T/g" -e "s/rel_rnorm2=[0-9.e+-]+/rel_rnorm2=R/"
+   test:
+     # two processes: each process's box (8 x 8 x 4) in bricks of 4 x 2 x 4 for slices of 32
+     suffix: cg_dmda_2
+     nsize: 2
+     args: -n 8 -mode cg -repeat 1 -ksp_type cg -pc_type bjsmooth -pc_bjsmooth_block_size 32 -mat_type modsell -dmda -mat_modsell_slice_height 32 -mat_modsell_ordering {{bricks natural}separate output}
+     filter: sed -E -e "s/(setup|solve|total)_s=[0-9.]+/\\1_s=T/g" -e "s/rel_rnorm2=[0-9.e+-]+/rel_rnorm2=R/"
+   test:
+     # bricks need a DMDA: an error that says so
+     suffix: err_bricks_nodm
+     args: -n 4 -mode cg -repeat 1 -ksp_type cg -pc_type jacobi -mat_type modsell -mat_modsell_ordering bricks
+     filter: Error: grep -E "PETSC ERROR: MATMODSELL ordering bricks"
    test:
      suffix: cg
      args: -n 10 -mode cg -repeat 1 -ksp_type cg -pc_type bjsmooth -mat_type modsell
