@@ -237,7 +237,12 @@ int main(int argc, char **argv)
        output_file: output/ex4_dmda_3.out
      test:
        suffix: cuda_dmda_bricks
-       nsize: {{1 3}separate output}
        args: -dmda -dm_mat_type modsell -da_grid_x 33 -da_grid_y 30 -mat_modsell_slice_height 64 -mat_modsell_ordering bricks
+       output_file: output/ex4_dmda_bricks_nsize-1.out
+     test:
+       suffix: cuda_dmda_bricks_3
+       nsize: 3
+       args: -dmda -dm_mat_type modsell -da_grid_x 33 -da_grid_y 30 -mat_modsell_slice_height 64 -mat_modsell_ordering bricks
+       output_file: output/ex4_dmda_bricks_nsize-3.out
 
 TEST*/

@@ -32,6 +32,13 @@ int MSCUDABuildSlicePtr(int m, int sh, int nslices, const int *ai, const int *aj
    Padding slots get code 0 and value 0. */
 int MSCUDAFill(int m, int sh, const int *ai, const int *aj, const double *aa, const int *perm, const int *iperm, int dapart, int local, const long long *sliceptr, int write_image, int *cols, double *vals, double *diag, long long *csr2slot, unsigned long long *stats, void *stream);
 
+/* The bricks ordering (modsellimpl.h, MSImageBricksPerm() computes the same on the host): perm[r] (new -> old)
+   for a box of nx x ny x nz points with dof rows each, bricks of bx x by x bz points (partial at the high ends);
+   iperm (old -> new) too when not NULL. */
+int MSCUDABricksPerm(int m, int nx, int ny, int nz, int dof, int bx, int by, int bz, int *perm, int *iperm, void *stream);
+/* iperm[perm[r]] = r */
+int MSCUDAInversePerm(int m, const int *perm, int *iperm, void *stream);
+
 #ifdef __cplusplus
 }
 #endif

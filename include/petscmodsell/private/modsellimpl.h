@@ -46,7 +46,9 @@ struct _n_MSImage {
   /* effective layout of the current pattern */
   PetscInt   m, n, nslices, nnz;
   PetscBool  dapart, local; /* diag_apart / local_cols as applied (square blocks only) */
-  PetscInt  *perm;          /* m, new -> old, or NULL (identity) */
+  PetscInt  *perm;          /* m, new -> old, or NULL (identity; with bricks: not computed on the host yet) */
+  PetscBool  bricks;        /* the bricks ordering applies: perm is computed where it is needed (host: MSImageEnsureHostPerm(), device: by a kernel) */
+  PetscInt   brick[3];      /* its brick, in points per direction */
   PetscObjectId    perm_id; /* the pattern perm was computed for */
   PetscObjectState perm_nzstate;
   /* statistics (set by whichever builder ran) */

@@ -96,18 +96,30 @@ PetscErrorCode MSImageBrickSize(const PetscInt box[4], PetscInt sh, PetscInt bri
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* perm (new -> old) of the bricks ordering: bricks in lexicographic order (x fastest), the points of a brick
-   lexicographically, the dof of a point together; local row of point (i, j, k), component c:
-   ((k ny + j) nx + i) dof + c (DMDA's ordering of a process's box) */
-static PetscErrorCode MSImageBricksPerm(MSImage img)
+/* the bricks ordering applies to this block: check the box, choose the brick */
+static PetscErrorCode MSImageBricksCheck(MSImage img)
 {
   const PetscInt nx = img->box[0], ny = img->box[1], nz = img->box[2], dof = img->box[3];
-  PetscInt       b[3], r = 0;
 
   PetscFunctionBegin;
   PetscCheck(nx > 0 && ny > 0 && nz > 0 && dof > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "MATMODSELL ordering bricks needs the grid of a DMDA: create the matrix with DMCreateMatrix() on a DMDA, or use -mat_modsell_ordering natural or rcm");
   PetscCheck(nx * ny * nz * dof == img->m, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "MATMODSELL ordering bricks: the DMDA box of this process (%" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " points, %" PetscInt_FMT " dof) does not have the matrix's %" PetscInt_FMT " local rows; use -mat_modsell_ordering natural or rcm", nx, ny, nz, dof, img->m);
-  PetscCall(MSImageBrickSize(img->box, img->sh, b));
+  PetscCall(MSImageBrickSize(img->box, img->sh, img->brick));
+  img->bricks = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* perm (new -> old) of the bricks ordering: bricks in lexicographic order (x fastest), the points of a brick
+   lexicographically, the dof of a point together; local row of point (i, j, k), component c:
+   ((k ny + j) nx + i) dof + c (DMDA's ordering of a process's box). The host copy is made when a host path
+   needs it; the device path computes the same with MSCUDABricksPerm() */
+static PetscErrorCode MSImageEnsureHostPerm(MSImage img)
+{
+  const PetscInt nx = img->box[0], ny = img->box[1], nz = img->box[2], dof = img->box[3], *b = img->brick;
+  PetscInt       r = 0;
+
+  PetscFunctionBegin;
+  if (!img->bricks || img->perm) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscMalloc1(img->m, &img->perm));
   for (PetscInt kb = 0; kb < nz; kb += b[2])
     for (PetscInt jb = 0; jb < ny; jb += b[1])
@@ -165,7 +177,8 @@ static PetscErrorCode MSImagePrepare(MSImage img, Mat A)
     PetscCall(ISDestroy(&rp));
     PetscCall(ISDestroy(&cp));
   }
-  if (img->ordering == MATMODSELL_ORDERING_BRICKS && square && m > 0 && !img->perm) PetscCall(MSImageBricksPerm(img));
+  img->bricks = PETSC_FALSE;
+  if (img->ordering == MATMODSELL_ORDERING_BRICKS && square && m > 0) PetscCall(MSImageBricksCheck(img));
   img->built = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -174,6 +187,7 @@ static PetscErrorCode MSImageInversePerm(MSImage img, PetscInt **iperm)
 {
   PetscFunctionBegin;
   *iperm = NULL;
+  PetscCall(MSImageEnsureHostPerm(img));
   if (!img->perm) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscMalloc1(img->m, iperm));
   for (PetscInt r = 0; r < img->m; r++) {
@@ -270,6 +284,7 @@ static PetscErrorCode MSImageBuildMapHost(MSImage img, Mat A)
 
   PetscFunctionBegin;
   if (img->csr2slot) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MSImageEnsureHostPerm(img));
   PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &nrow, &ai, &aj, &done));
   PetscCall(PetscMalloc1(img->nnz, &img->csr2slot));
   for (PetscInt r = 0; r < m; r++) {
@@ -307,15 +322,21 @@ static PetscErrorCode MSImageRefreshHostValues(MSImage img, Mat A)
 static PetscErrorCode MSImageUploadPerm(MSImage img, cudaStream_t stream)
 {
   PetscFunctionBegin;
-  if (img->perm && img->m && !img->d_perm) {
-    int *p;
-    PetscCall(PetscMalloc1(img->m, &p));
-    for (PetscInt r = 0; r < img->m; r++) p[r] = (int)img->perm[r];
+  if ((img->perm || img->bricks) && img->m && !img->d_perm) {
     PetscCallCUDA(cudaMalloc(&img->d_perm, (size_t)img->m * sizeof(int)));
-    PetscCallCUDA(cudaMemcpyAsync(img->d_perm, p, (size_t)img->m * sizeof(int), cudaMemcpyHostToDevice, stream));
-    PetscCallCUDA(cudaStreamSynchronize(stream));
-    PetscCall(PetscFree(p));
     img->dev_bytes += (size_t)img->m * sizeof(int);
+    if (!img->perm) { /* bricks, not needed on the host so far: computed on the device */
+      PetscCallCUDA((cudaError_t)MSCUDABricksPerm((int)img->m, (int)img->box[0], (int)img->box[1], (int)img->box[2], (int)img->box[3], (int)img->brick[0], (int)img->brick[1], (int)img->brick[2], (int *)img->d_perm, NULL, stream));
+    } else if (sizeof(PetscInt) == sizeof(int)) {
+      PetscCall(MSCopyHostToDevice(img->d_perm, img->perm, (size_t)img->m * sizeof(int), stream));
+    } else {
+      int *p;
+      PetscCall(PetscMalloc1(img->m, &p));
+      for (PetscInt r = 0; r < img->m; r++) p[r] = (int)img->perm[r];
+      PetscCallCUDA(cudaMemcpyAsync(img->d_perm, p, (size_t)img->m * sizeof(int), cudaMemcpyHostToDevice, stream));
+      PetscCallCUDA(cudaStreamSynchronize(stream));
+      PetscCall(PetscFree(p));
+    }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -409,7 +430,6 @@ static PetscErrorCode MSImageBuildDevice(MSImage img, Mat A)
   cudaStream_t        stream;
   MSCSRDevice         csr;
   unsigned long long *d_stats, stats[3];
-  PetscInt           *iperm = NULL;
   int                *d_iperm = NULL;
   const size_t        m = (size_t)img->m;
 
@@ -424,16 +444,9 @@ static PetscErrorCode MSImageBuildDevice(MSImage img, Mat A)
   }
   PetscCall(MSCSRDeviceGet(img, A, PETSC_TRUE, stream, &csr));
   PetscCall(PetscLogEventBegin(MATMODSELL_ImageBuild, A, 0, 0, 0));
-  if (img->perm && img->local) {
-    int *p;
-    PetscCall(MSImageInversePerm(img, &iperm));
-    PetscCall(PetscMalloc1(m, &p));
-    for (size_t r = 0; r < m; r++) p[r] = (int)iperm[r];
+  if (img->d_perm && img->local) { /* old -> new, on the device */
     PetscCallCUDA(cudaMallocAsync((void **)&d_iperm, m * sizeof(int), stream));
-    PetscCallCUDA(cudaMemcpyAsync(d_iperm, p, m * sizeof(int), cudaMemcpyHostToDevice, stream));
-    PetscCallCUDA(cudaStreamSynchronize(stream));
-    PetscCall(PetscFree(p));
-    PetscCall(PetscFree(iperm));
+    PetscCallCUDA((cudaError_t)MSCUDAInversePerm((int)m, (const int *)img->d_perm, d_iperm, stream));
   }
   PetscCallCUDA(cudaMalloc(&img->d_sliceptr, ((size_t)img->nslices + 1) * sizeof(long long)));
   PetscCallCUDA(cudaMallocAsync((void **)&d_stats, 3 * sizeof(unsigned long long), stream));
@@ -521,6 +534,7 @@ static PetscErrorCode MSImageUploadValues(MSImage img, Mat A)
 static PetscErrorCode MSImageSetUpHost(MSImage img, Mat A, PetscObjectState state)
 {
   PetscFunctionBegin;
+  PetscCall(MSImageEnsureHostPerm(img));
   if (!img->host_pattern) PetscCall(MSImageBuildHost(img, A));
   else if (img->hoststate != state) PetscCall(MSImageRefreshHostValues(img, A));
   img->hoststate = state;
