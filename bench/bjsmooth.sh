@@ -8,17 +8,21 @@
 #     -n 56, 1.05 M rows, cells in the generator's order): the time bjsmooth needs to reach SOR's final residual.
 #     Variants: inner jacobi (5 sweeps, blocks of 512), inner cg (5 iterations, blocks of 256), and both with at
 #     most 100 inner sweeps to a block rtol of 1e-7 (blocks of 512). CSV histories: smoother_*.csv.
-#  2. CG to rtol 1e-8 (unpreconditioned residual), setup + solve: CG + bjsmooth (1 outer iteration, 3 inner Jacobi
-#     sweeps; blocks of 128 = modsell's slices, and of 512) and CG + jacobi on modsell against CG + jacobi on
-#     aijcusparse, on the 256^3 Laplacian and on the FVM tetrahedral problem at -n 120 (10.4 M rows). Setup is timed
-#     from the assembled host matrix: in-place conversion (device upload, format), KSPSetUp, one product.
+#  2. CG to rtol 1e-8 (unpreconditioned residual), setup + solve: CG + bjsmooth and CG + jacobi on modsell against
+#     CG + jacobi on aijcusparse, on the 256^3 Laplacian (assembled through a DMDA, natural numbering) and on the FVM
+#     tetrahedral problem at -n 120 (10.4 M rows). bjsmooth: 1 outer iteration; Laplacian: slices of 128 (3 inner
+#     Jacobi sweeps), and slices of 512 with the format ordered by 8^3 bricks of the grid (-mat_modsell_ordering
+#     bricks, 8 sweeps); FVM: blocks of 128 and of 512, 3 sweeps. Setup is timed from the assembled host matrix:
+#     in-place conversion (device upload, format), KSPSetUp, one product.
 # Prints a table (OUTDIR/bjsmooth_table.txt). Run from the repository root on the GPU machine after the library
 # is built (BUILD, default build-cuda when it exists, else build; PETSC_DIR as for the build).
 # Environment: PROBLEMS ("lap fvm"), LAP_CG_OPTS (options of the CG part's Laplacian for every run, e.g.
-#   "-brick 8,8,8": grid points numbered by 8x8x8 bricks), OUTER (1000: SOR's and the smoothers' iterations), GPU_OUTER (2 OUTER: the GPU smoothers', which may need more iterations than SOR for its residual), NAPPLY (50: PCApply and MatMult calls timed before each CG solve), PARTS ("smoother cg": which parts run), SMALL=1 (tiny sizes, for a CPU check), LAP_SMOOTH_N (128), FVM_SMOOTH_N (56), LAP_CG_N (256),
+#   default "-dmda": DMCreateMatrix() on a DMDA; "-brick 8,8,8": grid points numbered by 8x8x8 bricks), OUTER (1000: SOR's and the smoothers' iterations), GPU_OUTER (2 OUTER: the GPU smoothers', which may need more iterations than SOR for its residual), NAPPLY (50: PCApply and MatMult calls timed before each CG solve), PARTS ("smoother cg": which parts run), SMALL=1 (tiny sizes, for a CPU check), LAP_SMOOTH_N (128), FVM_SMOOTH_N (56), LAP_CG_N (256),
 #   FVM_CG_N (120), BJS_SMOOTH_OPTS (extra bjsmooth options of part 1), BJS_SMOOTH_VARIANTS (the GPU configurations
 #   of part 1, "name:options;...", default inner jacobi and inner cg with BJS_SMOOTH_OPTS), BJS_CG_OPTS (bjsmooth options of part 2),
 #   BJS_CG_VARIANTS (several bjsmooth configurations for part 2, "name:options;name:options"; overrides BJS_CG_OPTS),
+#   LAP_BJS_CG_VARIANTS / FVM_BJS_CG_VARIANTS (the same for one problem; default BJS_CG_VARIANTS when that is set, else
+#   the configurations above),
 #   SOR_OPTS (default -pc_sor_forward), MODSELL_OPTS (default none; -ms_rcm: RCM ordering inside modsell),
 #   FVM_GEN_OPTS (default -permute 0: the FVM cells numbered in the generator's structured order, as a mesh
 #   generator or renumbering leaves them; blocks of consecutive rows are then compact. With -permute 1 the cells are
@@ -44,7 +48,11 @@ BJS_SMOOTH_OPTS=${BJS_SMOOTH_OPTS:--pc_bjsmooth_block_size 512 -pc_bjsmooth_inne
 BJS_SMOOTH_VARIANTS=${BJS_SMOOTH_VARIANTS:-jacobi:-pc_bjsmooth_inner jacobi -pc_bjsmooth_block_size 512 -pc_bjsmooth_inner_its 5;cg:-pc_bjsmooth_inner cg -pc_bjsmooth_block_size 256 -pc_bjsmooth_inner_its 5;jacobi100:-pc_bjsmooth_inner jacobi $BJS_SMOOTH_OPTS;cg100:-pc_bjsmooth_inner cg $BJS_SMOOTH_OPTS}
 IFS=';' read -ra svariants <<< "$BJS_SMOOTH_VARIANTS"
 BJS_CG_OPTS=${BJS_CG_OPTS:--pc_bjsmooth_inner_its 3}
-BJS_CG_VARIANTS=${BJS_CG_VARIANTS:-bjs:$BJS_CG_OPTS;bjs512:-pc_bjsmooth_block_size 512 -pc_bjsmooth_inner_its 3}
+if [ -n "${BJS_CG_VARIANTS:-}" ]; then
+  LAP_BJS_CG_VARIANTS=${LAP_BJS_CG_VARIANTS:-$BJS_CG_VARIANTS}; FVM_BJS_CG_VARIANTS=${FVM_BJS_CG_VARIANTS:-$BJS_CG_VARIANTS}
+fi
+LAP_BJS_CG_VARIANTS=${LAP_BJS_CG_VARIANTS:-bjs:$BJS_CG_OPTS;bricks512:-mat_modsell_ordering bricks -mat_modsell_slice_height 512 -pc_bjsmooth_block_size 512 -pc_bjsmooth_inner_its 8}
+FVM_BJS_CG_VARIANTS=${FVM_BJS_CG_VARIANTS:-bjs:$BJS_CG_OPTS;bjs512:-pc_bjsmooth_block_size 512 -pc_bjsmooth_inner_its 3}
 FVM_GEN_OPTS=${FVM_GEN_OPTS:--permute 0}
 SOR_OPTS=${SOR_OPTS:--pc_sor_forward}
 MODSELL_OPTS=${MODSELL_OPTS:-}
@@ -68,7 +76,7 @@ run() { # name args...
 PARTS=${PARTS:-smoother cg}
 NAPPLY=${NAPPLY:-50}
 PROBLEMS=${PROBLEMS:-lap fvm}
-LAP_CG_OPTS=${LAP_CG_OPTS:-} # e.g. -brick 8,8,8: the CG part's Laplacian numbered by bricks (for every format)
+LAP_CG_OPTS=${LAP_CG_OPTS--dmda} # -dmda: assembled through a DMDA; -brick 8,8,8: numbered by bricks (for every format)
 GPU_OUTER=${GPU_OUTER:-$((2 * OUTER))} # the GPU runs may go on past SOR's count to reach its final residual
 case " $PROBLEMS " in
 *" fvm "*)
@@ -92,10 +100,10 @@ for p in $PROBLEMS; do
 done
 
 echo "[bjsmooth] 2. CG to rtol 1e-8, setup + solve"
-IFS=';' read -ra variants <<< "$BJS_CG_VARIANTS"
 for p in $PROBLEMS; do
   case " $PARTS " in *" cg "*) ;; *) continue ;; esac
-  if [ $p = lap ]; then prob="-n $LAP_CG_N $LAP_CG_OPTS"; else prob="-f $out/fvm_cg.bin"; fi
+  if [ $p = lap ]; then prob="-n $LAP_CG_N $LAP_CG_OPTS"; pv=$LAP_BJS_CG_VARIANTS; else prob="-f $out/fvm_cg.bin"; pv=$FVM_BJS_CG_VARIANTS; fi
+  IFS=';' read -ra variants <<< "$pv"
   for v in "${variants[@]}"; do
     run cg_${p}_modsell_${v%%:*} $prob -mode cg -ksp_type cg -ksp_rtol 1e-8 -mat_type "$GPU_MAT" $MODSELL_OPTS -napply "$NAPPLY" -pc_type bjsmooth ${v#*:}
   done
@@ -131,6 +139,8 @@ result() { awk -v n="$1" -v k="$2" '{ for (i = 1; i <= NF; i++) { split($i, kv, 
   echo "cg: speedup of modsell + bjsmooth (and of modsell + jacobi) over aijcusparse + jacobi (setup + solve)"
   for p in lap fvm; do
     c=$(result "cg_${p}_cusparse_jacobi" total_s)
+    if [ $p = lap ]; then pv=$LAP_BJS_CG_VARIANTS; else pv=$FVM_BJS_CG_VARIANTS; fi
+    IFS=';' read -ra variants <<< "$pv"
     for v in "${variants[@]%%:*}" jacobi; do
       a=$(result "cg_${p}_modsell_$v" total_s)
       if [ -n "$a" ] && [ -n "$c" ]; then awk -v p="$p" -v n="$v" -v a="$a" -v c="$c" 'BEGIN { printf "  %-4s modsell + %-12s %8.3f s vs %8.3f s: %.2fx\n", p, n, a, c, c / a }'; fi
