@@ -806,6 +806,7 @@ static PetscErrorCode PCView_BJSmooth(PC pc, PetscViewer viewer)
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscViewerASCIIPrintf(viewer, "  blocks: slices of %" PetscInt_FMT " rows of %s; at most %" PetscInt_FMT " in-slice entries per row\n", jac->sh, jac->own_image ? "the PC's own mod-SELL image of the operator" : "the MATMODSELL image of the operator", jac->nloc));
+  if (jac->imgd && jac->imgd->bricks) PetscCall(PetscViewerASCIIPrintf(viewer, "  the image is ordered by bricks of %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " grid points (-mat_modsell_ordering bricks)\n", jac->imgd->brick[0], jac->imgd->brick[1], jac->imgd->brick[2]));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  on the %s; in-slice coefficients in %s memory%s\n", jac->device ? "GPU" : "host", jac->use_shared ? "shared" : "global", jac->use_shared ? "" : (jac->force_global ? " (forced)" : " (fallback: they do not fit in shared memory)")));
   if (jac->zfast) PetscCall(PetscViewerASCIIPrintf(viewer, "  sweeps from a zero guess (PCApply) read a compact copy of the in-slice entries (%" PetscInt_FMT " per row) instead of the image\n", jac->nloc));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -831,7 +832,10 @@ static PetscErrorCode PCView_BJSmooth(PC pc, PetscViewer viewer)
 
    Notes:
    A block is a slice of the image of the local diagonal block: sh consecutive rows in the image's order (the natural
-   order, or RCM when the `MATMODSELL` operator uses it). One outer iteration solves, for every block l at once,
+   order, or the `MATMODSELL` operator's ordering). For a structured grid in natural order a block is a piece of a grid
+   line, which helps little; with a `MATMODSELL` operator from a `DMDA` and -mat_modsell_ordering bricks each slice is a
+   brick of the grid (e.g. 8 x 8 x 8 points for -mat_modsell_slice_height 512 -pc_bjsmooth_block_size 512), and block
+   Jacobi works as a subdomain method. One outer iteration solves, for every block l at once,
    A_ll y = b_l - sum_j A_lj x_j approximately from y = 0 and sets x_l <- x_l + y. On the GPU one thread block handles
    one slice: it assembles the local right-hand side (the in-slice entries, coded by negative column codes, from a
    shared-memory copy of the slice's x; the others from global memory) and the local matrix in shared memory, then

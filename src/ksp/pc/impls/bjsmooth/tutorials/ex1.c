@@ -325,6 +325,11 @@ int main(int argc, char **argv)
      args: -n 8 -mode cg -repeat 1 -ksp_type cg -pc_type bjsmooth -pc_bjsmooth_block_size 64 -mat_type modsell -dmda -mat_modsell_slice_height 64 -mat_modsell_ordering {{bricks natural}separate output}
      filter: sed -E -e "s/(setup|solve|total)_s=[0-9.]+/\\1_s=T/g" -e "s/rel_rnorm2=[0-9.e+-]+/rel_rnorm2=R/"
    test:
+     # PCView names the bricks
+     suffix: cg_dmda_view
+     args: -n 8 -mode cg -repeat 1 -ksp_type cg -pc_type bjsmooth -mat_type modsell -dmda -mat_modsell_slice_height 128 -mat_modsell_ordering bricks -ksp_view
+     filter: grep -E "ordered by bricks|blocks: slices"
+   test:
      # two processes: each process's box (8 x 8 x 4) in bricks of 4 x 2 x 4 for slices of 32
      suffix: cg_dmda_2
      nsize: 2
