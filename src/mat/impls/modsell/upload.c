@@ -147,6 +147,7 @@ PetscErrorCode MSCopyHostToDevice(void *dst, const void *src, size_t bytes, void
   PetscInt    nt = ms_upload_threads;
   int         device;
   pthread_t   th[MS_UPLOAD_MAXTHREADS];
+  PetscBool   started[MS_UPLOAD_MAXTHREADS];
   MSUploadJob job[MS_UPLOAD_MAXTHREADS];
   cudaEvent_t start;
   size_t      per, off = 0;
@@ -176,9 +177,12 @@ PetscErrorCode MSCopyHostToDevice(void *dst, const void *src, size_t bytes, void
     off += n;
   }
   PetscCheck(off == bytes, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Upload ranges cover %zu of %zu bytes", off, bytes);
-  for (PetscInt k = 1; k < nt; k++) PetscCheck(!pthread_create(&th[k], NULL, MSUploadRun, &job[k]), PETSC_COMM_SELF, PETSC_ERR_SYS, "Cannot start an upload thread: run with -mat_modsell_upload_threads 1");
-  (void)MSUploadRun(&job[0]); /* this thread takes the first range */
-  for (PetscInt k = 1; k < nt; k++) PetscCheck(!pthread_join(th[k], NULL), PETSC_COMM_SELF, PETSC_ERR_SYS, "Cannot join an upload thread");
+  for (PetscInt k = 1; k < nt; k++) started[k] = (PetscBool)!pthread_create(&th[k], NULL, MSUploadRun, &job[k]);
+  (void)MSUploadRun(&job[0]); /* this thread takes the first range, and those of threads that could not start */
+  for (PetscInt k = 1; k < nt; k++)
+    if (!started[k]) (void)MSUploadRun(&job[k]);
+  for (PetscInt k = 1; k < nt; k++)
+    if (started[k]) PetscCheck(!pthread_join(th[k], NULL), PETSC_COMM_SELF, PETSC_ERR_SYS, "Cannot join an upload thread");
   PetscCallCUDA(cudaEventDestroy(start));
   for (PetscInt k = 0; k < nt; k++) PetscCallCUDA(job[k].err);
   PetscFunctionReturn(PETSC_SUCCESS);
