@@ -128,8 +128,8 @@ PETSC_EXTERN PetscErrorCode MatCreate_SeqAIJModSELL(Mat);
 PETSC_EXTERN PetscErrorCode MatCreate_MPIAIJModSELL(Mat);
 
 /* The local box (nx, ny, nz points, dof per point) of the DMDA a matrix was created from (DMCreateMatrix());
-   found = PETSC_FALSE when the matrix has no DMDA */
-PETSC_INTERN PetscErrorCode MatModSELLGetDMDABox_Private(Mat, PetscInt[4], PetscBool *);
+   all zero when the matrix has no DMDA */
+PETSC_INTERN PetscErrorCode MatModSELLGetDMDABox_Private(Mat, PetscInt[4]);
 /* Memory type a PC should work in for this operator and vector */
 PETSC_EXTERN PetscErrorCode PetscModSELLUseDevice(Mat, PetscBool *);
 PETSC_EXTERN PetscErrorCode PetscModSELLGetDiagonalEntry(Mat, PetscInt, PetscReal *, PetscBool *);

@@ -290,14 +290,14 @@ PetscErrorCode PetscModSELLGetDiagonalEntry(Mat A, PetscInt row, PetscReal *val,
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode MatModSELLGetDMDABox_Private(Mat A, PetscInt box[4], PetscBool *found)
+PetscErrorCode MatModSELLGetDMDABox_Private(Mat A, PetscInt box[4])
 {
   PetscObject dm = NULL;
   PetscBool   isda;
   PetscInt    dim, dof, nx, ny, nz;
 
   PetscFunctionBegin;
-  *found = PETSC_FALSE;
+  PetscCall(PetscArrayzero(box, 4));
   PetscCall(PetscObjectQuery((PetscObject)A, "__PETSc_dm", &dm)); /* MatGetDM() */
   if (!dm) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscObjectTypeCompare(dm, DMDA, &isda));
@@ -308,7 +308,6 @@ PetscErrorCode MatModSELLGetDMDABox_Private(Mat A, PetscInt box[4], PetscBool *f
   box[1] = dim > 1 ? ny : 1;
   box[2] = dim > 2 ? nz : 1;
   box[3] = dof;
-  *found = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -40,11 +40,8 @@ static PetscErrorCode MatMPIAIJModSELLSetUpBlocks(Mat A)
     ms->offdiag_block = (PetscBool)(b == 1);
     ms->block         = PETSC_TRUE;
     ms->eager         = mm->eager;
-    if (b == 0 && mm->ordering == MATMODSELL_ORDERING_BRICKS) { /* the diagonal block's rows are this process's box of the DMDA */
-      PetscBool found;
-      PetscCall(MatModSELLGetDMDABox_Private(A, ms->box, &found));
-      if (!found) PetscCall(PetscArrayzero(ms->box, 4));
-    }
+    /* the diagonal block's rows are this process's box of the DMDA */
+    if (b == 0 && mm->ordering == MATMODSELL_ORDERING_BRICKS) PetscCall(MatModSELLGetDMDABox_Private(A, ms->box));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

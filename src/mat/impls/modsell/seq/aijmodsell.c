@@ -23,14 +23,14 @@ static PetscErrorCode MatSeqAIJModSELLSyncSettings(Mat A)
   MSImage            img = ms->img;
   const PetscBool    mod = (PetscBool)(ms->kernel == MATMODSELL_KERNEL_MODSELL && !ms->offdiag_block);
   const MatModSELLOrdering ord = ms->offdiag_block ? MATMODSELL_ORDERING_NATURAL : ms->ordering;
+  PetscBool                sameBox = PETSC_TRUE;
 
   PetscFunctionBegin;
-  if (ord == MATMODSELL_ORDERING_BRICKS && !ms->block) { /* a block's box is set by its MPI matrix */
-    PetscBool found;
-    PetscCall(MatModSELLGetDMDABox_Private(A, ms->box, &found));
-    if (!found) PetscCall(PetscArrayzero(ms->box, 4));
-  }
-  if (img->sh != ms->sh || img->diag_apart != mod || img->local_cols != mod || img->ordering != ord || (ord == MATMODSELL_ORDERING_BRICKS && (img->box[0] != ms->box[0] || img->box[1] != ms->box[1] || img->box[2] != ms->box[2] || img->box[3] != ms->box[3]))) {
+  /* the box of the bricks ordering: looked up before the image is (re)built, not at every product (a block's box
+     is set by its MPI matrix) */
+  if (ord == MATMODSELL_ORDERING_BRICKS && !ms->block && (!img->built || img->ordering != ord)) PetscCall(MatModSELLGetDMDABox_Private(A, ms->box));
+  if (ord == MATMODSELL_ORDERING_BRICKS) PetscCall(PetscArraycmp(img->box, ms->box, 4, &sameBox));
+  if (img->sh != ms->sh || img->diag_apart != mod || img->local_cols != mod || img->ordering != ord || !sameBox) {
     img->sh         = ms->sh;
     img->diag_apart = mod;
     img->local_cols = mod;
