@@ -99,11 +99,14 @@ for p in $PROBLEMS; do
   run smooth_${p}_cpu_sor $prob -mode smoother -outer "$OUTER" -every 10 -mat_type aij -vec_type standard -pc_type sor $SOR_OPTS -repeat 1 -csv "$out/smoother_${p}_cpu_sor.csv"
 done
 
+# cg_variants PROBLEM: the array 'variants' of that problem's bjsmooth configurations ("name:options")
+cg_variants() { if [ "$1" = lap ]; then IFS=';' read -ra variants <<< "$LAP_BJS_CG_VARIANTS"; else IFS=';' read -ra variants <<< "$FVM_BJS_CG_VARIANTS"; fi; }
+
 echo "[bjsmooth] 2. CG to rtol 1e-8, setup + solve"
 for p in $PROBLEMS; do
   case " $PARTS " in *" cg "*) ;; *) continue ;; esac
-  if [ $p = lap ]; then prob="-n $LAP_CG_N $LAP_CG_OPTS"; pv=$LAP_BJS_CG_VARIANTS; else prob="-f $out/fvm_cg.bin"; pv=$FVM_BJS_CG_VARIANTS; fi
-  IFS=';' read -ra variants <<< "$pv"
+  if [ $p = lap ]; then prob="-n $LAP_CG_N $LAP_CG_OPTS"; else prob="-f $out/fvm_cg.bin"; fi
+  cg_variants $p
   for v in "${variants[@]}"; do
     run cg_${p}_modsell_${v%%:*} $prob -mode cg -ksp_type cg -ksp_rtol 1e-8 -mat_type "$GPU_MAT" $MODSELL_OPTS -napply "$NAPPLY" -pc_type bjsmooth ${v#*:}
   done
@@ -139,8 +142,7 @@ result() { awk -v n="$1" -v k="$2" '{ for (i = 1; i <= NF; i++) { split($i, kv, 
   echo "cg: speedup of modsell + bjsmooth (and of modsell + jacobi) over aijcusparse + jacobi (setup + solve)"
   for p in lap fvm; do
     c=$(result "cg_${p}_cusparse_jacobi" total_s)
-    if [ $p = lap ]; then pv=$LAP_BJS_CG_VARIANTS; else pv=$FVM_BJS_CG_VARIANTS; fi
-    IFS=';' read -ra variants <<< "$pv"
+    cg_variants $p
     for v in "${variants[@]%%:*}" jacobi; do
       a=$(result "cg_${p}_modsell_$v" total_s)
       if [ -n "$a" ] && [ -n "$c" ]; then awk -v p="$p" -v n="$v" -v a="$a" -v c="$c" 'BEGIN { printf "  %-4s modsell + %-12s %8.3f s vs %8.3f s: %.2fx\n", p, n, a, c, c / a }'; fi
