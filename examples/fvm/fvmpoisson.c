@@ -362,7 +362,8 @@ int main(int argc, char **argv)
       PetscCall(VecNorm(x[1], NORM_2, &xnorm));
       PetscCall(VecAXPY(x[1], -1.0, x[0]));
       PetscCall(VecNorm(x[1], NORM_2, &dnorm));
-      PetscCall(PetscPrintf(comm, "  iterations %s %" PetscInt_FMT ", %s %" PetscInt_FMT ": %s\n", res[0].type, res[0].its, res[1].type, res[1].its, res[0].its == res[1].its ? "equal" : "DIFFERENT"));
+      /* the two types sum in different orders: the counts may differ by rounding, not by more than a few */
+      PetscCall(PetscPrintf(comm, "  iterations %s %" PetscInt_FMT ", %s %" PetscInt_FMT ": within 2%% + 1: %s\n", res[0].type, res[0].its, res[1].type, res[1].its, PetscAbsInt(res[0].its - res[1].its) <= 1 + res[1].its / 50 ? "yes" : "NO"));
       PetscCall(PetscPrintf(comm, "  the two solutions agree (||x1 - x2|| / ||x2|| = %.1e < 1e-6): %s\n", (double)(dnorm / xnorm), dnorm <= 1e-6 * xnorm ? "yes" : "NO"));
     }
     if (sys.generated && mesh.cell == FVM_CELL_HEX && mesh.jitter == 0 && mesh.source == FVM_SOURCE_ZERO) {
@@ -393,9 +394,11 @@ int main(int argc, char **argv)
 
   # -check verifies the matrix (size, symmetry, signs, row sums, nonzeros per row, geometry) and the
   # solves (convergence to rtol in the true residual, same iterations and solution for both types)
+  # (the printed figures that depend on the summation order, iteration counts, residuals, rounding-level
+  # geometry errors, are filtered; the checks assert the properties)
   testset:
     args: -check -timings 0
-    filter: sed -e "s/aijcusparse/aij/g"
+    filter: sed -E -e "s/aijcusparse/aij/g" -e "s/[0-9]\.[0-9]+e[-+][0-9]+/X/g" -e "s/ +[0-9]+ +X$/ ITS X/" -e "s/iterations ([a-z]+) [0-9]+, ([a-z]+) [0-9]+:/iterations \\1 N, \\2 M:/"
     test:
       suffix: hex_mixed
       args: -n 6 -cell hex -bc mixed
@@ -443,6 +446,6 @@ int main(int argc, char **argv)
     suffix: table_2
     nsize: 2
     args: -n 8 -timings 0
-    filter: sed -e "s/aijcusparse/aij/g"
+    filter: sed -E -e "s/aijcusparse/aij/g" -e "s/[0-9]\.[0-9]+e[-+][0-9]+/X/g" -e "s/ +[0-9]+ +X$/ ITS X/"
 
 TEST*/

@@ -4,7 +4,9 @@ Options: -problem lap2d|lap3d|convdiff: 5-point, 7-point Laplacian (SPD, flagged
   convection-diffusion operator (central differences, speed varying over the domain up to -peclet),\n\
   -n <grid points per direction>, -sexp <e>: rows scaled by R_i and columns by C_j, factors 10^[-e,e]\n\
   (-symscale: C = R, keeps the Laplacians symmetric), -pcs ruiz,jacobi,none: preconditioners to compare,\n\
-  -rtol_true <tol>: bound on the true relative residual ||b - A x|| / ||b|| checked after each solve.\n";
+  -rtol_true <tol>: bound on the true relative residual ||b - A x|| / ||b|| checked after each solve,\n\
+  -margin <f>: check that ruiz needs at most f times jacobi's iterations (0: no comparison).\n\
+Iteration counts are printed only with -print_its: they depend on the summation order (BLAS, GPU).\n";
 
 #include <petscmodsell.h>
 #include <petscksp.h>
@@ -85,7 +87,7 @@ static PetscErrorCode BuildMatrix(const Ctx *c, Mat A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode Solve(Mat A, Vec b, Vec xstar, const char *pctype, PetscReal rtol_true, PetscInt *its, PetscBool *ok)
+static PetscErrorCode Solve(Mat A, Vec b, Vec xstar, const char *pctype, PetscReal rtol_true, PetscBool print_its, PetscInt *its, PetscBool *ok)
 {
   MPI_Comm           comm = PetscObjectComm((PetscObject)A);
   KSP                ksp;
@@ -119,7 +121,8 @@ static PetscErrorCode Solve(Mat A, Vec b, Vec xstar, const char *pctype, PetscRe
   PetscCall(VecNorm(x, NORM_INFINITY, &en));
   PetscCall(VecNorm(xstar, NORM_INFINITY, &xn));
   *ok = (PetscBool)(reason > 0 && rn <= rtol_true * bn);
-  PetscCall(PetscPrintf(comm, "  %-6s %s (%s side): %s after %" PetscInt_FMT " iterations, true relative residual <= %g: %s\n", pctype, ktype, PCSides[side], reason > 0 ? "converged" : "NOT converged", *its, (double)rtol_true, rn <= rtol_true * bn ? "yes" : "NO"));
+  if (print_its) PetscCall(PetscPrintf(comm, "  %-6s %s (%s side): %s after %" PetscInt_FMT " iterations, true relative residual <= %g: %s\n", pctype, ktype, PCSides[side], reason > 0 ? "converged" : "NOT converged", *its, (double)rtol_true, rn <= rtol_true * bn ? "yes" : "NO"));
+  else PetscCall(PetscPrintf(comm, "  %-6s %s (%s side): %s, true relative residual <= %g: %s\n", pctype, ktype, PCSides[side], reason > 0 ? "converged" : "NOT converged", (double)rtol_true, rn <= rtol_true * bn ? "yes" : "NO"));
   if (!*ok) PetscCall(PetscPrintf(comm, "    reason %s, true relative residual %g, relative error %g\n", KSPConvergedReasons[reason], (double)(rn / bn), (double)(en / xn)));
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&r));
@@ -136,7 +139,8 @@ int main(int argc, char **argv)
   char     *pcs[8];
   PetscInt  npcs = 8, its[8];
   PetscBool ok[8], allok = PETSC_TRUE, flg;
-  PetscReal rtol_true = 1e-6;
+  PetscReal rtol_true = 1e-6, margin = 0.0;
+  PetscBool print_its = PETSC_FALSE;
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
@@ -154,6 +158,8 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsReal("-peclet", "largest cell Peclet number of convdiff", NULL, c.peclet, &c.peclet, NULL));
   PetscCall(PetscOptionsBool("-symscale", "scale the columns like the rows", NULL, c.symscale, &c.symscale, NULL));
   PetscCall(PetscOptionsReal("-rtol_true", "bound on the true relative residual", NULL, rtol_true, &rtol_true, NULL));
+  PetscCall(PetscOptionsReal("-margin", "check that ruiz needs at most this times jacobi's iterations (0: no comparison)", NULL, margin, &margin, NULL));
+  PetscCall(PetscOptionsBool("-print_its", "print the iteration counts (they depend on the summation order)", NULL, print_its, &print_its, NULL));
   PetscCall(PetscOptionsStringArray("-pcs", "preconditioners to compare", NULL, pcs, &npcs, &flg));
   PetscOptionsEnd();
   if (!flg) {
@@ -183,7 +189,7 @@ int main(int argc, char **argv)
   PetscCall(MatMult(A, xstar, b));
   PetscCall(PetscPrintf(comm, "%s, %" PetscInt_FMT " unknowns, row%s scalings 10^[-%g,%g]:\n", Problems[c.prob], c.N, c.symscale ? " (= column)" : " and column", (double)c.sexp, (double)c.sexp));
   for (PetscInt k = 0; k < npcs; k++) {
-    PetscCall(Solve(A, b, xstar, pcs[k], rtol_true, &its[k], &ok[k]));
+    PetscCall(Solve(A, b, xstar, pcs[k], rtol_true, print_its, &its[k], &ok[k]));
     allok = (PetscBool)(allok && ok[k]);
   }
   for (PetscInt k = 1; k < npcs; k++) {
@@ -191,9 +197,9 @@ int main(int argc, char **argv)
 
     PetscCall(PetscStrcmp(pcs[0], PCRUIZ, &isruiz));
     PetscCall(PetscStrcmp(pcs[k], PCJACOBI, &isother));
-    /* the comparison is the point of the badly scaled problems; on a well scaled Laplacian ruiz and jacobi are
-       nearly the same preconditioner and which needs fewer iterations is down to rounding (host vs GPU) */
-    if (isruiz && isother && c.sexp > 0) PetscCall(PetscPrintf(comm, "  ruiz needs fewer iterations than jacobi (%" PetscInt_FMT " < %" PetscInt_FMT "): %s\n", its[0], its[k], its[0] < its[k] ? "yes" : "no"));
+    /* the comparison is the point of the badly scaled problems, with a margin wide enough that rounding (BLAS,
+       host or GPU) cannot flip it; on a well scaled Laplacian ruiz and jacobi are nearly the same preconditioner */
+    if (isruiz && isother && margin > 0) PetscCall(PetscPrintf(comm, "  ruiz needs at most %g x jacobi's iterations: %s\n", (double)margin, its[0] <= margin * its[k] ? "yes" : "NO"));
   }
   PetscCall(PetscPrintf(comm, "  every solve converged with a small true residual: %s\n", allok ? "yes" : "NO"));
   for (PetscInt k = 0; k < npcs; k++) PetscCall(PetscFree(pcs[k]));
@@ -206,74 +212,75 @@ int main(int argc, char **argv)
 
 /*TEST
 
+   # No iteration count is printed (it depends on the summation order: BLAS, host or GPU); the tests assert
+   # convergence, the true residual and, on the badly scaled systems, that ruiz needs at most a stated fraction
+   # of jacobi's iterations. The GPU variants share the host outputs.
+
    # 7-point Laplacian: CG, BiCGSTAB, GMRES(30) with ruiz (symmetric mode: the matrix is flagged), jacobi, none
-   # (exact iteration counts: host only; with CUDA the vectors live on the GPU and rounding differs: see the
-   # filtered tests below)
    test:
      suffix: lap3d
-     requires: !cuda
-     nsize: {{1 3}separate output}
+     nsize: {{1 3}}
      args: -problem lap3d -n 12 -pcs ruiz,jacobi,none -ksp_type {{cg bcgs gmres}separate output}
+   testset:
+     requires: cuda
+     nsize: {{1 3}}
+     args: -problem lap3d -n 12 -pcs ruiz,jacobi,none -mat_type {{modsell aijcusparse}}
+     test:
+       suffix: cuda_lap3d_cg
+       args: -ksp_type cg
+       output_file: output/ex2_lap3d_ksp_type-cg.out
+     test:
+       suffix: cuda_lap3d_bcgs
+       args: -ksp_type bcgs
+       output_file: output/ex2_lap3d_ksp_type-bcgs.out
+     test:
+       suffix: cuda_lap3d_gmres
+       args: -ksp_type gmres
+       output_file: output/ex2_lap3d_ksp_type-gmres.out
 
    # badly scaled SPD 5-point Laplacian (D L D, D spread over 1e-3..1e3): CG (without a preconditioner it
    # does not converge in 5000 iterations)
    test:
      suffix: lap2d_scaled
-     nsize: {{1 3}separate output}
+     nsize: {{1 3}}
      args: -problem lap2d -n 24 -sexp 3 -symscale -ksp_type cg -rtol_true 1e-4
+     output_file: output/ex2_lap2d_scaled.out
+   test:
+     suffix: cuda_lap2d_scaled
+     requires: cuda
+     nsize: {{1 3}}
+     args: -problem lap2d -n 24 -sexp 3 -symscale -ksp_type cg -rtol_true 1e-4 -mat_type modsell
+     output_file: output/ex2_lap2d_scaled.out
 
    # badly scaled nonsymmetric system (convection-diffusion, rows and columns scaled by factors spread over
-   # 1e-6..1e6): ruiz beats jacobi with GMRES(30) right and symmetric preconditioning and BiCGSTAB
+   # 1e-6..1e6): with GMRES(30), right and symmetric preconditioning, ruiz needs at most 0.8 x jacobi's
+   # iterations (measured: 0.41-0.56); BiCGSTAB converges with both (its counts vary with rounding: no comparison)
    test:
      suffix: convdiff_gmres
-     requires: !cuda
-     nsize: {{1 3}separate output}
-     args: -problem convdiff -n 32 -sexp 6 -peclet 20 -ksp_type gmres -ksp_pc_side {{right symmetric}separate output}
+     nsize: {{1 3}}
+     args: -problem convdiff -n 32 -sexp 6 -peclet 20 -ksp_type gmres -margin 0.8 -ksp_pc_side {{right symmetric}separate output}
+   test:
+     suffix: cuda_convdiff_right
+     requires: cuda
+     nsize: {{1 3}}
+     args: -problem convdiff -n 32 -sexp 6 -peclet 20 -ksp_type gmres -margin 0.8 -ksp_pc_side right -mat_type modsell
+     output_file: output/ex2_convdiff_gmres_ksp_pc_side-right.out
+   test:
+     suffix: cuda_convdiff_symmetric
+     requires: cuda
+     nsize: {{1 3}}
+     args: -problem convdiff -n 32 -sexp 6 -peclet 20 -ksp_type gmres -margin 0.8 -ksp_pc_side symmetric -mat_type modsell
+     output_file: output/ex2_convdiff_gmres_ksp_pc_side-symmetric.out
    test:
      suffix: convdiff_bcgs
-     requires: !cuda
-     nsize: {{1 3}separate output}
-     args: -problem convdiff -n 32 -sexp 6 -peclet 5 -ksp_type bcgs -ksp_pc_side right
-
-   # GPU (iteration counts may differ from the host's by rounding: filtered out, the verdicts stay);
-   # each has a host twin with the same filter and output
-   testset:
-     filter: sed -e "s/after [0-9]* iterations/after N iterations/" -e "s/([0-9]* < [0-9]*)/(N < M)/"
-     test:
-       suffix: lap3d_filtered
-       args: -problem lap3d -n 12 -pcs ruiz,jacobi -ksp_type {{cg bcgs gmres}separate output}
-     test:
-       suffix: cuda_lap3d_cg
-       requires: cuda
-       nsize: {{1 3}}
-       args: -problem lap3d -n 12 -pcs ruiz,jacobi -ksp_type cg -mat_type {{modsell aijcusparse}}
-       output_file: output/ex2_lap3d_filtered_ksp_type-cg.out
-     test:
-       suffix: cuda_lap3d_bcgs
-       requires: cuda
-       nsize: {{1 3}}
-       args: -problem lap3d -n 12 -pcs ruiz,jacobi -ksp_type bcgs -mat_type {{modsell aijcusparse}}
-       output_file: output/ex2_lap3d_filtered_ksp_type-bcgs.out
-     test:
-       suffix: cuda_lap3d_gmres
-       requires: cuda
-       nsize: {{1 3}}
-       args: -problem lap3d -n 12 -pcs ruiz,jacobi -ksp_type gmres -mat_type {{modsell aijcusparse}}
-       output_file: output/ex2_lap3d_filtered_ksp_type-gmres.out
-     test:
-       suffix: convdiff_filtered
-       args: -problem convdiff -n 32 -sexp 6 -peclet 20 -ksp_type gmres -ksp_pc_side {{right symmetric}separate output}
-     test:
-       suffix: cuda_convdiff_right
-       requires: cuda
-       nsize: {{1 3}}
-       args: -problem convdiff -n 32 -sexp 6 -peclet 20 -ksp_type gmres -ksp_pc_side right -mat_type modsell
-       output_file: output/ex2_convdiff_filtered_ksp_pc_side-right.out
-     test:
-       suffix: cuda_convdiff_symmetric
-       requires: cuda
-       nsize: {{1 3}}
-       args: -problem convdiff -n 32 -sexp 6 -peclet 20 -ksp_type gmres -ksp_pc_side symmetric -mat_type modsell
-       output_file: output/ex2_convdiff_filtered_ksp_pc_side-symmetric.out
+     nsize: {{1 3}}
+     args: -problem convdiff -n 32 -sexp 6 -peclet 5 -ksp_type bcgs -ksp_pc_side right -mat_type {{aij modsell}}
+     output_file: output/ex2_convdiff_bcgs.out
+   test:
+     suffix: cuda_convdiff_bcgs
+     requires: cuda
+     nsize: {{1 3}}
+     args: -problem convdiff -n 32 -sexp 6 -peclet 5 -ksp_type bcgs -ksp_pc_side right -mat_type modsell
+     output_file: output/ex2_convdiff_bcgs.out
 
 TEST*/
