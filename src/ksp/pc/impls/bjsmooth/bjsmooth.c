@@ -19,7 +19,7 @@
 
    Host (reference) and device (bjsmooth.cu) compute the same function; see bjsmoothcuda.h.
 */
-#include <petscmodsell/private/modsellimpl.h>
+#include <petscmodsell/private/pcmsimpl.h>
 #include <petscmodsell/private/bjsmoothcuda.h>
 #if defined(PETSC_HAVE_CUDA)
   #include <petscdevice_cuda.h>
@@ -61,6 +61,7 @@ typedef struct {
   PetscObjectState matnz;
   Vec              ghost, offp, work;
   VecScatter       scat;
+  PCMSStage        stage; /* device copies of vectors given in host memory */
 
   /* host work arrays (one block) */
   PetscScalar *hw;
@@ -283,17 +284,18 @@ static void BJSFillCUDAImage(MSImage img, MSBJSCUDAImage *di)
   di->perm     = (const int *)img->d_perm;
 }
 
-/* setup only: one kernel and one read back of 16 bytes */
-static PetscErrorCode PCBJSmoothAnalyzeDevice(PC_BJSmooth *jac, PetscInt *nloc, PetscInt *badrow)
+/* setup only: one kernel and one read back of 24 bytes per image (see MSBJSCUDAAnalyze()) */
+static PetscErrorCode PCBJSmoothAnalyzeDevice(PC_BJSmooth *jac, MSImage img, PetscInt *nloc, PetscInt *badrow, PetscInt *badval)
 {
   MSBJSCUDAImage  di;
   MSBJSCUDAStatus h;
   cudaStream_t    stream;
 
   PetscFunctionBegin;
-  PetscCheck(jac->imgd->dev_pattern || !jac->imgd->m, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCBJSMOOTH: the device image of the operator is not set up");
-  if (!jac->d_status) PetscCallCUDA(cudaMalloc(&jac->d_status, sizeof(MSBJSCUDAStatus)));
-  BJSFillCUDAImage(jac->imgd, &di);
+  PetscCheck(img->dev_pattern || !img->m, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCBJSMOOTH: the device image of the operator is not set up");
+  if (!jac->d_status) PetscCall(MSDeviceMalloc(&jac->d_status, sizeof(MSBJSCUDAStatus), "PCBJSMOOTH's setup status"));
+  BJSFillCUDAImage(img, &di);
+  if (!img->dapart) di.diag = NULL;
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   PetscCallCUDA((cudaError_t)MSBJSCUDAAnalyze(&di, (MSBJSCUDAStatus *)jac->d_status, stream));
   PetscCallCUDA(cudaMemcpyAsync(&h, jac->d_status, sizeof(h), cudaMemcpyDeviceToHost, stream));
@@ -301,6 +303,7 @@ static PetscErrorCode PCBJSmoothAnalyzeDevice(PC_BJSmooth *jac, PetscInt *nloc, 
   PetscCall(PetscLogGpuToCpu((PetscLogDouble)sizeof(h)));
   *nloc   = (PetscInt)h.maxloc;
   *badrow = h.badrow == MS_BJS_BAD_NONE ? -1 : (PetscInt)h.badrow;
+  *badval = h.badval == MS_BJS_BAD_NONE ? -1 : (PetscInt)h.badval;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -346,60 +349,42 @@ static void PCBJSmoothHostCtx(PC_BJSmooth *jac, BJSHost *h)
   h->nnb       = jac->hnnb;
 }
 
-static PetscErrorCode PCBJSmoothCheckMemType(PC pc, Vec v, PetscMemType mt)
-{
-  PC_BJSmooth *jac = (PC_BJSmooth *)pc->data;
-
-  PetscFunctionBegin;
-  PetscCheck(jac->device ? PetscMemTypeDevice(mt) : PetscMemTypeHost(mt), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "PCBJSMOOTH runs on the %s for this operator, but a vector of type %s is in %s memory: create the vectors with MatCreateVecs() on the operator", jac->device ? "GPU" : "host", ((PetscObject)v)->type_name, jac->device ? "host" : "device");
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* One outer sweep: xout = sweep(xin) (xin ignored when zero; xin == xout in asynchronous mode) */
 static PetscErrorCode PCBJSmoothSweep(PC pc, Vec b, Vec xin, Vec xout, PetscBool zero)
 {
-  PC_BJSmooth       *jac = (PC_BJSmooth *)pc->data;
-  const PetscScalar *ba, *xi = NULL, *op = NULL;
-  PetscScalar       *xo;
-  PetscMemType       mt;
-  const PetscBool    inplace = (PetscBool)(xin == xout);
+  PC_BJSmooth          *jac = (PC_BJSmooth *)pc->data;
+  const PetscBool       dev = jac->device, inplace = (PetscBool)(xin == xout);
+  const PetscMemoryAccessMode R = PETSC_MEMORY_ACCESS_READ, W = PETSC_MEMORY_ACCESS_WRITE, RW = PETSC_MEMORY_ACCESS_READ_WRITE;
+  PetscScalar          *ba, *xi = NULL, *op = NULL, *xo;
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(PC_BJSmoothSweep, pc, b, xout, 0));
   if (jac->mpi && !zero) { /* off-process part with the ghost values of xin */
-    const PetscScalar *g;
-    PetscScalar       *o;
+    PetscScalar *g, *o;
 
     PetscCall(VecScatterBegin(jac->scat, xin, jac->ghost, INSERT_VALUES, SCATTER_FORWARD));
     PetscCall(VecScatterEnd(jac->scat, xin, jac->ghost, INSERT_VALUES, SCATTER_FORWARD));
     /* offp = 0 + Ao g: MSImageMult*(.., yin = NULL, ..) logs 2 nnz - m flops, negative for a sparse Ao */
     PetscCall(VecZeroEntries(jac->offp));
-    PetscCall(VecGetArrayReadAndMemType(jac->ghost, &g, &mt));
-    PetscCall(PCBJSmoothCheckMemType(pc, jac->ghost, mt));
-    PetscCall(VecGetArrayAndMemType(jac->offp, &o, &mt));
-    PetscCall(PCBJSmoothCheckMemType(pc, jac->offp, mt));
-    if (jac->device) {
+    PetscCall(PCMSVecGetArray(pc, jac->ghost, dev, R, &g));
+    PetscCall(PCMSVecGetArray(pc, jac->offp, dev, RW, &o));
+    if (dev) {
 #if defined(PETSC_HAVE_CUDA)
       PetscCall(MSImageMultDevice(jac->imgo, g, o, o));
 #endif
     } else PetscCall(MSImageMultHost(jac->imgo, g, o, o));
-    PetscCall(VecRestoreArrayReadAndMemType(jac->ghost, &g));
-    PetscCall(VecRestoreArrayAndMemType(jac->offp, &o));
-    PetscCall(VecGetArrayReadAndMemType(jac->offp, &op, &mt));
+    PetscCall(PCMSVecRestoreArray(jac->ghost, dev, R, &g));
+    PetscCall(PCMSVecRestoreArray(jac->offp, dev, RW, &o));
+    PetscCall(PCMSVecGetArray(pc, jac->offp, dev, R, &op));
   }
-  PetscCall(VecGetArrayReadAndMemType(b, &ba, &mt));
-  PetscCall(PCBJSmoothCheckMemType(pc, b, mt));
-  if (inplace) PetscCall(VecGetArrayAndMemType(xout, &xo, &mt));
+  PetscCall(PCMSVecGetArray(pc, b, dev, R, &ba));
+  if (inplace) PetscCall(PCMSVecGetArray(pc, xout, dev, RW, &xo));
   else {
-    if (!zero) {
-      PetscCall(VecGetArrayReadAndMemType(xin, &xi, &mt));
-      PetscCall(PCBJSmoothCheckMemType(pc, xin, mt));
-    }
-    PetscCall(VecGetArrayWriteAndMemType(xout, &xo, &mt));
+    if (!zero) PetscCall(PCMSVecGetArray(pc, xin, dev, R, &xi));
+    PetscCall(PCMSVecGetArray(pc, xout, dev, W, &xo));
   }
-  PetscCall(PCBJSmoothCheckMemType(pc, xout, mt));
   if (inplace) xi = xo;
-  if (jac->device) {
+  if (dev) {
 #if defined(PETSC_HAVE_CUDA)
     PetscCall(PCBJSmoothSweepDevice(jac, zero, ba, op, xi, xo));
 #endif
@@ -410,13 +395,13 @@ static PetscErrorCode PCBJSmoothSweep(PC pc, Vec b, Vec xin, Vec xout, PetscBool
     BJSSweepHost(&h, zero, ba, op, xi, xo);
     PetscCall(PetscLogFlops(BJSSweepFlops(jac, zero)));
   }
-  PetscCall(VecRestoreArrayReadAndMemType(b, &ba));
-  if (inplace) PetscCall(VecRestoreArrayAndMemType(xout, &xo));
+  PetscCall(PCMSVecRestoreArray(b, dev, R, &ba));
+  if (inplace) PetscCall(PCMSVecRestoreArray(xout, dev, RW, &xo));
   else {
-    if (!zero) PetscCall(VecRestoreArrayReadAndMemType(xin, &xi));
-    PetscCall(VecRestoreArrayWriteAndMemType(xout, &xo));
+    if (!zero) PetscCall(PCMSVecRestoreArray(xin, dev, R, &xi));
+    PetscCall(PCMSVecRestoreArray(xout, dev, W, &xo));
   }
-  if (op) PetscCall(VecRestoreArrayReadAndMemType(jac->offp, &op));
+  if (op) PetscCall(PCMSVecRestoreArray(jac->offp, dev, R, &op));
   PetscCall(PetscLogEventEnd(PC_BJSmoothSweep, pc, b, xout, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -451,14 +436,33 @@ static PetscErrorCode PCBJSmoothOuter(PC pc, Vec b, Vec x, Vec w, PetscInt n, Pe
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PCApply_BJSmooth(PC pc, Vec r, Vec z)
+/* The vectors the sweeps run on: r and z themselves, or (a GPU setup given vectors in host memory, e.g. from
+   VecCreate() without -vec_type) device copies; work is a device vector like them */
+static PetscErrorCode PCBJSmoothVecs(PC pc, Vec r, Vec z, PetscBool zin, Vec *ru, Vec *zu)
 {
   PC_BJSmooth *jac = (PC_BJSmooth *)pc->data;
 
   PetscFunctionBegin;
+  *ru = r;
+  *zu = z;
+  if (jac->device) {
+    PetscCall(PCMSStageIn(&jac->stage, 0, r, PETSC_TRUE, ru));
+    PetscCall(PCMSStageIn(&jac->stage, 1, z, zin, zu));
+  }
+  if (!jac->async && jac->its > 1 && !jac->work) PetscCall(VecDuplicate(*zu, &jac->work));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCApply_BJSmooth(PC pc, Vec r, Vec z)
+{
+  PC_BJSmooth *jac = (PC_BJSmooth *)pc->data;
+  Vec          ru, zu;
+
+  PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(PC_BJSmoothApply, pc, r, z, 0));
-  if (!jac->async && jac->its > 1 && !jac->work) PetscCall(VecDuplicate(z, &jac->work));
-  PetscCall(PCBJSmoothOuter(pc, r, z, jac->work, jac->its, PETSC_TRUE));
+  PetscCall(PCBJSmoothVecs(pc, r, z, PETSC_FALSE, &ru, &zu));
+  PetscCall(PCBJSmoothOuter(pc, ru, zu, jac->work, jac->its, PETSC_TRUE));
+  PetscCall(PCMSStageOut(z, zu));
   PetscCall(PetscLogEventEnd(PC_BJSmoothApply, pc, r, z, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -466,13 +470,20 @@ static PetscErrorCode PCApply_BJSmooth(PC pc, Vec r, Vec z)
 static PetscErrorCode PCApplyRichardson_BJSmooth(PC pc, Vec b, Vec y, Vec w, PetscReal rtol, PetscReal abstol, PetscReal dtol, PetscInt its, PetscBool guesszero, PetscInt *outits, PCRichardsonConvergedReason *reason)
 {
   PC_BJSmooth *jac = (PC_BJSmooth *)pc->data;
+  Vec          bu, yu;
 
   PetscFunctionBegin;
   (void)rtol;
   (void)abstol;
   (void)dtol;
   PetscCall(PetscLogEventBegin(PC_BJSmoothApply, pc, b, y, 0));
-  PetscCall(PCBJSmoothOuter(pc, b, y, w, its * jac->its, guesszero));
+  PetscCall(PCBJSmoothVecs(pc, b, y, (PetscBool)!guesszero, &bu, &yu));
+  if (yu != y) { /* w is in host memory like y: a device work vector instead */
+    if (!jac->work) PetscCall(VecDuplicate(yu, &jac->work));
+    w = jac->work;
+  }
+  PetscCall(PCBJSmoothOuter(pc, bu, yu, w, its * jac->its, guesszero));
+  PetscCall(PCMSStageOut(y, yu));
   PetscCall(PetscLogEventEnd(PC_BJSmoothApply, pc, b, y, 0));
   *outits = its;
   *reason = PCRICHARDSON_CONVERGED_ITS;
@@ -508,6 +519,7 @@ static PetscErrorCode PCBJSmoothFreeStructure(PC pc)
   PetscCall(VecDestroy(&jac->ghost));
   PetscCall(VecDestroy(&jac->offp));
   PetscCall(VecDestroy(&jac->work));
+  PetscCall(PCMSStageDestroy(&jac->stage));
   PetscCall(PetscFree(jac->hw));
   PetscCall(PetscFree(jac->hlc));
   PetscCall(PetscFree(jac->hnnb));
@@ -566,6 +578,33 @@ static PetscErrorCode PCBJSmoothGetImage(PC pc, Mat B, PetscInt which, PetscMemT
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the host twin of MSBJSCUDAAnalyze(): largest in-slice count of a row, smallest user row with a diagonal that
+   is not positive, smallest user row holding a non-finite value (-1: none); diagonal checks only when the
+   image stores the diagonal apart */
+static void PCBJSmoothAnalyzeHost(MSImage img, PetscInt *nloc, PetscInt *badrow, PetscInt *badval)
+{
+  *nloc   = 0;
+  *badrow = *badval = -1;
+  for (PetscInt s = 0; s < img->nslices; s++) {
+    const PetscInt   first = s * img->sh, nr = PetscMin(img->sh, img->m - first);
+    const PetscInt64 beg   = img->sliceptr[s];
+    const PetscInt   w     = (PetscInt)((img->sliceptr[s + 1] - beg) / img->sh);
+    for (PetscInt t = 0; t < nr; t++) {
+      const PetscInt o   = img->perm ? img->perm[first + t] : first + t;
+      PetscInt       nn  = 0;
+      PetscBool      fin = (PetscBool)(!img->dapart || !PetscIsInfOrNanReal(img->diag[first + t]));
+      for (PetscInt k = 0; k < w; k++) {
+        const PetscInt64 slot = beg + (PetscInt64)k * img->sh + t;
+        if (img->cols[slot] < 0) nn++;
+        if (PetscIsInfOrNanReal(img->vals[slot])) fin = PETSC_FALSE;
+      }
+      *nloc = PetscMax(*nloc, nn);
+      if (img->dapart && !(img->diag[first + t] > 0.0) && (*badrow < 0 || o < *badrow)) *badrow = o;
+      if (!fin && (*badval < 0 || o < *badval)) *badval = o;
+    }
+  }
+}
+
 static PetscErrorCode PCSetUp_BJSmooth(PC pc)
 {
   PC_BJSmooth    *jac  = (PC_BJSmooth *)pc->data;
@@ -573,7 +612,7 @@ static PetscErrorCode PCSetUp_BJSmooth(PC pc)
   Mat             A    = pc->pmat, Ad, Ao = NULL;
   const PetscInt *garray = NULL;
   PetscBool       isseq, ismpi, device, rebuild;
-  PetscInt        M, N, m, n, nloc = 0, badrow = -1, rstart;
+  PetscInt        M, N, m, n, nloc = 0, badrow = -1, badval = -1, rstart;
   PetscObjectId   id, aoid = 0;
   PetscMemType    mtype;
   PetscInt64      gbad;
@@ -591,7 +630,12 @@ static PetscErrorCode PCSetUp_BJSmooth(PC pc)
     PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &same, 1, MPI_C_BOOL, MPI_LAND, comm));
     PetscCheck(M == N && same, comm, PETSC_ERR_ARG_SIZ, "PCBJSMOOTH needs a square operator with equal row and column layouts: it is %" PetscInt_FMT " x %" PetscInt_FMT " and its local rows and columns differ on some process", M, N);
   }
-  PetscCheck(M < PETSC_INT32_MAX, comm, PETSC_ERR_SUP, "PCBJSMOOTH: the operator has %" PetscInt_FMT " rows; at most %d are supported", M, PETSC_INT32_MAX - 1);
+  { /* the GPU kernels index a process's rows with 32-bit integers */
+    PetscInt mmax = m;
+
+    PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &mmax, 1, MPIU_INT, MPI_MAX, comm));
+    PetscCheck(mmax < PETSC_INT32_MAX, comm, PETSC_ERR_SUP, "PCBJSMOOTH: a process holds %" PetscInt_FMT " rows of the operator; at most %d per process fit the 32-bit row indices of its kernels: use more MPI processes", mmax, PETSC_INT32_MAX - 1);
+  }
   if (jac->bs) PetscCall(MSCheckSliceHeight(comm, jac->bs));
   PetscCall(PetscModSELLUseDevice(A, &device));
   mtype = device ? PETSC_MEMTYPE_DEVICE : PETSC_MEMTYPE_HOST;
@@ -630,28 +674,26 @@ static PetscErrorCode PCSetUp_BJSmooth(PC pc)
   jac->matnz = A->nonzerostate;
   jac->aoid  = aoid;
 
-  /* analysis: nloc (eq. 4.15) and the diagonal check, on the image where it lives */
-  if (device) {
+  /* analysis: nloc (eq. 4.15), the diagonal check and the non-finite values, on the images where they live */
+  for (PetscInt which = 0; which < (ismpi ? 2 : 1); which++) {
+    const MSImage img = which ? jac->imgo : jac->imgd;
+    PetscInt      nl = 0, br = -1, bv = -1;
+
+    if (device) {
 #if defined(PETSC_HAVE_CUDA)
-    PetscCall(PCBJSmoothAnalyzeDevice(jac, &nloc, &badrow));
+      PetscCall(PCBJSmoothAnalyzeDevice(jac, img, &nl, &br, &bv));
 #endif
-  } else {
-    const MSImage img = jac->imgd;
-    for (PetscInt s = 0; s < img->nslices; s++) {
-      const PetscInt   first = s * img->sh, nr = PetscMin(img->sh, m - first);
-      const PetscInt64 beg   = img->sliceptr[s];
-      const PetscInt   w     = (PetscInt)((img->sliceptr[s + 1] - beg) / img->sh);
-      for (PetscInt t = 0; t < nr; t++) {
-        const PetscInt o  = img->perm ? img->perm[first + t] : first + t;
-        PetscInt       nn = 0;
-        for (PetscInt k = 0; k < w; k++)
-          if (img->cols[beg + (PetscInt64)k * img->sh + t] < 0) nn++;
-        nloc = PetscMax(nloc, nn);
-        if (!(img->diag[first + t] > 0.0) && (badrow < 0 || o < badrow)) badrow = o;
-      }
+    } else PCBJSmoothAnalyzeHost(img, &nl, &br, &bv);
+    if (!which) {
+      nloc   = nl;
+      badrow = br;
     }
+    if (bv >= 0 && (badval < 0 || bv < badval)) badval = bv;
   }
   PetscCall(MatGetOwnershipRange(A, &rstart, NULL));
+  gbad = badval < 0 ? PETSC_INT64_MAX : (PetscInt64)(badval + rstart);
+  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &gbad, 1, MPIU_INT64, MPI_MIN, comm));
+  PetscCheck(gbad == PETSC_INT64_MAX, comm, PETSC_ERR_FP, "PCBJSMOOTH: row %" PetscInt_FMT " of the operator holds a non-finite entry (Inf or NaN): fix the assembly of the matrix", (PetscInt)gbad);
   gbad = badrow < 0 ? PETSC_INT64_MAX : (PetscInt64)(badrow + rstart);
   PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &gbad, 1, MPIU_INT64, MPI_MIN, comm));
   if (gbad != PETSC_INT64_MAX) {
@@ -660,7 +702,7 @@ static PetscErrorCode PCSetUp_BJSmooth(PC pc)
 
     PetscCall(PetscModSELLGetDiagonalEntry(pc->pmat, (PetscInt)gbad, &d, &found));
     PetscCheck(found, comm, PETSC_ERR_ARG_WRONG, "PCBJSMOOTH: row %" PetscInt_FMT " of the operator has no diagonal entry: the block sweeps divide by the diagonal; assemble the diagonal (an SPD operator has a positive one)", (PetscInt)gbad);
-    SETERRQ(comm, PETSC_ERR_ARG_WRONG, "PCBJSMOOTH: row %" PetscInt_FMT " of the operator has the diagonal entry %g, not positive (or not finite): the block sweeps divide by the diagonal and need an SPD-like operator; scale the system by -1 if it is negative definite, or use another preconditioner", (PetscInt)gbad, (double)d);
+    SETERRQ(comm, PETSC_ERR_ARG_WRONG, "PCBJSMOOTH: row %" PetscInt_FMT " of the operator has the diagonal entry %g, not positive: the block sweeps divide by the diagonal and need an SPD-like operator; scale the system by -1 if it is negative definite, or use another preconditioner", (PetscInt)gbad, (double)d);
   }
   jac->nloc = nloc;
 
@@ -688,9 +730,9 @@ static PetscErrorCode PCSetUp_BJSmooth(PC pc)
 
     if (jac->zm != m || jac->zloc != nloc) {
       PetscCall(PCBJSmoothFreeZero(jac));
-      PetscCallCUDA(cudaMalloc((void **)&jac->d_zlc, (size_t)nloc * m * sizeof(short)));
-      PetscCallCUDA(cudaMalloc((void **)&jac->d_zlv, (size_t)nloc * m * sizeof(double)));
-      PetscCallCUDA(cudaMalloc((void **)&jac->d_zdinv, (size_t)m * sizeof(double)));
+      PetscCall(MSDeviceMalloc((void **)&jac->d_zlc, (size_t)nloc * m * sizeof(short), "PCBJSMOOTH's compact in-slice columns"));
+      PetscCall(MSDeviceMalloc((void **)&jac->d_zlv, (size_t)nloc * m * sizeof(double), "PCBJSMOOTH's compact in-slice values"));
+      PetscCall(MSDeviceMalloc((void **)&jac->d_zdinv, (size_t)m * sizeof(double), "PCBJSMOOTH's inverse diagonal"));
       jac->zm   = m;
       jac->zloc = nloc;
     }
