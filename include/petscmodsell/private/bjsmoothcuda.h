@@ -47,11 +47,14 @@ typedef struct {
   const int       *perm; /* NULL: identity */
 } MSBJSCUDAImage;
 
-/* Setup analysis: the largest number of in-slice off-diagonal entries of a row (nloc) and the smallest
-   local row (user numbering) whose diagonal entry is not positive (or not finite) */
+/* Setup analysis: the largest number of in-slice off-diagonal entries of a row (nloc), the smallest local
+   row (user numbering) whose diagonal entry is not positive (or not finite) and the smallest local row
+   holding a non-finite value (Inf or NaN) among its stored entries. img->diag may be NULL (an image without
+   the diagonal apart, e.g. the off-process block: only the values are checked). */
 typedef struct {
   unsigned long long maxloc;
   unsigned long long badrow; /* MS_BJS_BAD_NONE when none */
+  unsigned long long badval; /* MS_BJS_BAD_NONE when none */
 } MSBJSCUDAStatus;
 
 /* Resets *status and computes it on the stream (the caller reads it back once) */

@@ -252,28 +252,35 @@ extern "C" int MSBJSCUDAConfigure(int sh, int nloc, int inner, int force_global,
   return (int)cudaSuccess;
 }
 
-/* one thread per image row: in-slice entries of the row (max over rows) and the smallest user row whose
-   diagonal entry is not positive */
-__global__ void bjs_analyze_kernel(int m, int sh, const long long *__restrict__ sliceptr, const int *__restrict__ cols, const double *__restrict__ diag, const int *__restrict__ perm, MSBJSCUDAStatus *status)
+/* one thread per image row: in-slice entries of the row (max over rows), the smallest user row whose
+   diagonal entry is not positive and the smallest user row holding a non-finite value */
+__global__ void bjs_analyze_kernel(int m, int sh, const long long *__restrict__ sliceptr, const int *__restrict__ cols, const double *__restrict__ vals, const double *__restrict__ diag, const int *__restrict__ perm, MSBJSCUDAStatus *status)
 {
   const int          r   = blockIdx.x * blockDim.x + threadIdx.x;
   unsigned int       cnt = 0;
-  unsigned long long bad = MS_BJS_BAD_NONE;
+  unsigned long long bad = MS_BJS_BAD_NONE, badv = MS_BJS_BAD_NONE;
   if (r < m) {
     const int       s = r / sh, t = r - s * sh;
     const long long beg = sliceptr[s];
     const int       w   = (int)((sliceptr[s + 1] - beg) / sh);
-    for (int k = 0; k < w; k++)
-      if (cols[beg + (long long)k * sh + t] < 0) cnt++;
-    if (!(diag[r] > 0.0)) bad = (unsigned long long)(perm ? perm[r] : r);
+    bool            fin = diag ? isfinite(diag[r]) : true;
+    for (int k = 0; k < w; k++) {
+      const long long slot = beg + (long long)k * sh + t;
+      if (cols[slot] < 0) cnt++;
+      if (!isfinite(vals[slot])) fin = false;
+    }
+    if (diag && !(diag[r] > 0.0)) bad = (unsigned long long)(perm ? perm[r] : r);
+    if (!fin) badv = (unsigned long long)(perm ? perm[r] : r);
   }
   for (int off = 16; off > 0; off /= 2) {
-    cnt = max(cnt, __shfl_down_sync(0xffffffffu, cnt, off));
-    bad = min(bad, __shfl_down_sync(0xffffffffu, bad, off));
+    cnt  = max(cnt, __shfl_down_sync(0xffffffffu, cnt, off));
+    bad  = min(bad, __shfl_down_sync(0xffffffffu, bad, off));
+    badv = min(badv, __shfl_down_sync(0xffffffffu, badv, off));
   }
   if ((threadIdx.x & 31) == 0) {
     if (cnt) atomicMax(&status->maxloc, (unsigned long long)cnt);
     if (bad != MS_BJS_BAD_NONE) atomicMin(&status->badrow, bad);
+    if (badv != MS_BJS_BAD_NONE) atomicMin(&status->badval, badv);
   }
 }
 
@@ -282,9 +289,9 @@ extern "C" int MSBJSCUDAAnalyze(const MSBJSCUDAImage *img, MSBJSCUDAStatus *stat
   cudaStream_t st = (cudaStream_t)stream;
   cudaError_t  err;
   if ((err = cudaMemsetAsync(&status->maxloc, 0, sizeof(unsigned long long), st))) return (int)err;
-  if ((err = cudaMemsetAsync(&status->badrow, 0xff, sizeof(unsigned long long), st))) return (int)err;
+  if ((err = cudaMemsetAsync(&status->badrow, 0xff, 2 * sizeof(unsigned long long), st))) return (int)err;
   if (img->m <= 0) return (int)cudaSuccess;
-  bjs_analyze_kernel<<<(img->m + 255) / 256, 256, 0, st>>>(img->m, img->sh, img->sliceptr, img->cols, img->diag, img->perm, status);
+  bjs_analyze_kernel<<<(img->m + 255) / 256, 256, 0, st>>>(img->m, img->sh, img->sliceptr, img->cols, img->vals, img->diag, img->perm, status);
   return (int)cudaGetLastError();
 }
 

@@ -8,7 +8,7 @@ static char help[] = "PCBJSMOOTH: properties of one application and of the smoot
               smoothing loop (PCApplyRichardson, 30 iterations) reduces the residual by more than one sweep;\n\
     spd:      for the settings given, u'M^-1 v = v'M^-1 u and u'M^-1 u > 0 on random vectors, and the PCView verdict;\n\
     fallback: the global-memory coefficient path gives exactly the same result as the shared-memory one;\n\
-    error:    a negative diagonal entry at row -bad is reported with its row.\n";
+    error:    a bad row -bad (-bad_kind negdiag|nodiag|nan|inf) is reported with its row.\n";
 
 #include <petscmodsell.h>
 #include <petscksp.h>
@@ -38,7 +38,17 @@ static PetscReal U(unsigned long long i)
 
 /* random symmetric graph: edges (i, i+1) and (i, j(i,e)) for e < 3 with weights in (0.1, 1.1]; row i of the
    matrix holds -w for each edge and sum(w) + 0.05 on the diagonal. Built from the edge list owned by each row. */
-static PetscErrorCode BuildMatrix(Problem prob, PetscInt n, PetscInt bad, Mat A)
+typedef enum {
+  BAD_NEGDIAG,
+  BAD_NODIAG,
+  BAD_NAN,
+  BAD_INF
+} BadKind;
+static const char *const BadKinds[] = {"negdiag", "nodiag", "nan", "inf", "BadKind", "BAD_", NULL};
+
+/* row bad (lap3d): negdiag: diagonal -6; nodiag: no diagonal entry stored; nan: its last off-diagonal entry (the
+   +z neighbour, on another process with 3 processes at n = 5) is NaN; inf: its diagonal is +Inf */
+static PetscErrorCode BuildMatrix(Problem prob, PetscInt n, PetscInt bad, BadKind kind, Mat A)
 {
   PetscInt rstart, rend, N;
 
@@ -51,14 +61,17 @@ static PetscErrorCode BuildMatrix(Problem prob, PetscInt n, PetscInt bad, Mat A)
       PetscInt       cols[7], nc = 0;
       PetscScalar    vals[7];
 
-      cols[nc]   = i;
-      vals[nc++] = (i == bad) ? -6.0 : 6.0;
+      if (i != bad || kind != BAD_NODIAG) {
+        cols[nc]   = i;
+        vals[nc++] = (i == bad) ? (kind == BAD_INF ? (PetscScalar)INFINITY : -6.0) : 6.0;
+      }
       if (x > 0) { cols[nc] = i - 1; vals[nc++] = -1.0; }
       if (x < n - 1) { cols[nc] = i + 1; vals[nc++] = -1.0; }
       if (y > 0) { cols[nc] = i - n; vals[nc++] = -1.0; }
       if (y < n - 1) { cols[nc] = i + n; vals[nc++] = -1.0; }
       if (z > 0) { cols[nc] = i - n * n; vals[nc++] = -1.0; }
       if (z < n - 1) { cols[nc] = i + n * n; vals[nc++] = -1.0; }
+      if (i == bad && kind == BAD_NAN) vals[nc - 1] = NAN;
       PetscCall(MatSetValues(A, 1, &i, nc, cols, vals, INSERT_VALUES));
     }
   } else {
@@ -141,6 +154,7 @@ int main(int argc, char **argv)
   Mat       A;
   Vec       b, y, w;
   PetscInt  n = 6, N, m, bad = -1;
+  BadKind   badkind = BAD_NEGDIAG;
   Problem   prob = PROB_LAP3D;
   TestKind  test = TEST_REDUCE;
   PC        pc;
@@ -153,7 +167,8 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsEnum("-problem", "lap3d or rand", NULL, Problems, (PetscEnum)prob, (PetscEnum *)&prob, NULL));
   PetscCall(PetscOptionsInt("-n", "grid points per direction (n^3 rows)", NULL, n, &n, NULL));
   PetscCall(PetscOptionsEnum("-test", "which property", NULL, TestKinds, (PetscEnum)test, (PetscEnum *)&test, NULL));
-  PetscCall(PetscOptionsInt("-bad", "row with a negative diagonal (-test error)", NULL, bad, &bad, NULL));
+  PetscCall(PetscOptionsInt("-bad", "row with a bad entry (-test error)", NULL, bad, &bad, NULL));
+  PetscCall(PetscOptionsEnum("-bad_kind", "what is wrong with row -bad (lap3d): negdiag, nodiag, nan (off-diagonal), inf (diagonal)", NULL, BadKinds, (PetscEnum)badkind, (PetscEnum *)&badkind, NULL));
   PetscOptionsEnd();
   N = n * n * n;
 
@@ -164,7 +179,7 @@ int main(int argc, char **argv)
   PetscCall(MatSeqAIJSetPreallocation(A, 20, NULL));
   PetscCall(MatMPIAIJSetPreallocation(A, 20, NULL, 20, NULL));
   PetscCall(MatSetOption(A, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE));
-  PetscCall(BuildMatrix(prob, n, test == TEST_ERROR ? bad : -1, A));
+  PetscCall(BuildMatrix(prob, n, test == TEST_ERROR ? bad : -1, badkind, A));
   PetscCall(MatSetOption(A, MAT_SPD, PETSC_TRUE));
   PetscCall(MatGetLocalSize(A, &m, NULL));
   PetscCall(MatCreateVecs(A, &y, &b));
@@ -184,7 +199,7 @@ int main(int argc, char **argv)
     ierr = PCSetUp(pc);
     PetscCall(PetscPopErrorHandler());
     PetscCall(PetscErrorMessage(ierr, &text, &specific));
-    PetscCall(PetscPrintf(comm, "error case negative diagonal at row %" PetscInt_FMT ": %s\n", bad, ierr ? "raised" : "NOT raised"));
+    PetscCall(PetscPrintf(comm, "error case %s at row %" PetscInt_FMT ": %s\n", BadKinds[badkind], bad, ierr ? "raised" : "NOT raised"));
     if (ierr) PetscCall(PetscPrintf(comm, "  [%s] %s\n", text, specific));
     PetscCall(PCDestroy(&pc));
   } else if (test == TEST_EXACT) {
@@ -392,10 +407,12 @@ int main(int argc, char **argv)
      args: -test fallback -problem rand -n 6 -pc_bjsmooth_block_size 64 -pc_bjsmooth_inner {{jacobi sgs cg}separate output}
      filter: grep -e "M^-1" -e "coefficients in" -e "same result" -e "u.M"
 
+   # bad operators: a negative or missing diagonal, a NaN off the diagonal (off-process with 3 processes), an
+   # infinite diagonal: an error naming the row
    test:
-     suffix: err_negdiag
+     suffix: err
      nsize: {{1 3}}
-     args: -test error -problem lap3d -n 5 -bad 77
+     args: -test error -problem lap3d -n 5 -bad 77 -bad_kind {{negdiag nodiag nan inf}separate output}
 
    # GPU: the same checks on the device (outputs are those of the host)
    testset:
@@ -429,7 +446,22 @@ int main(int argc, char **argv)
      test:
        suffix: cuda_err_negdiag
        nsize: {{1 3}}
-       args: -test error -problem lap3d -n 5 -bad 77 -mat_type modsell
-       output_file: output/ex1_err_negdiag.out
+       args: -test error -problem lap3d -n 5 -bad 77 -bad_kind negdiag -mat_type {{modsell aijcusparse}}
+       output_file: output/ex1_err_bad_kind-negdiag.out
+     test:
+       suffix: cuda_err_nodiag
+       nsize: {{1 3}}
+       args: -test error -problem lap3d -n 5 -bad 77 -bad_kind nodiag -mat_type modsell
+       output_file: output/ex1_err_bad_kind-nodiag.out
+     test:
+       suffix: cuda_err_nan
+       nsize: {{1 3}}
+       args: -test error -problem lap3d -n 5 -bad 77 -bad_kind nan -mat_type {{modsell aijcusparse}}
+       output_file: output/ex1_err_bad_kind-nan.out
+     test:
+       suffix: cuda_err_inf
+       nsize: {{1 3}}
+       args: -test error -problem lap3d -n 5 -bad 77 -bad_kind inf -mat_type modsell
+       output_file: output/ex1_err_bad_kind-inf.out
 
 TEST*/
