@@ -76,6 +76,10 @@ static inline int PCRuizPCode(NormType t)
   return t == NORM_1 ? MS_RUIZ_P1 : (t == NORM_2 ? MS_RUIZ_P2 : MS_RUIZ_PINF);
 }
 
+/* the norms PCRUIZ equilibrates in (-pc_ruiz_norm offers only these), in the order of PCRuizNorms[] */
+static const char *const PCRuizNorms[]     = {"1", "2", "infinity"};
+static const NormType    PCRuizNormTypes[] = {NORM_1, NORM_2, NORM_INFINITY};
+
 static const char *PCRuizNormName(NormType t)
 {
   return t == NORM_1 ? "1" : (t == NORM_2 ? "2" : "infinity");
@@ -235,7 +239,7 @@ static PetscErrorCode PCRuizResetStatusDevice(PC_Ruiz *jac, PetscBool first)
   cudaStream_t stream;
 
   PetscFunctionBegin;
-  if (!jac->d_status) PetscCallCUDA(cudaMalloc(&jac->d_status, sizeof(MSRuizCUDAStatus)));
+  if (!jac->d_status) PetscCall(MSDeviceMalloc(&jac->d_status, sizeof(MSRuizCUDAStatus), "PCRUIZ's status"));
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   PetscCallCUDA((cudaError_t)MSRuizCUDAResetStatus((MSRuizCUDAStatus *)jac->d_status, (int)first, stream));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -575,7 +579,12 @@ static PetscErrorCode PCSetUp_Ruiz(PC pc)
     PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &same, 1, MPI_C_BOOL, MPI_LAND, comm));
     PetscCheck(M == N && same, comm, PETSC_ERR_ARG_SIZ, "PCRUIZ needs a square operator with equal row and column layouts: it is %" PetscInt_FMT " x %" PetscInt_FMT " and its local rows and columns differ on some process", M, N);
   }
-  PetscCheck(M < PETSC_INT32_MAX, comm, PETSC_ERR_SUP, "PCRUIZ: the operator has %" PetscInt_FMT " rows; at most %d are supported", M, PETSC_INT32_MAX - 1);
+  { /* the GPU kernels index a process's rows with 32-bit integers */
+    PetscInt mmax = m;
+
+    PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &mmax, 1, MPIU_INT, MPI_MAX, comm));
+    PetscCheck(mmax < PETSC_INT32_MAX, comm, PETSC_ERR_SUP, "PCRUIZ: a process holds %" PetscInt_FMT " rows of the operator; at most %d per process fit the 32-bit row indices of its kernels: use more MPI processes", mmax, PETSC_INT32_MAX - 1);
+  }
 
   /* mode */
   if (jac->symmetric_opt == PETSC_BOOL3_UNKNOWN) {
@@ -789,16 +798,15 @@ static PetscErrorCode PCDestroy_Ruiz(PC pc)
 static PetscErrorCode PCSetFromOptions_Ruiz(PC pc, PetscOptionItems PetscOptionsObject)
 {
   PC_Ruiz  *jac = (PC_Ruiz *)pc->data;
-  NormType  norm;
   PetscReal tol;
-  PetscInt  it;
+  PetscInt  it, inorm = 0;
 
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "Ruiz equilibration options");
-  norm = jac->norm;
-  PetscCall(PetscOptionsEnum("-pc_ruiz_norm", "p-norm the rows (and columns) of the scaled operator are equilibrated in: 1, 2 or infinity", "PCRUIZ", NormTypes, (PetscEnum)norm, (PetscEnum *)&norm, NULL));
-  PetscCheck(norm == NORM_1 || norm == NORM_2 || norm == NORM_INFINITY, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCRUIZ: -pc_ruiz_norm %s is not supported: use 1, 2 or infinity", NormTypes[norm]);
-  jac->norm = norm;
+  for (PetscInt k = 0; k < (PetscInt)PETSC_STATIC_ARRAY_LENGTH(PCRuizNormTypes); k++)
+    if (PCRuizNormTypes[k] == jac->norm) inorm = k;
+  PetscCall(PetscOptionsEList("-pc_ruiz_norm", "p-norm the rows (and columns) of the scaled operator are equilibrated in", "PCRUIZ", PCRuizNorms, (PetscInt)PETSC_STATIC_ARRAY_LENGTH(PCRuizNorms), PCRuizNorms[inorm], &inorm, NULL));
+  jac->norm = PCRuizNormTypes[inorm];
   tol       = jac->tol;
   PetscCall(PetscOptionsReal("-pc_ruiz_tol", "Stop when the largest deviation |1 - norm| of a row (or column) of the scaled operator is at most this", "PCRUIZ", tol, &tol, NULL));
   PetscCheck(tol >= 0.0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCRUIZ: -pc_ruiz_tol %g must be nonnegative (0 runs all -pc_ruiz_max_it sweeps)", (double)tol);
