@@ -1,7 +1,10 @@
 static char help[] = "Bad input to MATMODSELL must give a PETSc error with a message.\n\
 Default: API calls with bad arguments under PetscReturnErrorHandler; each must fail with the right\n\
 error code and message, leave the matrix unchanged and usable. With -create, a MATMODSELL matrix is\n\
-created from the options (bad -mat_modsell_* values end the program with the PETSc error).\n";
+created from the options (bad -mat_modsell_* values end the program with the PETSc error). With -oom (GPU,\n\
+with -modsell_device_alloc_limit), building the device image or -pc_type's setup must fail with PETSC_ERR_MEM\n\
+naming the bytes, and everything must still be destroyed cleanly. With -wide (64-bit indices), a block\n\
+with more than 2^31 - 1 columns must be refused with PETSC_ERR_SUP.\n";
 
 #include "mstest.h"
 
@@ -32,7 +35,7 @@ int main(int argc, char **argv)
   MSTestCSR          csr;
   Mat                A, B, U;
   Vec                x, y, z;
-  PetscBool          create = PETSC_FALSE;
+  PetscBool          create = PETSC_FALSE, oom = PETSC_FALSE, wide = PETSC_FALSE;
   PetscErrorCode     ierr;
   PetscInt           sh, m, n;
   MatModSELLKernel   k;
@@ -45,6 +48,75 @@ int main(int argc, char **argv)
   c.comm  = PETSC_COMM_WORLD;
   c.nfail = 0;
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-create", &create, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-oom", &oom, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-wide", &wide, NULL));
+  if (oom) { /* a 1D Laplacian with CUDA vectors: the device image (and the PC) cannot be allocated */
+    const PetscInt N = 4000;
+    PetscInt       rstart, rend;
+    KSP            ksp;
+
+    PetscCall(MatCreate(c.comm, &B));
+    PetscCall(MatSetSizes(B, PETSC_DECIDE, PETSC_DECIDE, N, N));
+    PetscCall(MatSetType(B, MATAIJ));
+    PetscCall(MatSetVecType(B, VECCUDA));
+    PetscCall(MatSetFromOptions(B));
+    PetscCall(MatSeqAIJSetPreallocation(B, 3, NULL));
+    PetscCall(MatMPIAIJSetPreallocation(B, 3, NULL, 1, NULL));
+    PetscCall(MatGetOwnershipRange(B, &rstart, &rend));
+    for (PetscInt i = rstart; i < rend; i++) {
+      PetscInt    cols[3] = {i - 1, i, i + 1};
+      PetscScalar vals[3] = {-1.0, 2.0, -1.0};
+      PetscCall(MatSetValues(B, 1, &i, 3 - (i == 0) - (i == N - 1), cols + (i == 0), vals + (i == 0), INSERT_VALUES));
+    }
+    PetscCall(MatCreateVecs(B, &x, &y));
+    PetscCall(VecSet(x, 1.0));
+    PetscCall(KSPCreate(c.comm, &ksp));
+    PetscCall(KSPSetOperators(ksp, B, B));
+    PetscCall(KSPSetFromOptions(ksp));
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    ierr = MatAssemblyBegin(B, MAT_FINAL_ASSEMBLY);
+    if (!ierr) ierr = MatAssemblyEnd(B, MAT_FINAL_ASSEMBLY); /* MATMODSELL builds its device image here */
+    if (!ierr) ierr = MatMult(B, x, y);
+    if (!ierr) ierr = KSPSetUp(ksp); /* the preconditioner's setup */
+    PetscCall(PetscPopErrorHandler());
+    PetscCall(Expect(&c, "device memory beyond -modsell_device_alloc_limit", ierr, PETSC_ERR_MEM));
+    PetscCall(KSPDestroy(&ksp));
+    PetscCall(VecDestroy(&x));
+    PetscCall(VecDestroy(&y));
+    PetscCall(MatDestroy(&B));
+    PetscCall(PetscPrintf(c.comm, "%s\n", c.nfail ? "FAILED" : "OK"));
+    PetscCall(PetscFinalize());
+    return 0;
+  }
+  if (wide) { /* 64-bit indices: a block of more than 2^31 - 1 columns (no vector of that size is created) */
+  #if defined(PETSC_USE_64BIT_INDICES)
+    const PetscInt N = (PetscInt)PETSC_INT32_MAX + 10;
+    PetscInt       rstart, rend;
+
+    PetscCall(MatCreate(PETSC_COMM_SELF, &B));
+    PetscCall(MatSetSizes(B, 4, N, 4, N));
+    PetscCall(MatSetType(B, MATMODSELL));
+    PetscCall(MatSeqAIJSetPreallocation(B, 2, NULL));
+    PetscCall(MatGetOwnershipRange(B, &rstart, &rend));
+    for (PetscInt i = rstart; i < rend; i++) {
+      PetscInt    cols[2] = {i, N - 1 - i};
+      PetscScalar vals[2] = {1.0, 2.0};
+      PetscCall(MatSetValues(B, 1, &i, 2, cols, vals, INSERT_VALUES));
+    }
+    PetscCall(MatAssemblyBegin(B, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(B, MAT_FINAL_ASSEMBLY));
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    ierr = MatModSELLGetInfo(B, &info); /* builds the image */
+    PetscCall(PetscPopErrorHandler());
+    PetscCall(Expect(&c, "a block of 2^31 + 9 columns", ierr, PETSC_ERR_SUP));
+    PetscCall(MatDestroy(&B));
+  #else
+    SETERRQ(c.comm, PETSC_ERR_SUP, "-wide needs PETSc with 64-bit indices");
+  #endif
+    PetscCall(PetscPrintf(c.comm, "%s\n", c.nfail ? "FAILED" : "OK"));
+    PetscCall(PetscFinalize());
+    return 0;
+  }
   if (create) { /* the options are read when the type is set */
     PetscCall(MatCreate(c.comm, &B));
     PetscCall(MatSetSizes(B, PETSC_DECIDE, PETSC_DECIDE, 100, 100));
@@ -172,5 +244,25 @@ int main(int argc, char **argv)
    test:
      suffix: create
      args: -create -mat_modsell_slice_height 1024
+
+   # the GPU out of memory while building the image (MATMODSELL's own, or the one PCBJSMOOTH builds for an
+   # aijcusparse operator) or a preconditioner: PETSC_ERR_MEM naming the bytes, then a clean exit
+   testset:
+     requires: cuda
+     args: -oom -ksp_type cg
+     test:
+       suffix: oom_image
+       nsize: {{1 2}}
+       args: -mat_type modsell -pc_type jacobi -modsell_device_alloc_limit 1000
+     test:
+       suffix: oom_pc
+       nsize: {{1 2}}
+       args: -mat_type aijcusparse -pc_type bjsmooth -modsell_device_alloc_limit 1000
+
+   # 64-bit indices: a block wider than 32-bit column indices is refused
+   test:
+     suffix: wide
+     requires: 64bitindices
+     args: -wide
 
 TEST*/

@@ -94,8 +94,14 @@ PETSC_INTERN PetscErrorCode MSUploadSetThreads(PetscInt);
 PETSC_INTERN PetscErrorCode MSUploadGetThreads(PetscInt *);
 PETSC_INTERN PetscErrorCode MSUploadSetChunk(PetscInt);
 PETSC_INTERN PetscErrorCode MSUploadGetChunk(PetscInt *);
+/* -modsell_device_alloc_limit: device requests above this many bytes fail as if the GPU were out of memory */
+PETSC_INTERN PetscErrorCode MSDeviceSetAllocLimit(double);
 #if defined(PETSC_HAVE_CUDA)
 PETSC_INTERN PetscErrorCode MSCopyHostToDevice(void *, const void *, size_t, void *);
+/* cudaMalloc / cudaMallocAsync (stream: a cudaStream_t) whose failure is a PETSC_ERR_MEM error naming the bytes and
+   what (e.g. "the values of the mod-SELL image"); *ptr is NULL after a failure */
+PETSC_INTERN PetscErrorCode MSDeviceMalloc(void **, size_t, const char *);
+PETSC_INTERN PetscErrorCode MSDeviceMallocAsync(void **, size_t, const char *, void *);
 #endif
 /* Validate a slice height; errors say what is allowed */
 PETSC_EXTERN PetscErrorCode MSCheckSliceHeight(MPI_Comm, PetscInt);

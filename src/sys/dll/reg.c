@@ -47,6 +47,13 @@ PetscErrorCode PetscModSELLInitializePackage(void)
   PetscCall(PetscLogEventRegister("ModSELLValues", MAT_CLASSID, &MATMODSELL_ImageValues));
   PetscCall(PetscLogEventRegister("ModSELLUpload", MAT_CLASSID, &MATMODSELL_Upload));
   PetscCall(PetscModSELLRegisterPCs_Private());
+  {
+    PetscReal limit = 0;
+    PetscBool set;
+
+    PetscCall(PetscOptionsGetReal(NULL, NULL, "-modsell_device_alloc_limit", &limit, &set));
+    if (set) PetscCall(MSDeviceSetAllocLimit((double)limit));
+  }
   PetscCall(PetscRegisterFinalize(PetscModSELLFinalizePackage));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

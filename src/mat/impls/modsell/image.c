@@ -323,7 +323,7 @@ static PetscErrorCode MSImageUploadPerm(MSImage img, cudaStream_t stream)
 {
   PetscFunctionBegin;
   if ((img->perm || img->bricks) && img->m && !img->d_perm) {
-    PetscCallCUDA(cudaMalloc(&img->d_perm, (size_t)img->m * sizeof(int)));
+    PetscCall(MSDeviceMalloc(&img->d_perm, (size_t)img->m * sizeof(int), "the row permutation of the mod-SELL image"));
     img->dev_bytes += (size_t)img->m * sizeof(int);
     if (!img->perm) { /* bricks, not needed on the host so far: computed on the device */
       PetscCallCUDA((cudaError_t)MSCUDABricksPerm((int)img->m, (int)img->box[0], (int)img->box[1], (int)img->box[2], (int)img->box[3], (int)img->brick[0], (int)img->brick[1], (int)img->brick[2], (int *)img->d_perm, NULL, stream));
@@ -348,9 +348,9 @@ static PetscErrorCode MSImageUploadHost(MSImage img, Mat A, cudaStream_t stream)
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(MATMODSELL_Upload, A, 0, 0, 0));
-  PetscCallCUDA(cudaMalloc(&img->d_sliceptr, nsp * sizeof(long long)));
-  PetscCallCUDA(cudaMalloc(&img->d_cols, PetscMax(ns, 1) * sizeof(int)));
-  PetscCallCUDA(cudaMalloc(&img->d_vals, PetscMax(ns, 1) * sizeof(double)));
+  PetscCall(MSDeviceMalloc(&img->d_sliceptr, nsp * sizeof(long long), "the slice pointers of the mod-SELL image"));
+  PetscCall(MSDeviceMalloc(&img->d_cols, PetscMax(ns, 1) * sizeof(int), "the column codes of the mod-SELL image"));
+  PetscCall(MSDeviceMalloc(&img->d_vals, PetscMax(ns, 1) * sizeof(double), "the values of the mod-SELL image"));
   img->dev_bytes += nsp * sizeof(long long) + ns * (sizeof(int) + sizeof(double));
   PetscCallCUDA(cudaMemcpyAsync(img->d_sliceptr, img->sliceptr, nsp * sizeof(long long), cudaMemcpyHostToDevice, stream));
   if (ns) {
@@ -358,7 +358,7 @@ static PetscErrorCode MSImageUploadHost(MSImage img, Mat A, cudaStream_t stream)
     PetscCall(MSCopyHostToDevice(img->d_vals, img->vals, ns * sizeof(double), stream));
   }
   if (img->diag && m) {
-    PetscCallCUDA(cudaMalloc(&img->d_diag, m * sizeof(double)));
+    PetscCall(MSDeviceMalloc(&img->d_diag, m * sizeof(double), "the diagonal of the mod-SELL image"));
     PetscCallCUDA(cudaMemcpyAsync(img->d_diag, img->diag, m * sizeof(double), cudaMemcpyHostToDevice, stream));
     img->dev_bytes += m * sizeof(double);
   }
@@ -393,9 +393,9 @@ static PetscErrorCode MSCSRDeviceGet(MSImage img, Mat A, PetscBool needvals, cud
   {
     const size_t m1 = (size_t)img->m + 1, nnz = (size_t)img->nnz;
     PetscCall(PetscLogEventBegin(MATMODSELL_Upload, A, 0, 0, 0));
-    PetscCallCUDA(cudaMallocAsync(&csr->tmp[0], m1 * sizeof(int), stream));
-    PetscCallCUDA(cudaMallocAsync(&csr->tmp[1], PetscMax(nnz, 1) * sizeof(int), stream));
-    if (needvals) PetscCallCUDA(cudaMallocAsync(&csr->tmp[2], PetscMax(nnz, 1) * sizeof(double), stream));
+    PetscCall(MSDeviceMallocAsync(&csr->tmp[0], m1 * sizeof(int), "a copy of the CSR row pointers", stream));
+    PetscCall(MSDeviceMallocAsync(&csr->tmp[1], PetscMax(nnz, 1) * sizeof(int), "a copy of the CSR column indices", stream));
+    if (needvals) PetscCall(MSDeviceMallocAsync(&csr->tmp[2], PetscMax(nnz, 1) * sizeof(double), "a copy of the CSR values", stream));
     PetscCall(MSCopyHostToDevice(csr->tmp[0], i, m1 * sizeof(int), stream));
     PetscCall(MSCopyHostToDevice(csr->tmp[1], j, nnz * sizeof(int), stream));
     if (needvals) PetscCall(MSCopyHostToDevice(csr->tmp[2], a, nnz * sizeof(double), stream));
@@ -445,11 +445,11 @@ static PetscErrorCode MSImageBuildDevice(MSImage img, Mat A)
   PetscCall(MSCSRDeviceGet(img, A, PETSC_TRUE, stream, &csr));
   PetscCall(PetscLogEventBegin(MATMODSELL_ImageBuild, A, 0, 0, 0));
   if (img->d_perm && img->local) { /* old -> new, on the device */
-    PetscCallCUDA(cudaMallocAsync((void **)&d_iperm, m * sizeof(int), stream));
+    PetscCall(MSDeviceMallocAsync((void **)&d_iperm, m * sizeof(int), "the inverse row permutation", stream));
     PetscCallCUDA((cudaError_t)MSCUDAInversePerm((int)m, (const int *)img->d_perm, d_iperm, stream));
   }
-  PetscCallCUDA(cudaMalloc(&img->d_sliceptr, ((size_t)img->nslices + 1) * sizeof(long long)));
-  PetscCallCUDA(cudaMallocAsync((void **)&d_stats, 3 * sizeof(unsigned long long), stream));
+  PetscCall(MSDeviceMalloc(&img->d_sliceptr, ((size_t)img->nslices + 1) * sizeof(long long), "the slice pointers of the mod-SELL image"));
+  PetscCall(MSDeviceMallocAsync((void **)&d_stats, 3 * sizeof(unsigned long long), "the image statistics", stream));
   PetscCallCUDA(cudaMemsetAsync(d_stats, 0, 3 * sizeof(unsigned long long), stream));
   PetscCall(PetscLogGpuTimeBegin());
   PetscCallCUDA((cudaError_t)MSCUDABuildSlicePtr((int)img->m, (int)img->sh, (int)img->nslices, csr.ai, csr.aj, (const int *)img->d_perm, (int)img->dapart, (long long *)img->d_sliceptr, d_stats, stream));
@@ -461,9 +461,9 @@ static PetscErrorCode MSImageBuildDevice(MSImage img, Mat A)
     PetscCallCUDA(cudaStreamSynchronize(stream));
     img->nslots = nslots;
   }
-  PetscCallCUDA(cudaMalloc(&img->d_cols, PetscMax((size_t)img->nslots, 1) * sizeof(int)));
-  PetscCallCUDA(cudaMalloc(&img->d_vals, PetscMax((size_t)img->nslots, 1) * sizeof(double)));
-  if (img->dapart && m) PetscCallCUDA(cudaMalloc(&img->d_diag, m * sizeof(double)));
+  PetscCall(MSDeviceMalloc(&img->d_cols, PetscMax((size_t)img->nslots, 1) * sizeof(int), "the column codes of the mod-SELL image"));
+  PetscCall(MSDeviceMalloc(&img->d_vals, PetscMax((size_t)img->nslots, 1) * sizeof(double), "the values of the mod-SELL image"));
+  if (img->dapart && m) PetscCall(MSDeviceMalloc(&img->d_diag, m * sizeof(double), "the diagonal of the mod-SELL image"));
   PetscCall(PetscLogGpuTimeBegin());
   PetscCallCUDA((cudaError_t)MSCUDAFill((int)img->m, (int)img->sh, csr.ai, csr.aj, csr.aa, (const int *)img->d_perm, d_iperm, (int)img->dapart, (int)img->local, (const long long *)img->d_sliceptr, 1, (int *)img->d_cols, (double *)img->d_vals, (double *)img->d_diag, NULL, d_stats, stream));
   PetscCall(PetscLogGpuTimeEnd());
@@ -495,7 +495,7 @@ static PetscErrorCode MSImageUploadValues(MSImage img, Mat A)
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   PetscCall(PetscLogEventBegin(MATMODSELL_ImageValues, A, 0, 0, 0));
   if (!img->d_csr2slot) { /* the CSR -> slot map, built once per pattern */
-    PetscCallCUDA(cudaMalloc(&img->d_csr2slot, nnz * sizeof(long long)));
+    PetscCall(MSDeviceMalloc(&img->d_csr2slot, nnz * sizeof(long long), "the CSR-to-slot map of the mod-SELL image"));
     img->dev_bytes += nnz * sizeof(long long);
     if (MSImageDeviceBuildable(img)) {
       MSCSRDevice csr;
@@ -513,7 +513,7 @@ static PetscErrorCode MSImageUploadValues(MSImage img, Mat A)
   PetscCall(MatSeqAIJGetArrayRead(A, &a));
   {
     if (!img->d_csrvals) {
-      PetscCallCUDA(cudaMalloc(&img->d_csrvals, nnz * sizeof(double)));
+      PetscCall(MSDeviceMalloc(&img->d_csrvals, nnz * sizeof(double), "the staging copy of the CSR values"));
       img->dev_bytes += nnz * sizeof(double);
     }
     /* returns once the host buffer has been read */

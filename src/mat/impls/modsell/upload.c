@@ -187,6 +187,61 @@ PetscErrorCode MSCopyHostToDevice(void *dst, const void *src, size_t bytes, void
   for (PetscInt k = 0; k < nt; k++) PetscCallCUDA(job[k].err);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/* Device allocations of the plugin (images, preconditioner data, temporaries): a failure is PETSC_ERR_MEM
+   naming the bytes and what they were for, never a CUDA error code; the sticky error is cleared so that
+   later launches are not blamed. -modsell_device_alloc_limit <bytes> (read at PetscModSELLInitializePackage())
+   makes every larger request fail the same way: a test hook for the out-of-memory paths. */
+static double ms_alloc_limit = 0; /* 0: none */
+
+PetscErrorCode MSDeviceSetAllocLimit(double bytes)
+{
+  PetscFunctionBegin;
+  PetscCheck(bytes >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-modsell_device_alloc_limit %g: give a number of bytes >= 0 (0: no limit)", bytes);
+  ms_alloc_limit = bytes;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MSDeviceAllocError(cudaError_t err, size_t bytes, const char *what)
+{
+  size_t freeb = 0, total = 0;
+
+  PetscFunctionBegin;
+  (void)cudaGetLastError(); /* clear the sticky allocation error */
+  PetscCheck(err != cudaSuccess, PETSC_COMM_SELF, PETSC_ERR_MEM, "petsc-modsell: the GPU could not allocate %zu bytes (%.1f MiB) for %s (over -modsell_device_alloc_limit %g bytes): free device memory, or use more processes (GPUs) or a smaller problem per GPU", bytes, bytes / 1048576.0, what, ms_alloc_limit);
+  (void)cudaMemGetInfo(&freeb, &total);
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_MEM, "petsc-modsell: the GPU could not allocate %zu bytes (%.1f MiB) for %s (%s; %.1f of %.1f MiB free): free device memory, or use more processes (GPUs) or a smaller problem per GPU", bytes, bytes / 1048576.0, what, cudaGetErrorString(err), freeb / 1048576.0, total / 1048576.0);
+}
+
+PetscErrorCode MSDeviceMalloc(void **ptr, size_t bytes, const char *what)
+{
+  cudaError_t err;
+
+  PetscFunctionBegin;
+  *ptr = NULL;
+  if (ms_alloc_limit > 0 && (double)bytes > ms_alloc_limit) PetscCall(MSDeviceAllocError(cudaSuccess, bytes, what));
+  err = cudaMalloc(ptr, bytes);
+  if (err != cudaSuccess) {
+    *ptr = NULL;
+    PetscCall(MSDeviceAllocError(err, bytes, what));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MSDeviceMallocAsync(void **ptr, size_t bytes, const char *what, void *stream)
+{
+  cudaError_t err;
+
+  PetscFunctionBegin;
+  *ptr = NULL;
+  if (ms_alloc_limit > 0 && (double)bytes > ms_alloc_limit) PetscCall(MSDeviceAllocError(cudaSuccess, bytes, what));
+  err = cudaMallocAsync(ptr, bytes, (cudaStream_t)stream);
+  if (err != cudaSuccess) {
+    *ptr = NULL;
+    PetscCall(MSDeviceAllocError(err, bytes, what));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 #else
 PetscErrorCode MSUploadSetThreads(PetscInt n)
 {
@@ -213,6 +268,12 @@ PetscErrorCode MSUploadGetChunk(PetscInt *bytes)
 {
   PetscFunctionBegin;
   *bytes = 4 << 20;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+PetscErrorCode MSDeviceSetAllocLimit(double bytes)
+{
+  PetscFunctionBegin;
+  PetscCheck(bytes >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-modsell_device_alloc_limit %g: give a number of bytes >= 0 (0: no limit)", bytes);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 #endif
