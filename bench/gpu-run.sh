@@ -18,7 +18,12 @@
 #   ruizsuite the same driver on badly scaled SPD problems of the suite (figure 5.1 of paper 000; RUIZ_SUITE)
 #   bjsmooth  bench/bjsmooth.sh (smoother experiment and CG comparison)
 #   solvers   bench/solvers.py (solver configurations x problem suite; SOLVERS_ARGS, SOLVERS_LIMIT)
-# Environment: JOBS (default nproc), EX45_N (default 256), EXTRA (extra PETSc options for ex45).
+#   hostvec   PETSc's ex2 on MATMODSELL with each plugin PC and jacobi: vectors in host memory (no -vec_type)
+#             against -vec_type cuda, and with -help (iterations side by side)
+# Environment: JOBS (default nproc), EX45_N (default 256), EXTRA (extra PETSc options for ex45),
+#   PETSC64=1: build PETSc with --with-64-bit-indices (from .carry/petsc-<version>.tar.gz) into its own
+#   cache directory and the plugin into build-cuda64/, SANITIZE_TOOLS (default "memcheck racecheck synccheck"),
+#   SANITIZE_SEARCH (default *cuda*: the GPU harness tests), SANITIZE_TIMEOUT (seconds per test, default 600).
 set -uo pipefail
 dest=${1:?usage: bench/gpu-run.sh OUTDIR [STAGE ...]}
 shift
@@ -39,6 +44,7 @@ version=$(tr -d ' \n' < config/petsc-version)
 cache=${PETSC_MODSELL_CACHE:-$HOME/.cache/petsc-modsell}
 export PETSC_DIR=$cache/petsc-$version-cuda-opt PETSC_ARCH=
 B=$top/build-cuda
+[ "${PETSC64:-0}" = 1 ] && B=$top/build-cuda64
 lib=$B/lib/libpetscmodsell.so
 ex=$PETSC_DIR/share/petsc/examples/src/ksp/ksp/tutorials
 status=0
@@ -58,20 +64,34 @@ pack() {
 log "device: $(sed -n 2p "$out/device.txt")"
 
 stage_petsc() {
+  if [ "${PETSC64:-0}" = 1 ]; then # its own keyed cache directory (config/configure), written to $B/petsc.env
+    log "PETSc $version with CUDA and 64-bit indices"
+    ( env -u PETSC_DIR -u PETSC_ARCH MS_BUILD="$B" bash config/configure --with-cuda=1 --jobs="$jobs" --petsc-options=--with-64-bit-indices \
+        --petsc-tarball="$top/.carry/petsc-$version.tar.gz" --cache-dir="$cache" ) > "$out/petsc64-build.log" 2>&1 \
+      || { log "PETSc build FAILED"; tail -40 "$out/petsc64-build.log"; cp "$cache"/*.log "$out/" 2>/dev/null; exit 1; }
+    PETSC_DIR=$(sed -n 's/^PETSC_DIR=//p' "$B/petsc.env"); export PETSC_DIR
+    ex=$PETSC_DIR/share/petsc/examples/src/ksp/ksp/tutorials
+    grep -E 'define PETSC_USE_64BIT_INDICES' "$PETSC_DIR/include/petscconf.h" | tee -a "$out/summary.txt"
+    return
+  fi
   if [ ! -f "$PETSC_DIR/.modsell-complete" ] && [ -f .carry/petsc-cuda.tar.xz ]; then
     log "unpacking carried PETSc"
     mkdir -p "$cache" && tar xJf .carry/petsc-cuda.tar.xz -C "$cache"
   fi
   if [ ! -f "$PETSC_DIR/.modsell-complete" ]; then
     log "building PETSc $version with CUDA"
-    ( env -u PETSC_DIR -u PETSC_ARCH bash config/configure --with-cuda=1 --jobs="$jobs" \
+    ( env -u PETSC_DIR -u PETSC_ARCH MS_BUILD="$B" bash config/configure --with-cuda=1 --jobs="$jobs" \
         --petsc-tarball="$top/.carry/petsc-$version.tar.gz" --cache-dir="$cache" ) > "$out/petsc-build.log" 2>&1 \
       || { log "PETSc build FAILED"; tail -40 "$out/petsc-build.log"; cp "$cache"/*.log "$out/" 2>/dev/null; exit 1; }
+    # config/configure names its cache directory by a key of the options: use what it wrote
+    PETSC_DIR=$(sed -n 's/^PETSC_DIR=//p' "$B/petsc.env"); export PETSC_DIR
+    ex=$PETSC_DIR/share/petsc/examples/src/ksp/ksp/tutorials
   fi
 }
 stage_savepetsc() {
   log "packing PETSc"
-  tar cf - -C "$cache" "petsc-$version-cuda-opt" | xz -T"$jobs" -6 > "$dest/petsc-cuda.tar.xz"
+  # packed under the name the carried copy is unpacked to (stage_petsc)
+  tar cf - -C "$(dirname "$PETSC_DIR")" --transform "s|^$(basename "$PETSC_DIR")|petsc-$version-cuda-opt|" "$(basename "$PETSC_DIR")" | xz -T"$jobs" -6 > "$dest/petsc-cuda.tar.xz"
   ls -la "$dest/petsc-cuda.tar.xz" | tee -a "$out/summary.txt"
 }
 
@@ -112,19 +132,43 @@ stage_check() {
   fi
 }
 
+# compute-sanitizer over the GPU harness tests: memcheck, racecheck and synccheck (every kernel of the plugin runs
+# in them); one make check per tool, with the harness's time limit raised; the counts go to sanitize.txt
 stage_sanitize() {
-  log "compute-sanitizer: memcheck on the GPU harness tests, racecheck on the SpMV and build kernels"
-  make BUILD="$B" -j"$jobs" check WRAPPER='compute-sanitizer --tool memcheck --error-exitcode 9 --print-limit 5' search="${SANITIZE_SEARCH:-*cuda*}" > "$out/memcheck.log" 2>&1 || status=1
-  tail -3 "$out/memcheck.log"
+  local tools=${SANITIZE_TOOLS:-memcheck racecheck synccheck}
+  for tool in $tools; do
+    local extra="" logdir=$out/cs-$tool
+    [ "$tool" = racecheck ] && extra="--racecheck-report hazard"
+    rm -rf "$logdir"; mkdir -p "$logdir"
+    log "compute-sanitizer --tool $tool on the harness tests ${SANITIZE_SEARCH:-*cuda*}"
+    # the tool's report goes to one file per process (stdout stays the test's, so the diffs still check it)
+    make BUILD="$B" -j"$jobs" check TIMEOUT=${SANITIZE_TIMEOUT:-600} WRAPPER="compute-sanitizer --tool $tool $extra --error-exitcode 9 --print-limit 5 --log-file $logdir/%p.log" search="${SANITIZE_SEARCH:-*cuda*}" > "$out/sanitize-$tool.log" 2>&1 || status=1
+    local procs bad
+    procs=$(ls "$logdir" | wc -l)
+    bad=$(grep -L -E 'ERROR SUMMARY: 0 errors|RACECHECK SUMMARY: 0 hazards displayed \(0 errors' "$logdir"/*.log 2>/dev/null | wc -l)
+    echo "$tool (${SANITIZE_SEARCH:-*cuda*}): harness $(tail -n 20 "$out/sanitize-$tool.log" | grep -E '^[0-9]+ passed'); $procs processes under the tool, $bad with errors or no summary" | tee -a "$out/sanitize.txt"
+    grep -L -E 'ERROR SUMMARY: 0 errors|RACECHECK SUMMARY: 0 hazards displayed \(0 errors' "$logdir"/*.log 2>/dev/null | head -5 | xargs -r head -30
+    grep -E '^not ok' "$out/sanitize-$tool.log" | head -10
+  done
+  [ "$out" = "$dest" ] || cp "$out/sanitize.txt" "$dest/" 2>/dev/null
+}
+
+# PETSc's ex2 (VecCreate()/VecSetFromOptions() vectors) on MATMODSELL: host vectors against CUDA vectors, and -help
+stage_hostvec() {
+  log "ex2: vectors in host memory (no -vec_type) against -vec_type cuda, with -help"
   {
-    for args in "-mat_modsell_slice_height 64" "-mat_modsell_ordering rcm" "-mat_modsell_kernel sell -mat_modsell_slice_height 32"; do
-      echo "--- racecheck ex2 modsell $args"
-      compute-sanitizer --tool racecheck --racecheck-report hazard --error-exitcode 9 "$B/ex2" -m 60 -n 57 -ksp_type cg -pc_type jacobi -mat_type modsell -vec_type cuda -dll_append "$lib" -ksp_max_it 5 $args || { echo "RACECHECK FAILED"; status=1; }
-      echo "--- memcheck ex2 modsell $args"
-      compute-sanitizer --tool memcheck --error-exitcode 9 "$B/ex2" -m 60 -n 57 -ksp_type cg -pc_type jacobi -mat_type modsell -vec_type cuda -dll_append "$lib" -ksp_max_it 5 $args || { echo "MEMCHECK FAILED"; status=1; }
+    for pc in bjsmooth ruiz jacobi; do
+      for np in 1 2; do
+        for vt in "" "-vec_type cuda" "-help"; do
+          echo "--- np $np -pc_type $pc $vt"
+          mpiexec -n $np "$B/ex2" -m 300 -n 300 -ksp_type cg -pc_type $pc -mat_type modsell $vt -dll_append "$lib" -ksp_converged_reason -log_view :"$out/hv.log" 2>&1 | grep -E "Linear solve|ERROR|Segmentation|signal"
+          echo "exit status ${PIPESTATUS[0]}"
+          grep -E "^(MatMult|PCApply|KSPSolve) " "$out/hv.log" | awk '{print "  " $1, $2, "calls", $4, "s"}'
+        done
+      done
     done
-  } > "$out/sanitize.log" 2>&1
-  grep -E "^---|SUMMARY|FAILED" "$out/sanitize.log"
+  } > "$out/hostvec.log" 2>&1
+  cat "$out/hostvec.log"
 }
 
 stage_ex45() {
