@@ -65,6 +65,8 @@ ifeq ($(CUDAMEMCHECK),1)
 endif
 ifeq ($(VALGRIND),1)
   MS_TESTFLAGS += -V
+  # the MPI stack's own leaks and uninitialised bytes (Debian's Open MPI): suppressed, with PETSc's file
+  export VALGRIND_OPTS := $(VALGRIND_OPTS) --suppressions=$(TOP)/config/valgrind.supp
 endif
 ifeq ($(REPLACE),1)
   MS_TESTFLAGS += -m
