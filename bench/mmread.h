@@ -7,8 +7,11 @@
    into CSR on the calling process: 0-based, columns sorted in each row, duplicate entries summed,
    the other triangle of a symmetric (or skew-symmetric) file filled in. Comment lines ('%...') and
    blank lines are skipped anywhere. Every malformed input is an error that names the file and the
-   line: a bad header, a missing or extra field, a token that is not a number, an index out of
-   range, fewer or more entries than the size line declares.
+   line: a bad header, a missing or extra field, a token that is not a number, a value that is not
+   finite (nan, inf, 1e999), an index out of range, fewer or more entries than the size line
+   declares, a NUL byte (a binary file). Nothing leaks on an error, and the memory allocated stays in
+   proportion to the file: the size line's counts are claims, checked as the entries come (see
+   MMREAD_DIM_SLACK below). bench/fuzz/ fuzzes this reader (docs/fuzz.md).
 
    Written for this project from the format description at https://math.nist.gov/MatrixMarket/formats.html.
 */
@@ -20,6 +23,7 @@
 #include <string.h>
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 
 typedef struct {
   PetscInt     m, n;      /* rows, columns */
@@ -30,42 +34,133 @@ typedef struct {
   char         symmetry[16];
 } MMCSR;
 
+/*
+  Limits that keep the memory the reader allocates in proportion to the file: the triplets grow as
+  entries are read (a size line declaring 2e9 entries in a 40-byte file allocates nothing big), and
+  the row pointers (rows + 1 PetscInt) exist only if rows and columns are at most
+  MMREAD_DIM_SLACK + MMREAD_DIM_PER_ENTRY * entries (a 1e9 x 1e9 matrix with 3 entries is refused).
+*/
+#if !defined(MMREAD_DIM_SLACK)
+  #define MMREAD_DIM_SLACK 1048576
+#endif
+#if !defined(MMREAD_DIM_PER_ENTRY)
+  #define MMREAD_DIM_PER_ENTRY 16
+#endif
+#define MMREAD_CHUNK 65536
+
 typedef struct {
-  FILE      *fp;
-  char      *buf;
-  size_t     len;
-  PetscInt64 lineno;
+  FILE       *fp;
+  const char *fname;
+  char       *buf;           /* the current line, without its end of line, NUL-terminated */
+  size_t      len;           /* allocated length of buf */
+  PetscInt64  lineno;        /* number of the current line (1-based) */
+  char       *in;            /* input buffer: MMREAD_CHUNK bytes, valid from inpos to inend */
+  size_t      inpos, inend;
+  PetscBool   bad;           /* the current line cannot be read: msg says why */
+  char       *msg;
+  size_t      msglen;
 } MMLineReader_;
 
-/* Read the next line (any length) into r->buf without its newline; *eof when there is none */
+/* Open fname for MMGetLine_(); *ok false (and msg says why) when it cannot be opened */
+static PetscErrorCode MMLineReaderOpen_(MMLineReader_ *r, const char fname[], char *msg, size_t msglen, PetscBool *ok)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(r, sizeof(*r)));
+  r->fname  = fname;
+  r->msg    = msg;
+  r->msglen = msglen;
+  r->fp     = fopen(fname, "rb");
+  *ok       = (PetscBool)(r->fp != NULL);
+  if (!r->fp) PetscCall(PetscSNPrintf(msg, msglen, "Cannot open MatrixMarket file %s: %s", fname, strerror(errno)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MMLineReaderClose_(MMLineReader_ *r)
+{
+  PetscFunctionBegin;
+  if (r->fp) (void)fclose(r->fp);
+  r->fp = NULL;
+  PetscCall(PetscFree(r->buf));
+  PetscCall(PetscFree(r->in));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  Read the next line (any length) into r->buf without its end of line ("\n", "\r\n"); *eof when there is
+  none. A line holding a NUL byte (a binary file) or a read error sets r->bad, with the line in r->msg.
+*/
 static PetscErrorCode MMGetLine_(MMLineReader_ *r, PetscBool *eof)
 {
-  size_t used = 0;
+  size_t    used = 0;
+  PetscBool any  = PETSC_FALSE, nul = PETSC_FALSE;
 
   PetscFunctionBegin;
   *eof = PETSC_TRUE;
+  if (r->bad) PetscFunctionReturn(PETSC_SUCCESS);
   if (!r->buf) {
     r->len = 256;
     PetscCall(PetscMalloc1(r->len, &r->buf));
   }
-  r->buf[0] = 0;
-  while (fgets(r->buf + used, (int)PetscMin(r->len - used, (size_t)INT_MAX), r->fp)) {
-    *eof = PETSC_FALSE;
-    used += strlen(r->buf + used);
-    if (used > 0 && r->buf[used - 1] == '\n') break;
-    if (used + 1 < r->len) break; /* last line without a newline */
-    {                             /* line longer than the buffer: grow it */
-      char *nb;
-      PetscCall(PetscMalloc1(2 * r->len, &nb));
-      PetscCall(PetscMemcpy(nb, r->buf, used + 1));
+  if (!r->in) PetscCall(PetscMalloc1(MMREAD_CHUNK, &r->in));
+  for (;;) {
+    const char *s, *nl;
+    size_t      n;
+
+    if (r->inpos == r->inend) {
+      r->inpos = 0;
+      r->inend = fread(r->in, 1, MMREAD_CHUNK, r->fp);
+      if (!r->inend) break; /* end of file, or an error (below) */
+    }
+    s  = r->in + r->inpos;
+    nl = (const char *)memchr(s, '\n', r->inend - r->inpos);
+    n  = nl ? (size_t)(nl - s) : r->inend - r->inpos;
+    if (!nul && memchr(s, 0, n)) nul = PETSC_TRUE;
+    if (used + n + 1 > r->len) { /* line longer than the buffer: grow it */
+      size_t len = 2 * r->len;
+      char  *nb;
+      while (used + n + 1 > len) len *= 2;
+      PetscCall(PetscMalloc1(len, &nb));
+      PetscCall(PetscMemcpy(nb, r->buf, used));
       PetscCall(PetscFree(r->buf));
       r->buf = nb;
-      r->len *= 2;
+      r->len = len;
     }
+    PetscCall(PetscMemcpy(r->buf + used, s, n));
+    used += n;
+    any = PETSC_TRUE;
+    r->inpos += n + (nl ? 1 : 0);
+    if (nl) break;
   }
-  if (!*eof) r->lineno++;
-  while (used > 0 && (r->buf[used - 1] == '\n' || r->buf[used - 1] == '\r')) r->buf[--used] = 0;
+  r->buf[used] = 0;
+  if (any) {
+    *eof = PETSC_FALSE;
+    r->lineno++;
+  }
+  while (used > 0 && r->buf[used - 1] == '\r') r->buf[--used] = 0;
+  if (ferror(r->fp)) {
+    r->bad = PETSC_TRUE;
+    PetscCall(PetscSNPrintf(r->msg, r->msglen, "%s:%" PetscInt64_FMT ": read error: %s", r->fname, r->lineno + (any ? 0 : 1), strerror(errno)));
+  } else if (nul) {
+    r->bad = PETSC_TRUE;
+    PetscCall(PetscSNPrintf(r->msg, r->msglen, "%s:%" PetscInt64_FMT ": the line holds a NUL byte: not a text (MatrixMarket) file", r->fname, r->lineno));
+  }
+  if (r->bad) *eof = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The line s as it is quoted in error messages: at most 60 characters (then "..."), control and non-ASCII bytes as '?' */
+static const char *MMQuote_(const char *s, char *out, size_t len)
+{
+  size_t k = 0;
+
+  for (; *s && k + 4 < len && k < 60; s++) out[k++] = (*s >= 32 && *s < 127) ? *s : '?';
+  if (*s) {
+    out[k++] = '.';
+    out[k++] = '.';
+    out[k++] = '.';
+  }
+  out[k] = 0;
+  return out;
 }
 
 static PetscBool MMBlank_(const char *s)
@@ -90,7 +185,8 @@ static PetscBool MMParseInt64_(const char **p, PetscInt64 *v)
   return PETSC_TRUE;
 }
 
-static PetscBool MMParseReal_(const char **p, double *v)
+/* Parse a real token (any strtod() syntax; *finite false for nan, inf or a value beyond the double range) */
+static PetscBool MMParseReal_(const char **p, double *v, PetscBool *finite)
 {
   char  *end;
   double x;
@@ -100,8 +196,9 @@ static PetscBool MMParseReal_(const char **p, double *v)
   errno = 0;
   x     = strtod(*p, &end);
   if (end == *p || (*end && !isspace((unsigned char)*end))) return PETSC_FALSE;
-  *p = end;
-  *v = x;
+  *finite = (PetscBool)isfinite(x);
+  *p      = end;
+  *v      = x;
   return PETSC_TRUE;
 }
 
@@ -118,20 +215,35 @@ static void MMNextToken_(const char **p, char *tok, size_t len)
   tok[k] = 0;
 }
 
+/* Make room for k + 1 triplets in ti, tj, tv (capacity *cap, at most nz) */
+static PetscErrorCode MMGrowTriplets_(PetscInt64 k, PetscInt64 nz, PetscInt64 *cap, PetscInt64 **ti, PetscInt64 **tj, PetscScalar **tv)
+{
+  PetscFunctionBegin;
+  if (k < *cap) PetscFunctionReturn(PETSC_SUCCESS);
+  *cap = PetscMin(nz, PetscMax(1024, 2 * *cap));
+  PetscCall(PetscRealloc((size_t)*cap * sizeof(**ti), ti));
+  PetscCall(PetscRealloc((size_t)*cap * sizeof(**tj), tj));
+  PetscCall(PetscRealloc((size_t)*cap * sizeof(**tv), tv));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*
-  The parser proper: on malformed input it sets *ok = PETSC_FALSE and writes the reason into msg
+  The parser proper: on malformed input it sets *ok = PETSC_FALSE and writes the reason into r->msg
   (the caller frees what was allocated and raises the error), so that nothing leaks.
 */
-static PetscErrorCode MMParse_(MMLineReader_ *r, const char *fname, MMCSR *c, PetscInt64 **ti, PetscInt64 **tj, PetscScalar **tv, PetscBool *ok, char *msg, size_t msglen)
+static PetscErrorCode MMParse_(MMLineReader_ *r, const char *fname, MMCSR *c, PetscInt64 **ti, PetscInt64 **tj, PetscScalar **tv, PetscBool *ok)
 {
-  char        tok[5][64];
+  char        tok[5][64], q[80];
+  char       *msg    = r->msg;
+  size_t      msglen = r->msglen;
   const char *p;
   PetscBool   eof, pattern, integer, sym, skew;
-  PetscInt64  M, N, NZ, k = 0;
+  PetscInt64  M, N, NZ, k = 0, cap = 0;
 
   PetscFunctionBegin;
   *ok = PETSC_FALSE;
   PetscCall(MMGetLine_(r, &eof));
+  if (r->bad) PetscFunctionReturn(PETSC_SUCCESS);
   if (eof) {
     PetscCall(PetscSNPrintf(msg, msglen, "%s: empty file, not a MatrixMarket file", fname));
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -143,21 +255,21 @@ static PetscErrorCode MMParse_(MMLineReader_ *r, const char *fname, MMCSR *c, Pe
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (strcmp(tok[1], "matrix")) {
-    PetscCall(PetscSNPrintf(msg, msglen, "%s:1: MatrixMarket object \"%s\" is not supported: only \"matrix\"", fname, tok[1]));
+    PetscCall(PetscSNPrintf(msg, msglen, "%s:1: MatrixMarket object \"%s\" is not supported: only \"matrix\"", fname, MMQuote_(tok[1], q, sizeof(q))));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (strcmp(tok[2], "coordinate")) {
-    PetscCall(PetscSNPrintf(msg, msglen, "%s:1: MatrixMarket format \"%s\" is not supported: only sparse \"coordinate\" files (dense \"array\" files are not read)", fname, tok[2]));
+    PetscCall(PetscSNPrintf(msg, msglen, "%s:1: MatrixMarket format \"%s\" is not supported: only sparse \"coordinate\" files (dense \"array\" files are not read)", fname, MMQuote_(tok[2], q, sizeof(q))));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (!strcmp(tok[3], "double")) PetscCall(PetscStrncpy(tok[3], "real", sizeof(tok[3])));
   if (strcmp(tok[3], "real") && strcmp(tok[3], "integer") && strcmp(tok[3], "pattern")) {
-    PetscCall(PetscSNPrintf(msg, msglen, "%s:1: MatrixMarket field \"%s\" is not supported: real, integer or pattern (PETSc here has real scalars)", fname, tok[3]));
+    PetscCall(PetscSNPrintf(msg, msglen, "%s:1: MatrixMarket field \"%s\" is not supported: real, integer or pattern (PETSc here has real scalars)", fname, MMQuote_(tok[3], q, sizeof(q))));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (!strcmp(tok[4], "hermitian")) PetscCall(PetscStrncpy(tok[4], "symmetric", sizeof(tok[4])));
   if (strcmp(tok[4], "general") && strcmp(tok[4], "symmetric") && strcmp(tok[4], "skew-symmetric")) {
-    PetscCall(PetscSNPrintf(msg, msglen, "%s:1: MatrixMarket symmetry \"%s\" is not supported: general, symmetric, skew-symmetric or hermitian", fname, tok[4]));
+    PetscCall(PetscSNPrintf(msg, msglen, "%s:1: MatrixMarket symmetry \"%s\" is not supported: general, symmetric, skew-symmetric or hermitian", fname, MMQuote_(tok[4], q, sizeof(q))));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscStrncpy(c->field, tok[3], sizeof(c->field)));
@@ -171,13 +283,14 @@ static PetscErrorCode MMParse_(MMLineReader_ *r, const char *fname, MMCSR *c, Pe
   do {
     PetscCall(MMGetLine_(r, &eof));
   } while (!eof && (r->buf[0] == '%' || MMBlank_(r->buf)));
+  if (r->bad) PetscFunctionReturn(PETSC_SUCCESS);
   if (eof) {
     PetscCall(PetscSNPrintf(msg, msglen, "%s:%" PetscInt64_FMT ": the file ends before the size line \"rows columns entries\"", fname, r->lineno));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   p = r->buf;
   if (!MMParseInt64_(&p, &M) || !MMParseInt64_(&p, &N) || !MMParseInt64_(&p, &NZ) || !MMBlank_(p)) {
-    PetscCall(PetscSNPrintf(msg, msglen, "%s:%" PetscInt64_FMT ": malformed size line \"%s\": expected three integers \"rows columns entries\"", fname, r->lineno, r->buf));
+    PetscCall(PetscSNPrintf(msg, msglen, "%s:%" PetscInt64_FMT ": malformed size line \"%s\": expected three integers \"rows columns entries\"", fname, r->lineno, MMQuote_(r->buf, q, sizeof(q))));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (M < 0 || N < 0 || NZ < 0 || M >= PETSC_INT_MAX || N >= PETSC_INT_MAX) {
@@ -188,21 +301,26 @@ static PetscErrorCode MMParse_(MMLineReader_ *r, const char *fname, MMCSR *c, Pe
     PetscCall(PetscSNPrintf(msg, msglen, "%s:%" PetscInt64_FMT ": a %s matrix must be square, this one is %" PetscInt64_FMT " x %" PetscInt64_FMT, fname, r->lineno, c->symmetry, M, N));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  if ((sym || skew) ? 2 * NZ >= PETSC_INT_MAX : NZ >= PETSC_INT_MAX) {
+  if ((sym || skew) ? NZ > PETSC_INT_MAX / 2 : NZ >= PETSC_INT_MAX) {
     PetscCall(PetscSNPrintf(msg, msglen, "%s:%" PetscInt64_FMT ": %" PetscInt64_FMT " entries do not fit this PETSc's %d-bit PetscInt (configure PETSc --with-64-bit-indices)", fname, r->lineno, NZ, (int)(8 * sizeof(PetscInt))));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (PetscMax(M, N) > MMREAD_DIM_SLACK && (PetscMax(M, N) - MMREAD_DIM_SLACK + MMREAD_DIM_PER_ENTRY - 1) / MMREAD_DIM_PER_ENTRY > NZ) { /* max(M, N) > slack + per_entry * NZ */
+    PetscCall(PetscSNPrintf(msg, msglen, "%s:%" PetscInt64_FMT ": a %" PetscInt64_FMT " x %" PetscInt64_FMT " matrix with only %" PetscInt64_FMT " entries is refused: rows and columns may not exceed %d + %d x entries", fname, r->lineno, M, N, NZ, (int)MMREAD_DIM_SLACK, (int)MMREAD_DIM_PER_ENTRY));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   c->m        = (PetscInt)M;
   c->n        = (PetscInt)N;
   c->nentries = NZ;
-  PetscCall(PetscMalloc3(NZ, ti, NZ, tj, NZ, tv));
 
-  /* the entries */
+  /* the entries (the triplet arrays grow as they come: NZ is only what the size line claims) */
   while (k < NZ) {
     PetscInt64 i, j, iv;
-    double     v = 1.0;
+    double     v      = 1.0;
+    PetscBool  finite = PETSC_TRUE;
 
     PetscCall(MMGetLine_(r, &eof));
+    if (r->bad) PetscFunctionReturn(PETSC_SUCCESS);
     if (eof) {
       PetscCall(PetscSNPrintf(msg, msglen, "%s:%" PetscInt64_FMT ": the file ends after %" PetscInt64_FMT " of the %" PetscInt64_FMT " entries declared by the size line", fname, r->lineno, k, NZ));
       PetscFunctionReturn(PETSC_SUCCESS);
@@ -210,7 +328,7 @@ static PetscErrorCode MMParse_(MMLineReader_ *r, const char *fname, MMCSR *c, Pe
     if (r->buf[0] == '%' || MMBlank_(r->buf)) continue;
     p = r->buf;
     if (!MMParseInt64_(&p, &i) || !MMParseInt64_(&p, &j)) {
-      PetscCall(PetscSNPrintf(msg, msglen, "%s:%" PetscInt64_FMT ": malformed entry \"%s\": expected \"row column%s\" with integer indices", fname, r->lineno, r->buf, pattern ? "" : " value"));
+      PetscCall(PetscSNPrintf(msg, msglen, "%s:%" PetscInt64_FMT ": malformed entry \"%s\": expected \"row column%s\" with integer indices", fname, r->lineno, MMQuote_(r->buf, q, sizeof(q)), pattern ? "" : " value"));
       PetscFunctionReturn(PETSC_SUCCESS);
     }
     if (!pattern) {
@@ -218,14 +336,18 @@ static PetscErrorCode MMParse_(MMLineReader_ *r, const char *fname, MMCSR *c, Pe
       if (integer) {
         got = MMParseInt64_(&p, &iv);
         v   = (double)iv;
-      } else got = MMParseReal_(&p, &v);
+      } else got = MMParseReal_(&p, &v, &finite);
       if (!got) {
-        PetscCall(PetscSNPrintf(msg, msglen, "%s:%" PetscInt64_FMT ": malformed entry \"%s\": expected \"row column value\" with %s value", fname, r->lineno, r->buf, integer ? "an integer" : "a real"));
+        PetscCall(PetscSNPrintf(msg, msglen, "%s:%" PetscInt64_FMT ": malformed entry \"%s\": expected \"row column value\" with %s value", fname, r->lineno, MMQuote_(r->buf, q, sizeof(q)), integer ? "an integer" : "a real"));
         PetscFunctionReturn(PETSC_SUCCESS);
       }
     }
     if (!MMBlank_(p)) {
-      PetscCall(PetscSNPrintf(msg, msglen, "%s:%" PetscInt64_FMT ": malformed entry \"%s\": unexpected text after the %s", fname, r->lineno, r->buf, pattern ? "column index (a pattern file has no values)" : "value"));
+      PetscCall(PetscSNPrintf(msg, msglen, "%s:%" PetscInt64_FMT ": malformed entry \"%s\": unexpected text after the %s", fname, r->lineno, MMQuote_(r->buf, q, sizeof(q)), pattern ? "column index (a pattern file has no values)" : "value"));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+    if (!finite) {
+      PetscCall(PetscSNPrintf(msg, msglen, "%s:%" PetscInt64_FMT ": entry \"%s\": the value is not a finite real number (nan, inf or beyond the double range)", fname, r->lineno, MMQuote_(r->buf, q, sizeof(q))));
       PetscFunctionReturn(PETSC_SUCCESS);
     }
     if (i < 1 || i > M || j < 1 || j > N) {
@@ -236,6 +358,7 @@ static PetscErrorCode MMParse_(MMLineReader_ *r, const char *fname, MMCSR *c, Pe
       PetscCall(PetscSNPrintf(msg, msglen, "%s:%" PetscInt64_FMT ": a skew-symmetric file cannot have a diagonal entry (%" PetscInt64_FMT ", %" PetscInt64_FMT ")", fname, r->lineno, i, j));
       PetscFunctionReturn(PETSC_SUCCESS);
     }
+    PetscCall(MMGrowTriplets_(k, NZ, &cap, ti, tj, tv));
     (*ti)[k] = i - 1;
     (*tj)[k] = j - 1;
     (*tv)[k] = (PetscScalar)v;
@@ -244,9 +367,10 @@ static PetscErrorCode MMParse_(MMLineReader_ *r, const char *fname, MMCSR *c, Pe
   /* nothing but comments and blank lines may follow */
   for (;;) {
     PetscCall(MMGetLine_(r, &eof));
+    if (r->bad) PetscFunctionReturn(PETSC_SUCCESS);
     if (eof) break;
     if (r->buf[0] == '%' || MMBlank_(r->buf)) continue;
-    PetscCall(PetscSNPrintf(msg, msglen, "%s:%" PetscInt64_FMT ": more entries than the %" PetscInt64_FMT " declared by the size line (\"%s\")", fname, r->lineno, NZ, r->buf));
+    PetscCall(PetscSNPrintf(msg, msglen, "%s:%" PetscInt64_FMT ": more entries than the %" PetscInt64_FMT " declared by the size line (\"%s\")", fname, r->lineno, NZ, MMQuote_(r->buf, q, sizeof(q))));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   *ok = PETSC_TRUE;
@@ -267,22 +391,25 @@ static PetscErrorCode MMFreeCSR(MMCSR *c)
 */
 static PetscErrorCode MMReadCSR(const char fname[], MMCSR *c)
 {
-  MMLineReader_ r = {NULL, NULL, 0, 0};
-  PetscInt64   *ti = NULL, *tj = NULL;
-  PetscScalar  *tv = NULL;
-  PetscBool     ok, mirror, skew;
-  char          msg[1024];
-  PetscInt     *cnt;
+  MMLineReader_  r;
+  PetscInt64    *ti = NULL, *tj = NULL;
+  PetscScalar   *tv = NULL;
+  PetscBool      ok, mirror, skew;
+  char           msg[1024];
+  PetscInt      *cnt;
+  PetscErrorCode ierr;
 
   PetscFunctionBegin;
   PetscCall(PetscMemzero(c, sizeof(*c)));
-  r.fp = fopen(fname, "r");
-  PetscCheck(r.fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot open MatrixMarket file %s: %s", fname, strerror(errno));
-  PetscCall(MMParse_(&r, fname, c, &ti, &tj, &tv, &ok, msg, sizeof(msg)));
-  (void)fclose(r.fp);
-  PetscCall(PetscFree(r.buf));
-  if (!ok) {
-    PetscCall(PetscFree3(ti, tj, tv));
+  PetscCall(MMLineReaderOpen_(&r, fname, msg, sizeof(msg), &ok));
+  PetscCheck(ok, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "%s", msg);
+  ierr = MMParse_(&r, fname, c, &ti, &tj, &tv, &ok);
+  PetscCall(MMLineReaderClose_(&r));
+  if (ierr || !ok) {
+    PetscCall(PetscFree(ti));
+    PetscCall(PetscFree(tj));
+    PetscCall(PetscFree(tv));
+    PetscCall(ierr);
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s", msg);
   }
   skew   = (PetscBool)!strcmp(c->symmetry, "skew-symmetric");
@@ -296,8 +423,8 @@ static PetscErrorCode MMReadCSR(const char fname[], MMCSR *c)
     if (mirror && ti[k] != tj[k]) c->ia[tj[k] + 1]++;
   }
   for (PetscInt i = 0; i < c->m; i++) c->ia[i + 1] += c->ia[i];
-  PetscCall(PetscMalloc1(c->ia[c->m], &c->ja));
-  PetscCall(PetscMalloc1(c->ia[c->m], &c->a));
+  PetscCall(PetscMalloc1(PetscMax(c->ia[c->m], 1), &c->ja)); /* never NULL, also without entries */
+  PetscCall(PetscMalloc1(PetscMax(c->ia[c->m], 1), &c->a));
   for (PetscInt64 k = 0; k < c->nentries; k++) {
     const PetscInt i = (PetscInt)ti[k], j = (PetscInt)tj[k];
     c->ja[c->ia[i] + cnt[i]] = j;
@@ -309,7 +436,9 @@ static PetscErrorCode MMReadCSR(const char fname[], MMCSR *c)
       cnt[j]++;
     }
   }
-  PetscCall(PetscFree3(ti, tj, tv));
+  PetscCall(PetscFree(ti));
+  PetscCall(PetscFree(tj));
+  PetscCall(PetscFree(tv));
   {
     PetscInt nz = 0;
     for (PetscInt i = 0; i < c->m; i++) {

@@ -53,6 +53,7 @@
 #include "../../bench/mmread.h"
 #include <strings.h>
 #include <sys/stat.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 typedef enum {
@@ -671,22 +672,20 @@ static PetscErrorCode ProbCavityJacobian(Problem *p, PetscBool check);
 */
 static PetscErrorCode ProbReadMMVector(const char fname[], PetscInt64 *m, PetscScalar **vals, PetscBool *ok, char *msg, size_t msglen)
 {
-  MMLineReader_ r = {NULL, NULL, 0, 0};
-  char          tok[5][64];
+  MMLineReader_ r;
+  char          tok[5][64], qt[80];
   const char   *q;
-  PetscBool     eof;
-  PetscInt64    M, N, k = 0;
+  PetscBool     eof, opened;
+  PetscInt64    M, N, k = 0, cap = 0;
 
   PetscFunctionBegin;
   *ok   = PETSC_FALSE;
   *vals = NULL;
   *m    = 0;
-  r.fp  = fopen(fname, "r");
-  if (!r.fp) {
-    PetscCall(PetscSNPrintf(msg, msglen, "Cannot open MatrixMarket file %s: %s", fname, strerror(errno)));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
+  PetscCall(MMLineReaderOpen_(&r, fname, msg, msglen, &opened));
+  if (!opened) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(MMGetLine_(&r, &eof));
+  if (r.bad) goto done;
   if (eof) {
     PetscCall(PetscSNPrintf(msg, msglen, "%s: empty file, not a MatrixMarket file", fname));
     goto done;
@@ -702,8 +701,7 @@ static PetscErrorCode ProbReadMMVector(const char fname[], PetscInt64 *m, PetscS
     PetscErrorCode ierr;
     const char    *text, *specific;
 
-    (void)fclose(r.fp);
-    r.fp = NULL;
+    PetscCall(MMLineReaderClose_(&r));
     PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
     ierr = MMReadCSR(fname, &c);
     PetscCall(PetscPopErrorHandler());
@@ -726,56 +724,67 @@ static PetscErrorCode ProbReadMMVector(const char fname[], PetscInt64 *m, PetscS
     goto done;
   }
   if (strcmp(tok[2], "array") || (strcmp(tok[3], "real") && strcmp(tok[3], "double") && strcmp(tok[3], "integer")) || strcmp(tok[4], "general")) {
-    PetscCall(PetscSNPrintf(msg, msglen, "%s:1: MatrixMarket \"%s %s %s\" is not supported for a right-hand side: \"array real general\" (or \"coordinate\" with one column)", fname, tok[2], tok[3], tok[4]));
+    char q2[80], q3[80], q4[80];
+    PetscCall(PetscSNPrintf(msg, msglen, "%s:1: MatrixMarket \"%s %s %s\" is not supported for a right-hand side: \"array real general\" (or \"coordinate\" with one column)", fname, MMQuote_(tok[2], q2, sizeof(q2)), MMQuote_(tok[3], q3, sizeof(q3)), MMQuote_(tok[4], q4, sizeof(q4))));
     goto done;
   }
   do {
     PetscCall(MMGetLine_(&r, &eof));
   } while (!eof && (r.buf[0] == '%' || MMBlank_(r.buf)));
+  if (r.bad) goto done;
   if (eof) {
     PetscCall(PetscSNPrintf(msg, msglen, "%s:%" PetscInt64_FMT ": the file ends before the size line \"rows 1\"", fname, r.lineno));
     goto done;
   }
   q = r.buf;
   if (!MMParseInt64_(&q, &M) || !MMParseInt64_(&q, &N) || !MMBlank_(q)) {
-    PetscCall(PetscSNPrintf(msg, msglen, "%s:%" PetscInt64_FMT ": malformed size line \"%s\": expected two integers \"rows 1\"", fname, r.lineno, r.buf));
+    PetscCall(PetscSNPrintf(msg, msglen, "%s:%" PetscInt64_FMT ": malformed size line \"%s\": expected two integers \"rows 1\"", fname, r.lineno, MMQuote_(r.buf, qt, sizeof(qt))));
     goto done;
   }
   if (N != 1 || M < 0 || M >= PETSC_INT_MAX) {
     PetscCall(PetscSNPrintf(msg, msglen, "%s:%" PetscInt64_FMT ": a right-hand side is one column of at most %d rows, this one is %" PetscInt64_FMT " x %" PetscInt64_FMT, fname, r.lineno, (int)PETSC_INT_MAX, M, N));
     goto done;
   }
-  PetscCall(PetscMalloc1(M, vals));
-  while (k < M) {
-    double v;
+  while (k < M) { /* the array grows as values come: M is only what the size line claims */
+    double    v;
+    PetscBool finite;
     PetscCall(MMGetLine_(&r, &eof));
+    if (r.bad) goto fail;
     if (eof) {
       PetscCall(PetscSNPrintf(msg, msglen, "%s:%" PetscInt64_FMT ": the file ends after %" PetscInt64_FMT " of the %" PetscInt64_FMT " values declared by the size line", fname, r.lineno, k, M));
-      PetscCall(PetscFree(*vals));
-      goto done;
+      goto fail;
     }
     if (r.buf[0] == '%' || MMBlank_(r.buf)) continue;
     q = r.buf;
-    if (!MMParseReal_(&q, &v) || !MMBlank_(q)) {
-      PetscCall(PetscSNPrintf(msg, msglen, "%s:%" PetscInt64_FMT ": malformed value \"%s\": expected one real number per line", fname, r.lineno, r.buf));
-      PetscCall(PetscFree(*vals));
-      goto done;
+    if (!MMParseReal_(&q, &v, &finite) || !MMBlank_(q)) {
+      PetscCall(PetscSNPrintf(msg, msglen, "%s:%" PetscInt64_FMT ": malformed value \"%s\": expected one real number per line", fname, r.lineno, MMQuote_(r.buf, qt, sizeof(qt))));
+      goto fail;
+    }
+    if (!finite) {
+      PetscCall(PetscSNPrintf(msg, msglen, "%s:%" PetscInt64_FMT ": value \"%s\" is not a finite real number (nan, inf or beyond the double range)", fname, r.lineno, MMQuote_(r.buf, qt, sizeof(qt))));
+      goto fail;
+    }
+    if (k == cap) {
+      cap = PetscMin(M, PetscMax(1024, 2 * cap));
+      PetscCall(PetscRealloc((size_t)cap * sizeof(**vals), vals));
     }
     (*vals)[k++] = (PetscScalar)v;
   }
   for (;;) {
     PetscCall(MMGetLine_(&r, &eof));
+    if (r.bad) goto fail;
     if (eof) break;
     if (r.buf[0] == '%' || MMBlank_(r.buf)) continue;
-    PetscCall(PetscSNPrintf(msg, msglen, "%s:%" PetscInt64_FMT ": more values than the %" PetscInt64_FMT " declared by the size line (\"%s\")", fname, r.lineno, M, r.buf));
-    PetscCall(PetscFree(*vals));
-    goto done;
+    PetscCall(PetscSNPrintf(msg, msglen, "%s:%" PetscInt64_FMT ": more values than the %" PetscInt64_FMT " declared by the size line (\"%s\")", fname, r.lineno, M, MMQuote_(r.buf, qt, sizeof(qt))));
+    goto fail;
   }
   *m  = M;
   *ok = PETSC_TRUE;
+  goto done;
+fail:
+  PetscCall(PetscFree(*vals));
 done:
-  if (r.fp) (void)fclose(r.fp);
-  PetscCall(PetscFree(r.buf));
+  PetscCall(MMLineReaderClose_(&r));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -826,8 +835,8 @@ static PetscErrorCode ProbSystemFromMatRows(Mat A, FVMSystem *s)
     s->ia[r - rstart + 1] = nnz;
     PetscCall(MatRestoreRow(A, r, &ncols, NULL, NULL));
   }
-  PetscCall(PetscMalloc1(nnz, &s->ja));
-  PetscCall(PetscMalloc1(nnz, &s->va));
+  PetscCall(PetscMalloc1(PetscMax(nnz, 1), &s->ja)); /* never NULL: s->ja + offset below */
+  PetscCall(PetscMalloc1(PetscMax(nnz, 1), &s->va));
   for (PetscInt r = rstart; r < rend; r++) {
     const PetscInt    *cols;
     const PetscScalar *vals;
@@ -841,86 +850,376 @@ static PetscErrorCode ProbSystemFromMatRows(Mat A, FVMSystem *s)
 }
 
 /*
+  PETSc binary files are checked before MatLoad() and VecLoad() read them: PETSc trusts the file (a header
+  that claims 2e9 rows makes MatLoad() allocate them before it finds the file short; column indices are
+  stored as they are, unchecked and unsorted). Rank 0 reads the file once, in pieces of PROB_BIN_CHUNK
+  values, and every process gets the verdict: an error that names the file and what is wrong.
+*/
+#define PROB_BIN_CHUNK 4096
+
+typedef struct {
+  int         fd;
+  const char *fname;
+  PetscInt64  size, pos; /* file size, bytes consumed */
+  char       *msg;
+  size_t      msglen;
+} ProbBinFile_;
+
+/* Read count values of type (size bytes each) if that many bytes are left; *got false otherwise */
+static PetscErrorCode ProbBinRead_(ProbBinFile_ *f, void *data, PetscInt64 count, size_t size, PetscDataType type, PetscBool *got)
+{
+  PetscInt n;
+
+  PetscFunctionBegin;
+  *got = (PetscBool)(count <= (f->size - f->pos) / (PetscInt64)size);
+  if (!*got || !count) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscBinaryRead(f->fd, data, (PetscCount)count, &n, type));
+  *got = (PetscBool)(n == count);
+  if (*got) f->pos += count * (PetscInt64)size;
+  else PetscCall(PetscSNPrintf(f->msg, f->msglen, "%s: read error after %" PetscInt64_FMT " bytes", f->fname, f->pos));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Check the values that follow: count finite scalars (what names them in the messages) */
+static PetscErrorCode ProbBinCheckValues_(ProbBinFile_ *f, PetscInt64 count, const char *what, PetscScalar *chunk, PetscBool *ok)
+{
+  PetscFunctionBegin;
+  *ok = PETSC_FALSE;
+  for (PetscInt64 k = 0; k < count; k += PROB_BIN_CHUNK) {
+    const PetscInt64 n = PetscMin(PROB_BIN_CHUNK, count - k);
+    PetscBool        got;
+    PetscCall(ProbBinRead_(f, chunk, n, sizeof(PetscScalar), PETSC_SCALAR, &got));
+    if (!got) {
+      if (!f->msg[0]) PetscCall(PetscSNPrintf(f->msg, f->msglen, "%s: the file ends in the values of %s", f->fname, what));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+    for (PetscInt64 e = 0; e < n; e++) {
+      if (PetscIsInfOrNanScalar(chunk[e])) {
+        PetscCall(PetscSNPrintf(f->msg, f->msglen, "%s: value %" PetscInt64_FMT " (0-based, in file order) of %s is not a finite number (nan or inf)", f->fname, k + e, what));
+        PetscFunctionReturn(PETSC_SUCCESS);
+      }
+    }
+  }
+  *ok = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A vector (what: "the right-hand side ...") of N rows at the current position (as VecLoad() reads it) */
+static PetscErrorCode ProbBinCheckVec_(ProbBinFile_ *f, PetscInt N, const char *what, PetscScalar *chunk, PetscBool *ok)
+{
+  const PetscInt64 left = f->size - f->pos;
+  int32_t          tr[2];
+  PetscInt64       rows = -1;
+  PetscBool        got;
+
+  PetscFunctionBegin;
+  *ok = PETSC_FALSE;
+  PetscCall(ProbBinRead_(f, tr, 2, sizeof(int32_t), PETSC_INT32, &got));
+  if (got && tr[0] == VEC_FILE_CLASSID) rows = tr[1]; /* 32-bit header */
+  else if (got && sizeof(PetscInt) == 8 && (int64_t)(((uint64_t)(uint32_t)tr[0] << 32) | (uint32_t)tr[1]) == VEC_FILE_CLASSID) {
+    int64_t r64;
+    PetscCall(ProbBinRead_(f, &r64, 1, sizeof(int64_t), PETSC_INT64, &got));
+    if (got) rows = r64;
+  } else {
+    if (f->msg[0]) PetscFunctionReturn(PETSC_SUCCESS);
+    if (!got) PetscCall(PetscSNPrintf(f->msg, f->msglen, "%s: %s: %" PetscInt64_FMT " bytes, too short for a PETSc vector", f->fname, what, left));
+    else PetscCall(PetscSNPrintf(f->msg, f->msglen, "%s: %s is not a PETSc vector (class id %d, a vector's is %d)", f->fname, what, (int)tr[0], VEC_FILE_CLASSID));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (!got) {
+    if (!f->msg[0]) PetscCall(PetscSNPrintf(f->msg, f->msglen, "%s: %s: the file ends in the vector header", f->fname, what));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (rows != N) {
+    PetscCall(PetscSNPrintf(f->msg, f->msglen, "%s: %s has %" PetscInt64_FMT " rows, the matrix %" PetscInt_FMT, f->fname, what, rows, N));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (rows > (f->size - f->pos) / (PetscInt64)sizeof(PetscScalar)) {
+    PetscCall(PetscSNPrintf(f->msg, f->msglen, "%s: %s has %" PetscInt64_FMT " rows, %" PetscInt64_FMT " bytes of values, but only %" PetscInt64_FMT " bytes follow its header (a truncated file)", f->fname, what, rows, rows * (PetscInt64)sizeof(PetscScalar), f->size - f->pos));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(ProbBinCheckValues_(f, rows, what, chunk, ok));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A matrix (then optionally a vector) from the start of the file, as MatLoad() for AIJ reads it */
+static PetscErrorCode ProbBinCheckMat_(ProbBinFile_ *f, PetscInt bs, PetscInt *Mout, PetscBool *hasvec, PetscScalar *chunk, PetscBool *ok)
+{
+  PetscInt   hdr[4], M, N, nz, *rowlens = NULL, *cols = NULL;
+  PetscInt64 sum = 0, left;
+  PetscBool  got;
+
+  PetscFunctionBegin;
+  *ok = PETSC_FALSE;
+  PetscCall(ProbBinRead_(f, hdr, 4, sizeof(PetscInt), PETSC_INT, &got));
+  if (!got) {
+    if (!f->msg[0]) PetscCall(PetscSNPrintf(f->msg, f->msglen, "%s: %" PetscInt64_FMT " bytes, too short for a PETSc binary matrix (its header alone has %d bytes)", f->fname, f->size, (int)(4 * sizeof(PetscInt))));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  M  = hdr[1];
+  N  = hdr[2];
+  nz = hdr[3];
+  if (hdr[0] != MAT_FILE_CLASSID) {
+    PetscCall(PetscSNPrintf(f->msg, f->msglen, "%s is not a PETSc binary matrix file (class id %" PetscInt_FMT ", a matrix's is %d) nor a MatrixMarket file", f->fname, hdr[0], MAT_FILE_CLASSID));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (M < 0 || N < 0 || nz < 0) {
+    PetscCall(PetscSNPrintf(f->msg, f->msglen, "%s: the matrix header declares %" PetscInt_FMT " x %" PetscInt_FMT " with %" PetscInt_FMT " nonzeros: negative (a negative count is PETSc's dense format, not read here)", f->fname, M, N, nz));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (M != N) {
+    PetscCall(PetscSNPrintf(f->msg, f->msglen, "The matrix in %s is %" PetscInt_FMT " x %" PetscInt_FMT ", not square", f->fname, M, N));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (M % bs) {
+    PetscCall(PetscSNPrintf(f->msg, f->msglen, "%s: the matrix has %" PetscInt_FMT " rows, not a multiple of -file_bs %" PetscInt_FMT, f->fname, M, bs));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  left = f->size - f->pos;
+  if (M > left / (PetscInt64)sizeof(PetscInt) || nz > (left - M * (PetscInt64)sizeof(PetscInt)) / (PetscInt64)(sizeof(PetscInt) + sizeof(PetscScalar))) {
+    PetscCall(PetscSNPrintf(f->msg, f->msglen, "%s: the header declares a %" PetscInt_FMT " x %" PetscInt_FMT " matrix with %" PetscInt_FMT " nonzeros, %.0f bytes of data, but only %" PetscInt64_FMT " bytes follow it (a truncated file, or a header that is not a matrix's)", f->fname, M, N, nz, (double)M * sizeof(PetscInt) + (double)nz * (sizeof(PetscInt) + sizeof(PetscScalar)), left));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscMalloc1(M, &rowlens)); /* at most the file's size */
+  PetscCall(ProbBinRead_(f, rowlens, M, sizeof(PetscInt), PETSC_INT, &got));
+  if (!got) goto done;
+  for (PetscInt i = 0; i < M; i++) {
+    if (rowlens[i] < 0 || rowlens[i] > N) {
+      PetscCall(PetscSNPrintf(f->msg, f->msglen, "%s: row %" PetscInt_FMT " has %" PetscInt_FMT " nonzeros: a row has between 0 and %" PetscInt_FMT " (the columns)", f->fname, i, rowlens[i], N));
+      goto done;
+    }
+    sum += rowlens[i];
+  }
+  if (sum != nz) {
+    PetscCall(PetscSNPrintf(f->msg, f->msglen, "%s: the row lengths add up to %" PetscInt64_FMT " nonzeros, the header declares %" PetscInt_FMT, f->fname, sum, nz));
+    goto done;
+  }
+  PetscCall(PetscMalloc1(PROB_BIN_CHUNK, &cols));
+  {
+    PetscInt64 k = 0, have = 0; /* column indices read, of which the chunk holds [k - have, k) */
+    PetscInt   idx = 0;
+    for (PetscInt i = 0; i < M; i++) {
+      PetscInt prev = -1;
+      for (PetscInt e = 0; e < rowlens[i]; e++) {
+        PetscInt col;
+        if (!have) {
+          const PetscInt64 n = PetscMin(PROB_BIN_CHUNK, (PetscInt64)nz - k);
+          PetscCall(ProbBinRead_(f, cols, n, sizeof(PetscInt), PETSC_INT, &got));
+          if (!got) goto done;
+          k += n;
+          have = n;
+          idx  = 0;
+        }
+        col = cols[idx++];
+        have--;
+        if (col < 0 || col >= N) {
+          PetscCall(PetscSNPrintf(f->msg, f->msglen, "%s: row %" PetscInt_FMT ": column index %" PetscInt_FMT " is outside the %" PetscInt_FMT " columns (0-based)", f->fname, i, col, N));
+          goto done;
+        }
+        if (col <= prev) {
+          PetscCall(PetscSNPrintf(f->msg, f->msglen, "%s: row %" PetscInt_FMT ": column index %" PetscInt_FMT " after %" PetscInt_FMT ": the columns of a row must be increasing (sorted, no duplicates)", f->fname, i, col, prev));
+          goto done;
+        }
+        prev = col;
+      }
+    }
+  }
+  PetscCall(ProbBinCheckValues_(f, nz, "the matrix", chunk, &got));
+  if (!got) goto done;
+  *Mout   = M;
+  *hasvec = (PetscBool)(f->pos < f->size); /* bytes after the first vector are not read */
+  if (*hasvec) PetscCall(ProbBinCheckVec_(f, M, "the right-hand side after the matrix", chunk, &got));
+  *ok = got;
+done:
+  PetscCall(PetscFree(rowlens));
+  PetscCall(PetscFree(cols));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  ProbCheckBinary - checks a PETSc binary file before it is loaded (collective): a matrix (mat, block size bs;
+  *M its size, *hasvec whether a vector of M rows follows it) or a vector of N rows. Every fault is an error
+  (PETSC_ERR_FILE_OPEN, PETSC_ERR_FILE_UNEXPECTED) that names the file and what is wrong.
+*/
+static PetscErrorCode ProbCheckBinary(MPI_Comm comm, const char fname[], PetscBool mat, PetscInt bs, PetscInt N, PetscInt *M, PetscBool *hasvec)
+{
+  PetscMPIInt rank;
+  char        msg[1024] = "";
+  PetscInt64  res[4]    = {PETSC_SUCCESS, 0, 0, 0}; /* error code, PETSc error on rank 0, M, hasvec */
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (!rank) {
+    ProbBinFile_   f = {-1, fname, 0, 0, msg, sizeof(msg)};
+    PetscScalar   *chunk = NULL;
+    PetscInt       m     = 0;
+    PetscBool      ok = PETSC_FALSE, hv = PETSC_FALSE;
+    struct stat    st;
+    PetscErrorCode ierr = PETSC_SUCCESS;
+
+    f.fd = open(fname, O_RDONLY);
+    if (f.fd < 0) {
+      res[0] = PETSC_ERR_FILE_OPEN;
+      PetscCall(PetscSNPrintf(msg, sizeof(msg), "Cannot open PETSc binary file %s: %s", fname, strerror(errno)));
+    } else if (fstat(f.fd, &st) || !S_ISREG(st.st_mode)) {
+      res[0] = PETSC_ERR_FILE_OPEN;
+      PetscCall(PetscSNPrintf(msg, sizeof(msg), "Cannot read PETSc binary file %s: not a regular file", fname));
+    } else {
+      f.size = (PetscInt64)st.st_size;
+      ierr   = PetscMalloc1(PROB_BIN_CHUNK, &chunk);
+      if (!ierr) {
+        if (mat) ierr = ProbBinCheckMat_(&f, bs, &m, &hv, chunk, &ok);
+        else ierr = ProbBinCheckVec_(&f, N, "the right-hand side", chunk, &ok);
+      }
+      PetscCall(PetscFree(chunk));
+      if (!ierr && !ok) res[0] = PETSC_ERR_FILE_UNEXPECTED;
+      res[1] = ierr;
+      res[2] = m;
+      res[3] = hv;
+    }
+    if (f.fd >= 0) (void)close(f.fd);
+  }
+  PetscCallMPI(MPI_Bcast(res, 4, MPIU_INT64, 0, comm));
+  if (res[1]) {
+    PetscCheck(!rank, PETSC_COMM_SELF, PETSC_ERR_LIB, "Checking %s failed on rank 0", fname);
+    PetscCall((PetscErrorCode)res[1]);
+  }
+  if (res[0]) {
+    PetscCallMPI(MPI_Bcast(msg, sizeof(msg), MPI_CHAR, 0, comm));
+    SETERRQ(comm, (PetscErrorCode)res[0], "%s", msg);
+  }
+  if (M) *M = (PetscInt)res[2];
+  if (hasvec) *hasvec = (PetscBool)(res[3] != 0);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the local rows of the MatrixMarket matrix c */
+static PetscErrorCode ProbFromCSR_(Problem *p, const MMCSR *c)
+{
+  FVMSystem *s = &p->s;
+
+  PetscFunctionBegin;
+  PetscCheck(c->m == c->n && c->m % p->bs == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: the matrix is %" PetscInt_FMT " x %" PetscInt_FMT ": it must be square with a multiple of -file_bs %" PetscInt_FMT " rows", p->file, c->m, c->n, p->bs);
+  PetscCheck(c->m > 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: the matrix is 0 x 0: no system to solve", p->file);
+  PetscCall(ProbOwnership(p, c->m));
+  PetscCall(PetscMalloc1(s->n + 1, &s->ia));
+  PetscCall(PetscMalloc1(PetscMax(c->ia[s->rstart + s->n] - c->ia[s->rstart], 1), &s->ja)); /* never NULL */
+  PetscCall(PetscMalloc1(PetscMax(c->ia[s->rstart + s->n] - c->ia[s->rstart], 1), &s->va));
+  for (PetscInt lr = 0; lr <= s->n; lr++) s->ia[lr] = c->ia[s->rstart + lr] - c->ia[s->rstart];
+  PetscCall(PetscArraycpy(s->ja, c->ja + c->ia[s->rstart], s->ia[s->n]));
+  PetscCall(PetscArraycpy(s->va, c->a + c->ia[s->rstart], s->ia[s->n]));
+  PetscCall(PetscSNPrintf(p->desc, sizeof(p->desc), "MatrixMarket file %s (%s %s)", p->file, c->field, c->symmetry));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  The local file that PETSc's binary viewer would read for name: name itself, or for a compressed (.gz) or
+  remote (ftp://, http://, https://, file://) name the file PetscFileRetrieve() makes of it (collective)
+*/
+static PetscErrorCode ProbLocalFile_(MPI_Comm comm, const char name[], char local[], size_t len)
+{
+  size_t    n = strlen(name);
+  PetscBool found;
+
+  PetscFunctionBegin;
+  if ((n > 3 && !strcmp(name + n - 3, ".gz")) || strstr(name, "://")) {
+    PetscCall(PetscFileRetrieve(comm, name, local, len, &found));
+    PetscCheck(found, comm, PETSC_ERR_FILE_OPEN, "Cannot open PETSc binary file %s: not found, or it cannot be retrieved or uncompressed", name);
+  } else PetscCall(PetscStrncpy(local, name, len));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* MatLoad() (then VecLoad() when more) of the checked file fname; the caller destroys *v, *A, *b */
+static PetscErrorCode ProbLoadBinary_(Problem *p, const char fname[], PetscBool more, PetscViewer *v, Mat *A, Vec *b)
+{
+  FVMSystem *s = &p->s;
+
+  PetscFunctionBegin;
+  PetscCall(PetscViewerCreate(p->comm, v));
+  PetscCall(PetscViewerSetType(*v, PETSCVIEWERBINARY));
+  PetscCall(PetscViewerBinarySetUseMPIIO(*v, PETSC_FALSE));
+  PetscCall(PetscViewerFileSetMode(*v, FILE_MODE_READ));
+  PetscCall(PetscViewerFileSetName(*v, fname));
+  PetscCall(MatCreate(p->comm, A));
+  PetscCall(MatSetType(*A, MATAIJ));
+  if (p->bs > 1) PetscCall(MatSetBlockSize(*A, p->bs));
+  PetscCall(MatLoad(*A, *v));
+  PetscCall(MatGetSize(*A, &s->N, NULL));
+  PetscCall(MatGetBlockSize(*A, &p->bs));
+  PetscCall(ProbSystemFromMatRows(*A, s));
+  PetscCall(PetscMalloc1(s->n, &s->rhs));
+  if (more) {
+    const PetscScalar *ba;
+    PetscCall(MatCreateVecs(*A, NULL, b));
+    PetscCall(VecLoad(*b, *v));
+    PetscCall(VecGetArrayRead(*b, &ba));
+    PetscCall(PetscArraycpy(s->rhs, ba, s->n));
+    PetscCall(VecRestoreArrayRead(*b, &ba));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* VecLoad() of the checked right-hand side file fname; the caller destroys *v, *b */
+static PetscErrorCode ProbLoadBinaryRHS_(Problem *p, const char fname[], PetscViewer *v, Vec *b)
+{
+  FVMSystem         *s = &p->s;
+  const PetscScalar *ba;
+
+  PetscFunctionBegin;
+  PetscCall(PetscViewerBinaryOpen(p->comm, fname, FILE_MODE_READ, v));
+  PetscCall(VecCreate(p->comm, b));
+  PetscCall(VecSetSizes(*b, s->n, s->N));
+  PetscCall(VecSetType(*b, VECSTANDARD));
+  PetscCall(VecLoad(*b, *v));
+  PetscCall(VecGetArrayRead(*b, &ba));
+  PetscCall(PetscArraycpy(s->rhs, ba, s->n));
+  PetscCall(VecRestoreArrayRead(*b, &ba));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
   ProbLoadFile - reads A (and b) into the local rows: a PETSc binary file (MatLoad(), then VecLoad() when the
   file holds more after the matrix, or -file_rhs) or a MatrixMarket coordinate file (each process reads the
   file and keeps its rows; -file_rhs: a MatrixMarket vector). Without a right-hand side, b = A x* with
-  x*_i = cos(i). Malformed files: an error naming the file and the line.
+  x*_i = cos(i). Malformed files: an error naming the file and the line (MatrixMarket) or what is wrong
+  (PETSc binary: ProbCheckBinary() reads the file before MatLoad() and VecLoad() do). Nothing local leaks on
+  an error; what is in p->s is freed by ProblemDestroy().
 */
 static PetscErrorCode ProbLoadFile(Problem *p)
 {
-  FVMSystem  *s = &p->s;
-  PetscBool   mm, hasrhs = PETSC_FALSE;
-  PetscMPIInt rank;
+  FVMSystem     *s = &p->s;
+  PetscBool      mm, hasrhs = PETSC_FALSE;
+  PetscErrorCode ierr;
 
   PetscFunctionBegin;
   PetscCheck(p->file[0], p->comm, PETSC_ERR_USER_INPUT, "-problem file needs -file <name> (PETSc binary or MatrixMarket .mtx)");
-  PetscCallMPI(MPI_Comm_rank(p->comm, &rank));
   mm = ProbIsMatrixMarket(p->file);
   PetscCallMPI(MPI_Bcast(&mm, 1, MPI_C_BOOL, 0, p->comm));
   if (mm) {
     MMCSR c;
 
     PetscCall(MMReadCSR(p->file, &c));
-    if (c.m != c.n || c.m % p->bs) {
-      PetscInt m = c.m, n = c.n;
-      PetscCall(MMFreeCSR(&c));
-      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: the matrix is %" PetscInt_FMT " x %" PetscInt_FMT ": it must be square with a multiple of -file_bs %" PetscInt_FMT " rows", p->file, m, n, p->bs);
-    }
-    PetscCall(ProbOwnership(p, c.m));
-    PetscCall(PetscMalloc1(s->n + 1, &s->ia));
-    PetscCall(PetscMalloc1(c.ia[s->rstart + s->n] - c.ia[s->rstart], &s->ja));
-    PetscCall(PetscMalloc1(c.ia[s->rstart + s->n] - c.ia[s->rstart], &s->va));
-    for (PetscInt lr = 0; lr <= s->n; lr++) s->ia[lr] = c.ia[s->rstart + lr] - c.ia[s->rstart];
-    PetscCall(PetscArraycpy(s->ja, c.ja + c.ia[s->rstart], s->ia[s->n]));
-    PetscCall(PetscArraycpy(s->va, c.a + c.ia[s->rstart], s->ia[s->n]));
-    PetscCall(PetscSNPrintf(p->desc, sizeof(p->desc), "MatrixMarket file %s (%s %s)", p->file, c.field, c.symmetry));
+    ierr = ProbFromCSR_(p, &c);
     PetscCall(MMFreeCSR(&c));
+    PetscCall(ierr);
   } else {
-    Mat         A;
-    PetscViewer v;
-    PetscInt    M, Nc;
-    int         more = 0;
+    Mat         A = NULL;
+    PetscViewer v = NULL;
+    Vec         b = NULL;
+    PetscInt    M;
+    PetscBool   more;
+    char        fname[PETSC_MAX_PATH_LEN];
 
-    PetscCall(PetscViewerCreate(p->comm, &v));
-    PetscCall(PetscViewerSetType(v, PETSCVIEWERBINARY));
-    PetscCall(PetscViewerBinarySetUseMPIIO(v, PETSC_FALSE));
-    PetscCall(PetscViewerFileSetMode(v, FILE_MODE_READ));
-    PetscCall(PetscViewerFileSetName(v, p->file));
-    PetscCall(MatCreate(p->comm, &A));
-    PetscCall(MatSetType(A, MATAIJ));
-    if (p->bs > 1) PetscCall(MatSetBlockSize(A, p->bs));
-    PetscCall(MatLoad(A, v));
-    PetscCall(MatGetSize(A, &M, &Nc));
-    PetscCheck(M == Nc, p->comm, PETSC_ERR_FILE_UNEXPECTED, "The matrix in %s is %" PetscInt_FMT " x %" PetscInt_FMT ", not square", p->file, M, Nc);
-    PetscCall(MatGetBlockSize(A, &p->bs));
-    if (!p->file_rhs[0] && rank == 0) { /* does a vector follow the matrix? */
-      int         fd;
-      off_t       pos, end;
-      struct stat st;
-      PetscCall(PetscViewerBinaryGetDescriptor(v, &fd));
-      pos = lseek(fd, 0, SEEK_CUR);
-      if (pos >= 0 && !fstat(fd, &st)) {
-        end  = st.st_size;
-        more = end > pos;
-      }
-    }
-    PetscCallMPI(MPI_Bcast(&more, 1, MPI_INT, 0, p->comm));
-    s->N = M;
-    PetscCall(ProbSystemFromMatRows(A, s));
-    PetscCall(PetscMalloc1(s->n, &s->rhs));
-    if (more) {
-      Vec                b;
-      const PetscScalar *ba;
-      PetscCall(MatCreateVecs(A, NULL, &b));
-      PetscCall(VecLoad(b, v));
-      PetscCall(VecGetArrayRead(b, &ba));
-      PetscCall(PetscArraycpy(s->rhs, ba, s->n));
-      PetscCall(VecRestoreArrayRead(b, &ba));
-      PetscCall(VecDestroy(&b));
-      hasrhs = PETSC_TRUE;
-    }
-    PetscCall(PetscViewerDestroy(&v));
+    PetscCall(ProbLocalFile_(p->comm, p->file, fname, sizeof(fname)));
+    PetscCall(ProbCheckBinary(p->comm, fname, PETSC_TRUE, p->bs, 0, &M, &more));
+    PetscCheck(M > 0, p->comm, PETSC_ERR_FILE_UNEXPECTED, "%s: the matrix is 0 x 0: no system to solve", fname);
+    more = (PetscBool)(more && !p->file_rhs[0]);
+    ierr = ProbLoadBinary_(p, fname, more, &v, &A, &b);
+    PetscCall(VecDestroy(&b));
     PetscCall(MatDestroy(&A));
+    PetscCall(PetscViewerDestroy(&v));
+    PetscCall(ierr);
+    hasrhs = more;
     PetscCall(PetscSNPrintf(p->desc, sizeof(p->desc), "PETSc binary file %s%s", p->file, more ? " (matrix and right-hand side)" : ""));
   }
   if (!s->rhs) PetscCall(PetscMalloc1(s->n, &s->rhs));
@@ -939,19 +1238,15 @@ static PetscErrorCode ProbLoadFile(Problem *p)
       PetscCall(PetscArraycpy(s->rhs, vals + s->rstart, s->n));
       PetscCall(PetscFree(vals));
     } else {
-      Vec                b;
-      PetscViewer        v;
-      const PetscScalar *ba;
-      PetscCall(PetscViewerBinaryOpen(p->comm, p->file_rhs, FILE_MODE_READ, &v));
-      PetscCall(VecCreate(p->comm, &b));
-      PetscCall(VecSetSizes(b, s->n, s->N));
-      PetscCall(VecSetType(b, VECSTANDARD));
-      PetscCall(VecLoad(b, v)); /* an error when the file's vector has another size */
-      PetscCall(PetscViewerDestroy(&v));
-      PetscCall(VecGetArrayRead(b, &ba));
-      PetscCall(PetscArraycpy(s->rhs, ba, s->n));
-      PetscCall(VecRestoreArrayRead(b, &ba));
+      Vec         b = NULL;
+      PetscViewer v = NULL;
+      char        fname[PETSC_MAX_PATH_LEN];
+      PetscCall(ProbLocalFile_(p->comm, p->file_rhs, fname, sizeof(fname)));
+      PetscCall(ProbCheckBinary(p->comm, fname, PETSC_FALSE, 1, s->N, NULL, NULL));
+      ierr = ProbLoadBinaryRHS_(p, fname, &v, &b);
       PetscCall(VecDestroy(&b));
+      PetscCall(PetscViewerDestroy(&v));
+      PetscCall(ierr);
     }
     hasrhs = PETSC_TRUE;
     PetscCall(PetscStrlcat(p->desc, ", right-hand side from ", sizeof(p->desc)));
