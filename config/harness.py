@@ -68,6 +68,9 @@ def make_generator_class(gmakegentest, testparse, lib, build):
 
     def __init__(self, *args, **kwargs):
       super().__init__(*args, **kwargs)
+      # make check VALGRIND=1: 'requires: !defined(PETSCTEST_VALGRIND)' leaves a test out, as in PETSc's own CI
+      if os.environ.get('MS_VALGRIND') == '1':
+        self.conf['PETSCTEST_VALGRIND'] = 1
       self.ms_errors = []    # [(source, message)]: TEST blocks the harness could not parse
       self.ms_skipped = {}   # label -> reason: tests whose 'requires:' this PETSc does not meet
       self.ms_labels = {}    # label -> make target of every generated (runnable) test

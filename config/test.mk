@@ -67,6 +67,8 @@ ifeq ($(VALGRIND),1)
   MS_TESTFLAGS += -V
   # the MPI stack's own leaks and uninitialised bytes (Debian's Open MPI): suppressed, with PETSc's file
   export VALGRIND_OPTS := $(VALGRIND_OPTS) --suppressions=$(TOP)/config/valgrind.supp
+  # and the tests that require !defined(PETSCTEST_VALGRIND) are left out (config/harness.py)
+  export MS_VALGRIND := 1
 endif
 ifeq ($(REPLACE),1)
   MS_TESTFLAGS += -m
