@@ -16,6 +16,17 @@
    one cudaMemcpy).
 */
 #include <petscmodsell/private/modsellimpl.h>
+
+static double ms_alloc_limit = 0; /* 0: none */
+
+PetscErrorCode MSDeviceSetAllocLimit(double bytes)
+{
+  PetscFunctionBegin;
+  PetscCheck(bytes >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-modsell_device_alloc_limit %g: give a number of bytes >= 0 (0: no limit)", bytes);
+  ms_alloc_limit = bytes;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 #if defined(PETSC_HAVE_CUDA)
   #include <petscdevice_cuda.h>
   #include <pthread.h>
@@ -192,16 +203,6 @@ PetscErrorCode MSCopyHostToDevice(void *dst, const void *src, size_t bytes, void
    naming the bytes and what they were for, never a CUDA error code; the sticky error is cleared so that
    later launches are not blamed. -modsell_device_alloc_limit <bytes> (read at PetscModSELLInitializePackage())
    makes every larger request fail the same way: a test hook for the out-of-memory paths. */
-static double ms_alloc_limit = 0; /* 0: none */
-
-PetscErrorCode MSDeviceSetAllocLimit(double bytes)
-{
-  PetscFunctionBegin;
-  PetscCheck(bytes >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-modsell_device_alloc_limit %g: give a number of bytes >= 0 (0: no limit)", bytes);
-  ms_alloc_limit = bytes;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 static PetscErrorCode MSDeviceAllocError(cudaError_t err, size_t bytes, const char *what)
 {
   size_t freeb = 0, total = 0;
@@ -213,14 +214,15 @@ static PetscErrorCode MSDeviceAllocError(cudaError_t err, size_t bytes, const ch
   SETERRQ(PETSC_COMM_SELF, PETSC_ERR_MEM, "petsc-modsell: the GPU could not allocate %zu bytes (%.1f MiB) for %s (%s; %.1f of %.1f MiB free): free device memory, or use more processes (GPUs) or a smaller problem per GPU", bytes, bytes / 1048576.0, what, cudaGetErrorString(err), freeb / 1048576.0, total / 1048576.0);
 }
 
-PetscErrorCode MSDeviceMalloc(void **ptr, size_t bytes, const char *what)
+/* stream NULL: cudaMalloc, else cudaMallocAsync on it */
+static PetscErrorCode MSDeviceAlloc(void **ptr, size_t bytes, const char *what, cudaStream_t stream)
 {
   cudaError_t err;
 
   PetscFunctionBegin;
   *ptr = NULL;
   if (ms_alloc_limit > 0 && (double)bytes > ms_alloc_limit) PetscCall(MSDeviceAllocError(cudaSuccess, bytes, what));
-  err = cudaMalloc(ptr, bytes);
+  err = stream ? cudaMallocAsync(ptr, bytes, stream) : cudaMalloc(ptr, bytes);
   if (err != cudaSuccess) {
     *ptr = NULL;
     PetscCall(MSDeviceAllocError(err, bytes, what));
@@ -228,18 +230,18 @@ PetscErrorCode MSDeviceMalloc(void **ptr, size_t bytes, const char *what)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode MSDeviceMalloc(void **ptr, size_t bytes, const char *what)
+{
+  PetscFunctionBegin;
+  PetscCall(MSDeviceAlloc(ptr, bytes, what, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MSDeviceMallocAsync(void **ptr, size_t bytes, const char *what, void *stream)
 {
-  cudaError_t err;
-
   PetscFunctionBegin;
-  *ptr = NULL;
-  if (ms_alloc_limit > 0 && (double)bytes > ms_alloc_limit) PetscCall(MSDeviceAllocError(cudaSuccess, bytes, what));
-  err = cudaMallocAsync(ptr, bytes, (cudaStream_t)stream);
-  if (err != cudaSuccess) {
-    *ptr = NULL;
-    PetscCall(MSDeviceAllocError(err, bytes, what));
-  }
+  PetscCheck(stream, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MSDeviceMallocAsync() needs a stream");
+  PetscCall(MSDeviceAlloc(ptr, bytes, what, (cudaStream_t)stream));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 #else
@@ -268,12 +270,6 @@ PetscErrorCode MSUploadGetChunk(PetscInt *bytes)
 {
   PetscFunctionBegin;
   *bytes = 4 << 20;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-PetscErrorCode MSDeviceSetAllocLimit(double bytes)
-{
-  PetscFunctionBegin;
-  PetscCheck(bytes >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-modsell_device_alloc_limit %g: give a number of bytes >= 0 (0: no limit)", bytes);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 #endif
