@@ -214,15 +214,15 @@ static PetscErrorCode MSDeviceAllocError(cudaError_t err, size_t bytes, const ch
   SETERRQ(PETSC_COMM_SELF, PETSC_ERR_MEM, "petsc-modsell: the GPU could not allocate %zu bytes (%.1f MiB) for %s (%s; %.1f of %.1f MiB free): free device memory, or use more processes (GPUs) or a smaller problem per GPU", bytes, bytes / 1048576.0, what, cudaGetErrorString(err), freeb / 1048576.0, total / 1048576.0);
 }
 
-/* stream NULL: cudaMalloc, else cudaMallocAsync on it */
-static PetscErrorCode MSDeviceAlloc(void **ptr, size_t bytes, const char *what, cudaStream_t stream)
+/* async: cudaMallocAsync on stream (NULL is the legacy default stream, which PETSc may use), else cudaMalloc */
+static PetscErrorCode MSDeviceAlloc(void **ptr, size_t bytes, const char *what, PetscBool async, cudaStream_t stream)
 {
   cudaError_t err;
 
   PetscFunctionBegin;
   *ptr = NULL;
   if (ms_alloc_limit > 0 && (double)bytes > ms_alloc_limit) PetscCall(MSDeviceAllocError(cudaSuccess, bytes, what));
-  err = stream ? cudaMallocAsync(ptr, bytes, stream) : cudaMalloc(ptr, bytes);
+  err = async ? cudaMallocAsync(ptr, bytes, stream) : cudaMalloc(ptr, bytes);
   if (err != cudaSuccess) {
     *ptr = NULL;
     PetscCall(MSDeviceAllocError(err, bytes, what));
@@ -233,15 +233,14 @@ static PetscErrorCode MSDeviceAlloc(void **ptr, size_t bytes, const char *what, 
 PetscErrorCode MSDeviceMalloc(void **ptr, size_t bytes, const char *what)
 {
   PetscFunctionBegin;
-  PetscCall(MSDeviceAlloc(ptr, bytes, what, NULL));
+  PetscCall(MSDeviceAlloc(ptr, bytes, what, PETSC_FALSE, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode MSDeviceMallocAsync(void **ptr, size_t bytes, const char *what, void *stream)
 {
   PetscFunctionBegin;
-  PetscCheck(stream, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MSDeviceMallocAsync() needs a stream");
-  PetscCall(MSDeviceAlloc(ptr, bytes, what, (cudaStream_t)stream));
+  PetscCall(MSDeviceAlloc(ptr, bytes, what, PETSC_TRUE, (cudaStream_t)stream));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 #else
