@@ -4,6 +4,7 @@
 #   make check      build and run every test through PETSc's test harness
 #   make demo       the main job: FVM Poisson solve on an unstructured mesh, MATMODSELL against AIJ
 #   make configure  re-run config/configure (CONFIGURE_OPTIONS="--with-cuda=1 ..." passes options)
+#   make check-deps check that touching any header under include/ rebuilds every object including it
 #
 # With PETSC_DIR (and PETSC_ARCH) set in the environment, that PETSc is used.
 
@@ -63,7 +64,7 @@ else
   CUDA_LINK :=
 endif
 
-.PHONY: all lib configure check demo clean distclean cuda-objs info help programs
+.PHONY: all lib configure check check-deps demo clean distclean cuda-objs info help programs
 all: lib $(BUILD)/lib/pkgconfig/petscmodsell.pc $(if $(NVCC),cuda-objs)
 lib: $(MS_LIB)
 
@@ -73,17 +74,30 @@ configure:
 info:
 	@echo "PETSC_DIR=$(PETSC_DIR) PETSC_ARCH=$(PETSC_ARCH) CUDA=$(or $(PETSC_HAVE_CUDA),0) NVCC=$(NVCC)"
 
-$(OBJDIR)/%.o: $(TOP)/%.c $(wildcard $(TOP)/include/*.h $(TOP)/include/petscmodsell/private/*.h)
+# Header dependencies come from the compilers: every object and program T is compiled with
+# -MMD -MP -MT T -MF T.d (gcc and nvcc alike), and the T.d files are read below, so touching any
+# header rebuilds exactly what includes it, directly or not (`make check-deps` verifies this).
+MS_DEPFLAGS = -MMD -MP -MT $@ -MF $@.d
+
+$(OBJDIR)/%.o: $(TOP)/%.c
 	@mkdir -p $(dir $@)
-	$(PCC) $(PCC_FLAGS) $(CFLAGS) $(INCLUDES) -c $< -o $@
+	$(PCC) $(PCC_FLAGS) $(CFLAGS) $(MS_DEPFLAGS) $(INCLUDES) -c $< -o $@
 
 # The CUDA kernels take raw pointers and need no PETSc header: they compile wherever nvcc is
 # (CI compiles them), and are linked in when PETSc has CUDA.
-$(OBJDIR)/%.cu.o: $(TOP)/%.cu $(TOP)/include/petscmodsell/private/modsellcuda.h
+$(OBJDIR)/%.cu.o: $(TOP)/%.cu
 	@mkdir -p $(dir $@)
-	$(NVCC) $(MS_NVCC_FLAGS) -I$(TOP)/include -c $< -o $@
+	$(NVCC) $(MS_NVCC_FLAGS) $(MS_DEPFLAGS) -I$(TOP)/include -c $< -o $@
 
 cuda-objs: $(CUOBJ)
+
+# after a full build, `make -n -W <header>` must rebuild every library object whose source includes
+# the header (the preprocessor's -MM says which do); the .cu objects count where nvcc is (CI runs it)
+check-deps: all
+	@MS_MAKE='$(MAKE)' MS_TOP='$(TOP)' MS_BUILD='$(BUILD)' MS_OBJDIR='$(OBJDIR)' \
+	  MS_CSRC='$(CSRC)' MS_CUSRC='$(CUSRC)' MS_NVCC='$(NVCC)' \
+	  MS_CC_M='$(PCC) $(PCC_FLAGS) $(CFLAGS) $(INCLUDES)' MS_NVCC_M='$(NVCC) $(MS_NVCC_FLAGS) -I$(TOP)/include' \
+	  bash '$(TOP)/config/check-deps.sh'
 
 $(MS_LIB): $(LIBOBJ)
 	@mkdir -p $(dir $@)
@@ -96,9 +110,19 @@ $(BUILD)/lib/pkgconfig/petscmodsell.pc: $(BUILD)/petsc.env
 
 # --- programs (examples, benchmarks): build/bin/<path of the .c without .c> ---------------------
 MS_LINK := -Wl,-rpath,$(BUILD)/lib -L$(BUILD)/lib -lpetscmodsell $(PETSC_WITH_EXTERNAL_LIB) $(CUDA_LINK)
-$(BUILD)/bin/%: $(TOP)/%.c $(MS_LIB) $(wildcard $(TOP)/include/*.h)
+# (the test helpers in tests/include are on their include path, as for the harness's test programs)
+$(BUILD)/bin/%: $(TOP)/%.c $(MS_LIB)
 	@mkdir -p $(dir $@)
-	$(PCC) $(PCC_FLAGS) $(CFLAGS) $(INCLUDES) $< -o $@ $(MS_LINK)
+	$(PCC) $(PCC_FLAGS) $(CFLAGS) $(MS_DEPFLAGS) $(INCLUDES) -I$(TOP)/tests/include $< -o $@ $(MS_LINK)
+
+# The compilers' dependency files (see MS_DEPFLAGS).  An object or program that exists without its
+# .d (built by an older makefile, or the .d was deleted) is rebuilt once, which writes the .d; a
+# first build needs none (nothing exists yet).
+MS_DEP_TARGETS := $(COBJ) $(CUOBJ) $(shell find '$(BUILD)/bin' -type f ! -name '*.d' 2>/dev/null)
+MS_DEP_FILES   := $(wildcard $(MS_DEP_TARGETS:=.d))
+-include $(MS_DEP_FILES)
+.PHONY: ms-no-depfile
+$(filter-out $(MS_DEP_FILES:.d=),$(wildcard $(MS_DEP_TARGETS))): ms-no-depfile
 
 # the same programs named relative to the top directory (make build/bin/tests/mat/ex1)
 ifneq ($(filter $(TOP)/%,$(BUILD)),)
@@ -121,4 +145,4 @@ distclean:
 	rm -rf $(BUILD)
 
 help:
-	@sed -n '2,10p' $(TOP)/makefile
+	@sed -n '2,9p' $(TOP)/makefile
