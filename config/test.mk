@@ -148,11 +148,11 @@ $(MS_TESTDIR)/counts/%.counts:
 	  PETSCMODSELL_BUILD='$(BUILD)' PETSCMODSELL_WRAPPER='$(WRAPPER)' $< $(MS_TESTFLAGS)
 
 # Test programs: compiled with -I include, linked with libpetscmodsell (rpath) and PETSc.
-MS_TEST_CPPFLAGS :=
+MS_TEST_CPPFLAGS := -I$(TOP)/tests/include
 MS_TEST_LIBS     := -Wl,-rpath,$(BUILD)/lib -L$(BUILD)/lib -lpetscmodsell $(PETSC_WITH_EXTERNAL_LIB) $(CUDA_LINK)
 # tests/loading builds PETSc's unmodified tutorials (#include <ksp/ksp/tutorials/ex2.c>) and does not
 # link the plugin: they get it only from -dll_append, as users' applications do.
-$(MS_TESTDIR)/tests/loading/%.o: MS_TEST_CPPFLAGS := -I$(MS_PETSC_EXAMPLES)
+$(MS_TESTDIR)/tests/loading/%.o: MS_TEST_CPPFLAGS := -I$(MS_PETSC_EXAMPLES) -I$(TOP)/tests/include
 $(MS_TESTDIR)/tests/loading/%: MS_TEST_LIBS := $(PETSC_WITH_EXTERNAL_LIB)
 
 $(MS_TESTDIR)/%.o: $(TOP)/%.c

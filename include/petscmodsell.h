@@ -90,5 +90,48 @@ PETSC_EXTERN PetscErrorCode MatModSELLSetOrdering(Mat, MatModSELLOrdering);
 PETSC_EXTERN PetscErrorCode MatModSELLGetOrdering(Mat, MatModSELLOrdering *);
 PETSC_EXTERN PetscErrorCode MatModSELLGetInfo(Mat, MatModSELLInfo *);
 
+/* PCRUIZ */
+PETSC_EXTERN PetscErrorCode PCRuizSetNorm(PC, NormType);
+PETSC_EXTERN PetscErrorCode PCRuizGetNorm(PC, NormType *);
+PETSC_EXTERN PetscErrorCode PCRuizSetTolerances(PC, PetscReal, PetscInt);
+PETSC_EXTERN PetscErrorCode PCRuizGetTolerances(PC, PetscReal *, PetscInt *);
+PETSC_EXTERN PetscErrorCode PCRuizSetCheckEvery(PC, PetscInt);
+PETSC_EXTERN PetscErrorCode PCRuizGetCheckEvery(PC, PetscInt *);
+PETSC_EXTERN PetscErrorCode PCRuizSetSymmetric(PC, PetscBool3);
+PETSC_EXTERN PetscErrorCode PCRuizGetSymmetric(PC, PetscBool3 *, PetscBool *);
 PETSC_EXTERN PetscErrorCode PCRuizGetScaling(PC, Vec *, Vec *);
+PETSC_EXTERN PetscErrorCode PCRuizRestoreScaling(PC, Vec *, Vec *);
 PETSC_EXTERN PetscErrorCode PCRuizGetConvergence(PC, PetscInt *, PetscReal *, PetscBool *, PetscLogDouble *);
+
+/*E
+   PCBJSmoothInner - the method `PCBJSMOOTH` runs inside each block
+
+   Values:
++  `PCBJSMOOTH_INNER_JACOBI` - Jacobi sweeps (default)
+.  `PCBJSMOOTH_INNER_GS`     - warp-serialised forward Gauss-Seidel: the 32-row groups of a block in order, Jacobi inside a group
+.  `PCBJSMOOTH_INNER_SGS`    - a forward then a backward such sweep
+-  `PCBJSMOOTH_INNER_CG`     - conjugate gradients on the block
+
+   Level: intermediate
+
+.seealso: `PCBJSMOOTH`, `PCBJSmoothSetInner()`
+E*/
+typedef enum {
+  PCBJSMOOTH_INNER_JACOBI,
+  PCBJSMOOTH_INNER_GS,
+  PCBJSMOOTH_INNER_SGS,
+  PCBJSMOOTH_INNER_CG
+} PCBJSmoothInner;
+PETSC_EXTERN const char *const PCBJSmoothInners[];
+
+/* PCBJSMOOTH */
+PETSC_EXTERN PetscErrorCode PCBJSmoothSetBlockSize(PC, PetscInt);
+PETSC_EXTERN PetscErrorCode PCBJSmoothGetBlockSize(PC, PetscInt *);
+PETSC_EXTERN PetscErrorCode PCBJSmoothSetInner(PC, PCBJSmoothInner, PetscInt, PetscReal);
+PETSC_EXTERN PetscErrorCode PCBJSmoothGetInner(PC, PCBJSmoothInner *, PetscInt *, PetscReal *);
+PETSC_EXTERN PetscErrorCode PCBJSmoothSetIterations(PC, PetscInt);
+PETSC_EXTERN PetscErrorCode PCBJSmoothGetIterations(PC, PetscInt *);
+PETSC_EXTERN PetscErrorCode PCBJSmoothSetAsync(PC, PetscBool);
+PETSC_EXTERN PetscErrorCode PCBJSmoothGetAsync(PC, PetscBool *);
+PETSC_EXTERN PetscErrorCode PCBJSmoothSetGlobalCoefficients(PC, PetscBool);
+PETSC_EXTERN PetscErrorCode PCBJSmoothGetGlobalCoefficients(PC, PetscBool *);

@@ -4,7 +4,7 @@ MatSetFromOptions + MatSetValues, MatCreateModSELL). Options: -kind lap2d|lap3d|
 and its sizes (see mstest.h), -row_weights w0,w1,.. (uneven split), -slice_heights 32,64,..,\n\
 -tol <1e-11> (relative to ||A|| ||x||).\n";
 
-#include "mstest.h"
+#include <mstest.h>
 
 /* sum over processes of ceil(local rows / sh): the slices of the diagonal blocks */
 static PetscErrorCode ExpectedSlices(Mat B, PetscInt sh, PetscInt *ns)

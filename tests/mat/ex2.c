@@ -3,7 +3,7 @@ Each update is applied to both matrices; MatMult and MatGetDiagonal must then ag
 updates must not rebuild the mod-SELL image (counted with the ModSELLBuild log event) and must keep\n\
 its layout (MatModSELLGetInfo); a pattern change must rebuild it. Matrix options as in ex1.\n";
 
-#include "mstest.h"
+#include <mstest.h>
 
 typedef struct {
   PetscLogEvent build, values;

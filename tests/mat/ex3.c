@@ -3,7 +3,7 @@ an assembled AIJ matrix, MatDuplicate (copy values, no values, shared pattern), 
 another pattern, MatTranspose, MatCreateSubMatrix, conversion to dense. Checks types, settings and\n\
 products against AIJ. Matrix options as in ex1.\n";
 
-#include "mstest.h"
+#include <mstest.h>
 
 typedef struct {
   MPI_Comm    comm;

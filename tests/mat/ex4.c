@@ -3,7 +3,7 @@ Jacobi, change with -ksp_type/-pc_type) on the same right-hand side must take th
 iterations and give the same solution. Matrices from mstest.h (-kind, sizes, -row_weights), or with\n\
 -dmda from DMCreateMatrix() on a DMDA (-da_grid_x/-da_grid_y, -dm_mat_type for the MATMODSELL one).\n";
 
-#include "mstest.h"
+#include <mstest.h>
 #include <petscdmda.h>
 
 /* b_i = a deterministic function of the global index */

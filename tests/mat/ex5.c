@@ -3,7 +3,7 @@ slice, slots, off-diagonals, in-slice off-diagonals) are compared with values co
 from the CSR of the matrix for both kernels and several slice heights; with -check_rcm, RCM must raise\n\
 the fraction of off-diagonals read from shared memory. Matrix options as in ex1.\n";
 
-#include "mstest.h"
+#include <mstest.h>
 
 /* the statistics expected for the natural ordering, counted from the global CSR */
 static PetscErrorCode ExpectedInfo(Mat B, const MSTestCSR *csr, PetscInt sh, MatModSELLKernel k, MatModSELLInfo *e)

@@ -6,7 +6,7 @@ with -modsell_device_alloc_limit), building the device image or -pc_type's setup
 naming the bytes, and everything must still be destroyed cleanly. With -wide (64-bit indices), a block\n\
 with more than 2^31 - 1 columns must be refused with PETSC_ERR_SUP.\n";
 
-#include "mstest.h"
+#include <mstest.h>
 
 typedef struct {
   MPI_Comm comm;

@@ -6,15 +6,16 @@
 */
 #pragma once
 
+#include <petscmodsell/private/mskernels.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* y[perm[r]] = (yin ? yin[perm[r]] : 0) + diag[r]*x[perm[r]] + sum_k vals[slot]*x(cols[slot])
-   over the nslices slices of sh rows; see modsellimpl.h for the encoding.
-   diag, perm, yin may be NULL. local_cols != 0: negative codes read the slice's x window
-   from shared memory. */
-int MSCUDAMult(int m, int sh, int nslices, const long long *sliceptr, const int *cols, const double *vals, const double *diag, const int *perm, int local_cols, const double *x, const double *yin, double *y, void *stream);
+/* y[perm[r]] = (yin ? yin[perm[r]] : 0) + diag[r]*x[perm[r]] + sum_k vals[slot]*x(cols[slot]) over the slices of
+   the image (see modsellimpl.h for the encoding); diag, perm, yin may be NULL. img->local_cols != 0: negative codes
+   read the slice's x window from shared memory. */
+int MSCUDAMult(const MSImageView *img, const double *x, const double *yin, double *y, void *stream);
 
 /* vals[csr2slot[k]] = a[k] (csr2slot[k] >= 0) or diag[-csr2slot[k]-1] = a[k] */
 int MSCUDAScatterValues(long long nnz, const long long *csr2slot, const double *a, double *vals, double *diag, void *stream);

@@ -19,7 +19,7 @@
 
 #include <petscmodsell.h>
 #include <petsc/private/matimpl.h>
-#include <petsc/private/pcimpl.h>
+#include <petscmodsell/private/mskernels.h>
 
 #if defined(PETSC_USE_COMPLEX) || !defined(PETSC_USE_REAL_DOUBLE)
   #error "petsc-modsell supports PETSc configured with real double-precision scalars only"
@@ -63,6 +63,7 @@ struct _n_MSImage {
   PetscScalar *vals;         /* nslots */
   PetscScalar *diag;         /* m, or NULL */
   PetscInt64  *csr2slot;     /* nnz, built when first needed */
+  int         *hperm32;      /* perm as 32-bit integers for the host kernel view (64-bit PetscInt only) */
 
   /* device image (CUDA) */
   PetscBool dev_pattern; /* device arrays hold the current pattern */
@@ -84,6 +85,9 @@ PETSC_EXTERN PetscErrorCode MSImageBrickSize(const PetscInt[4], PetscInt, PetscI
 /* y = yin + A x (yin may be NULL or equal to y); x, y in the user's ordering */
 PETSC_EXTERN PetscErrorCode MSImageMultHost(MSImage, const PetscScalar *, const PetscScalar *, PetscScalar *);
 PETSC_EXTERN PetscErrorCode MSImageGetDiagonalHost(MSImage, PetscScalar *);
+/* The kernel-side view of the host (PETSC_MEMTYPE_HOST) or device image, set up for that memory type; diag_block:
+   the block is its process's square diagonal block (its columns are local rows) */
+PETSC_EXTERN PetscErrorCode MSImageGetView(MSImage, PetscMemType, PetscBool, MSImageView *);
 #if defined(PETSC_HAVE_CUDA)
 PETSC_EXTERN PetscErrorCode MSImageMultDevice(MSImage, const PetscScalar *, const PetscScalar *, PetscScalar *);
 PETSC_EXTERN PetscErrorCode MSImageGetDiagonalDevice(MSImage, PetscScalar *);
@@ -107,17 +111,44 @@ PETSC_INTERN PetscErrorCode MSDeviceMallocAsync(void **, size_t, const char *, v
 PETSC_EXTERN PetscErrorCode MSCheckSliceHeight(MPI_Comm, PetscInt);
 
 /* The MATSEQAIJMODSELL private data (A->spptr) */
+/*   its settings, a struct that a MATMPIAIJMODSELL matrix has too (and passes on to its blocks) */
+typedef struct {
+  PetscInt           sh;       /* slice height: a multiple of 32, at most 1024 */
+  MatModSELLKernel   kernel;   /* SpMV kernel (and layout) */
+  MatModSELLOrdering ordering; /* row ordering inside the image */
+  PetscBool          eager;    /* set up the device image at final assembly */
+} MatModSELLSettings;
+
 typedef struct {
   MSImage            img;
-  MatModSELLKernel   kernel;
-  MatModSELLOrdering ordering;
-  PetscInt           sh;
+  MatModSELLSettings settings;
   PetscBool          offdiag_block; /* the off-process block of an MPI matrix: plain encoding, natural order */
   PetscBool          block;         /* a block of an MPI matrix (its parent does the eager upload) */
-  PetscBool          eager;         /* set up the device image at final assembly */
   PetscInt           box[4];        /* MATMODSELL_ORDERING_BRICKS: the DMDA box of the rows (from the matrix's DM or its MPI matrix's) */
   struct _MatOps     parent;        /* the SeqAIJ operations overridden by this type */
 } Mat_SeqAIJModSELL;
+
+/* The settings of either type, one code for both (modsell.c). A MATMODSELL matrix composes "MatModSELLGetSettings_C",
+   (Mat, MatModSELLSettings **), which gives the address of its settings, and may compose "MatModSELLApplySettings_C",
+   (Mat), which the setters call after a change (an MPI matrix passes its settings on to its blocks). The setters
+   validate the value (the errors of the public MatModSELLSet...() functions) before they change anything. */
+PETSC_INTERN PetscErrorCode MatModSELLSettingsSetDefaults_Private(MatModSELLSettings *);
+PETSC_INTERN PetscErrorCode MatModSELLSettingsSetSliceHeight_Private(Mat, MatModSELLSettings *, PetscInt);
+PETSC_INTERN PetscErrorCode MatModSELLSettingsSetKernel_Private(Mat, MatModSELLSettings *, MatModSELLKernel);
+PETSC_INTERN PetscErrorCode MatModSELLSettingsSetOrdering_Private(Mat, MatModSELLSettings *, MatModSELLOrdering);
+PETSC_INTERN PetscErrorCode MatModSELLSettingsSetEager_Private(Mat, MatModSELLSettings *, PetscBool);
+/* Give B, when it is a MATMODSELL matrix, these settings (and apply them): operations that make a new matrix of the
+   type (MatDuplicate(), a new result) or rebuild one (MatHeaderMerge()) would otherwise leave it the defaults */
+PETSC_INTERN PetscErrorCode MatModSELLSettingsCopy_Private(const MatModSELLSettings *, Mat);
+/* Options shared by the sequential and parallel types (-mat_modsell_*) */
+PETSC_INTERN PetscErrorCode MatModSELLReadOptions_Private(Mat, PetscOptionItems);
+/* Code shared by the two types' operations (modsell.c): the MATMODSELL part of MatView() (ordering: the one applied);
+   the start of a MatConvert() between a MATMODSELL type and its parent type (done: nothing more to do); the end of
+   making a matrix a MATMODSELL type (vector type, options) or its parent type again */
+PETSC_INTERN PetscErrorCode MatModSELLView_Private(Mat, PetscViewer, MatModSELLOrdering);
+PETSC_INTERN PetscErrorCode MatModSELLConvertBegin_Private(Mat, MatReuse, Mat *, PetscBool *);
+PETSC_INTERN PetscErrorCode MatModSELLSetType_Private(Mat, MatType);
+PETSC_INTERN PetscErrorCode MatModSELLResetType_Private(Mat, MatType);
 
 /* Get the up-to-date image of a MATSEQAIJMODSELL matrix (or NULL if A is another type) */
 PETSC_EXTERN PetscErrorCode MatSeqAIJModSELLGetImage(Mat, PetscMemType, MSImage *);
@@ -125,20 +156,12 @@ PETSC_EXTERN PetscErrorCode MatSeqAIJModSELLEagerSetUp(Mat);
 /* Convert a SeqAIJ matrix (assembled or only preallocated) in place */
 PETSC_EXTERN PetscErrorCode MatConvert_SeqAIJ_SeqAIJModSELL(Mat, MatType, MatReuse, Mat *);
 PETSC_INTERN PetscErrorCode MatConvert_SeqAIJModSELL_SeqAIJ(Mat, MatType, MatReuse, Mat *);
-PETSC_INTERN PetscErrorCode MatModSELLReadOptions_Private(Mat, PetscOptionItems);
 /* MatConvert() of a MATMODSELL matrix to the generic name "modsell": nothing to convert (PETSc's own
    same-type test compares the concrete type name) */
 PETSC_INTERN PetscErrorCode MatConvert_ModSELL_Same_Private(Mat, MatType, MatReuse, Mat *);
-PETSC_INTERN PetscErrorCode MatModSELLViewInfo_Private(PetscViewer, PetscInt, MatModSELLKernel, MatModSELLOrdering, const MatModSELLInfo *);
 PETSC_EXTERN PetscErrorCode MatCreate_SeqAIJModSELL(Mat);
 PETSC_EXTERN PetscErrorCode MatCreate_MPIAIJModSELL(Mat);
 
 /* The local box (nx, ny, nz points, dof per point) of the DMDA a matrix was created from (DMCreateMatrix());
    all zero when the matrix has no DMDA */
 PETSC_INTERN PetscErrorCode MatModSELLGetDMDABox_Private(Mat, PetscInt[4]);
-/* Memory type a PC should work in for this operator and vector */
-PETSC_EXTERN PetscErrorCode PetscModSELLUseDevice(Mat, PetscBool *);
-PETSC_EXTERN PetscErrorCode PetscModSELLGetDiagonalEntry(Mat, PetscInt, PetscReal *, PetscBool *);
-
-/* Registers the preconditioner types (src/ksp/pc/impls/pcreg.c) */
-PETSC_INTERN PetscErrorCode PetscModSELLRegisterPCs_Private(void);

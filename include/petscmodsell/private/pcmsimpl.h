@@ -1,30 +1,146 @@
 /*
-   Private layer shared by the petsc-modsell preconditioners (src/ksp/pc/impls/pcms.c).
+   The layer shared by the petsc-modsell preconditioners (src/ksp/pc/utils/pcms.c). A PC keeps one PCMSOperator
+   and calls PCMSOperatorSetUp() from its PCSetUp; what it gets:
 
-   Vectors: a PC that runs on the GPU (its operator's vectors are CUDA vectors) still accepts vectors in
-   host memory (VECSEQ/VECMPI from VecCreate()), as PETSc's CUDA types do: PCMSStageIn() gives a device
-   vector of the same layout holding the values (one host-to-device copy, logged by PETSc), and
-   PCMSStageOut() copies a staged result back. Vectors already on the device pass through untouched.
+   - operator validation: an assembled, square AIJ-family matrix (aij, aijcusparse, modsell, ...) with equal row
+     and column layouts and fewer than 2^31 rows per process (the kernels' indices), checked collectively so that
+     every process raises the same error;
+   - the device decision: the PC computes on the GPU when its operator does (MatGetCurrentMemType() is device
+     memory, i.e. a CUDA matrix type not bound to the CPU), else on the host; the kernel table of the method
+     (PCMSKernels()) is chosen from it once per setup;
+   - the per-process split A = [Ad | Ao] (Ao and its ghost map only with several processes) and the images of
+     Ad and Ao obtained by request (encoding, slice height, ordering): MATMODSELL's own image when it qualifies,
+     else an image the layer builds and keeps;
+   - the rebuild flag: op->rebuilt is true after a setup that changed the structure (a new operator, a new
+     nonzero pattern, a new device decision): the PC recreates what depends on it; after a change of values only,
+     the images refresh their values and the structure is kept;
+   - vectors of the PC's memory type (PCMSCreateVec), the ghost exchange forward (insert) and reverse (add, max),
+     arrays in the PC's memory with the memory-type check (PCMSVecGetArray*), device copies of vectors the user
+     gives in host memory (PCMSStageIn/Out), backend memory for kernel outputs (PCMSMalloc, PCMSReadBack);
+   - kernel launches: PCMSKernelBegin/End log the GPU time and GPU flops (device) or flops (host), and turn a
+     kernel's error code into a PETSc error naming it;
+   - the errors every PC raises the same way: the first offending row over all processes (PCMSFirstBad) and the
+     diagonal entry of that row (PCMSErrorDiagonal).
 */
 #pragma once
 
 #include <petscmodsell/private/modsellimpl.h>
+#include <petsc/private/pcimpl.h>
 
-/* A pair of device vectors, created at the first host vector and kept until PCMSStageDestroy() */
+/* Registers the preconditioner types (src/ksp/pc/interface/pcregis.c) */
+PETSC_INTERN PetscErrorCode PetscModSELLRegisterPCs_Private(void);
+
+/* How a PC wants the image of a block encoded */
+typedef enum {
+  PCMS_ENCODING_ANY,     /* whatever the image has (MATMODSELL's, or the default mod-SELL encoding) */
+  PCMS_ENCODING_MODSELL, /* the diagonal apart and in-slice columns as negative codes (square blocks) */
+  PCMS_ENCODING_PLAIN    /* neither: every column read from the vector (the off-process block) */
+} PCMSEncoding;
+
+#define PCMS_ORDERING_ANY ((MatModSELLOrdering)-1)
+
+typedef struct {
+  PCMSEncoding       encoding;
+  PetscInt           sh;       /* slice height; 0: any (MATMODSELL's, else the image default) */
+  MatModSELLOrdering ordering; /* PCMS_ORDERING_ANY, or an ordering the image must have */
+} PCMSImageRequest;
+
+/* Device copies of vectors given in host memory, created at the first one and kept while the layout matches */
 typedef struct {
   Vec in, out;
 } PCMSStage;
 
+typedef struct {
+  /* what the last PCMSOperatorSetUp() found */
+  PetscBool device;    /* the PC computes on the GPU */
+  PetscBool mpi;       /* several processes: Ao and the ghost map exist */
+  PetscBool rebuilt;   /* the structure was rebuilt by the last setup */
+  PetscBool own_image; /* img[0] is the layer's own image (the operator is not a qualifying MATMODSELL) */
+  PetscInt  m, rstart; /* local rows and the first global row */
+  Mat       Ad, Ao;    /* diagonal and off-process blocks (Ao NULL on one process) */
+  MSImage   img[2];    /* images of Ad and Ao, up to date in the PC's memory */
+  PetscInt  nghost;    /* columns of Ao */
+  Vec       ghost;     /* ghost values, nghost, sequential */
+  VecScatter scat;     /* owned values -> ghost */
+  PCMSStage  stage;
+
+  /* kept between setups */
+  MSImage          own[2];
+  PCMSImageRequest req[2];
+  PetscObjectId    id, aoid;
+  PetscObjectState nzstate;
+  char             name[32]; /* "PCRUIZ", ... for messages */
+} PCMSOperator;
+
+/* Memory a kernel writes, in the PC's memory (device or host): (re)allocated when its size or memory type changes */
+typedef struct {
+  void     *ptr;
+  size_t    bytes;
+  PetscBool device;
+} PCMSBuffer;
+
+/* Validates pc->pmat, decides the device, splits it and brings the images up to date (diagreq, offreq: requests
+   for Ad and Ao); sets op->rebuilt */
+PETSC_INTERN PetscErrorCode PCMSOperatorSetUp(PC, PCMSOperator *, const PCMSImageRequest *, const PCMSImageRequest *);
+PETSC_INTERN PetscErrorCode PCMSOperatorReset(PCMSOperator *);
+/* for PCView: where the PC runs ("GPU", "host") and which image it reads */
+PETSC_INTERN PetscErrorCode PCMSOperatorDescribe(PCMSOperator *, const char **, const char **);
+/* The kernel view of image which (0: Ad, 1: Ao) in the PC's memory */
+PETSC_INTERN PetscErrorCode PCMSOperatorGetView(PCMSOperator *, PetscInt, MSImageView *);
+
+/* A vector of n local entries in the PC's memory (comm PETSC_COMM_SELF: sequential) */
+PETSC_INTERN PetscErrorCode PCMSCreateVec(PCMSOperator *, MPI_Comm, PetscInt, Vec *);
+/* ghost <- the ghost values of x (x: n local entries; ghost: op->ghost or a vector like it) */
+PETSC_INTERN PetscErrorCode PCMSGhostBegin(PCMSOperator *, Vec, Vec);
+PETSC_INTERN PetscErrorCode PCMSGhostEnd(PCMSOperator *, Vec, Vec);
+/* x <- x (op) the ghost contributions, op ADD_VALUES or MAX_VALUES, sent back to their owners */
+PETSC_INTERN PetscErrorCode PCMSGhostReverseBegin(PCMSOperator *, Vec, Vec, InsertMode);
+PETSC_INTERN PetscErrorCode PCMSGhostReverseEnd(PCMSOperator *, Vec, Vec, InsertMode);
+
 /* Whether the array of v is in device memory (a CUDA vector not bound to the CPU), without moving data */
 PETSC_INTERN PetscErrorCode PCMSVecIsDevice(Vec, PetscBool *);
-/* which 0 (input) or 1 (output): *use is v itself when v is on the device, else the stage's vector, holding
-   v's values when copy is true */
-PETSC_INTERN PetscErrorCode PCMSStageIn(PCMSStage *, PetscInt, Vec, PetscBool, Vec *);
+/* The array of v where the PC computes (op->device: device memory, else host memory; a device vector is
+   synchronised to the host as VecGetArray() does). A NULL v gives a NULL array. On the device a vector in host
+   memory is an error naming it (stage it first). */
+PETSC_INTERN PetscErrorCode PCMSVecGetArrayRead(PCMSOperator *, Vec, const PetscScalar **);
+PETSC_INTERN PetscErrorCode PCMSVecRestoreArrayRead(PCMSOperator *, Vec, const PetscScalar **);
+PETSC_INTERN PetscErrorCode PCMSVecGetArray(PCMSOperator *, Vec, PetscMemoryAccessMode, PetscScalar **);
+PETSC_INTERN PetscErrorCode PCMSVecRestoreArray(PCMSOperator *, Vec, PetscMemoryAccessMode, PetscScalar **);
+/* On the device: *use is v when v is in device memory, else the stage's vector (which 0: input, 1: output)
+   holding v's values when copy is true. On the host: v itself. */
+PETSC_INTERN PetscErrorCode PCMSStageIn(PCMSOperator *, PetscInt, Vec, PetscBool, Vec *);
 /* copies use into v when use is a staged vector */
 PETSC_INTERN PetscErrorCode PCMSStageOut(Vec, Vec);
-PETSC_INTERN PetscErrorCode PCMSStageDestroy(PCMSStage *);
-/* The array of v where the PC computes: device memory when device (an error naming the vector otherwise:
-   stage host vectors first), else host memory (a device vector is synchronised to the host, as
-   VecGetArray() does) */
-PETSC_INTERN PetscErrorCode PCMSVecGetArray(PC, Vec, PetscBool, PetscMemoryAccessMode, PetscScalar **);
-PETSC_INTERN PetscErrorCode PCMSVecRestoreArray(Vec, PetscBool, PetscMemoryAccessMode, PetscScalar **);
+
+/* buf holds at least bytes in the PC's memory (what names them in an out-of-memory error); the content is
+   undefined after a reallocation */
+PETSC_INTERN PetscErrorCode PCMSBufferEnsure(PCMSOperator *, PCMSBuffer *, size_t, const char *);
+PETSC_INTERN PetscErrorCode PCMSBufferDestroy(PCMSBuffer *);
+/* dst (host) <- src (backend memory), waiting for the work queued before */
+PETSC_INTERN PetscErrorCode PCMSReadBack(PCMSOperator *, void *, const void *, size_t);
+/* the stream kernels are queued on (a cudaStream_t; NULL on the host), and waiting for it */
+PETSC_INTERN PetscErrorCode PCMSGetStream(PCMSOperator *, void **);
+PETSC_INTERN PetscErrorCode PCMSSynchronize(PCMSOperator *);
+
+/* The kernel table of a method for the PC's backend, e.g. PCMSKernels(&jac->op, MSRuizKernels) */
+#if defined(PETSC_HAVE_CUDA)
+  #define PCMSKernels(op, Table) ((op)->device ? &Table##_CUDA : &Table##_Reference)
+#else
+  #define PCMSKernels(op, Table) (&Table##_Reference)
+#endif
+/* Around a kernel call: the stream to queue it on and the GPU timer (device); then the kernel's error code and the
+   flops (GPU flops on the device). Usage:
+     PetscCall(PCMSKernelBegin(op, &stream)); err = k->fn(..., stream); PetscCall(PCMSKernelEnd(op, err, k->backend, "fn", flops)); */
+PETSC_INTERN PetscErrorCode PCMSKernelBegin(PCMSOperator *, void **);
+PETSC_INTERN PetscErrorCode PCMSKernelEnd(PCMSOperator *, int, const char *, const char *, PetscLogDouble);
+
+/* The data of pc when it has type 'type', else NULL (required: an error naming both types instead); for the public
+   Set (not required: a no-op on other types, as PetscTryMethod) and Get functions of the PCs */
+PETSC_INTERN PetscErrorCode PCMSGetData(PC, const char[], PetscBool, void *);
+
+/* The smallest of the processes' local keys (local index * ncodes + code, or -1 for none) as a global key
+   (global index * ncodes + code; -1 for none); collective */
+PETSC_INTERN PetscErrorCode PCMSFirstBad(PC, PCMSOperator *, PetscInt, PetscInt64, PetscInt64 *);
+/* Raises the error for global row 'row' whose diagonal entry is missing or not positive: 'need' says why the PC
+   needs it and 'todo' what to do; collective (the owner looks the entry up) */
+PETSC_INTERN PetscErrorCode PCMSErrorDiagonal(PC, PetscInt, const char *, const char *);

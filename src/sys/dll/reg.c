@@ -1,7 +1,7 @@
 /*
    Registration of every petsc-modsell type, for -dll_append and for applications that link the library.
 */
-#include <petscmodsell/private/modsellimpl.h>
+#include <petscmodsell/private/pcmsimpl.h>
 
 static PetscBool PetscModSELLPackageInitialized = PETSC_FALSE;
 

@@ -51,6 +51,7 @@ static PetscErrorCode MSImageFreeHost(MSImage img)
   PetscCall(PetscFree(img->vals));
   PetscCall(PetscFree(img->diag));
   PetscCall(PetscFree(img->csr2slot));
+  PetscCall(PetscFree(img->hperm32));
   img->host_pattern = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -651,16 +652,57 @@ PetscErrorCode MSImageGetDiagonalHost(MSImage img, PetscScalar *d)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode MSImageGetView(MSImage img, PetscMemType mtype, PetscBool diag_block, MSImageView *v)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(v, sizeof(*v)));
+  v->m          = (int)img->m;
+  v->n          = (int)img->n;
+  v->sh         = (int)img->sh;
+  v->nslices    = (int)img->nslices;
+  v->local_cols = (int)img->local;
+  v->diag_block = (int)(diag_block && img->m == img->n);
+  if (PetscMemTypeHost(mtype)) {
+    PetscCheck(img->host_pattern || !img->m, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The host mod-SELL image is not set up (MSImageSetUp() with PETSC_MEMTYPE_HOST)");
+    PetscCall(MSImageEnsureHostPerm(img));
+    v->sliceptr = (const long long *)img->sliceptr;
+    v->cols     = img->cols;
+    v->vals     = img->vals;
+    v->diag     = img->dapart ? img->diag : NULL;
+    if (img->perm && sizeof(PetscInt) == sizeof(int)) v->perm = (const int *)img->perm;
+    else if (img->perm) { /* 64-bit PetscInt: the kernels read 32-bit rows (m < 2^31 is checked at the build) */
+      if (!img->hperm32) {
+        PetscCall(PetscMalloc1(img->m, &img->hperm32));
+        for (PetscInt r = 0; r < img->m; r++) img->hperm32[r] = (int)img->perm[r];
+      }
+      v->perm = img->hperm32;
+    }
+  } else {
+#if defined(PETSC_HAVE_CUDA)
+    PetscCheck(img->dev_pattern || !img->m, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The device mod-SELL image is not set up (MSImageSetUp() with PETSC_MEMTYPE_DEVICE)");
+    v->sliceptr = (const long long *)img->d_sliceptr;
+    v->cols     = (const int *)img->d_cols;
+    v->vals     = (const double *)img->d_vals;
+    v->diag     = img->dapart ? (const double *)img->d_diag : NULL;
+    v->perm     = (const int *)img->d_perm;
+#else
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "A device view of a mod-SELL image needs PETSc configured with CUDA");
+#endif
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 #if defined(PETSC_HAVE_CUDA)
 PetscErrorCode MSImageMultDevice(MSImage img, const PetscScalar *x, const PetscScalar *yin, PetscScalar *y)
 {
+  MSImageView  v;
   cudaStream_t stream;
 
   PetscFunctionBegin;
-  PetscCheck(img->dev_pattern, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Device image not set up");
+  PetscCall(MSImageGetView(img, PETSC_MEMTYPE_DEVICE, PETSC_FALSE, &v));
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   PetscCall(PetscLogGpuTimeBegin());
-  PetscCallCUDA((cudaError_t)MSCUDAMult((int)img->m, (int)img->sh, (int)img->nslices, (const long long *)img->d_sliceptr, (const int *)img->d_cols, (const double *)img->d_vals, (const double *)img->d_diag, (const int *)img->d_perm, (int)img->local, x, yin, y, stream));
+  PetscCallCUDA((cudaError_t)MSCUDAMult(&v, x, yin, y, stream));
   PetscCall(PetscLogGpuTimeEnd());
   PetscCall(PetscLogGpuFlops(PetscMax(0.0, 2.0 * (img->noffdiag + (img->dapart ? img->m : 0)) - (yin ? 0 : img->m))));
   PetscFunctionReturn(PETSC_SUCCESS);

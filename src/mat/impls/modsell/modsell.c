@@ -54,6 +54,83 @@ PetscErrorCode MatCreateModSELL(MPI_Comm comm, PetscInt m, PetscInt n, PetscInt 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The settings of A, or NULL when A is not a MATMODSELL matrix */
+static PetscErrorCode MatModSELLQuerySettings(Mat A, MatModSELLSettings **s)
+{
+  PetscErrorCode (*f)(Mat, MatModSELLSettings **) = NULL;
+
+  PetscFunctionBegin;
+  *s = NULL;
+  PetscCall(PetscObjectQueryFunction((PetscObject)A, "MatModSELLGetSettings_C", &f));
+  if (f) PetscCall((*f)(A, s));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The settings of A; A not a MATMODSELL matrix is an error */
+static PetscErrorCode MatModSELLGetSettings(Mat A, MatModSELLSettings **s)
+{
+  PetscFunctionBegin;
+  PetscUseMethod(A, "MatModSELLGetSettings_C", (Mat, MatModSELLSettings **), (A, s));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MatModSELLSettingsSetDefaults_Private(MatModSELLSettings *s)
+{
+  PetscFunctionBegin;
+  s->sh       = 128;
+  s->kernel   = MATMODSELL_KERNEL_MODSELL;
+  s->ordering = MATMODSELL_ORDERING_NATURAL;
+  s->eager    = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MatModSELLSettingsSetSliceHeight_Private(Mat A, MatModSELLSettings *s, PetscInt sh)
+{
+  PetscFunctionBegin;
+  PetscCall(MSCheckSliceHeight(PetscObjectComm((PetscObject)A), sh));
+  s->sh = sh;
+  PetscTryMethod(A, "MatModSELLApplySettings_C", (Mat), (A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MatModSELLSettingsSetKernel_Private(Mat A, MatModSELLSettings *s, MatModSELLKernel k)
+{
+  PetscFunctionBegin;
+  PetscCheck(k == MATMODSELL_KERNEL_MODSELL || k == MATMODSELL_KERNEL_SELL, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_OUTOFRANGE, "Unknown MATMODSELL kernel %d: use MATMODSELL_KERNEL_MODSELL or MATMODSELL_KERNEL_SELL", (int)k);
+  s->kernel = k;
+  PetscTryMethod(A, "MatModSELLApplySettings_C", (Mat), (A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MatModSELLSettingsSetOrdering_Private(Mat A, MatModSELLSettings *s, MatModSELLOrdering o)
+{
+  PetscFunctionBegin;
+  PetscCheck(o == MATMODSELL_ORDERING_NATURAL || o == MATMODSELL_ORDERING_RCM || o == MATMODSELL_ORDERING_BRICKS, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_OUTOFRANGE, "Unknown MATMODSELL ordering %d: use MATMODSELL_ORDERING_NATURAL, MATMODSELL_ORDERING_RCM or MATMODSELL_ORDERING_BRICKS", (int)o);
+  s->ordering = o;
+  PetscTryMethod(A, "MatModSELLApplySettings_C", (Mat), (A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MatModSELLSettingsSetEager_Private(Mat A, MatModSELLSettings *s, PetscBool eager)
+{
+  PetscFunctionBegin;
+  s->eager = eager;
+  PetscTryMethod(A, "MatModSELLApplySettings_C", (Mat), (A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MatModSELLSettingsCopy_Private(const MatModSELLSettings *from, Mat B)
+{
+  MatModSELLSettings *to;
+
+  PetscFunctionBegin;
+  PetscCall(MatModSELLQuerySettings(B, &to));
+  if (!to) PetscFunctionReturn(PETSC_SUCCESS);
+  *to = *from;
+  PetscTryMethod(B, "MatModSELLApplySettings_C", (Mat), (B));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@
   MatModSELLSetSliceHeight - Sets the number of rows per slice of a `MATMODSELL` matrix
 
@@ -76,10 +153,13 @@ PetscErrorCode MatCreateModSELL(MPI_Comm comm, PetscInt m, PetscInt n, PetscInt 
 @*/
 PetscErrorCode MatModSELLSetSliceHeight(Mat A, PetscInt sh)
 {
+  MatModSELLSettings *s;
+
   PetscFunctionBegin;
   PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
   PetscValidLogicalCollectiveInt(A, sh, 2);
-  PetscTryMethod(A, "MatModSELLSetSliceHeight_C", (Mat, PetscInt), (A, sh));
+  PetscCall(MatModSELLQuerySettings(A, &s));
+  if (s) PetscCall(MatModSELLSettingsSetSliceHeight_Private(A, s, sh));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -100,10 +180,13 @@ PetscErrorCode MatModSELLSetSliceHeight(Mat A, PetscInt sh)
 @*/
 PetscErrorCode MatModSELLGetSliceHeight(Mat A, PetscInt *sh)
 {
+  MatModSELLSettings *s;
+
   PetscFunctionBegin;
   PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
   PetscAssertPointer(sh, 2);
-  PetscUseMethod(A, "MatModSELLGetSettings_C", (Mat, PetscInt *, MatModSELLKernel *, MatModSELLOrdering *), (A, sh, NULL, NULL));
+  PetscCall(MatModSELLGetSettings(A, &s));
+  *sh = s->sh;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -125,10 +208,13 @@ PetscErrorCode MatModSELLGetSliceHeight(Mat A, PetscInt *sh)
 @*/
 PetscErrorCode MatModSELLSetKernel(Mat A, MatModSELLKernel k)
 {
+  MatModSELLSettings *s;
+
   PetscFunctionBegin;
   PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
   PetscValidLogicalCollectiveEnum(A, k, 2);
-  PetscTryMethod(A, "MatModSELLSetKernel_C", (Mat, MatModSELLKernel), (A, k));
+  PetscCall(MatModSELLQuerySettings(A, &s));
+  if (s) PetscCall(MatModSELLSettingsSetKernel_Private(A, s, k));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -149,10 +235,13 @@ PetscErrorCode MatModSELLSetKernel(Mat A, MatModSELLKernel k)
 @*/
 PetscErrorCode MatModSELLGetKernel(Mat A, MatModSELLKernel *k)
 {
+  MatModSELLSettings *s;
+
   PetscFunctionBegin;
   PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
   PetscAssertPointer(k, 2);
-  PetscUseMethod(A, "MatModSELLGetSettings_C", (Mat, PetscInt *, MatModSELLKernel *, MatModSELLOrdering *), (A, NULL, k, NULL));
+  PetscCall(MatModSELLGetSettings(A, &s));
+  *k = s->kernel;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -187,10 +276,13 @@ PetscErrorCode MatModSELLGetKernel(Mat A, MatModSELLKernel *k)
 @*/
 PetscErrorCode MatModSELLSetOrdering(Mat A, MatModSELLOrdering o)
 {
+  MatModSELLSettings *s;
+
   PetscFunctionBegin;
   PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
   PetscValidLogicalCollectiveEnum(A, o, 2);
-  PetscTryMethod(A, "MatModSELLSetOrdering_C", (Mat, MatModSELLOrdering), (A, o));
+  PetscCall(MatModSELLQuerySettings(A, &s));
+  if (s) PetscCall(MatModSELLSettingsSetOrdering_Private(A, s, o));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -211,10 +303,13 @@ PetscErrorCode MatModSELLSetOrdering(Mat A, MatModSELLOrdering o)
 @*/
 PetscErrorCode MatModSELLGetOrdering(Mat A, MatModSELLOrdering *o)
 {
+  MatModSELLSettings *s;
+
   PetscFunctionBegin;
   PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
   PetscAssertPointer(o, 2);
-  PetscUseMethod(A, "MatModSELLGetSettings_C", (Mat, PetscInt *, MatModSELLKernel *, MatModSELLOrdering *), (A, NULL, NULL, o));
+  PetscCall(MatModSELLGetSettings(A, &s));
+  *o = s->ordering;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -243,50 +338,104 @@ PetscErrorCode MatModSELLGetInfo(Mat A, MatModSELLInfo *info)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Whether a preconditioner working on operator A should run on the device: PETSc has CUDA, the
-   operator's default vectors are CUDA vectors (aijcusparse, modsell) and it is not bound to the CPU
-   (PCGAMG binds small coarse-grid operators, and so their vectors, to the CPU) */
-PetscErrorCode PetscModSELLUseDevice(Mat A, PetscBool *dev)
+/* Options shared by the sequential and parallel types; also read when the type is created, since
+   not every path (DMCreateMatrix(), for one) calls MatSetFromOptions() */
+PetscErrorCode MatModSELLReadOptions_Private(Mat A, PetscOptionItems PetscOptionsObject)
 {
-  PetscFunctionBegin;
-  *dev = PETSC_FALSE;
-#if defined(PETSC_HAVE_CUDA)
-  {
-    VecType vt;
+  MatModSELLSettings *s;
+  PetscInt            sh;
+  MatModSELLKernel    k;
+  MatModSELLOrdering  o;
+  PetscBool           flg, eager = PETSC_TRUE;
 
-    if (A->boundtocpu) PetscFunctionReturn(PETSC_SUCCESS);
-    PetscCall(MatGetVecType(A, &vt));
-    PetscCall(PetscStrbeginswith(vt, VECCUDA, dev));
-    if (!*dev) PetscCall(PetscStrbeginswith(vt, VECSEQCUDA, dev));
-    if (!*dev) PetscCall(PetscStrbeginswith(vt, VECMPICUDA, dev));
+  PetscFunctionBegin;
+  PetscCall(MatModSELLGetSettings(A, &s));
+  sh = s->sh;
+  k  = s->kernel;
+  o  = s->ordering;
+  PetscOptionsHeadBegin(PetscOptionsObject, "MATMODSELL options");
+  PetscCall(PetscOptionsInt("-mat_modsell_slice_height", "Rows per slice: a multiple of 32, at most 1024", "MatModSELLSetSliceHeight", sh, &sh, &flg));
+  if (flg) PetscCall(MatModSELLSetSliceHeight(A, sh));
+  PetscCall(PetscOptionsEnum("-mat_modsell_kernel", "SpMV kernel: modsell (diagonal apart, in-slice x from shared memory) or sell (plain Sliced ELLPACK)", "MatModSELLSetKernel", MatModSELLKernels, (PetscEnum)k, (PetscEnum *)&k, &flg));
+  if (flg) PetscCall(MatModSELLSetKernel(A, k));
+  PetscCall(PetscOptionsEnum("-mat_modsell_ordering", "Row ordering inside the format (vectors keep the user's ordering)", "MatModSELLSetOrdering", MatModSELLOrderings, (PetscEnum)o, (PetscEnum *)&o, &flg));
+  if (flg) PetscCall(MatModSELLSetOrdering(A, o));
+  {
+    PetscInt nt;
+    PetscCall(MSUploadGetThreads(&nt));
+    PetscCall(PetscOptionsInt("-mat_modsell_upload_threads", "Host threads that copy a host-assembled matrix to the GPU through pinned buffers (1: one cudaMemcpy; a setting of the process)", "MATMODSELL", nt, &nt, &flg));
+    if (flg) PetscCall(MSUploadSetThreads(nt));
+    PetscCall(MSUploadGetChunk(&nt));
+    PetscCall(PetscOptionsInt("-mat_modsell_upload_chunk", "Bytes per pinned buffer of the threaded upload (copies of less than 4 chunks are one cudaMemcpy)", "MATMODSELL", nt, &nt, &flg));
+    if (flg) PetscCall(MSUploadSetChunk(nt));
   }
-#endif
+  PetscCall(PetscOptionsBool("-mat_modsell_eager_setup", "Build the GPU image at final assembly (when vectors are CUDA vectors) instead of at the first product", "MATMODSELL", eager, &eager, &flg));
+  if (flg) PetscCall(MatModSELLSettingsSetEager_Private(A, s, eager));
+  PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The diagonal entry of global row 'row' of A (collective: the owner looks it up on the host), for the
-   preconditioners' error messages; found is false when the row stores no diagonal entry */
-PetscErrorCode PetscModSELLGetDiagonalEntry(Mat A, PetscInt row, PetscReal *val, PetscBool *found)
+/* The MATMODSELL part of MatView() of both types, after the parent type's: with an ASCII info format, the settings
+   (with the ordering the format applies) and statistics of the format */
+PetscErrorCode MatModSELLView_Private(Mat A, PetscViewer viewer, MatModSELLOrdering applied)
 {
-  PetscInt           rstart, rend, ncols;
-  const PetscInt    *cols;
-  const PetscScalar *vals;
-  PetscReal          loc[2] = {0.0, 0.0}, glob[2];
+  MatModSELLSettings *s;
+  MatModSELLInfo      info;
+  PetscBool           iascii;
+  PetscViewerFormat   format;
 
   PetscFunctionBegin;
-  PetscCall(MatGetOwnershipRange(A, &rstart, &rend));
-  if (row >= rstart && row < rend) {
-    PetscCall(MatGetRow(A, row, &ncols, &cols, &vals));
-    for (PetscInt k = 0; k < ncols; k++)
-      if (cols[k] == row) {
-        loc[0] = PetscRealPart(vals[k]);
-        loc[1] = 1.0;
-      }
-    PetscCall(MatRestoreRow(A, row, &ncols, &cols, &vals));
-  }
-  PetscCallMPI(MPIU_Allreduce(loc, glob, 2, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)A)));
-  *val   = glob[0];
-  *found = (PetscBool)(glob[1] > 0.0);
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
+  if (!iascii || !A->assembled) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscViewerGetFormat(viewer, &format));
+  if (format != PETSC_VIEWER_ASCII_INFO && format != PETSC_VIEWER_ASCII_INFO_DETAIL) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatModSELLGetSettings(A, &s));
+  PetscCall(MatModSELLGetInfo(A, &info));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "MATMODSELL: kernel %s, slice height %" PetscInt_FMT ", ordering %s\n", MatModSELLKernels[s->kernel], s->sh, MatModSELLOrderings[applied]));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  slices %" PetscInt_FMT ", widest slice %" PetscInt_FMT ", off-diagonal slots %" PetscInt64_FMT " for %" PetscInt64_FMT " off-diagonal nonzeros (padding ratio %.3f)\n", info.nslices, info.max_width, info.nslots, info.noffdiag, (double)info.padding_ratio));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  off-diagonals read from shared memory: %.1f%%, device bytes %zu\n", 100.0 * (double)info.local_fraction, info.device_bytes));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The start of a conversion between a MATMODSELL type and its parent type: MAT_REUSE_MATRIX copies the values into
+   *newmat and is all there is to do (*done); MAT_INITIAL_MATRIX converts a duplicate of A, MAT_INPLACE_MATRIX A itself */
+PetscErrorCode MatModSELLConvertBegin_Private(Mat A, MatReuse reuse, Mat *newmat, PetscBool *done)
+{
+  PetscFunctionBegin;
+  *done = (PetscBool)(reuse == MAT_REUSE_MATRIX);
+  if (reuse == MAT_REUSE_MATRIX) PetscCall(MatCopy(A, *newmat, SAME_NONZERO_PATTERN));
+  else if (reuse == MAT_INITIAL_MATRIX) PetscCall(MatDuplicate(A, MAT_COPY_VALUES, newmat));
+  else *newmat = A;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The end of making B (a MATSEQAIJ or MATMPIAIJ with its MATMODSELL data and operations) a MATMODSELL type: the type
+   name, CUDA vectors when PETSc has CUDA, and the options, which apply from creation on */
+PetscErrorCode MatModSELLSetType_Private(Mat B, MatType type)
+{
+  PetscFunctionBegin;
+#if defined(PETSC_HAVE_CUDA)
+  PetscCall(PetscFree(B->defaultvectype));
+  PetscCall(PetscStrallocpy(VECCUDA, &B->defaultvectype));
+  B->boundtocpu = PETSC_FALSE; /* a device type: PETSc marks every new matrix bound to the CPU */
+#endif
+  PetscCall(PetscObjectChangeTypeName((PetscObject)B, type));
+  PetscObjectOptionsBegin((PetscObject)B);
+  PetscCall(MatModSELLReadOptions_Private(B, PetscOptionsObject));
+  PetscOptionsEnd();
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The end of making B a parent type (host vectors, bound to the CPU like every host matrix) again */
+PetscErrorCode MatModSELLResetType_Private(Mat B, MatType type)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree(B->defaultvectype));
+  PetscCall(PetscStrallocpy(VECSTANDARD, &B->defaultvectype));
+#if defined(PETSC_HAVE_DEVICE)
+  B->boundtocpu = PETSC_TRUE;
+#endif
+  PetscCall(PetscObjectChangeTypeName((PetscObject)B, type));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

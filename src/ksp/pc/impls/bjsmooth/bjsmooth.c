@@ -17,23 +17,16 @@
    PCApplyRichardson: its * (-pc_bjsmooth_its) outer iterations from the given guess, on the GPU without
    host work per sweep (the tolerances are not tested: the given number of iterations is run, like PCSOR).
 
-   Host (reference) and device (bjsmooth.cu) compute the same function; see bjsmoothcuda.h.
+   This file is the glue: the PC layer (pcmsimpl.h) supplies the operator, its images, vectors and the ghost
+   exchange; the kernels (bjsmoothkernels.h) come as a table, host reference (bjsmooth_reference.c) or CUDA
+   (bjsmooth.cu), chosen once per setup.
 */
 #include <petscmodsell/private/pcmsimpl.h>
-#include <petscmodsell/private/bjsmoothcuda.h>
-#if defined(PETSC_HAVE_CUDA)
-  #include <petscdevice_cuda.h>
-#endif
+#include <petscmodsell/private/bjsmoothkernels.h>
 
 static PetscLogEvent PC_BJSmoothSweep = 0, PC_BJSmoothApply = 0;
 
-typedef enum {
-  PCBJSMOOTH_INNER_JACOBI = MS_BJS_INNER_JACOBI,
-  PCBJSMOOTH_INNER_GS     = MS_BJS_INNER_GS,
-  PCBJSMOOTH_INNER_SGS    = MS_BJS_INNER_SGS,
-  PCBJSMOOTH_INNER_CG     = MS_BJS_INNER_CG
-} PCBJSmoothInner;
-static const char *const PCBJSmoothInners[] = {"jacobi", "gs", "sgs", "cg", "PCBJSmoothInner", "PCBJSMOOTH_INNER_", NULL};
+const char *const PCBJSmoothInners[] = {"jacobi", "gs", "sgs", "cg", "PCBJSmoothInner", "PCBJSMOOTH_INNER_", NULL};
 
 /* what kind of operator M^-1 the settings give (for PCView and the manual page) */
 typedef enum {
@@ -42,6 +35,7 @@ typedef enum {
   BJS_KIND_NONSYM,    /* linear, not symmetric */
   BJS_KIND_NONLINEAR  /* depends nonlinearly on r: needs a flexible Krylov method */
 } BJSKind;
+
 
 typedef struct {
   /* options */
@@ -52,201 +46,24 @@ typedef struct {
   PetscBool       async, force_global;
 
   /* the last setup */
-  PetscBool        device, mpi, own_image, setup;
-  PetscInt         sh, nloc, nblocks;
-  MSImage          own[2], imgd, imgo;
-  PetscBool        use_shared;
-  size_t           smem, smem_needed, smem_optin;
-  PetscObjectId    matid, aoid;
-  PetscObjectState matnz;
-  Vec              ghost, offp, work;
-  VecScatter       scat;
-  PCMSStage        stage; /* device copies of vectors given in host memory */
+  PCMSOperator        op; /* the operator, its blocks, images and ghost exchange (PC layer) */
+  const MSBJSKernels *k;  /* the kernels of the backend the operator lives on */
+  PetscBool           setup;
+  PetscInt            sh, nloc, nblocks;
+  PetscBool           use_shared;
+  size_t              smem, smem_needed, smem_optin;
+  Vec                 offp, work;
+  PCMSBuffer          status; /* MSBJSStatus */
 
-  /* host work arrays (one block) */
-  PetscScalar *hw;
-  int         *hlc;
-  PetscInt    *hnnb;
-  void        *d_status;
-
-  /* zero-guess Jacobi path (device): the compact in-slice block, nloc x m (MSBJSCUDAExtractLocal) */
-  short    *d_zlc;
-  double   *d_zlv, *d_zdinv;
-  PetscInt  zm, zloc; /* the sizes allocated */
-  PetscBool zfast;    /* zero-guess sweeps use it */
+  /* zero-guess Jacobi path: the compact in-slice block, nloc x m (the pattern kernel extract_local) */
+  PCMSBuffer zlc, zlv, zdinv;
+  PetscBool  zfast; /* zero-guess sweeps use it */
 } PC_BJSmooth;
-
-/* ---------------------------------------------------------------------------------------------- */
-/* host reference: the same arithmetic, in the same order, as bjs_sweep_kernel in bjsmooth.cu       */
-
-typedef struct {
-  MSImage      img;
-  PetscInt     sh, nloc, inner_its;
-  int          inner;
-  PetscReal    rtol;
-  PetscBool    shared;
-  PetscScalar *xs, *rl, *y, *s, *p, *q, *d, *lv; /* sh each (lv: nloc*sh) */
-  int         *lc;                               /* nloc*sh: in-slice neighbour of the j-th local entry of row t */
-  PetscInt    *nnb;                              /* sh: local entries per row */
-} BJSHost;
-
-/* sum of the in-slice off-diagonal entries of row t of slice s times v (the window of the slice) */
-static inline PetscScalar BJSLocalOff(const BJSHost *h, PetscInt s, PetscInt t, const PetscScalar *v)
-{
-  PetscScalar sum = 0.0;
-
-  if (h->shared) {
-    for (PetscInt j = 0; j < h->nnb[t]; j++) sum += h->lv[j * h->sh + t] * v[h->lc[j * h->sh + t]];
-  } else {
-    const MSImage    img = h->img;
-    const PetscInt64 beg = img->sliceptr[s];
-    const PetscInt   w   = (PetscInt)((img->sliceptr[s + 1] - beg) / h->sh);
-
-    for (PetscInt k = 0; k < w; k++) {
-      const PetscInt64 slot = beg + (PetscInt64)k * h->sh + t;
-      const int        c    = img->cols[slot];
-      if (c < 0) sum += img->vals[slot] * v[-c - 1];
-    }
-  }
-  return sum;
-}
-
-/* the squared residual norm of the local system at y (rows 0..nr-1) */
-static PetscReal BJSLocalResidual2(const BJSHost *h, PetscInt s, PetscInt nr)
-{
-  PetscReal nrm = 0.0;
-
-  for (PetscInt t = 0; t < nr; t++) {
-    const PetscScalar res = (h->rl[t] - BJSLocalOff(h, s, t, h->y)) - h->d[t] * h->y[t];
-    nrm += res * res;
-  }
-  return nrm;
-}
-
-static void BJSGSPass(BJSHost *h, PetscInt s, PetscInt nr, PetscBool backward)
-{
-  const PetscInt ng = (h->sh + MS_BJS_WARP - 1) / MS_BJS_WARP;
-
-  for (PetscInt gg = 0; gg < ng; gg++) {
-    const PetscInt g = backward ? ng - 1 - gg : gg, t0 = g * MS_BJS_WARP, t1 = PetscMin(t0 + MS_BJS_WARP, nr);
-    for (PetscInt t = t0; t < t1; t++) h->s[t] = BJSLocalOff(h, s, t, h->y); /* Jacobi inside a warp */
-    for (PetscInt t = t0; t < t1; t++) h->y[t] = (h->rl[t] - h->s[t]) * (1.0 / h->d[t]);
-  }
-}
-
-/* inner solve of A_ll y = rl from y = 0 */
-static void BJSInnerHost(BJSHost *h, PetscInt s, PetscInt nr)
-{
-  PetscReal rr0 = 0.0, tol2;
-
-  for (PetscInt t = 0; t < nr; t++) {
-    h->y[t] = 0.0;
-    rr0 += h->rl[t] * h->rl[t];
-  }
-  tol2 = h->rtol * h->rtol * rr0;
-  switch (h->inner) {
-  case MS_BJS_INNER_JACOBI:
-    for (PetscInt it = 0; it < h->inner_its; it++) {
-      for (PetscInt t = 0; t < nr; t++) h->s[t] = BJSLocalOff(h, s, t, h->y);
-      if (h->rtol > 0.0) {
-        PetscReal nrm = 0.0;
-        for (PetscInt t = 0; t < nr; t++) {
-          const PetscScalar res = (h->rl[t] - h->s[t]) - h->d[t] * h->y[t];
-          nrm += res * res;
-        }
-        if (nrm <= tol2) break;
-      }
-      for (PetscInt t = 0; t < nr; t++) h->y[t] = (h->rl[t] - h->s[t]) * (1.0 / h->d[t]);
-    }
-    break;
-  case MS_BJS_INNER_GS:
-  case MS_BJS_INNER_SGS:
-    for (PetscInt it = 0; it < h->inner_its; it++) {
-      BJSGSPass(h, s, nr, PETSC_FALSE);
-      if (h->inner == MS_BJS_INNER_SGS) BJSGSPass(h, s, nr, PETSC_TRUE);
-      if (h->rtol > 0.0 && BJSLocalResidual2(h, s, nr) <= tol2) break;
-    }
-    break;
-  default: { /* CG */
-    PetscReal rr = rr0;
-    for (PetscInt t = 0; t < nr; t++) h->p[t] = h->rl[t];
-    /* h->s holds the residual */
-    for (PetscInt t = 0; t < nr; t++) h->s[t] = h->rl[t];
-    for (PetscInt it = 0; it < h->inner_its; it++) {
-      PetscReal pq = 0.0, rrn = 0.0, alpha, beta;
-
-      if (rr == 0.0 || (h->rtol > 0.0 && rr <= tol2)) break;
-      for (PetscInt t = 0; t < nr; t++) {
-        h->q[t] = h->d[t] * h->p[t] + BJSLocalOff(h, s, t, h->p);
-        pq += h->p[t] * h->q[t];
-      }
-      if (!(pq > 0.0)) break;
-      alpha = rr / pq;
-      for (PetscInt t = 0; t < nr; t++) {
-        h->y[t] += alpha * h->p[t];
-        h->s[t] -= alpha * h->q[t];
-        rrn += h->s[t] * h->s[t];
-      }
-      beta = rrn / rr;
-      rr   = rrn;
-      for (PetscInt t = 0; t < nr; t++) h->p[t] = h->s[t] + beta * h->p[t];
-    }
-  }
-  }
-}
-
-/* One outer sweep over the slices; xin == xout (in place) only in asynchronous mode (then the slices
-   are visited in order: block Gauss-Seidel) or when zero */
-static void BJSSweepHost(BJSHost *h, PetscBool zero, const PetscScalar *b, const PetscScalar *offp, const PetscScalar *xin, PetscScalar *xout)
-{
-  const MSImage  img = h->img;
-  const PetscInt sh = h->sh, m = img->m;
-
-  for (PetscInt s = 0; s < img->nslices; s++) {
-    const PetscInt   first = s * sh, nr = PetscMin(sh, m - first);
-    const PetscInt64 beg   = img->sliceptr[s];
-    const PetscInt   w     = (PetscInt)((img->sliceptr[s + 1] - beg) / sh);
-
-    for (PetscInt t = 0; t < nr; t++) {
-      const PetscInt o = img->perm ? img->perm[first + t] : first + t;
-      h->xs[t]         = zero ? 0.0 : xin[o];
-    }
-    for (PetscInt t = 0; t < nr; t++) {
-      const PetscInt o   = img->perm ? img->perm[first + t] : first + t;
-      PetscScalar    acc = b[o];
-      PetscInt       nn  = 0;
-
-      h->d[t] = img->diag[first + t];
-      if (offp) acc -= offp[o];
-      if (!zero) acc -= h->d[t] * h->xs[t];
-      for (PetscInt k = 0; k < w; k++) {
-        const PetscInt64 slot = beg + (PetscInt64)k * sh + t;
-        const int        c    = img->cols[slot];
-        const PetscScalar v   = img->vals[slot];
-        if (c < 0) {
-          if (h->shared) {
-            h->lc[nn * sh + t] = -c - 1;
-            h->lv[nn * sh + t] = v;
-          }
-          nn++;
-          if (!zero) acc -= v * h->xs[-c - 1];
-        } else if (c > 0 && !zero) acc -= v * xin[c - 1];
-      }
-      h->nnb[t] = nn;
-      h->rl[t]  = acc;
-    }
-    BJSInnerHost(h, s, nr);
-    for (PetscInt t = 0; t < nr; t++) {
-      const PetscInt o = img->perm ? img->perm[first + t] : first + t;
-      xout[o]          = h->xs[t] + h->y[t];
-    }
-  }
-}
 
 /* flops of one outer sweep (approximate for the inner methods with a tolerance: the maximum) */
 static PetscLogDouble BJSSweepFlops(PC_BJSmooth *jac, PetscBool zero)
 {
-  const MSImage        img = jac->imgd;
+  const MSImage        img = jac->op.img[0];
   const PetscLogDouble m   = (PetscLogDouble)img->m, nz = (PetscLogDouble)img->nnz;
   const PetscLogDouble loc = img->stats ? (PetscLogDouble)img->nlocal : (PetscLogDouble)jac->nloc * m;
   PetscLogDouble       f   = (zero ? 0.0 : 2.0 * nz) + m; /* rhs and the final update */
@@ -268,140 +85,60 @@ static PetscLogDouble BJSSweepFlops(PC_BJSmooth *jac, PetscBool zero)
   return f + sweep * (PetscLogDouble)jac->inner_its;
 }
 
-/* ---------------------------------------------------------------------------------------------- */
-/* device glue                                                                                     */
-
-#if defined(PETSC_HAVE_CUDA)
-static void BJSFillCUDAImage(MSImage img, MSBJSCUDAImage *di)
-{
-  di->m        = (int)img->m;
-  di->sh       = (int)img->sh;
-  di->nslices  = (int)img->nslices;
-  di->sliceptr = (const long long *)img->d_sliceptr;
-  di->cols     = (const int *)img->d_cols;
-  di->vals     = (const double *)img->d_vals;
-  di->diag     = (const double *)img->d_diag;
-  di->perm     = (const int *)img->d_perm;
-}
-
-/* setup only: one kernel and one read back of 24 bytes per image (see MSBJSCUDAAnalyze()) */
-static PetscErrorCode PCBJSmoothAnalyzeDevice(PC_BJSmooth *jac, MSImage img, PetscInt *nloc, PetscInt *badrow, PetscInt *badval)
-{
-  MSBJSCUDAImage  di;
-  MSBJSCUDAStatus h;
-  cudaStream_t    stream;
-
-  PetscFunctionBegin;
-  PetscCheck(img->dev_pattern || !img->m, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCBJSMOOTH: the device image of the operator is not set up");
-  if (!jac->d_status) PetscCall(MSDeviceMalloc(&jac->d_status, sizeof(MSBJSCUDAStatus), "PCBJSMOOTH's setup status"));
-  BJSFillCUDAImage(img, &di);
-  if (!img->dapart) di.diag = NULL;
-  PetscCall(PetscGetCurrentCUDAStream(&stream));
-  PetscCallCUDA((cudaError_t)MSBJSCUDAAnalyze(&di, (MSBJSCUDAStatus *)jac->d_status, stream));
-  PetscCallCUDA(cudaMemcpyAsync(&h, jac->d_status, sizeof(h), cudaMemcpyDeviceToHost, stream));
-  PetscCallCUDA(cudaStreamSynchronize(stream));
-  PetscCall(PetscLogGpuToCpu((PetscLogDouble)sizeof(h)));
-  *nloc   = (PetscInt)h.maxloc;
-  *badrow = h.badrow == MS_BJS_BAD_NONE ? -1 : (PetscInt)h.badrow;
-  *badval = h.badval == MS_BJS_BAD_NONE ? -1 : (PetscInt)h.badval;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode PCBJSmoothSweepDevice(PC_BJSmooth *jac, PetscBool zero, const PetscScalar *b, const PetscScalar *offp, const PetscScalar *xin, PetscScalar *xout)
-{
-  MSBJSCUDAImage di;
-  cudaStream_t   stream;
-
-  PetscFunctionBegin;
-  BJSFillCUDAImage(jac->imgd, &di);
-  PetscCall(PetscGetCurrentCUDAStream(&stream));
-  PetscCall(PetscLogGpuTimeBegin());
-  if (zero && jac->zfast) PetscCallCUDA((cudaError_t)MSBJSCUDAZeroJacobi(&di, (int)jac->nloc, jac->d_zlc, jac->d_zlv, jac->d_zdinv, (int)jac->inner_its, b, offp, xout, stream));
-  else PetscCallCUDA((cudaError_t)MSBJSCUDASweep(&di, (int)jac->inner, (int)jac->inner_its, (double)jac->inner_rtol, (int)jac->nloc, (int)jac->use_shared, jac->smem, (int)zero, (int)jac->async, b, offp, xin, xout, stream));
-  PetscCall(PetscLogGpuTimeEnd());
-  PetscCall(PetscLogGpuFlops(BJSSweepFlops(jac, zero)));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-#endif
-
-/* ---------------------------------------------------------------------------------------------- */
-
-static void PCBJSmoothHostCtx(PC_BJSmooth *jac, BJSHost *h)
-{
-  const PetscInt sh = jac->sh;
-
-  h->img       = jac->imgd;
-  h->sh        = sh;
-  h->nloc      = jac->nloc;
-  h->inner     = (int)jac->inner;
-  h->inner_its = jac->inner_its;
-  h->rtol      = jac->inner_rtol;
-  h->shared    = jac->use_shared;
-  h->xs        = jac->hw;
-  h->rl        = jac->hw + sh;
-  h->y         = jac->hw + 2 * sh;
-  h->s         = jac->hw + 3 * sh;
-  h->p         = jac->hw + 4 * sh;
-  h->q         = jac->hw + 5 * sh;
-  h->d         = jac->hw + 6 * sh;
-  h->lv        = jac->hw + 7 * sh;
-  h->lc        = jac->hlc;
-  h->nnb       = jac->hnnb;
-}
 
 /* One outer sweep: xout = sweep(xin) (xin ignored when zero; xin == xout in asynchronous mode) */
 static PetscErrorCode PCBJSmoothSweep(PC pc, Vec b, Vec xin, Vec xout, PetscBool zero)
 {
-  PC_BJSmooth          *jac = (PC_BJSmooth *)pc->data;
-  const PetscBool       dev = jac->device, inplace = (PetscBool)(xin == xout);
-  const PetscMemoryAccessMode R = PETSC_MEMORY_ACCESS_READ, W = PETSC_MEMORY_ACCESS_WRITE, RW = PETSC_MEMORY_ACCESS_READ_WRITE;
-  PetscScalar          *ba, *xi = NULL, *op = NULL, *xo;
+  PC_BJSmooth                *jac = (PC_BJSmooth *)pc->data;
+  PCMSOperator               *op  = &jac->op;
+  const PetscBool             inplace = (PetscBool)(xin == xout);
+  const PetscMemoryAccessMode W = PETSC_MEMORY_ACCESS_WRITE, RW = PETSC_MEMORY_ACCESS_READ_WRITE;
+  const PetscScalar          *ba, *xi = NULL, *op_ = NULL;
+  PetscScalar                *xo;
+  MSImageView                 v;
+  void                       *stream;
+  int                         err;
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(PC_BJSmoothSweep, pc, b, xout, 0));
-  if (jac->mpi && !zero) { /* off-process part with the ghost values of xin */
-    PetscScalar *g, *o;
+  if (op->mpi && !zero) { /* off-process part with the ghost values of xin */
+    const PetscScalar *g;
+    PetscScalar       *o;
 
-    PetscCall(VecScatterBegin(jac->scat, xin, jac->ghost, INSERT_VALUES, SCATTER_FORWARD));
-    PetscCall(VecScatterEnd(jac->scat, xin, jac->ghost, INSERT_VALUES, SCATTER_FORWARD));
-    /* offp = 0 + Ao g: MSImageMult*(.., yin = NULL, ..) logs 2 nnz - m flops, negative for a sparse Ao */
+    PetscCall(PCMSGhostBegin(op, xin, op->ghost));
+    PetscCall(PCMSGhostEnd(op, xin, op->ghost));
+    /* offp = 0 + Ao g: the image's own product (it logs 2 nnz - m flops, negative for a sparse Ao) */
     PetscCall(VecZeroEntries(jac->offp));
-    PetscCall(PCMSVecGetArray(pc, jac->ghost, dev, R, &g));
-    PetscCall(PCMSVecGetArray(pc, jac->offp, dev, RW, &o));
-    if (dev) {
+    PetscCall(PCMSVecGetArrayRead(op, op->ghost, &g));
+    PetscCall(PCMSVecGetArray(op, jac->offp, RW, &o));
+    if (op->device) {
 #if defined(PETSC_HAVE_CUDA)
-      PetscCall(MSImageMultDevice(jac->imgo, g, o, o));
+      PetscCall(MSImageMultDevice(op->img[1], g, o, o));
 #endif
-    } else PetscCall(MSImageMultHost(jac->imgo, g, o, o));
-    PetscCall(PCMSVecRestoreArray(jac->ghost, dev, R, &g));
-    PetscCall(PCMSVecRestoreArray(jac->offp, dev, RW, &o));
-    PetscCall(PCMSVecGetArray(pc, jac->offp, dev, R, &op));
+    } else PetscCall(MSImageMultHost(op->img[1], g, o, o));
+    PetscCall(PCMSVecRestoreArrayRead(op, op->ghost, &g));
+    PetscCall(PCMSVecRestoreArray(op, jac->offp, RW, &o));
+    PetscCall(PCMSVecGetArrayRead(op, jac->offp, &op_));
   }
-  PetscCall(PCMSVecGetArray(pc, b, dev, R, &ba));
-  if (inplace) PetscCall(PCMSVecGetArray(pc, xout, dev, RW, &xo));
+  PetscCall(PCMSVecGetArrayRead(op, b, &ba));
+  if (inplace) PetscCall(PCMSVecGetArray(op, xout, RW, &xo));
   else {
-    if (!zero) PetscCall(PCMSVecGetArray(pc, xin, dev, R, &xi));
-    PetscCall(PCMSVecGetArray(pc, xout, dev, W, &xo));
+    if (!zero) PetscCall(PCMSVecGetArrayRead(op, xin, &xi));
+    PetscCall(PCMSVecGetArray(op, xout, W, &xo));
   }
   if (inplace) xi = xo;
-  if (dev) {
-#if defined(PETSC_HAVE_CUDA)
-    PetscCall(PCBJSmoothSweepDevice(jac, zero, ba, op, xi, xo));
-#endif
-  } else {
-    BJSHost h;
-
-    PCBJSmoothHostCtx(jac, &h);
-    BJSSweepHost(&h, zero, ba, op, xi, xo);
-    PetscCall(PetscLogFlops(BJSSweepFlops(jac, zero)));
-  }
-  PetscCall(PCMSVecRestoreArray(b, dev, R, &ba));
-  if (inplace) PetscCall(PCMSVecRestoreArray(xout, dev, RW, &xo));
+  PetscCall(PCMSOperatorGetView(op, 0, &v));
+  PetscCall(PCMSKernelBegin(op, &stream));
+  if (zero && jac->zfast) err = jac->k->zero_jacobi(&v, (int)jac->nloc, (const short *)jac->zlc.ptr, (const double *)jac->zlv.ptr, (const double *)jac->zdinv.ptr, (int)jac->inner_its, ba, op_, xo, stream);
+  else err = jac->k->sweep(&v, (int)jac->inner, (int)jac->inner_its, (double)jac->inner_rtol, (int)jac->nloc, (int)jac->use_shared, jac->smem, (int)zero, (int)jac->async, ba, op_, xi, xo, stream);
+  PetscCall(PCMSKernelEnd(op, err, jac->k->backend, zero && jac->zfast ? "zero_jacobi" : "sweep", BJSSweepFlops(jac, zero)));
+  PetscCall(PCMSVecRestoreArrayRead(op, b, &ba));
+  if (inplace) PetscCall(PCMSVecRestoreArray(op, xout, RW, &xo));
   else {
-    if (!zero) PetscCall(PCMSVecRestoreArray(xin, dev, R, &xi));
-    PetscCall(PCMSVecRestoreArray(xout, dev, W, &xo));
+    if (!zero) PetscCall(PCMSVecRestoreArrayRead(op, xin, &xi));
+    PetscCall(PCMSVecRestoreArray(op, xout, W, &xo));
   }
-  if (op) PetscCall(PCMSVecRestoreArray(jac->offp, dev, R, &op));
+  if (op_) PetscCall(PCMSVecRestoreArrayRead(op, jac->offp, &op_));
   PetscCall(PetscLogEventEnd(PC_BJSmoothSweep, pc, b, xout, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -445,14 +182,11 @@ static PetscErrorCode PCBJSmoothVecs(PC pc, Vec r, Vec z, PetscBool zin, Vec *ru
   PetscFunctionBegin;
   *ru = r;
   *zu = z;
-  if (jac->device) {
-    PetscCall(PCMSStageIn(&jac->stage, 0, r, PETSC_TRUE, ru));
-    PetscCall(PCMSStageIn(&jac->stage, 1, z, zin, zu));
-  }
+  PetscCall(PCMSStageIn(&jac->op, 0, r, PETSC_TRUE, ru));
+  PetscCall(PCMSStageIn(&jac->op, 1, z, zin, zu));
   if (!jac->async && jac->its > 1 && !jac->work) PetscCall(VecDuplicate(*zu, &jac->work));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
-
 static PetscErrorCode PCApply_BJSmooth(PC pc, Vec r, Vec z)
 {
   PC_BJSmooth *jac = (PC_BJSmooth *)pc->data;
@@ -491,266 +225,96 @@ static PetscErrorCode PCApplyRichardson_BJSmooth(PC pc, Vec b, Vec y, Vec w, Pet
 }
 
 /* ---------------------------------------------------------------------------------------------- */
+/* ---------------------------------------------------------------------------------------------- */
 
-static PetscErrorCode PCBJSmoothFreeZero(PC_BJSmooth *jac)
-{
-  PetscFunctionBegin;
-#if defined(PETSC_HAVE_CUDA)
-  if (jac->d_zlc) PetscCallCUDA(cudaFree(jac->d_zlc));
-  if (jac->d_zlv) PetscCallCUDA(cudaFree(jac->d_zlv));
-  if (jac->d_zdinv) PetscCallCUDA(cudaFree(jac->d_zdinv));
-#endif
-  jac->d_zlc = NULL;
-  jac->d_zlv   = NULL;
-  jac->d_zdinv = NULL;
-  jac->zm = jac->zloc = 0;
-  jac->zfast          = PETSC_FALSE;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode PCBJSmoothFreeStructure(PC pc)
+static PetscErrorCode PCBJSmoothFreeWork(PC pc)
 {
   PC_BJSmooth *jac = (PC_BJSmooth *)pc->data;
 
   PetscFunctionBegin;
-  PetscCall(MSImageDestroy(&jac->own[0]));
-  PetscCall(MSImageDestroy(&jac->own[1]));
-  PetscCall(VecScatterDestroy(&jac->scat));
-  PetscCall(VecDestroy(&jac->ghost));
   PetscCall(VecDestroy(&jac->offp));
   PetscCall(VecDestroy(&jac->work));
-  PetscCall(PCMSStageDestroy(&jac->stage));
-  PetscCall(PetscFree(jac->hw));
-  PetscCall(PetscFree(jac->hlc));
-  PetscCall(PetscFree(jac->hnnb));
-  PetscCall(PCBJSmoothFreeZero(jac));
-  jac->imgd = jac->imgo = NULL;
-  jac->matid = jac->aoid = 0;
-  jac->matnz             = 0;
-  jac->setup             = PETSC_FALSE;
+  PetscCall(PCMSBufferDestroy(&jac->zlc));
+  PetscCall(PCMSBufferDestroy(&jac->zlv));
+  PetscCall(PCMSBufferDestroy(&jac->zdinv));
+  jac->zfast = PETSC_FALSE;
+  jac->setup = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PCBJSmoothCreateVec(PC pc, MPI_Comm comm, PetscInt n, Vec *v)
+/* nloc (eq. 4.15), the diagonal check and the non-finite values, on the images where they live; errors name the
+   first offending row over all processes */
+static PetscErrorCode PCBJSmoothAnalyze(PC pc)
 {
-  PC_BJSmooth *jac = (PC_BJSmooth *)pc->data;
+  PC_BJSmooth  *jac = (PC_BJSmooth *)pc->data;
+  PCMSOperator *op  = &jac->op;
+  PetscInt64    badrow = -1, badval = -1, g;
+  void         *stream;
 
   PetscFunctionBegin;
-  PetscCall(VecCreate(comm, v));
-  PetscCall(VecSetSizes(*v, n, PETSC_DETERMINE));
-#if defined(PETSC_HAVE_CUDA)
-  PetscCall(VecSetType(*v, jac->device ? VECCUDA : VECSTANDARD));
-#else
-  (void)jac;
-  PetscCall(VecSetType(*v, VECSTANDARD));
-#endif
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+  PetscCall(PCMSBufferEnsure(op, &jac->status, sizeof(MSBJSStatus), "PCBJSMOOTH's setup status"));
+  for (PetscInt which = 0; which < (op->mpi ? 2 : 1); which++) {
+    MSImageView v;
+    MSBJSStatus h;
+    int         err;
 
-/* The image of the diagonal block (which 0: diagonal apart, in-slice codes, slice height sh) or of the
-   off-process block (which 1: any encoding): the MATMODSELL image when it qualifies, else our own */
-static PetscErrorCode PCBJSmoothGetImage(PC pc, Mat B, PetscInt which, PetscMemType mtype, MSImage *img)
-{
-  PC_BJSmooth *jac = (PC_BJSmooth *)pc->data;
-  MSImage      mi;
-
-  PetscFunctionBegin;
-  PetscCall(MatSeqAIJModSELLGetImage(B, mtype, &mi));
-  if (mi && (which == 1 || (mi->dapart && mi->local && (!jac->bs || mi->sh == jac->bs)))) {
-    PetscCall(MSImageDestroy(&jac->own[which]));
-    *img = mi;
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  if (which == 0) jac->own_image = PETSC_TRUE;
-  if (!jac->own[which]) {
-    PetscCall(MSImageCreate(&jac->own[which]));
-    if (which == 1) {
-      jac->own[which]->diag_apart = PETSC_FALSE;
-      jac->own[which]->local_cols = PETSC_FALSE;
-    } else {
-      PetscInt sh = jac->bs;
-      if (!sh && mi) PetscCall(MatModSELLGetSliceHeight(B, &sh));
-      if (sh) PetscCall(MSImageSetSliceHeight(jac->own[which], sh));
+    PetscCall(PCMSOperatorGetView(op, which, &v));
+    PetscCall(PCMSKernelBegin(op, &stream));
+    err = jac->k->analyze(&v, (MSBJSStatus *)jac->status.ptr, stream);
+    PetscCall(PCMSKernelEnd(op, err, jac->k->backend, "analyze", 0.0));
+    PetscCall(PCMSReadBack(op, &h, jac->status.ptr, sizeof(h)));
+    if (!which) {
+      jac->nloc = (PetscInt)h.maxloc;
+      badrow    = h.badrow == MS_BJS_BAD_NONE ? -1 : (PetscInt64)h.badrow;
     }
+    if (h.badval != MS_BJS_BAD_NONE && (badval < 0 || (PetscInt64)h.badval < badval)) badval = (PetscInt64)h.badval;
   }
-  PetscCall(MSImageSetUp(jac->own[which], B, mtype));
-  *img = jac->own[which];
+  PetscCall(PCMSFirstBad(pc, op, 1, badval, &g));
+  PetscCheck(g < 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_FP, "PCBJSMOOTH: row %" PetscInt_FMT " of the operator holds a non-finite entry (Inf or NaN): fix the assembly of the matrix", (PetscInt)g);
+  PetscCall(PCMSFirstBad(pc, op, 1, badrow, &g));
+  if (g >= 0) PetscCall(PCMSErrorDiagonal(pc, (PetscInt)g, "the block sweeps divide by the diagonal and need an SPD-like operator", "assemble a positive diagonal, scale the system by -1 if it is negative definite, or use another preconditioner"));
   PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* the host twin of MSBJSCUDAAnalyze(): largest in-slice count of a row, smallest user row with a diagonal that
-   is not positive, smallest user row holding a non-finite value (-1: none); diagonal checks only when the
-   image stores the diagonal apart */
-static void PCBJSmoothAnalyzeHost(MSImage img, PetscInt *nloc, PetscInt *badrow, PetscInt *badval)
-{
-  *nloc   = 0;
-  *badrow = *badval = -1;
-  for (PetscInt s = 0; s < img->nslices; s++) {
-    const PetscInt   first = s * img->sh, nr = PetscMin(img->sh, img->m - first);
-    const PetscInt64 beg   = img->sliceptr[s];
-    const PetscInt   w     = (PetscInt)((img->sliceptr[s + 1] - beg) / img->sh);
-    for (PetscInt t = 0; t < nr; t++) {
-      const PetscInt o   = img->perm ? img->perm[first + t] : first + t;
-      PetscInt       nn  = 0;
-      PetscBool      fin = (PetscBool)(!img->dapart || !PetscIsInfOrNanReal(img->diag[first + t]));
-      for (PetscInt k = 0; k < w; k++) {
-        const PetscInt64 slot = beg + (PetscInt64)k * img->sh + t;
-        if (img->cols[slot] < 0) nn++;
-        if (PetscIsInfOrNanReal(img->vals[slot])) fin = PETSC_FALSE;
-      }
-      *nloc = PetscMax(*nloc, nn);
-      if (img->dapart && !(img->diag[first + t] > 0.0) && (*badrow < 0 || o < *badrow)) *badrow = o;
-      if (!fin && (*badval < 0 || o < *badval)) *badval = o;
-    }
-  }
 }
 
 static PetscErrorCode PCSetUp_BJSmooth(PC pc)
 {
-  PC_BJSmooth    *jac  = (PC_BJSmooth *)pc->data;
-  MPI_Comm        comm = PetscObjectComm((PetscObject)pc);
-  Mat             A    = pc->pmat, Ad, Ao = NULL;
-  const PetscInt *garray = NULL;
-  PetscBool       isseq, ismpi, device, rebuild;
-  PetscInt        M, N, m, n, nloc = 0, badrow = -1, badval = -1, rstart;
-  PetscObjectId   id, aoid = 0;
-  PetscMemType    mtype;
-  PetscInt64      gbad;
+  PC_BJSmooth           *jac = (PC_BJSmooth *)pc->data;
+  PCMSOperator          *op  = &jac->op;
+  const PCMSImageRequest dreq = {PCMS_ENCODING_MODSELL, jac->bs, PCMS_ORDERING_ANY}, oreq = {PCMS_ENCODING_PLAIN, 0, PCMS_ORDERING_ANY};
+  int                    use_shared, err;
 
   PetscFunctionBegin;
-  PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATSEQAIJ, &isseq));
-  PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATMPIAIJ, &ismpi));
-  PetscCheck(isseq || ismpi, comm, PETSC_ERR_SUP, "PCBJSMOOTH needs an AIJ-family matrix (aij, aijcusparse, modsell, ...) to build the preconditioner from, not a matrix of type %s: use -mat_type aij or modsell, or MatConvert()", ((PetscObject)A)->type_name);
-  PetscCheck(A->assembled, comm, PETSC_ERR_ARG_WRONGSTATE, "PCBJSMOOTH: the matrix must be assembled (MatAssemblyBegin/End) before the preconditioner is set up");
-  PetscCall(MatGetSize(A, &M, &N));
-  PetscCall(MatGetLocalSize(A, &m, &n));
-  {
-    PetscBool same = (PetscBool)(m == n);
-
-    PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &same, 1, MPI_C_BOOL, MPI_LAND, comm));
-    PetscCheck(M == N && same, comm, PETSC_ERR_ARG_SIZ, "PCBJSMOOTH needs a square operator with equal row and column layouts: it is %" PetscInt_FMT " x %" PetscInt_FMT " and its local rows and columns differ on some process", M, N);
-  }
-  { /* the GPU kernels index a process's rows with 32-bit integers */
-    PetscInt mmax = m;
-
-    PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &mmax, 1, MPIU_INT, MPI_MAX, comm));
-    PetscCheck(mmax < PETSC_INT32_MAX, comm, PETSC_ERR_SUP, "PCBJSMOOTH: a process holds %" PetscInt_FMT " rows of the operator; at most %d per process fit the 32-bit row indices of its kernels: use more MPI processes", mmax, PETSC_INT32_MAX - 1);
-  }
-  if (jac->bs) PetscCall(MSCheckSliceHeight(comm, jac->bs));
-  PetscCall(PetscModSELLUseDevice(A, &device));
-  mtype = device ? PETSC_MEMTYPE_DEVICE : PETSC_MEMTYPE_HOST;
-
-  if (ismpi) {
-    PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, &Ao, &garray));
-    PetscCall(PetscObjectGetId((PetscObject)Ao, &aoid));
-  } else Ad = A;
-  PetscCall(PetscObjectGetId((PetscObject)A, &id));
-  rebuild = (PetscBool)(!jac->matid || id != jac->matid || A->nonzerostate != jac->matnz || aoid != jac->aoid || device != jac->device || ismpi != jac->mpi);
-  if (rebuild) PetscCall(PCBJSmoothFreeStructure(pc));
-  jac->device    = device;
-  jac->mpi       = ismpi;
-  jac->own_image = PETSC_FALSE;
-  if (jac->own[0] && jac->bs && jac->own[0]->sh != jac->bs) PetscCall(MSImageDestroy(&jac->own[0])); /* the block size changed */
-  PetscCall(PCBJSmoothGetImage(pc, Ad, 0, mtype, &jac->imgd));
-  if (ismpi) PetscCall(PCBJSmoothGetImage(pc, Ao, 1, mtype, &jac->imgo));
-  PetscCheck(jac->imgd->m == m && jac->imgd->n == m && (jac->imgd->dapart || !m) && (jac->imgd->local || !m), PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCBJSMOOTH: the image of the diagonal block has the wrong size or encoding");
-  jac->sh      = jac->imgd->sh;
-  jac->nblocks = jac->imgd->nslices;
-  if (rebuild && ismpi) {
-    PetscInt nghost;
-    IS       from;
-    Vec      tmpl;
-
-    PetscCall(MatGetLocalSize(Ao, NULL, &nghost));
-    PetscCall(PCBJSmoothCreateVec(pc, PETSC_COMM_SELF, nghost, &jac->ghost));
-    PetscCall(PCBJSmoothCreateVec(pc, comm, m, &jac->offp));
-    PetscCall(ISCreateGeneral(PETSC_COMM_SELF, nghost, garray, PETSC_COPY_VALUES, &from));
-    PetscCall(PCBJSmoothCreateVec(pc, comm, m, &tmpl));
-    PetscCall(VecScatterCreate(tmpl, from, jac->ghost, NULL, &jac->scat));
-    PetscCall(VecDestroy(&tmpl));
-    PetscCall(ISDestroy(&from));
-  }
-  jac->matid = id;
-  jac->matnz = A->nonzerostate;
-  jac->aoid  = aoid;
-
-  /* analysis: nloc (eq. 4.15), the diagonal check and the non-finite values, on the images where they live */
-  for (PetscInt which = 0; which < (ismpi ? 2 : 1); which++) {
-    const MSImage img = which ? jac->imgo : jac->imgd;
-    PetscInt      nl = 0, br = -1, bv = -1;
-
-    if (device) {
-#if defined(PETSC_HAVE_CUDA)
-      PetscCall(PCBJSmoothAnalyzeDevice(jac, img, &nl, &br, &bv));
-#endif
-    } else PCBJSmoothAnalyzeHost(img, &nl, &br, &bv);
-    if (!which) {
-      nloc   = nl;
-      badrow = br;
-    }
-    if (bv >= 0 && (badval < 0 || bv < badval)) badval = bv;
-  }
-  PetscCall(MatGetOwnershipRange(A, &rstart, NULL));
-  gbad = badval < 0 ? PETSC_INT64_MAX : (PetscInt64)(badval + rstart);
-  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &gbad, 1, MPIU_INT64, MPI_MIN, comm));
-  PetscCheck(gbad == PETSC_INT64_MAX, comm, PETSC_ERR_FP, "PCBJSMOOTH: row %" PetscInt_FMT " of the operator holds a non-finite entry (Inf or NaN): fix the assembly of the matrix", (PetscInt)gbad);
-  gbad = badrow < 0 ? PETSC_INT64_MAX : (PetscInt64)(badrow + rstart);
-  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &gbad, 1, MPIU_INT64, MPI_MIN, comm));
-  if (gbad != PETSC_INT64_MAX) {
-    PetscReal d     = 0.0;
-    PetscBool found = PETSC_FALSE;
-
-    PetscCall(PetscModSELLGetDiagonalEntry(pc->pmat, (PetscInt)gbad, &d, &found));
-    PetscCheck(found, comm, PETSC_ERR_ARG_WRONG, "PCBJSMOOTH: row %" PetscInt_FMT " of the operator has no diagonal entry: the block sweeps divide by the diagonal; assemble the diagonal (an SPD operator has a positive one)", (PetscInt)gbad);
-    SETERRQ(comm, PETSC_ERR_ARG_WRONG, "PCBJSMOOTH: row %" PetscInt_FMT " of the operator has the diagonal entry %g, not positive: the block sweeps divide by the diagonal and need an SPD-like operator; scale the system by -1 if it is negative definite, or use another preconditioner", (PetscInt)gbad, (double)d);
-  }
-  jac->nloc = nloc;
+  if (jac->bs) PetscCall(MSCheckSliceHeight(PetscObjectComm((PetscObject)pc), jac->bs));
+  PetscCall(PCMSOperatorSetUp(pc, op, &dreq, &oreq));
+  jac->k = PCMSKernels(op, MSBJSKernels);
+  if (op->rebuilt) PetscCall(PCBJSmoothFreeWork(pc));
+  jac->sh      = op->img[0]->sh;
+  jac->nblocks = op->img[0]->nslices;
+  if (op->mpi && !jac->offp) PetscCall(PCMSCreateVec(op, PetscObjectComm((PetscObject)pc), op->m, &jac->offp));
+  PetscCall(PCBJSmoothAnalyze(pc));
 
   /* shared memory (eq. 4.15) and the fallback */
-  jac->smem_needed = (size_t)jac->sh * (sizeof(PetscScalar) + (size_t)nloc * (sizeof(PetscScalar) + sizeof(int))) + MS_BJS_RED * sizeof(PetscScalar);
-  jac->smem_optin  = 0;
-  jac->use_shared  = (PetscBool)!jac->force_global;
-  jac->smem        = jac->use_shared ? jac->smem_needed : (size_t)jac->sh * sizeof(PetscScalar) + MS_BJS_RED * sizeof(PetscScalar);
-  if (device) {
-#if defined(PETSC_HAVE_CUDA)
-    int use_shared;
-
-    PetscCallCUDA((cudaError_t)MSBJSCUDAConfigure((int)jac->sh, (int)nloc, (int)jac->inner, (int)jac->force_global, &use_shared, &jac->smem, &jac->smem_needed, &jac->smem_optin));
-    jac->use_shared = (PetscBool)(use_shared != 0);
-#endif
-  }
-  if (!jac->use_shared && !jac->force_global) PetscCall(PetscInfo(pc, "PCBJSMOOTH: %zu bytes of shared memory per block (slice height %" PetscInt_FMT ", %" PetscInt_FMT " in-slice entries per row) exceed the device's limit %zu: the inner sweeps read the in-slice coefficients from global memory\n", jac->smem_needed, jac->sh, nloc, jac->smem_optin));
+  err = jac->k->configure((int)jac->sh, (int)jac->nloc, (int)jac->inner, (int)jac->force_global, &use_shared, &jac->smem, &jac->smem_needed, &jac->smem_optin);
+  PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_GPU, "PCBJSMOOTH: the %s kernel configure failed with code %d", jac->k->backend, err);
+  jac->use_shared = (PetscBool)(use_shared != 0);
+  if (!jac->use_shared && !jac->force_global) PetscCall(PetscInfo(pc, "PCBJSMOOTH: %zu bytes of shared memory per block (slice height %" PetscInt_FMT ", %" PetscInt_FMT " in-slice entries per row) exceed the device's limit %zu: the inner sweeps read the in-slice coefficients from global memory\n", jac->smem_needed, jac->sh, jac->nloc, jac->smem_optin));
 
   /* zero-guess Jacobi path: the compact in-slice block, refreshed at every setup (the values may have changed) */
   jac->zfast = PETSC_FALSE;
-#if defined(PETSC_HAVE_CUDA)
-  if (device && jac->inner == PCBJSMOOTH_INNER_JACOBI && jac->inner_rtol == 0.0 && !jac->force_global && nloc > 0 && nloc <= MS_BJS_ZERO_MAXLOC && m > 0) {
-    MSBJSCUDAImage di;
-    cudaStream_t   stream;
+  if (jac->inner == PCBJSMOOTH_INNER_JACOBI && jac->inner_rtol == 0.0 && !jac->force_global && jac->nloc > 0 && jac->nloc <= MS_PATTERN_MAXLOC && op->m > 0) {
+    const MSPatternKernels *pk = PCMSKernels(op, MSPatternKernels);
+    const size_t            nl = (size_t)jac->nloc * (size_t)op->m;
+    MSImageView             v;
+    void                   *stream;
 
-    if (jac->zm != m || jac->zloc != nloc) {
-      PetscCall(PCBJSmoothFreeZero(jac));
-      PetscCall(MSDeviceMalloc((void **)&jac->d_zlc, (size_t)nloc * m * sizeof(short), "PCBJSMOOTH's compact in-slice columns"));
-      PetscCall(MSDeviceMalloc((void **)&jac->d_zlv, (size_t)nloc * m * sizeof(double), "PCBJSMOOTH's compact in-slice values"));
-      PetscCall(MSDeviceMalloc((void **)&jac->d_zdinv, (size_t)m * sizeof(double), "PCBJSMOOTH's inverse diagonal"));
-      jac->zm   = m;
-      jac->zloc = nloc;
-    }
-    BJSFillCUDAImage(jac->imgd, &di);
-    PetscCall(PetscGetCurrentCUDAStream(&stream));
-    PetscCallCUDA((cudaError_t)MSBJSCUDAExtractLocal(&di, (int)nloc, jac->d_zlc, jac->d_zlv, jac->d_zdinv, stream));
+    PetscCall(PCMSBufferEnsure(op, &jac->zlc, nl * sizeof(short), "PCBJSMOOTH's compact in-slice columns"));
+    PetscCall(PCMSBufferEnsure(op, &jac->zlv, nl * sizeof(double), "PCBJSMOOTH's compact in-slice values"));
+    PetscCall(PCMSBufferEnsure(op, &jac->zdinv, (size_t)op->m * sizeof(double), "PCBJSMOOTH's inverse diagonal"));
+    PetscCall(PCMSOperatorGetView(op, 0, &v));
+    PetscCall(PCMSKernelBegin(op, &stream));
+    err = pk->extract_local(&v, (int)jac->nloc, MS_PART_ALL, (short *)jac->zlc.ptr, (double *)jac->zlv.ptr, (double *)jac->zdinv.ptr, stream);
+    PetscCall(PCMSKernelEnd(op, err, pk->backend, "extract_local", (PetscLogDouble)op->m));
     jac->zfast = PETSC_TRUE;
-  }
-#endif
-
-  /* host work arrays */
-  PetscCall(PetscFree(jac->hw));
-  PetscCall(PetscFree(jac->hlc));
-  PetscCall(PetscFree(jac->hnnb));
-  if (!device) {
-    PetscCall(PetscMalloc1(7 * jac->sh + PetscMax(1, nloc) * jac->sh, &jac->hw));
-    PetscCall(PetscMalloc1(PetscMax(1, nloc) * jac->sh, &jac->hlc));
-    PetscCall(PetscMalloc1(jac->sh, &jac->hnnb));
   }
   jac->setup = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -761,11 +325,9 @@ static PetscErrorCode PCReset_BJSmooth(PC pc)
   PC_BJSmooth *jac = (PC_BJSmooth *)pc->data;
 
   PetscFunctionBegin;
-  PetscCall(PCBJSmoothFreeStructure(pc));
-#if defined(PETSC_HAVE_CUDA)
-  if (jac->d_status) PetscCallCUDA(cudaFree(jac->d_status));
-#endif
-  jac->d_status = NULL;
+  PetscCall(PCBJSmoothFreeWork(pc));
+  PetscCall(PCMSOperatorReset(&jac->op));
+  PetscCall(PCMSBufferDestroy(&jac->status));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -779,39 +341,325 @@ static PetscErrorCode PCDestroy_BJSmooth(PC pc)
 
 static PetscErrorCode PCSetFromOptions_BJSmooth(PC pc, PetscOptionItems PetscOptionsObject)
 {
-  PC_BJSmooth *jac = (PC_BJSmooth *)pc->data;
-  PetscInt     it;
-  PetscReal    tol;
-  PetscBool    flg;
+  PC_BJSmooth    *jac   = (PC_BJSmooth *)pc->data;
+  PetscInt        bs    = jac->bs, iits = jac->inner_its, its = jac->its;
+  PetscReal       rtol  = jac->inner_rtol;
+  PCBJSmoothInner inner = jac->inner;
+  PetscBool       async = jac->async, global = jac->force_global, flg;
 
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "Block Jacobi smoother (mod-SELL slices) options");
-  it = jac->bs;
-  PetscCall(PetscOptionsInt("-pc_bjsmooth_block_size", "Rows per block = slice height of the mod-SELL image (a multiple of 32, at most 1024; 0: the MATMODSELL operator's slice height, else 128)", "PCBJSMOOTH", it, &it, &flg));
-  if (flg) {
-    PetscCheck(it >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCBJSMOOTH: -pc_bjsmooth_block_size %" PetscInt_FMT " must be 0 (automatic) or a multiple of 32 up to 1024", it);
-    if (it) PetscCall(MSCheckSliceHeight(PetscObjectComm((PetscObject)pc), it));
-    jac->bs = it;
-  }
-  PetscCall(PetscOptionsEnum("-pc_bjsmooth_inner", "Inner method on each block: jacobi, gs (warp-serialised forward Gauss-Seidel), sgs (forward then backward), cg", "PCBJSMOOTH", PCBJSmoothInners, (PetscEnum)jac->inner, (PetscEnum *)&jac->inner, NULL));
-  it = jac->inner_its;
-  PetscCall(PetscOptionsInt("-pc_bjsmooth_inner_its", "Inner sweeps (iterations) per block and outer iteration (at most, with -pc_bjsmooth_inner_rtol)", "PCBJSMOOTH", it, &it, NULL));
-  PetscCheck(it >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCBJSMOOTH: -pc_bjsmooth_inner_its %" PetscInt_FMT " must be at least 1", it);
-  jac->inner_its = it;
-  tol            = jac->inner_rtol;
-  PetscCall(PetscOptionsReal("-pc_bjsmooth_inner_rtol", "Stop the inner sweeps of a block when its residual norm is at most this times its right-hand side's (0: always -pc_bjsmooth_inner_its)", "PCBJSMOOTH", tol, &tol, NULL));
-  PetscCheck(tol >= 0.0 && tol < 1.0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCBJSMOOTH: -pc_bjsmooth_inner_rtol %g must be in [0, 1)", (double)tol);
-  jac->inner_rtol = tol;
-  it              = jac->its;
-  PetscCall(PetscOptionsInt("-pc_bjsmooth_its", "Outer (block Jacobi) iterations per application", "PCBJSMOOTH", it, &it, NULL));
-  PetscCheck(it >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCBJSMOOTH: -pc_bjsmooth_its %" PetscInt_FMT " must be at least 1", it);
-  jac->its = it;
-  PetscCall(PetscOptionsBool("-pc_bjsmooth_async", "Block-asynchronous outer iterations (one array; blocks read what others already wrote): M^-1 becomes nonlinear", "PCBJSMOOTH", jac->async, &jac->async, NULL));
-  PetscCall(PetscOptionsBool("-pc_bjsmooth_global_coefficients", "Read the in-slice coefficients from global memory in the inner sweeps (the fallback taken when they do not fit in shared memory)", "PCBJSMOOTH", jac->force_global, &jac->force_global, NULL));
+  PetscCall(PetscOptionsBoundedInt("-pc_bjsmooth_block_size", "Rows per block = slice height of the mod-SELL image (a multiple of 32, at most 1024; 0: the MATMODSELL operator's slice height, else 128)", "PCBJSmoothSetBlockSize", bs, &bs, &flg, 0));
+  if (flg) PetscCall(PCBJSmoothSetBlockSize(pc, bs));
+  PetscCall(PetscOptionsEnum("-pc_bjsmooth_inner", "Inner method on each block: jacobi, gs (warp-serialised forward Gauss-Seidel), sgs (forward then backward), cg", "PCBJSmoothSetInner", PCBJSmoothInners, (PetscEnum)inner, (PetscEnum *)&inner, NULL));
+  PetscCall(PetscOptionsBoundedInt("-pc_bjsmooth_inner_its", "Inner sweeps (iterations) per block and outer iteration (at most, with -pc_bjsmooth_inner_rtol)", "PCBJSmoothSetInner", iits, &iits, NULL, 1));
+  PetscCall(PetscOptionsRangeReal("-pc_bjsmooth_inner_rtol", "Stop the inner sweeps of a block when its residual norm is at most this times its right-hand side's (0: always -pc_bjsmooth_inner_its)", "PCBJSmoothSetInner", rtol, &rtol, NULL, 0.0, 1.0));
+  PetscCall(PCBJSmoothSetInner(pc, inner, iits, rtol));
+  PetscCall(PetscOptionsBoundedInt("-pc_bjsmooth_its", "Outer (block Jacobi) iterations per application", "PCBJSmoothSetIterations", its, &its, &flg, 1));
+  if (flg) PetscCall(PCBJSmoothSetIterations(pc, its));
+  PetscCall(PetscOptionsBool("-pc_bjsmooth_async", "Block-asynchronous outer iterations (one array; blocks read what others already wrote): M^-1 becomes nonlinear", "PCBJSmoothSetAsync", async, &async, &flg));
+  if (flg) PetscCall(PCBJSmoothSetAsync(pc, async));
+  PetscCall(PetscOptionsBool("-pc_bjsmooth_global_coefficients", "Read the in-slice coefficients from global memory in the inner sweeps (the fallback taken when they do not fit in shared memory)", "PCBJSmoothSetGlobalCoefficients", global, &global, &flg));
+  if (flg) PetscCall(PCBJSmoothSetGlobalCoefficients(pc, global));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* ---------------------------------------------------------------------------------------------- */
+/* public interface                                                                                */
+
+/*@
+  PCBJSmoothSetBlockSize - Sets the rows per block of `PCBJSMOOTH`: the slice height of the mod-SELL image it works on
+
+  Logically Collective
+
+  Input Parameters:
++ pc - the preconditioner context
+- bs - a multiple of 32, at most 1024; 0 (default): the slice height of a `MATMODSELL` operator, else 128
+
+  Options Database Key:
+. -pc_bjsmooth_block_size <0> - the block size
+
+  Level: intermediate
+
+  Note:
+  With a `MATMODSELL` operator of another slice height the preconditioner builds its own image of the operator.
+
+.seealso: [](ch_ksp), `PCBJSMOOTH`, `PCBJSmoothGetBlockSize()`, `MatModSELLSetSliceHeight()`
+@*/
+PetscErrorCode PCBJSmoothSetBlockSize(PC pc, PetscInt bs)
+{
+  PC_BJSmooth *jac;
+
+  PetscFunctionBegin;
+  PetscCall(PCMSGetData(pc, PCBJSMOOTH, PETSC_FALSE, &jac));
+  PetscValidLogicalCollectiveInt(pc, bs, 2);
+  PetscCheck(bs >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCBJSMOOTH: the block size %" PetscInt_FMT " must be 0 (automatic) or a multiple of 32 up to 1024", bs);
+  if (bs) PetscCall(MSCheckSliceHeight(PetscObjectComm((PetscObject)pc), bs));
+  if (jac) jac->bs = bs;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCBJSmoothGetBlockSize - Gets the block size of `PCBJSMOOTH`
+
+  Not Collective
+
+  Input Parameter:
+. pc - the preconditioner context
+
+  Output Parameter:
+. bs - the block size set (0: automatic), or after a setup the one in use
+
+  Level: intermediate
+
+.seealso: [](ch_ksp), `PCBJSMOOTH`, `PCBJSmoothSetBlockSize()`
+@*/
+PetscErrorCode PCBJSmoothGetBlockSize(PC pc, PetscInt *bs)
+{
+  PC_BJSmooth *jac;
+
+  PetscFunctionBegin;
+  PetscCall(PCMSGetData(pc, PCBJSMOOTH, PETSC_TRUE, &jac));
+  PetscAssertPointer(bs, 2);
+  *bs = jac->setup ? jac->sh : jac->bs;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCBJSmoothSetInner - Sets the method `PCBJSMOOTH` runs inside each block
+
+  Logically Collective
+
+  Input Parameters:
++ pc    - the preconditioner context
+. inner - `PCBJSMOOTH_INNER_JACOBI` (default), `PCBJSMOOTH_INNER_GS`, `PCBJSMOOTH_INNER_SGS` or `PCBJSMOOTH_INNER_CG`
+. its   - inner sweeps per block and outer iteration, at least 1 (the most with a tolerance; default 3), or `PETSC_CURRENT`
+- rtol  - stop a block's sweeps when its residual norm is at most this times its right-hand side's, in [0, 1)
+          (0, the default: always its sweeps), or `PETSC_CURRENT`
+
+  Options Database Keys:
++ -pc_bjsmooth_inner <jacobi,gs,sgs,cg> - the method
+. -pc_bjsmooth_inner_its <3>            - the sweeps
+- -pc_bjsmooth_inner_rtol <0>           - the tolerance
+
+  Level: intermediate
+
+  Note:
+  Inner CG and a tolerance make the preconditioner nonlinear: use a flexible Krylov method (`PCView()` says which
+  settings suit `KSPCG`).
+
+.seealso: [](ch_ksp), `PCBJSMOOTH`, `PCBJSmoothGetInner()`, `PCBJSmoothSetIterations()`, `PCBJSmoothInner`
+@*/
+PetscErrorCode PCBJSmoothSetInner(PC pc, PCBJSmoothInner inner, PetscInt its, PetscReal rtol)
+{
+  PC_BJSmooth *jac;
+
+  PetscFunctionBegin;
+  PetscCall(PCMSGetData(pc, PCBJSMOOTH, PETSC_FALSE, &jac));
+  PetscValidLogicalCollectiveEnum(pc, inner, 2);
+  PetscValidLogicalCollectiveInt(pc, its, 3);
+  PetscValidLogicalCollectiveReal(pc, rtol, 4);
+  PetscCheck(inner >= PCBJSMOOTH_INNER_JACOBI && inner <= PCBJSMOOTH_INNER_CG, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCBJSMOOTH: unknown inner method %d: use PCBJSMOOTH_INNER_JACOBI, _GS, _SGS or _CG", (int)inner);
+  PetscCheck(its >= 1 || its == PETSC_CURRENT, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCBJSMOOTH: %" PetscInt_FMT " inner sweeps: give at least 1", its);
+  PetscCheck((rtol >= 0.0 && rtol < 1.0) || rtol == (PetscReal)PETSC_CURRENT, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCBJSMOOTH: the inner tolerance %g must be in [0, 1)", (double)rtol);
+  if (!jac) PetscFunctionReturn(PETSC_SUCCESS);
+  jac->inner = inner;
+  if (its != PETSC_CURRENT) jac->inner_its = its;
+  if (rtol != (PetscReal)PETSC_CURRENT) jac->inner_rtol = rtol;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCBJSmoothGetInner - Gets the method `PCBJSMOOTH` runs inside each block
+
+  Not Collective
+
+  Input Parameter:
+. pc - the preconditioner context
+
+  Output Parameters:
++ inner - the method, or `NULL`
+. its   - the inner sweeps, or `NULL`
+- rtol  - the inner tolerance, or `NULL`
+
+  Level: intermediate
+
+.seealso: [](ch_ksp), `PCBJSMOOTH`, `PCBJSmoothSetInner()`
+@*/
+PetscErrorCode PCBJSmoothGetInner(PC pc, PCBJSmoothInner *inner, PetscInt *its, PetscReal *rtol)
+{
+  PC_BJSmooth *jac;
+
+  PetscFunctionBegin;
+  PetscCall(PCMSGetData(pc, PCBJSMOOTH, PETSC_TRUE, &jac));
+  if (inner) *inner = jac->inner;
+  if (its) *its = jac->inner_its;
+  if (rtol) *rtol = jac->inner_rtol;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCBJSmoothSetIterations - Sets the outer (block Jacobi) iterations of one application of `PCBJSMOOTH`
+
+  Logically Collective
+
+  Input Parameters:
++ pc  - the preconditioner context
+- its - at least 1 (default 1); as a smoother (`PCApplyRichardson()`) each Richardson iteration runs this many
+
+  Options Database Key:
+. -pc_bjsmooth_its <1> - the iterations
+
+  Level: intermediate
+
+.seealso: [](ch_ksp), `PCBJSMOOTH`, `PCBJSmoothGetIterations()`, `PCBJSmoothSetInner()`
+@*/
+PetscErrorCode PCBJSmoothSetIterations(PC pc, PetscInt its)
+{
+  PC_BJSmooth *jac;
+
+  PetscFunctionBegin;
+  PetscCall(PCMSGetData(pc, PCBJSMOOTH, PETSC_FALSE, &jac));
+  PetscValidLogicalCollectiveInt(pc, its, 2);
+  PetscCheck(its >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCBJSMOOTH: %" PetscInt_FMT " outer iterations: give at least 1", its);
+  if (jac) jac->its = its;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCBJSmoothGetIterations - Gets the outer iterations of one application of `PCBJSMOOTH`
+
+  Not Collective
+
+  Input Parameter:
+. pc - the preconditioner context
+
+  Output Parameter:
+. its - the iterations
+
+  Level: intermediate
+
+.seealso: [](ch_ksp), `PCBJSMOOTH`, `PCBJSmoothSetIterations()`
+@*/
+PetscErrorCode PCBJSmoothGetIterations(PC pc, PetscInt *its)
+{
+  PC_BJSmooth *jac;
+
+  PetscFunctionBegin;
+  PetscCall(PCMSGetData(pc, PCBJSMOOTH, PETSC_TRUE, &jac));
+  PetscAssertPointer(its, 2);
+  *its = jac->its;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCBJSmoothSetAsync - Sets whether the outer iterations of `PCBJSMOOTH` are block-asynchronous (one array; a block
+  reads what other blocks already wrote), which makes the preconditioner nonlinear
+
+  Logically Collective
+
+  Input Parameters:
++ pc    - the preconditioner context
+- async - `PETSC_TRUE` for asynchronous iterations (default `PETSC_FALSE`)
+
+  Options Database Key:
+. -pc_bjsmooth_async - asynchronous iterations
+
+  Level: advanced
+
+.seealso: [](ch_ksp), `PCBJSMOOTH`, `PCBJSmoothGetAsync()`
+@*/
+PetscErrorCode PCBJSmoothSetAsync(PC pc, PetscBool async)
+{
+  PC_BJSmooth *jac;
+
+  PetscFunctionBegin;
+  PetscCall(PCMSGetData(pc, PCBJSMOOTH, PETSC_FALSE, &jac));
+  PetscValidLogicalCollectiveBool(pc, async, 2);
+  if (jac) jac->async = async;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCBJSmoothGetAsync - Gets whether the outer iterations of `PCBJSMOOTH` are block-asynchronous
+
+  Not Collective
+
+  Input Parameter:
+. pc - the preconditioner context
+
+  Output Parameter:
+. async - the setting
+
+  Level: advanced
+
+.seealso: [](ch_ksp), `PCBJSMOOTH`, `PCBJSmoothSetAsync()`
+@*/
+PetscErrorCode PCBJSmoothGetAsync(PC pc, PetscBool *async)
+{
+  PC_BJSmooth *jac;
+
+  PetscFunctionBegin;
+  PetscCall(PCMSGetData(pc, PCBJSMOOTH, PETSC_TRUE, &jac));
+  PetscAssertPointer(async, 2);
+  *async = jac->async;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCBJSmoothSetGlobalCoefficients - Makes the inner sweeps of `PCBJSMOOTH` read the in-slice coefficients from the image
+  in global memory instead of a copy in shared memory (the fallback taken when they do not fit; for testing)
+
+  Logically Collective
+
+  Input Parameters:
++ pc     - the preconditioner context
+- global - `PETSC_TRUE` to force the global-memory path (default `PETSC_FALSE`)
+
+  Options Database Key:
+. -pc_bjsmooth_global_coefficients - force it
+
+  Level: developer
+
+.seealso: [](ch_ksp), `PCBJSMOOTH`, `PCBJSmoothGetGlobalCoefficients()`
+@*/
+PetscErrorCode PCBJSmoothSetGlobalCoefficients(PC pc, PetscBool global)
+{
+  PC_BJSmooth *jac;
+
+  PetscFunctionBegin;
+  PetscCall(PCMSGetData(pc, PCBJSMOOTH, PETSC_FALSE, &jac));
+  PetscValidLogicalCollectiveBool(pc, global, 2);
+  if (jac) jac->force_global = global;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCBJSmoothGetGlobalCoefficients - Gets whether `PCBJSMOOTH` is forced to read the in-slice coefficients from global memory
+
+  Not Collective
+
+  Input Parameter:
+. pc - the preconditioner context
+
+  Output Parameter:
+. global - the setting
+
+  Level: developer
+
+.seealso: [](ch_ksp), `PCBJSMOOTH`, `PCBJSmoothSetGlobalCoefficients()`
+@*/
+PetscErrorCode PCBJSmoothGetGlobalCoefficients(PC pc, PetscBool *global)
+{
+  PC_BJSmooth *jac;
+
+  PetscFunctionBegin;
+  PetscCall(PCMSGetData(pc, PCBJSMOOTH, PETSC_TRUE, &jac));
+  PetscAssertPointer(global, 2);
+  *global = jac->force_global;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 static BJSKind PCBJSmoothKind(PC_BJSmooth *jac)
 {
   if (jac->async || jac->inner == PCBJSMOOTH_INNER_CG || jac->inner_rtol > 0.0) return BJS_KIND_NONLINEAR;
@@ -823,7 +671,9 @@ static BJSKind PCBJSmoothKind(PC_BJSmooth *jac)
 static PetscErrorCode PCView_BJSmooth(PC pc, PetscViewer viewer)
 {
   PC_BJSmooth *jac = (PC_BJSmooth *)pc->data;
+  MSImage      img = jac->op.img[0];
   PetscBool    isascii;
+  const char  *where, *image;
 
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &isascii));
@@ -847,9 +697,10 @@ static PetscErrorCode PCView_BJSmooth(PC pc, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  block size %s (not set up yet)\n", jac->bs ? "set" : "automatic"));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  blocks: slices of %" PetscInt_FMT " rows of %s; at most %" PetscInt_FMT " in-slice entries per row\n", jac->sh, jac->own_image ? "the PC's own mod-SELL image of the operator" : "the MATMODSELL image of the operator", jac->nloc));
-  if (jac->imgd && jac->imgd->bricks) PetscCall(PetscViewerASCIIPrintf(viewer, "  the image is ordered by bricks of %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " grid points (-mat_modsell_ordering bricks)\n", jac->imgd->brick[0], jac->imgd->brick[1], jac->imgd->brick[2]));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  on the %s; in-slice coefficients in %s memory%s\n", jac->device ? "GPU" : "host", jac->use_shared ? "shared" : "global", jac->use_shared ? "" : (jac->force_global ? " (forced)" : " (fallback: they do not fit in shared memory)")));
+  PetscCall(PCMSOperatorDescribe(&jac->op, &where, &image));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  blocks: slices of %" PetscInt_FMT " rows of %s; at most %" PetscInt_FMT " in-slice entries per row\n", jac->sh, image, jac->nloc));
+  if (img && img->bricks) PetscCall(PetscViewerASCIIPrintf(viewer, "  the image is ordered by bricks of %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " grid points (-mat_modsell_ordering bricks)\n", img->brick[0], img->brick[1], img->brick[2]));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  on the %s; in-slice coefficients in %s memory%s\n", where, jac->use_shared ? "shared" : "global", jac->use_shared ? "" : (jac->force_global ? " (forced)" : " (fallback: they do not fit in shared memory)")));
   if (jac->zfast) PetscCall(PetscViewerASCIIPrintf(viewer, "  sweeps from a zero guess (PCApply) read a compact copy of the in-slice entries (%" PetscInt_FMT " per row) instead of the image\n", jac->nloc));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -946,3 +797,4 @@ PETSC_INTERN PetscErrorCode PCRegister_BJSmooth_Private(void)
   PetscCall(PetscLogEventRegister("PCBJSmoothApply", PC_CLASSID, &PC_BJSmoothApply));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+

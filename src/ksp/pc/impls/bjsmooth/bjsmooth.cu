@@ -1,33 +1,22 @@
 /*
-   CUDA kernels of PCBJSMOOTH (see include/petscmodsell/private/bjsmoothcuda.h for the function computed).
+   CUDA kernels of PCBJSMOOTH (see include/petscmodsell/private/bjsmoothkernels.h for the function computed; the
+   host reference bjsmooth_reference.c computes the same).
    One thread block per slice of the mod-SELL image, one thread per row, modelled on the SpMV kernel
    (src/mat/impls/modsell/cuda/modsellkernels.cu): the slice's window of x in shared memory, each thread
    walking its row's interleaved slots. The local system (paper 000, section 4.3.1) stays in the block:
    the right-hand side in registers, the in-slice coefficients in shared memory (ELLPACK, eq. 4.15) or,
    in the fallback, read again from the image in global memory; the inner sweeps exchange the iterate
-   through the shared window. The host reference in bjsmooth.c performs the same operations in the
-   same order (block reductions excepted).
+   through the shared window.
 */
-#include <cuda_runtime.h>
-#include <petscmodsell/private/bjsmoothcuda.h>
+#include <petscmodsell/private/msdevice.cuh>
+#include <petscmodsell/private/bjsmoothkernels.h>
 
 #define BJS_RED MS_BJS_RED
 
-/* sum over the block, returned to every thread (the scratch is reused: the first barrier protects it) */
+/* sum over the block, returned to every thread (the scratch is reused: the leading barrier protects it) */
 __device__ static inline double bjs_block_sum(double v, double *red)
 {
-  const int lane = threadIdx.x & 31, wid = threadIdx.x >> 5, nw = blockDim.x >> 5;
-  for (int off = 16; off > 0; off /= 2) v += __shfl_down_sync(0xffffffffu, v, off);
-  __syncthreads();
-  if (lane == 0) red[wid] = v;
-  __syncthreads();
-  if (wid == 0) {
-    v = lane < nw ? red[lane] : 0.0;
-    for (int off = 16; off > 0; off /= 2) v += __shfl_down_sync(0xffffffffu, v, off);
-    if (lane == 0) red[32] = v;
-  }
-  __syncthreads();
-  return red[32];
+  return ms_block_reduce<MSOpSum>(v, red);
 }
 
 /* in-slice off-diagonal part of row t times the window v */
@@ -177,13 +166,13 @@ __global__ void __launch_bounds__(1024) bjs_sweep_kernel(int m, const long long 
 }
 
 template <int INNER, bool SHARED>
-static void bjs_launch(const MSBJSCUDAImage *img, int inner_its, double rtol, int nloc, size_t smem, int zero, int async, const double *b, const double *offp, const double *xin, double *xout, cudaStream_t st)
+static void bjs_launch(const MSImageView *img, int inner_its, double rtol, int nloc, size_t smem, int zero, int async, const double *b, const double *offp, const double *xin, double *xout, cudaStream_t st)
 {
   if (async) bjs_sweep_kernel<INNER, SHARED, true><<<img->nslices, img->sh, smem, st>>>(img->m, img->sliceptr, img->cols, img->vals, img->diag, img->perm, nloc, inner_its, rtol, zero, b, offp, xin, xout);
   else bjs_sweep_kernel<INNER, SHARED, false><<<img->nslices, img->sh, smem, st>>>(img->m, img->sliceptr, img->cols, img->vals, img->diag, img->perm, nloc, inner_its, rtol, zero, b, offp, xin, xout);
 }
 
-extern "C" int MSBJSCUDASweep(const MSBJSCUDAImage *img, int inner, int inner_its, double inner_rtol, int nloc, int use_shared, size_t smem, int zero, int async, const double *b, const double *offp, const double *xin, double *xout, void *stream)
+extern "C" MS_BJS_SWEEP(MSBJSSweep_CUDA)
 {
   cudaStream_t st = (cudaStream_t)stream;
   if (img->m <= 0 || img->nslices <= 0) return (int)cudaSuccess;
@@ -215,7 +204,7 @@ static cudaError_t bjs_raise_limit(int bytes)
   return cudaFuncSetAttribute(bjs_sweep_kernel<INNER, true, true>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
 }
 
-extern "C" int MSBJSCUDAConfigure(int sh, int nloc, int inner, int force_global, int *use_shared, size_t *smem, size_t *smem_needed, size_t *smem_optin)
+extern "C" MS_BJS_CONFIGURE(MSBJSConfigure_CUDA)
 {
   const size_t base = ((size_t)sh + BJS_RED) * sizeof(double);
   const size_t need = base + (size_t)nloc * sh * (sizeof(double) + sizeof(int));
@@ -254,7 +243,7 @@ extern "C" int MSBJSCUDAConfigure(int sh, int nloc, int inner, int force_global,
 
 /* one thread per image row: in-slice entries of the row (max over rows), the smallest user row whose
    diagonal entry is not positive and the smallest user row holding a non-finite value */
-__global__ void bjs_analyze_kernel(int m, int sh, const long long *__restrict__ sliceptr, const int *__restrict__ cols, const double *__restrict__ vals, const double *__restrict__ diag, const int *__restrict__ perm, MSBJSCUDAStatus *status)
+__global__ void bjs_analyze_kernel(int m, int sh, const long long *__restrict__ sliceptr, const int *__restrict__ cols, const double *__restrict__ vals, const double *__restrict__ diag, const int *__restrict__ perm, MSBJSStatus *status)
 {
   const int          r   = blockIdx.x * blockDim.x + threadIdx.x;
   unsigned int       cnt = 0;
@@ -272,11 +261,9 @@ __global__ void bjs_analyze_kernel(int m, int sh, const long long *__restrict__ 
     if (diag && !(diag[r] > 0.0)) bad = (unsigned long long)(perm ? perm[r] : r);
     if (!fin) badv = (unsigned long long)(perm ? perm[r] : r);
   }
-  for (int off = 16; off > 0; off /= 2) {
-    cnt  = max(cnt, __shfl_down_sync(0xffffffffu, cnt, off));
-    bad  = min(bad, __shfl_down_sync(0xffffffffu, bad, off));
-    badv = min(badv, __shfl_down_sync(0xffffffffu, badv, off));
-  }
+  cnt  = ms_warp_reduce<MSOpMax>(cnt);
+  bad  = ms_warp_reduce<MSOpMin>(bad);
+  badv = ms_warp_reduce<MSOpMin>(badv);
   if ((threadIdx.x & 31) == 0) {
     if (cnt) atomicMax(&status->maxloc, (unsigned long long)cnt);
     if (bad != MS_BJS_BAD_NONE) atomicMin(&status->badrow, bad);
@@ -284,7 +271,7 @@ __global__ void bjs_analyze_kernel(int m, int sh, const long long *__restrict__ 
   }
 }
 
-extern "C" int MSBJSCUDAAnalyze(const MSBJSCUDAImage *img, MSBJSCUDAStatus *status, void *stream)
+extern "C" MS_BJS_ANALYZE(MSBJSAnalyze_CUDA)
 {
   cudaStream_t st = (cudaStream_t)stream;
   cudaError_t  err;
@@ -292,39 +279,6 @@ extern "C" int MSBJSCUDAAnalyze(const MSBJSCUDAImage *img, MSBJSCUDAStatus *stat
   if ((err = cudaMemsetAsync(&status->badrow, 0xff, 2 * sizeof(unsigned long long), st))) return (int)err;
   if (img->m <= 0) return (int)cudaSuccess;
   bjs_analyze_kernel<<<(img->m + 255) / 256, 256, 0, st>>>(img->m, img->sh, img->sliceptr, img->cols, img->vals, img->diag, img->perm, status);
-  return (int)cudaGetLastError();
-}
-
-/* compact in-slice block for the zero-guess Jacobi path: one thread per image row */
-__global__ void bjs_extract_kernel(int m, int sh, int nloc, const long long *__restrict__ sliceptr, const int *__restrict__ cols, const double *__restrict__ vals, const double *__restrict__ diag, short *__restrict__ lc, double *__restrict__ lv, double *__restrict__ dinv)
-{
-  const int r = blockIdx.x * blockDim.x + threadIdx.x;
-  if (r >= m) return;
-  const int       s = r / sh, t = r - s * sh;
-  const long long beg = sliceptr[s];
-  const int       w   = (int)((sliceptr[s + 1] - beg) / sh);
-  int             nn  = 0;
-  for (int k = 0; k < w && nn < nloc; k++) {
-    const long long slot = beg + (long long)k * sh + t;
-    const int       c    = cols[slot];
-    if (c < 0) {
-      lc[(size_t)nn * m + r] = (short)(-c - 1);
-      lv[(size_t)nn * m + r] = vals[slot];
-      nn++;
-    }
-  }
-  for (; nn < nloc; nn++) {
-    lc[(size_t)nn * m + r] = -1;
-    lv[(size_t)nn * m + r] = 0.0;
-  }
-  dinv[r] = 1.0 / diag[r];
-}
-
-extern "C" int MSBJSCUDAExtractLocal(const MSBJSCUDAImage *img, int nloc, short *lc, double *lv, double *dinv, void *stream)
-{
-  if (img->m <= 0 || nloc <= 0) return (int)cudaSuccess;
-  if (nloc > MS_BJS_ZERO_MAXLOC || img->sh > 32768) return (int)cudaErrorInvalidValue;
-  bjs_extract_kernel<<<(img->m + 255) / 256, 256, 0, (cudaStream_t)stream>>>(img->m, img->sh, nloc, img->sliceptr, img->cols, img->vals, img->diag, lc, lv, dinv);
   return (int)cudaGetLastError();
 }
 
@@ -368,7 +322,7 @@ __global__ void __launch_bounds__(1024) bjs_zero_jacobi_kernel(int m, const shor
   if (valid) xout[o] = y;
 }
 
-extern "C" int MSBJSCUDAZeroJacobi(const MSBJSCUDAImage *img, int nloc, const short *lc, const double *lv, const double *dinv, int inner_its, const double *b, const double *offp, double *xout, void *stream)
+extern "C" MS_BJS_ZERO_JACOBI(MSBJSZeroJacobi_CUDA)
 {
   cudaStream_t st   = (cudaStream_t)stream;
   const size_t smem = 2 * (size_t)img->sh * sizeof(double);
@@ -392,3 +346,5 @@ extern "C" int MSBJSCUDAZeroJacobi(const MSBJSCUDAImage *img, int nloc, const sh
   }
   return (int)cudaGetLastError();
 }
+
+extern "C" const MSBJSKernels MSBJSKernels_CUDA = {"cuda", MSBJSAnalyze_CUDA, MSBJSConfigure_CUDA, MSBJSSweep_CUDA, MSBJSZeroJacobi_CUDA};

@@ -1,6 +1,7 @@
 /*
    CUDA kernels of PCRUIZ: Ruiz equilibration (paper 000, section 5.4, Algorithm 4) on the mod-SELL
-   image, and the diagonal application. See include/petscmodsell/private/ruizcuda.h for the notation.
+   image, and the diagonal application. See include/petscmodsell/private/ruizkernels.h for the notation; the host
+   reference (ruiz_reference.c) computes the same function.
 
    The paper's calc_sums / scale_kern pair becomes one kernel per image and sweep: the matrix is never
    modified, so instead of rescaling the entries (scale_kern) each pass reads a_ij and the current
@@ -19,8 +20,8 @@
    rounding. Row sums run in a fixed order (diagonal, then the slots in order) with explicitly rounded
    operations (no fused multiply-add), the order of the host reference.
 */
-#include <cuda_runtime.h>
-#include <petscmodsell/private/ruizcuda.h>
+#include <petscmodsell/private/msdevice.cuh>
+#include <petscmodsell/private/ruizkernels.h>
 
 template <int P>
 __device__ __forceinline__ double rz_pw(double v)
@@ -51,30 +52,11 @@ __device__ __forceinline__ void rz_atomic_comb(double *addr, double t)
   else atomicAdd(addr, t);
 }
 
-__device__ __forceinline__ double rz_max_nan(double a, double b)
-{
-  return (a > b || a != a) ? a : b;
-}
-
 /* block reduction of the deviation into status->dev (every thread of the block calls it) */
-__device__ __forceinline__ void rz_block_dev(double d, unsigned long long *dev)
+__device__ __forceinline__ void rz_block_dev(double d, double *scratch, unsigned long long *dev)
 {
-  __shared__ double wmax[32];
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nwarps = (blockDim.x + 31) >> 5;
-
-  for (int off = 16; off > 0; off >>= 1) d = rz_max_nan(d, __shfl_down_sync(0xffffffffu, d, off));
-  if (lane == 0) wmax[warp] = d;
-  __syncthreads();
-  if (warp == 0) {
-    d = lane < nwarps ? wmax[lane] : 0.0;
-    for (int off = 16; off > 0; off >>= 1) d = rz_max_nan(d, __shfl_down_sync(0xffffffffu, d, off));
-    /* one atomic per block only when it raises the maximum: with 10^5 blocks on one address the
-       unconditional atomics serialise in L2 */
-    if (lane == 0 && d != 0.0) {
-      const unsigned long long bits = (unsigned long long)__double_as_longlong(d);
-      if (bits > *(volatile unsigned long long *)dev) atomicMax(dev, bits);
-    }
-  }
+  d = ms_block_reduce<MSOpMaxNaN>(d, scratch);
+  if (threadIdx.x == 0 && d != 0.0) ms_atomic_max_nonneg(dev, d);
 }
 
 __device__ __forceinline__ unsigned long long rz_key(int i, int code)
@@ -83,25 +65,24 @@ __device__ __forceinline__ unsigned long long rz_key(int i, int code)
 }
 
 template <int P, bool LOCAL, bool COLS>
-__global__ void __launch_bounds__(1024) rz_rows_kernel(MSRuizCUDAImage img, const double *__restrict__ sr, const double *__restrict__ sc, const double *acc_in, double *acc_out, double *sr_new, double *colacc, int check, int first, int checkdiag, MSRuizCUDAStatus *st)
+__global__ void __launch_bounds__(1024) rz_rows_kernel(MSImageView img, const double *__restrict__ sr, const double *__restrict__ sc, const double *acc_in, double *acc_out, double *sr_new, double *colacc, int check, int first, int checkdiag, MSRuizStatus *st)
 {
   extern __shared__ double smem[];
-  double         *win  = smem;                      /* sh column scalings of the slice's own rows */
-  double         *cwin = smem + (LOCAL ? blockDim.x : 0); /* sh column accumulations (COLS) */
-  const int       sh = blockDim.x, t = threadIdx.x, s = blockIdx.x;
-  const int       r     = s * sh + t;
-  const bool      valid = r < img.m;
-  const int       o     = valid ? (img.perm ? img.perm[r] : r) : 0;
-  const double    sro   = valid ? (sr ? sr[o] : 1.0) : 0.0; /* sr, sc NULL: the unit scaling of the first sweep */
-  double          acc   = (valid && acc_in) ? acc_in[o] : 0.0, dval = 0.0;
+  __shared__ double red[33];
+  double           *win  = smem;                           /* sh column scalings of the slice's own rows */
+  double           *cwin = smem + (LOCAL ? blockDim.x : 0); /* sh column accumulations (COLS) */
+  const MSSliceRow  p    = ms_slice_row(img);
+  const int         t = p.t, s = p.s, o = p.o;
+  const bool        valid = p.valid;
+  const double      sro   = valid ? (sr ? sr[o] : 1.0) : 0.0; /* sr, sc NULL: the unit scaling of the first sweep */
+  double            acc   = (valid && acc_in) ? acc_in[o] : 0.0, dval = 0.0;
 
   if (LOCAL) {
-    win[t] = valid ? (sc ? sc[o] : 1.0) : 0.0;
     if (COLS) cwin[t] = 0.0;
-    __syncthreads();
+    ms_load_window(win, p, sc, 1.0);
   }
   if (valid && img.diag) {
-    const double a = img.diag[r], v = fabs(a);
+    const double a = img.diag[p.r], v = fabs(a);
     dval = a;
     acc  = rz_comb<P>(acc, rz_pw<P>(__dmul_rn(v, LOCAL ? win[t] : (sc ? sc[o] : 1.0))));
     if (COLS) {
@@ -113,10 +94,10 @@ __global__ void __launch_bounds__(1024) rz_rows_kernel(MSRuizCUDAImage img, cons
     /* like the SpMV kernel: the column code and the value of a slot are loaded unconditionally and the
        loop is unrolled, so that several slots' loads are in flight; a padding slot (code 0, value 0)
        contributes an exact zero to the accumulation, which leaves it unchanged (acc >= 0) */
-    const long long beg = img.sliceptr[s];
-    const int       w   = valid ? (int)((img.sliceptr[s + 1] - beg) / sh) : 0;
-    const int      *cp  = img.cols + beg + t;
-    const double   *vp  = img.vals + beg + t;
+    long long     beg;
+    const int     w  = ms_slice_width(img, s, valid, &beg), sh = img.sh;
+    const int    *cp = img.cols + beg + t;
+    const double *vp = img.vals + beg + t;
 #pragma unroll 4
     for (int k = 0; k < w; k++) {
       const int    c = __ldg(cp + (long long)k * sh);
@@ -156,18 +137,18 @@ __global__ void __launch_bounds__(1024) rz_rows_kernel(MSRuizCUDAImage img, cons
     }
     if (first && checkdiag && img.diag_block && !(dval > 0.0)) atomicMin(&st->badrow, rz_key(o, MS_RUIZ_BAD_DIAG));
   }
-  if (check && !acc_out) rz_block_dev(d, &st->dev);
+  if (check && !acc_out) rz_block_dev(d, red, &st->dev);
 }
 
 template <int P, bool LOCAL, bool COLS>
-static void rz_launch_rows(const MSRuizCUDAImage *img, const double *sr, const double *sc, const double *acc_in, double *acc_out, double *sr_new, double *colacc, int check, int first, int checkdiag, MSRuizCUDAStatus *st, cudaStream_t stream)
+static void rz_launch_rows(const MSImageView *img, const double *sr, const double *sc, const double *acc_in, double *acc_out, double *sr_new, double *colacc, int check, int first, int checkdiag, MSRuizStatus *st, cudaStream_t stream)
 {
   const size_t smem = (size_t)img->sh * sizeof(double) * ((LOCAL ? 1 : 0) + (LOCAL && COLS ? 1 : 0));
   rz_rows_kernel<P, LOCAL, COLS><<<img->nslices, img->sh, smem, stream>>>(*img, sr, sc, acc_in, acc_out, sr_new, colacc, check, first, checkdiag, st);
 }
 
 template <int P>
-static void rz_launch_rows_p(const MSRuizCUDAImage *img, const double *sr, const double *sc, const double *acc_in, double *acc_out, double *sr_new, double *colacc, int check, int first, int checkdiag, MSRuizCUDAStatus *st, cudaStream_t stream)
+static void rz_launch_rows_p(const MSImageView *img, const double *sr, const double *sc, const double *acc_in, double *acc_out, double *sr_new, double *colacc, int check, int first, int checkdiag, MSRuizStatus *st, cudaStream_t stream)
 {
   const bool local = img->local_cols != 0, cols = colacc != nullptr;
   if (local && cols) rz_launch_rows<P, true, true>(img, sr, sc, acc_in, acc_out, sr_new, colacc, check, first, checkdiag, st, stream);
@@ -176,7 +157,7 @@ static void rz_launch_rows_p(const MSRuizCUDAImage *img, const double *sr, const
   else rz_launch_rows<P, false, false>(img, sr, sc, acc_in, acc_out, sr_new, colacc, check, first, checkdiag, st, stream);
 }
 
-extern "C" int MSRuizCUDARowPass(const MSRuizCUDAImage *img, int p, const double *sr, const double *sc, const double *acc_in, double *acc_out, double *sr_new, double *colacc, int check, int first, int checkdiag, MSRuizCUDAStatus *status, void *stream)
+extern "C" MS_RUIZ_ROW_PASS(MSRuizRowPass_CUDA)
 {
   cudaStream_t st = (cudaStream_t)stream;
   if (img->m <= 0 || img->nslices <= 0) return (int)cudaSuccess;
@@ -198,41 +179,35 @@ extern "C" int MSRuizCUDARowPass(const MSRuizCUDAImage *img, int p, const double
 }
 
 template <int P>
-__global__ void __launch_bounds__(256) rz_cols_kernel(int n, const double *__restrict__ sc, const double *__restrict__ cacc, double *sc_new, int check, int first, MSRuizCUDAStatus *st)
+__global__ void __launch_bounds__(256) rz_cols_kernel(int n, const double *__restrict__ sc, const double *__restrict__ cacc, double *sc_new, int check, int first, MSRuizStatus *st)
 {
-  double d = 0.0;
+  __shared__ double red[33];
+  double            d = 0.0;
   for (int j = blockIdx.x * blockDim.x + threadIdx.x; j < n; j += gridDim.x * blockDim.x) {
     const double scj = sc ? sc[j] : 1.0, c = __dmul_rn(scj, rz_root<P>(cacc[j]));
     sc_new[j]        = __ddiv_rn(scj, __dsqrt_rn(c));
-    d              = rz_max_nan(d, fabs(__dadd_rn(1.0, -c)));
+    d                = MSOpMaxNaN::apply(d, fabs(__dadd_rn(1.0, -c)));
     if (first) {
       if (!isfinite(c)) atomicMin(&st->badcol, rz_key(j, MS_RUIZ_BAD_NONFINITE));
       else if (c == 0.0) atomicMin(&st->badcol, rz_key(j, MS_RUIZ_BAD_ZERO));
     }
   }
-  if (check) rz_block_dev(d, &st->dev);
+  if (check) rz_block_dev(d, red, &st->dev);
 }
 
-static unsigned rz_grid(long long n, int bs)
-{
-  long long nb = (n + bs - 1) / bs;
-  if (nb > 65535LL * 32) nb = 65535LL * 32;
-  return (unsigned)(nb < 1 ? 1 : nb);
-}
-
-extern "C" int MSRuizCUDAColPass(int n, int p, const double *sc, const double *cacc, double *sc_new, int check, int first, MSRuizCUDAStatus *status, void *stream)
+extern "C" MS_RUIZ_COL_PASS(MSRuizColPass_CUDA)
 {
   cudaStream_t st = (cudaStream_t)stream;
   if (n <= 0) return (int)cudaSuccess;
   switch (p) {
   case MS_RUIZ_P1:
-    rz_cols_kernel<MS_RUIZ_P1><<<rz_grid(n, 256), 256, 0, st>>>(n, sc, cacc, sc_new, check, first, status);
+    rz_cols_kernel<MS_RUIZ_P1><<<ms_grid(n, 256), 256, 0, st>>>(n, sc, cacc, sc_new, check, first, status);
     break;
   case MS_RUIZ_P2:
-    rz_cols_kernel<MS_RUIZ_P2><<<rz_grid(n, 256), 256, 0, st>>>(n, sc, cacc, sc_new, check, first, status);
+    rz_cols_kernel<MS_RUIZ_P2><<<ms_grid(n, 256), 256, 0, st>>>(n, sc, cacc, sc_new, check, first, status);
     break;
   case MS_RUIZ_PINF:
-    rz_cols_kernel<MS_RUIZ_PINF><<<rz_grid(n, 256), 256, 0, st>>>(n, sc, cacc, sc_new, check, first, status);
+    rz_cols_kernel<MS_RUIZ_PINF><<<ms_grid(n, 256), 256, 0, st>>>(n, sc, cacc, sc_new, check, first, status);
     break;
   default:
     return (int)cudaErrorInvalidValue;
@@ -240,7 +215,7 @@ extern "C" int MSRuizCUDAColPass(int n, int p, const double *sc, const double *c
   return (int)cudaGetLastError();
 }
 
-extern "C" int MSRuizCUDAResetStatus(MSRuizCUDAStatus *status, int first, void *stream)
+extern "C" MS_RUIZ_RESET_STATUS(MSRuizResetStatus_CUDA)
 {
   cudaStream_t st = (cudaStream_t)stream;
   cudaError_t  err;
@@ -256,10 +231,12 @@ __global__ void rz_pointwise_kernel(int n, const double *__restrict__ a, const d
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) y[i] = SQUARE ? a[i] * (a[i] * x[i]) : a[i] * x[i];
 }
 
-extern "C" int MSRuizCUDAPointwiseMult(int n, const double *a, int square, const double *x, double *y, void *stream)
+extern "C" MS_RUIZ_POINTWISE(MSRuizPointwise_CUDA)
 {
   if (n <= 0) return (int)cudaSuccess;
-  if (square) rz_pointwise_kernel<true><<<rz_grid(n, 256), 256, 0, (cudaStream_t)stream>>>(n, a, x, y);
-  else rz_pointwise_kernel<false><<<rz_grid(n, 256), 256, 0, (cudaStream_t)stream>>>(n, a, x, y);
+  if (square) rz_pointwise_kernel<true><<<ms_grid(n, 256), 256, 0, (cudaStream_t)stream>>>(n, a, x, y);
+  else rz_pointwise_kernel<false><<<ms_grid(n, 256), 256, 0, (cudaStream_t)stream>>>(n, a, x, y);
   return (int)cudaGetLastError();
 }
+
+extern "C" const MSRuizKernels MSRuizKernels_CUDA = {"cuda", MSRuizRowPass_CUDA, MSRuizColPass_CUDA, MSRuizResetStatus_CUDA, MSRuizPointwise_CUDA};

@@ -3,7 +3,7 @@
    One thread block per slice, one thread per row; the slice's window of x is loaded into
    shared memory first, then each thread walks its row's interleaved slots.
 */
-#include <cuda_runtime.h>
+#include <petscmodsell/private/msdevice.cuh>
 #include <petscmodsell/private/modsellcuda.h>
 
 template <bool DIAG, bool LOCAL, bool PERM, bool ADD>
@@ -48,11 +48,15 @@ static void launch_mult(int m, int sh, int nslices, const long long *sliceptr, c
   else ms_mult_kernel<DIAG, LOCAL, PERM, false><<<nslices, sh, smem, st>>>(m, sliceptr, cols, vals, diag, perm, x, yin, y);
 }
 
-extern "C" int MSCUDAMult(int m, int sh, int nslices, const long long *sliceptr, const int *cols, const double *vals, const double *diag, const int *perm, int local_cols, const double *x, const double *yin, double *y, void *stream)
+extern "C" int MSCUDAMult(const MSImageView *img, const double *x, const double *yin, double *y, void *stream)
 {
   cudaStream_t st = (cudaStream_t)stream;
+  const int    m = img->m, sh = img->sh, nslices = img->nslices;
+  const long long *sliceptr = img->sliceptr;
+  const int       *cols = img->cols, *perm = img->perm;
+  const double    *vals = img->vals, *diag = img->diag;
   if (m <= 0 || nslices <= 0) return (int)cudaSuccess;
-  const bool d = diag != nullptr, l = local_cols != 0, p = perm != nullptr;
+  const bool d = diag != nullptr, l = img->local_cols != 0, p = perm != nullptr;
   if (d && l && p) launch_mult<true, true, true>(m, sh, nslices, sliceptr, cols, vals, diag, perm, x, yin, y, st);
   else if (d && l) launch_mult<true, true, false>(m, sh, nslices, sliceptr, cols, vals, diag, perm, x, yin, y, st);
   else if (d && p) launch_mult<true, false, true>(m, sh, nslices, sliceptr, cols, vals, diag, perm, x, yin, y, st);
@@ -76,9 +80,7 @@ __global__ void ms_scatter_kernel(long long nnz, const long long *__restrict__ c
 extern "C" int MSCUDAScatterValues(long long nnz, const long long *csr2slot, const double *a, double *vals, double *diag, void *stream)
 {
   if (nnz <= 0) return (int)cudaSuccess;
-  long long nb = (nnz + 255) / 256;
-  if (nb > 65535LL * 32) nb = 65535LL * 32;
-  ms_scatter_kernel<<<(unsigned)nb, 256, 0, (cudaStream_t)stream>>>(nnz, csr2slot, a, vals, diag);
+  ms_scatter_kernel<<<ms_grid(nnz, 256), 256, 0, (cudaStream_t)stream>>>(nnz, csr2slot, a, vals, diag);
   return (int)cudaGetLastError();
 }
 

@@ -9,10 +9,7 @@
 #include <petscmodsell/private/modsellimpl.h>
 
 typedef struct {
-  PetscInt           sh;
-  MatModSELLKernel   kernel;
-  MatModSELLOrdering ordering;
-  PetscBool          eager;
+  MatModSELLSettings settings; /* passed on to the blocks */
   struct _MatOps     parent;
   PetscErrorCode (*prealloc)(Mat, PetscInt, const PetscInt[], PetscInt, const PetscInt[]);
 } Mat_MPIAIJModSELL;
@@ -34,14 +31,11 @@ static PetscErrorCode MatMPIAIJModSELLSetUpBlocks(Mat A)
     PetscCall(PetscObjectTypeCompare((PetscObject)blk[b], MATSEQAIJMODSELL, &isms));
     if (!isms) PetscCall(MatConvert_SeqAIJ_SeqAIJModSELL(blk[b], MATSEQAIJMODSELL, MAT_INPLACE_MATRIX, &blk[b]));
     ms                = (Mat_SeqAIJModSELL *)blk[b]->spptr;
-    ms->sh            = mm->sh;
-    ms->kernel        = mm->kernel;
-    ms->ordering      = mm->ordering;
+    ms->settings      = mm->settings;
     ms->offdiag_block = (PetscBool)(b == 1);
     ms->block         = PETSC_TRUE;
-    ms->eager         = mm->eager;
     /* the diagonal block's rows are this process's box of the DMDA */
-    if (b == 0 && mm->ordering == MATMODSELL_ORDERING_BRICKS) PetscCall(MatModSELLGetDMDABox_Private(A, ms->box));
+    if (b == 0 && mm->settings.ordering == MATMODSELL_ORDERING_BRICKS) PetscCall(MatModSELLGetDMDABox_Private(A, ms->box));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -73,49 +67,18 @@ static PetscErrorCode MatAssemblyEnd_MPIAIJModSELL(Mat A, MatAssemblyType mode)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode MatModSELLSetSliceHeight_MPIAIJModSELL(Mat A, PetscInt sh)
+static PetscErrorCode MatModSELLGetSettings_MPIAIJModSELL(Mat A, MatModSELLSettings **s)
 {
   PetscFunctionBegin;
-  PetscCall(MSCheckSliceHeight(PetscObjectComm((PetscObject)A), sh));
-  ((Mat_MPIAIJModSELL *)A->spptr)->sh = sh;
-  if (A->preallocated) PetscCall(MatMPIAIJModSELLSetUpBlocks(A));
+  *s = &((Mat_MPIAIJModSELL *)A->spptr)->settings;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode MatModSELLSetKernel_MPIAIJModSELL(Mat A, MatModSELLKernel k)
+/* After a change of the settings (MatModSELLSettingsSet*_Private()): the blocks get them now if they exist */
+static PetscErrorCode MatModSELLApplySettings_MPIAIJModSELL(Mat A)
 {
   PetscFunctionBegin;
-  PetscCheck(k == MATMODSELL_KERNEL_MODSELL || k == MATMODSELL_KERNEL_SELL, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_OUTOFRANGE, "Unknown MATMODSELL kernel %d: use MATMODSELL_KERNEL_MODSELL or MATMODSELL_KERNEL_SELL", (int)k);
-  ((Mat_MPIAIJModSELL *)A->spptr)->kernel = k;
   if (A->preallocated) PetscCall(MatMPIAIJModSELLSetUpBlocks(A));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode MatModSELLSetOrdering_MPIAIJModSELL(Mat A, MatModSELLOrdering o)
-{
-  PetscFunctionBegin;
-  PetscCheck(o == MATMODSELL_ORDERING_NATURAL || o == MATMODSELL_ORDERING_RCM || o == MATMODSELL_ORDERING_BRICKS, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_OUTOFRANGE, "Unknown MATMODSELL ordering %d: use MATMODSELL_ORDERING_NATURAL, MATMODSELL_ORDERING_RCM or MATMODSELL_ORDERING_BRICKS", (int)o);
-  ((Mat_MPIAIJModSELL *)A->spptr)->ordering = o;
-  if (A->preallocated) PetscCall(MatMPIAIJModSELLSetUpBlocks(A));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode MatModSELLSetEager_MPIAIJModSELL(Mat A, PetscBool eager)
-{
-  PetscFunctionBegin;
-  ((Mat_MPIAIJModSELL *)A->spptr)->eager = eager;
-  if (A->preallocated) PetscCall(MatMPIAIJModSELLSetUpBlocks(A));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode MatModSELLGetSettings_MPIAIJModSELL(Mat A, PetscInt *sh, MatModSELLKernel *k, MatModSELLOrdering *o)
-{
-  Mat_MPIAIJModSELL *mm = (Mat_MPIAIJModSELL *)A->spptr;
-
-  PetscFunctionBegin;
-  if (sh) *sh = mm->sh;
-  if (k) *k = mm->kernel;
-  if (o) *o = mm->ordering;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -166,20 +129,10 @@ static PetscErrorCode MatSetFromOptions_MPIAIJModSELL(Mat A, PetscOptionItems Pe
 static PetscErrorCode MatView_MPIAIJModSELL(Mat A, PetscViewer viewer)
 {
   Mat_MPIAIJModSELL *mm = (Mat_MPIAIJModSELL *)A->spptr;
-  PetscBool          iascii;
-  PetscViewerFormat  format;
 
   PetscFunctionBegin;
   PetscCall((*mm->parent.view)(A, viewer));
-  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
-  if (!iascii || !A->assembled) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscViewerGetFormat(viewer, &format));
-  if (format == PETSC_VIEWER_ASCII_INFO || format == PETSC_VIEWER_ASCII_INFO_DETAIL) {
-    MatModSELLInfo info;
-
-    PetscCall(MatModSELLGetInfo_MPIAIJModSELL(A, &info));
-    PetscCall(MatModSELLViewInfo_Private(viewer, mm->sh, mm->kernel, mm->ordering, &info));
-  }
+  PetscCall(MatModSELLView_Private(A, viewer, mm->settings.ordering));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -240,11 +193,8 @@ static PetscErrorCode MatComposeAll_MPIAIJModSELL(Mat B, PetscBool set)
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatConvert_mpiaij_mpiaijmodsell_C", set ? MatConvert_MPIAIJ_MPIAIJModSELL : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatConvert_mpiaij_modsell_C", set ? MatConvert_MPIAIJ_MPIAIJModSELL : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatConvert_mpiaijmodsell_modsell_C", set ? MatConvert_ModSELL_Same_Private : NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatModSELLSetSliceHeight_C", set ? MatModSELLSetSliceHeight_MPIAIJModSELL : NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatModSELLSetKernel_C", set ? MatModSELLSetKernel_MPIAIJModSELL : NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatModSELLSetOrdering_C", set ? MatModSELLSetOrdering_MPIAIJModSELL : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatModSELLGetSettings_C", set ? MatModSELLGetSettings_MPIAIJModSELL : NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatModSELLSetEager_C", set ? MatModSELLSetEager_MPIAIJModSELL : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatModSELLApplySettings_C", set ? MatModSELLApplySettings_MPIAIJModSELL : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatModSELLGetInfo_C", set ? MatModSELLGetInfo_MPIAIJModSELL : NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -274,25 +224,17 @@ static PetscErrorCode MatMPIAIJModSELLStrip(Mat B, PetscBool blocks)
   PetscCall(MatComposeAll_MPIAIJModSELL(B, PETSC_FALSE));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatConvert_mpiaijmodsell_mpiaij_C", NULL));
   PetscCall(PetscFree(B->spptr));
-  PetscCall(PetscFree(B->defaultvectype));
-  PetscCall(PetscStrallocpy(VECSTANDARD, &B->defaultvectype));
-#if defined(PETSC_HAVE_DEVICE)
-  B->boundtocpu = PETSC_TRUE;
-#endif
-  PetscCall(PetscObjectChangeTypeName((PetscObject)B, MATMPIAIJ));
+  PetscCall(MatModSELLResetType_Private(B, MATMPIAIJ));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode MatConvert_MPIAIJModSELL_MPIAIJ(Mat A, MatType type, MatReuse reuse, Mat *newmat)
 {
+  PetscBool done;
+
   PetscFunctionBegin;
-  if (reuse == MAT_REUSE_MATRIX) {
-    PetscCall(MatCopy(A, *newmat, SAME_NONZERO_PATTERN));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  if (reuse == MAT_INITIAL_MATRIX) PetscCall(MatDuplicate(A, MAT_COPY_VALUES, newmat));
-  else *newmat = A;
-  PetscCall(MatMPIAIJModSELLStrip(*newmat, PETSC_TRUE));
+  PetscCall(MatModSELLConvertBegin_Private(A, reuse, newmat, &done));
+  if (!done) PetscCall(MatMPIAIJModSELLStrip(*newmat, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -308,31 +250,13 @@ static PetscErrorCode MatDestroy_MPIAIJModSELL(Mat A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Operations that rebuild the matrix (MatHeaderMerge(), or a new result) would otherwise get the default settings */
-static PetscErrorCode MatMPIAIJModSELLCopySettings(const Mat_MPIAIJModSELL *from, Mat B)
-{
-  Mat_MPIAIJModSELL *to;
-  PetscBool          isms;
-
-  PetscFunctionBegin;
-  PetscCall(PetscObjectTypeCompare((PetscObject)B, MATMPIAIJMODSELL, &isms));
-  if (!isms) PetscFunctionReturn(PETSC_SUCCESS);
-  to           = (Mat_MPIAIJModSELL *)B->spptr;
-  to->sh       = from->sh;
-  to->kernel   = from->kernel;
-  to->ordering = from->ordering;
-  to->eager    = from->eager;
-  if (B->preallocated) PetscCall(MatMPIAIJModSELLSetUpBlocks(B));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 static PetscErrorCode MatAXPY_MPIAIJModSELL(Mat Y, PetscScalar a, Mat X, MatStructure str)
 {
   Mat_MPIAIJModSELL saved = *(Mat_MPIAIJModSELL *)Y->spptr;
 
   PetscFunctionBegin;
   PetscCall((*saved.parent.axpy)(Y, a, X, str));
-  PetscCall(MatMPIAIJModSELLCopySettings(&saved, Y));
+  PetscCall(MatModSELLSettingsCopy_Private(&saved.settings, Y)); /* a new matrix moved in with MatHeaderMerge() */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -342,22 +266,17 @@ static PetscErrorCode MatTranspose_MPIAIJModSELL(Mat A, MatReuse reuse, Mat *B)
 
   PetscFunctionBegin;
   PetscCall((*saved.parent.transpose)(A, reuse, B));
-  PetscCall(MatMPIAIJModSELLCopySettings(&saved, reuse == MAT_INPLACE_MATRIX ? A : *B));
+  PetscCall(MatModSELLSettingsCopy_Private(&saved.settings, reuse == MAT_INPLACE_MATRIX ? A : *B));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode MatDuplicate_MPIAIJModSELL(Mat A, MatDuplicateOption op, Mat *M)
 {
-  Mat_MPIAIJModSELL *mm = (Mat_MPIAIJModSELL *)A->spptr, *md;
+  Mat_MPIAIJModSELL *mm = (Mat_MPIAIJModSELL *)A->spptr;
 
   PetscFunctionBegin;
   PetscCall((*mm->parent.duplicate)(A, op, M));
-  md           = (Mat_MPIAIJModSELL *)(*M)->spptr;
-  md->sh       = mm->sh;
-  md->kernel   = mm->kernel;
-  md->ordering = mm->ordering;
-  md->eager    = mm->eager;
-  PetscCall(MatMPIAIJModSELLSetUpBlocks(*M));
+  PetscCall(MatModSELLSettingsCopy_Private(&mm->settings, *M)); /* and to its blocks */
   { /* MatDuplicate() attaches A's DM to *M only after this: the bricks ordering takes the box from A's block */
     Mat Ad, Md;
     PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, NULL, NULL));
@@ -386,10 +305,7 @@ PetscErrorCode MatCreate_MPIAIJModSELL(Mat A)
   PetscFunctionBegin;
   PetscCall(MatSetType(A, MATMPIAIJ));
   PetscCall(PetscNew(&mm));
-  mm->sh       = 128;
-  mm->kernel   = MATMODSELL_KERNEL_MODSELL;
-  mm->ordering = MATMODSELL_ORDERING_NATURAL;
-  mm->eager    = PETSC_TRUE;
+  PetscCall(MatModSELLSettingsSetDefaults_Private(&mm->settings));
   PetscCall(PetscMemcpy(&mm->parent, A->ops, sizeof(struct _MatOps)));
   PetscCall(PetscObjectQueryFunction((PetscObject)A, "MatMPIAIJSetPreallocation_C", &mm->prealloc));
   PetscCheck(mm->prealloc, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MATMPIAIJ has no MatMPIAIJSetPreallocation_C");
@@ -403,14 +319,6 @@ PetscErrorCode MatCreate_MPIAIJModSELL(Mat A)
   A->ops->transpose      = MatTranspose_MPIAIJModSELL;
   PetscCall(MatComposeAll_MPIAIJModSELL(A, PETSC_TRUE));
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatConvert_mpiaijmodsell_mpiaij_C", MatConvert_MPIAIJModSELL_MPIAIJ));
-#if defined(PETSC_HAVE_CUDA)
-  PetscCall(PetscFree(A->defaultvectype));
-  PetscCall(PetscStrallocpy(VECCUDA, &A->defaultvectype));
-  A->boundtocpu = PETSC_FALSE; /* a device type: PETSc marks every new matrix bound to the CPU */
-#endif
-  PetscCall(PetscObjectChangeTypeName((PetscObject)A, MATMPIAIJMODSELL));
-  PetscObjectOptionsBegin((PetscObject)A);
-  PetscCall(MatModSELLReadOptions_Private(A, PetscOptionsObject));
-  PetscOptionsEnd();
+  PetscCall(MatModSELLSetType_Private(A, MATMPIAIJMODSELL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -21,8 +21,8 @@ static PetscErrorCode MatSeqAIJModSELLSyncSettings(Mat A)
 {
   Mat_SeqAIJModSELL *ms  = (Mat_SeqAIJModSELL *)A->spptr;
   MSImage            img = ms->img;
-  const PetscBool    mod = (PetscBool)(ms->kernel == MATMODSELL_KERNEL_MODSELL && !ms->offdiag_block);
-  const MatModSELLOrdering ord = ms->offdiag_block ? MATMODSELL_ORDERING_NATURAL : ms->ordering;
+  const PetscBool    mod = (PetscBool)(ms->settings.kernel == MATMODSELL_KERNEL_MODSELL && !ms->offdiag_block);
+  const MatModSELLOrdering ord = ms->offdiag_block ? MATMODSELL_ORDERING_NATURAL : ms->settings.ordering;
   PetscBool                sameBox = PETSC_TRUE;
 
   PetscFunctionBegin;
@@ -30,8 +30,8 @@ static PetscErrorCode MatSeqAIJModSELLSyncSettings(Mat A)
      is set by its MPI matrix) */
   if (ord == MATMODSELL_ORDERING_BRICKS && !ms->block && (!img->built || img->ordering != ord)) PetscCall(MatModSELLGetDMDABox_Private(A, ms->box));
   if (ord == MATMODSELL_ORDERING_BRICKS) PetscCall(PetscArraycmp(img->box, ms->box, 4, &sameBox));
-  if (img->sh != ms->sh || img->diag_apart != mod || img->local_cols != mod || img->ordering != ord || !sameBox) {
-    img->sh         = ms->sh;
+  if (img->sh != ms->settings.sh || img->diag_apart != mod || img->local_cols != mod || img->ordering != ord || !sameBox) {
+    img->sh         = ms->settings.sh;
     img->diag_apart = mod;
     img->local_cols = mod;
     img->ordering   = ord;
@@ -56,23 +56,34 @@ PetscErrorCode MatSeqAIJModSELLGetImage(Mat A, PetscMemType mtype, MSImage *img)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* At final assembly, when the vectors will live on the GPU (CUDA is initialized and the matrix's
-   vectors are CUDA vectors), set up the device image now rather than inside the first MatMult */
+/* At final assembly, when the matrix lives on the GPU (CUDA is initialized and MatGetCurrentMemType() is a device
+   memory type: the matrix is not bound to the CPU), set up the device image now rather than inside the first MatMult */
 PetscErrorCode MatSeqAIJModSELLEagerSetUp(Mat A)
 {
   PetscFunctionBegin;
 #if defined(PETSC_HAVE_CUDA)
   {
     Mat_SeqAIJModSELL *ms = (Mat_SeqAIJModSELL *)A->spptr;
-    PetscBool          cuda;
+    PetscMemType       mtype;
     MSImage            img;
 
-    PetscCall(PetscStrbeginswith(A->defaultvectype, VECCUDA, &cuda));
-    if (ms->eager && cuda && PetscDeviceInitialized(PETSC_DEVICE_CUDA) && A->assembled) PetscCall(MatSeqAIJModSELLGetImage(A, PETSC_MEMTYPE_DEVICE, &img));
+    PetscCall(MatGetCurrentMemType(A, &mtype));
+    if (ms->settings.eager && PetscMemTypeDevice(mtype) && PetscDeviceInitialized(PETSC_DEVICE_CUDA) && A->assembled) PetscCall(MatSeqAIJModSELLGetImage(A, PETSC_MEMTYPE_DEVICE, &img));
   }
 #endif
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+#if defined(PETSC_HAVE_CUDA)
+/* MatGetCurrentMemType(): where the products run when the vectors are CUDA vectors (without CUDA the operation is
+   not set and the answer is the host) */
+static PetscErrorCode MatGetCurrentMemType_SeqAIJModSELL(Mat A, PetscMemType *m)
+{
+  PetscFunctionBegin;
+  *m = A->boundtocpu ? PETSC_MEMTYPE_HOST : PETSC_MEMTYPE_CUDA;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+#endif
 
 /* y = w + A x (w NULL: y = A x). Device path when every vector lives on the device. */
 static PetscErrorCode MatMultAddKernel_SeqAIJModSELL(Mat A, Vec xx, Vec ww, Vec yy)
@@ -144,7 +155,7 @@ static PetscErrorCode MatGetDiagonal_SeqAIJModSELL(Mat A, Vec v)
   PetscMemType       mt;
 
   PetscFunctionBegin;
-  if (ms->kernel != MATMODSELL_KERNEL_MODSELL || ms->offdiag_block || A->rmap->n != A->cmap->n) {
+  if (ms->settings.kernel != MATMODSELL_KERNEL_MODSELL || ms->offdiag_block || A->rmap->n != A->cmap->n) {
     PetscCall((*ms->parent.getdiagonal)(A, v));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -177,45 +188,10 @@ static PetscErrorCode MatAssemblyEnd_SeqAIJModSELL(Mat A, MatAssemblyType mode)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode MatModSELLSetSliceHeight_SeqAIJModSELL(Mat A, PetscInt sh)
+static PetscErrorCode MatModSELLGetSettings_SeqAIJModSELL(Mat A, MatModSELLSettings **s)
 {
   PetscFunctionBegin;
-  PetscCall(MSCheckSliceHeight(PetscObjectComm((PetscObject)A), sh));
-  ((Mat_SeqAIJModSELL *)A->spptr)->sh = sh;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode MatModSELLSetKernel_SeqAIJModSELL(Mat A, MatModSELLKernel k)
-{
-  PetscFunctionBegin;
-  PetscCheck(k == MATMODSELL_KERNEL_MODSELL || k == MATMODSELL_KERNEL_SELL, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_OUTOFRANGE, "Unknown MATMODSELL kernel %d: use MATMODSELL_KERNEL_MODSELL or MATMODSELL_KERNEL_SELL", (int)k);
-  ((Mat_SeqAIJModSELL *)A->spptr)->kernel = k;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode MatModSELLSetOrdering_SeqAIJModSELL(Mat A, MatModSELLOrdering o)
-{
-  PetscFunctionBegin;
-  PetscCheck(o == MATMODSELL_ORDERING_NATURAL || o == MATMODSELL_ORDERING_RCM || o == MATMODSELL_ORDERING_BRICKS, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_OUTOFRANGE, "Unknown MATMODSELL ordering %d: use MATMODSELL_ORDERING_NATURAL, MATMODSELL_ORDERING_RCM or MATMODSELL_ORDERING_BRICKS", (int)o);
-  ((Mat_SeqAIJModSELL *)A->spptr)->ordering = o;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode MatModSELLSetEager_SeqAIJModSELL(Mat A, PetscBool eager)
-{
-  PetscFunctionBegin;
-  ((Mat_SeqAIJModSELL *)A->spptr)->eager = eager;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode MatModSELLGetSettings_SeqAIJModSELL(Mat A, PetscInt *sh, MatModSELLKernel *k, MatModSELLOrdering *o)
-{
-  Mat_SeqAIJModSELL *ms = (Mat_SeqAIJModSELL *)A->spptr;
-
-  PetscFunctionBegin;
-  if (sh) *sh = ms->sh;
-  if (k) *k = ms->kernel;
-  if (o) *o = ms->ordering;
+  *s = &((Mat_SeqAIJModSELL *)A->spptr)->settings;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -230,39 +206,6 @@ static PetscErrorCode MatModSELLGetInfo_SeqAIJModSELL(Mat A, MatModSELLInfo *inf
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Options shared by the sequential and parallel types; also read when the type is created, since
-   not every path (DMCreateMatrix(), for one) calls MatSetFromOptions() */
-PETSC_INTERN PetscErrorCode MatModSELLReadOptions_Private(Mat A, PetscOptionItems PetscOptionsObject)
-{
-  PetscInt           sh;
-  MatModSELLKernel   k;
-  MatModSELLOrdering o;
-  PetscBool          flg, eager = PETSC_TRUE;
-
-  PetscFunctionBegin;
-  PetscUseMethod(A, "MatModSELLGetSettings_C", (Mat, PetscInt *, MatModSELLKernel *, MatModSELLOrdering *), (A, &sh, &k, &o));
-  PetscOptionsHeadBegin(PetscOptionsObject, "MATMODSELL options");
-  PetscCall(PetscOptionsInt("-mat_modsell_slice_height", "Rows per slice: a multiple of 32, at most 1024", "MatModSELLSetSliceHeight", sh, &sh, &flg));
-  if (flg) PetscCall(MatModSELLSetSliceHeight(A, sh));
-  PetscCall(PetscOptionsEnum("-mat_modsell_kernel", "SpMV kernel: modsell (diagonal apart, in-slice x from shared memory) or sell (plain Sliced ELLPACK)", "MatModSELLSetKernel", MatModSELLKernels, (PetscEnum)k, (PetscEnum *)&k, &flg));
-  if (flg) PetscCall(MatModSELLSetKernel(A, k));
-  PetscCall(PetscOptionsEnum("-mat_modsell_ordering", "Row ordering inside the format (vectors keep the user's ordering)", "MatModSELLSetOrdering", MatModSELLOrderings, (PetscEnum)o, (PetscEnum *)&o, &flg));
-  if (flg) PetscCall(MatModSELLSetOrdering(A, o));
-  {
-    PetscInt nt;
-    PetscCall(MSUploadGetThreads(&nt));
-    PetscCall(PetscOptionsInt("-mat_modsell_upload_threads", "Host threads that copy a host-assembled matrix to the GPU through pinned buffers (1: one cudaMemcpy; a setting of the process)", "MATMODSELL", nt, &nt, &flg));
-    if (flg) PetscCall(MSUploadSetThreads(nt));
-    PetscCall(MSUploadGetChunk(&nt));
-    PetscCall(PetscOptionsInt("-mat_modsell_upload_chunk", "Bytes per pinned buffer of the threaded upload (copies of less than 4 chunks are one cudaMemcpy)", "MATMODSELL", nt, &nt, &flg));
-    if (flg) PetscCall(MSUploadSetChunk(nt));
-  }
-  PetscCall(PetscOptionsBool("-mat_modsell_eager_setup", "Build the GPU image at final assembly (when vectors are CUDA vectors) instead of at the first product", "MATMODSELL", eager, &eager, &flg));
-  if (flg) PetscTryMethod(A, "MatModSELLSetEager_C", (Mat, PetscBool), (A, eager));
-  PetscOptionsHeadEnd();
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 static PetscErrorCode MatSetFromOptions_SeqAIJModSELL(Mat A, PetscOptionItems PetscOptionsObject)
 {
   Mat_SeqAIJModSELL *ms = (Mat_SeqAIJModSELL *)A->spptr;
@@ -273,32 +216,13 @@ static PetscErrorCode MatSetFromOptions_SeqAIJModSELL(Mat A, PetscOptionItems Pe
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PETSC_INTERN PetscErrorCode MatModSELLViewInfo_Private(PetscViewer viewer, PetscInt sh, MatModSELLKernel k, MatModSELLOrdering o, const MatModSELLInfo *info)
-{
-  PetscFunctionBegin;
-  PetscCall(PetscViewerASCIIPrintf(viewer, "MATMODSELL: kernel %s, slice height %" PetscInt_FMT ", ordering %s\n", MatModSELLKernels[k], sh, MatModSELLOrderings[o]));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  slices %" PetscInt_FMT ", widest slice %" PetscInt_FMT ", off-diagonal slots %" PetscInt64_FMT " for %" PetscInt64_FMT " off-diagonal nonzeros (padding ratio %.3f)\n", info->nslices, info->max_width, info->nslots, info->noffdiag, (double)info->padding_ratio));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  off-diagonals read from shared memory: %.1f%%, device bytes %zu\n", 100.0 * (double)info->local_fraction, info->device_bytes));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 static PetscErrorCode MatView_SeqAIJModSELL(Mat A, PetscViewer viewer)
 {
   Mat_SeqAIJModSELL *ms = (Mat_SeqAIJModSELL *)A->spptr;
-  PetscBool          iascii;
-  PetscViewerFormat  format;
 
   PetscFunctionBegin;
   PetscCall((*ms->parent.view)(A, viewer));
-  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
-  if (!iascii || !A->assembled) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscViewerGetFormat(viewer, &format));
-  if (format == PETSC_VIEWER_ASCII_INFO || format == PETSC_VIEWER_ASCII_INFO_DETAIL) {
-    MatModSELLInfo info;
-
-    PetscCall(MatModSELLGetInfo_SeqAIJModSELL(A, &info));
-    PetscCall(MatModSELLViewInfo_Private(viewer, ms->sh, ms->kernel, ms->offdiag_block ? MATMODSELL_ORDERING_NATURAL : ms->ordering, &info));
-  }
+  PetscCall(MatModSELLView_Private(A, viewer, ms->offdiag_block ? MATMODSELL_ORDERING_NATURAL : ms->settings.ordering));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -309,11 +233,7 @@ static PetscErrorCode MatComposeAll_SeqAIJModSELL(Mat B, PetscBool set)
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatConvert_seqaij_seqaijmodsell_C", set ? MatConvert_SeqAIJ_SeqAIJModSELL : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatConvert_seqaij_modsell_C", set ? MatConvert_SeqAIJ_SeqAIJModSELL : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatConvert_seqaijmodsell_modsell_C", set ? MatConvert_ModSELL_Same_Private : NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatModSELLSetSliceHeight_C", set ? MatModSELLSetSliceHeight_SeqAIJModSELL : NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatModSELLSetKernel_C", set ? MatModSELLSetKernel_SeqAIJModSELL : NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatModSELLSetOrdering_C", set ? MatModSELLSetOrdering_SeqAIJModSELL : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatModSELLGetSettings_C", set ? MatModSELLGetSettings_SeqAIJModSELL : NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatModSELLSetEager_C", set ? MatModSELLSetEager_SeqAIJModSELL : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatModSELLGetInfo_C", set ? MatModSELLGetInfo_SeqAIJModSELL : NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -325,41 +245,31 @@ static PetscErrorCode MatSeqAIJModSELLStrip(Mat B)
 
   PetscFunctionBegin;
   if (!ms) PetscFunctionReturn(PETSC_SUCCESS);
-  B->ops->mult           = ms->parent.mult;
-  B->ops->multadd        = ms->parent.multadd;
-  B->ops->getdiagonal    = ms->parent.getdiagonal;
-  B->ops->assemblyend    = ms->parent.assemblyend;
-  B->ops->destroy        = ms->parent.destroy;
-  B->ops->duplicate      = ms->parent.duplicate;
-  B->ops->view           = ms->parent.view;
-  B->ops->setfromoptions = ms->parent.setfromoptions;
-  B->ops->axpy           = ms->parent.axpy;
-  B->ops->transpose      = ms->parent.transpose;
+  B->ops->mult              = ms->parent.mult;
+  B->ops->multadd           = ms->parent.multadd;
+  B->ops->getdiagonal       = ms->parent.getdiagonal;
+  B->ops->assemblyend       = ms->parent.assemblyend;
+  B->ops->destroy           = ms->parent.destroy;
+  B->ops->duplicate         = ms->parent.duplicate;
+  B->ops->view              = ms->parent.view;
+  B->ops->setfromoptions    = ms->parent.setfromoptions;
+  B->ops->axpy              = ms->parent.axpy;
+  B->ops->transpose         = ms->parent.transpose;
+  B->ops->getcurrentmemtype = ms->parent.getcurrentmemtype;
   PetscCall(MatComposeAll_SeqAIJModSELL(B, PETSC_FALSE));
   PetscCall(MSImageDestroy(&ms->img));
   PetscCall(PetscFree(B->spptr));
-  PetscCall(PetscFree(B->defaultvectype));
-  PetscCall(PetscStrallocpy(VECSTANDARD, &B->defaultvectype));
-#if defined(PETSC_HAVE_DEVICE)
-  B->boundtocpu = PETSC_TRUE;
-#endif
-  PetscCall(PetscObjectChangeTypeName((PetscObject)B, MATSEQAIJ));
+  PetscCall(MatModSELLResetType_Private(B, MATSEQAIJ));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PETSC_INTERN PetscErrorCode MatConvert_SeqAIJModSELL_SeqAIJ(Mat A, MatType type, MatReuse reuse, Mat *newmat)
 {
-  Mat B;
+  PetscBool done;
 
   PetscFunctionBegin;
-  if (reuse == MAT_REUSE_MATRIX) {
-    PetscCall(MatCopy(A, *newmat, SAME_NONZERO_PATTERN));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  if (reuse == MAT_INITIAL_MATRIX) PetscCall(MatDuplicate(A, MAT_COPY_VALUES, newmat));
-  else *newmat = A;
-  B = *newmat;
-  PetscCall(MatSeqAIJModSELLStrip(B));
+  PetscCall(MatModSELLConvertBegin_Private(A, reuse, newmat, &done));
+  if (!done) PetscCall(MatSeqAIJModSELLStrip(*newmat));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -375,26 +285,8 @@ static PetscErrorCode MatDestroy_SeqAIJModSELL(Mat A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode MatDuplicate_SeqAIJModSELL(Mat A, MatDuplicateOption op, Mat *M)
-{
-  Mat_SeqAIJModSELL *ms = (Mat_SeqAIJModSELL *)A->spptr, *md;
-
-  PetscFunctionBegin;
-  PetscCall((*ms->parent.duplicate)(A, op, M)); /* creates a MATSEQAIJMODSELL through MatSetType() */
-  md                = (Mat_SeqAIJModSELL *)(*M)->spptr;
-  md->sh            = ms->sh;
-  md->kernel        = ms->kernel;
-  md->ordering      = ms->ordering;
-  PetscCall(PetscArraycpy(md->box, ms->box, 4));
-  md->offdiag_block = ms->offdiag_block;
-  md->block         = ms->block;
-  md->eager         = ms->eager;
-  PetscCall(MatSeqAIJModSELLSetOps(*M));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* Operations that rebuild the matrix (a new one moved in with MatHeaderMerge(), or a new result) would
-   otherwise get the default settings: carry them over */
+/* Operations that make a new matrix of the type (MatDuplicate(), a new result) or rebuild one (a new one moved in with
+   MatHeaderMerge()) would otherwise give it the default settings: carry them over, and the box and block flags */
 static PetscErrorCode MatSeqAIJModSELLCopySettings(const Mat_SeqAIJModSELL *from, Mat B)
 {
   Mat_SeqAIJModSELL *to;
@@ -404,13 +296,21 @@ static PetscErrorCode MatSeqAIJModSELLCopySettings(const Mat_SeqAIJModSELL *from
   PetscCall(PetscObjectTypeCompare((PetscObject)B, MATSEQAIJMODSELL, &isms));
   if (!isms) PetscFunctionReturn(PETSC_SUCCESS);
   to                = (Mat_SeqAIJModSELL *)B->spptr;
-  to->sh            = from->sh;
-  to->kernel        = from->kernel;
-  to->ordering      = from->ordering;
+  to->settings      = from->settings;
   PetscCall(PetscArraycpy(to->box, from->box, 4));
-  to->eager         = from->eager;
   to->offdiag_block = from->offdiag_block;
   to->block         = from->block;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatDuplicate_SeqAIJModSELL(Mat A, MatDuplicateOption op, Mat *M)
+{
+  Mat_SeqAIJModSELL *ms = (Mat_SeqAIJModSELL *)A->spptr;
+
+  PetscFunctionBegin;
+  PetscCall((*ms->parent.duplicate)(A, op, M)); /* creates a MATSEQAIJMODSELL through MatSetType() */
+  PetscCall(MatSeqAIJModSELLCopySettings(ms, *M));
+  PetscCall(MatSeqAIJModSELLSetOps(*M));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -437,16 +337,19 @@ static PetscErrorCode MatTranspose_SeqAIJModSELL(Mat A, MatReuse reuse, Mat *B)
 static PetscErrorCode MatSeqAIJModSELLSetOps(Mat B)
 {
   PetscFunctionBegin;
-  B->ops->mult           = MatMult_SeqAIJModSELL;
-  B->ops->multadd        = MatMultAdd_SeqAIJModSELL;
-  B->ops->getdiagonal    = MatGetDiagonal_SeqAIJModSELL;
-  B->ops->assemblyend    = MatAssemblyEnd_SeqAIJModSELL;
-  B->ops->destroy        = MatDestroy_SeqAIJModSELL;
-  B->ops->duplicate      = MatDuplicate_SeqAIJModSELL;
-  B->ops->view           = MatView_SeqAIJModSELL;
-  B->ops->setfromoptions = MatSetFromOptions_SeqAIJModSELL;
-  B->ops->axpy           = MatAXPY_SeqAIJModSELL;
-  B->ops->transpose      = MatTranspose_SeqAIJModSELL;
+  B->ops->mult              = MatMult_SeqAIJModSELL;
+  B->ops->multadd           = MatMultAdd_SeqAIJModSELL;
+  B->ops->getdiagonal       = MatGetDiagonal_SeqAIJModSELL;
+  B->ops->assemblyend       = MatAssemblyEnd_SeqAIJModSELL;
+  B->ops->destroy           = MatDestroy_SeqAIJModSELL;
+  B->ops->duplicate         = MatDuplicate_SeqAIJModSELL;
+  B->ops->view              = MatView_SeqAIJModSELL;
+  B->ops->setfromoptions    = MatSetFromOptions_SeqAIJModSELL;
+  B->ops->axpy              = MatAXPY_SeqAIJModSELL;
+  B->ops->transpose         = MatTranspose_SeqAIJModSELL;
+#if defined(PETSC_HAVE_CUDA)
+  B->ops->getcurrentmemtype = MatGetCurrentMemType_SeqAIJModSELL;
+#endif
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -455,39 +358,23 @@ PetscErrorCode MatConvert_SeqAIJ_SeqAIJModSELL(Mat A, MatType type, MatReuse reu
 {
   Mat                B;
   Mat_SeqAIJModSELL *ms;
-  PetscBool          same;
+  PetscBool          done, same;
 
   PetscFunctionBegin;
-  if (reuse == MAT_REUSE_MATRIX) {
-    PetscCall(MatCopy(A, *newmat, SAME_NONZERO_PATTERN));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  if (reuse == MAT_INITIAL_MATRIX) PetscCall(MatDuplicate(A, MAT_COPY_VALUES, newmat));
-  else *newmat = A;
+  PetscCall(MatModSELLConvertBegin_Private(A, reuse, newmat, &done));
+  if (done) PetscFunctionReturn(PETSC_SUCCESS);
   B = *newmat;
   PetscCall(PetscObjectTypeCompare((PetscObject)B, MATSEQAIJMODSELL, &same));
   if (same) PetscFunctionReturn(PETSC_SUCCESS);
 
   PetscCall(PetscNew(&ms));
   PetscCall(MSImageCreate(&ms->img));
-  ms->sh       = 128;
-  ms->kernel   = MATMODSELL_KERNEL_MODSELL;
-  ms->ordering = MATMODSELL_ORDERING_NATURAL;
-  ms->eager    = PETSC_TRUE;
+  PetscCall(MatModSELLSettingsSetDefaults_Private(&ms->settings));
   PetscCall(PetscMemcpy(&ms->parent, B->ops, sizeof(struct _MatOps)));
   B->spptr = ms;
   PetscCall(MatSeqAIJModSELLSetOps(B));
   PetscCall(MatComposeAll_SeqAIJModSELL(B, PETSC_TRUE));
-#if defined(PETSC_HAVE_CUDA)
-  PetscCall(PetscFree(B->defaultvectype));
-  PetscCall(PetscStrallocpy(VECCUDA, &B->defaultvectype));
-  B->boundtocpu = PETSC_FALSE; /* a device type: PETSc marks every new matrix bound to the CPU */
-#endif
-  PetscCall(PetscObjectChangeTypeName((PetscObject)B, MATSEQAIJMODSELL));
-  /* options given in the database apply from creation on */
-  PetscObjectOptionsBegin((PetscObject)B);
-  PetscCall(MatModSELLReadOptions_Private(B, PetscOptionsObject));
-  PetscOptionsEnd();
+  PetscCall(MatModSELLSetType_Private(B, MATSEQAIJMODSELL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

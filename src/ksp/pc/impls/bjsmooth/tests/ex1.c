@@ -12,6 +12,7 @@ static char help[] = "PCBJSMOOTH: properties of one application and of the smoot
 
 #include <petscmodsell.h>
 #include <petscksp.h>
+#include <mstestpc.h> /* tests/include: MSTestLaplacianSetValues(), MSTestRandomGraphLaplacianAdd(), MSTestVecSetHash(), MSTestRelativeResidual() */
 
 typedef enum {
   PROB_LAP3D,
@@ -27,17 +28,6 @@ typedef enum {
 } TestKind;
 static const char *const TestKinds[] = {"exact", "reduce", "spd", "fallback", "error", "TestKind", "TEST_", NULL};
 
-static PetscReal U(unsigned long long i)
-{
-  unsigned long long z = i * 0x9E3779B97F4A7C15ULL + 0x632BE59BD9B4E019ULL;
-  z                    = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z                    = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  z ^= z >> 31;
-  return (PetscReal)(z >> 11) * (1.0 / 9007199254740992.0);
-}
-
-/* random symmetric graph: edges (i, i+1) and (i, j(i,e)) for e < 3 with weights in (0.1, 1.1]; row i of the
-   matrix holds -w for each edge and sum(w) + 0.05 on the diagonal. Built from the edge list owned by each row. */
 typedef enum {
   BAD_NEGDIAG,
   BAD_NODIAG,
@@ -46,90 +36,58 @@ typedef enum {
 } BadKind;
 static const char *const BadKinds[] = {"negdiag", "nodiag", "nan", "inf", "BadKind", "BAD_", NULL};
 
-/* row bad (lap3d): negdiag: diagonal -6; nodiag: no diagonal entry stored; nan: its last off-diagonal entry (the
-   +z neighbour, on another process with 3 processes at n = 5) is NaN; inf: its diagonal is +Inf */
-static PetscErrorCode BuildMatrix(Problem prob, PetscInt n, PetscInt bad, BadKind kind, Mat A)
+typedef struct {
+  PetscInt bad;
+  BadKind  kind;
+} BadRow;
+
+/* MSTestStencilRowFn: row bad (lap3d): negdiag: diagonal -6; nodiag: no diagonal entry stored; nan: its last
+   off-diagonal entry (the +z neighbour, on another process with 3 processes at n = 5) is NaN, and its diagonal -6
+   (the non-finite entry is reported first); inf: its diagonal is +Inf */
+static PetscErrorCode SpoilRow(MSTestStencilRow *r, void *ctx)
 {
-  PetscInt rstart, rend, N;
+  const BadRow *b = (const BadRow *)ctx;
 
   PetscFunctionBegin;
-  PetscCall(MatGetSize(A, &N, NULL));
-  PetscCall(MatGetOwnershipRange(A, &rstart, &rend));
-  if (prob == PROB_LAP3D) {
-    for (PetscInt i = rstart; i < rend; i++) {
-      const PetscInt x = i % n, y = (i / n) % n, z = i / (n * n);
-      PetscInt       cols[7], nc = 0;
-      PetscScalar    vals[7];
+  if (r->row == b->bad) {
+    switch (b->kind) {
+    case BAD_NEGDIAG:
+      r->vals[0] = -6.0;
+      break;
+    case BAD_INF:
+      r->vals[0] = (PetscScalar)INFINITY;
+      break;
+    case BAD_NAN:
+      r->vals[0]        = -6.0;
+      r->vals[r->n - 1] = NAN;
+      break;
+    case BAD_NODIAG:
+      MSTestStencilRowRemove(r, 0);
+      break;
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
-      if (i != bad || kind != BAD_NODIAG) {
-        cols[nc]   = i;
-        vals[nc++] = (i == bad) ? (kind == BAD_INF ? (PetscScalar)INFINITY : -6.0) : 6.0;
-      }
-      if (x > 0) { cols[nc] = i - 1; vals[nc++] = -1.0; }
-      if (x < n - 1) { cols[nc] = i + 1; vals[nc++] = -1.0; }
-      if (y > 0) { cols[nc] = i - n; vals[nc++] = -1.0; }
-      if (y < n - 1) { cols[nc] = i + n; vals[nc++] = -1.0; }
-      if (z > 0) { cols[nc] = i - n * n; vals[nc++] = -1.0; }
-      if (z < n - 1) { cols[nc] = i + n * n; vals[nc++] = -1.0; }
-      if (i == bad && kind == BAD_NAN) vals[nc - 1] = NAN;
-      PetscCall(MatSetValues(A, 1, &i, nc, cols, vals, INSERT_VALUES));
-    }
-  } else {
-    /* edges owned by the lower endpoint; every process generates all edges touching its rows */
-    for (PetscInt i = 0; i < N; i++) {
-      for (PetscInt e = 0; e < 4; e++) {
-        PetscInt  j = e == 0 ? i + 1 : (PetscInt)(U(4 * (unsigned long long)i + e) * N);
-        PetscReal w = 0.1 + U(1000003ULL * i + 7 * e + 1);
-        if (j >= N || j == i) continue;
-        if (i >= rstart && i < rend) {
-          PetscScalar v[2] = {w, -w};
-          PetscInt    c[2] = {i, j};
-          PetscCall(MatSetValues(A, 1, &i, 2, c, v, ADD_VALUES));
-        }
-        if (j >= rstart && j < rend) {
-          PetscScalar v[2] = {w, -w};
-          PetscInt    c[2] = {j, i};
-          PetscCall(MatSetValues(A, 1, &j, 2, c, v, ADD_VALUES));
-        }
-      }
-    }
+/* lap3d: the 7-point Laplacian on n^3 (row bad spoilt); rand: the graph Laplacian of a random graph with long-range
+   edges plus 0.05 on the diagonal (row bad: -1 instead) */
+static PetscErrorCode BuildMatrix(Problem prob, PetscInt n, PetscInt bad, BadKind kind, Mat A)
+{
+  PetscInt rstart, rend;
+  BadRow   b = {bad, kind};
+
+  PetscFunctionBegin;
+  if (prob == PROB_LAP3D) PetscCall(MSTestLaplacianSetValues(A, n, n, n, NULL, SpoilRow, &b));
+  else {
+    PetscCall(MSTestRandomGraphLaplacianAdd(A));
+    PetscCall(MatGetOwnershipRange(A, &rstart, &rend));
     for (PetscInt i = rstart; i < rend; i++) {
       PetscScalar v = (i == bad) ? -1.0 : 0.05;
       PetscCall(MatSetValues(A, 1, &i, 1, &i, &v, ADD_VALUES));
     }
+    PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
   }
-  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode RandomVec(Vec v, unsigned long long seed)
-{
-  PetscInt     rstart, rend;
-  PetscScalar *a;
-
-  PetscFunctionBegin;
-  PetscCall(VecGetOwnershipRange(v, &rstart, &rend));
-  PetscCall(VecGetArrayWrite(v, &a));
-  for (PetscInt i = rstart; i < rend; i++) a[i - rstart] = 2.0 * U(seed * 7919ULL + (unsigned long long)i) - 1.0;
-  PetscCall(VecRestoreArrayWrite(v, &a));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* ||b - A y|| / ||b|| */
-static PetscErrorCode RelRes(Mat A, Vec b, Vec y, PetscReal *rel)
-{
-  Vec       r;
-  PetscReal nb, nr;
-
-  PetscFunctionBegin;
-  PetscCall(VecDuplicate(b, &r));
-  PetscCall(MatMult(A, y, r));
-  PetscCall(VecAYPX(r, -1.0, b));
-  PetscCall(VecNorm(r, NORM_2, &nr));
-  PetscCall(VecNorm(b, NORM_2, &nb));
-  *rel = nr / nb;
-  PetscCall(VecDestroy(&r));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -184,7 +142,7 @@ int main(int argc, char **argv)
   PetscCall(MatGetLocalSize(A, &m, NULL));
   PetscCall(MatCreateVecs(A, &y, &b));
   PetscCall(VecDuplicate(y, &w));
-  PetscCall(RandomVec(b, 1));
+  PetscCall(MSTestVecSetHash(b, 1, 1 * 7919ULL, -1.0, 1.0)); /* random vectors: b_i = 2 U(7919 seed + i) - 1, seeds 1, 2, 3 */
 
   if (test == TEST_ERROR) {
     PetscErrorCode ierr;
@@ -223,7 +181,7 @@ int main(int argc, char **argv)
     /* reference: PCBJACOBI with the same blocks (bs rows each, the last one of each process shorter) and LU */
     PetscCall(MatConvert(A, MATAIJ, MAT_INITIAL_MATRIX, &Aaij));
     PetscCall(MatCreateVecs(Aaij, &yb, &bb));
-    PetscCall(RandomVec(bb, 1));
+    PetscCall(MSTestVecSetHash(bb, 1, 1 * 7919ULL, -1.0, 1.0));
     nb = (m + bs - 1) / bs;
     PetscCall(PetscMalloc1(nb, &lens));
     for (PetscInt i = 0; i < nb; i++) lens[i] = PetscMin(bs, m - i * bs);
@@ -283,9 +241,9 @@ int main(int argc, char **argv)
 
       PetscCall(CreateBJSmooth(A, inners[k], &pc));
       PetscCall(PCApply(pc, b, y));
-      PetscCall(RelRes(A, b, y, &r1));
+      PetscCall(MSTestRelativeResidual(A, b, y, &r1));
       PetscCall(PCApplyRichardson(pc, b, y, w, 0.0, 0.0, 1e10, 30, PETSC_TRUE, &outits, &reason));
-      PetscCall(RelRes(A, b, y, &r30));
+      PetscCall(MSTestRelativeResidual(A, b, y, &r30));
       PetscCall(PetscPrintf(comm, "inner %-6s: one application reduces the residual (%s); 30 Richardson sweeps reduce it further (%s), by more than 10x (%s); its %" PetscInt_FMT " reason %s\n", inners[k], r1 < 1.0 ? "yes" : "NO", r30 < r1 ? "yes" : "NO", r30 < 0.1 ? "yes" : "NO", outits, reason == PCRICHARDSON_CONVERGED_ITS ? "its" : "other"));
       /* a nonzero initial guess continues the iteration: 15 + 15 sweeps give the same as 30 (synchronous mode:
          asynchronous sweeps on the GPU depend on the scheduling) */
@@ -314,8 +272,8 @@ int main(int argc, char **argv)
     PetscCall(VecDuplicate(b, &v));
     PetscCall(VecDuplicate(b, &Mu));
     PetscCall(VecDuplicate(b, &Mv));
-    PetscCall(RandomVec(u, 2));
-    PetscCall(RandomVec(v, 3));
+    PetscCall(MSTestVecSetHash(u, 1, 2 * 7919ULL, -1.0, 1.0));
+    PetscCall(MSTestVecSetHash(v, 1, 3 * 7919ULL, -1.0, 1.0));
     PetscCall(PCApply(pc, u, Mu));
     PetscCall(PCApply(pc, v, Mv));
     PetscCall(VecDot(u, Mv, &uMv));

@@ -7,77 +7,37 @@ Options: -n <12>, -compare <none>: a second solve with -ksp_type as given and th
 
 #include <petscmodsell.h>
 #include <petscksp.h>
+#include <mstestpc.h> /* tests/include: MSTestCreateLaplacian(), MSTestSolveReport() */
 
-static PetscErrorCode BuildLaplacian(PetscInt n, Mat A)
+/* KSP from the options (-ksp_type, -pc_type, ...; pctype: this PC type instead), rtol 1e-8, unpreconditioned norm */
+static PetscErrorCode CreateKSP(Mat A, const char *pctype, KSP *ksp)
 {
-  PetscInt rstart, rend;
+  PC pc;
 
   PetscFunctionBegin;
-  PetscCall(MatGetOwnershipRange(A, &rstart, &rend));
-  for (PetscInt i = rstart; i < rend; i++) {
-    const PetscInt x = i % n, y = (i / n) % n, z = i / (n * n);
-    PetscInt       cols[7], nc = 0;
-    PetscScalar    vals[7];
-
-    cols[nc]   = i;
-    vals[nc++] = 6.0;
-    if (x > 0) { cols[nc] = i - 1; vals[nc++] = -1.0; }
-    if (x < n - 1) { cols[nc] = i + 1; vals[nc++] = -1.0; }
-    if (y > 0) { cols[nc] = i - n; vals[nc++] = -1.0; }
-    if (y < n - 1) { cols[nc] = i + n; vals[nc++] = -1.0; }
-    if (z > 0) { cols[nc] = i - n * n; vals[nc++] = -1.0; }
-    if (z < n - 1) { cols[nc] = i + n * n; vals[nc++] = -1.0; }
-    PetscCall(MatSetValues(A, 1, &i, nc, cols, vals, INSERT_VALUES));
-  }
-  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatSetOption(A, MAT_SPD, PETSC_TRUE));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode Solve(Mat A, Vec b, const char *pctype, PetscInt *its, KSPConvergedReason *reason, PetscReal *relres, PetscReal *rtol)
-{
-  KSP       ksp;
-  PC        pc;
-  Vec       x, r;
-  PetscReal nb, nr;
-
-  PetscFunctionBegin;
-  PetscCall(KSPCreate(PetscObjectComm((PetscObject)A), &ksp));
-  PetscCall(KSPSetOperators(ksp, A, A));
-  PetscCall(KSPSetTolerances(ksp, 1e-8, PETSC_CURRENT, PETSC_CURRENT, 2000));
-  PetscCall(KSPSetNormType(ksp, KSP_NORM_UNPRECONDITIONED));
-  PetscCall(KSPSetFromOptions(ksp));
+  PetscCall(KSPCreate(PetscObjectComm((PetscObject)A), ksp));
+  PetscCall(KSPSetOperators(*ksp, A, A));
+  PetscCall(KSPSetTolerances(*ksp, 1e-8, PETSC_CURRENT, PETSC_CURRENT, 2000));
+  PetscCall(KSPSetNormType(*ksp, KSP_NORM_UNPRECONDITIONED));
+  PetscCall(KSPSetFromOptions(*ksp));
   if (pctype) {
-    PetscCall(KSPGetPC(ksp, &pc));
+    PetscCall(KSPGetPC(*ksp, &pc));
     PetscCall(PCSetType(pc, pctype));
   }
-  PetscCall(MatCreateVecs(A, &x, &r));
-  PetscCall(KSPSolve(ksp, b, x));
-  PetscCall(KSPGetIterationNumber(ksp, its));
-  PetscCall(KSPGetConvergedReason(ksp, reason));
-  PetscCall(KSPGetTolerances(ksp, rtol, NULL, NULL, NULL));
-  PetscCall(MatMult(A, x, r));
-  PetscCall(VecAYPX(r, -1.0, b));
-  PetscCall(VecNorm(r, NORM_2, &nr));
-  PetscCall(VecNorm(b, NORM_2, &nb));
-  *relres = nr / nb;
-  PetscCall(VecDestroy(&x));
-  PetscCall(VecDestroy(&r));
-  PetscCall(KSPDestroy(&ksp));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 int main(int argc, char **argv)
 {
-  MPI_Comm           comm;
-  Mat                A;
-  Vec                b;
-  PetscInt           n = 12, its, its2;
-  char               compare[64] = "none";
-  KSPConvergedReason reason, reason2;
-  PetscReal          relres, relres2, rtol;
-  PetscBool          cmp;
+  MPI_Comm        comm;
+  Mat             A;
+  Vec             b, x;
+  KSP             ksp;
+  PetscInt        n = 12;
+  char            compare[64] = "none";
+  PetscReal       rtol;
+  PetscBool       cmp;
+  MSTestSolveInfo info, info2;
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
@@ -90,24 +50,26 @@ int main(int argc, char **argv)
   PetscCall(PetscStrcmp(compare, "none", &cmp));
   cmp = (PetscBool)!cmp;
 
-  PetscCall(MatCreate(comm, &A));
-  PetscCall(MatSetSizes(A, PETSC_DECIDE, PETSC_DECIDE, n * n * n, n * n * n));
-  PetscCall(MatSetType(A, MATAIJ));
-  PetscCall(MatSetFromOptions(A));
-  PetscCall(MatSeqAIJSetPreallocation(A, 7, NULL));
-  PetscCall(MatMPIAIJSetPreallocation(A, 7, NULL, 3, NULL));
-  PetscCall(BuildLaplacian(n, A));
-  PetscCall(MatCreateVecs(A, NULL, &b));
+  PetscCall(MSTestCreateLaplacian(comm, n, n, n, NULL, NULL, NULL, MATAIJ, &A));
+  PetscCall(MatSetOption(A, MAT_SPD, PETSC_TRUE));
+  PetscCall(MatCreateVecs(A, &x, &b));
   PetscCall(VecSet(b, 1.0));
 
-  PetscCall(Solve(A, b, NULL, &its, &reason, &relres, &rtol));
-  PetscCall(PetscPrintf(comm, "converged: %s; true relative residual <= 10 rtol: %s\n", reason > 0 ? "yes" : KSPConvergedReasons[reason], relres <= 10 * rtol ? "yes" : "NO"));
+  /* the true residual within 10 rtol (the recursive residual of the KSP is within rtol) */
+  PetscCall(CreateKSP(A, NULL, &ksp));
+  PetscCall(KSPGetTolerances(ksp, &rtol, NULL, NULL, NULL));
+  PetscCall(MSTestSolveReport(ksp, b, x, 10 * rtol, "", &info));
+  PetscCall(KSPDestroy(&ksp));
   if (cmp) {
-    PetscCall(Solve(A, b, compare, &its2, &reason2, &relres2, &rtol));
-    PetscCall(PetscPrintf(comm, "fewer iterations than with -pc_type %s (which %s): %s\n", compare, reason2 > 0 ? "converged" : "did not converge", its < its2 ? "yes" : "NO"));
-    if (its >= its2) PetscCall(PetscPrintf(comm, "  %" PetscInt_FMT " >= %" PetscInt_FMT "\n", its, its2));
+    PetscCall(CreateKSP(A, compare, &ksp));
+    PetscCall(KSPSolve(ksp, b, x));
+    PetscCall(MSTestSolveCheck(ksp, b, x, 10 * rtol, &info2));
+    PetscCall(KSPDestroy(&ksp));
+    PetscCall(PetscPrintf(comm, "fewer iterations than with -pc_type %s (which %s): %s\n", compare, info2.converged ? "converged" : "did not converge", info.its < info2.its ? "yes" : "NO"));
+    if (info.its >= info2.its) PetscCall(PetscPrintf(comm, "  %" PetscInt_FMT " >= %" PetscInt_FMT "\n", info.its, info2.its));
   }
   PetscCall(VecDestroy(&b));
+  PetscCall(VecDestroy(&x));
   PetscCall(MatDestroy(&A));
   PetscCall(PetscFinalize());
   return 0;

@@ -20,6 +20,7 @@ Prints one line 'RESULT key=value ...'. Times are wall times with the device syn
 #include <petscksp.h>
 #include <petscdmda.h>
 #include <petsctime.h>
+#include <mstestpc.h> /* tests/include: MSTestLaplacianSetValues() */
 
 /* the number of grid point (x, y, z): lexicographic (brick[0] = 0), or by bricks of brick[0] x brick[1] x brick[2]
    points, the bricks in lexicographic order and the points of a brick lexicographic inside it */
@@ -33,31 +34,21 @@ static inline PetscInt LapIndex(PetscInt n, const PetscInt brick[3], PetscInt x,
   }
 }
 
+/* the 7-point Laplacian (MSTestLaplacianSetValues()) on one process, its points numbered by LapIndex() */
 static PetscErrorCode BuildLaplacian(PetscInt n, const PetscInt brick[3], Mat *A)
 {
-  PetscInt N = n * n * n;
+  PetscInt N = n * n * n, *perm = NULL;
 
   PetscFunctionBegin;
   PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, N, N, 7, NULL, A));
-  for (PetscInt z = 0; z < n; z++)
-    for (PetscInt y = 0; y < n; y++)
-      for (PetscInt x = 0; x < n; x++) {
-        const PetscInt i = LapIndex(n, brick, x, y, z);
-        PetscInt       cols[7], nc = 0;
-        PetscScalar    vals[7];
-
-        if (z > 0) { cols[nc] = LapIndex(n, brick, x, y, z - 1); vals[nc++] = -1.0; }
-        if (y > 0) { cols[nc] = LapIndex(n, brick, x, y - 1, z); vals[nc++] = -1.0; }
-        if (x > 0) { cols[nc] = LapIndex(n, brick, x - 1, y, z); vals[nc++] = -1.0; }
-        cols[nc]   = i;
-        vals[nc++] = 6.0;
-        if (x < n - 1) { cols[nc] = LapIndex(n, brick, x + 1, y, z); vals[nc++] = -1.0; }
-        if (y < n - 1) { cols[nc] = LapIndex(n, brick, x, y + 1, z); vals[nc++] = -1.0; }
-        if (z < n - 1) { cols[nc] = LapIndex(n, brick, x, y, z + 1); vals[nc++] = -1.0; }
-        PetscCall(MatSetValues(*A, 1, &i, nc, cols, vals, INSERT_VALUES));
-      }
-  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  if (brick[0]) {
+    PetscCall(PetscMalloc1(N, &perm));
+    for (PetscInt z = 0; z < n; z++)
+      for (PetscInt y = 0; y < n; y++)
+        for (PetscInt x = 0; x < n; x++) perm[x + n * (y + n * z)] = LapIndex(n, brick, x, y, z);
+  }
+  PetscCall(MSTestLaplacianSetValues(*A, n, n, n, perm, NULL, NULL));
+  PetscCall(PetscFree(perm));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -7,8 +7,8 @@ negdiag|nodiag|dense|notsetup|options (a bad -pc_ruiz_* value), -bad <row> (the 
 -pc_ruiz_* (read by the PC; the reference reads the same options with the same defaults).\n";
 
 #include <petscmodsell.h>
-#include <petscmodsell/private/modsellimpl.h> /* PetscModSELLUseDevice() */
 #include <petscksp.h>
+#include <mstestpc.h> /* tests/include: MSTestHashUniform(), MSTestScaleFactor(), MSTestLaplacianRow(), MSTestVecSetHash() */
 
 typedef enum {
   KIND_SPD,
@@ -37,51 +37,37 @@ typedef struct {
   PetscInt  variant; /* changes the values, not the pattern */
 } Ctx;
 
-/* deterministic uniform numbers in [0,1) from an integer (splitmix64) */
-static PetscReal U(unsigned long long i)
-{
-  unsigned long long z = i * 0x9E3779B97F4A7C15ULL + 0x632BE59BD9B4E019ULL;
-  z                    = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z                    = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  z ^= z >> 31;
-  return (PetscReal)(z >> 11) * (1.0 / 9007199254740992.0);
-}
-
-/* row i of the matrix: 5-point stencil (no boundary rows), values K_ij scaled as R_i K_ij C_j */
+/* row i of the matrix: 5-point stencil (MSTestLaplacianRow()'s pattern, no boundary rows), values K_ij scaled as
+   R_i K_ij C_j; every number an integer hash (MSTestHashUniform()) of the row, column and variant */
 static void GetRow(const Ctx *c, PetscInt i, PetscInt *nc, PetscInt cols[], PetscScalar vals[])
 {
-  const PetscInt     x = i % c->nx, y = i / c->nx;
-  const PetscInt     nb[4] = {x > 0 ? i - 1 : -1, x < c->nx - 1 ? i + 1 : -1, y > 0 ? i - c->nx : -1, y < c->ny - 1 ? i + c->nx : -1};
-  const unsigned int v     = 1000003u * (unsigned)c->variant;
-  PetscReal          Ri    = PetscPowReal(10.0, c->sexp * (2 * U(3 * i + v) - 1)), Ci;
-  PetscInt           n     = 0;
+  const unsigned int v  = 1000003u * (unsigned)c->variant;
+  const PetscReal    Ri = MSTestScaleFactor(c->sexp, 3 * i + v);
+  MSTestStencilRow   r;
+  PetscInt           n = 0;
 
-  if (c->kind == KIND_SPD) Ci = Ri;
-  else Ci = PetscPowReal(10.0, c->sexp * (2 * U(3 * i + 1 + v) - 1));
-  (void)Ci;
-  for (PetscInt k = -1; k < 4; k++) {
-    const PetscInt j = k < 0 ? i : nb[k];
-    PetscReal      kij, Cj, Rjsym;
+  MSTestLaplacianRow(c->nx, c->ny, 1, NULL, i, &r); /* the diagonal, then -x, +x, -y, +y */
+  for (PetscInt k = 0; k < r.n; k++) {
+    const PetscInt j = r.cols[k];
+    PetscReal      kij, Cj;
 
-    if (j < 0) continue;
-    if (k < 0) {
+    if (r.dir[k] == MSTEST_DIAG) {
       if (c->error == ERR_NODIAG && i == c->bad) continue;
-      kij = 4.0 + U(7 * i + v);
+      kij = 4.0 + MSTestHashUniform(7 * i + v);
       if (c->error == ERR_NEGDIAG && i == c->bad) kij = -kij;
     } else {
       const PetscInt lo = PetscMin(i, j), hi = PetscMax(i, j);
-      kij = -(1.0 + 0.5 * U((unsigned long long)lo * 131071ULL + (unsigned long long)hi + v)); /* symmetric part */
-      if (c->kind == KIND_NONSYM) {                                                             /* central convection, varying speed */
-        const PetscReal b = 2.0 * U(11 * i + v);
-        kij += (k == 1 || k == 3) ? b : -b;
+      kij = -(1.0 + 0.5 * MSTestHashUniform((unsigned long long)lo * 131071ULL + (unsigned long long)hi + v)); /* symmetric part */
+      if (c->kind == KIND_NONSYM) {                                                                             /* central convection, varying speed */
+        const PetscReal b = 2.0 * MSTestHashUniform(11 * i + v);
+        kij += (r.dir[k] == MSTEST_XP || r.dir[k] == MSTEST_YP) ? b : -b;
       }
     }
-    Rjsym = PetscPowReal(10.0, c->sexp * (2 * U(3 * j + v) - 1));
-    Cj    = c->kind == KIND_SPD ? Rjsym : PetscPowReal(10.0, c->sexp * (2 * U(3 * j + 1 + v) - 1));
+    Cj      = c->kind == KIND_SPD ? MSTestScaleFactor(c->sexp, 3 * j + v) : MSTestScaleFactor(c->sexp, 3 * j + 1 + v);
     cols[n] = j;
     vals[n] = Ri * kij * Cj;
     if ((c->error == ERR_ZERO_ROW && i == c->bad) || (c->error == ERR_ZERO_COL && j == c->bad)) vals[n] = 0.0;
-    if (c->error == ERR_NAN && i == c->bad && k == 1) vals[n] = NAN;
+    if (c->error == ERR_NAN && i == c->bad && r.dir[k] == MSTEST_XP) vals[n] = NAN;
     n++;
   }
   *nc = n;
@@ -261,7 +247,7 @@ static PetscErrorCode CheckScaling(const Ctx *c, Mat A, PC pc, int p, PetscBool 
     PetscCall(VecDuplicate(vDr, &x));
     PetscCall(VecDuplicate(vDr, &z));
     PetscCall(VecDuplicate(vDr, &e));
-    PetscCall(VecSetRandom(x, NULL));
+    PetscCall(MSTestVecSetHash(x, 1, 12345, -1.0, 1.0));
     PetscCall(VecNorm(x, NORM_INFINITY, &nx));
     PetscCall(PCApply(pc, x, z));
     PetscCall(VecPointwiseMult(e, x, l));
@@ -289,6 +275,7 @@ static PetscErrorCode CheckScaling(const Ctx *c, Mat A, PC pc, int p, PetscBool 
   }
   PetscCall(VecDestroy(&l));
   PetscCall(VecDestroy(&r));
+  PetscCall(PCRuizRestoreScaling(pc, &vDr, &vDc));
   PetscCall(MatDestroy(&B));
   PetscCall(PetscFree6(dense, Drr, Dcr, Dr, Dc, cnorms));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -316,6 +303,7 @@ int main(int argc, char **argv)
   PetscReal tol  = 1e-8;
   PetscInt  maxit = 100, ce = 5, empty_rank = -1, mloc = PETSC_DECIDE;
   PetscBool flagsym = PETSC_TRUE, sym, expect_device = PETSC_FALSE, check_device = PETSC_FALSE, device;
+  PetscMemType mt;
   PetscBool3 symopt = PETSC_BOOL3_UNKNOWN;
   int        p, builds0, builds1;
 
@@ -400,7 +388,8 @@ int main(int argc, char **argv)
     return 0;
   }
 
-  PetscCall(PetscModSELLUseDevice(A, &device));
+  PetscCall(MatGetCurrentMemType(A, &mt)); /* the PCs compute on the device when their operator does */
+  device = (PetscBool)PetscMemTypeDevice(mt);
   PetscCheck(!check_device || device == expect_device, comm, PETSC_ERR_PLIB, "The preconditioner runs on the %s, expected the %s", device ? "device" : "host", expect_device ? "device" : "host");
   PetscCall(PCSetUp(pc));
   PetscCall(PCView(pc, PETSC_VIEWER_STDOUT_WORLD));

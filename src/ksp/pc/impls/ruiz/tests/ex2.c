@@ -10,6 +10,7 @@ Iteration counts are printed only with -print_its: they depend on the summation 
 
 #include <petscmodsell.h>
 #include <petscksp.h>
+#include <mstestpc.h> /* tests/include: MSTestCreateLaplacian(), MSTestStencilRowScale(), MSTestVecSetHash(), MSTestSolveReport() */
 
 typedef enum {
   PROB_LAP2D,
@@ -18,85 +19,68 @@ typedef enum {
 } Problem;
 static const char *const Problems[] = {"lap2d", "lap3d", "convdiff", "Problem", "PROB_", NULL};
 
-static PetscReal U(unsigned long long i)
-{
-  unsigned long long z = i * 0x9E3779B97F4A7C15ULL + 0x632BE59BD9B4E019ULL;
-  z                    = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z                    = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  z ^= z >> 31;
-  return (PetscReal)(z >> 11) * (1.0 / 9007199254740992.0);
-}
-
 typedef struct {
-  Problem   prob;
-  PetscInt  n, N;
-  PetscReal sexp, peclet;
-  PetscBool symscale;
+  Problem       prob;
+  PetscInt      n, N;
+  PetscReal     peclet;
+  MSTestScaling scaling; /* rows scaled by R_i, columns by C_j (= R_j with -symscale), factors 10^[-sexp,sexp] */
 } Ctx;
 
-static PetscReal RowScale(const Ctx *c, PetscInt i)
+/* MSTestStencilRowFn: the convection terms (convdiff), then the scaling */
+static PetscErrorCode ModifyRow(MSTestStencilRow *r, void *ctx)
 {
-  return c->sexp > 0 ? PetscPowReal(10.0, c->sexp * (2 * U(2 * (unsigned long long)i) - 1)) : 1.0;
-}
-
-static PetscReal ColScale(const Ctx *c, PetscInt j)
-{
-  if (c->symscale) return RowScale(c, j);
-  return c->sexp > 0 ? PetscPowReal(10.0, c->sexp * (2 * U(2 * (unsigned long long)j + 1) - 1)) : 1.0;
-}
-
-static PetscErrorCode BuildMatrix(const Ctx *c, Mat A)
-{
-  PetscInt rstart, rend, n = c->n;
+  const Ctx *c = (const Ctx *)ctx;
 
   PetscFunctionBegin;
-  PetscCall(MatGetOwnershipRange(A, &rstart, &rend));
-  for (PetscInt i = rstart; i < rend; i++) {
-    PetscInt    cols[7], nc = 0;
-    PetscScalar vals[7];
+  if (c->prob == PROB_CONVDIFF) {
+    const PetscReal h = 1.0 / (c->n + 1), px = (r->x + 1) * h, py = (r->y + 1) * h;
+    /* velocity (speed varying over the domain): cell Peclet numbers up to -peclet */
+    const PetscReal bx = c->peclet * PetscSqr(PetscSinReal(PETSC_PI * px) * py);
+    const PetscReal by = -0.5 * c->peclet * PetscSqr(px) * PetscCosReal(PETSC_PI * py);
 
-    if (c->prob == PROB_LAP3D) {
-      const PetscInt x = i % n, y = (i / n) % n, z = i / (n * n);
-      cols[nc] = i;
-      vals[nc++] = 6.0;
-      if (x > 0) { cols[nc] = i - 1; vals[nc++] = -1.0; }
-      if (x < n - 1) { cols[nc] = i + 1; vals[nc++] = -1.0; }
-      if (y > 0) { cols[nc] = i - n; vals[nc++] = -1.0; }
-      if (y < n - 1) { cols[nc] = i + n; vals[nc++] = -1.0; }
-      if (z > 0) { cols[nc] = i - n * n; vals[nc++] = -1.0; }
-      if (z < n - 1) { cols[nc] = i + n * n; vals[nc++] = -1.0; }
-    } else {
-      const PetscInt  x = i % n, y = i / n;
-      const PetscReal h = 1.0 / (n + 1), px = (x + 1) * h, py = (y + 1) * h;
-      /* velocity (speed varying over the domain): cell Peclet numbers up to -peclet */
-      const PetscReal bx = c->prob == PROB_CONVDIFF ? c->peclet * PetscSqr(PetscSinReal(PETSC_PI * px) * py) : 0.0;
-      const PetscReal by = c->prob == PROB_CONVDIFF ? -0.5 * c->peclet * PetscSqr(px) * PetscCosReal(PETSC_PI * py) : 0.0;
-      cols[nc] = i;
-      vals[nc++] = 4.0;
-      if (x > 0) { cols[nc] = i - 1; vals[nc++] = -1.0 - 0.5 * bx; }
-      if (x < n - 1) { cols[nc] = i + 1; vals[nc++] = -1.0 + 0.5 * bx; }
-      if (y > 0) { cols[nc] = i - n; vals[nc++] = -1.0 - 0.5 * by; }
-      if (y < n - 1) { cols[nc] = i + n; vals[nc++] = -1.0 + 0.5 * by; }
+    for (PetscInt k = 1; k < r->n; k++) {
+      switch (r->dir[k]) {
+      case MSTEST_XM:
+        r->vals[k] = -1.0 - 0.5 * bx;
+        break;
+      case MSTEST_XP:
+        r->vals[k] = -1.0 + 0.5 * bx;
+        break;
+      case MSTEST_YM:
+        r->vals[k] = -1.0 - 0.5 * by;
+        break;
+      case MSTEST_YP:
+        r->vals[k] = -1.0 + 0.5 * by;
+        break;
+      default:
+        break;
+      }
     }
-    for (PetscInt k = 0; k < nc; k++) vals[k] *= RowScale(c, i) * ColScale(c, cols[k]);
-    PetscCall(MatSetValues(A, 1, &i, nc, cols, vals, INSERT_VALUES));
   }
-  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
-  if (c->prob != PROB_CONVDIFF && (c->symscale || c->sexp == 0)) PetscCall(MatSetOption(A, MAT_SYMMETRIC, PETSC_TRUE));
+  PetscCall(MSTestStencilRowScale(r, (void *)&c->scaling));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* 7-point Laplacian (lap3d), 5-point Laplacian (lap2d) or convection-diffusion (convdiff) on the n^d grid, scaled;
+   AIJ or -mat_type */
+static PetscErrorCode BuildMatrix(MPI_Comm comm, Ctx *c, Mat *A)
+{
+  PetscFunctionBegin;
+  PetscCall(MSTestCreateLaplacian(comm, c->n, c->n, c->prob == PROB_LAP3D ? c->n : 1, NULL, ModifyRow, c, MATAIJ, A));
+  if (c->prob != PROB_CONVDIFF && (c->scaling.symmetric || c->scaling.sexp == 0)) PetscCall(MatSetOption(*A, MAT_SYMMETRIC, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode Solve(Mat A, Vec b, Vec xstar, const char *pctype, PetscReal rtol_true, PetscBool print_its, PetscInt *its, PetscBool *ok)
 {
-  MPI_Comm           comm = PetscObjectComm((PetscObject)A);
-  KSP                ksp;
-  PC                 pc;
-  Vec                x, r;
-  KSPConvergedReason reason;
-  PetscReal          rn, bn, en, xn;
-  KSPType            ktype;
-  PCSide             side;
+  MPI_Comm        comm = PetscObjectComm((PetscObject)A);
+  KSP             ksp;
+  PC              pc;
+  Vec             x;
+  KSPType         ktype;
+  PCSide          side;
+  MSTestSolveInfo info;
+  char            prefix[128];
 
   PetscFunctionBegin;
   PetscCall(KSPCreate(comm, &ksp));
@@ -106,26 +90,23 @@ static PetscErrorCode Solve(Mat A, Vec b, Vec xstar, const char *pctype, PetscRe
   PetscCall(KSPGetPC(ksp, &pc));
   PetscCall(PCSetType(pc, pctype));
   PetscCall(PCSetFromOptions(pc));
-  PetscCall(VecDuplicate(b, &x));
-  PetscCall(VecDuplicate(b, &r));
-  PetscCall(KSPSolve(ksp, b, x));
-  PetscCall(KSPGetIterationNumber(ksp, its));
-  PetscCall(KSPGetConvergedReason(ksp, &reason));
   PetscCall(KSPGetType(ksp, &ktype));
   PetscCall(KSPGetPCSide(ksp, &side));
-  PetscCall(MatMult(A, x, r));
-  PetscCall(VecAYPX(r, -1.0, b));
-  PetscCall(VecNorm(r, NORM_2, &rn));
-  PetscCall(VecNorm(b, NORM_2, &bn));
-  PetscCall(VecAXPY(x, -1.0, xstar));
-  PetscCall(VecNorm(x, NORM_INFINITY, &en));
-  PetscCall(VecNorm(xstar, NORM_INFINITY, &xn));
-  *ok = (PetscBool)(reason > 0 && rn <= rtol_true * bn);
-  if (print_its) PetscCall(PetscPrintf(comm, "  %-6s %s (%s side): %s after %" PetscInt_FMT " iterations, true relative residual <= %g: %s\n", pctype, ktype, PCSides[side], reason > 0 ? "converged" : "NOT converged", *its, (double)rtol_true, rn <= rtol_true * bn ? "yes" : "NO"));
-  else PetscCall(PetscPrintf(comm, "  %-6s %s (%s side): %s, true relative residual <= %g: %s\n", pctype, ktype, PCSides[side], reason > 0 ? "converged" : "NOT converged", (double)rtol_true, rn <= rtol_true * bn ? "yes" : "NO"));
-  if (!*ok) PetscCall(PetscPrintf(comm, "    reason %s, true relative residual %g, relative error %g\n", KSPConvergedReasons[reason], (double)(rn / bn), (double)(en / xn)));
+  PetscCall(VecDuplicate(b, &x));
+  PetscCall(PetscSNPrintf(prefix, sizeof(prefix), "  %-6s %s (%s side): ", pctype, ktype, PCSides[side]));
+  PetscCall(MSTestSolveReport(ksp, b, x, rtol_true, prefix, &info));
+  *its = info.its;
+  *ok  = (PetscBool)(info.converged && info.resok);
+  if (print_its) PetscCall(PetscPrintf(comm, "    %" PetscInt_FMT " iterations\n", info.its));
+  if (!*ok) {
+    PetscReal en, xn;
+
+    PetscCall(VecAXPY(x, -1.0, xstar));
+    PetscCall(VecNorm(x, NORM_INFINITY, &en));
+    PetscCall(VecNorm(xstar, NORM_INFINITY, &xn));
+    PetscCall(PetscPrintf(comm, "    relative error %g\n", (double)(en / xn)));
+  }
   PetscCall(VecDestroy(&x));
-  PetscCall(VecDestroy(&r));
   PetscCall(KSPDestroy(&ksp));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -146,17 +127,17 @@ int main(int argc, char **argv)
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(PetscModSELLInitializePackage());
   comm = PETSC_COMM_WORLD;
-  c.prob     = PROB_LAP2D;
-  c.n        = 32;
-  c.sexp     = 0.0;
-  c.peclet   = 5.0;
-  c.symscale = PETSC_FALSE;
+  c.prob              = PROB_LAP2D;
+  c.n                 = 32;
+  c.peclet            = 5.0;
+  c.scaling.sexp      = 0.0;
+  c.scaling.symmetric = PETSC_FALSE;
   PetscOptionsBegin(comm, NULL, "PCRUIZ solver test options", NULL);
   PetscCall(PetscOptionsEnum("-problem", "problem", NULL, Problems, (PetscEnum)c.prob, (PetscEnum *)&c.prob, NULL));
   PetscCall(PetscOptionsInt("-n", "grid points per direction", NULL, c.n, &c.n, NULL));
-  PetscCall(PetscOptionsReal("-sexp", "row and column scaling factors 10^[-sexp,sexp]", NULL, c.sexp, &c.sexp, NULL));
+  PetscCall(PetscOptionsReal("-sexp", "row and column scaling factors 10^[-sexp,sexp]", NULL, c.scaling.sexp, &c.scaling.sexp, NULL));
   PetscCall(PetscOptionsReal("-peclet", "largest cell Peclet number of convdiff", NULL, c.peclet, &c.peclet, NULL));
-  PetscCall(PetscOptionsBool("-symscale", "scale the columns like the rows", NULL, c.symscale, &c.symscale, NULL));
+  PetscCall(PetscOptionsBool("-symscale", "scale the columns like the rows", NULL, c.scaling.symmetric, &c.scaling.symmetric, NULL));
   PetscCall(PetscOptionsReal("-rtol_true", "bound on the true relative residual", NULL, rtol_true, &rtol_true, NULL));
   PetscCall(PetscOptionsReal("-margin", "check that ruiz needs at most this times jacobi's iterations (0: no comparison)", NULL, margin, &margin, NULL));
   PetscCall(PetscOptionsBool("-print_its", "print the iteration counts (they depend on the summation order)", NULL, print_its, &print_its, NULL));
@@ -169,25 +150,11 @@ int main(int argc, char **argv)
   }
   c.N = c.prob == PROB_LAP3D ? c.n * c.n * c.n : c.n * c.n;
 
-  PetscCall(MatCreate(comm, &A));
-  PetscCall(MatSetSizes(A, PETSC_DECIDE, PETSC_DECIDE, c.N, c.N));
-  PetscCall(MatSetType(A, MATAIJ));
-  PetscCall(MatSetFromOptions(A));
-  PetscCall(MatSeqAIJSetPreallocation(A, 7, NULL));
-  PetscCall(MatMPIAIJSetPreallocation(A, 7, NULL, 6, NULL));
-  PetscCall(BuildMatrix(&c, A));
+  PetscCall(BuildMatrix(comm, &c, &A));
   PetscCall(MatCreateVecs(A, &xstar, &b));
-  {
-    PetscInt     rstart, rend;
-    PetscScalar *xa;
-
-    PetscCall(VecGetOwnershipRange(xstar, &rstart, &rend));
-    PetscCall(VecGetArrayWrite(xstar, &xa));
-    for (PetscInt i = rstart; i < rend; i++) xa[i - rstart] = 1.0 + U(7 * (unsigned long long)i + 3);
-    PetscCall(VecRestoreArrayWrite(xstar, &xa));
-  }
+  PetscCall(MSTestVecSetHash(xstar, 7, 3, 1.0, 2.0)); /* x*_i = 1 + U(7 i + 3) */
   PetscCall(MatMult(A, xstar, b));
-  PetscCall(PetscPrintf(comm, "%s, %" PetscInt_FMT " unknowns, row%s scalings 10^[-%g,%g]:\n", Problems[c.prob], c.N, c.symscale ? " (= column)" : " and column", (double)c.sexp, (double)c.sexp));
+  PetscCall(PetscPrintf(comm, "%s, %" PetscInt_FMT " unknowns, row%s scalings 10^[-%g,%g]:\n", Problems[c.prob], c.N, c.scaling.symmetric ? " (= column)" : " and column", (double)c.scaling.sexp, (double)c.scaling.sexp));
   for (PetscInt k = 0; k < npcs; k++) {
     PetscCall(Solve(A, b, xstar, pcs[k], rtol_true, print_its, &its[k], &ok[k]));
     allok = (PetscBool)(allok && ok[k]);

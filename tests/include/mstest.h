@@ -1,5 +1,9 @@
 /*
-   Helpers shared by the MATMODSELL tests in tests/mat (included by each test program; not a test itself).
+   Helpers shared by the tests (not a test itself): tests/include is on the include path of every test program
+   (config/test.mk, MS_TEST_CPPFLAGS). This file: the one deterministic random number generator (splitmix64: a
+   sequence, MSTestRng, and a stateless hash of an integer, MSTestHashUniform()), and the MATMODSELL matrix tests'
+   CSR generators and product comparisons (tests/mat). mstestpc.h adds the preconditioner tests' matrix builders
+   and their solve-and-report helper.
 
    Every rank builds the same global matrix (deterministic integer random numbers, identical on every
    rank and every machine) as a CSR, then inserts its own rows. Matrix kinds (-kind):
@@ -32,17 +36,42 @@ typedef struct {
   unsigned long long s;
 } MSTestRng;
 
-static inline unsigned long long MSTestRngNext(MSTestRng *r)
+#define MSTEST_GOLDEN 0x9E3779B97F4A7C15ULL /* splitmix64's increment */
+
+/* splitmix64's output function */
+static inline unsigned long long MSTestMix64(unsigned long long z)
 {
-  unsigned long long z = (r->s += 0x9E3779B97F4A7C15ULL);
-  z                    = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z                    = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
   return z ^ (z >> 31);
 }
-/* uniform in [0,1), exactly representable (53 bits) so identical everywhere */
+/* the next number of the sequence */
+static inline unsigned long long MSTestRngNext(MSTestRng *r)
+{
+  return MSTestMix64(r->s += MSTEST_GOLDEN);
+}
+/* 53 random bits as a double in [0,1), exactly representable, so identical everywhere */
+static inline double MSTestUnit(unsigned long long z)
+{
+  return (double)(z >> 11) * (1.0 / 9007199254740992.0);
+}
+/* uniform in [0,1) */
 static inline double MSTestRngUniform(MSTestRng *r)
 {
-  return (double)(MSTestRngNext(r) >> 11) * (1.0 / 9007199254740992.0);
+  return MSTestUnit(MSTestRngNext(r));
+}
+/* Stateless: the first number of the sequence seeded so that its state is key * golden + 0x632BE59BD9B4E019, i.e. a
+   hash of the integer key. For values that every process computes on its own, in any order (a matrix entry from
+   its row and column, a vector entry from its global index). */
+static inline unsigned long long MSTestHash64(unsigned long long key)
+{
+  MSTestRng r = {key * MSTEST_GOLDEN + (0x632BE59BD9B4E019ULL - MSTEST_GOLDEN)};
+  return MSTestRngNext(&r);
+}
+/* uniform in [0,1) from an integer key */
+static inline double MSTestHashUniform(unsigned long long key)
+{
+  return MSTestUnit(MSTestHash64(key));
 }
 static inline PetscInt MSTestRngInt(MSTestRng *r, PetscInt n)
 {

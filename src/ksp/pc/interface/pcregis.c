@@ -1,7 +1,7 @@
 /*
    Registration of the petsc-modsell preconditioners (called by PetscModSELLInitializePackage()).
 */
-#include <petscmodsell/private/modsellimpl.h>
+#include <petscmodsell/private/pcmsimpl.h>
 
 PETSC_INTERN PetscErrorCode PCRegister_Ruiz_Private(void); /* src/ksp/pc/impls/ruiz/ruiz.c */
 PETSC_INTERN PetscErrorCode PCRegister_BJSmooth_Private(void); /* src/ksp/pc/impls/bjsmooth/bjsmooth.c */

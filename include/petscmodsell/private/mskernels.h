@@ -1,0 +1,88 @@
+/*
+   The kernel layer of petsc-modsell: what a kernel sees, in plain C (no PETSc types), so that the same
+   declarations serve the host reference kernels (*_ref.c, compiled with the PETSc C compiler) and the CUDA
+   kernels (*.cu, compiled by nvcc alone).
+
+   The split follows Ginkgo (core / reference / device): for each method a header declares every kernel's
+   signature once, as a macro MS_<METHOD>_<KERNEL>(name); the reference file defines name##_Reference and the
+   CUDA file name##_CUDA with that signature, and each fills a table of function pointers (MS<Method>Kernels).
+   The PETSc glue (the PC's .c file) picks the table once at setup (PCMSKernels(), like PETSc's pbjacobi swaps
+   pc->ops) and never branches on the backend afterwards. Kernel tests (src/ksp/pc/tests/ex2.c) run both tables
+   on the same random images and compare.
+
+   Conventions of every kernel:
+     - arrays are in the backend's memory (host for _Reference, device for _CUDA); stream is a cudaStream_t for
+       _CUDA (work is queued on it, nothing synchronizes) and ignored by _Reference;
+     - the return value is 0 on success, else an error code: a cudaError_t for _CUDA, MS_KERNEL_ERR_* for
+       _Reference (the glue turns it into a PETSc error naming the kernel, PCMSCheckKernel());
+     - vectors are in the user's row order; images are read through an MSImageView.
+*/
+#pragma once
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* exported from the library (the kernel tests call the tables), whatever the default visibility */
+#if defined(__GNUC__)
+  #define MS_KERNEL_EXTERN extern __attribute__((visibility("default")))
+#else
+  #define MS_KERNEL_EXTERN extern
+#endif
+
+/* error codes of the reference kernels (CUDA kernels return cudaError_t values) */
+#define MS_KERNEL_ERR_MEM 1001 /* a host work array could not be allocated */
+#define MS_KERNEL_ERR_ARG 1002 /* an argument out of range */
+
+/*
+   One mod-SELL image (see modsellimpl.h for the format) as a kernel reads it: host or device arrays.
+     slot (s, k, t) = sliceptr[s] + k*sh + t holds the k-th off-diagonal entry of image row r = s*sh + t;
+     cols[slot]: 0 padding, c+1 column c of x (user numbering), -(q+1) the slice's own row q (only when local_cols);
+     diag[r]: the diagonal apart (NULL: stored in the slots); perm[r]: the user row of image row r (NULL: identity).
+*/
+typedef struct {
+  int              m, n, sh, nslices;
+  const long long *sliceptr;
+  const int       *cols;
+  const double    *vals;
+  const double    *diag;
+  const int       *perm;
+  int              local_cols; /* negative (in-slice) column codes present: square block */
+  int              diag_block; /* the square diagonal block of its process: columns are local rows */
+} MSImageView;
+
+/* ------------------------------------------------------------------------------------------------------------
+   Pattern kernels shared by the preconditioners (bjsmooth's zero-guess path now; the block ILU and ISAI
+   factorizations next): the in-slice block of an image (the entries with negative codes) as a compact ELLPACK
+   array of nloc entries per image row, column-major over rows (entry j of image row r at j*m + r):
+     lc[j*m + r] = the in-slice column q < sh of the j-th kept in-slice entry of row r (slot order), -1 past the
+                   row's count; lv[j*m + r] its value (0 past the count);
+     dinv[r]     = 1 / diag[r] (NULL: not computed).
+   part selects the entries: MS_PART_ALL, MS_PART_LOWER (q < t: strictly lower in the slice), MS_PART_UPPER (q > t).
+   A row with more than nloc kept entries is an error (MS_KERNEL_ERR_ARG / cudaErrorInvalidValue is not detected
+   on the device: the caller passes nloc >= the analysed maximum).
+   ------------------------------------------------------------------------------------------------------------ */
+#define MS_PART_ALL   0
+#define MS_PART_LOWER 1
+#define MS_PART_UPPER 2
+#define MS_PATTERN_MAXLOC 8 /* widest compact block (16-bit column codes: sh <= 32768) */
+
+#define MS_PATTERN_EXTRACT_LOCAL(name) int name(const MSImageView *img, int nloc, int part, short *lc, double *lv, double *dinv, void *stream)
+
+typedef struct {
+  const char *backend;
+  MS_PATTERN_EXTRACT_LOCAL((*extract_local));
+} MSPatternKernels;
+
+MS_PATTERN_EXTRACT_LOCAL(MSPatternExtractLocal_Reference);
+MS_KERNEL_EXTERN const MSPatternKernels MSPatternKernels_Reference;
+#if defined(PETSC_HAVE_CUDA) || defined(__CUDACC__)
+MS_PATTERN_EXTRACT_LOCAL(MSPatternExtractLocal_CUDA);
+MS_KERNEL_EXTERN const MSPatternKernels MSPatternKernels_CUDA;
+#endif
+
+#ifdef __cplusplus
+}
+#endif

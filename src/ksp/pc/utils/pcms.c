@@ -1,0 +1,490 @@
+/*
+   The layer shared by the petsc-modsell preconditioners: see include/petscmodsell/private/pcmsimpl.h.
+*/
+#include <petscmodsell/private/pcmsimpl.h>
+#include <petsc/private/vecimpl.h>
+#include <ctype.h>
+#if defined(PETSC_HAVE_CUDA)
+  #include <petscdevice_cuda.h>
+#endif
+
+/* ---------------------------------------------------------------------------------------------------------- */
+/* the operator                                                                                                 */
+
+/* "PCRUIZ" for a PC of type "ruiz" */
+static PetscErrorCode PCMSName(PC pc, char name[32])
+{
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(name, 32, "PC%s", ((PetscObject)pc)->type_name ? ((PetscObject)pc)->type_name : ""));
+  for (char *c = name; *c; c++) *c = (char)toupper((unsigned char)*c);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCMSOperatorCheck(PC pc, PCMSOperator *op, Mat A, PetscBool *ismpi)
+{
+  MPI_Comm  comm = PetscObjectComm((PetscObject)pc);
+  PetscBool isseq, same;
+  PetscInt  M, N, m, n, mmax;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATSEQAIJ, &isseq));
+  PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATMPIAIJ, ismpi));
+  PetscCheck(isseq || *ismpi, comm, PETSC_ERR_SUP, "%s needs an AIJ-family matrix (aij, aijcusparse, modsell, ...) to build the preconditioner from, not a matrix of type %s: use -mat_type aij or modsell, or MatConvert()", op->name, ((PetscObject)A)->type_name);
+  PetscCheck(A->assembled, comm, PETSC_ERR_ARG_WRONGSTATE, "%s: the matrix must be assembled (MatAssemblyBegin/End) before the preconditioner is set up", op->name);
+  PetscCall(MatGetSize(A, &M, &N));
+  PetscCall(MatGetLocalSize(A, &m, &n));
+  same = (PetscBool)(m == n); /* collective, so that no process goes on alone */
+  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &same, 1, MPI_C_BOOL, MPI_LAND, comm));
+  PetscCheck(M == N && same, comm, PETSC_ERR_ARG_SIZ, "%s needs a square operator with equal row and column layouts: it is %" PetscInt_FMT " x %" PetscInt_FMT " and its local rows and columns differ on some process", op->name, M, N);
+  mmax = m; /* the kernels index a process's rows with 32-bit integers */
+  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &mmax, 1, MPIU_INT, MPI_MAX, comm));
+  PetscCheck(mmax < PETSC_INT32_MAX, comm, PETSC_ERR_SUP, "%s: a process holds %" PetscInt_FMT " rows of the operator; at most %d per process fit the 32-bit row indices of its kernels: use more MPI processes", op->name, mmax, PETSC_INT32_MAX - 1);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscBool PCMSImageQualifies(MSImage mi, const PCMSImageRequest *req)
+{
+  if (req->encoding == PCMS_ENCODING_MODSELL && mi->m && !(mi->dapart && mi->local)) return PETSC_FALSE;
+  if (req->encoding == PCMS_ENCODING_PLAIN && (mi->dapart || mi->local)) return PETSC_FALSE;
+  if (req->sh && mi->sh != req->sh) return PETSC_FALSE;
+  if (req->ordering != PCMS_ORDERING_ANY && mi->ordering != req->ordering) return PETSC_FALSE;
+  return PETSC_TRUE;
+}
+
+/* The image of block B: the MATMODSELL image when it qualifies, else the layer's own one */
+static PetscErrorCode PCMSGetImage(PCMSOperator *op, Mat B, PetscInt which, MSImage *img)
+{
+  const PCMSImageRequest *req   = &op->req[which];
+  const PetscMemType      mtype = op->device ? PETSC_MEMTYPE_DEVICE : PETSC_MEMTYPE_HOST;
+  const PetscBool         plain = (PetscBool)(req->encoding == PCMS_ENCODING_PLAIN);
+  const MatModSELLOrdering ord  = req->ordering == PCMS_ORDERING_ANY ? MATMODSELL_ORDERING_NATURAL : req->ordering;
+  MSImage                 mi;
+  PetscInt                sh;
+
+  PetscFunctionBegin;
+  PetscCall(MatSeqAIJModSELLGetImage(B, mtype, &mi));
+  if (mi && PCMSImageQualifies(mi, req)) {
+    PetscCall(MSImageDestroy(&op->own[which]));
+    *img = mi;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (which == 0) op->own_image = PETSC_TRUE;
+  sh = req->sh ? req->sh : (mi ? mi->sh : 0);
+  if (op->own[which] && ((sh && op->own[which]->sh != sh) || op->own[which]->diag_apart == plain || op->own[which]->ordering != ord)) PetscCall(MSImageDestroy(&op->own[which]));
+  if (!op->own[which]) {
+    PetscCall(MSImageCreate(&op->own[which]));
+    if (sh) PetscCall(MSImageSetSliceHeight(op->own[which], sh));
+    op->own[which]->diag_apart = (PetscBool)!plain;
+    op->own[which]->local_cols = (PetscBool)!plain;
+    op->own[which]->ordering   = ord;
+  }
+  PetscCall(MSImageSetUp(op->own[which], B, mtype));
+  *img = op->own[which];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCMSOperatorFreeStructure(PCMSOperator *op)
+{
+  PetscFunctionBegin;
+  PetscCall(MSImageDestroy(&op->own[0]));
+  PetscCall(MSImageDestroy(&op->own[1]));
+  PetscCall(VecScatterDestroy(&op->scat));
+  PetscCall(VecDestroy(&op->ghost));
+  PetscCall(VecDestroy(&op->stage.in));
+  PetscCall(VecDestroy(&op->stage.out));
+  op->img[0] = op->img[1] = NULL;
+  op->Ad = op->Ao = NULL;
+  op->id = op->aoid = 0;
+  op->nzstate       = 0;
+  op->nghost        = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PCMSOperatorReset(PCMSOperator *op)
+{
+  PetscFunctionBegin;
+  PetscCall(PCMSOperatorFreeStructure(op));
+  op->rebuilt = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PCMSOperatorSetUp(PC pc, PCMSOperator *op, const PCMSImageRequest *diagreq, const PCMSImageRequest *offreq)
+{
+  Mat             A = pc->pmat, Ad, Ao = NULL;
+  const PetscInt *garray = NULL;
+  PetscBool       ismpi, device, rebuild;
+  PetscMemType    mt;
+  PetscObjectId   id, aoid = 0;
+  PetscInt        m;
+
+  PetscFunctionBegin;
+  PetscCall(PCMSName(pc, op->name));
+  PetscCall(PCMSOperatorCheck(pc, op, A, &ismpi));
+  PetscCall(MatGetCurrentMemType(A, &mt));
+  device = (PetscBool)PetscMemTypeDevice(mt);
+  if (ismpi) {
+    PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, &Ao, &garray));
+    PetscCall(PetscObjectGetId((PetscObject)Ao, &aoid));
+  } else Ad = A;
+  PetscCall(PetscObjectGetId((PetscObject)A, &id));
+  rebuild = (PetscBool)(!op->id || id != op->id || A->nonzerostate != op->nzstate || aoid != op->aoid || device != op->device || ismpi != op->mpi);
+  if (rebuild) PetscCall(PCMSOperatorFreeStructure(op));
+  op->rebuilt   = rebuild;
+  op->device    = device;
+  op->mpi       = ismpi;
+  op->own_image = PETSC_FALSE;
+  op->Ad        = Ad;
+  op->Ao        = Ao;
+  op->req[0]    = *diagreq;
+  op->req[1]    = *offreq;
+  PetscCall(MatGetLocalSize(A, &m, NULL));
+  PetscCall(MatGetOwnershipRange(A, &op->rstart, NULL));
+  op->m = m;
+  PetscCall(PCMSGetImage(op, Ad, 0, &op->img[0]));
+  if (ismpi) PetscCall(PCMSGetImage(op, Ao, 1, &op->img[1]));
+  PetscCheck(op->img[0]->m == m && op->img[0]->n == m, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: the image of the diagonal block has the wrong size", op->name);
+  PetscCheck(diagreq->encoding != PCMS_ENCODING_MODSELL || !m || (op->img[0]->dapart && op->img[0]->local), PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: the image of the diagonal block has the wrong encoding", op->name);
+  if (rebuild && ismpi) {
+    IS  from;
+    Vec tmpl;
+
+    PetscCall(MatGetLocalSize(Ao, NULL, &op->nghost));
+    PetscCall(PCMSCreateVec(op, PETSC_COMM_SELF, op->nghost, &op->ghost));
+    PetscCall(PCMSCreateVec(op, PetscObjectComm((PetscObject)pc), m, &tmpl));
+    PetscCall(ISCreateGeneral(PETSC_COMM_SELF, op->nghost, garray, PETSC_COPY_VALUES, &from));
+    PetscCall(VecScatterCreate(tmpl, from, op->ghost, NULL, &op->scat));
+    PetscCall(ISDestroy(&from));
+    PetscCall(VecDestroy(&tmpl));
+  }
+  op->id      = id;
+  op->nzstate = A->nonzerostate;
+  op->aoid    = aoid;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PCMSOperatorDescribe(PCMSOperator *op, const char **where, const char **image)
+{
+  PetscFunctionBegin;
+  if (where) *where = op->device ? "GPU" : "host";
+  if (image) *image = op->own_image ? "the PC's own mod-SELL image of the operator" : "the MATMODSELL image of the operator";
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PCMSOperatorGetView(PCMSOperator *op, PetscInt which, MSImageView *v)
+{
+  PetscFunctionBegin;
+  PetscCheck(op->img[which], PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "%s: the operator's image %" PetscInt_FMT " is not set up", op->name, which);
+  PetscCall(MSImageGetView(op->img[which], op->device ? PETSC_MEMTYPE_DEVICE : PETSC_MEMTYPE_HOST, (PetscBool)(which == 0), v));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---------------------------------------------------------------------------------------------------------- */
+/* vectors and the ghost exchange                                                                               */
+
+PetscErrorCode PCMSCreateVec(PCMSOperator *op, MPI_Comm comm, PetscInt n, Vec *v)
+{
+  PetscFunctionBegin;
+  PetscCall(VecCreate(comm, v));
+  PetscCall(VecSetSizes(*v, n, PETSC_DETERMINE));
+#if defined(PETSC_HAVE_CUDA)
+  PetscCall(VecSetType(*v, op->device ? VECCUDA : VECSTANDARD));
+#else
+  (void)op;
+  PetscCall(VecSetType(*v, VECSTANDARD));
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PCMSGhostBegin(PCMSOperator *op, Vec x, Vec ghost)
+{
+  PetscFunctionBegin;
+  PetscCall(VecScatterBegin(op->scat, x, ghost, INSERT_VALUES, SCATTER_FORWARD));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PCMSGhostEnd(PCMSOperator *op, Vec x, Vec ghost)
+{
+  PetscFunctionBegin;
+  PetscCall(VecScatterEnd(op->scat, x, ghost, INSERT_VALUES, SCATTER_FORWARD));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PCMSGhostReverseBegin(PCMSOperator *op, Vec ghost, Vec x, InsertMode im)
+{
+  PetscFunctionBegin;
+  PetscCheck(im == ADD_VALUES || im == MAX_VALUES, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: the reverse ghost exchange adds or takes the maximum", op->name);
+  PetscCall(VecScatterBegin(op->scat, ghost, x, im, SCATTER_REVERSE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PCMSGhostReverseEnd(PCMSOperator *op, Vec ghost, Vec x, InsertMode im)
+{
+  PetscFunctionBegin;
+  PetscCall(VecScatterEnd(op->scat, ghost, x, im, SCATTER_REVERSE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PCMSVecIsDevice(Vec v, PetscBool *dev)
+{
+  PetscFunctionBegin;
+  *dev = PETSC_FALSE;
+#if defined(PETSC_HAVE_CUDA)
+  {
+    PetscBool bound;
+
+    /* PETSc's device vector types provide getarrayandmemtype (a host vector, or one bound to the CPU, does not) */
+    PetscCall(VecBoundToCPU(v, &bound));
+    *dev = (PetscBool)(!bound && v->ops->getarrayandmemtype != NULL);
+  }
+#else
+  (void)v;
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PCMSStageIn(PCMSOperator *op, PetscInt which, Vec v, PetscBool copy, Vec *use)
+{
+  PetscBool dev;
+  Vec      *sv = which ? &op->stage.out : &op->stage.in;
+
+  PetscFunctionBegin;
+  *use = v;
+  if (!op->device) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PCMSVecIsDevice(v, &dev));
+  if (dev) PetscFunctionReturn(PETSC_SUCCESS);
+  if (*sv) { /* keep it while the layout matches */
+    PetscBool same;
+
+    PetscCall(PetscLayoutCompare((*sv)->map, v->map, &same));
+    if (!same) PetscCall(VecDestroy(sv));
+  }
+  if (!*sv) {
+    PetscCall(VecCreate(PetscObjectComm((PetscObject)v), sv));
+    PetscCall(VecSetLayout(*sv, v->map));
+    PetscCall(VecSetType(*sv, VECCUDA));
+  }
+  if (copy) PetscCall(VecCopy(v, *sv));
+  *use = *sv;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PCMSStageOut(Vec v, Vec use)
+{
+  PetscFunctionBegin;
+  if (use != v) PetscCall(VecCopy(use, v));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PCMSVecGetArray(PCMSOperator *op, Vec v, PetscMemoryAccessMode mode, PetscScalar **a)
+{
+  PetscMemType mt = PETSC_MEMTYPE_HOST;
+
+  PetscFunctionBegin;
+  *a = NULL;
+  if (!v) PetscFunctionReturn(PETSC_SUCCESS);
+  if (op->device) {
+    if (mode == PETSC_MEMORY_ACCESS_READ) PetscCall(VecGetArrayReadAndMemType(v, (const PetscScalar **)a, &mt));
+    else if (mode == PETSC_MEMORY_ACCESS_WRITE) PetscCall(VecGetArrayWriteAndMemType(v, a, &mt));
+    else PetscCall(VecGetArrayAndMemType(v, a, &mt));
+    if (!PetscMemTypeDevice(mt)) {
+      PetscCall(PCMSVecRestoreArray(op, v, mode, a));
+      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: a vector of type %s in host memory reached a GPU kernel (it should have been copied to the device first)", op->name, ((PetscObject)v)->type_name);
+    }
+  } else {
+    if (mode == PETSC_MEMORY_ACCESS_READ) PetscCall(VecGetArrayRead(v, (const PetscScalar **)a));
+    else if (mode == PETSC_MEMORY_ACCESS_WRITE) PetscCall(VecGetArrayWrite(v, a));
+    else PetscCall(VecGetArray(v, a));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PCMSVecRestoreArray(PCMSOperator *op, Vec v, PetscMemoryAccessMode mode, PetscScalar **a)
+{
+  PetscFunctionBegin;
+  if (!v) PetscFunctionReturn(PETSC_SUCCESS);
+  if (op->device) {
+    if (mode == PETSC_MEMORY_ACCESS_READ) PetscCall(VecRestoreArrayReadAndMemType(v, (const PetscScalar **)a));
+    else if (mode == PETSC_MEMORY_ACCESS_WRITE) PetscCall(VecRestoreArrayWriteAndMemType(v, a));
+    else PetscCall(VecRestoreArrayAndMemType(v, a));
+  } else {
+    if (mode == PETSC_MEMORY_ACCESS_READ) PetscCall(VecRestoreArrayRead(v, (const PetscScalar **)a));
+    else if (mode == PETSC_MEMORY_ACCESS_WRITE) PetscCall(VecRestoreArrayWrite(v, a));
+    else PetscCall(VecRestoreArray(v, a));
+  }
+  *a = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PCMSVecGetArrayRead(PCMSOperator *op, Vec v, const PetscScalar **a)
+{
+  PetscFunctionBegin;
+  PetscCall(PCMSVecGetArray(op, v, PETSC_MEMORY_ACCESS_READ, (PetscScalar **)a));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PCMSVecRestoreArrayRead(PCMSOperator *op, Vec v, const PetscScalar **a)
+{
+  PetscFunctionBegin;
+  PetscCall(PCMSVecRestoreArray(op, v, PETSC_MEMORY_ACCESS_READ, (PetscScalar **)a));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---------------------------------------------------------------------------------------------------------- */
+/* backend memory and kernel launches                                                                          */
+
+PetscErrorCode PCMSBufferDestroy(PCMSBuffer *buf)
+{
+  PetscFunctionBegin;
+  if (buf->device) {
+#if defined(PETSC_HAVE_CUDA)
+    if (buf->ptr) PetscCallCUDA(cudaFree(buf->ptr));
+#endif
+  } else PetscCall(PetscFree(buf->ptr));
+  buf->ptr    = NULL;
+  buf->bytes  = 0;
+  buf->device = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PCMSBufferEnsure(PCMSOperator *op, PCMSBuffer *buf, size_t bytes, const char *what)
+{
+  PetscFunctionBegin;
+  if (buf->ptr && buf->bytes >= bytes && buf->device == op->device) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PCMSBufferDestroy(buf));
+  bytes = PetscMax(bytes, (size_t)1);
+  if (op->device) {
+#if defined(PETSC_HAVE_CUDA)
+    PetscCall(MSDeviceMalloc(&buf->ptr, bytes, what));
+#endif
+  } else PetscCall(PetscCalloc(bytes, &buf->ptr));
+  buf->bytes  = bytes;
+  buf->device = op->device;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PCMSGetStream(PCMSOperator *op, void **stream)
+{
+  PetscFunctionBegin;
+  *stream = NULL;
+#if defined(PETSC_HAVE_CUDA)
+  if (op->device) {
+    cudaStream_t s;
+
+    PetscCall(PetscGetCurrentCUDAStream(&s));
+    *stream = (void *)s;
+  }
+#else
+  (void)op;
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PCMSSynchronize(PCMSOperator *op)
+{
+  PetscFunctionBegin;
+#if defined(PETSC_HAVE_CUDA)
+  if (op->device) {
+    cudaStream_t stream;
+
+    PetscCall(PetscGetCurrentCUDAStream(&stream));
+    PetscCallCUDA(cudaStreamSynchronize(stream));
+  }
+#else
+  (void)op;
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PCMSReadBack(PCMSOperator *op, void *dst, const void *src, size_t bytes)
+{
+  PetscFunctionBegin;
+  if (op->device) {
+#if defined(PETSC_HAVE_CUDA)
+    cudaStream_t stream;
+
+    PetscCall(PetscGetCurrentCUDAStream(&stream));
+    PetscCallCUDA(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, stream));
+    PetscCallCUDA(cudaStreamSynchronize(stream));
+    PetscCall(PetscLogGpuToCpu((PetscLogDouble)bytes));
+#endif
+  } else PetscCall(PetscMemcpy(dst, src, bytes));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PCMSKernelBegin(PCMSOperator *op, void **stream)
+{
+  PetscFunctionBegin;
+  PetscCall(PCMSGetStream(op, stream));
+  if (op->device) PetscCall(PetscLogGpuTimeBegin());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PCMSGetData(PC pc, const char type[], PetscBool required, void *data)
+{
+  PetscBool is;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscCall(PetscObjectTypeCompare((PetscObject)pc, type, &is));
+  PetscCheck(is || !required, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONG, "This function needs a PC of type %s, not %s", type, ((PetscObject)pc)->type_name);
+  *(void **)data = is ? pc->data : NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PCMSKernelEnd(PCMSOperator *op, int err, const char *backend, const char *kernel, PetscLogDouble flops)
+{
+  PetscFunctionBegin;
+  if (op->device) {
+#if defined(PETSC_HAVE_CUDA)
+    PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_GPU, "%s: the %s kernel %s failed: %s (%s)", op->name, backend, kernel, cudaGetErrorName((cudaError_t)err), cudaGetErrorString((cudaError_t)err));
+#endif
+    PetscCall(PetscLogGpuTimeEnd());
+    PetscCall(PetscLogGpuFlops(flops));
+  } else {
+    PetscCheck(err != MS_KERNEL_ERR_MEM, PETSC_COMM_SELF, PETSC_ERR_MEM, "%s: the %s kernel %s could not allocate its work arrays", op->name, backend, kernel);
+    PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: the %s kernel %s failed with code %d (an argument out of range)", op->name, backend, kernel, err);
+    PetscCall(PetscLogFlops(flops));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---------------------------------------------------------------------------------------------------------- */
+/* errors                                                                                                       */
+
+PetscErrorCode PCMSFirstBad(PC pc, PCMSOperator *op, PetscInt ncodes, PetscInt64 local, PetscInt64 *global)
+{
+  PetscInt64 g;
+
+  PetscFunctionBegin;
+  g = local < 0 ? PETSC_INT64_MAX : (local / ncodes + op->rstart) * ncodes + local % ncodes;
+  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &g, 1, MPIU_INT64, MPI_MIN, PetscObjectComm((PetscObject)pc)));
+  *global = g == PETSC_INT64_MAX ? -1 : g;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PCMSErrorDiagonal(PC pc, PetscInt row, const char *need, const char *todo)
+{
+  Mat                A = pc->pmat;
+  MPI_Comm           comm = PetscObjectComm((PetscObject)pc);
+  PetscInt           rstart, rend, ncols;
+  const PetscInt    *cols;
+  const PetscScalar *vals;
+  PetscReal          loc[2] = {0.0, 0.0}, glob[2];
+  char               name[32];
+
+  PetscFunctionBegin;
+  PetscCall(MatGetOwnershipRange(A, &rstart, &rend));
+  if (row >= rstart && row < rend) { /* the owner looks the entry up on the host */
+    PetscCall(MatGetRow(A, row, &ncols, &cols, &vals));
+    for (PetscInt k = 0; k < ncols; k++)
+      if (cols[k] == row) {
+        loc[0] = PetscRealPart(vals[k]);
+        loc[1] = 1.0;
+      }
+    PetscCall(MatRestoreRow(A, row, &ncols, &cols, &vals));
+  }
+  PetscCallMPI(MPIU_Allreduce(loc, glob, 2, MPIU_REAL, MPIU_SUM, comm));
+  PetscCall(PCMSName(pc, name));
+  PetscCheck(glob[1] > 0.0, comm, PETSC_ERR_ARG_WRONG, "%s: row %" PetscInt_FMT " of the operator has no diagonal entry: %s; %s", name, row, need, todo);
+  SETERRQ(comm, PETSC_ERR_ARG_WRONG, "%s: row %" PetscInt_FMT " of the operator has the diagonal entry %g, which is not positive: %s; %s", name, row, (double)glob[0], need, todo);
+}
