@@ -765,7 +765,7 @@ static PetscErrorCode PCView_BJSmooth(PC pc, PetscViewer viewer)
 
    A row whose diagonal entry is missing, zero, negative or not finite is an error at setup naming the row.
 
-.seealso: [](ch_ksp), `PCCreate()`, `PCSetType()`, `PCType`, `PC`, `PCJACOBI`, `PCBJACOBI`, `PCSOR`, `MATMODSELL`, `PCRUIZ`
+.seealso: [](ch_ksp), `PCCreate()`, `PCSetType()`, `PCType`, `PC`, `PCJACOBI`, `PCBJACOBI`, `PCSOR`, `MATMODSELL`, `PCRUIZ`, `PCBJSmoothSetBlockSize()`, `PCBJSmoothSetInner()`, `PCBJSmoothSetIterations()`, `PCBJSmoothSetAsync()`
 M*/
 static PetscErrorCode PCCreate_BJSmooth(PC pc)
 {

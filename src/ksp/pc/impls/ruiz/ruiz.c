@@ -859,7 +859,7 @@ PetscErrorCode PCRuizGetConvergence(PC pc, PetscInt *sweeps, PetscReal *deviatio
    an error naming the first offending row (or column). A new setup after a change of the operator's values reuses
    the images and communication structures and recomputes the scaling from D = I.
 
-.seealso: [](ch_ksp), `PCCreate()`, `PCSetType()`, `PCType`, `PC`, `PCJACOBI`, `PCRuizGetScaling()`, `PCRuizGetConvergence()`, `MATMODSELL`
+.seealso: [](ch_ksp), `PCCreate()`, `PCSetType()`, `PCType`, `PC`, `PCJACOBI`, `PCRuizGetScaling()`, `PCRuizGetConvergence()`, `PCRuizSetNorm()`, `PCRuizSetTolerances()`, `PCRuizSetCheckEvery()`, `PCRuizSetSymmetric()`, `MATMODSELL`
 M*/
 static PetscErrorCode PCCreate_Ruiz(PC pc)
 {
