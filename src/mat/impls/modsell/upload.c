@@ -27,11 +27,45 @@ PetscErrorCode MSDeviceSetAllocLimit(double bytes)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* -mat_modsell_upload_threads and -mat_modsell_upload_chunk (used by the CUDA build; accepted and checked by every build) */
+#define MS_UPLOAD_MAXTHREADS 32
+static PetscInt ms_upload_threads = 8;               /* threads copying a large array */
+static size_t   ms_upload_chunk   = (size_t)4 << 20; /* bytes per pinned buffer */
+
+PetscErrorCode MSUploadSetThreads(PetscInt n)
+{
+  PetscFunctionBegin;
+  PetscCheck(n >= 1 && n <= MS_UPLOAD_MAXTHREADS, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_modsell_upload_threads %" PetscInt_FMT ": give 1 (one cudaMemcpy) to %d threads", n, MS_UPLOAD_MAXTHREADS);
+  ms_upload_threads = n;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MSUploadGetThreads(PetscInt *n)
+{
+  PetscFunctionBegin;
+  *n = ms_upload_threads;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MSUploadSetChunk(PetscInt bytes)
+{
+  PetscFunctionBegin;
+  PetscCheck(bytes >= 4096 && bytes <= ((PetscInt)1 << 30), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_modsell_upload_chunk %" PetscInt_FMT ": give 4096 to 2^30 bytes", bytes);
+  ms_upload_chunk = (size_t)bytes;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MSUploadGetChunk(PetscInt *bytes)
+{
+  PetscFunctionBegin;
+  *bytes = (PetscInt)ms_upload_chunk;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 #if defined(PETSC_HAVE_CUDA)
   #include <petscdevice_cuda.h>
   #include <pthread.h>
 
-  #define MS_UPLOAD_MAXTHREADS 32
 
 typedef struct {
   int          device;
@@ -52,8 +86,6 @@ typedef struct {
 
 static MSUploadWorker ms_workers[MS_UPLOAD_MAXTHREADS];
 static PetscInt       ms_nworkers = 0;       /* workers with resources */
-static PetscInt       ms_upload_threads = 8;                 /* -mat_modsell_upload_threads */
-static size_t         ms_upload_chunk   = (size_t)4 << 20;   /* -mat_modsell_upload_chunk: bytes per pinned buffer */
 static size_t         ms_pool_chunk     = 0;                 /* the chunk size the workers' buffers have */
 static PetscBool      ms_finalize_registered = PETSC_FALSE;
 
@@ -120,36 +152,6 @@ static void *MSUploadRun(void *arg)
 done:
   job->err = err;
   return NULL;
-}
-
-PetscErrorCode MSUploadSetThreads(PetscInt n)
-{
-  PetscFunctionBegin;
-  PetscCheck(n >= 1 && n <= MS_UPLOAD_MAXTHREADS, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_modsell_upload_threads %" PetscInt_FMT ": give 1 (one cudaMemcpy) to %d threads", n, MS_UPLOAD_MAXTHREADS);
-  ms_upload_threads = n;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode MSUploadGetThreads(PetscInt *n)
-{
-  PetscFunctionBegin;
-  *n = ms_upload_threads;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode MSUploadSetChunk(PetscInt bytes)
-{
-  PetscFunctionBegin;
-  PetscCheck(bytes >= 4096 && bytes <= ((PetscInt)1 << 30), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_modsell_upload_chunk %" PetscInt_FMT ": give 4096 to 2^30 bytes", bytes);
-  ms_upload_chunk = (size_t)bytes;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode MSUploadGetChunk(PetscInt *bytes)
-{
-  PetscFunctionBegin;
-  *bytes = (PetscInt)ms_upload_chunk;
-  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode MSCopyHostToDevice(void *dst, const void *src, size_t bytes, void *vstream)
@@ -241,34 +243,6 @@ PetscErrorCode MSDeviceMallocAsync(void **ptr, size_t bytes, const char *what, v
 {
   PetscFunctionBegin;
   PetscCall(MSDeviceAlloc(ptr, bytes, what, PETSC_TRUE, (cudaStream_t)stream));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-#else
-PetscErrorCode MSUploadSetThreads(PetscInt n)
-{
-  PetscFunctionBegin;
-  PetscCheck(n >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_modsell_upload_threads %" PetscInt_FMT ": give at least 1", n);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode MSUploadGetThreads(PetscInt *n)
-{
-  PetscFunctionBegin;
-  *n = 1;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode MSUploadSetChunk(PetscInt bytes)
-{
-  PetscFunctionBegin;
-  PetscCheck(bytes >= 4096, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_modsell_upload_chunk %" PetscInt_FMT ": give at least 4096 bytes", bytes);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode MSUploadGetChunk(PetscInt *bytes)
-{
-  PetscFunctionBegin;
-  *bytes = 4 << 20;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 #endif

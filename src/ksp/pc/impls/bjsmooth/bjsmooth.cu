@@ -128,29 +128,21 @@ __global__ void __launch_bounds__(1024) bjs_sweep_kernel(int m, const long long 
       }
     } else { /* warp-serialised Gauss-Seidel (eq. 4.14): warps in order, Jacobi inside a warp */
       const int nw = sh >> 5, wid = t >> 5;
+      /* the group g of 32 rows takes a Jacobi step with the newest values of the others */
+      auto group = [&](int g) {
+        if (wid == g) {
+          const double sm = bjs_local_off<SHARED>(t, sh, nn, lv, lc, cols, vals, beg, w, win);
+          const double yn = (rl - sm) * di;
+          __syncwarp();
+          win[t] = yn;
+          y      = yn;
+        }
+        __syncthreads();
+      };
       for (int it = 0; it < inner_its; it++) {
-        for (int g = 0; g < nw; g++) {
-          if (wid == g) {
-            const double sm = bjs_local_off<SHARED>(t, sh, nn, lv, lc, cols, vals, beg, w, win);
-            const double yn = (rl - sm) * di;
-            __syncwarp();
-            win[t] = yn;
-            y      = yn;
-          }
-          __syncthreads();
-        }
-        if (INNER == MS_BJS_INNER_SGS) {
-          for (int g = nw - 1; g >= 0; g--) {
-            if (wid == g) {
-              const double sm = bjs_local_off<SHARED>(t, sh, nn, lv, lc, cols, vals, beg, w, win);
-              const double yn = (rl - sm) * di;
-              __syncwarp();
-              win[t] = yn;
-              y      = yn;
-            }
-            __syncthreads();
-          }
-        }
+        for (int g = 0; g < nw; g++) group(g);
+        if (INNER == MS_BJS_INNER_SGS)
+          for (int g = nw - 1; g >= 0; g--) group(g);
         if (rtol > 0.0) {
           const double sm  = bjs_local_off<SHARED>(t, sh, nn, lv, lc, cols, vals, beg, w, win);
           const double res = (rl - sm) - d * y;
