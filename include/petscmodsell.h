@@ -46,6 +46,8 @@ PETSC_EXTERN const char *const MatModSELLKernels[];
    Values:
 +  `MATMODSELL_ORDERING_NATURAL` - the matrix's own row order (default)
 .  `MATMODSELL_ORDERING_RCM`     - reverse Cuthill-McKee order of the local diagonal block
+.  `MATMODSELL_ORDERING_PARTITION` - compact blocks of one slice height of nearby rows of the local diagonal block's
+                                   graph (graph growing, no `DM` needed; for randomly numbered unstructured meshes)
 -  `MATMODSELL_ORDERING_BRICKS`  - for a matrix from `DMCreateMatrix()` on a `DMDA`: the grid points of each
                                    process's box taken brick by brick (bricks of about one slice height of rows),
                                    so that a slice is a compact brick of the grid rather than part of a grid line
@@ -57,7 +59,8 @@ E*/
 typedef enum {
   MATMODSELL_ORDERING_NATURAL,
   MATMODSELL_ORDERING_RCM,
-  MATMODSELL_ORDERING_BRICKS
+  MATMODSELL_ORDERING_BRICKS,
+  MATMODSELL_ORDERING_PARTITION
 } MatModSELLOrdering;
 PETSC_EXTERN const char *const MatModSELLOrderings[];
 

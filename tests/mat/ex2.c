@@ -305,11 +305,11 @@ int main(int argc, char **argv)
    # each test loops over the kernels, orderings (and slice heights): the output must not change
    test:
      suffix: lap2d
-     args: -kind lap2d -nx 19 -ny 21 -mat_modsell_kernel {{modsell sell}} -mat_modsell_ordering {{natural rcm}} -mat_modsell_slice_height {{32 128}}
+     args: -kind lap2d -nx 19 -ny 21 -mat_modsell_kernel {{modsell sell}} -mat_modsell_ordering {{natural rcm partition}} -mat_modsell_slice_height {{32 128}}
    test:
      suffix: lap2d_3
      nsize: 3
-     args: -kind lap2d -nx 19 -ny 21 -row_weights 2,0,3 -mat_modsell_kernel {{modsell sell}} -mat_modsell_ordering {{natural rcm}} -mat_modsell_slice_height 64
+     args: -kind lap2d -nx 19 -ny 21 -row_weights 2,0,3 -mat_modsell_kernel {{modsell sell}} -mat_modsell_ordering {{natural rcm partition}} -mat_modsell_slice_height 64
    test:
      suffix: unstructured_2
      nsize: 2
@@ -317,11 +317,11 @@ int main(int argc, char **argv)
    test:
      suffix: unstructured_3
      nsize: 3
-     args: -kind unstructured -n 900 -row_weights 1,1,2 -mat_modsell_ordering {{natural rcm}} -mat_modsell_slice_height 32
+     args: -kind unstructured -n 900 -row_weights 1,1,2 -mat_modsell_ordering {{natural rcm partition}} -mat_modsell_slice_height 32
    # MatShift adds the missing diagonal entries of this matrix
    test:
      suffix: edge
-     args: -kind edge -n 1500 -dense_row 1200 -mat_modsell_kernel {{modsell sell}} -mat_modsell_ordering {{natural rcm}}
+     args: -kind edge -n 1500 -dense_row 1200 -mat_modsell_kernel {{modsell sell}} -mat_modsell_ordering {{natural rcm partition}}
    test:
      suffix: edge_3
      nsize: 3
@@ -333,11 +333,11 @@ int main(int argc, char **argv)
      test:
        suffix: cuda_lap2d_3
        nsize: 3
-       args: -kind lap2d -nx 19 -ny 21 -row_weights 2,0,3 -mat_modsell_kernel {{modsell sell}} -mat_modsell_ordering {{natural rcm}} -mat_modsell_slice_height 64
+       args: -kind lap2d -nx 19 -ny 21 -row_weights 2,0,3 -mat_modsell_kernel {{modsell sell}} -mat_modsell_ordering {{natural rcm partition}} -mat_modsell_slice_height 64
        output_file: output/ex2_lap2d_3.out
      test:
        suffix: cuda_edge
-       args: -kind edge -n 1500 -dense_row 1200 -mat_modsell_kernel {{modsell sell}} -mat_modsell_ordering {{natural rcm}}
+       args: -kind edge -n 1500 -dense_row 1200 -mat_modsell_kernel {{modsell sell}} -mat_modsell_ordering {{natural rcm partition}}
        output_file: output/ex2_edge.out
      # the threaded pinned upload of the CSR and of new values: with the default chunk (4 MiB) the 20 MB of
      # values go through it; with chunks of 4 kB every array does, in ranges that are not multiples of a chunk

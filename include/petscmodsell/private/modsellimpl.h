@@ -51,6 +51,8 @@ struct _n_MSImage {
   PetscInt   brick[3];      /* its brick, in points per direction */
   PetscObjectId    perm_id; /* the pattern perm was computed for */
   PetscObjectState perm_nzstate;
+  MatModSELLOrdering perm_ordering; /* the ordering and slice height perm was computed for */
+  PetscInt           perm_sh;
   /* statistics (set by whichever builder ran) */
   PetscBool  stats;
   PetscInt   maxwidth;

@@ -2,7 +2,7 @@
    The mod-SELL image of a sequential AIJ block: construction from CSR, value-only refresh,
    the host (reference) SpMV and the device copy. See include/petscmodsell/private/modsellimpl.h.
 */
-#include <petscmodsell/private/modsellimpl.h>
+#include <petscmodsell/private/localityimpl.h>
 #if defined(PETSC_HAVE_CUDA)
   #include <petscdevice_cuda.h>
   #include <petscmodsell/private/modsellcuda.h>
@@ -160,11 +160,14 @@ static PetscErrorCode MSImagePrepare(MSImage img, Mat A)
   {
     PetscObjectId id;
 
-    /* the RCM permutation depends only on the pattern: keep it when only the settings changed */
+    /* the RCM permutation depends only on the pattern, the partition's also on the slice height: keep it when only
+       other settings changed */
     PetscCall(PetscObjectGetId((PetscObject)A, &id));
-    if (img->perm && (img->ordering != MATMODSELL_ORDERING_RCM || !square || img->perm_id != id || img->perm_nzstate != A->nonzerostate)) PetscCall(PetscFree(img->perm));
-    img->perm_id      = id;
-    img->perm_nzstate = A->nonzerostate;
+    if (img->perm && (img->ordering != img->perm_ordering || (img->ordering != MATMODSELL_ORDERING_RCM && img->ordering != MATMODSELL_ORDERING_PARTITION) || img->perm_sh != img->sh || !square || img->perm_id != id || img->perm_nzstate != A->nonzerostate)) PetscCall(PetscFree(img->perm));
+    img->perm_id       = id;
+    img->perm_nzstate  = A->nonzerostate;
+    img->perm_ordering = img->ordering;
+    img->perm_sh       = img->sh;
   }
   if (img->ordering == MATMODSELL_ORDERING_RCM && square && m > 1 && !img->perm) {
     IS              rp, cp;
@@ -177,6 +180,14 @@ static PetscErrorCode MSImagePrepare(MSImage img, Mat A)
     PetscCall(ISRestoreIndices(rp, &idx));
     PetscCall(ISDestroy(&rp));
     PetscCall(ISDestroy(&cp));
+  }
+  if (img->ordering == MATMODSELL_ORDERING_PARTITION && square && m > 1 && !img->perm) { /* compact blocks of one slice each */
+    MSLocality loc;
+
+    PetscCall(MSLocalityCompute(A, img->sh, &loc));
+    img->perm = loc->perm;
+    loc->perm = NULL;
+    PetscCall(MSLocalityDestroy(&loc));
   }
   img->bricks = PETSC_FALSE;
   if (img->ordering == MATMODSELL_ORDERING_BRICKS && square && m > 0) PetscCall(MSImageBricksCheck(img));

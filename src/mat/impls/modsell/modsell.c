@@ -12,7 +12,7 @@
 +  -mat_type modsell                      - use this type (`-dm_mat_type modsell` for matrices made by a `DM`)
 .  -mat_modsell_slice_height <128>        - rows per slice (a multiple of 32, at most 1024)
 .  -mat_modsell_kernel <modsell,sell>     - modified SELL or plain SELL SpMV kernel
--  -mat_modsell_ordering <natural,rcm,bricks> - row ordering inside the format (bricks: matrices of a `DMDA`)
+-  -mat_modsell_ordering <natural,rcm,bricks,partition> - row ordering inside the format (bricks: matrices of a `DMDA`)
 
    Level: beginner
 
@@ -105,7 +105,7 @@ PetscErrorCode MatModSELLSettingsSetKernel_Private(Mat A, MatModSELLSettings *s,
 PetscErrorCode MatModSELLSettingsSetOrdering_Private(Mat A, MatModSELLSettings *s, MatModSELLOrdering o)
 {
   PetscFunctionBegin;
-  PetscCheck(o == MATMODSELL_ORDERING_NATURAL || o == MATMODSELL_ORDERING_RCM || o == MATMODSELL_ORDERING_BRICKS, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_OUTOFRANGE, "Unknown MATMODSELL ordering %d: use MATMODSELL_ORDERING_NATURAL, MATMODSELL_ORDERING_RCM or MATMODSELL_ORDERING_BRICKS", (int)o);
+  PetscCheck(o == MATMODSELL_ORDERING_NATURAL || o == MATMODSELL_ORDERING_RCM || o == MATMODSELL_ORDERING_BRICKS || o == MATMODSELL_ORDERING_PARTITION, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_OUTOFRANGE, "Unknown MATMODSELL ordering %d: use MATMODSELL_ORDERING_NATURAL, MATMODSELL_ORDERING_RCM, MATMODSELL_ORDERING_BRICKS or MATMODSELL_ORDERING_PARTITION", (int)o);
   s->ordering = o;
   PetscTryMethod(A, "MatModSELLApplySettings_C", (Mat), (A));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -252,10 +252,10 @@ PetscErrorCode MatModSELLGetKernel(Mat A, MatModSELLKernel *k)
 
   Input Parameters:
 + A - the matrix
-- o - `MATMODSELL_ORDERING_NATURAL`, `MATMODSELL_ORDERING_RCM` or `MATMODSELL_ORDERING_BRICKS`
+- o - `MATMODSELL_ORDERING_NATURAL`, `MATMODSELL_ORDERING_RCM`, `MATMODSELL_ORDERING_BRICKS` or `MATMODSELL_ORDERING_PARTITION`
 
   Options Database Key:
-. -mat_modsell_ordering <natural,rcm,bricks> - the ordering
+. -mat_modsell_ordering <natural,rcm,bricks,partition> - the ordering
 
   Level: intermediate
 

@@ -12,7 +12,7 @@
 #endif
 
 const char *const MatModSELLKernels[]   = {"modsell", "sell", "MatModSELLKernel", "MATMODSELL_KERNEL_", NULL};
-const char *const MatModSELLOrderings[] = {"natural", "rcm", "bricks", "MatModSELLOrdering", "MATMODSELL_ORDERING_", NULL};
+const char *const MatModSELLOrderings[] = {"natural", "rcm", "bricks", "partition", "MatModSELLOrdering", "MATMODSELL_ORDERING_", NULL};
 
 static PetscErrorCode MatSeqAIJModSELLSetOps(Mat);
 
@@ -396,7 +396,7 @@ PetscErrorCode MatConvert_SeqAIJ_SeqAIJModSELL(Mat A, MatType type, MatReuse reu
 +  -mat_type modsell                           - select this type
 .  -mat_modsell_slice_height <128>             - rows per slice, a multiple of 32 at most 1024
 .  -mat_modsell_kernel <modsell,sell>          - modified SELL (default) or the plain SELL kernel of paper 000, section 3.1
-.  -mat_modsell_ordering <natural,rcm,bricks>  - reverse Cuthill-McKee ordering, or (matrices of a `DMDA`) grid bricks, inside the format; vectors keep the user's ordering
+.  -mat_modsell_ordering <natural,rcm,bricks,partition>  - reverse Cuthill-McKee ordering, (matrices of a `DMDA`) grid bricks, or compact blocks of the graph, inside the format; vectors keep the user's ordering
 .  -mat_modsell_upload_threads <8>            - host threads copying the host CSR to the GPU through pinned buffers (1: one cudaMemcpy)
 .  -mat_modsell_upload_chunk <4194304>         - bytes per pinned buffer; copies of less than 4 chunks are one cudaMemcpy
 -  -mat_modsell_eager_setup <true>             - build the GPU image at final assembly rather than at the first product
