@@ -3,12 +3,14 @@
    the symmetrised graph of a square SeqAIJ-family block (no DM needed), for the MATMODSELL ordering "partition"
    and for the preconditioners that work on blocks (block red-black ILU needs the blocks and their colours).
 
-   Blocks are grown one after the other by breadth-first search (graph growing): the first from a pseudo-peripheral
-   node of the first component, each next one from the earliest-discovered node of the front the earlier blocks
-   left, so that consecutive blocks are neighbours; a block takes exactly sh rows (the last one the rest), so that
-   block b is slice b of an image of slice height sh. When a block's search runs out before sh rows (the end of a
-   component, or a pocket the front enclosed), it goes on from the next front node, or from a new component: such
-   a block is not connected (counted in ndisconnected). Rows inside a block are in search order. The block graph
+   Blocks are grown one after the other (graph growing): the first from a pseudo-peripheral node of the first
+   component, each next one from the earliest-reached node of the front the earlier blocks left, so that consecutive
+   blocks are neighbours. A block grows by taking, each time, the candidate (an unplaced neighbour of the block) with
+   the most neighbours already in the block, the earliest reached among equals: round blocks that leave few pockets
+   behind. A block takes exactly sh rows (the last one the rest), so that block b is slice b of an image of slice
+   height sh. When a block runs out of candidates before sh rows (the end of a component, or a pocket the front
+   enclosed), it goes on from the next front node, or from a new component: such a block is not connected (counted in
+   ndisconnected). Rows inside a block are in the order taken. The block graph
    (blocks adjacent when an edge joins them) is coloured with two colours when it is bipartite, else greedily
    (first fit, blocks in order).
 

@@ -174,10 +174,31 @@ static PetscErrorCode MSLocalityColor(MSLocality loc, const PetscInt *gi, const 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* buckets of candidates by gain: doubly linked lists, appended at the tail, taken from the head */
+static inline void MSLocalityBucketPush(PetscInt *head, PetscInt *tail, PetscInt *next, PetscInt *prev, PetscInt *gain, PetscInt u, PetscInt g)
+{
+  gain[u] = g;
+  next[u] = -1;
+  prev[u] = tail[g];
+  if (tail[g] >= 0) next[tail[g]] = u;
+  else head[g] = u;
+  tail[g] = u;
+}
+
+static inline void MSLocalityBucketRemove(PetscInt *head, PetscInt *tail, PetscInt *next, PetscInt *prev, const PetscInt *gain, PetscInt u)
+{
+  const PetscInt g = gain[u];
+  if (prev[u] >= 0) next[prev[u]] = next[u];
+  else head[g] = next[u];
+  if (next[u] >= 0) prev[next[u]] = prev[u];
+  else tail[g] = prev[u];
+}
+
 PetscErrorCode MSLocalityCompute(Mat A, PetscInt sh, MSLocality *locp)
 {
   MSLocality loc;
-  PetscInt   m, *gi, *gj, *blk, *mark, *queue, *front, *bq, nfront = 0, fhead = 0, next = 0, placed = 0;
+  PetscInt   m, *gi, *gj, *blk, *mark, *queue, *front, *gain, nfront = 0, fhead = 0, next = 0, placed = 0, maxdeg = 0;
+  PetscInt  *bhead, *btail, *bnext, *bprev;
   PetscBool  square;
 
   PetscFunctionBegin;
@@ -198,20 +219,26 @@ PetscErrorCode MSLocalityCompute(Mat A, PetscInt sh, MSLocality *locp)
   PetscCall(PetscMalloc1(PetscMax(m, 1), &loc->perm));
   PetscCall(PetscMalloc1(PetscMax(loc->nblocks, 1), &loc->color));
   /* front: every node a placed node reaches, in the order reached (at most one entry per edge) */
-  PetscCall(PetscMalloc5(PetscMax(m, 1), &blk, PetscMax(m, 1), &mark, PetscMax(m, 1), &queue, PetscMax(gi[m], 1), &front, PetscMax(m, 1), &bq));
+  PetscCall(PetscMalloc5(PetscMax(m, 1), &blk, PetscMax(m, 1), &mark, PetscMax(m, 1), &queue, PetscMax(gi[m], 1), &front, PetscMax(m, 1), &gain));
+  for (PetscInt v = 0; v < m; v++) maxdeg = PetscMax(maxdeg, gi[v + 1] - gi[v]);
+  PetscCall(PetscMalloc4(maxdeg + 1, &bhead, maxdeg + 1, &btail, PetscMax(m, 1), &bnext, PetscMax(m, 1), &bprev));
   for (PetscInt v = 0; v < m; v++) {
     blk[v]  = -1;
     mark[v] = PETSC_INT_MIN;
   }
-  /* grow the blocks one after the other */
+  /* grow the blocks one after the other: each time the candidate (an unplaced neighbour of the block) with the most
+     neighbours in the block, the earliest reached among equals (buckets by that count, first in first out); a block
+     starts from the earliest front node not placed yet, else from a new component */
+  for (PetscInt v = 0; v <= maxdeg; v++) bhead[v] = btail[v] = -1;
   for (PetscInt b = 0, stamp = 0; b < loc->nblocks; b++) {
     const PetscInt need = PetscMin(sh, m - placed);
-    PetscInt       size = 0, head = 0, tail = 0;
+    PetscInt       size = 0, maxg = -1, topg = -1;
 
     while (size < need) {
       PetscInt v;
 
-      if (head == tail) { /* a seed: the earliest front node not placed yet, else a new component */
+      while (maxg >= 0 && bhead[maxg] < 0) maxg--;
+      if (maxg < 0) { /* a seed */
         PetscInt s = -1;
 
         while (fhead < nfront && s < 0) {
@@ -223,23 +250,32 @@ PetscErrorCode MSLocalityCompute(Mat A, PetscInt sh, MSLocality *locp)
           /* pseudo-peripheral node of its (unplaced part of the) component: the farthest from it */
           s = MSLocalityFarthest(gi, gj, next, mark, --stamp, blk, queue);
         }
-        bq[tail++] = s;
-        mark[s]    = b + m; /* queued for block b (stamps of the searches above are negative) */
+        mark[s] = b + m; /* a candidate of block b (stamps of the searches above are negative) */
+        MSLocalityBucketPush(bhead, btail, bnext, bprev, gain, s, 0);
+        maxg = PetscMax(maxg, 0);
+        topg = PetscMax(topg, 0);
       }
-      v = bq[head++];
-      if (blk[v] >= 0) continue;
+      v = bhead[maxg];
+      MSLocalityBucketRemove(bhead, btail, bnext, bprev, gain, v);
       blk[v]                     = b;
       loc->perm[placed + size++] = v;
       for (PetscInt k = gi[v]; k < gi[v + 1]; k++) {
         const PetscInt u = gj[k];
         if (blk[u] >= 0) continue;
-        if (mark[u] != b + m) { /* into this block's search */
-          mark[u]    = b + m;
-          bq[tail++] = u;
+        if (mark[u] == b + m) { /* one more neighbour in the block */
+          const PetscInt g = gain[u] + 1;
+          MSLocalityBucketRemove(bhead, btail, bnext, bprev, gain, u);
+          MSLocalityBucketPush(bhead, btail, bnext, bprev, gain, u, g);
+        } else {
+          mark[u] = b + m;
+          MSLocalityBucketPush(bhead, btail, bnext, bprev, gain, u, 1);
         }
+        maxg            = PetscMax(maxg, gain[u]);
+        topg            = PetscMax(topg, gain[u]);
         front[nfront++] = u;
       }
     }
+    for (PetscInt g = 0; g <= topg; g++) bhead[g] = btail[g] = -1; /* drop the candidates left */
     placed += size;
   }
   /* statistics and colours */
@@ -264,7 +300,8 @@ PetscErrorCode MSLocalityCompute(Mat A, PetscInt sh, MSLocality *locp)
     for (PetscInt k = gi[v]; k < gi[v + 1]; k++) loc->ninblock += blk[gj[k]] == blk[v];
   for (PetscInt b = 0; b < loc->nblocks; b++) loc->ndisconnected += !MSLocalityBlockConnected(gi, gj, loc->perm, blk, b, b * sh, PetscMin((b + 1) * sh, m), mark, -(b + 2) - m, queue);
   PetscCall(MSLocalityColor(loc, gi, gj, blk));
-  PetscCall(PetscFree5(blk, mark, queue, front, bq));
+  PetscCall(PetscFree5(blk, mark, queue, front, gain));
+  PetscCall(PetscFree4(bhead, btail, bnext, bprev));
   PetscCall(PetscFree(gi));
   PetscCall(PetscFree(gj));
   *locp = loc;
