@@ -3,7 +3,7 @@ operator, the application (z = Dc^-1 Dr^-1 r, symmetric left/right parts), a val
 operator (recomputed scaling, images reused) and the error cases.\n\
 Options: -kind spd|nonsym (2D stencil on -nx x -ny, rows and columns scaled by factors 10^[-sexp,sexp]),\n\
 -sexp <3>, -empty_rank <r> (process r owns no row), -flag_symmetric <true> (set MAT_SYMMETRIC on the spd matrix), -error none|zero_row|zero_col|nan|\n\
-negdiag|nodiag|dense|notsetup|options (a bad -pc_ruiz_* value), -bad <row> (the offending row or column, default N/2), -expect_device <bool> (checked when given),\n\
+negdiag|nodiag|dense|notsetup|options (a bad -pc_ruiz_* value)|held (a new setup while the scaling from PCRuizGetScaling() is held), -bad <row> (the offending row or column, default N/2), -expect_device <bool> (checked when given),\n\
 -pc_ruiz_* (read by the PC; the reference reads the same options with the same defaults).\n";
 
 #include <petscmodsell.h>
@@ -25,9 +25,10 @@ typedef enum {
   ERR_NODIAG,
   ERR_DENSE,
   ERR_NOTSETUP,
-  ERR_OPTIONS
+  ERR_OPTIONS,
+  ERR_HELD
 } ErrKind;
-static const char *const ErrKinds[] = {"none", "zero_row", "zero_col", "nan", "negdiag", "nodiag", "dense", "notsetup", "options", "ErrKind", "ERR_", NULL};
+static const char *const ErrKinds[] = {"none", "zero_row", "zero_col", "nan", "negdiag", "nodiag", "dense", "notsetup", "options", "held", "ErrKind", "ERR_", NULL};
 
 typedef struct {
   Kind      kind;
@@ -377,6 +378,13 @@ int main(int argc, char **argv)
     PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
     if (c.error == ERR_NOTSETUP) ierr = PCRuizGetScaling(pc, &Dr, NULL);
     else if (c.error == ERR_OPTIONS) ierr = PCSetFromOptions(pc);
+    else if (c.error == ERR_HELD) { /* the vectors handed out are locked: a new setup must not overwrite them */
+      PetscCall(PCSetUp(pc));
+      PetscCall(PCRuizGetScaling(pc, &Dr, NULL));
+      PetscCall(MatScale(A, 2.0));
+      ierr = PCSetUp(pc);
+      PetscCall(PCRuizRestoreScaling(pc, &Dr, NULL));
+    }
     else ierr = PCSetUp(pc);
     PetscCall(PetscPopErrorHandler());
     PetscCall(PetscErrorMessage(ierr, &text, &specific));
@@ -558,6 +566,10 @@ int main(int argc, char **argv)
      test:
        suffix: err_notsetup
        args: -error notsetup
+     test:
+       suffix: err_held
+       nsize: {{1 3}}
+       args: -error held
      # an error inside PCSetFromOptions() leaves PETSc's options title allocated (PetscOptionsBegin() of
      # pcset.c, 28 bytes; PETSc's own bounded options do the same): -malloc_dump 0, and not under valgrind,
      # which reports that block as lost
