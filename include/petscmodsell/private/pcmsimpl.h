@@ -138,9 +138,9 @@ PETSC_INTERN PetscErrorCode PCMSKernelEnd(PCMSOperator *, int, const char *, con
    Set (not required: a no-op on other types, as PetscTryMethod) and Get functions of the PCs */
 PETSC_INTERN PetscErrorCode PCMSGetData(PC, const char[], PetscBool, void *);
 
-/* The smallest of the processes' local keys (local index * ncodes + code, or -1 for none) as a global key
-   (global index * ncodes + code; -1 for none); collective */
-PETSC_INTERN PetscErrorCode PCMSFirstBad(PC, PCMSOperator *, PetscInt, PetscInt64, PetscInt64 *);
+/* For each of n kinds of fault, the smallest of the processes' local keys (local index * ncodes + code, or -1 for
+   none) as a global key (global index * ncodes + code; -1 for none); collective, one reduction for all n */
+PETSC_INTERN PetscErrorCode PCMSFirstBad(PC, PCMSOperator *, PetscInt, PetscInt, const PetscInt64[], PetscInt64[]);
 /* Raises the error for global row 'row' whose diagonal entry is missing or not positive: 'need' says why the PC
    needs it and 'todo' what to do; collective (the owner looks the entry up) */
 PETSC_INTERN PetscErrorCode PCMSErrorDiagonal(PC, PetscInt, const char *, const char *);

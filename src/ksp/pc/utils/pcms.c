@@ -451,14 +451,13 @@ PetscErrorCode PCMSKernelEnd(PCMSOperator *op, int err, const char *backend, con
 /* ---------------------------------------------------------------------------------------------------------- */
 /* errors                                                                                                       */
 
-PetscErrorCode PCMSFirstBad(PC pc, PCMSOperator *op, PetscInt ncodes, PetscInt64 local, PetscInt64 *global)
+PetscErrorCode PCMSFirstBad(PC pc, PCMSOperator *op, PetscInt ncodes, PetscInt n, const PetscInt64 local[], PetscInt64 global[])
 {
-  PetscInt64 g;
-
   PetscFunctionBegin;
-  g = local < 0 ? PETSC_INT64_MAX : (local / ncodes + op->rstart) * ncodes + local % ncodes;
-  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &g, 1, MPIU_INT64, MPI_MIN, PetscObjectComm((PetscObject)pc)));
-  *global = g == PETSC_INT64_MAX ? -1 : g;
+  for (PetscInt i = 0; i < n; i++) global[i] = local[i] < 0 ? PETSC_INT64_MAX : (local[i] / ncodes + op->rstart) * ncodes + local[i] % ncodes;
+  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, global, (PetscMPIInt)n, MPIU_INT64, MPI_MIN, PetscObjectComm((PetscObject)pc)));
+  for (PetscInt i = 0; i < n; i++)
+    if (global[i] == PETSC_INT64_MAX) global[i] = -1;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

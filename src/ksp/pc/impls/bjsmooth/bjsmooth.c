@@ -248,7 +248,7 @@ static PetscErrorCode PCBJSmoothAnalyze(PC pc)
 {
   PC_BJSmooth  *jac = (PC_BJSmooth *)pc->data;
   PCMSOperator *op  = &jac->op;
-  PetscInt64    badrow = -1, badval = -1, g;
+  PetscInt64    bad[2] = {-1, -1}, g[2]; /* the first row with a non-finite value, with a diagonal not positive */
   void         *stream;
 
   PetscFunctionBegin;
@@ -265,14 +265,13 @@ static PetscErrorCode PCBJSmoothAnalyze(PC pc)
     PetscCall(PCMSReadBack(op, &h, jac->status.ptr, sizeof(h)));
     if (!which) {
       jac->nloc = (PetscInt)h.maxloc;
-      badrow    = h.badrow == MS_BJS_BAD_NONE ? -1 : (PetscInt64)h.badrow;
+      bad[1]    = h.badrow == MS_BJS_BAD_NONE ? -1 : (PetscInt64)h.badrow;
     }
-    if (h.badval != MS_BJS_BAD_NONE && (badval < 0 || (PetscInt64)h.badval < badval)) badval = (PetscInt64)h.badval;
+    if (h.badval != MS_BJS_BAD_NONE && (bad[0] < 0 || (PetscInt64)h.badval < bad[0])) bad[0] = (PetscInt64)h.badval;
   }
-  PetscCall(PCMSFirstBad(pc, op, 1, badval, &g));
-  PetscCheck(g < 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_FP, "PCBJSMOOTH: row %" PetscInt_FMT " of the operator holds a non-finite entry (Inf or NaN): fix the assembly of the matrix", (PetscInt)g);
-  PetscCall(PCMSFirstBad(pc, op, 1, badrow, &g));
-  if (g >= 0) PetscCall(PCMSErrorDiagonal(pc, (PetscInt)g, "the block sweeps divide by the diagonal and need an SPD-like operator", "assemble a positive diagonal, scale the system by -1 if it is negative definite, or use another preconditioner"));
+  PetscCall(PCMSFirstBad(pc, op, 1, 2, bad, g));
+  PetscCheck(g[0] < 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_FP, "PCBJSMOOTH: row %" PetscInt_FMT " of the operator holds a non-finite entry (Inf or NaN): fix the assembly of the matrix", (PetscInt)g[0]);
+  if (g[1] >= 0) PetscCall(PCMSErrorDiagonal(pc, (PetscInt)g[1], "the block sweeps divide by the diagonal and need an SPD-like operator", "assemble a positive diagonal, scale the system by -1 if it is negative definite, or use another preconditioner"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -284,7 +283,6 @@ static PetscErrorCode PCSetUp_BJSmooth(PC pc)
   int                    use_shared, err;
 
   PetscFunctionBegin;
-  if (jac->bs) PetscCall(MSCheckSliceHeight(PetscObjectComm((PetscObject)pc), jac->bs));
   PetscCall(PCMSOperatorSetUp(pc, op, &dreq, &oreq));
   jac->k = PCMSKernels(op, MSBJSKernels);
   if (op->rebuilt) PetscCall(PCBJSmoothFreeWork(pc));

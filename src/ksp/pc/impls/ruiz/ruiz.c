@@ -164,11 +164,14 @@ static PetscErrorCode PCRuizValidate(PC pc, const MSRuizStatus *st)
 {
   PC_Ruiz   *jac  = (PC_Ruiz *)pc->data;
   MPI_Comm   comm = PetscObjectComm((PetscObject)pc);
-  PetscInt64 row, col;
+  PetscInt64 loc[2], glob[2], row, col;
 
   PetscFunctionBegin;
-  PetscCall(PCMSFirstBad(pc, &jac->op, 4, st->badrow == MS_RUIZ_BAD_NONE ? -1 : (PetscInt64)st->badrow, &row));
-  PetscCall(PCMSFirstBad(pc, &jac->op, 4, st->badcol == MS_RUIZ_BAD_NONE ? -1 : (PetscInt64)st->badcol, &col));
+  loc[0] = st->badrow == MS_RUIZ_BAD_NONE ? -1 : (PetscInt64)st->badrow;
+  loc[1] = st->badcol == MS_RUIZ_BAD_NONE ? -1 : (PetscInt64)st->badcol;
+  PetscCall(PCMSFirstBad(pc, &jac->op, 4, 2, loc, glob));
+  row = glob[0];
+  col = glob[1];
   if (row >= 0) {
     switch ((int)(row % 4)) {
     case MS_RUIZ_BAD_NONFINITE:
