@@ -14,8 +14,9 @@ extern "C" {
 
 /* y[perm[r]] = (yin ? yin[perm[r]] : 0) + diag[r]*x[perm[r]] + sum_k vals[slot]*x(cols[slot]) over the slices of
    the image (see modsellimpl.h for the encoding); diag, perm, yin may be NULL. img->local_cols != 0: negative codes
-   read the slice's x window from shared memory. */
-int MSCUDAMult(const MSImageView *img, const double *x, const double *yin, double *y, void *stream);
+   read the slice's x window from shared memory. A permuted image (perm, perm_cols) first gathers x into xwork
+   (m doubles, the image numbering), which the product reads; else xwork is not used (may be NULL). */
+int MSCUDAMult(const MSImageView *img, const double *x, const double *yin, double *y, double *xwork, void *stream);
 
 /* vals[csr2slot[k]] = a[k] (csr2slot[k] >= 0) or diag[-csr2slot[k]-1] = a[k] */
 int MSCUDAScatterValues(long long nnz, const long long *csr2slot, const double *a, double *vals, double *diag, void *stream);
@@ -29,7 +30,8 @@ int MSCUDAGetDiagonal(int m, const double *diag, const int *perm, double *d, voi
    Uses temporary device memory (stream-ordered allocation). */
 int MSCUDABuildSlicePtr(int m, int sh, int nslices, const int *ai, const int *aj, const int *perm, int dapart, long long *sliceptr, unsigned long long *stats, void *stream);
 /* Step 2: fill cols/vals/diag (when write_image) and/or csr2slot (when csr2slot != NULL);
-   iperm (old -> new) is needed only when local and perm; stats[2] += in-slice (shared-memory) entries.
+   iperm (old -> new) is needed for the codes when perm (they are in the image numbering); stats[2] += in-slice
+   (shared-memory) entries.
    Padding slots get code 0 and value 0. */
 int MSCUDAFill(int m, int sh, const int *ai, const int *aj, const double *aa, const int *perm, const int *iperm, int dapart, int local, const long long *sliceptr, int write_image, int *cols, double *vals, double *diag, long long *csr2slot, unsigned long long *stats, void *stream);
 

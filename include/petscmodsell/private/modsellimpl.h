@@ -8,7 +8,9 @@
        are stored in the slots like any other entry;
      - slot (s, k, t) = sliceptr[s] + k*sh + t holds the k-th off-diagonal of row s*sh+t
        (interleaved, so consecutive threads read consecutive addresses);
-     - cols[slot]: 0 = padding; c+1 = column c (in the user's numbering) read from global x;
+     - cols[slot]: 0 = padding; c+1 = column c, in the image numbering when the image is permuted
+       (user column perm[c]: a product gathers x into that numbering once, xp[r] = x[perm[r]], and
+       reads xp[c]; the neighbours of a compact slice are then near in memory), else in the user's;
        -(q+1) = column perm[s*sh+q], read from the slice's shared-memory window of x
        (only when local_cols and the block is square);
      - csr2slot[k] for CSR entry k: the slot (>= 0) or -(r+1) for the diagonal of image row r.
@@ -66,10 +68,12 @@ struct _n_MSImage {
   PetscScalar *diag;         /* m, or NULL */
   PetscInt64  *csr2slot;     /* nnz, built when first needed */
   int         *hperm32;      /* perm as 32-bit integers for the host kernel view (64-bit PetscInt only) */
+  PetscScalar *xwork;        /* m: x gathered into the image numbering by a host product (permuted images) */
 
   /* device image (CUDA) */
   PetscBool dev_pattern; /* device arrays hold the current pattern */
   void     *d_sliceptr, *d_cols, *d_vals, *d_diag, *d_perm, *d_csr2slot, *d_csrvals;
+  void     *d_xwork; /* m: x gathered into the image numbering by a product (permuted images) */
   size_t    dev_bytes;
 };
 

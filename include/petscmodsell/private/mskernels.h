@@ -39,8 +39,12 @@ extern "C" {
 /*
    One mod-SELL image (see modsellimpl.h for the format) as a kernel reads it: host or device arrays.
      slot (s, k, t) = sliceptr[s] + k*sh + t holds the k-th off-diagonal entry of image row r = s*sh + t;
-     cols[slot]: 0 padding, c+1 column c of x (user numbering), -(q+1) the slice's own row q (only when local_cols);
+     cols[slot]: 0 padding, -(q+1) the slice's own row q (only when local_cols), c+1 column c: of the image numbering
+                 (image row c, user column perm[c]) when perm_cols, else of the user numbering; MS_CODE_COL() gives the
+                 user column either way;
      diag[r]: the diagonal apart (NULL: stored in the slots); perm[r]: the user row of image row r (NULL: identity).
+   A product with a permuted image gathers x into the image numbering once (one read per row), so that the window of
+   a slice and its neighbours' values are contiguous, and scatters y once (see MSCUDAMult()).
 */
 typedef struct {
   int              m, n, sh, nslices;
@@ -51,7 +55,11 @@ typedef struct {
   const int       *perm;
   int              local_cols; /* negative (in-slice) column codes present: square block */
   int              diag_block; /* the square diagonal block of its process: columns are local rows */
+  int              perm_cols;  /* positive codes are columns of the image numbering (a permuted square block) */
 } MSImageView;
+
+/* the user column of a positive code c of the image (cols[] entry > 0) */
+#define MS_CODE_COL(img, c) ((img)->perm_cols ? (img)->perm[(c) - 1] : (c) - 1)
 
 /* ------------------------------------------------------------------------------------------------------------
    Pattern kernels shared by the preconditioners (bjsmooth's zero-guess path now; the block ILU and ISAI

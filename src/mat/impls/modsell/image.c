@@ -32,7 +32,7 @@ static PetscErrorCode MSImageFreeDevice(MSImage img)
 {
   PetscFunctionBegin;
 #if defined(PETSC_HAVE_CUDA)
-  void **p[] = {&img->d_sliceptr, &img->d_cols, &img->d_vals, &img->d_diag, &img->d_perm, &img->d_csr2slot, &img->d_csrvals};
+  void **p[] = {&img->d_sliceptr, &img->d_cols, &img->d_vals, &img->d_diag, &img->d_perm, &img->d_csr2slot, &img->d_csrvals, &img->d_xwork};
   for (size_t i = 0; i < PETSC_STATIC_ARRAY_LENGTH(p); i++) {
     if (*p[i]) PetscCallCUDA(cudaFree(*p[i]));
     *p[i] = NULL;
@@ -52,6 +52,7 @@ static PetscErrorCode MSImageFreeHost(MSImage img)
   PetscCall(PetscFree(img->diag));
   PetscCall(PetscFree(img->csr2slot));
   PetscCall(PetscFree(img->hperm32));
+  PetscCall(PetscFree(img->xwork));
   img->host_pattern = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -262,13 +263,13 @@ static PetscErrorCode MSImageBuildHost(MSImage img, Mat A)
         if (dapart && c == o) img->diag[r] = aa[e];
         else {
           const PetscInt64 slot = img->sliceptr[s] + (PetscInt64)k * sh + (r - first);
-          const PetscInt   cp   = local ? (iperm ? iperm[c] : c) : -1;
+          const PetscInt   cp   = iperm ? iperm[c] : c; /* the column in the image numbering */
           k++;
           noff++;
           if (local && cp >= first && cp < first + sh) {
             img->cols[slot] = -(int)(cp - first) - 1;
             nlocal++;
-          } else img->cols[slot] = (int)(c + 1);
+          } else img->cols[slot] = (int)(cp + 1);
           img->vals[slot] = aa[e];
         }
       }
@@ -456,7 +457,7 @@ static PetscErrorCode MSImageBuildDevice(MSImage img, Mat A)
   }
   PetscCall(MSCSRDeviceGet(img, A, PETSC_TRUE, stream, &csr));
   PetscCall(PetscLogEventBegin(MATMODSELL_ImageBuild, A, 0, 0, 0));
-  if (img->d_perm && img->local) { /* old -> new, on the device */
+  if (img->d_perm) { /* old -> new, on the device: column codes are in the image numbering */
     PetscCall(MSDeviceMallocAsync((void **)&d_iperm, m * sizeof(int), "the inverse row permutation", stream));
     PetscCallCUDA((cudaError_t)MSCUDAInversePerm((int)m, (const int *)img->d_perm, d_iperm, stream));
   }
@@ -617,21 +618,28 @@ PetscErrorCode MSImageEnsureStats(MSImage img, Mat A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode MSImageMultHost(MSImage img, const PetscScalar *x, const PetscScalar *yin, PetscScalar *y)
+PetscErrorCode MSImageMultHost(MSImage img, const PetscScalar *xu, const PetscScalar *yin, PetscScalar *y)
 {
-  const PetscInt  sh = img->sh, m = img->m;
-  const PetscBool local = img->local;
-  PetscScalar     xs[1024], sum[1024];
+  const PetscInt     sh = img->sh, m = img->m;
+  const PetscBool    local = img->local;
+  const PetscScalar *x     = xu;
+  PetscScalar        xs[1024], sum[1024];
 
   PetscFunctionBegin;
+  if (img->perm && m) { /* x in the image numbering: one gather (MSCUDAMult() does the same) */
+    PetscScalar *xp;
+    if (!img->xwork) PetscCall(PetscMalloc1(m, &img->xwork));
+    xp = img->xwork;
+    for (PetscInt r = 0; r < m; r++) xp[r] = xu[img->perm[r]];
+    x = xp;
+  }
   for (PetscInt s = 0; s < img->nslices; s++) {
     const PetscInt   first = s * sh, nr = PetscMin(sh, m - first);
     const PetscInt64 beg   = img->sliceptr[s];
     const PetscInt   w     = (PetscInt)((img->sliceptr[s + 1] - beg) / sh);
 
     for (PetscInt t = 0; t < nr; t++) {
-      const PetscInt o = img->perm ? img->perm[first + t] : first + t;
-      const PetscScalar xr = (img->diag || local) ? x[o] : 0.0;
+      const PetscScalar xr = (img->diag || local) ? x[first + t] : 0.0;
       if (local) xs[t] = xr;
       sum[t] = img->diag ? img->diag[first + t] * xr : 0.0;
     }
@@ -700,6 +708,7 @@ PetscErrorCode MSImageGetView(MSImage img, PetscMemType mtype, PetscBool diag_bl
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "A device view of a mod-SELL image needs PETSc configured with CUDA");
 #endif
   }
+  v->perm_cols = (int)(v->perm != NULL); /* a permuted image's codes are in its numbering (MSImageBuildHost()) */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -711,9 +720,13 @@ PetscErrorCode MSImageMultDevice(MSImage img, const PetscScalar *x, const PetscS
 
   PetscFunctionBegin;
   PetscCall(MSImageGetView(img, PETSC_MEMTYPE_DEVICE, PETSC_FALSE, &v));
+  if (v.perm && !img->d_xwork) { /* the gathered x of a permuted image */
+    PetscCall(MSDeviceMalloc(&img->d_xwork, (size_t)img->m * sizeof(double), "the permuted copy of x of the mod-SELL image"));
+    img->dev_bytes += (size_t)img->m * sizeof(double);
+  }
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   PetscCall(PetscLogGpuTimeBegin());
-  PetscCallCUDA((cudaError_t)MSCUDAMult(&v, x, yin, y, stream));
+  PetscCallCUDA((cudaError_t)MSCUDAMult(&v, x, yin, y, (double *)img->d_xwork, stream));
   PetscCall(PetscLogGpuTimeEnd());
   PetscCall(PetscLogGpuFlops(PetscMax(0.0, 2.0 * (img->noffdiag + (img->dapart ? img->m : 0)) - (yin ? 0 : img->m))));
   PetscFunctionReturn(PETSC_SUCCESS);

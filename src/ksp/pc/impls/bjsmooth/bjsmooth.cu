@@ -81,7 +81,10 @@ __global__ void __launch_bounds__(1024) bjs_sweep_kernel(int m, const long long 
         }
         nn++;
         if (!zero) acc -= v * win[-c - 1];
-      } else if (c > 0 && !zero) acc -= __ldg(vals + slot) * (ASYNC ? __ldcg(xin + (c - 1)) : __ldg(xin + (c - 1)));
+      } else if (c > 0 && !zero) {
+        const int j = perm ? __ldg(perm + (c - 1)) : c - 1; /* MS_CODE_COL(): a permuted image's codes are in its numbering */
+        acc -= __ldg(vals + slot) * (ASYNC ? __ldcg(xin + j) : __ldg(xin + j));
+      }
     }
   }
   const double rl = acc;

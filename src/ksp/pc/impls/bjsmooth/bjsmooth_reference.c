@@ -196,7 +196,7 @@ MS_BJS_SWEEP(MSBJSSweep_Reference)
           }
           nn++;
           if (!zero) acc -= v * h.xs[-c - 1];
-        } else if (c > 0 && !zero) acc -= v * xin[c - 1];
+        } else if (c > 0 && !zero) acc -= v * xin[MS_CODE_COL(img, c)];
       }
       h.nnb[t] = nn;
       h.rl[t]  = acc;

@@ -111,7 +111,7 @@ __global__ void __launch_bounds__(1024) rz_rows_kernel(MSImageView img, const do
         if (COLS) rz_atomic_comb<P>(&cwin[q], rz_pw<P>(__dmul_rn(v, sro)));
         if (img.diag_block && q == t) dval = a;
       } else if (c != 0) {
-        const int j = c - 1; /* without LOCAL the image has no in-slice codes */
+        const int j = MS_CODE_COL(&img, c); /* without LOCAL the image has no in-slice codes */
         scj         = sc ? __ldg(sc + j) : 1.0;
         if (COLS) rz_atomic_comb<P>(&colacc[j], rz_pw<P>(__dmul_rn(v, sro)));
         if (img.diag_block && j == o) dval = a;

@@ -74,7 +74,7 @@ MS_RUIZ_ROW_PASS(MSRuizRowPass_Reference)
           j           = img->perm ? img->perm[first_row + q] : first_row + q;
           if (diagblock && q == t) dval = a;
         } else {
-          j = c - 1;
+          j = MS_CODE_COL(img, c);
           if (diagblock && j == o) dval = a;
         }
         acc = RzComb(p, acc, RzPw(p, v * (sc ? sc[j] : 1.0)));

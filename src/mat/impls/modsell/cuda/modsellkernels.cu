@@ -1,11 +1,14 @@
 /*
    CUDA kernels of the modified Sliced ELLPACK format (paper 000, sections 3.1-3.2).
    One thread block per slice, one thread per row; the slice's window of x is loaded into
-   shared memory first, then each thread walks its row's interleaved slots.
+   shared memory first, then each thread walks its row's interleaved slots. A permuted image
+   reads x in its own numbering: a gather kernel makes that copy first (one read per row),
+   and the product scatters y (one write per row).
 */
 #include <petscmodsell/private/msdevice.cuh>
 #include <petscmodsell/private/modsellcuda.h>
 
+/* x is in the image numbering (the gathered copy when PERM); y, yin in the user's */
 template <bool DIAG, bool LOCAL, bool PERM, bool ADD>
 __global__ void __launch_bounds__(1024) ms_mult_kernel(int m, const long long *__restrict__ sliceptr, const int *__restrict__ cols, const double *__restrict__ vals, const double *__restrict__ diag, const int *__restrict__ perm, const double *__restrict__ x, const double *yin, double *y)
 {
@@ -17,7 +20,7 @@ __global__ void __launch_bounds__(1024) ms_mult_kernel(int m, const long long *_
   double     sum   = 0.0;
 
   if (DIAG || LOCAL) {
-    const double xr = valid ? x[orow] : 0.0;
+    const double xr = valid ? x[r] : 0.0;
     if (LOCAL) {
       xs[t] = xr;
       __syncthreads();
@@ -48,15 +51,26 @@ static void launch_mult(int m, int sh, int nslices, const long long *sliceptr, c
   else ms_mult_kernel<DIAG, LOCAL, PERM, false><<<nslices, sh, smem, st>>>(m, sliceptr, cols, vals, diag, perm, x, yin, y);
 }
 
-extern "C" int MSCUDAMult(const MSImageView *img, const double *x, const double *yin, double *y, void *stream)
+__global__ void ms_gather_kernel(int m, const int *__restrict__ perm, const double *__restrict__ x, double *__restrict__ xp)
+{
+  const int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r < m) xp[r] = x[perm[r]];
+}
+
+extern "C" int MSCUDAMult(const MSImageView *img, const double *xu, const double *yin, double *y, double *xwork, void *stream)
 {
   cudaStream_t st = (cudaStream_t)stream;
   const int    m = img->m, sh = img->sh, nslices = img->nslices;
   const long long *sliceptr = img->sliceptr;
   const int       *cols = img->cols, *perm = img->perm;
-  const double    *vals = img->vals, *diag = img->diag;
+  const double    *vals = img->vals, *diag = img->diag, *x = xu;
   if (m <= 0 || nslices <= 0) return (int)cudaSuccess;
   const bool d = diag != nullptr, l = img->local_cols != 0, p = perm != nullptr;
+  if (p) { /* the column codes are in the image numbering: x too */
+    if (!img->perm_cols || !xwork) return (int)cudaErrorInvalidValue;
+    ms_gather_kernel<<<(m + 255) / 256, 256, 0, st>>>(m, perm, xu, xwork);
+    x = xwork;
+  }
   if (d && l && p) launch_mult<true, true, true>(m, sh, nslices, sliceptr, cols, vals, diag, perm, x, yin, y, st);
   else if (d && l) launch_mult<true, true, false>(m, sh, nslices, sliceptr, cols, vals, diag, perm, x, yin, y, st);
   else if (d && p) launch_mult<true, false, true>(m, sh, nslices, sliceptr, cols, vals, diag, perm, x, yin, y, st);
@@ -187,12 +201,12 @@ __global__ void ms_fill_kernel(int m, int sh, const int *__restrict__ ai, const 
         const long long slot = beg + (long long)k * sh + t;
         k++;
         if (write_image) {
-          const int cp = local ? (iperm ? iperm[c] : c) : -1;
+          const int cp = iperm ? iperm[c] : c; /* the column in the image numbering */
           int       code;
           if (local && cp >= first && cp < first + sh) {
             code = -(cp - first) - 1;
             nlocal++;
-          } else code = c + 1;
+          } else code = cp + 1;
           cols[slot] = code;
           vals[slot] = aa[e];
         }
