@@ -3,7 +3,7 @@ The mesh (see fvmmesh.h): an nx x ny x nz grid of the unit box with jittered int
 as hexahedra or split into prisms or tetrahedra, numbered by a random permutation; the implicit FVM Laplacian\n\
 with Dirichlet (x = 0, or every side) and Neumann boundaries is SPD.\n\
 Mesh and problem options:\n\
-  -n <n>, -nx -ny -nz <n>              : structured cells along each axis\n\
+  -n <n>, -nx -ny -nz <n>              : structured cells along each axis (160 with CUDA, 64 without)\n\
   -cell <hex,prism,tet,mixed>          : kind of cells\n\
   -jitter <j>                          : random move of interior vertices, in grid spacings, [0,0.5)\n\
   -seed <s>, -permute <bool>           : seed; random numbering of the cells\n\
@@ -11,30 +11,47 @@ Mesh and problem options:\n\
   -flux <twopoint,minimum,overrelaxed> : face coefficient |s|/|d|, (s.d)/|d|^2, |s|^2/(s.d)\n\
   -source <sine,random,zero>           : source term\n\
 Solver options:\n\
-  -mat_type <modsell>                  : type of the first solve's matrix\n\
-  -compare <bool>                      : solve again with PETSc's AIJ (aijcusparse with CUDA; -cmp_mat_type changes it)\n\
-  -ksp_rtol <1e-8>, -pc_type <jacobi>  : and every other KSP option, for both solves\n\
-  -timings <bool>                      : print the timings\n\
+  -configs <mat:pc,...>                : the configurations compared, each a matrix type and a preconditioner of CG\n\
+                                         (default modsell:jacobi,modsell:bjsmooth,aijcusparse:jacobi,aijcusparse:gamg;\n\
+                                         aij for aijcusparse without CUDA)\n\
+  -ref <mat:pc>                        : the configuration the speed-ups are measured against (default aijcusparse:jacobi,\n\
+                                         aij:jacobi without CUDA, or the first)\n\
+  -warmup <bool>                       : run every configuration once untimed first (default: when timing)\n\
+  -repeat <n>                          : timed rounds of all configurations; each one's fastest round is shown (1)\n\
+  -mat_type <t>, -pc_type <p>          : instead of -configs: two solves, t:p then -cmp_mat_type:p (the older form)\n\
+  -compare <bool>, -cmp_mat_type <t>   : in that form: solve again with PETSc's AIJ (aijcusparse with CUDA)\n\
+  -ksp_rtol <1e-8>, -ksp_...           : and every other KSP and PC option, for every configuration\n\
+  -timings <bool>                      : print the timings, the device, and whether PETSc is a debug build\n\
   -check                               : verify and print the properties of the matrix and of the solves\n\
   -write_system <file>                 : write A and b in PETSc binary format\n\
   -read_system <file>                  : solve A and b read from a file (after writing it, when both are given)\n\n";
 
 /*
-   The project's main job (make demo): the pressure equation of an unstructured-mesh FVM solver, solved
-   with CG on the GPU through MATMODSELL and, in the same run, through PETSc's own AIJ.
+   The project's main job (make demo): the pressure equation of an unstructured-mesh FVM solver, solved with
+   CG on the GPU through MATMODSELL and, in the same run, through PETSc's own AIJ, in several configurations
+   (a matrix type and a preconditioner each): by default MATMODSELL with Jacobi and with PCBJSMOOTH (its
+   defaults), aijcusparse (aij without CUDA) with Jacobi and with GAMG (PETSc's defaults).
 
-   Each process builds its own contiguous block of rows of the system (fvmmesh.h: FVMMeshCreateSystem()),
-   then for each matrix type: create the matrix (MatSetFromOptions, so -mat_type chooses it), preallocate
-   exactly and insert the rows, create a CG solver (Jacobi by default, KSPSetFromOptions), vectors from
-   MatCreateVecs() (CUDA vectors for device matrix types), KSPSetUp() and one MatMult() (which builds the
-   format and the device copy), then KSPSolve() from a zero initial guess.
+   Each process builds its own contiguous block of rows of the system once (fvmmesh.h: FVMMeshCreateSystem()).
+   Then, for each configuration, as a user of that matrix type would: create the matrix of the type, preallocate
+   exactly and insert the generated rows with MatSetValues(), assemble, create a CG solver with the configuration's
+   preconditioner (KSPSetFromOptions() adds the command line's KSP and PC options), vectors from MatCreateVecs()
+   (CUDA vectors for device matrix types), KSPSetUp() and one MatMult() (which builds the format and the device
+   copy), then KSPSolve() from a zero initial guess; the matrix and the solver are destroyed before the next
+   configuration, so only one configuration's matrix and solver exist at a time (besides the generated rows).
+
+   With -warmup (the default when timing), a first round of every configuration is run untimed, so that the
+   timed rounds pay no first-use costs (CUDA context, cuBLAS/cuSPARSE handles, memory pools, code loading);
+   -repeat n runs n timed rounds and keeps each configuration's fastest (setup + solve) round.
 
    CG stops on the unpreconditioned residual by default (-ksp_norm_type unpreconditioned), so the
    stopping test is ||b - A x|| <= rtol ||b|| for every preconditioner and the table's true residual
    can be read against rtol; -ksp_norm_type preconditioned gives PETSc's default back.
 
-   Timings (max over processes, device synchronized): setup = matrix creation, preallocation and
-   insertion of the generated rows, assembly, KSPSetUp() and the first MatMult(); solve = KSPSolve().
+   Timings (max over processes, device synchronized and processes at a barrier before every clock read):
+   setup = matrix creation, preallocation and insertion of the generated rows, assembly, KSPSetUp() (which
+   sets up the preconditioner) and the first MatMult(); solve = KSPSolve(); total = setup + solve. Speed-ups
+   are the reference configuration's time divided by the configuration's (> 1: faster than the reference).
 */
 #include <petscmodsell.h>
 #include "fvmmesh.h"
@@ -42,8 +59,16 @@ Solver options:\n\
   #include <petscdevice_cuda.h>
 #endif
 
+#define MAX_CONFIGS 16
+
+/* a configuration: a matrix type and a preconditioner of CG */
 typedef struct {
-  char               type[64];
+  char        mattype[64], pctype[64];
+  const char *matprefix; /* options prefix of the matrix: NULL, or "cmp_" for the comparison of the older two-solve form */
+} Config;
+
+typedef struct {
+  char               type[64], pc[64], label[136]; /* the matrix and preconditioner types as created */
   PetscInt           rows, its;
   PetscLogDouble     nnz;
   KSPConvergedReason reason;
@@ -70,16 +95,18 @@ static PetscErrorCode MaxTime(MPI_Comm comm, PetscLogDouble *t)
 }
 
 /*
-  SolveSystem - assembles the system into a matrix of type deftype (or -<prefix>mat_type), solves it with
-  CG and returns the solution, the matrix and the numbers of the run
+  SolveSystem - assembles the system into a matrix of the configuration's type (-<prefix>mat_type may change it),
+  solves it with CG and the configuration's preconditioner and returns the numbers of the run; the matrix and
+  the solution when Aout and xout are given (else they are destroyed here)
 */
-static PetscErrorCode SolveSystem(MPI_Comm comm, const FVMSystem *sys, const char prefix[], MatType deftype, SolveResult *res, Mat *Aout, Vec *xout)
+static PetscErrorCode SolveSystem(MPI_Comm comm, const FVMSystem *sys, const Config *cfg, SolveResult *res, Mat *Aout, Vec *xout)
 {
   Mat            A;
   Vec            x, b, r;
   KSP            ksp;
   PC             pc;
   MatType        type;
+  PCType         pctype;
   MatInfo        info;
   PetscLogDouble t0, t1, t2;
   PetscReal      bnorm, rnorm;
@@ -88,7 +115,7 @@ static PetscErrorCode SolveSystem(MPI_Comm comm, const FVMSystem *sys, const cha
   PetscCall(PetscMemzero(res, sizeof(*res)));
   PetscCall(Synchronize(comm));
   PetscCall(PetscTime(&t0));
-  PetscCall(FVMSystemCreateMat(comm, sys, prefix, deftype, &A));
+  PetscCall(FVMSystemCreateMat(comm, sys, cfg->matprefix, cfg->mattype, &A));
   PetscCall(Synchronize(comm));
   PetscCall(PetscTime(&t1));
   res->tasm = t1 - t0;
@@ -97,7 +124,7 @@ static PetscErrorCode SolveSystem(MPI_Comm comm, const FVMSystem *sys, const cha
   PetscCall(KSPSetOperators(ksp, A, A));
   PetscCall(KSPSetType(ksp, KSPCG));
   PetscCall(KSPGetPC(ksp, &pc));
-  PetscCall(PCSetType(pc, PCJACOBI));
+  PetscCall(PCSetType(pc, cfg->pctype));
   PetscCall(KSPSetTolerances(ksp, 1e-8, PETSC_CURRENT, PETSC_CURRENT, PETSC_CURRENT));
   PetscCall(KSPSetNormType(ksp, KSP_NORM_UNPRECONDITIONED));
   PetscCall(KSPSetFromOptions(ksp));
@@ -130,6 +157,9 @@ static PetscErrorCode SolveSystem(MPI_Comm comm, const FVMSystem *sys, const cha
   res->relres = bnorm > 0 ? rnorm / bnorm : rnorm;
   PetscCall(MatGetType(A, &type));
   PetscCall(PetscStrncpy(res->type, type, sizeof(res->type)));
+  PetscCall(PCGetType(pc, &pctype));
+  PetscCall(PetscStrncpy(res->pc, pctype, sizeof(res->pc)));
+  PetscCall(PetscSNPrintf(res->label, sizeof(res->label), "%s + %s", res->type, res->pc));
   PetscCall(MatGetSize(A, &res->rows, NULL));
   PetscCall(MatGetInfo(A, MAT_GLOBAL_SUM, &info));
   res->nnz = info.nz_used;
@@ -137,8 +167,69 @@ static PetscErrorCode SolveSystem(MPI_Comm comm, const FVMSystem *sys, const cha
   PetscCall(VecDestroy(&r));
   PetscCall(VecDestroy(&b));
   PetscCall(KSPDestroy(&ksp));
-  *xout = x;
-  *Aout = A;
+  if (xout) *xout = x;
+  else PetscCall(VecDestroy(&x));
+  if (Aout) *Aout = A;
+  else PetscCall(MatDestroy(&A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ParseConfig - "mattype:pctype" (no ':': Jacobi) */
+static PetscErrorCode ParseConfig(const char str[], Config *cfg)
+{
+  const char *colon;
+  size_t      len;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(cfg, sizeof(*cfg)));
+  PetscCall(PetscStrchr(str, ':', (char **)&colon));
+  PetscCall(PetscStrlen(str, &len));
+  if (colon) len = (size_t)(colon - str);
+  PetscCheck(len > 0 && len < sizeof(cfg->mattype), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Configuration '%s': give a matrix type and a preconditioner, as modsell:jacobi", str);
+  PetscCall(PetscStrncpy(cfg->mattype, str, len + 1));
+  PetscCall(PetscStrncpy(cfg->pctype, colon ? colon + 1 : PCJACOBI, sizeof(cfg->pctype)));
+  PetscCheck(cfg->pctype[0], PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Configuration '%s': no preconditioner after ':'", str);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* PrintDevice - names the GPU PETSc computes on (or says there is none) and warns about a debug build */
+static PetscErrorCode PrintDevice(MPI_Comm comm)
+{
+  PetscFunctionBegin;
+#if defined(PETSC_HAVE_CUDA)
+  {
+    int ndev = 0;
+
+    if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) {
+      (void)cudaGetLastError();
+      PetscCall(PetscPrintf(comm, "  device: PETSc with CUDA, but no GPU is visible\n"));
+    } else {
+      PetscDeviceContext dctx;
+      PetscDevice        device;
+      PetscDeviceType    dtype;
+      PetscInt           id;
+
+      PetscCall(PetscDeviceContextGetCurrentContext(&dctx));
+      PetscCall(PetscDeviceContextGetDevice(dctx, &device));
+      PetscCall(PetscDeviceGetType(device, &dtype));
+      if (dtype == PETSC_DEVICE_CUDA) {
+        struct cudaDeviceProp prop;
+        int                   driver = 0, runtime = 0;
+
+        PetscCall(PetscDeviceGetDeviceId(device, &id));
+        PetscCallCUDA(cudaGetDeviceProperties(&prop, (int)id));
+        PetscCallCUDA(cudaDriverGetVersion(&driver));
+        PetscCallCUDA(cudaRuntimeGetVersion(&runtime));
+        PetscCall(PetscPrintf(comm, "  device: %s (GPU %d of %d on the first process, %.0f GiB, compute capability %d.%d; CUDA runtime %d.%d, driver %d.%d)\n", prop.name, (int)id, ndev, (double)prop.totalGlobalMem / 1073741824.0, prop.major, prop.minor, runtime / 1000, (runtime % 1000) / 10, driver / 1000, (driver % 1000) / 10));
+      } else PetscCall(PetscPrintf(comm, "  device: PETSc's device context is the host (%s), not a GPU\n", PetscDeviceTypes[dtype]));
+    }
+  }
+#else
+  PetscCall(PetscPrintf(comm, "  device: no GPU: PETSc without CUDA; the comparison is CPU-only (every matrix type multiplies on the host)\n"));
+#endif
+#if defined(PETSC_USE_DEBUG)
+  PetscCall(PetscPrintf(comm, "  WARNING: PETSc is a debug build: timings of a debug build mean little; configure PETSc with --with-debugging=0 (make configure CONFIGURE_OPTIONS=--with-debugging=0)\n"));
+#endif
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -244,40 +335,121 @@ static PetscErrorCode CheckMatrix(MPI_Comm comm, const FVMMesh *mesh, const FVMS
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the ||x1 - x2|| / ||x2|| of two solutions of the system (host arrays: the vectors may be of different types) */
+static PetscErrorCode RelativeDifference(MPI_Comm comm, Vec x1, Vec x2, PetscReal *rel)
+{
+  const PetscScalar *a1, *a2;
+  PetscInt           n;
+  PetscReal          s[2] = {0, 0};
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(x1, &n));
+  PetscCall(VecGetArrayRead(x1, &a1));
+  PetscCall(VecGetArrayRead(x2, &a2));
+  for (PetscInt i = 0; i < n; i++) {
+    s[0] += PetscRealPart(PetscConj(a1[i] - a2[i]) * (a1[i] - a2[i]));
+    s[1] += PetscRealPart(PetscConj(a2[i]) * a2[i]);
+  }
+  PetscCall(VecRestoreArrayRead(x2, &a2));
+  PetscCall(VecRestoreArrayRead(x1, &a1));
+  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, s, 2, MPIU_REAL, MPIU_SUM, comm));
+  *rel = s[1] > 0 ? PetscSqrtReal(s[0] / s[1]) : PetscSqrtReal(s[0]);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   MPI_Comm       comm;
   FVMMesh        mesh;
   FVMSystem      sys, sysread;
-  SolveResult    res[2];
-  Mat            A;
-  Vec            x[2] = {NULL, NULL};
-  PetscBool      check = PETSC_FALSE, compare = PETSC_TRUE, timings = PETSC_TRUE, write, read, generate;
+  Config         cfg[MAX_CONFIGS];
+  SolveResult    res[MAX_CONFIGS], run;
+  Vec            x[MAX_CONFIGS];
+  PetscInt       nfailed[MAX_CONFIGS]; /* rounds in which a configuration did not converge */
+  PetscBool      check = PETSC_FALSE, compare = PETSC_TRUE, timings = PETSC_TRUE, warmup, write, read, generate, configsset, refset;
+  char          *cfgstr[MAX_CONFIGS], refstr[256] = "";
   char           wfile[PETSC_MAX_PATH_LEN] = "", rfile[PETSC_MAX_PATH_LEN] = "";
   PetscLogDouble tgen = 0, t0;
   PetscMPIInt    size;
-  PetscInt       nres = 0;
-  MatType        cmptype;
+  PetscInt       ncfg = MAX_CONFIGS, iref = -1, repeat = 1, nwarm;
+#if defined(PETSC_HAVE_CUDA)
+  const char *defconfigs[] = {"modsell:jacobi", "modsell:bjsmooth", "aijcusparse:jacobi", "aijcusparse:gamg"}, *defref = "aijcusparse:jacobi";
+  const MatType cmptype    = MATAIJCUSPARSE;
+  const PetscInt defn      = 160; /* the demo (make demo): 160^3 = 4096000 hexahedra, enough for the GPU to matter */
+#else
+  const char *defconfigs[] = {"modsell:jacobi", "modsell:bjsmooth", "aij:jacobi", "aij:gamg"}, *defref = "aij:jacobi";
+  const MatType cmptype    = MATAIJ;
+  const PetscInt defn      = 64; /* the demo (make demo) without a GPU: 64^3 = 262144 hexahedra */
+#endif
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(PetscModSELLInitializePackage());
   comm = PETSC_COMM_WORLD;
   PetscCallMPI(MPI_Comm_size(comm, &size));
-#if defined(PETSC_HAVE_CUDA)
-  cmptype = MATAIJCUSPARSE;
-#else
-  cmptype = MATAIJ;
-#endif
   PetscOptionsBegin(comm, NULL, "FVM Poisson example", "");
   PetscCall(PetscOptionsBool("-check", "Verify and print the properties of the matrix and of the solves", "", check, &check, NULL));
-  PetscCall(PetscOptionsBool("-compare", "Solve again with PETSc's AIJ (aijcusparse with CUDA)", "", compare, &compare, NULL));
+  PetscCall(PetscOptionsStringArray("-configs", "Configurations compared, mattype:pctype,...", "", cfgstr, &ncfg, &configsset));
+  PetscCall(PetscOptionsString("-ref", "Configuration (mattype:pctype) the speed-ups are measured against", "", refstr, refstr, sizeof(refstr), &refset));
+  PetscCall(PetscOptionsBool("-compare", "Older two-solve form: solve again with PETSc's AIJ (aijcusparse with CUDA)", "", compare, &compare, NULL));
   PetscCall(PetscOptionsBool("-timings", "Print the timings", "", timings, &timings, NULL));
+  warmup = timings;
+  PetscCall(PetscOptionsBool("-warmup", "Run every configuration once untimed first", "", warmup, &warmup, NULL));
+  PetscCall(PetscOptionsBoundedInt("-repeat", "Timed rounds of all configurations (each one's fastest is shown)", "", repeat, &repeat, NULL, 1));
   PetscCall(PetscOptionsString("-write_system", "Write A and b to this PETSc binary file", "", wfile, wfile, sizeof(wfile), &write));
   PetscCall(PetscOptionsString("-read_system", "Read A and b from this PETSc binary file", "", rfile, rfile, sizeof(rfile), &read));
   PetscOptionsEnd();
+
+  /* the configurations: -configs, the older two-solve form (-mat_type, -pc_type, -compare, -cmp_mat_type), or the four defaults */
+  {
+    PetscBool hasmat, haspc, hascmp, hascmptype;
+
+    PetscCall(PetscOptionsHasName(NULL, NULL, "-mat_type", &hasmat));
+    PetscCall(PetscOptionsHasName(NULL, NULL, "-pc_type", &haspc));
+    PetscCall(PetscOptionsHasName(NULL, NULL, "-compare", &hascmp));
+    PetscCall(PetscOptionsHasName(NULL, NULL, "-cmp_mat_type", &hascmptype));
+    if (configsset) {
+      PetscCheck(!hasmat && !haspc, comm, PETSC_ERR_ARG_INCOMP, "-mat_type and -pc_type would override the type of every configuration: give the types in -configs only");
+      PetscCheck(!hascmp && !hascmptype, comm, PETSC_ERR_ARG_INCOMP, "-compare and -cmp_mat_type belong to the two-solve form: with -configs, list every configuration");
+      PetscCheck(ncfg > 0, comm, PETSC_ERR_ARG_WRONG, "-configs needs at least one configuration (at most %d)", MAX_CONFIGS);
+      for (PetscInt c = 0; c < ncfg; c++) {
+        PetscCall(ParseConfig(cfgstr[c], &cfg[c]));
+        PetscCall(PetscFree(cfgstr[c]));
+      }
+    } else if (hasmat || haspc || hascmp || hascmptype) {
+      /* as before the configurations: the type of -mat_type (default MATMODSELL), then PETSc's AIJ under the prefix
+         cmp_ (-cmp_mat_type), both with -pc_type's preconditioner (default Jacobi); the options set the types */
+      PetscCheck(!refset, comm, PETSC_ERR_ARG_INCOMP, "-ref goes with -configs");
+      ncfg   = compare ? 2 : 1;
+      PetscCall(ParseConfig("modsell:jacobi", &cfg[0]));
+      if (compare) {
+        PetscCall(ParseConfig("aij:jacobi", &cfg[1]));
+        PetscCall(PetscStrncpy(cfg[1].mattype, cmptype, sizeof(cfg[1].mattype)));
+        cfg[1].matprefix = "cmp_";
+      }
+      iref = ncfg - 1;
+    } else {
+      ncfg = (PetscInt)PETSC_STATIC_ARRAY_LENGTH(defconfigs);
+      for (PetscInt c = 0; c < ncfg; c++) PetscCall(ParseConfig(defconfigs[c], &cfg[c]));
+    }
+    if (iref < 0) { /* -ref, else the default reference when listed, else the first configuration */
+      Config r;
+
+      PetscCall(ParseConfig(refset ? refstr : defref, &r));
+      for (PetscInt c = 0; c < ncfg && iref < 0; c++) {
+        PetscBool m1, m2;
+
+        PetscCall(PetscStrcmp(cfg[c].mattype, r.mattype, &m1));
+        PetscCall(PetscStrcmp(cfg[c].pctype, r.pctype, &m2));
+        if (m1 && m2) iref = c;
+      }
+      PetscCheck(iref >= 0 || !refset, comm, PETSC_ERR_ARG_WRONG, "-ref %s is not one of the configurations", refstr);
+      if (iref < 0) iref = 0;
+    }
+  }
+
   PetscCall(FVMMeshInitialize(&mesh));
-  mesh.nx = mesh.ny = mesh.nz = 64; /* the demo (make demo): 262144 hexahedra */
+  mesh.nx = mesh.ny = mesh.nz = defn;
   PetscCall(FVMMeshSetFromOptions(comm, NULL, &mesh));
   generate = (PetscBool)(!read || write);
 
@@ -326,61 +498,97 @@ int main(int argc, char **argv)
     } else sys = sysread;
   }
 
-  /* the solve with the matrix type of the options (default MATMODSELL) */
-  PetscCall(SolveSystem(comm, &sys, NULL, MATMODSELL, &res[nres], &A, &x[nres]));
-  if (check) PetscCall(CheckMatrix(comm, &mesh, &sys, A));
-  PetscCall(MatDestroy(&A));
-  nres++;
-  /* the same solve with PETSc's AIJ */
-  if (compare) {
-    PetscCall(SolveSystem(comm, &sys, "cmp_", cmptype, &res[nres], &A, &x[nres]));
-    PetscCall(MatDestroy(&A));
-    nres++;
+  /* the runs: an untimed warm-up round of every configuration (-warmup), then -repeat timed rounds; each
+     configuration's matrix and solver are destroyed before the next one is created */
+  nwarm = warmup ? 1 : 0;
+  if (timings) {
+    PetscCall(PrintDevice(comm));
+    PetscCall(PetscPrintf(comm, "  %" PetscInt_FMT " configuration%s, %s%" PetscInt_FMT " timed round%s\n", ncfg, ncfg > 1 ? "s" : "", warmup ? "one untimed warm-up round, then " : "no warm-up round (-warmup 0): the first run pays first-use costs; ", repeat, repeat > 1 ? "s (each configuration's fastest is shown)" : ""));
+  }
+  PetscCall(PetscMemzero(res, sizeof(res)));
+  PetscCall(PetscMemzero(nfailed, sizeof(nfailed)));
+  for (PetscInt c = 0; c < MAX_CONFIGS; c++) x[c] = NULL;
+  for (PetscInt round = 0; round < nwarm + repeat; round++) {
+    for (PetscInt c = 0; c < ncfg; c++) {
+      const PetscBool checkmat = (PetscBool)(check && round == 0 && c == 0), keepx = (PetscBool)(check && round == nwarm + repeat - 1);
+      Mat             A        = NULL;
+
+      PetscCall(SolveSystem(comm, &sys, &cfg[c], &run, checkmat ? &A : NULL, keepx ? &x[c] : NULL));
+      if (checkmat) PetscCall(CheckMatrix(comm, &mesh, &sys, A));
+      PetscCall(MatDestroy(&A));
+      if (run.reason <= 0) nfailed[c]++;
+      if (round >= nwarm && (round == nwarm || run.tsetup + run.tsolve < res[c].tsetup + res[c].tsolve)) res[c] = run;
+    }
   }
 
-  PetscCall(PetscPrintf(comm, "  %-16s %10s %12s %10s %15s", "matrix type", "rows", "nonzeros", "iterations", "||b-Ax||/||b||"));
-  if (timings) PetscCall(PetscPrintf(comm, " %10s %10s %13s", "setup (s)", "solve (s)", "per it. (ms)"));
+  /* the table */
+  {
+    PetscBool same = PETSC_TRUE;
+
+    for (PetscInt c = 1; c < ncfg; c++) same = (PetscBool)(same && res[c].rows == res[0].rows && res[c].nnz == res[0].nnz);
+    PetscCall(PetscPrintf(comm, "  %" PetscInt_FMT " rows, %.0f nonzeros%s; CG from x = 0 to ||b - Ax|| <= %g ||b||\n", res[0].rows, (double)res[0].nnz, ncfg > 1 ? (same ? " in every configuration" : " (NOT the same in every configuration)") : "", (double)res[0].rtol));
+  }
+  PetscCall(PetscPrintf(comm, "  %-32s %10s %15s  %-*s", "configuration", "iterations", "||b-Ax||/||b||", timings ? 13 : 0, "result"));
+  if (timings) PetscCall(PetscPrintf(comm, " %10s %10s %13s %10s %15s %17s", "setup (s)", "solve (s)", "per it. (ms)", "total (s)", "speed-up total", "speed-up per it."));
   PetscCall(PetscPrintf(comm, "\n"));
-  for (PetscInt i = 0; i < nres; i++) {
-    PetscCall(PetscPrintf(comm, "  %-16s %10" PetscInt_FMT " %12.0f %10" PetscInt_FMT " %15.3e", res[i].type, res[i].rows, (double)res[i].nnz, res[i].its, (double)res[i].relres));
-    if (timings) PetscCall(PetscPrintf(comm, " %10.3f %10.3f %13.3f", res[i].tsetup, res[i].tsolve, res[i].its ? 1e3 * res[i].tsolve / res[i].its : 0.0));
-    PetscCall(PetscPrintf(comm, "%s\n", res[i].reason > 0 ? "" : "  (not converged)"));
+  for (PetscInt c = 0; c < ncfg; c++) {
+    const SolveResult *r = &res[c], *f = &res[iref];
+    const double       pit = r->its ? 1e3 * r->tsolve / r->its : 0, fpit = f->its ? 1e3 * f->tsolve / f->its : 0;
+
+    PetscCall(PetscPrintf(comm, "  %-32s %10" PetscInt_FMT " %15.3e  %-*s", r->label, r->its, (double)r->relres, timings ? 13 : 0, r->reason > 0 && !nfailed[c] ? "converged" : "NOT converged"));
+    if (timings) {
+      PetscCall(PetscPrintf(comm, " %10.3f %10.3f %13.3f %10.3f %14.2fx", r->tsetup, r->tsolve, pit, r->tsetup + r->tsolve, (f->tsetup + f->tsolve) / (r->tsetup + r->tsolve)));
+      if (pit > 0 && fpit > 0) PetscCall(PetscPrintf(comm, " %16.2fx", fpit / pit));
+      else PetscCall(PetscPrintf(comm, " %17s", "-"));
+      if (c == iref) PetscCall(PetscPrintf(comm, "  (reference)"));
+    }
+    if (r->reason <= 0) PetscCall(PetscPrintf(comm, "  (%s)", KSPConvergedReasons[r->reason]));
+    else if (nfailed[c]) PetscCall(PetscPrintf(comm, "  (not converged in %" PetscInt_FMT " of %" PetscInt_FMT " runs)", nfailed[c], nwarm + repeat));
+    PetscCall(PetscPrintf(comm, "\n"));
   }
   if (timings) {
-    PetscCall(PetscPrintf(comm, "  setup: assembly of the rows (%.3f s", res[0].tasm));
-    for (PetscInt i = 1; i < nres; i++) PetscCall(PetscPrintf(comm, ", %.3f s", res[i].tasm));
-    PetscCall(PetscPrintf(comm, "), KSPSetUp and a first MatMult; solve: KSPSolve, device synchronized; times are the max over processes\n"));
-    if (generate) PetscCall(PetscPrintf(comm, "  mesh generation and coefficients: %.3f s (%.3f s per million cells); with the assembly: %.3f s per million cells\n", tgen, tgen / (sys.N * 1e-6), (tgen + res[0].tasm) / (sys.N * 1e-6)));
+    PetscCall(PetscPrintf(comm, "  setup: MatSetValues of the generated rows into the configuration's matrix type and assembly (%.3f s", res[0].tasm));
+    for (PetscInt c = 1; c < ncfg; c++) PetscCall(PetscPrintf(comm, ", %.3f s", res[c].tasm));
+    PetscCall(PetscPrintf(comm, "), KSPSetUp (with the preconditioner's setup) and a first MatMult; solve: KSPSolve; total = setup + solve\n"));
+    PetscCall(PetscPrintf(comm, "  %s; device synchronized and processes at a barrier before every clock read; times are the max over processes\n", warmup ? "timed after an untimed warm-up run of every configuration" : "NO warm-up run: the first configuration's times include first-use costs"));
+    PetscCall(PetscPrintf(comm, "  speed-up: the time of the reference (%s) / the configuration's; > 1: faster than the reference\n", res[iref].label));
+    if (generate) PetscCall(PetscPrintf(comm, "  mesh generation and coefficients (once, for every configuration): %.3f s (%.3f s per million cells)\n", tgen, tgen / (sys.N * 1e-6)));
   }
 
   if (check) {
     PetscCall(PetscPrintf(comm, "Checks of the solves (rtol %g):\n", (double)res[0].rtol));
-    for (PetscInt i = 0; i < nres; i++) PetscCall(PetscPrintf(comm, "  %s: %s, ||b-Ax||/||b|| <= 2 rtol: %s\n", res[i].type, res[i].reason > 0 ? "converged" : "NOT converged", res[i].relres <= 2 * res[i].rtol ? "yes" : "NO"));
-    if (nres == 2) {
-      PetscReal dnorm, xnorm;
+    for (PetscInt c = 0; c < ncfg; c++) PetscCall(PetscPrintf(comm, "  %s: %s, ||b-Ax||/||b|| <= 2 rtol: %s\n", res[c].label, res[c].reason > 0 && !nfailed[c] ? "converged" : "NOT converged", res[c].relres <= 2 * res[c].rtol ? "yes" : "NO"));
+    /* configurations with the same preconditioner (and so the same iterates in exact arithmetic) against the
+       first one: the types sum in different orders, the counts may differ by rounding, not by more than a few */
+    for (PetscInt c = 1; c < ncfg; c++) {
+      for (PetscInt d = 0; d < c; d++) {
+        PetscBool samepc;
+        PetscReal rel;
 
-      PetscCall(VecNorm(x[1], NORM_2, &xnorm));
-      PetscCall(VecAXPY(x[1], -1.0, x[0]));
-      PetscCall(VecNorm(x[1], NORM_2, &dnorm));
-      /* the two types sum in different orders: the counts may differ by rounding, not by more than a few */
-      PetscCall(PetscPrintf(comm, "  iterations %s %" PetscInt_FMT ", %s %" PetscInt_FMT ": within 2%% + 1: %s\n", res[0].type, res[0].its, res[1].type, res[1].its, PetscAbsInt(res[0].its - res[1].its) <= 1 + res[1].its / 50 ? "yes" : "NO"));
-      PetscCall(PetscPrintf(comm, "  the two solutions agree (||x1 - x2|| / ||x2|| = %.1e < 1e-6): %s\n", (double)(dnorm / xnorm), dnorm <= 1e-6 * xnorm ? "yes" : "NO"));
+        PetscCall(PetscStrcmp(res[c].pc, res[d].pc, &samepc));
+        if (!samepc) continue;
+        PetscCall(RelativeDifference(comm, x[c], x[d], &rel));
+        PetscCall(PetscPrintf(comm, "  %s and %s: iterations %" PetscInt_FMT " and %" PetscInt_FMT ", within 2%% + 1: %s\n", res[d].label, res[c].label, res[d].its, res[c].its, PetscAbsInt(res[c].its - res[d].its) <= 1 + PetscMax(res[c].its, res[d].its) / 50 ? "yes" : "NO"));
+        PetscCall(PetscPrintf(comm, "  %s and %s: the solutions agree (||x1 - x2|| / ||x2|| = %.1e < 1e-6): %s\n", res[d].label, res[c].label, (double)rel, rel <= 1e-6 ? "yes" : "NO"));
+        break;
+      }
     }
     if (sys.generated && mesh.cell == FVM_CELL_HEX && mesh.jitter == 0 && mesh.source == FVM_SOURCE_ZERO) {
       /* orthogonal mesh, no source: the discrete solution is p_D at the centroids */
-      const PetscScalar *xa;
-      PetscReal          err = 0;
+      for (PetscInt c = 0; c < ncfg; c++) {
+        const PetscScalar *xa;
+        PetscReal          err = 0;
 
-      PetscCall(VecGetArrayRead(x[0], &xa));
-      for (PetscInt i = 0; i < sys.n; i++) err = PetscMax(err, PetscAbsReal(PetscRealPart(xa[i]) - FVMBoundaryValue(sys.centroid + 3 * i)));
-      PetscCall(VecRestoreArrayRead(x[0], &xa));
-      PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &err, 1, MPIU_REAL, MPI_MAX, comm));
-      PetscCall(PetscPrintf(comm, "  orthogonal mesh: the solution is the linear p_D = x + 2y + 3z at the centroids (max error %.1e < 1e-6): %s\n", (double)err, err < 1e-6 ? "yes" : "NO"));
+        PetscCall(VecGetArrayRead(x[c], &xa));
+        for (PetscInt i = 0; i < sys.n; i++) err = PetscMax(err, PetscAbsReal(PetscRealPart(xa[i]) - FVMBoundaryValue(sys.centroid + 3 * i)));
+        PetscCall(VecRestoreArrayRead(x[c], &xa));
+        PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &err, 1, MPIU_REAL, MPI_MAX, comm));
+        PetscCall(PetscPrintf(comm, "  orthogonal mesh, %s: the solution is the linear p_D = x + 2y + 3z at the centroids (max error %.1e < 1e-6): %s\n", res[c].label, (double)err, err < 1e-6 ? "yes" : "NO"));
+      }
     }
   }
 
-  PetscCall(VecDestroy(&x[0]));
-  PetscCall(VecDestroy(&x[1]));
+  for (PetscInt c = 0; c < ncfg; c++) PetscCall(VecDestroy(&x[c]));
   PetscCall(FVMSystemDestroy(&sys));
   PetscCall(FVMMeshDestroy(&mesh));
   PetscCall(PetscFinalize());
@@ -393,12 +601,15 @@ int main(int argc, char **argv)
     requires: double
 
   # -check verifies the matrix (size, symmetry, signs, row sums, nonzeros per row, geometry) and the
-  # solves (convergence to rtol in the true residual, same iterations and solution for both types)
+  # solves (every configuration converges to rtol in the true residual; configurations with the same
+  # preconditioner take the same iterations and give the same solution); without -configs, the four
+  # configurations of the demo (modsell with jacobi and bjsmooth, aij or aijcusparse with jacobi and gamg)
+  # or, with -mat_type, the older pair of solves (-mat_type then -cmp_mat_type, both with -pc_type)
   # (the printed figures that depend on the summation order, iteration counts, residuals, rounding-level
   # geometry errors, are filtered; the checks assert the properties)
   testset:
     args: -check -timings 0
-    filter: sed -E -e "s/aijcusparse/aij/g" -e "s/[0-9]\.[0-9]+e[-+][0-9]+/X/g" -e "s/ +[0-9]+ +X$/ ITS X/" -e "s/iterations ([a-z]+) [0-9]+, ([a-z]+) [0-9]+:/iterations \\1 N, \\2 M:/"
+    filter: sed -E -e "s/aijcusparse/aij/g" -e "s/[0-9]\.[0-9]+e[-+][0-9]+/X/g" -e "s/ +[0-9]+ +X +converged/ ITS X converged/" -e "s/iterations [0-9]+ and [0-9]+,/iterations N and M,/"
     test:
       suffix: hex_mixed
       args: -n 6 -cell hex -bc mixed
@@ -427,7 +638,7 @@ int main(int argc, char **argv)
       suffix: mixed_minimum_2
       nsize: 2
       args: -n 6 -cell mixed -bc dirichlet -flux minimum -permute 0
-    # orthogonal mesh, no source: the solution must be the linear boundary function
+    # orthogonal mesh, no source: every configuration's solution must be the linear boundary function
     test:
       suffix: linear
       args: -n 5 -jitter 0 -source zero -ksp_rtol 1e-10
@@ -440,12 +651,21 @@ int main(int argc, char **argv)
       suffix: io_2
       nsize: 2
       args: -n 4 -cell mixed -write_system fvm.bin -read_system fvm.bin
+    # the older two-solve form with another preconditioner
+    test:
+      suffix: pair_bjsmooth
+      args: -n 6 -cell tet -pc_type bjsmooth
+    # a list of configurations, another reference, the warm-up and two rounds (the last round's solutions are checked)
+    test:
+      suffix: configs_2
+      nsize: 2
+      args: -n 6 -cell mixed -warmup 1 -repeat 2 -configs modsell:bjsmooth,aij:bjsmooth,aij:gamg,modsell -ref modsell:jacobi
 
-  # the demo's table, without timings
+  # the demo's table without timings: the four configurations, each converged
   test:
     suffix: table_2
     nsize: 2
     args: -n 8 -timings 0
-    filter: sed -E -e "s/aijcusparse/aij/g" -e "s/[0-9]\.[0-9]+e[-+][0-9]+/X/g" -e "s/ +[0-9]+ +X$/ ITS X/"
+    filter: sed -E -e "s/aijcusparse/aij/g" -e "s/[0-9]\.[0-9]+e[-+][0-9]+/X/g" -e "s/ +[0-9]+ +X +converged/ ITS X converged/"
 
 TEST*/
