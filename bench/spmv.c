@@ -9,7 +9,7 @@ column (x), i.e. 12 nnz + 16 n for a square matrix, whatever the format really m
 \n\
 -formats is a comma-separated list of FORMAT[:KEY=V1/V2/...]... items; lists expand to every\n\
 combination. FORMAT: aij (the CPU reference, no conversion), aijcusparse, sellcuda, modsell, or any\n\
-other MatType. Keys of modsell: sh (slice height), kernel (modsell|sell), ordering (natural|rcm);\n\
+other MatType. Keys of modsell: sh (slice height), kernel (modsell|sell), ordering (natural|rcm|bricks|partition|...);\n\
 of sellcuda: sh (-mat_sell_slice_height). Example:\n\
   -formats aij,aijcusparse,sellcuda,modsell:sh=32/128/512:kernel=modsell/sell:ordering=natural/rcm\n\
 Formats that need CUDA are skipped (with a message) when PETSc has no CUDA.\n\n";
@@ -37,6 +37,7 @@ Formats that need CUDA are skipped (with a message) when PETSc has no CUDA.\n\n"
 
 #define MAX_VARIANTS 1024
 #define MAX_SAMPLES  1000
+#define MS_NORDERINGS 8 /* at most this many orderings in one ordering= list */
 
 typedef enum {
   FMT_AIJ,
@@ -444,7 +445,7 @@ static PetscErrorCode ParseFormats(MPI_Comm comm, const char *spec, Variant *v, 
   nitems = SplitString(buf, ',', items, MAX_VARIANTS);
   for (PetscInt it = 0; it < nitems; it++) {
     char     *parts[8], *item = items[it];
-    PetscInt  nparts, shs[32], nsh = 1, kers[2], nker = 1, ords[2], nord = 1;
+    PetscInt  nparts, shs[32], nsh = 1, kers[2], nker = 1, ords[MS_NORDERINGS], nord = 1;
     Variant   proto;
     PetscBool flg;
 
@@ -504,14 +505,14 @@ static PetscErrorCode ParseFormats(MPI_Comm comm, const char *spec, Variant *v, 
       PetscCall(PetscStrcmp(kv[0], "ordering", &flg));
       if (flg) {
         PetscCheck(proto.kind == FMT_MODSELL, comm, PETSC_ERR_ARG_WRONG, "-formats: only modsell takes ordering=");
-        PetscCheck(nvals <= 2, comm, PETSC_ERR_ARG_WRONG, "-formats: at most two orderings (natural/rcm)");
+        PetscCheck(nvals <= MS_NORDERINGS, comm, PETSC_ERR_ARG_WRONG, "-formats: at most %d orderings", MS_NORDERINGS);
         for (PetscInt i = 0; i < nvals; i++) {
           PetscInt o = -1;
-          for (PetscInt j = 0; j < 2; j++) {
+          for (PetscInt j = 0; MatModSELLOrderings[j + 2]; j++) { /* the names, then the enum name, prefix, NULL */
             PetscCall(PetscStrcmp(vals[i], MatModSELLOrderings[j], &flg));
             if (flg) o = j;
           }
-          PetscCheck(o >= 0, comm, PETSC_ERR_ARG_WRONG, "-formats: unknown modsell ordering \"%s\": natural or rcm", vals[i]);
+          PetscCheck(o >= 0, comm, PETSC_ERR_ARG_WRONG, "-formats: unknown modsell ordering \"%s\": one of -mat_modsell_ordering's values", vals[i]);
           ords[i] = o;
         }
         nord = nvals;
