@@ -14,9 +14,10 @@ extern "C" {
 
 /* y[perm[r]] = (yin ? yin[perm[r]] : 0) + diag[r]*x[perm[r]] + sum_k vals[slot]*x(cols[slot]) over the slices of
    the image (see modsellimpl.h for the encoding); diag, perm, yin may be NULL. img->local_cols != 0: negative codes
-   read the slice's x window from shared memory. A permuted image (perm, perm_cols) first gathers x into xwork
-   (m doubles, the image numbering), which the product reads; else xwork is not used (may be NULL). */
-int MSCUDAMult(const MSImageView *img, const double *x, const double *yin, double *y, double *xwork, void *stream);
+   read the slice's x window from shared memory. A permuted image (perm, perm_cols) first gathers x into work
+   (the image numbering), which the product reads; the product goes to work + m and comes back by a gather through
+   img->iperm (required with perm). work: 2 m doubles (not used without perm: may be NULL). */
+int MSCUDAMult(const MSImageView *img, const double *x, const double *yin, double *y, double *work, void *stream);
 
 /* vals[csr2slot[k]] = a[k] (csr2slot[k] >= 0) or diag[-csr2slot[k]-1] = a[k] */
 int MSCUDAScatterValues(long long nnz, const long long *csr2slot, const double *a, double *vals, double *diag, void *stream);

@@ -73,7 +73,8 @@ struct _n_MSImage {
   /* device image (CUDA) */
   PetscBool dev_pattern; /* device arrays hold the current pattern */
   void     *d_sliceptr, *d_cols, *d_vals, *d_diag, *d_perm, *d_csr2slot, *d_csrvals;
-  void     *d_xwork; /* m: x gathered into the image numbering by a product (permuted images) */
+  void     *d_xwork; /* 2 m: x and y in the image numbering, for a product (permuted images) */
+  void     *d_iperm; /* m: old -> new (permuted images) */
   size_t    dev_bytes;
 };
 

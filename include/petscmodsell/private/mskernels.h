@@ -56,6 +56,7 @@ typedef struct {
   int              local_cols; /* negative (in-slice) column codes present: square block */
   int              diag_block; /* the square diagonal block of its process: columns are local rows */
   int              perm_cols;  /* positive codes are columns of the image numbering (a permuted square block) */
+  const int       *iperm;      /* iperm[o]: the image row of user row o (NULL: not set up) */
 } MSImageView;
 
 /* the user column of a positive code c of the image (cols[] entry > 0) */

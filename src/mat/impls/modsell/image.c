@@ -32,7 +32,7 @@ static PetscErrorCode MSImageFreeDevice(MSImage img)
 {
   PetscFunctionBegin;
 #if defined(PETSC_HAVE_CUDA)
-  void **p[] = {&img->d_sliceptr, &img->d_cols, &img->d_vals, &img->d_diag, &img->d_perm, &img->d_csr2slot, &img->d_csrvals, &img->d_xwork};
+  void **p[] = {&img->d_sliceptr, &img->d_cols, &img->d_vals, &img->d_diag, &img->d_perm, &img->d_csr2slot, &img->d_csrvals, &img->d_xwork, &img->d_iperm};
   for (size_t i = 0; i < PETSC_STATIC_ARRAY_LENGTH(p); i++) {
     if (*p[i]) PetscCallCUDA(cudaFree(*p[i]));
     *p[i] = NULL;
@@ -443,7 +443,6 @@ static PetscErrorCode MSImageBuildDevice(MSImage img, Mat A)
   cudaStream_t        stream;
   MSCSRDevice         csr;
   unsigned long long *d_stats, stats[3];
-  int                *d_iperm = NULL;
   const size_t        m = (size_t)img->m;
 
   PetscFunctionBegin;
@@ -458,8 +457,9 @@ static PetscErrorCode MSImageBuildDevice(MSImage img, Mat A)
   PetscCall(MSCSRDeviceGet(img, A, PETSC_TRUE, stream, &csr));
   PetscCall(PetscLogEventBegin(MATMODSELL_ImageBuild, A, 0, 0, 0));
   if (img->d_perm) { /* old -> new, on the device: column codes are in the image numbering */
-    PetscCall(MSDeviceMallocAsync((void **)&d_iperm, m * sizeof(int), "the inverse row permutation", stream));
-    PetscCallCUDA((cudaError_t)MSCUDAInversePerm((int)m, (const int *)img->d_perm, d_iperm, stream));
+    PetscCall(MSDeviceMalloc(&img->d_iperm, m * sizeof(int), "the inverse row permutation of the mod-SELL image"));
+    img->dev_bytes += m * sizeof(int);
+    PetscCallCUDA((cudaError_t)MSCUDAInversePerm((int)m, (const int *)img->d_perm, (int *)img->d_iperm, stream));
   }
   PetscCall(MSDeviceMalloc(&img->d_sliceptr, ((size_t)img->nslices + 1) * sizeof(long long), "the slice pointers of the mod-SELL image"));
   PetscCall(MSDeviceMallocAsync((void **)&d_stats, 3 * sizeof(unsigned long long), "the image statistics", stream));
@@ -478,11 +478,10 @@ static PetscErrorCode MSImageBuildDevice(MSImage img, Mat A)
   PetscCall(MSDeviceMalloc(&img->d_vals, PetscMax((size_t)img->nslots, 1) * sizeof(double), "the values of the mod-SELL image"));
   if (img->dapart && m) PetscCall(MSDeviceMalloc(&img->d_diag, m * sizeof(double), "the diagonal of the mod-SELL image"));
   PetscCall(PetscLogGpuTimeBegin());
-  PetscCallCUDA((cudaError_t)MSCUDAFill((int)img->m, (int)img->sh, csr.ai, csr.aj, csr.aa, (const int *)img->d_perm, d_iperm, (int)img->dapart, (int)img->local, (const long long *)img->d_sliceptr, 1, (int *)img->d_cols, (double *)img->d_vals, (double *)img->d_diag, NULL, d_stats, stream));
+  PetscCallCUDA((cudaError_t)MSCUDAFill((int)img->m, (int)img->sh, csr.ai, csr.aj, csr.aa, (const int *)img->d_perm, (const int *)img->d_iperm, (int)img->dapart, (int)img->local, (const long long *)img->d_sliceptr, 1, (int *)img->d_cols, (double *)img->d_vals, (double *)img->d_diag, NULL, d_stats, stream));
   PetscCall(PetscLogGpuTimeEnd());
   PetscCallCUDA(cudaMemcpyAsync(stats, d_stats, 3 * sizeof(unsigned long long), cudaMemcpyDeviceToHost, stream));
   PetscCallCUDA(cudaFreeAsync(d_stats, stream));
-  if (d_iperm) PetscCallCUDA(cudaFreeAsync(d_iperm, stream));
   PetscCall(MSCSRDeviceRestore(&csr, stream));
   PetscCallCUDA(cudaStreamSynchronize(stream));
   PetscCall(PetscLogEventEnd(MATMODSELL_ImageBuild, A, 0, 0, 0));
@@ -720,11 +719,17 @@ PetscErrorCode MSImageMultDevice(MSImage img, const PetscScalar *x, const PetscS
 
   PetscFunctionBegin;
   PetscCall(MSImageGetView(img, PETSC_MEMTYPE_DEVICE, PETSC_FALSE, &v));
-  if (v.perm && !img->d_xwork) { /* the gathered x of a permuted image */
-    PetscCall(MSDeviceMalloc(&img->d_xwork, (size_t)img->m * sizeof(double), "the permuted copy of x of the mod-SELL image"));
-    img->dev_bytes += (size_t)img->m * sizeof(double);
-  }
   PetscCall(PetscGetCurrentCUDAStream(&stream));
+  if (v.perm && !img->d_xwork) { /* x and y in the image numbering of a permuted image */
+    PetscCall(MSDeviceMalloc(&img->d_xwork, 2 * (size_t)img->m * sizeof(double), "the permuted copies of x and y of the mod-SELL image"));
+    img->dev_bytes += 2 * (size_t)img->m * sizeof(double);
+  }
+  if (v.perm && !img->d_iperm) { /* a device image uploaded from the host (64-bit indices) */
+    PetscCall(MSDeviceMalloc(&img->d_iperm, (size_t)img->m * sizeof(int), "the inverse row permutation of the mod-SELL image"));
+    img->dev_bytes += (size_t)img->m * sizeof(int);
+    PetscCallCUDA((cudaError_t)MSCUDAInversePerm((int)img->m, (const int *)img->d_perm, (int *)img->d_iperm, stream));
+  }
+  v.iperm = (const int *)img->d_iperm;
   PetscCall(PetscLogGpuTimeBegin());
   PetscCallCUDA((cudaError_t)MSCUDAMult(&v, x, yin, y, (double *)img->d_xwork, stream));
   PetscCall(PetscLogGpuTimeEnd());

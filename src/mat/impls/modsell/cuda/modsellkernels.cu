@@ -2,21 +2,22 @@
    CUDA kernels of the modified Sliced ELLPACK format (paper 000, sections 3.1-3.2).
    One thread block per slice, one thread per row; the slice's window of x is loaded into
    shared memory first, then each thread walks its row's interleaved slots. A permuted image
-   reads x in its own numbering: a gather kernel makes that copy first (one read per row),
-   and the product scatters y (one write per row).
+   works in its own numbering: a kernel gathers x into it first (a random read per row), the
+   product writes its result in that numbering (coalesced), and a last kernel brings y back
+   by a gather through the inverse permutation (a random read per row: on an H100 a random
+   8-byte write per row instead cost 1.21 ms against 0.82 ms for the product on 10.4 M rows).
 */
 #include <petscmodsell/private/msdevice.cuh>
 #include <petscmodsell/private/modsellcuda.h>
 
-/* x is in the image numbering (the gathered copy when PERM); y, yin in the user's */
-template <bool DIAG, bool LOCAL, bool PERM, bool ADD>
-__global__ void __launch_bounds__(1024) ms_mult_kernel(int m, const long long *__restrict__ sliceptr, const int *__restrict__ cols, const double *__restrict__ vals, const double *__restrict__ diag, const int *__restrict__ perm, const double *__restrict__ x, const double *yin, double *y)
+/* x, y, yin in the image's numbering */
+template <bool DIAG, bool LOCAL, bool ADD>
+__global__ void __launch_bounds__(1024) ms_mult_kernel(int m, const long long *__restrict__ sliceptr, const int *__restrict__ cols, const double *__restrict__ vals, const double *__restrict__ diag, const double *__restrict__ x, const double *yin, double *y)
 {
   extern __shared__ double xs[];
   const int  sh    = blockDim.x, t = threadIdx.x, s = blockIdx.x;
   const int  r     = s * sh + t;
   const bool valid = r < m;
-  const int  orow  = valid ? (PERM ? perm[r] : r) : 0;
   double     sum   = 0.0;
 
   if (DIAG || LOCAL) {
@@ -40,15 +41,15 @@ __global__ void __launch_bounds__(1024) ms_mult_kernel(int m, const long long *_
     else xv = c > 0 ? __ldg(x + (c - 1)) : 0.0;
     sum += v * xv;
   }
-  if (valid) y[orow] = ADD ? yin[orow] + sum : sum;
+  if (valid) y[r] = ADD ? yin[r] + sum : sum;
 }
 
-template <bool DIAG, bool LOCAL, bool PERM>
-static void launch_mult(int m, int sh, int nslices, const long long *sliceptr, const int *cols, const double *vals, const double *diag, const int *perm, const double *x, const double *yin, double *y, cudaStream_t st)
+template <bool DIAG, bool LOCAL>
+static void launch_mult(int m, int sh, int nslices, const long long *sliceptr, const int *cols, const double *vals, const double *diag, const double *x, const double *yin, double *y, cudaStream_t st)
 {
   const size_t smem = LOCAL ? (size_t)sh * sizeof(double) : 0;
-  if (yin) ms_mult_kernel<DIAG, LOCAL, PERM, true><<<nslices, sh, smem, st>>>(m, sliceptr, cols, vals, diag, perm, x, yin, y);
-  else ms_mult_kernel<DIAG, LOCAL, PERM, false><<<nslices, sh, smem, st>>>(m, sliceptr, cols, vals, diag, perm, x, yin, y);
+  if (yin) ms_mult_kernel<DIAG, LOCAL, true><<<nslices, sh, smem, st>>>(m, sliceptr, cols, vals, diag, x, yin, y);
+  else ms_mult_kernel<DIAG, LOCAL, false><<<nslices, sh, smem, st>>>(m, sliceptr, cols, vals, diag, x, yin, y);
 }
 
 __global__ void ms_gather_kernel(int m, const int *__restrict__ perm, const double *__restrict__ x, double *__restrict__ xp)
@@ -57,28 +58,40 @@ __global__ void ms_gather_kernel(int m, const int *__restrict__ perm, const doub
   if (r < m) xp[r] = x[perm[r]];
 }
 
-extern "C" int MSCUDAMult(const MSImageView *img, const double *xu, const double *yin, double *y, double *xwork, void *stream)
+/* y[i] = (yin ? yin[i] + yp[iperm[i]] : yp[iperm[i]]): the image's result back in the user's numbering */
+__global__ void ms_unpermute_kernel(int m, const int *__restrict__ iperm, const double *__restrict__ yp, const double *yin, double *y)
 {
-  cudaStream_t st = (cudaStream_t)stream;
-  const int    m = img->m, sh = img->sh, nslices = img->nslices;
-  const long long *sliceptr = img->sliceptr;
-  const int       *cols = img->cols, *perm = img->perm;
-  const double    *vals = img->vals, *diag = img->diag, *x = xu;
-  if (m <= 0 || nslices <= 0) return (int)cudaSuccess;
-  const bool d = diag != nullptr, l = img->local_cols != 0, p = perm != nullptr;
-  if (p) { /* the column codes are in the image numbering: x too */
-    if (!img->perm_cols || !xwork) return (int)cudaErrorInvalidValue;
-    ms_gather_kernel<<<(m + 255) / 256, 256, 0, st>>>(m, perm, xu, xwork);
-    x = xwork;
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < m) {
+    const double v = yp[iperm[i]];
+    y[i]           = yin ? yin[i] + v : v;
   }
-  if (d && l && p) launch_mult<true, true, true>(m, sh, nslices, sliceptr, cols, vals, diag, perm, x, yin, y, st);
-  else if (d && l) launch_mult<true, true, false>(m, sh, nslices, sliceptr, cols, vals, diag, perm, x, yin, y, st);
-  else if (d && p) launch_mult<true, false, true>(m, sh, nslices, sliceptr, cols, vals, diag, perm, x, yin, y, st);
-  else if (d) launch_mult<true, false, false>(m, sh, nslices, sliceptr, cols, vals, diag, perm, x, yin, y, st);
-  else if (l && p) launch_mult<false, true, true>(m, sh, nslices, sliceptr, cols, vals, diag, perm, x, yin, y, st);
-  else if (l) launch_mult<false, true, false>(m, sh, nslices, sliceptr, cols, vals, diag, perm, x, yin, y, st);
-  else if (p) launch_mult<false, false, true>(m, sh, nslices, sliceptr, cols, vals, diag, perm, x, yin, y, st);
-  else launch_mult<false, false, false>(m, sh, nslices, sliceptr, cols, vals, diag, perm, x, yin, y, st);
+}
+
+extern "C" int MSCUDAMult(const MSImageView *img, const double *x, const double *yin, double *y, double *work, void *stream)
+{
+  cudaStream_t     st = (cudaStream_t)stream;
+  const int        m = img->m, sh = img->sh, nslices = img->nslices;
+  const long long *sliceptr = img->sliceptr;
+  const int       *cols     = img->cols;
+  const double    *vals = img->vals, *diag = img->diag;
+  const bool       d = diag != nullptr, l = img->local_cols != 0, p = img->perm != nullptr;
+  const double    *xi = x, *yi = yin;
+  double          *yo = y;
+
+  if (m <= 0 || nslices <= 0) return (int)cudaSuccess;
+  if (p) { /* x into the image numbering, the product into work + m */
+    if (!img->perm_cols || !img->iperm || !work) return (int)cudaErrorInvalidValue;
+    ms_gather_kernel<<<(m + 255) / 256, 256, 0, st>>>(m, img->perm, x, work);
+    xi = work;
+    yi = nullptr;
+    yo = work + m;
+  }
+  if (d && l) launch_mult<true, true>(m, sh, nslices, sliceptr, cols, vals, diag, xi, yi, yo, st);
+  else if (d) launch_mult<true, false>(m, sh, nslices, sliceptr, cols, vals, diag, xi, yi, yo, st);
+  else if (l) launch_mult<false, true>(m, sh, nslices, sliceptr, cols, vals, diag, xi, yi, yo, st);
+  else launch_mult<false, false>(m, sh, nslices, sliceptr, cols, vals, diag, xi, yi, yo, st);
+  if (p) ms_unpermute_kernel<<<(m + 255) / 256, 256, 0, st>>>(m, img->iperm, work + m, yin, y);
   return (int)cudaGetLastError();
 }
 
