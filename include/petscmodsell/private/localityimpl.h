@@ -3,19 +3,26 @@
    the symmetrised graph of a square SeqAIJ-family block (no DM needed), for the MATMODSELL ordering "partition"
    and for the preconditioners that work on blocks (block red-black ILU needs the blocks and their colours).
 
-   Blocks are grown one after the other (graph growing): the first from a pseudo-peripheral node of the first
-   component, each next one from the earliest-reached node of the front the earlier blocks left, so that consecutive
-   blocks are neighbours. A block grows by taking, each time, the candidate (an unplaced neighbour of the block) with
-   the most neighbours already in the block, the earliest reached among equals: round blocks that leave few pockets
-   behind. A block takes exactly sh rows (the last one the rest), so that block b is slice b of an image of slice
-   height sh. When a block runs out of candidates before sh rows (the end of a component, or a pocket the front
-   enclosed), it goes on from the next front node, or from a new component: such a block is not connected (counted in
-   ndisconnected). Rows inside a block are in the order taken. The block graph
-   (blocks adjacent when an edge joins them) is coloured with two colours when it is bipartite, else greedily
-   (first fit, blocks in order).
+   The permutation comes from the kernels of localitykernels.h (the algorithm is described there): a host reference
+   (locality_reference.c) and a CUDA version (cuda/locality.cu) that compute the same permutation bit for bit.
+   In short: multilevel parallel matching of the symmetrised graph (heavy edge per product of the sizes, hash
+   tie-breaks) until nothing matches, Cuthill-McKee of the coarsest graph, every aggregate's rows its first child's
+   then its second's (the child closer to what precedes first), the rows cut into consecutive runs of sh (block b is
+   slice b of an image of slice height sh; the last block the rest), then a few rounds of pairwise swaps of rows
+   between two blocks when both gain.
 
-   This file is the host reference; the device version and its use by the image (column codes in the new
-   numbering) follow (issue 12).
+   A block is not necessarily connected (ndisconnected counts those): tests/mat/ex7 checks that at most 25% of the
+   blocks are not connected on randomly numbered 7-point 20^3 grids with blocks of 64 rows, 30% on 40^3 with 128,
+   50% on a kNN mesh of 3000 points with 128, and that at least 65%, 70% and 90% of their edges are inside a block
+   (measured: 17%, 24%, 42% not connected; 0.683, 0.723, 0.932 inside). Graphs with many small components (or empty
+   rows) have many blocks that cannot be connected.
+
+   The block graph (blocks adjacent when an edge joins them) is coloured with two colours when it is bipartite, else
+   greedily (first fit, blocks in order); colours and statistics are host code.
+
+   MSLocalityCompute() computes everything on the host; MSLocalityPermHost() only the permutation (host CSR of a
+   Mat), MSLocalityPermDevice() only the permutation of a device CSR on PETSc's current stream (for the image's device
+   build). Each logs the event MATMODSELL_Partition ("ModSELLPartition").
 */
 #pragma once
 
@@ -35,6 +42,17 @@ struct _n_MSLocality {
   PetscInt64 ninblock;     /* of those, inside a block */
 };
 
-/* Computes the partition of the square SeqAIJ-family matrix A (its pattern, symmetrised) for blocks of sh rows */
+PETSC_EXTERN PetscLogEvent MATMODSELL_Partition; /* "ModSELLPartition": the permutation (host or device) */
+
+/* Computes the partition of the square SeqAIJ-family matrix A (its pattern, symmetrised) for blocks of sh rows, on the
+   host (the reference kernel), with its statistics and the colours of the blocks */
 PETSC_EXTERN PetscErrorCode MSLocalityCompute(Mat, PetscInt, MSLocality *);
 PETSC_EXTERN PetscErrorCode MSLocalityDestroy(MSLocality *);
+/* The permutation alone (new -> old, m entries) of the square SeqAIJ-family matrix A, on the host */
+PETSC_EXTERN PetscErrorCode MSLocalityPermHost(Mat, PetscInt, PetscInt *);
+#if defined(PETSC_HAVE_CUDA)
+/* The permutation of a device CSR (m, d_ai[m+1], d_aj: 32-bit, columns ascending in each row) for blocks of sh rows,
+   on PETSc's current CUDA stream: d_perm[new] = old and, when d_iperm is not NULL, d_iperm[old] = new (device
+   arrays of m ints). Synchronizes the stream a few times (sizes of the levels); logs GPU time. */
+PETSC_EXTERN PetscErrorCode MSLocalityPermDevice(PetscInt, const int *, const int *, PetscInt, int *, int *);
+#endif

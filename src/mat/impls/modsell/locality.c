@@ -2,6 +2,10 @@
    Locality partition of a process's rows: see include/petscmodsell/private/localityimpl.h.
 */
 #include <petscmodsell/private/localityimpl.h>
+#include <petscmodsell/private/localitykernels.h>
+#if defined(PETSC_HAVE_CUDA)
+  #include <petscdevice_cuda.h>
+#endif
 
 /* the symmetrised pattern of A without the diagonal, each row sorted and without duplicates */
 static PetscErrorCode MSLocalitySymmetricGraph(Mat A, PetscInt *m, PetscInt **gi, PetscInt **gj)
@@ -51,27 +55,6 @@ static PetscErrorCode MSLocalitySymmetricGraph(Mat A, PetscInt *m, PetscInt **gi
   *gi = xi;
   *gj = xj;
   PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* breadth-first search from s over the nodes with mark[] != stamp; returns the last node reached (the farthest) */
-static PetscInt MSLocalityFarthest(const PetscInt *gi, const PetscInt *gj, PetscInt s, PetscInt *mark, PetscInt stamp, const PetscInt *owner, PetscInt *queue)
-{
-  PetscInt head = 0, tail = 0, last = s;
-
-  queue[tail++] = s;
-  mark[s]       = stamp;
-  while (head < tail) {
-    const PetscInt v = queue[head++];
-    last             = v;
-    for (PetscInt k = gi[v]; k < gi[v + 1]; k++) {
-      const PetscInt u = gj[k];
-      if (mark[u] != stamp && owner[u] < 0) {
-        mark[u]         = stamp;
-        queue[tail++] = u;
-      }
-    }
-  }
-  return last;
 }
 
 /* whether the rows of block b (new rows lo..hi-1 of perm) are connected through edges inside the block */
@@ -174,32 +157,96 @@ static PetscErrorCode MSLocalityColor(MSLocality loc, const PetscInt *gi, const 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* buckets of candidates by gain: doubly linked lists, appended at the tail, taken from the head */
-static inline void MSLocalityBucketPush(PetscInt *head, PetscInt *tail, PetscInt *next, PetscInt *prev, PetscInt *gain, PetscInt u, PetscInt g)
+PetscLogEvent MATMODSELL_Partition = 0;
+
+/* the event, registered here when the package did not (a caller of MSLocalityCompute() on a plain AIJ matrix) */
+static PetscErrorCode MSLocalityLogEvent(void)
 {
-  gain[u] = g;
-  next[u] = -1;
-  prev[u] = tail[g];
-  if (tail[g] >= 0) next[tail[g]] = u;
-  else head[g] = u;
-  tail[g] = u;
+  PetscFunctionBegin;
+  if (!MATMODSELL_Partition) PetscCall(PetscLogEventRegister("ModSELLPartition", MAT_CLASSID, &MATMODSELL_Partition));
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static inline void MSLocalityBucketRemove(PetscInt *head, PetscInt *tail, PetscInt *next, PetscInt *prev, const PetscInt *gain, PetscInt u)
+static PetscErrorCode MSLocalityCheckKernel(int err, const char *backend)
 {
-  const PetscInt g = gain[u];
-  if (prev[u] >= 0) next[prev[u]] = next[u];
-  else head[g] = next[u];
-  if (next[u] >= 0) prev[next[u]] = prev[u];
-  else tail[g] = prev[u];
+  PetscFunctionBegin;
+  PetscCheck(err != MS_KERNEL_ERR_MEM, PETSC_COMM_SELF, PETSC_ERR_MEM, "The locality partition (%s) could not allocate its host work arrays", backend);
+  PetscCheck(err != MS_KERNEL_ERR_ARG, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "The locality partition (%s) needs a square CSR with columns in range and ascending in each row", backend);
+#if defined(PETSC_HAVE_CUDA)
+  PetscCheck(err != (int)cudaErrorMemoryAllocation, PETSC_COMM_SELF, PETSC_ERR_MEM, "The locality partition (%s) could not allocate its device work arrays: %s", backend, cudaGetErrorString((cudaError_t)err));
+  PetscCheck(err != (int)cudaErrorInvalidValue, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "The locality partition (%s) needs a square CSR with columns in range and ascending in each row", backend);
+  PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_GPU, "The locality partition (%s) failed: %s", backend, cudaGetErrorString((cudaError_t)err));
+#else
+  PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_LIB, "The locality partition (%s) failed with code %d", backend, err);
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+PetscErrorCode MSLocalityPermHost(Mat A, PetscInt sh, PetscInt *perm)
+{
+  const PetscInt *ai, *aj;
+  PetscInt        m, mm, nn;
+  PetscBool       done;
+  const int      *ai32, *aj32;
+  int            *p32, *ci = NULL, *cj = NULL;
+
+  PetscFunctionBegin;
+  PetscCheck(sh >= 1 && sh <= PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "The locality partition needs 1 to 2^31-1 rows per block, not %" PetscInt_FMT, sh);
+  PetscCall(MatGetLocalSize(A, &mm, &nn));
+  PetscCheck(mm == nn, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "The locality partition needs a square block");
+  PetscCall(MSLocalityLogEvent());
+  PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &m, &ai, &aj, &done));
+  PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "The locality partition needs the CSR structure of a SeqAIJ-family matrix, not of type %s", ((PetscObject)A)->type_name);
+  PetscCheck((PetscInt64)ai[m] <= PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "The locality partition needs fewer than 2^31 entries in the block");
+  PetscCall(PetscLogEventBegin(MATMODSELL_Partition, A, 0, 0, 0));
+  if (sizeof(PetscInt) == sizeof(int)) {
+    ai32 = (const int *)ai;
+    aj32 = (const int *)aj;
+    p32  = (int *)perm;
+  } else {
+    PetscCall(PetscMalloc3(m + 1, &ci, PetscMax(ai[m], 1), &cj, PetscMax(m, 1), &p32));
+    for (PetscInt i = 0; i <= m; i++) ci[i] = (int)ai[i];
+    for (PetscInt k = 0; k < ai[m]; k++) cj[k] = (int)aj[k];
+    ai32 = ci;
+    aj32 = cj;
+  }
+  PetscCall(MSLocalityCheckKernel(MSLocalityKernels_Reference.partition((int)m, ai32, aj32, (int)sh, p32, NULL, NULL, NULL), MSLocalityKernels_Reference.backend));
+  if (sizeof(PetscInt) != sizeof(int)) {
+    for (PetscInt r = 0; r < m; r++) perm[r] = p32[r];
+    PetscCall(PetscFree3(ci, cj, p32));
+  }
+  PetscCall(PetscLogEventEnd(MATMODSELL_Partition, A, 0, 0, 0));
+  {
+    PetscInt nr = m; /* MatRestoreRowIJ() may reset the count */
+
+    PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &nr, &ai, &aj, &done));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+#if defined(PETSC_HAVE_CUDA)
+PetscErrorCode MSLocalityPermDevice(PetscInt m, const int *d_ai, const int *d_aj, PetscInt sh, int *d_perm, int *d_iperm)
+{
+  cudaStream_t stream;
+
+  PetscFunctionBegin;
+  PetscCheck(m >= 0 && m <= PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "The locality partition needs 0 to 2^31-1 rows, not %" PetscInt_FMT, m);
+  PetscCheck(sh >= 1 && sh <= PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "The locality partition needs 1 to 2^31-1 rows per block, not %" PetscInt_FMT, sh);
+  PetscCall(MSLocalityLogEvent());
+  PetscCall(PetscGetCurrentCUDAStream(&stream));
+  PetscCall(PetscLogEventBegin(MATMODSELL_Partition, 0, 0, 0, 0));
+  PetscCall(PetscLogGpuTimeBegin());
+  PetscCall(MSLocalityCheckKernel(MSLocalityKernels_CUDA.partition((int)m, d_ai, d_aj, (int)sh, d_perm, d_iperm, NULL, stream), MSLocalityKernels_CUDA.backend));
+  PetscCall(PetscLogGpuTimeEnd());
+  PetscCall(PetscLogEventEnd(MATMODSELL_Partition, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+#endif
 
 PetscErrorCode MSLocalityCompute(Mat A, PetscInt sh, MSLocality *locp)
 {
   MSLocality loc;
-  PetscInt   m, *gi, *gj, *blk, *mark, *queue, *front, *gain, nfront = 0, fhead = 0, next = 0, placed = 0, maxdeg = 0;
-  PetscInt  *bhead, *btail, *bnext, *bprev;
-  PetscBool  square;
+  PetscInt   m, *gi, *gj, *blk, *mark, *queue;
 
   PetscFunctionBegin;
   PetscCheck(sh >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "The locality partition needs at least one row per block, not %" PetscInt_FMT, sh);
@@ -207,78 +254,21 @@ PetscErrorCode MSLocalityCompute(Mat A, PetscInt sh, MSLocality *locp)
     PetscInt mm, nn;
 
     PetscCall(MatGetLocalSize(A, &mm, &nn));
-    square = (PetscBool)(mm == nn);
+    PetscCheck(mm == nn, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "The locality partition needs a square block");
   }
-  PetscCheck(square, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "The locality partition needs a square block");
-  PetscCall(MSLocalitySymmetricGraph(A, &m, &gi, &gj));
   PetscCall(PetscNew(&loc));
+  PetscCall(MatGetLocalSize(A, &m, NULL));
   loc->m       = m;
   loc->sh      = sh;
   loc->nblocks = (m + sh - 1) / sh;
-  loc->nedges  = gi[m];
   PetscCall(PetscMalloc1(PetscMax(m, 1), &loc->perm));
   PetscCall(PetscMalloc1(PetscMax(loc->nblocks, 1), &loc->color));
-  /* front: every node a placed node reaches, in the order reached (at most one entry per edge) */
-  PetscCall(PetscMalloc5(PetscMax(m, 1), &blk, PetscMax(m, 1), &mark, PetscMax(m, 1), &queue, PetscMax(gi[m], 1), &front, PetscMax(m, 1), &gain));
-  for (PetscInt v = 0; v < m; v++) maxdeg = PetscMax(maxdeg, gi[v + 1] - gi[v]);
-  PetscCall(PetscMalloc4(maxdeg + 1, &bhead, maxdeg + 1, &btail, PetscMax(m, 1), &bnext, PetscMax(m, 1), &bprev));
-  for (PetscInt v = 0; v < m; v++) {
-    blk[v]  = -1;
-    mark[v] = PETSC_INT_MIN;
-  }
-  /* grow the blocks one after the other: each time the candidate (an unplaced neighbour of the block) with the most
-     neighbours in the block, the earliest reached among equals (buckets by that count, first in first out); a block
-     starts from the earliest front node not placed yet, else from a new component */
-  for (PetscInt v = 0; v <= maxdeg; v++) bhead[v] = btail[v] = -1;
-  for (PetscInt b = 0, stamp = 0; b < loc->nblocks; b++) {
-    const PetscInt need = PetscMin(sh, m - placed);
-    PetscInt       size = 0, maxg = -1, topg = -1;
-
-    while (size < need) {
-      PetscInt v;
-
-      while (maxg >= 0 && bhead[maxg] < 0) maxg--;
-      if (maxg < 0) { /* a seed */
-        PetscInt s = -1;
-
-        while (fhead < nfront && s < 0) {
-          if (blk[front[fhead]] < 0) s = front[fhead];
-          fhead++;
-        }
-        if (s < 0) {
-          while (next < m && blk[next] >= 0) next++;
-          /* pseudo-peripheral node of its (unplaced part of the) component: the farthest from it */
-          s = MSLocalityFarthest(gi, gj, next, mark, --stamp, blk, queue);
-        }
-        mark[s] = b + m; /* a candidate of block b (stamps of the searches above are negative) */
-        MSLocalityBucketPush(bhead, btail, bnext, bprev, gain, s, 0);
-        maxg = PetscMax(maxg, 0);
-        topg = PetscMax(topg, 0);
-      }
-      v = bhead[maxg];
-      MSLocalityBucketRemove(bhead, btail, bnext, bprev, gain, v);
-      blk[v]                     = b;
-      loc->perm[placed + size++] = v;
-      for (PetscInt k = gi[v]; k < gi[v + 1]; k++) {
-        const PetscInt u = gj[k];
-        if (blk[u] >= 0) continue;
-        if (mark[u] == b + m) { /* one more neighbour in the block */
-          const PetscInt g = gain[u] + 1;
-          MSLocalityBucketRemove(bhead, btail, bnext, bprev, gain, u);
-          MSLocalityBucketPush(bhead, btail, bnext, bprev, gain, u, g);
-        } else {
-          mark[u] = b + m;
-          MSLocalityBucketPush(bhead, btail, bnext, bprev, gain, u, 1);
-        }
-        maxg            = PetscMax(maxg, gain[u]);
-        topg            = PetscMax(topg, gain[u]);
-        front[nfront++] = u;
-      }
-    }
-    for (PetscInt g = 0; g <= topg; g++) bhead[g] = btail[g] = -1; /* drop the candidates left */
-    placed += size;
-  }
-  /* statistics and colours */
+  PetscCall(MSLocalityPermHost(A, sh, loc->perm));
+  /* statistics and colours, on the symmetrised graph */
+  PetscCall(MSLocalitySymmetricGraph(A, &m, &gi, &gj));
+  loc->nedges = gi[m];
+  PetscCall(PetscMalloc3(PetscMax(m, 1), &blk, PetscMax(m, 1), &mark, PetscMax(m, 1), &queue));
+  for (PetscInt r = 0; r < m; r++) blk[loc->perm[r]] = r / sh;
   for (PetscInt v = 0; v < m; v++) mark[v] = PETSC_INT_MIN;
   for (PetscInt v = 0; v < m; v++) { /* components: a search from every node not reached yet */
     PetscInt head = 0, tail = 0;
@@ -300,8 +290,7 @@ PetscErrorCode MSLocalityCompute(Mat A, PetscInt sh, MSLocality *locp)
     for (PetscInt k = gi[v]; k < gi[v + 1]; k++) loc->ninblock += blk[gj[k]] == blk[v];
   for (PetscInt b = 0; b < loc->nblocks; b++) loc->ndisconnected += !MSLocalityBlockConnected(gi, gj, loc->perm, blk, b, b * sh, PetscMin((b + 1) * sh, m), mark, -(b + 2) - m, queue);
   PetscCall(MSLocalityColor(loc, gi, gj, blk));
-  PetscCall(PetscFree5(blk, mark, queue, front, gain));
-  PetscCall(PetscFree4(bhead, btail, bnext, bprev));
+  PetscCall(PetscFree3(blk, mark, queue));
   PetscCall(PetscFree(gi));
   PetscCall(PetscFree(gj));
   *locp = loc;
