@@ -44,13 +44,19 @@ PETSC_EXTERN const char *const MatModSELLKernels[];
    MatModSELLOrdering - row ordering used inside a `MATMODSELL` image (vectors stay in the user's ordering)
 
    Values:
-+  `MATMODSELL_ORDERING_NATURAL` - the matrix's own row order (default)
++  `MATMODSELL_ORDERING_NATURAL` - the matrix's own row order
 .  `MATMODSELL_ORDERING_RCM`     - reverse Cuthill-McKee order of the local diagonal block
 .  `MATMODSELL_ORDERING_PARTITION` - compact blocks of one slice height of nearby rows of the local diagonal block's
-                                   graph (graph growing, no `DM` needed; for randomly numbered unstructured meshes)
--  `MATMODSELL_ORDERING_BRICKS`  - for a matrix from `DMCreateMatrix()` on a `DMDA`: the grid points of each
+                                   graph (no `DM` needed; for randomly numbered unstructured meshes)
+.  `MATMODSELL_ORDERING_BRICKS`  - for a matrix from `DMCreateMatrix()` on a `DMDA`: the grid points of each
                                    process's box taken brick by brick (bricks of about one slice height of rows),
                                    so that a slice is a compact brick of the grid rather than part of a grid line
+-  `MATMODSELL_ORDERING_AUTO`    - (default) chosen per process from the matrix: bricks for a `DMDA` matrix that a
+                                   slice-based preconditioner (`PCBJSMOOTH`) works on; else natural when the matrix's
+                                   order is already local (the off-diagonal entries of the diagonal block that lie in
+                                   their row's slice are at least 15% more than a random numbering gives, sh/m, or 50%),
+                                   partition when it is not; natural for a block of one slice or less. `MatView()` with
+                                   `PETSC_VIEWER_ASCII_INFO` says what was chosen and why
 
    Level: intermediate
 
@@ -60,7 +66,8 @@ typedef enum {
   MATMODSELL_ORDERING_NATURAL,
   MATMODSELL_ORDERING_RCM,
   MATMODSELL_ORDERING_BRICKS,
-  MATMODSELL_ORDERING_PARTITION
+  MATMODSELL_ORDERING_PARTITION,
+  MATMODSELL_ORDERING_AUTO
 } MatModSELLOrdering;
 PETSC_EXTERN const char *const MatModSELLOrderings[];
 
@@ -79,6 +86,11 @@ typedef struct {
   PetscReal  padding_ratio;  /* nslots / noffdiag (1 = no padding) */
   PetscReal  local_fraction; /* nlocal / noffdiag: fraction read from shared memory */
   size_t     device_bytes;   /* bytes of the device copy (0 when none) */
+  MatModSELLOrdering ordering; /* the ordering applied (the choice of MATMODSELL_ORDERING_AUTO; on several processes
+                                  MATMODSELL_ORDERING_AUTO when the processes chose differently) */
+  PetscReal  natural_local_fraction; /* off-diagonal entries of the diagonal block(s) in their row's slice in the
+                                        matrix's own order, over those entries (what MATMODSELL_ORDERING_AUTO looks at;
+                                        -1 when it was not computed) */
 } MatModSELLInfo;
 
 PETSC_EXTERN PetscErrorCode PetscModSELLInitializePackage(void);

@@ -127,7 +127,7 @@ int main(int argc, char **argv)
 
     PetscCall(MatModSELLGetOrdering(B, &o));
     PetscCall(MatModSELLGetInfo(B, &info));
-    PetscCall(PetscPrintf(comm, "ordering %s: off-diagonals read from shared memory %.1f%%\n", MatModSELLOrderings[o], 100.0 * (double)info.local_fraction));
+    PetscCall(PetscPrintf(comm, "ordering %s, applied %s: off-diagonals read from shared memory %.1f%%\n", MatModSELLOrderings[o], MatModSELLOrderings[info.ordering], 100.0 * (double)info.local_fraction));
   }
 
   PetscCall(Solve(A, &xa, &itsa, &ra));

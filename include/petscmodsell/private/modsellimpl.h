@@ -35,7 +35,8 @@ struct _n_MSImage {
   PetscInt           sh;         /* slice height: multiple of 32, at most 1024 */
   PetscBool          diag_apart; /* store the diagonal in diag[] (square blocks only) */
   PetscBool          local_cols; /* encode in-slice columns as negative codes (square blocks only) */
-  MatModSELLOrdering ordering;   /* row ordering inside the image (square blocks only) */
+  MatModSELLOrdering ordering;   /* row ordering inside the image (square blocks only), as asked */
+  PetscBool          slice_pc;   /* MATMODSELL_ORDERING_AUTO: a slice-based preconditioner uses the image */
   PetscInt           box[4];     /* MATMODSELL_ORDERING_BRICKS: the local grid box nx, ny, nz, dof of the DMDA (0: none) */
 
   /* what the image was built from */
@@ -46,10 +47,16 @@ struct _n_MSImage {
   PetscBool        built;     /* sizes, flags and permutation are set for the current pattern */
 
   /* effective layout of the current pattern */
+  MatModSELLOrdering applied;  /* the ordering applied (MATMODSELL_ORDERING_AUTO's choice) */
+  const char        *why;      /* MATMODSELL_ORDERING_AUTO: why (a phrase for MatView()) */
+  PetscInt64         nat_local, nat_off; /* auto: off-diagonal entries in their row's slice in the natural order, all (-1: not computed) */
   PetscInt   m, n, nslices, nnz;
   PetscBool  dapart, local; /* diag_apart / local_cols as applied (square blocks only) */
   PetscInt  *perm;          /* m, new -> old, or NULL (identity; with bricks: not computed on the host yet) */
   PetscBool  bricks;        /* the bricks ordering applies: perm is computed where it is needed (host: MSImageEnsureHostPerm(), device: by a kernel) */
+  PetscBool  partition;     /* the partition ordering applies: perm is computed where the image is first built (host:
+                               MSLocalityPermHost(), device: MSLocalityPermDevice(), the same function); the other
+                               memory gets a copy */
   PetscInt   brick[3];      /* its brick, in points per direction */
   PetscObjectId    perm_id; /* the pattern perm was computed for */
   PetscObjectState perm_nzstate;
@@ -124,6 +131,8 @@ typedef struct {
   MatModSELLKernel   kernel;   /* SpMV kernel (and layout) */
   MatModSELLOrdering ordering; /* row ordering inside the image */
   PetscBool          eager;    /* set up the device image at final assembly */
+  PetscBool          slice_pc; /* a slice-based preconditioner works on the matrix's image (MATMODSELL_ORDERING_AUTO
+                                  then takes bricks for a DMDA matrix): MatModSELLSetSlicePreconditioner_Private() */
 } MatModSELLSettings;
 
 typedef struct {
@@ -144,6 +153,9 @@ PETSC_INTERN PetscErrorCode MatModSELLSettingsSetSliceHeight_Private(Mat, MatMod
 PETSC_INTERN PetscErrorCode MatModSELLSettingsSetKernel_Private(Mat, MatModSELLSettings *, MatModSELLKernel);
 PETSC_INTERN PetscErrorCode MatModSELLSettingsSetOrdering_Private(Mat, MatModSELLSettings *, MatModSELLOrdering);
 PETSC_INTERN PetscErrorCode MatModSELLSettingsSetEager_Private(Mat, MatModSELLSettings *, PetscBool);
+/* Tell a MATMODSELL matrix (nothing for another type) that a slice-based preconditioner works on its image, before
+   the image is built for it: MATMODSELL_ORDERING_AUTO takes that into account */
+PETSC_EXTERN PetscErrorCode MatModSELLSetSlicePreconditioner_Private(Mat, PetscBool);
 /* Give B, when it is a MATMODSELL matrix, these settings (and apply them): operations that make a new matrix of the
    type (MatDuplicate(), a new result) or rebuild one (MatHeaderMerge()) would otherwise leave it the defaults */
 PETSC_INTERN PetscErrorCode MatModSELLSettingsCopy_Private(const MatModSELLSettings *, Mat);
@@ -152,7 +164,7 @@ PETSC_INTERN PetscErrorCode MatModSELLReadOptions_Private(Mat, PetscOptionItems)
 /* Code shared by the two types' operations (modsell.c): the MATMODSELL part of MatView() (ordering: the one applied);
    the start of a MatConvert() between a MATMODSELL type and its parent type (done: nothing more to do); the end of
    making a matrix a MATMODSELL type (vector type, options) or its parent type again */
-PETSC_INTERN PetscErrorCode MatModSELLView_Private(Mat, PetscViewer, MatModSELLOrdering);
+PETSC_INTERN PetscErrorCode MatModSELLView_Private(Mat, PetscViewer);
 PETSC_INTERN PetscErrorCode MatModSELLConvertBegin_Private(Mat, MatReuse, Mat *, PetscBool *);
 PETSC_INTERN PetscErrorCode MatModSELLSetType_Private(Mat, MatType);
 PETSC_INTERN PetscErrorCode MatModSELLResetType_Private(Mat, MatType);

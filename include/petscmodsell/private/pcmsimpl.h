@@ -43,6 +43,9 @@ typedef struct {
   PCMSEncoding       encoding;
   PetscInt           sh;       /* slice height; 0: any (MATMODSELL's, else the image default) */
   MatModSELLOrdering ordering; /* PCMS_ORDERING_ANY, or an ordering the image must have */
+  PetscBool          slices;   /* the PC works on the slices as blocks: a MATMODSELL operator is told so before its
+                                  image is built (MATMODSELL_ORDERING_AUTO then takes bricks on a DMDA), and the layer's
+                                  own image of another operator is ordered the same way (ANY: MATMODSELL_ORDERING_AUTO) */
 } PCMSImageRequest;
 
 /* Device copies of vectors given in host memory, created at the first one and kept while the layout matches */
@@ -57,6 +60,7 @@ typedef struct {
   PetscBool rebuilt;   /* the structure was rebuilt by the last setup */
   PetscBool own_image; /* img[0] is the layer's own image (the operator is not a qualifying MATMODSELL) */
   PetscInt  m, rstart; /* local rows and the first global row */
+  Mat       A;         /* the operator (pc->pmat; not referenced) */
   Mat       Ad, Ao;    /* diagonal and off-process blocks (Ao NULL on one process) */
   MSImage   img[2];    /* images of Ad and Ao, up to date in the PC's memory */
   PetscInt  nghost;    /* columns of Ao */

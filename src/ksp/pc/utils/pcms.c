@@ -57,11 +57,12 @@ static PetscErrorCode PCMSGetImage(PCMSOperator *op, Mat B, PetscInt which, MSIm
   const PCMSImageRequest *req   = &op->req[which];
   const PetscMemType      mtype = op->device ? PETSC_MEMTYPE_DEVICE : PETSC_MEMTYPE_HOST;
   const PetscBool         plain = (PetscBool)(req->encoding == PCMS_ENCODING_PLAIN);
-  const MatModSELLOrdering ord  = req->ordering == PCMS_ORDERING_ANY ? MATMODSELL_ORDERING_NATURAL : req->ordering;
+  const MatModSELLOrdering ord  = req->ordering != PCMS_ORDERING_ANY ? req->ordering : (which == 0 && req->slices ? MATMODSELL_ORDERING_AUTO : MATMODSELL_ORDERING_NATURAL);
   MSImage                 mi;
   PetscInt                sh;
 
   PetscFunctionBegin;
+  if (which == 0) PetscCall(MatModSELLSetSlicePreconditioner_Private(B, req->slices)); /* before its image is built */
   PetscCall(MatSeqAIJModSELLGetImage(B, mtype, &mi));
   if (mi && PCMSImageQualifies(mi, req)) {
     PetscCall(MSImageDestroy(&op->own[which]));
@@ -77,6 +78,8 @@ static PetscErrorCode PCMSGetImage(PCMSOperator *op, Mat B, PetscInt which, MSIm
     op->own[which]->diag_apart = (PetscBool)!plain;
     op->own[which]->local_cols = (PetscBool)!plain;
     op->own[which]->ordering   = ord;
+    op->own[which]->slice_pc   = req->slices;
+    if (ord == MATMODSELL_ORDERING_AUTO || ord == MATMODSELL_ORDERING_BRICKS) PetscCall(MatModSELLGetDMDABox_Private(op->A, op->own[which]->box));
   }
   PetscCall(MSImageSetUp(op->own[which], B, mtype));
   *img = op->own[which];
@@ -93,7 +96,7 @@ static PetscErrorCode PCMSOperatorFreeStructure(PCMSOperator *op)
   PetscCall(VecDestroy(&op->stage.in));
   PetscCall(VecDestroy(&op->stage.out));
   op->img[0] = op->img[1] = NULL;
-  op->Ad = op->Ao = NULL;
+  op->A = op->Ad = op->Ao = NULL;
   op->id = op->aoid = 0;
   op->nzstate       = 0;
   op->nghost        = 0;
@@ -133,6 +136,7 @@ PetscErrorCode PCMSOperatorSetUp(PC pc, PCMSOperator *op, const PCMSImageRequest
   op->device    = device;
   op->mpi       = ismpi;
   op->own_image = PETSC_FALSE;
+  op->A         = A;
   op->Ad        = Ad;
   op->Ao        = Ao;
   op->req[0]    = *diagreq;

@@ -25,6 +25,9 @@ PetscErrorCode MSImageCreate(MSImage *img)
   (*img)->diag_apart = PETSC_TRUE;
   (*img)->local_cols = PETSC_TRUE;
   (*img)->ordering   = MATMODSELL_ORDERING_NATURAL;
+  (*img)->applied    = MATMODSELL_ORDERING_NATURAL;
+  (*img)->nat_local  = -1;
+  (*img)->nat_off    = -1;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -121,7 +124,24 @@ static PetscErrorCode MSImageEnsureHostPerm(MSImage img)
   PetscInt       r = 0;
 
   PetscFunctionBegin;
-  if (!img->bricks || img->perm) PetscFunctionReturn(PETSC_SUCCESS);
+  if (img->perm || !(img->bricks || img->partition)) PetscFunctionReturn(PETSC_SUCCESS);
+  if (img->partition) { /* computed on the device: a copy */
+#if defined(PETSC_HAVE_CUDA)
+    int *p;
+    PetscCheck(img->d_perm, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The partition ordering has not been computed");
+    PetscCall(PetscMalloc1(img->m, &img->perm));
+    p = sizeof(PetscInt) == sizeof(int) ? (int *)img->perm : NULL;
+    if (!p) PetscCall(PetscMalloc1(img->m, &p));
+    PetscCallCUDA(cudaMemcpy(p, img->d_perm, (size_t)img->m * sizeof(int), cudaMemcpyDeviceToHost));
+    if (p != (int *)img->perm) {
+      for (PetscInt r = 0; r < img->m; r++) img->perm[r] = p[r];
+      PetscCall(PetscFree(p));
+    }
+    PetscFunctionReturn(PETSC_SUCCESS);
+#else
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_PLIB, "The partition ordering has not been computed");
+#endif
+  }
   PetscCall(PetscMalloc1(img->m, &img->perm));
   for (PetscInt kb = 0; kb < nz; kb += b[2])
     for (PetscInt jb = 0; jb < ny; jb += b[1])
@@ -131,6 +151,37 @@ static PetscErrorCode MSImageEnsureHostPerm(MSImage img)
             for (PetscInt i = ib; i < PetscMin(ib + b[0], nx); i++)
               for (PetscInt c = 0; c < dof; c++) img->perm[r++] = ((k * ny + j) * nx + i) * dof + c;
   PetscCheck(r == img->m, PETSC_COMM_SELF, PETSC_ERR_PLIB, "bricks ordering covers %" PetscInt_FMT " of %" PetscInt_FMT " rows", r, img->m);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* MATMODSELL_ORDERING_AUTO for a square block of more than one slice: bricks for a DMDA block under a slice-based
+   preconditioner; else natural when the fraction of the off-diagonal entries that lie in their row's slice in the
+   matrix's own order is at least MS_AUTO_LOCAL above what a random numbering gives (about sh/m: small blocks, where
+   a slice is a good part of the block, are not taken for local by chance; at most 50%): a numbered
+   mesh, whose slices are already compact and whose product reads x in order; else partition (a randomly numbered
+   mesh). The statistic is one pass over the CSR column indices. */
+#define MS_AUTO_LOCAL 0.15
+static PetscErrorCode MSImageChooseOrdering(MSImage img, PetscInt m, const PetscInt *ai, const PetscInt *aj)
+{
+  const PetscInt sh = img->sh;
+  PetscInt64     loc = 0, off = 0;
+
+  PetscFunctionBegin;
+  for (PetscInt first = 0; first < m; first += sh) {
+    const PetscInt last = PetscMin(first + sh, m);
+    for (PetscInt r = first; r < last; r++) {
+      for (PetscInt e = ai[r]; e < ai[r + 1]; e++) {
+        const PetscInt c = aj[e];
+        if (c == r) continue;
+        off++;
+        loc += (c >= first && c < last);
+      }
+    }
+  }
+  img->nat_local = loc;
+  img->nat_off   = off;
+  if (img->slice_pc && img->box[0] > 0 && img->box[0] * img->box[1] * img->box[2] * img->box[3] == m) img->applied = MATMODSELL_ORDERING_BRICKS;
+  else img->applied = (off == 0 || (PetscReal)loc >= PetscMin(MS_AUTO_LOCAL + (PetscReal)sh / (PetscReal)m, 0.5) * (PetscReal)off) ? MATMODSELL_ORDERING_NATURAL : MATMODSELL_ORDERING_PARTITION;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -150,8 +201,14 @@ static PetscErrorCode MSImagePrepare(MSImage img, Mat A)
   PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "Cannot get the CSR structure of a matrix of type %s: the mod-SELL image needs a SeqAIJ-family matrix", ((PetscObject)A)->type_name);
   PetscCheck(nrow == m, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Row count mismatch");
   img->nnz = ai[m];
+  square   = (PetscBool)(m == n);
+  img->applied   = square ? img->ordering : MATMODSELL_ORDERING_NATURAL;
+  img->nat_local = img->nat_off = -1;
+  if (img->ordering == MATMODSELL_ORDERING_AUTO) {
+    if (square && m > img->sh) PetscCall(MSImageChooseOrdering(img, m, ai, aj));
+    else img->applied = MATMODSELL_ORDERING_NATURAL;
+  }
   PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &nrow, &ai, &aj, &done));
-  square       = (PetscBool)(m == n);
   img->m       = m;
   img->n       = n;
   img->nslices = (m + img->sh - 1) / img->sh;
@@ -164,13 +221,13 @@ static PetscErrorCode MSImagePrepare(MSImage img, Mat A)
     /* the RCM permutation depends only on the pattern, the partition's also on the slice height: keep it when only
        other settings changed */
     PetscCall(PetscObjectGetId((PetscObject)A, &id));
-    if (img->perm && (img->ordering != img->perm_ordering || (img->ordering != MATMODSELL_ORDERING_RCM && img->ordering != MATMODSELL_ORDERING_PARTITION) || img->perm_sh != img->sh || !square || img->perm_id != id || img->perm_nzstate != A->nonzerostate)) PetscCall(PetscFree(img->perm));
+    if (img->perm && (img->applied != img->perm_ordering || (img->applied != MATMODSELL_ORDERING_RCM && img->applied != MATMODSELL_ORDERING_PARTITION) || img->perm_sh != img->sh || !square || img->perm_id != id || img->perm_nzstate != A->nonzerostate)) PetscCall(PetscFree(img->perm));
     img->perm_id       = id;
     img->perm_nzstate  = A->nonzerostate;
-    img->perm_ordering = img->ordering;
+    img->perm_ordering = img->applied;
     img->perm_sh       = img->sh;
   }
-  if (img->ordering == MATMODSELL_ORDERING_RCM && square && m > 1 && !img->perm) {
+  if (img->applied == MATMODSELL_ORDERING_RCM && square && m > 1 && !img->perm) {
     IS              rp, cp;
     const PetscInt *idx;
 
@@ -182,16 +239,10 @@ static PetscErrorCode MSImagePrepare(MSImage img, Mat A)
     PetscCall(ISDestroy(&rp));
     PetscCall(ISDestroy(&cp));
   }
-  if (img->ordering == MATMODSELL_ORDERING_PARTITION && square && m > 1 && !img->perm) { /* compact blocks of one slice each */
-    MSLocality loc;
-
-    PetscCall(MSLocalityCompute(A, img->sh, &loc));
-    img->perm = loc->perm;
-    loc->perm = NULL;
-    PetscCall(MSLocalityDestroy(&loc));
-  }
-  img->bricks = PETSC_FALSE;
-  if (img->ordering == MATMODSELL_ORDERING_BRICKS && square && m > 0) PetscCall(MSImageBricksCheck(img));
+  /* the partition (compact blocks of one slice each) is computed by the first build, host or device */
+  img->partition = (PetscBool)(img->applied == MATMODSELL_ORDERING_PARTITION && square && m > 1);
+  img->bricks    = PETSC_FALSE;
+  if (img->applied == MATMODSELL_ORDERING_BRICKS && square && m > 0) PetscCall(MSImageBricksCheck(img));
   img->built = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -335,7 +386,7 @@ static PetscErrorCode MSImageRefreshHostValues(MSImage img, Mat A)
 static PetscErrorCode MSImageUploadPerm(MSImage img, cudaStream_t stream)
 {
   PetscFunctionBegin;
-  if ((img->perm || img->bricks) && img->m && !img->d_perm) {
+  if ((img->perm || img->bricks) && img->m && !img->d_perm) { /* (a partition not yet on the host is computed by the device build) */
     PetscCall(MSDeviceMalloc(&img->d_perm, (size_t)img->m * sizeof(int), "the row permutation of the mod-SELL image"));
     img->dev_bytes += (size_t)img->m * sizeof(int);
     if (!img->perm) { /* bricks, not needed on the host so far: computed on the device */
@@ -455,8 +506,14 @@ static PetscErrorCode MSImageBuildDevice(MSImage img, Mat A)
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(MSCSRDeviceGet(img, A, PETSC_TRUE, stream, &csr));
+  if (img->partition && !img->d_perm) { /* the partition ordering, on the device, with its inverse */
+    PetscCall(MSDeviceMalloc(&img->d_perm, m * sizeof(int), "the row permutation of the mod-SELL image"));
+    PetscCall(MSDeviceMalloc(&img->d_iperm, m * sizeof(int), "the inverse row permutation of the mod-SELL image"));
+    img->dev_bytes += 2 * m * sizeof(int);
+    PetscCall(MSLocalityPermDevice(img->m, csr.ai, csr.aj, img->sh, (int *)img->d_perm, (int *)img->d_iperm));
+  }
   PetscCall(PetscLogEventBegin(MATMODSELL_ImageBuild, A, 0, 0, 0));
-  if (img->d_perm) { /* old -> new, on the device: column codes are in the image numbering */
+  if (img->d_perm && !img->d_iperm) { /* old -> new, on the device: column codes are in the image numbering */
     PetscCall(MSDeviceMalloc(&img->d_iperm, m * sizeof(int), "the inverse row permutation of the mod-SELL image"));
     img->dev_bytes += m * sizeof(int);
     PetscCallCUDA((cudaError_t)MSCUDAInversePerm((int)m, (const int *)img->d_perm, (int *)img->d_iperm, stream));
@@ -546,6 +603,10 @@ static PetscErrorCode MSImageUploadValues(MSImage img, Mat A)
 static PetscErrorCode MSImageSetUpHost(MSImage img, Mat A, PetscObjectState state)
 {
   PetscFunctionBegin;
+  if (img->partition && !img->perm && !img->d_perm) { /* first built on the host */
+    PetscCall(PetscMalloc1(img->m, &img->perm));
+    PetscCall(MSLocalityPermHost(A, img->sh, img->perm));
+  }
   PetscCall(MSImageEnsureHostPerm(img));
   if (!img->host_pattern) PetscCall(MSImageBuildHost(img, A));
   else if (img->hoststate != state) PetscCall(MSImageRefreshHostValues(img, A));
@@ -601,6 +662,8 @@ PetscErrorCode MSImageGetInfo(MSImage img, MatModSELLInfo *info)
   info->padding_ratio  = img->noffdiag ? (PetscReal)img->nslots / (PetscReal)img->noffdiag : 1.0;
   info->local_fraction = img->noffdiag ? (PetscReal)img->nlocal / (PetscReal)img->noffdiag : 0.0;
   info->device_bytes   = img->dev_bytes;
+  info->ordering       = img->applied;
+  info->natural_local_fraction = img->nat_off > 0 ? (PetscReal)img->nat_local / (PetscReal)img->nat_off : (img->nat_off == 0 ? 1.0 : -1.0);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

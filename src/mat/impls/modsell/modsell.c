@@ -79,8 +79,9 @@ PetscErrorCode MatModSELLSettingsSetDefaults_Private(MatModSELLSettings *s)
   PetscFunctionBegin;
   s->sh       = 128;
   s->kernel   = MATMODSELL_KERNEL_MODSELL;
-  s->ordering = MATMODSELL_ORDERING_NATURAL;
+  s->ordering = MATMODSELL_ORDERING_AUTO;
   s->eager    = PETSC_TRUE;
+  s->slice_pc = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -105,9 +106,22 @@ PetscErrorCode MatModSELLSettingsSetKernel_Private(Mat A, MatModSELLSettings *s,
 PetscErrorCode MatModSELLSettingsSetOrdering_Private(Mat A, MatModSELLSettings *s, MatModSELLOrdering o)
 {
   PetscFunctionBegin;
-  PetscCheck(o == MATMODSELL_ORDERING_NATURAL || o == MATMODSELL_ORDERING_RCM || o == MATMODSELL_ORDERING_BRICKS || o == MATMODSELL_ORDERING_PARTITION, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_OUTOFRANGE, "Unknown MATMODSELL ordering %d: use MATMODSELL_ORDERING_NATURAL, MATMODSELL_ORDERING_RCM, MATMODSELL_ORDERING_BRICKS or MATMODSELL_ORDERING_PARTITION", (int)o);
+  PetscCheck(o >= MATMODSELL_ORDERING_NATURAL && o <= MATMODSELL_ORDERING_AUTO, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_OUTOFRANGE, "Unknown MATMODSELL ordering %d: use MATMODSELL_ORDERING_AUTO (the default), NATURAL, RCM, BRICKS or PARTITION", (int)o);
   s->ordering = o;
   PetscTryMethod(A, "MatModSELLApplySettings_C", (Mat), (A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MatModSELLSetSlicePreconditioner_Private(Mat A, PetscBool flg)
+{
+  MatModSELLSettings *s = NULL;
+
+  PetscFunctionBegin;
+  PetscTryMethod(A, "MatModSELLGetSettings_C", (Mat, MatModSELLSettings **), (A, &s));
+  if (s && s->slice_pc != flg) {
+    s->slice_pc = flg;
+    PetscTryMethod(A, "MatModSELLApplySettings_C", (Mat), (A));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -375,9 +389,26 @@ PetscErrorCode MatModSELLReadOptions_Private(Mat A, PetscOptionItems PetscOption
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Why MATMODSELL_ORDERING_AUTO chose o (the rule of MSImageChooseOrdering(), image.c) */
+static const char *MatModSELLOrderingReason_Private(Mat A, MatModSELLOrdering o, PetscReal natfrac, PetscBool slice_pc)
+{
+  (void)A;
+  switch (o) {
+  case MATMODSELL_ORDERING_BRICKS:
+    return "a DMDA matrix under a slice-based preconditioner: slices are bricks of the grid";
+  case MATMODSELL_ORDERING_PARTITION:
+    return "the matrix's order is not local: compact blocks of its graph";
+  case MATMODSELL_ORDERING_NATURAL:
+    if (natfrac < 0) return "blocks of at most one slice, or rectangular";
+    return slice_pc ? "the matrix's order is already local, no DMDA grid" : "the matrix's order is already local";
+  default:
+    return "";
+  }
+}
+
 /* The MATMODSELL part of MatView() of both types, after the parent type's: with an ASCII info format, the settings
    (with the ordering the format applies) and statistics of the format */
-PetscErrorCode MatModSELLView_Private(Mat A, PetscViewer viewer, MatModSELLOrdering applied)
+PetscErrorCode MatModSELLView_Private(Mat A, PetscViewer viewer)
 {
   MatModSELLSettings *s;
   MatModSELLInfo      info;
@@ -391,7 +422,15 @@ PetscErrorCode MatModSELLView_Private(Mat A, PetscViewer viewer, MatModSELLOrder
   if (format != PETSC_VIEWER_ASCII_INFO && format != PETSC_VIEWER_ASCII_INFO_DETAIL) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(MatModSELLGetSettings(A, &s));
   PetscCall(MatModSELLGetInfo(A, &info));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "MATMODSELL: kernel %s, slice height %" PetscInt_FMT ", ordering %s\n", MatModSELLKernels[s->kernel], s->sh, MatModSELLOrderings[applied]));
+  {
+    char line[512] = "", frac[160] = "";
+    if (s->ordering == MATMODSELL_ORDERING_AUTO) {
+      if (info.natural_local_fraction >= 0) PetscCall(PetscSNPrintf(frac, sizeof(frac), "; in the matrix's order %.1f%% of the off-diagonal entries of the diagonal block lie in their row's slice", 100.0 * (double)info.natural_local_fraction));
+      if (info.ordering == MATMODSELL_ORDERING_AUTO) PetscCall(PetscSNPrintf(line, sizeof(line), ": chosen per process, not the same on all%s", frac));
+      else PetscCall(PetscSNPrintf(line, sizeof(line), ": %s (%s%s)", MatModSELLOrderings[info.ordering], MatModSELLOrderingReason_Private(A, info.ordering, info.natural_local_fraction, s->slice_pc), frac));
+    }
+    PetscCall(PetscViewerASCIIPrintf(viewer, "MATMODSELL: kernel %s, slice height %" PetscInt_FMT ", ordering %s%s\n", MatModSELLKernels[s->kernel], s->sh, MatModSELLOrderings[s->ordering], line));
+  }
   PetscCall(PetscViewerASCIIPrintf(viewer, "  slices %" PetscInt_FMT ", widest slice %" PetscInt_FMT ", off-diagonal slots %" PetscInt64_FMT " for %" PetscInt64_FMT " off-diagonal nonzeros (padding ratio %.3f)\n", info.nslices, info.max_width, info.nslots, info.noffdiag, (double)info.padding_ratio));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  off-diagonals read from shared memory: %.1f%%, device bytes %zu\n", 100.0 * (double)info.local_fraction, info.device_bytes));
   PetscFunctionReturn(PETSC_SUCCESS);

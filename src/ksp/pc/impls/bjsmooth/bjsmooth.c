@@ -279,7 +279,7 @@ static PetscErrorCode PCSetUp_BJSmooth(PC pc)
 {
   PC_BJSmooth           *jac = (PC_BJSmooth *)pc->data;
   PCMSOperator          *op  = &jac->op;
-  const PCMSImageRequest dreq = {PCMS_ENCODING_MODSELL, jac->bs, PCMS_ORDERING_ANY}, oreq = {PCMS_ENCODING_PLAIN, 0, PCMS_ORDERING_ANY};
+  const PCMSImageRequest dreq = {PCMS_ENCODING_MODSELL, jac->bs, PCMS_ORDERING_ANY, PETSC_TRUE}, oreq = {PCMS_ENCODING_PLAIN, 0, PCMS_ORDERING_ANY, PETSC_FALSE};
   int                    use_shared, err;
 
   PetscFunctionBegin;
@@ -697,7 +697,8 @@ static PetscErrorCode PCView_BJSmooth(PC pc, PetscViewer viewer)
   }
   PetscCall(PCMSOperatorDescribe(&jac->op, &where, &image));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  blocks: slices of %" PetscInt_FMT " rows of %s; at most %" PetscInt_FMT " in-slice entries per row\n", jac->sh, image, jac->nloc));
-  if (img && img->bricks) PetscCall(PetscViewerASCIIPrintf(viewer, "  the image is ordered by bricks of %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " grid points (-mat_modsell_ordering bricks)\n", img->brick[0], img->brick[1], img->brick[2]));
+  if (img && img->bricks) PetscCall(PetscViewerASCIIPrintf(viewer, "  the image is ordered by bricks of %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " grid points (-mat_modsell_ordering %s)\n", img->brick[0], img->brick[1], img->brick[2], img->ordering == MATMODSELL_ORDERING_AUTO ? "auto, on a DMDA matrix" : "bricks"));
+  else if (img && img->m) PetscCall(PetscViewerASCIIPrintf(viewer, "  the image's row ordering on this process: %s%s%s\n", MatModSELLOrderings[img->applied], img->ordering == MATMODSELL_ORDERING_AUTO ? " (auto: " : "", img->ordering == MATMODSELL_ORDERING_AUTO ? (img->applied == MATMODSELL_ORDERING_PARTITION ? "the operator's order is not local)" : "the operator's order is already local, or one slice)") : ""));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  on the %s; in-slice coefficients in %s memory%s\n", where, jac->use_shared ? "shared" : "global", jac->use_shared ? "" : (jac->force_global ? " (forced)" : " (fallback: they do not fit in shared memory)")));
   if (jac->zfast) PetscCall(PetscViewerASCIIPrintf(viewer, "  sweeps from a zero guess (PCApply) read a compact copy of the in-slice entries (%" PetscInt_FMT " per row) instead of the image\n", jac->nloc));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -35,7 +35,7 @@ static PetscErrorCode MatMPIAIJModSELLSetUpBlocks(Mat A)
     ms->offdiag_block = (PetscBool)(b == 1);
     ms->block         = PETSC_TRUE;
     /* the diagonal block's rows are this process's box of the DMDA */
-    if (b == 0 && mm->settings.ordering == MATMODSELL_ORDERING_BRICKS) PetscCall(MatModSELLGetDMDABox_Private(A, ms->box));
+    if (b == 0 && (mm->settings.ordering == MATMODSELL_ORDERING_BRICKS || mm->settings.ordering == MATMODSELL_ORDERING_AUTO)) PetscCall(MatModSELLGetDMDABox_Private(A, ms->box));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -87,8 +87,8 @@ static PetscErrorCode MatModSELLGetInfo_MPIAIJModSELL(Mat A, MatModSELLInfo *inf
 {
   Mat            Ad, Ao;
   MatModSELLInfo di, oi;
-  PetscInt64     loc[6], glob[6];
-  PetscInt       w, wg;
+  PetscInt64     loc[7], glob[7];
+  PetscInt       w[3], wg[3];
 
   PetscFunctionBegin;
   PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, &Ao, NULL));
@@ -99,20 +99,26 @@ static PetscErrorCode MatModSELLGetInfo_MPIAIJModSELL(Mat A, MatModSELLInfo *inf
   loc[2] = di.noffdiag + oi.noffdiag;
   loc[3] = di.nlocal;
   loc[4] = (PetscInt64)(di.device_bytes + oi.device_bytes);
-  loc[5] = 0;
-  PetscCallMPI(MPIU_Allreduce(loc, glob, 6, MPIU_INT64, MPI_SUM, PetscObjectComm((PetscObject)A)));
-  w = PetscMax(di.max_width, oi.max_width);
-  PetscCallMPI(MPIU_Allreduce(&w, &wg, 1, MPIU_INT, MPI_MAX, PetscObjectComm((PetscObject)A)));
+  /* the natural in-slice entries of the diagonal blocks that computed it, and their off-diagonal entries */
+  loc[5] = di.natural_local_fraction >= 0 ? (PetscInt64)(di.natural_local_fraction * (PetscReal)di.noffdiag + 0.5) : 0;
+  loc[6] = di.natural_local_fraction >= 0 ? di.noffdiag : 0;
+  PetscCallMPI(MPIU_Allreduce(loc, glob, 7, MPIU_INT64, MPI_SUM, PetscObjectComm((PetscObject)A)));
+  w[0] = PetscMax(di.max_width, oi.max_width);
+  w[1] = (PetscInt)di.ordering; /* the same on every process when max(o) = -max(-o) */
+  w[2] = -(PetscInt)di.ordering;
+  PetscCallMPI(MPIU_Allreduce(w, wg, 3, MPIU_INT, MPI_MAX, PetscObjectComm((PetscObject)A)));
   PetscCall(PetscMemzero(info, sizeof(*info)));
-  info->slice_height   = di.slice_height;
-  info->nslices        = (PetscInt)glob[0];
-  info->nslots         = glob[1];
-  info->noffdiag       = glob[2];
-  info->nlocal         = glob[3];
-  info->device_bytes   = (size_t)glob[4];
-  info->max_width      = wg;
-  info->padding_ratio  = glob[2] ? (PetscReal)glob[1] / (PetscReal)glob[2] : 1.0;
-  info->local_fraction = glob[2] ? (PetscReal)glob[3] / (PetscReal)glob[2] : 0.0;
+  info->slice_height           = di.slice_height;
+  info->nslices                = (PetscInt)glob[0];
+  info->nslots                 = glob[1];
+  info->noffdiag               = glob[2];
+  info->nlocal                 = glob[3];
+  info->device_bytes           = (size_t)glob[4];
+  info->max_width              = wg[0];
+  info->padding_ratio          = glob[2] ? (PetscReal)glob[1] / (PetscReal)glob[2] : 1.0;
+  info->local_fraction         = glob[2] ? (PetscReal)glob[3] / (PetscReal)glob[2] : 0.0;
+  info->ordering               = wg[1] == -wg[2] ? (MatModSELLOrdering)wg[1] : MATMODSELL_ORDERING_AUTO;
+  info->natural_local_fraction = glob[6] ? (PetscReal)glob[5] / (PetscReal)glob[6] : -1.0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -132,7 +138,7 @@ static PetscErrorCode MatView_MPIAIJModSELL(Mat A, PetscViewer viewer)
 
   PetscFunctionBegin;
   PetscCall((*mm->parent.view)(A, viewer));
-  PetscCall(MatModSELLView_Private(A, viewer, mm->settings.ordering));
+  PetscCall(MatModSELLView_Private(A, viewer));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -12,7 +12,7 @@
 #endif
 
 const char *const MatModSELLKernels[]   = {"modsell", "sell", "MatModSELLKernel", "MATMODSELL_KERNEL_", NULL};
-const char *const MatModSELLOrderings[] = {"natural", "rcm", "bricks", "partition", "MatModSELLOrdering", "MATMODSELL_ORDERING_", NULL};
+const char *const MatModSELLOrderings[] = {"natural", "rcm", "bricks", "partition", "auto", "MatModSELLOrdering", "MATMODSELL_ORDERING_", NULL};
 
 static PetscErrorCode MatSeqAIJModSELLSetOps(Mat);
 
@@ -28,13 +28,14 @@ static PetscErrorCode MatSeqAIJModSELLSyncSettings(Mat A)
   PetscFunctionBegin;
   /* the box of the bricks ordering: looked up before the image is (re)built, not at every product (a block's box
      is set by its MPI matrix) */
-  if (ord == MATMODSELL_ORDERING_BRICKS && !ms->block && (!img->built || img->ordering != ord)) PetscCall(MatModSELLGetDMDABox_Private(A, ms->box));
-  if (ord == MATMODSELL_ORDERING_BRICKS) PetscCall(PetscArraycmp(img->box, ms->box, 4, &sameBox));
-  if (img->sh != ms->settings.sh || img->diag_apart != mod || img->local_cols != mod || img->ordering != ord || !sameBox) {
+  if ((ord == MATMODSELL_ORDERING_BRICKS || ord == MATMODSELL_ORDERING_AUTO) && !ms->block && (!img->built || img->ordering != ord)) PetscCall(MatModSELLGetDMDABox_Private(A, ms->box));
+  if (ord == MATMODSELL_ORDERING_BRICKS || ord == MATMODSELL_ORDERING_AUTO) PetscCall(PetscArraycmp(img->box, ms->box, 4, &sameBox));
+  if (img->sh != ms->settings.sh || img->diag_apart != mod || img->local_cols != mod || img->ordering != ord || !sameBox || (ord == MATMODSELL_ORDERING_AUTO && img->slice_pc != ms->settings.slice_pc)) {
     img->sh         = ms->settings.sh;
     img->diag_apart = mod;
     img->local_cols = mod;
     img->ordering   = ord;
+    img->slice_pc   = ms->settings.slice_pc;
     PetscCall(PetscArraycpy(img->box, ms->box, 4));
     img->built = PETSC_FALSE;
   }
@@ -222,7 +223,7 @@ static PetscErrorCode MatView_SeqAIJModSELL(Mat A, PetscViewer viewer)
 
   PetscFunctionBegin;
   PetscCall((*ms->parent.view)(A, viewer));
-  PetscCall(MatModSELLView_Private(A, viewer, ms->offdiag_block ? MATMODSELL_ORDERING_NATURAL : ms->settings.ordering));
+  PetscCall(MatModSELLView_Private(A, viewer));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

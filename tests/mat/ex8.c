@@ -1,0 +1,156 @@
+static char help[] = "MATMODSELL_ORDERING_AUTO (the default ordering): what it chooses and that the chosen image multiplies\n\
+like AIJ. Cases: a 3D 7-point Laplacian in its lexicographic numbering (already local: natural) and randomly\n\
+renumbered (not local: partition); the same grid from a DMDA, alone (natural) and under PCBJSMOOTH (bricks);\n\
+a matrix of at most one slice per process (natural). -vec_type cuda runs the products on the GPU.\n";
+
+#include <mstest.h>
+#include <mstestpc.h>
+#include <petscdmda.h>
+#include <petscksp.h>
+
+/* the chosen ordering, and MatMult/MatMultAdd/MatGetDiagonal of the MATMODSELL matrix B against the AIJ matrix A */
+static PetscErrorCode Report(const char *label, Mat A, Mat B, MatModSELLOrdering expect, PetscRandom rnd, PetscInt *nfail)
+{
+  MPI_Comm       comm = PetscObjectComm((PetscObject)B);
+  MatModSELLInfo info;
+  PetscInt       nf0 = *nfail;
+
+  PetscFunctionBegin;
+  PetscCall(MSTestCompareProducts(A, B, rnd, 1e-12, label, nfail));
+  PetscCall(MatModSELLGetInfo(B, &info));
+  if (info.ordering != expect) {
+    PetscCall(PetscPrintf(comm, "FAIL %s: auto chose %s, expected %s\n", label, MatModSELLOrderings[info.ordering], MatModSELLOrderings[expect]));
+    (*nfail)++;
+  }
+  /* the rule: natural at 15% or more in-slice in the matrix's order (when it was computed), else partition */
+  if (expect == MATMODSELL_ORDERING_NATURAL && info.natural_local_fraction >= 0 && info.natural_local_fraction < 0.15) {
+    PetscCall(PetscPrintf(comm, "FAIL %s: natural kept with %g in-slice\n", label, (double)info.natural_local_fraction));
+    (*nfail)++;
+  }
+  if (expect == MATMODSELL_ORDERING_PARTITION && !(info.natural_local_fraction >= 0 && info.natural_local_fraction < 0.15)) {
+    PetscCall(PetscPrintf(comm, "FAIL %s: partition with %g in-slice\n", label, (double)info.natural_local_fraction));
+    (*nfail)++;
+  }
+  PetscCall(PetscPrintf(comm, "%s: auto chose %s; products %s\n", label, MatModSELLOrderings[info.ordering], *nfail == nf0 ? "equal AIJ's" : "FAIL"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode LaplacianCase(MPI_Comm comm, const char *label, PetscInt n, const PetscInt *perm, MatModSELLOrdering expect, PetscRandom rnd, PetscInt *nfail)
+{
+  Mat A, B;
+
+  PetscFunctionBegin;
+  PetscCall(MSTestCreateLaplacian(comm, n, n, n, perm, NULL, NULL, MATAIJ, &A));
+  PetscCall(MatConvert(A, MATMODSELL, MAT_INITIAL_MATRIX, &B));
+  PetscCall(Report(label, A, B, expect, rnd, nfail));
+  PetscCall(MatDestroy(&A));
+  PetscCall(MatDestroy(&B));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* a DMDA matrix; with bjsmooth, a KSP with PCBJSMOOTH is set up on it first (the PC tells the matrix) */
+static PetscErrorCode DMDACase(MPI_Comm comm, const char *label, PetscInt n, PetscBool bjsmooth, MatModSELLOrdering expect, PetscRandom rnd, PetscInt *nfail)
+{
+  DM  da;
+  Mat A, B;
+  KSP ksp;
+
+  PetscFunctionBegin;
+  PetscCall(DMDACreate3d(comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, n, n, n, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, NULL, &da));
+  PetscCall(DMSetUp(da));
+  PetscCall(DMSetMatType(da, MATMODSELL));
+  PetscCall(DMCreateMatrix(da, &B));
+  {
+    PetscInt xs, ys, zs, xm, ym, zm;
+    PetscCall(DMDAGetCorners(da, &xs, &ys, &zs, &xm, &ym, &zm));
+    for (PetscInt k = zs; k < zs + zm; k++)
+      for (PetscInt j = ys; j < ys + ym; j++)
+        for (PetscInt i = xs; i < xs + xm; i++) {
+          MatStencil  row = {.k = k, .j = j, .i = i}, col[7];
+          PetscScalar v[7];
+          PetscInt    nc = 0;
+          col[nc] = row;
+          v[nc++] = 6.0;
+          for (PetscInt d = 0; d < 6; d++) {
+            MatStencil c  = row;
+            const int  sg = d % 2 ? 1 : -1;
+            if (d / 2 == 0) c.i += sg;
+            else if (d / 2 == 1) c.j += sg;
+            else c.k += sg;
+            if (c.i < 0 || c.j < 0 || c.k < 0 || c.i >= n || c.j >= n || c.k >= n) continue;
+            col[nc] = c;
+            v[nc++] = -1.0 - 0.01 * d;
+          }
+          PetscCall(MatSetValuesStencil(B, 1, &row, nc, col, v, INSERT_VALUES));
+        }
+  }
+  PetscCall(MatAssemblyBegin(B, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(B, MAT_FINAL_ASSEMBLY));
+  if (bjsmooth) {
+    PC pc;
+    PetscCall(KSPCreate(comm, &ksp));
+    PetscCall(KSPSetOperators(ksp, B, B));
+    PetscCall(KSPGetPC(ksp, &pc));
+    PetscCall(PCSetType(pc, PCBJSMOOTH));
+    PetscCall(KSPSetUp(ksp));
+  }
+  PetscCall(MatConvert(B, MATAIJ, MAT_INITIAL_MATRIX, &A));
+  PetscCall(Report(label, A, B, expect, rnd, nfail));
+  if (bjsmooth) PetscCall(KSPDestroy(&ksp));
+  PetscCall(MatDestroy(&A));
+  PetscCall(MatDestroy(&B));
+  PetscCall(DMDestroy(&da));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  MPI_Comm    comm;
+  PetscRandom rnd;
+  PetscInt    n = 20, nfail = 0, *perm;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(PetscModSELLInitializePackage());
+  comm = PETSC_COMM_WORLD;
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-n", &n, NULL));
+  PetscCall(MSTestRandomCreate(comm, &rnd));
+  PetscCall(LaplacianCase(comm, "7-point Laplacian, lexicographic", n, NULL, MATMODSELL_ORDERING_NATURAL, rnd, &nfail));
+  PetscCall(MSTestRandomPermutation(n * n * n, 7, &perm));
+  PetscCall(LaplacianCase(comm, "7-point Laplacian, randomly numbered", n, perm, MATMODSELL_ORDERING_PARTITION, rnd, &nfail));
+  PetscCall(PetscFree(perm));
+  PetscCall(LaplacianCase(comm, "7-point Laplacian, at most one slice per process", 5, NULL, MATMODSELL_ORDERING_NATURAL, rnd, &nfail));
+  PetscCall(DMDACase(comm, "DMDA matrix", n, PETSC_FALSE, MATMODSELL_ORDERING_NATURAL, rnd, &nfail));
+  PetscCall(DMDACase(comm, "DMDA matrix under PCBJSMOOTH", n, PETSC_TRUE, MATMODSELL_ORDERING_BRICKS, rnd, &nfail));
+  PetscCall(PetscPrintf(comm, "%s\n", nfail ? "FAILED" : "all checks passed"));
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscCall(PetscFinalize());
+  return 0;
+}
+
+/*TEST
+
+   build:
+     requires: !complex !single
+
+   test:
+     suffix: 1
+     output_file: output/ex8_1.out
+
+   test:
+     suffix: 3
+     nsize: 3
+     output_file: output/ex8_1.out
+
+   testset:
+     requires: cuda
+     args: -vec_type cuda
+     test:
+       suffix: cuda_1
+       output_file: output/ex8_1.out
+     test:
+       suffix: cuda_3
+       nsize: 3
+       output_file: output/ex8_1.out
+
+TEST*/
