@@ -2,6 +2,7 @@
    Registration of every petsc-modsell type, for -dll_append and for applications that link the library.
 */
 #include <petscmodsell/private/pcmsimpl.h>
+#include <petscmodsell/private/localityimpl.h>
 
 static PetscBool PetscModSELLPackageInitialized = PETSC_FALSE;
 
@@ -46,6 +47,7 @@ PetscErrorCode PetscModSELLInitializePackage(void)
   PetscCall(PetscLogEventRegister("ModSELLBuild", MAT_CLASSID, &MATMODSELL_ImageBuild));
   PetscCall(PetscLogEventRegister("ModSELLValues", MAT_CLASSID, &MATMODSELL_ImageValues));
   PetscCall(PetscLogEventRegister("ModSELLUpload", MAT_CLASSID, &MATMODSELL_Upload));
+  PetscCall(PetscLogEventRegister("ModSELLPartition", MAT_CLASSID, &MATMODSELL_Partition));
   PetscCall(PetscModSELLRegisterPCs_Private());
   {
     PetscReal limit = 0;
