@@ -766,6 +766,7 @@ PetscErrorCode MSImageGetView(MSImage img, PetscMemType mtype, PetscBool diag_bl
     v->vals     = (const double *)img->d_vals;
     v->diag     = img->dapart ? (const double *)img->d_diag : NULL;
     v->perm     = (const int *)img->d_perm;
+    v->iperm    = (const int *)img->d_iperm;
 #else
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "A device view of a mod-SELL image needs PETSc configured with CUDA");
 #endif

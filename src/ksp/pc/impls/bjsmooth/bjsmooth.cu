@@ -282,7 +282,7 @@ extern "C" MS_BJS_ANALYZE(MSBJSAnalyze_CUDA)
    inverse diagonal). The window is double-buffered: sweep it writes buffer it % 2 and reads it after one
    barrier; the other buffer was last read in sweep it - 1, which every thread finished before that
    barrier, so one barrier per sweep suffices. */
-template <int NL>
+template <int NL, bool OUTIMG>
 __global__ void __launch_bounds__(1024) bjs_zero_jacobi_kernel(int m, const short *__restrict__ lcg, const double *__restrict__ lvg, const double *__restrict__ dinv, const int *__restrict__ perm, int inner_its, const double *__restrict__ b, const double *__restrict__ offp, double *__restrict__ xout)
 {
   extern __shared__ double win[]; /* 2 * sh */
@@ -314,18 +314,31 @@ __global__ void __launch_bounds__(1024) bjs_zero_jacobi_kernel(int m, const shor
       if (lc[j] >= 0) sm += lv[j] * wb[lc[j]];
     y = (rl - sm) * di;
   }
-  if (valid) xout[o] = y;
+  if (valid) xout[OUTIMG ? r : o] = y; /* OUTIMG: in the image's order (brought back by bjs_unpermute_kernel) */
+}
+
+/* x[i] = xp[iperm[i]]: a random read per row instead of a random write (as the image's product does) */
+__global__ void bjs_unpermute_kernel(int m, const int *__restrict__ iperm, const double *__restrict__ xp, double *__restrict__ x)
+{
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < m) x[i] = xp[iperm[i]];
 }
 
 extern "C" MS_BJS_ZERO_JACOBI(MSBJSZeroJacobi_CUDA)
 {
   cudaStream_t st   = (cudaStream_t)stream;
   const size_t smem = 2 * (size_t)img->sh * sizeof(double);
+  const bool   outimg = img->perm && img->iperm;
+  double      *xo     = xout;
+  cudaError_t  err;
   if (img->m <= 0 || img->nslices <= 0) return (int)cudaSuccess;
+  if (nloc < 1 || nloc > 8) return (int)cudaErrorInvalidValue;
+  if (outimg && (err = cudaMallocAsync((void **)&xo, (size_t)img->m * sizeof(double), st))) return (int)err;
   switch (nloc) {
 #define BJS_ZCASE(NL) \
   case NL: \
-    bjs_zero_jacobi_kernel<NL><<<img->nslices, img->sh, smem, st>>>(img->m, lc, lv, dinv, img->perm, inner_its, b, offp, xout); \
+    if (outimg) bjs_zero_jacobi_kernel<NL, true><<<img->nslices, img->sh, smem, st>>>(img->m, lc, lv, dinv, img->perm, inner_its, b, offp, xo); \
+    else bjs_zero_jacobi_kernel<NL, false><<<img->nslices, img->sh, smem, st>>>(img->m, lc, lv, dinv, img->perm, inner_its, b, offp, xo); \
     break;
     BJS_ZCASE(1)
     BJS_ZCASE(2)
@@ -337,7 +350,13 @@ extern "C" MS_BJS_ZERO_JACOBI(MSBJSZeroJacobi_CUDA)
     BJS_ZCASE(8)
 #undef BJS_ZCASE
   default:
-    return (int)cudaErrorInvalidValue;
+    break;
+  }
+  if (outimg) {
+    if ((err = cudaGetLastError())) return (int)err;
+    bjs_unpermute_kernel<<<(img->m + 255) / 256, 256, 0, st>>>(img->m, img->iperm, xo, xout);
+    if ((err = cudaGetLastError())) return (int)err;
+    return (int)cudaFreeAsync(xo, st);
   }
   return (int)cudaGetLastError();
 }
