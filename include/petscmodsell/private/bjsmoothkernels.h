@@ -69,9 +69,11 @@ typedef struct {
    copies the latter into a compact ELLPACK array (the pattern kernel extract_local of mskernels.h, part
    MS_PART_ALL, nloc <= MS_PATTERN_MAXLOC) and zero_jacobi reads those instead of the image: the same arithmetic,
    in the same order, as sweep with zero != 0, inner jacobi and inner_rtol == 0 (xout[o] = y after inner_its
-   sweeps from y = 0; every sweep multiplies by the inverse diagonal dinv). */
+   sweeps from y = 0; every sweep multiplies by the inverse diagonal dinv). work: NULL or m doubles; with a permuted
+   image whose view has iperm, the CUDA version writes y there in the image's order and brings it back by a gather
+   (MSCUDAUnpermute()) instead of a random write per row; the reference does not use it. */
 #define MS_BJS_ZERO_JACOBI(name) \
-  int name(const MSImageView *img, int nloc, const short *lc, const double *lv, const double *dinv, int inner_its, const double *b, const double *offp, double *xout, void *stream)
+  int name(const MSImageView *img, int nloc, const short *lc, const double *lv, const double *dinv, int inner_its, const double *b, const double *offp, double *xout, double *work, void *stream)
 
 typedef struct {
   const char *backend;

@@ -40,6 +40,9 @@ int MSCUDAFill(int m, int sh, const int *ai, const int *aj, const double *aa, co
    for a box of nx x ny x nz points with dof rows each, bricks of bx x by x bz points (partial at the high ends);
    iperm (old -> new) too when not NULL. */
 int MSCUDABricksPerm(int m, int nx, int ny, int nz, int dof, int bx, int by, int bz, int *perm, int *iperm, void *stream);
+/* y[i] = (yin ? yin[i] : 0) + yp[iperm[i]]: a result in an image's numbering back in the user's, as a gather (a random
+   read per row; a random write per row costs more) */
+int MSCUDAUnpermute(int m, const int *iperm, const double *yp, const double *yin, double *y, void *stream);
 /* iperm[perm[r]] = r */
 int MSCUDAInversePerm(int m, const int *perm, int *iperm, void *stream);
 

@@ -500,6 +500,11 @@ static PetscErrorCode MSImageBuildDevice(MSImage img, Mat A)
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   PetscCall(MSImageFreeDevice(img));
   PetscCall(MSImageUploadPerm(img, stream));
+  if (img->d_perm) { /* old -> new, on the device: column codes are in the image numbering, products come back through it */
+    PetscCall(MSDeviceMalloc(&img->d_iperm, m * sizeof(int), "the inverse row permutation of the mod-SELL image"));
+    img->dev_bytes += m * sizeof(int);
+    PetscCallCUDA((cudaError_t)MSCUDAInversePerm((int)m, (const int *)img->d_perm, (int *)img->d_iperm, stream));
+  }
   if (!MSImageDeviceBuildable(img)) { /* the caller brought the host image up to date */
     PetscCall(MSImageUploadHost(img, A, stream));
     img->dev_pattern = PETSC_TRUE;
@@ -513,11 +518,6 @@ static PetscErrorCode MSImageBuildDevice(MSImage img, Mat A)
     PetscCall(MSLocalityPermDevice(img->m, csr.ai, csr.aj, img->sh, (int *)img->d_perm, (int *)img->d_iperm));
   }
   PetscCall(PetscLogEventBegin(MATMODSELL_ImageBuild, A, 0, 0, 0));
-  if (img->d_perm && !img->d_iperm) { /* old -> new, on the device: column codes are in the image numbering */
-    PetscCall(MSDeviceMalloc(&img->d_iperm, m * sizeof(int), "the inverse row permutation of the mod-SELL image"));
-    img->dev_bytes += m * sizeof(int);
-    PetscCallCUDA((cudaError_t)MSCUDAInversePerm((int)m, (const int *)img->d_perm, (int *)img->d_iperm, stream));
-  }
   PetscCall(MSDeviceMalloc(&img->d_sliceptr, ((size_t)img->nslices + 1) * sizeof(long long), "the slice pointers of the mod-SELL image"));
   PetscCall(MSDeviceMallocAsync((void **)&d_stats, 3 * sizeof(unsigned long long), "the image statistics", stream));
   PetscCallCUDA(cudaMemsetAsync(d_stats, 0, 3 * sizeof(unsigned long long), stream));
@@ -788,12 +788,6 @@ PetscErrorCode MSImageMultDevice(MSImage img, const PetscScalar *x, const PetscS
     PetscCall(MSDeviceMalloc(&img->d_xwork, 2 * (size_t)img->m * sizeof(double), "the permuted copies of x and y of the mod-SELL image"));
     img->dev_bytes += 2 * (size_t)img->m * sizeof(double);
   }
-  if (v.perm && !img->d_iperm) { /* a device image uploaded from the host (64-bit indices) */
-    PetscCall(MSDeviceMalloc(&img->d_iperm, (size_t)img->m * sizeof(int), "the inverse row permutation of the mod-SELL image"));
-    img->dev_bytes += (size_t)img->m * sizeof(int);
-    PetscCallCUDA((cudaError_t)MSCUDAInversePerm((int)img->m, (const int *)img->d_perm, (int *)img->d_iperm, stream));
-  }
-  v.iperm = (const int *)img->d_iperm;
   PetscCall(PetscLogGpuTimeBegin());
   PetscCallCUDA((cudaError_t)MSCUDAMult(&v, x, yin, y, (double *)img->d_xwork, stream));
   PetscCall(PetscLogGpuTimeEnd());

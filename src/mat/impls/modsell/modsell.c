@@ -390,9 +390,8 @@ PetscErrorCode MatModSELLReadOptions_Private(Mat A, PetscOptionItems PetscOption
 }
 
 /* Why MATMODSELL_ORDERING_AUTO chose o (the rule of MSImageChooseOrdering(), image.c) */
-static const char *MatModSELLOrderingReason_Private(Mat A, MatModSELLOrdering o, PetscReal natfrac, PetscBool slice_pc)
+static const char *MatModSELLOrderingReason_Private(MatModSELLOrdering o, PetscReal natfrac, PetscBool slice_pc)
 {
-  (void)A;
   switch (o) {
   case MATMODSELL_ORDERING_BRICKS:
     return "a DMDA matrix under a slice-based preconditioner: slices are bricks of the grid";
@@ -427,7 +426,7 @@ PetscErrorCode MatModSELLView_Private(Mat A, PetscViewer viewer)
     if (s->ordering == MATMODSELL_ORDERING_AUTO) {
       if (info.natural_local_fraction >= 0) PetscCall(PetscSNPrintf(frac, sizeof(frac), "; in the matrix's order %.1f%% of the off-diagonal entries of the diagonal block lie in their row's slice", 100.0 * (double)info.natural_local_fraction));
       if (info.ordering == MATMODSELL_ORDERING_AUTO) PetscCall(PetscSNPrintf(line, sizeof(line), ": chosen per process, not the same on all%s", frac));
-      else PetscCall(PetscSNPrintf(line, sizeof(line), ": %s (%s%s)", MatModSELLOrderings[info.ordering], MatModSELLOrderingReason_Private(A, info.ordering, info.natural_local_fraction, s->slice_pc), frac));
+      else PetscCall(PetscSNPrintf(line, sizeof(line), ": %s (%s%s)", MatModSELLOrderings[info.ordering], MatModSELLOrderingReason_Private(info.ordering, info.natural_local_fraction, s->slice_pc), frac));
     }
     PetscCall(PetscViewerASCIIPrintf(viewer, "MATMODSELL: kernel %s, slice height %" PetscInt_FMT ", ordering %s%s\n", MatModSELLKernels[s->kernel], s->sh, MatModSELLOrderings[s->ordering], line));
   }

@@ -57,6 +57,7 @@ typedef struct {
 
   /* zero-guess Jacobi path: the compact in-slice block, nloc x m (the pattern kernel extract_local) */
   PCMSBuffer zlc, zlv, zdinv;
+  PCMSBuffer zwork; /* a permuted image on the GPU: the result in the image's order, before it is gathered back */
   PetscBool  zfast; /* zero-guess sweeps use it */
 } PC_BJSmooth;
 
@@ -129,7 +130,7 @@ static PetscErrorCode PCBJSmoothSweep(PC pc, Vec b, Vec xin, Vec xout, PetscBool
   if (inplace) xi = xo;
   PetscCall(PCMSOperatorGetView(op, 0, &v));
   PetscCall(PCMSKernelBegin(op, &stream));
-  if (zero && jac->zfast) err = jac->k->zero_jacobi(&v, (int)jac->nloc, (const short *)jac->zlc.ptr, (const double *)jac->zlv.ptr, (const double *)jac->zdinv.ptr, (int)jac->inner_its, ba, op_, xo, stream);
+  if (zero && jac->zfast) err = jac->k->zero_jacobi(&v, (int)jac->nloc, (const short *)jac->zlc.ptr, (const double *)jac->zlv.ptr, (const double *)jac->zdinv.ptr, (int)jac->inner_its, ba, op_, xo, (double *)jac->zwork.ptr, stream);
   else err = jac->k->sweep(&v, (int)jac->inner, (int)jac->inner_its, (double)jac->inner_rtol, (int)jac->nloc, (int)jac->use_shared, jac->smem, (int)zero, (int)jac->async, ba, op_, xi, xo, stream);
   PetscCall(PCMSKernelEnd(op, err, jac->k->backend, zero && jac->zfast ? "zero_jacobi" : "sweep", BJSSweepFlops(jac, zero)));
   PetscCall(PCMSVecRestoreArrayRead(op, b, &ba));
@@ -237,6 +238,7 @@ static PetscErrorCode PCBJSmoothFreeWork(PC pc)
   PetscCall(PCMSBufferDestroy(&jac->zlc));
   PetscCall(PCMSBufferDestroy(&jac->zlv));
   PetscCall(PCMSBufferDestroy(&jac->zdinv));
+  PetscCall(PCMSBufferDestroy(&jac->zwork));
   jac->zfast = PETSC_FALSE;
   jac->setup = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -309,6 +311,7 @@ static PetscErrorCode PCSetUp_BJSmooth(PC pc)
     PetscCall(PCMSBufferEnsure(op, &jac->zlv, nl * sizeof(double), "PCBJSMOOTH's compact in-slice values"));
     PetscCall(PCMSBufferEnsure(op, &jac->zdinv, (size_t)op->m * sizeof(double), "PCBJSMOOTH's inverse diagonal"));
     PetscCall(PCMSOperatorGetView(op, 0, &v));
+    if (op->device && v.perm) PetscCall(PCMSBufferEnsure(op, &jac->zwork, (size_t)op->m * sizeof(double), "PCBJSMOOTH's result in the image's order"));
     PetscCall(PCMSKernelBegin(op, &stream));
     err = pk->extract_local(&v, (int)jac->nloc, MS_PART_ALL, (short *)jac->zlc.ptr, (double *)jac->zlv.ptr, (double *)jac->zdinv.ptr, stream);
     PetscCall(PCMSKernelEnd(op, err, pk->backend, "extract_local", (PetscLogDouble)op->m));

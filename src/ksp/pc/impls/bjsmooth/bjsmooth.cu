@@ -10,6 +10,7 @@
 */
 #include <petscmodsell/private/msdevice.cuh>
 #include <petscmodsell/private/bjsmoothkernels.h>
+#include <petscmodsell/private/modsellcuda.h>
 
 #define BJS_RED MS_BJS_RED
 
@@ -317,23 +318,14 @@ __global__ void __launch_bounds__(1024) bjs_zero_jacobi_kernel(int m, const shor
   if (valid) xout[OUTIMG ? r : o] = y; /* OUTIMG: in the image's order (brought back by bjs_unpermute_kernel) */
 }
 
-/* x[i] = xp[iperm[i]]: a random read per row instead of a random write (as the image's product does) */
-__global__ void bjs_unpermute_kernel(int m, const int *__restrict__ iperm, const double *__restrict__ xp, double *__restrict__ x)
-{
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < m) x[i] = xp[iperm[i]];
-}
-
 extern "C" MS_BJS_ZERO_JACOBI(MSBJSZeroJacobi_CUDA)
 {
   cudaStream_t st   = (cudaStream_t)stream;
   const size_t smem = 2 * (size_t)img->sh * sizeof(double);
-  const bool   outimg = img->perm && img->iperm;
-  double      *xo     = xout;
+  const bool   outimg = img->perm && img->iperm && work; /* y in the image's order, then brought back */
+  double      *xo     = outimg ? work : xout;
   cudaError_t  err;
   if (img->m <= 0 || img->nslices <= 0) return (int)cudaSuccess;
-  if (nloc < 1 || nloc > 8) return (int)cudaErrorInvalidValue;
-  if (outimg && (err = cudaMallocAsync((void **)&xo, (size_t)img->m * sizeof(double), st))) return (int)err;
   switch (nloc) {
 #define BJS_ZCASE(NL) \
   case NL: \
@@ -350,15 +342,10 @@ extern "C" MS_BJS_ZERO_JACOBI(MSBJSZeroJacobi_CUDA)
     BJS_ZCASE(8)
 #undef BJS_ZCASE
   default:
-    break;
+    return (int)cudaErrorInvalidValue;
   }
-  if (outimg) {
-    if ((err = cudaGetLastError())) return (int)err;
-    bjs_unpermute_kernel<<<(img->m + 255) / 256, 256, 0, st>>>(img->m, img->iperm, xo, xout);
-    if ((err = cudaGetLastError())) return (int)err;
-    return (int)cudaFreeAsync(xo, st);
-  }
-  return (int)cudaGetLastError();
+  if ((err = cudaGetLastError())) return (int)err;
+  return outimg ? MSCUDAUnpermute(img->m, img->iperm, work, NULL, xout, stream) : (int)cudaSuccess;
 }
 
 extern "C" const MSBJSKernels MSBJSKernels_CUDA = {"cuda", MSBJSAnalyze_CUDA, MSBJSConfigure_CUDA, MSBJSSweep_CUDA, MSBJSZeroJacobi_CUDA};

@@ -216,6 +216,7 @@ MS_BJS_ZERO_JACOBI(MSBJSZeroJacobi_Reference)
   const int sh = img->sh, m = img->m;
   double   *y, *win, *rl;
 
+  (void)work;
   (void)stream;
   if (m <= 0) return 0;
   if (nloc < 1 || nloc > MS_PATTERN_MAXLOC) return MS_KERNEL_ERR_ARG;

@@ -95,6 +95,13 @@ extern "C" int MSCUDAMult(const MSImageView *img, const double *x, const double 
   return (int)cudaGetLastError();
 }
 
+extern "C" int MSCUDAUnpermute(int m, const int *iperm, const double *yp, const double *yin, double *y, void *stream)
+{
+  if (m <= 0) return (int)cudaSuccess;
+  ms_unpermute_kernel<<<(m + 255) / 256, 256, 0, (cudaStream_t)stream>>>(m, iperm, yp, yin, y);
+  return (int)cudaGetLastError();
+}
+
 __global__ void ms_scatter_kernel(long long nnz, const long long *__restrict__ csr2slot, const double *__restrict__ a, double *__restrict__ vals, double *__restrict__ diag)
 {
   for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < nnz; i += (long long)gridDim.x * blockDim.x) {

@@ -99,9 +99,11 @@ static PetscErrorCode MatModSELLGetInfo_MPIAIJModSELL(Mat A, MatModSELLInfo *inf
   loc[2] = di.noffdiag + oi.noffdiag;
   loc[3] = di.nlocal;
   loc[4] = (PetscInt64)(di.device_bytes + oi.device_bytes);
-  /* the natural in-slice entries of the diagonal blocks that computed it, and their off-diagonal entries */
-  loc[5] = di.natural_local_fraction >= 0 ? (PetscInt64)(di.natural_local_fraction * (PetscReal)di.noffdiag + 0.5) : 0;
-  loc[6] = di.natural_local_fraction >= 0 ? di.noffdiag : 0;
+  { /* the counts behind the diagonal block's natural in-slice fraction (its image, brought up to date by GetInfo) */
+    const MSImage dimg = ((Mat_SeqAIJModSELL *)Ad->spptr)->img;
+    loc[5]             = dimg->nat_off >= 0 ? dimg->nat_local : 0;
+    loc[6]             = dimg->nat_off >= 0 ? dimg->nat_off : 0;
+  }
   PetscCallMPI(MPIU_Allreduce(loc, glob, 7, MPIU_INT64, MPI_SUM, PetscObjectComm((PetscObject)A)));
   w[0] = PetscMax(di.max_width, oi.max_width);
   w[1] = (PetscInt)di.ordering; /* the same on every process when max(o) = -max(-o) */
