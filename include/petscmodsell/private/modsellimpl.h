@@ -29,6 +29,11 @@
 
 PETSC_EXTERN PetscLogEvent MATMODSELL_ImageBuild, MATMODSELL_ImageValues, MATMODSELL_Upload;
 
+/* Default slice heights: of an image, and of the image a slice-based preconditioner (PCBJSMOOTH) uses as its blocks
+   (larger blocks take fewer outer iterations at the same cost per iteration: docs/locality.md) */
+#define MS_SLICE_HEIGHT_DEFAULT  128
+#define MS_SLICE_HEIGHT_SLICE_PC 512
+
 typedef struct _n_MSImage *MSImage;
 struct _n_MSImage {
   /* settings (set before the first MSImageSetUp) */
@@ -128,11 +133,13 @@ PETSC_EXTERN PetscErrorCode MSCheckSliceHeight(MPI_Comm, PetscInt);
 /*   its settings, a struct that a MATMPIAIJMODSELL matrix has too (and passes on to its blocks) */
 typedef struct {
   PetscInt           sh;       /* slice height: a multiple of 32, at most 1024 */
+  PetscBool          sh_set;   /* sh was given (MatModSELLSetSliceHeight()); else it follows slice_pc */
   MatModSELLKernel   kernel;   /* SpMV kernel (and layout) */
   MatModSELLOrdering ordering; /* row ordering inside the image */
   PetscBool          eager;    /* set up the device image at final assembly */
   PetscBool          slice_pc; /* a slice-based preconditioner works on the matrix's image (MATMODSELL_ORDERING_AUTO
-                                  then takes bricks for a DMDA matrix): MatModSELLSetSlicePreconditioner_Private() */
+                                  then takes bricks for a DMDA matrix, and the slice height MS_SLICE_HEIGHT_SLICE_PC unless
+                                  one was given): MatModSELLSetSlicePreconditioner_Private() */
 } MatModSELLSettings;
 
 typedef struct {

@@ -41,7 +41,7 @@ typedef enum {
 
 typedef struct {
   PCMSEncoding       encoding;
-  PetscInt           sh;       /* slice height; 0: any (MATMODSELL's, else the image default) */
+  PetscInt           sh;       /* slice height; 0: any (MATMODSELL's, else the image default, MS_SLICE_HEIGHT_SLICE_PC with slices) */
   MatModSELLOrdering ordering; /* PCMS_ORDERING_ANY, or an ordering the image must have */
   PetscBool          slices;   /* the PC works on the slices as blocks: a MATMODSELL operator is told so before its
                                   image is built (MATMODSELL_ORDERING_AUTO then takes bricks on a DMDA), and the layer's

@@ -70,7 +70,7 @@ static PetscErrorCode PCMSGetImage(PCMSOperator *op, Mat B, PetscInt which, MSIm
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (which == 0) op->own_image = PETSC_TRUE;
-  sh = req->sh ? req->sh : (mi ? mi->sh : 0);
+  sh = req->sh ? req->sh : (mi ? mi->sh : (req->slices ? MS_SLICE_HEIGHT_SLICE_PC : 0));
   if (op->own[which] && ((sh && op->own[which]->sh != sh) || op->own[which]->diag_apart == plain || op->own[which]->ordering != ord)) PetscCall(MSImageDestroy(&op->own[which]));
   if (!op->own[which]) {
     PetscCall(MSImageCreate(&op->own[which]));

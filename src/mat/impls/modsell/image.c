@@ -21,7 +21,7 @@ PetscErrorCode MSImageCreate(MSImage *img)
 {
   PetscFunctionBegin;
   PetscCall(PetscNew(img));
-  (*img)->sh         = 128;
+  (*img)->sh         = MS_SLICE_HEIGHT_DEFAULT;
   (*img)->diag_apart = PETSC_TRUE;
   (*img)->local_cols = PETSC_TRUE;
   (*img)->ordering   = MATMODSELL_ORDERING_NATURAL;

@@ -10,7 +10,8 @@
 
    Options Database Keys:
 +  -mat_type modsell                      - use this type (`-dm_mat_type modsell` for matrices made by a `DM`)
-.  -mat_modsell_slice_height <128>        - rows per slice (a multiple of 32, at most 1024)
+.  -mat_modsell_slice_height <128>        - rows per slice (a multiple of 32, at most 1024; default 128, 512 when
+                                             `PCBJSMOOTH` works on the image)
 .  -mat_modsell_kernel <modsell,sell>     - modified SELL or plain SELL SpMV kernel
 -  -mat_modsell_ordering <natural,rcm,bricks,partition> - row ordering inside the format (bricks: matrices of a `DMDA`)
 
@@ -77,7 +78,8 @@ static PetscErrorCode MatModSELLGetSettings(Mat A, MatModSELLSettings **s)
 PetscErrorCode MatModSELLSettingsSetDefaults_Private(MatModSELLSettings *s)
 {
   PetscFunctionBegin;
-  s->sh       = 128;
+  s->sh       = MS_SLICE_HEIGHT_DEFAULT;
+  s->sh_set   = PETSC_FALSE;
   s->kernel   = MATMODSELL_KERNEL_MODSELL;
   s->ordering = MATMODSELL_ORDERING_AUTO;
   s->eager    = PETSC_TRUE;
@@ -89,7 +91,8 @@ PetscErrorCode MatModSELLSettingsSetSliceHeight_Private(Mat A, MatModSELLSetting
 {
   PetscFunctionBegin;
   PetscCall(MSCheckSliceHeight(PetscObjectComm((PetscObject)A), sh));
-  s->sh = sh;
+  s->sh     = sh;
+  s->sh_set = PETSC_TRUE;
   PetscTryMethod(A, "MatModSELLApplySettings_C", (Mat), (A));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -118,8 +121,9 @@ PetscErrorCode MatModSELLSetSlicePreconditioner_Private(Mat A, PetscBool flg)
 
   PetscFunctionBegin;
   PetscTryMethod(A, "MatModSELLGetSettings_C", (Mat, MatModSELLSettings **), (A, &s));
-  if (s && s->slice_pc != flg) {
+  if (s && (s->slice_pc != flg || (!s->sh_set && s->sh != (flg ? MS_SLICE_HEIGHT_SLICE_PC : MS_SLICE_HEIGHT_DEFAULT)))) {
     s->slice_pc = flg;
+    if (!s->sh_set) s->sh = flg ? MS_SLICE_HEIGHT_SLICE_PC : MS_SLICE_HEIGHT_DEFAULT;
     PetscTryMethod(A, "MatModSELLApplySettings_C", (Mat), (A));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -428,7 +432,7 @@ PetscErrorCode MatModSELLView_Private(Mat A, PetscViewer viewer)
       if (info.ordering == MATMODSELL_ORDERING_AUTO) PetscCall(PetscSNPrintf(line, sizeof(line), ": chosen per process, not the same on all%s", frac));
       else PetscCall(PetscSNPrintf(line, sizeof(line), ": %s (%s%s)", MatModSELLOrderings[info.ordering], MatModSELLOrderingReason_Private(info.ordering, info.natural_local_fraction, s->slice_pc), frac));
     }
-    PetscCall(PetscViewerASCIIPrintf(viewer, "MATMODSELL: kernel %s, slice height %" PetscInt_FMT ", ordering %s%s\n", MatModSELLKernels[s->kernel], s->sh, MatModSELLOrderings[s->ordering], line));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "MATMODSELL: kernel %s, slice height %" PetscInt_FMT ", ordering %s%s\n", MatModSELLKernels[s->kernel], info.slice_height, MatModSELLOrderings[s->ordering], line));
   }
   PetscCall(PetscViewerASCIIPrintf(viewer, "  slices %" PetscInt_FMT ", widest slice %" PetscInt_FMT ", off-diagonal slots %" PetscInt64_FMT " for %" PetscInt64_FMT " off-diagonal nonzeros (padding ratio %.3f)\n", info.nslices, info.max_width, info.nslots, info.noffdiag, (double)info.padding_ratio));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  off-diagonals read from shared memory: %.1f%%, device bytes %zu\n", 100.0 * (double)info.local_fraction, info.device_bytes));

@@ -39,7 +39,7 @@ typedef enum {
 
 typedef struct {
   /* options */
-  PetscInt        bs; /* block size = slice height; 0: the operator's (MATMODSELL) or 128 */
+  PetscInt        bs; /* block size = slice height; 0: the operator's (MATMODSELL) or MS_SLICE_HEIGHT_SLICE_PC */
   PCBJSmoothInner inner;
   PetscInt        inner_its, its;
   PetscReal       inner_rtol;
@@ -350,7 +350,7 @@ static PetscErrorCode PCSetFromOptions_BJSmooth(PC pc, PetscOptionItems PetscOpt
 
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "Block Jacobi smoother (mod-SELL slices) options");
-  PetscCall(PetscOptionsBoundedInt("-pc_bjsmooth_block_size", "Rows per block = slice height of the mod-SELL image (a multiple of 32, at most 1024; 0: the MATMODSELL operator's slice height, else 128)", "PCBJSmoothSetBlockSize", bs, &bs, &flg, 0));
+  PetscCall(PetscOptionsBoundedInt("-pc_bjsmooth_block_size", "Rows per block = slice height of the mod-SELL image (a multiple of 32, at most 1024; 0: the MATMODSELL operator's slice height, else 512; an operator's slice height not set is 512 under bjsmooth)", "PCBJSmoothSetBlockSize", bs, &bs, &flg, 0));
   if (flg) PetscCall(PCBJSmoothSetBlockSize(pc, bs));
   PetscCall(PetscOptionsEnum("-pc_bjsmooth_inner", "Inner method on each block: jacobi, gs (warp-serialised forward Gauss-Seidel), sgs (forward then backward), cg", "PCBJSmoothSetInner", PCBJSmoothInners, (PetscEnum)inner, (PetscEnum *)&inner, NULL));
   PetscCall(PetscOptionsBoundedInt("-pc_bjsmooth_inner_its", "Inner sweeps (iterations) per block and outer iteration (at most, with -pc_bjsmooth_inner_rtol)", "PCBJSmoothSetInner", iits, &iits, NULL, 1));
@@ -376,15 +376,20 @@ static PetscErrorCode PCSetFromOptions_BJSmooth(PC pc, PetscOptionItems PetscOpt
 
   Input Parameters:
 + pc - the preconditioner context
-- bs - a multiple of 32, at most 1024; 0 (default): the slice height of a `MATMODSELL` operator, else 128
+- bs - a multiple of 32, at most 1024; 0 (default): the slice height of a `MATMODSELL` operator (512 unless set with
+        `MatModSELLSetSliceHeight()`), else 512
 
   Options Database Key:
 . -pc_bjsmooth_block_size <0> - the block size
 
   Level: intermediate
 
-  Note:
+  Notes:
   With a `MATMODSELL` operator of another slice height the preconditioner builds its own image of the operator.
+
+  A `MATMODSELL` operator whose slice height was not set takes slices of 512 rows when `PCBJSMOOTH` uses its image
+  (before the image is built): blocks of 512 take fewer outer iterations than blocks of 128 at the same cost per
+  iteration on the GPU (docs/locality.md).
 
 .seealso: [](ch_ksp), `PCBJSMOOTH`, `PCBJSmoothGetBlockSize()`, `MatModSELLSetSliceHeight()`
 @*/
@@ -435,13 +440,13 @@ PetscErrorCode PCBJSmoothGetBlockSize(PC pc, PetscInt *bs)
   Input Parameters:
 + pc    - the preconditioner context
 . inner - `PCBJSMOOTH_INNER_JACOBI` (default), `PCBJSMOOTH_INNER_GS`, `PCBJSMOOTH_INNER_SGS` or `PCBJSMOOTH_INNER_CG`
-. its   - inner sweeps per block and outer iteration, at least 1 (the most with a tolerance; default 3), or `PETSC_CURRENT`
+. its   - inner sweeps per block and outer iteration, at least 1 (the most with a tolerance; default 5), or `PETSC_CURRENT`
 - rtol  - stop a block's sweeps when its residual norm is at most this times its right-hand side's, in [0, 1)
           (0, the default: always its sweeps), or `PETSC_CURRENT`
 
   Options Database Keys:
 + -pc_bjsmooth_inner <jacobi,gs,sgs,cg> - the method
-. -pc_bjsmooth_inner_its <3>            - the sweeps
+. -pc_bjsmooth_inner_its <5>            - the sweeps
 - -pc_bjsmooth_inner_rtol <0>           - the tolerance
 
   Level: intermediate
@@ -715,9 +720,9 @@ static PetscErrorCode PCView_BJSmooth(PC pc, PetscViewer viewer)
 
    Options Database Keys:
 +  -pc_bjsmooth_block_size <0>          - rows per block = slice height of the image (multiple of 32, at most 1024); 0: the
-                                          `MATMODSELL` operator's slice height, else 128
+                                          `MATMODSELL` operator's slice height (512 unless set), else 512
 .  -pc_bjsmooth_inner <jacobi>          - inner method: jacobi, gs (warp-serialised forward Gauss-Seidel), sgs (forward then backward), cg
-.  -pc_bjsmooth_inner_its <3>           - inner sweeps per block and outer iteration (at most, with a tolerance)
+.  -pc_bjsmooth_inner_its <5>           - inner sweeps per block and outer iteration (at most, with a tolerance)
 .  -pc_bjsmooth_inner_rtol <0>          - stop a block's inner sweeps when its residual norm is at most this times its right-hand side's
 .  -pc_bjsmooth_its <1>                 - outer iterations per application
 .  -pc_bjsmooth_async <false>           - block-asynchronous outer iterations (one array, a memory fence after each block's update)
@@ -728,9 +733,10 @@ static PetscErrorCode PCView_BJSmooth(PC pc, PetscViewer viewer)
    Notes:
    A block is a slice of the image of the local diagonal block: sh consecutive rows in the image's order (the natural
    order, or the `MATMODSELL` operator's ordering). For a structured grid in natural order a block is a piece of a grid
-   line, which helps little; with a `MATMODSELL` operator from a `DMDA` and -mat_modsell_ordering bricks each slice is a
-   brick of the grid (e.g. 8 x 8 x 8 points for -mat_modsell_slice_height 512 -pc_bjsmooth_block_size 512), and block
-   Jacobi works as a subdomain method. One outer iteration solves, for every block l at once,
+   line, which helps little; with a `MATMODSELL` operator from a `DMDA` the default ordering (auto) makes each slice a
+   brick of the grid (8 x 8 x 8 points with the default slice height 512), and on an unstructured operator in an
+   order that is not local a compact block of nearby unknowns (a locality partition), so that block Jacobi works as a
+   subdomain method. One outer iteration solves, for every block l at once,
    A_ll y = b_l - sum_j A_lj x_j approximately from y = 0 and sets x_l <- x_l + y. On the GPU one thread block handles
    one slice: it assembles the local right-hand side (the in-slice entries, coded by negative column codes, from a
    shared-memory copy of the slice's x; the others from global memory) and the local matrix in shared memory, then
@@ -778,7 +784,7 @@ static PetscErrorCode PCCreate_BJSmooth(PC pc)
   pc->data       = (void *)jac;
   jac->bs        = 0;
   jac->inner     = PCBJSMOOTH_INNER_JACOBI;
-  jac->inner_its = 3;
+  jac->inner_its = 5;
   jac->its       = 1;
 
   pc->ops->apply           = PCApply_BJSmooth;
