@@ -142,8 +142,20 @@ typedef struct {
                                   one was given): MatModSELLSetSlicePreconditioner_Private() */
 } MatModSELLSettings;
 
+/* The cuSPARSE view of a MATSEQAIJMODSELL matrix (seq/cusparseview.c, PETSc with CUDA): a MATSEQAIJCUSPARSE matrix on
+   the matrix's host CSR arrays, for the operations PETSc's aijcusparse code does on the GPU (transposed products,
+   MatProduct, point-block Jacobi, cusparse factors) */
+typedef struct {
+  Mat                view;           /* NULL until first needed */
+  PetscObjectState   state, nzstate; /* of the matrix when the view's values and pattern were taken */
+  const PetscInt    *ai, *aj;        /* the host arrays it shares (made again when they move) */
+  const PetscScalar *aa;
+  size_t             bytes; /* its device CSR */
+} MSCUSPARSEView;
+
 typedef struct {
   MSImage            img;
+  MSCUSPARSEView     cs;
   MatModSELLSettings settings;
   PetscBool          offdiag_block; /* the off-process block of an MPI matrix: plain encoding, natural order */
   PetscBool          block;         /* a block of an MPI matrix (its parent does the eager upload) */
@@ -187,6 +199,23 @@ PETSC_INTERN PetscErrorCode MatConvert_SeqAIJModSELL_SeqAIJ(Mat, MatType, MatReu
 PETSC_INTERN PetscErrorCode MatConvert_ModSELL_Same_Private(Mat, MatType, MatReuse, Mat *);
 PETSC_EXTERN PetscErrorCode MatCreate_SeqAIJModSELL(Mat);
 PETSC_EXTERN PetscErrorCode MatCreate_MPIAIJModSELL(Mat);
+
+/* seq/factor.c: factorizations (MATSOLVERPETSC; MATSOLVERCUSPARSE on the cuSPARSE view); taking the matrix's composed
+   functions off another matrix (a factor that copied them); composing an inner operation on a factor or product result
+   of another type (removed before its destroy) */
+PETSC_INTERN PetscErrorCode MatGetFactor_SeqAIJModSELL_PETSc(Mat, MatFactorType, Mat *);
+PETSC_INTERN PetscErrorCode MatSeqAIJModSELLUncompose_Private(Mat);
+PETSC_INTERN PetscErrorCode MatSeqAIJModSELLComposeInner_Private(Mat, const char[], PetscErrorCodeFn *);
+
+#if defined(PETSC_HAVE_CUDA)
+/* seq/cusparseview.c: the up-to-date view (a borrowed reference) and the operations that use it */
+PETSC_INTERN PetscErrorCode MatSeqAIJModSELLGetCUSPARSE_Private(Mat, Mat *);
+PETSC_INTERN PetscErrorCode MatMultTranspose_SeqAIJModSELL(Mat, Vec, Vec);
+PETSC_INTERN PetscErrorCode MatMultTransposeAdd_SeqAIJModSELL(Mat, Vec, Vec, Vec);
+PETSC_INTERN PetscErrorCode MatGetBlockDiagonal_SeqAIJModSELL(Mat, Mat *);
+PETSC_INTERN PetscErrorCode MatProductSetFromOptions_SeqAIJModSELL(Mat);
+PETSC_INTERN PetscErrorCode MatGetFactor_SeqAIJModSELL_CUSPARSE(Mat, MatFactorType, Mat *);
+#endif
 
 /* The local box (nx, ny, nz points, dof per point) of the DMDA a matrix was created from (DMCreateMatrix());
    all zero when the matrix has no DMDA */

@@ -44,6 +44,18 @@ PetscErrorCode PetscModSELLInitializePackage(void)
   PetscCall(MatRegister(MATSEQAIJMODSELL, MatCreate_SeqAIJModSELL));
   PetscCall(MatRegister(MATMPIAIJMODSELL, MatCreate_MPIAIJModSELL));
   PetscCall(MatRegisterRootName(MATMODSELL, MATSEQAIJMODSELL, MATMPIAIJMODSELL));
+  /* factorizations (seq/factor.c), the default solver type of the matrix type: with CUDA aijcusparse's factors of the
+     matrix's cuSPARSE view (as for aijcusparse), else SeqAIJ's; -pc_factor_mat_solver_type petsc gives SeqAIJ's */
+  {
+    const MatFactorType ftypes[] = {MAT_FACTOR_LU, MAT_FACTOR_CHOLESKY, MAT_FACTOR_ILU, MAT_FACTOR_ICC};
+    for (size_t i = 0; i < sizeof(ftypes) / sizeof(ftypes[0]); i++) {
+#if defined(PETSC_HAVE_CUDA)
+      PetscCall(MatSolverTypeRegister(MATSOLVERCUSPARSE, MATSEQAIJMODSELL, ftypes[i], MatGetFactor_SeqAIJModSELL_CUSPARSE));
+#else
+      PetscCall(MatSolverTypeRegister(MATSOLVERPETSC, MATSEQAIJMODSELL, ftypes[i], MatGetFactor_SeqAIJModSELL_PETSc));
+#endif
+    }
+  }
   PetscCall(PetscLogEventRegister("ModSELLBuild", MAT_CLASSID, &MATMODSELL_ImageBuild));
   PetscCall(PetscLogEventRegister("ModSELLValues", MAT_CLASSID, &MATMODSELL_ImageValues));
   PetscCall(PetscLogEventRegister("ModSELLUpload", MAT_CLASSID, &MATMODSELL_Upload));

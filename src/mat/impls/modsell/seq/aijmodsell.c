@@ -185,6 +185,10 @@ static PetscErrorCode MatAssemblyEnd_SeqAIJModSELL(Mat A, MatAssemblyType mode)
      e.g. the destroy hook of MatCreateSubMatrices(), may have been changed on purpose) */
   A->ops->mult    = MatMult_SeqAIJModSELL;
   A->ops->multadd = MatMultAdd_SeqAIJModSELL;
+#if defined(PETSC_HAVE_CUDA)
+  A->ops->multtranspose    = MatMultTranspose_SeqAIJModSELL;
+  A->ops->multtransposeadd = MatMultTransposeAdd_SeqAIJModSELL;
+#endif
   if (mode == MAT_FINAL_ASSEMBLY && !ms->block) PetscCall(MatSeqAIJModSELLEagerSetUp(A));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -224,6 +228,14 @@ static PetscErrorCode MatView_SeqAIJModSELL(Mat A, PetscViewer viewer)
   PetscFunctionBegin;
   PetscCall((*ms->parent.view)(A, viewer));
   PetscCall(MatModSELLView_Private(A, viewer));
+  if (ms->cs.view) {
+    PetscBool         iascii;
+    PetscViewerFormat format;
+
+    PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
+    PetscCall(PetscViewerGetFormat(viewer, &format));
+    if (iascii && (format == PETSC_VIEWER_ASCII_INFO || format == PETSC_VIEWER_ASCII_INFO_DETAIL)) PetscCall(PetscViewerASCIIPrintf(viewer, "  cuSPARSE view (transposed products, MatProduct, point-block Jacobi, cusparse factors): %zu bytes of device CSR\n", ms->cs.bytes));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -236,6 +248,16 @@ static PetscErrorCode MatComposeAll_SeqAIJModSELL(Mat B, PetscBool set)
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatConvert_seqaijmodsell_modsell_C", set ? MatConvert_ModSELL_Same_Private : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatModSELLGetSettings_C", set ? MatModSELLGetSettings_SeqAIJModSELL : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatModSELLGetInfo_C", set ? MatModSELLGetInfo_SeqAIJModSELL : NULL));
+#if defined(PETSC_HAVE_CUDA)
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatProductSetFromOptions_anytype_C", set ? MatProductSetFromOptions_SeqAIJModSELL : NULL));
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MatSeqAIJModSELLUncompose_Private(Mat B)
+{
+  PetscFunctionBegin;
+  PetscCall(MatComposeAll_SeqAIJModSELL(B, PETSC_FALSE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -257,7 +279,13 @@ static PetscErrorCode MatSeqAIJModSELLStrip(Mat B)
   B->ops->axpy              = ms->parent.axpy;
   B->ops->transpose         = ms->parent.transpose;
   B->ops->getcurrentmemtype = ms->parent.getcurrentmemtype;
+  B->ops->multtranspose         = ms->parent.multtranspose;
+  B->ops->multtransposeadd      = ms->parent.multtransposeadd;
+  B->ops->productsetfromoptions = ms->parent.productsetfromoptions;
+  B->ops->getblockdiagonal      = ms->parent.getblockdiagonal;
+  B->ops->getvblockdiagonal     = ms->parent.getvblockdiagonal;
   PetscCall(MatComposeAll_SeqAIJModSELL(B, PETSC_FALSE));
+  PetscCall(MatDestroy(&ms->cs.view));
   PetscCall(MSImageDestroy(&ms->img));
   PetscCall(PetscFree(B->spptr));
   PetscCall(MatModSELLResetType_Private(B, MATSEQAIJ));
@@ -349,7 +377,12 @@ static PetscErrorCode MatSeqAIJModSELLSetOps(Mat B)
   B->ops->axpy              = MatAXPY_SeqAIJModSELL;
   B->ops->transpose         = MatTranspose_SeqAIJModSELL;
 #if defined(PETSC_HAVE_CUDA)
-  B->ops->getcurrentmemtype = MatGetCurrentMemType_SeqAIJModSELL;
+  B->ops->getcurrentmemtype     = MatGetCurrentMemType_SeqAIJModSELL;
+  B->ops->multtranspose         = MatMultTranspose_SeqAIJModSELL;
+  B->ops->multtransposeadd      = MatMultTransposeAdd_SeqAIJModSELL;
+  B->ops->productsetfromoptions = MatProductSetFromOptions_SeqAIJModSELL;
+  B->ops->getblockdiagonal      = MatGetBlockDiagonal_SeqAIJModSELL;
+  B->ops->getvblockdiagonal     = MatGetBlockDiagonal_SeqAIJModSELL;
 #endif
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -1,0 +1,225 @@
+/*
+   The cuSPARSE view of a MATSEQAIJMODSELL matrix (PETSc with CUDA): a MATSEQAIJCUSPARSE matrix that shares the
+   matrix's host CSR arrays (no host copy) and keeps its own device CSR, made at the first operation that needs it
+   and brought up to date before every use (values copied again after a change of the matrix's values, the view
+   made again after a change of its nonzero pattern). Through it the operations that MATMODSELL does not implement
+   with its own image run on the GPU in PETSc's aijcusparse code, as they do for an aijcusparse matrix:
+
+   - MatMultTranspose() and MatMultTransposeAdd() with CUDA vectors (PCMG's and PCGAMG's restriction);
+   - the MatProduct family (AB, AtB, ABt, PtAP, RARt, ABC) when every operand is MATSEQAIJMODSELL or
+     MATSEQAIJCUSPARSE: the result is MATSEQAIJCUSPARSE (PCGAMG's and PCMG's Galerkin coarse operators);
+   - the point-block Jacobi setups (PCPBJACOBI, PCVPBJACOBI take their CUDA path for a cuSPARSE block diagonal);
+   - the cusparse factorizations (-pc_factor_mat_solver_type cusparse: ILU, ICC, LU, Cholesky), which factor the view.
+
+   Memory: the device CSR, nnz (8 + 4) + 4 (m + 1) bytes (-mat_view ::ascii_info reports it once the view exists).
+   A matrix bound to the CPU, and operations with host vectors, keep SeqAIJ's host operations.
+*/
+#include <petscmodsell/private/modsellimpl.h>
+
+#if defined(PETSC_HAVE_CUDA)
+
+/* The view, up to date: made on first use, made again when the nonzero pattern or the host arrays changed, its
+   device values marked stale when the matrix's values changed (aijcusparse copies them at its next device use) */
+PetscErrorCode MatSeqAIJModSELLGetCUSPARSE_Private(Mat A, Mat *S)
+{
+  Mat_SeqAIJModSELL *ms = (Mat_SeqAIJModSELL *)A->spptr;
+  const PetscInt    *ai, *aj;
+  PetscScalar       *aa;
+  PetscMemType       mt;
+  PetscObjectState   state;
+
+  PetscFunctionBegin;
+  PetscCheck(A->assembled, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "MATSEQAIJMODSELL: assemble the matrix before this operation");
+  PetscCall(MatSeqAIJGetCSRAndMemType(A, &ai, &aj, &aa, &mt));
+  PetscCheck(PetscMemTypeHost(mt), PETSC_COMM_SELF, PETSC_ERR_PLIB, "MATSEQAIJMODSELL: the CSR arrays are not in host memory");
+  PetscCall(PetscObjectStateGet((PetscObject)A, &state));
+  if (ms->cs.view && (ms->cs.nzstate != A->nonzerostate || ms->cs.ai != ai || ms->cs.aj != aj || ms->cs.aa != aa)) PetscCall(MatDestroy(&ms->cs.view));
+  if (!ms->cs.view) {
+    Mat V;
+
+    PetscCall(MatCreateSeqAIJWithArrays(PETSC_COMM_SELF, A->rmap->n, A->cmap->n, (PetscInt *)ai, (PetscInt *)aj, aa, &V));
+    PetscCall(MatSetBlockSizesFromMats(V, A, A));
+    PetscCall(MatConvert(V, MATSEQAIJCUSPARSE, MAT_INPLACE_MATRIX, &V));
+    PetscCall(PetscObjectSetOptionsPrefix((PetscObject)V, ((PetscObject)A)->prefix));
+    PetscCall(PetscObjectAppendOptionsPrefix((PetscObject)V, "modsell_cusparse_"));
+    ms->cs.view    = V;
+    ms->cs.nzstate = A->nonzerostate;
+    ms->cs.ai      = ai;
+    ms->cs.aj      = aj;
+    ms->cs.aa      = aa;
+    ms->cs.state   = state;
+    ms->cs.bytes   = (size_t)ai[A->rmap->n] * (sizeof(PetscScalar) + sizeof(int)) + (size_t)(A->rmap->n + 1) * sizeof(int);
+    PetscCall(PetscInfo(A, "MATSEQAIJMODSELL: made the cuSPARSE view (%zu bytes of device CSR)\n", ms->cs.bytes));
+  } else if (state != ms->cs.state) {
+    ms->cs.view->offloadmask = PETSC_OFFLOAD_CPU; /* aijcusparse copies the values (same pattern) at its next device use */
+    PetscCall(PetscObjectStateIncrease((PetscObject)ms->cs.view));
+    ms->cs.state = state;
+  }
+  *S = ms->cs.view;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MSVecsAreCUDA(Vec x, Vec y, Vec z, PetscBool *cuda)
+{
+  Vec       v[3] = {x, y, z};
+  PetscBool c    = PETSC_TRUE;
+
+  PetscFunctionBegin;
+  for (int i = 0; i < 3 && c; i++)
+    if (v[i]) PetscCall(PetscObjectTypeCompareAny((PetscObject)v[i], &c, VECSEQCUDA, VECMPICUDA, ""));
+  *cuda = c;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ------------------------------------------------------------------------------------------------ transposes */
+PetscErrorCode MatMultTranspose_SeqAIJModSELL(Mat A, Vec x, Vec y)
+{
+  Mat_SeqAIJModSELL *ms = (Mat_SeqAIJModSELL *)A->spptr;
+  PetscBool          cuda;
+  Mat                S;
+
+  PetscFunctionBegin;
+  PetscCall(MSVecsAreCUDA(x, y, NULL, &cuda));
+  if (A->boundtocpu || !cuda) {
+    PetscCall((*ms->parent.multtranspose)(A, x, y));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(MatSeqAIJModSELLGetCUSPARSE_Private(A, &S));
+  PetscCall(MatMultTranspose(S, x, y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MatMultTransposeAdd_SeqAIJModSELL(Mat A, Vec x, Vec w, Vec y)
+{
+  Mat_SeqAIJModSELL *ms = (Mat_SeqAIJModSELL *)A->spptr;
+  PetscBool          cuda;
+  Mat                S;
+
+  PetscFunctionBegin;
+  PetscCall(MSVecsAreCUDA(x, w, y, &cuda));
+  if (A->boundtocpu || !cuda) {
+    PetscCall((*ms->parent.multtransposeadd)(A, x, w, y));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(MatSeqAIJModSELLGetCUSPARSE_Private(A, &S));
+  PetscCall(MatMultTransposeAdd(S, x, w, y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* -------------------------------------------------------------------------------------------- block diagonal */
+/* PCPBJACOBI and PCVPBJACOBI invert the diagonal blocks of the matrix they are given and take their CUDA path when it
+   is an aijcusparse matrix: they get the view (a reference the caller destroys), whose diagonal blocks are the
+   matrix's */
+PetscErrorCode MatGetBlockDiagonal_SeqAIJModSELL(Mat A, Mat *D)
+{
+  Mat S;
+
+  PetscFunctionBegin;
+  PetscCall(MatSeqAIJModSELLGetCUSPARSE_Private(A, &S));
+  PetscCall(PetscObjectReference((PetscObject)S));
+  *D = S;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---------------------------------------------------------------------------------------------------- products */
+/* Replace the MATSEQAIJMODSELL operands of the product C by their views (saved[] keeps them; no reference counts
+   change), and put them back */
+static PetscErrorCode MSProductSwapIn(Mat C, Mat saved[3])
+{
+  Mat_Product *p      = C->product;
+  Mat         *ops[3] = {&p->A, &p->B, &p->C};
+
+  PetscFunctionBegin;
+  for (int i = 0; i < 3; i++) {
+    PetscBool ms = PETSC_FALSE;
+
+    saved[i] = *ops[i];
+    if (*ops[i]) PetscCall(PetscObjectTypeCompare((PetscObject)*ops[i], MATSEQAIJMODSELL, &ms));
+    if (ms) PetscCall(MatSeqAIJModSELLGetCUSPARSE_Private(saved[i], ops[i]));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static void MSProductSwapOut(Mat C, Mat saved[3])
+{
+  C->product->A = saved[0];
+  C->product->B = saved[1];
+  C->product->C = saved[2];
+}
+
+static PetscErrorCode MatProductNumeric_SeqAIJModSELL_View(Mat C)
+{
+  PetscErrorCode (*inner)(Mat) = NULL;
+  Mat            saved[3];
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectQueryFunction((PetscObject)C, "MatModSELLProductNumeric_C", &inner));
+  PetscCheck(inner, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MATSEQAIJMODSELL product without its numeric phase");
+  PetscCall(MSProductSwapIn(C, saved));
+  ierr = (*inner)(C);
+  MSProductSwapOut(C, saved);
+  PetscCall(ierr);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatProductSymbolic_SeqAIJModSELL_View(Mat C)
+{
+  PetscErrorCode (*inner)(Mat) = NULL;
+  Mat            saved[3];
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectQueryFunction((PetscObject)C, "MatModSELLProductSymbolic_C", &inner));
+  PetscCheck(inner, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MATSEQAIJMODSELL product without its symbolic phase");
+  PetscCall(MSProductSwapIn(C, saved));
+  ierr = (*inner)(C);
+  MSProductSwapOut(C, saved);
+  PetscCall(ierr);
+  /* the inner symbolic phase set its numeric phase: run it on the views too */
+  if (C->ops->productnumeric && C->ops->productnumeric != MatProductNumeric_SeqAIJModSELL_View) {
+    PetscCall(MatSeqAIJModSELLComposeInner_Private(C, "MatModSELLProductNumeric_C", (PetscErrorCodeFn *)C->ops->productnumeric));
+    C->ops->productnumeric = MatProductNumeric_SeqAIJModSELL_View;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* MatProductSetFromOptions() when an operand is MATSEQAIJMODSELL (its operation, and "MatProductSetFromOptions_anytype_C"
+   for mixed types): on the GPU through the views when every operand is MATSEQAIJMODSELL or MATSEQAIJCUSPARSE and none
+   is bound to the CPU (a structure-only product, PCGAMG's graph, stays on the host as for aijcusparse); else
+   SeqAIJ's products */
+PetscErrorCode MatProductSetFromOptions_SeqAIJModSELL(Mat C)
+{
+  Mat_Product *p      = C->product;
+  Mat          ops[3] = {p->A, p->B, p->type == MATPRODUCT_ABC ? p->C : NULL}, saved[3], ms = NULL;
+  PetscBool    dev    = (PetscBool)!C->structure_only;
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  for (int i = 0; i < 3; i++) {
+    PetscBool isms, iscs;
+
+    if (!ops[i]) continue;
+    PetscCall(PetscObjectTypeCompare((PetscObject)ops[i], MATSEQAIJMODSELL, &isms));
+    PetscCall(PetscObjectTypeCompare((PetscObject)ops[i], MATSEQAIJCUSPARSE, &iscs));
+    if (isms && !ms) ms = ops[i];
+    if ((!isms && !iscs) || ops[i]->boundtocpu) dev = PETSC_FALSE;
+    if (isms && ((Mat_SeqAIJModSELL *)ops[i]->spptr)->block) dev = PETSC_FALSE; /* a block of an MPI matrix: MPIAIJ's products read the host arrays of their results */
+  }
+  PetscCheck(ms, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MatProductSetFromOptions_SeqAIJModSELL() without a MATSEQAIJMODSELL operand");
+  if (!dev) { /* SeqAIJ's host products (the saved operation of the first MATSEQAIJMODSELL operand) */
+    PetscCall((*((Mat_SeqAIJModSELL *)ms->spptr)->parent.productsetfromoptions)(C));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(MSProductSwapIn(C, saved));
+  ierr = (*p->A->ops->productsetfromoptions)(C); /* aijcusparse's, on the views */
+  MSProductSwapOut(C, saved);
+  PetscCall(ierr);
+  if (C->ops->productsymbolic) {
+    PetscCall(MatSeqAIJModSELLComposeInner_Private(C, "MatModSELLProductSymbolic_C", (PetscErrorCodeFn *)C->ops->productsymbolic));
+    C->ops->productsymbolic = MatProductSymbolic_SeqAIJModSELL_View;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+#endif

@@ -1,0 +1,270 @@
+static char help[] = "MATMODSELL inside PETSc's solvers: the same Krylov method and preconditioner on a MATMODSELL operator and\n\
+on a reference AIJ type, in one run, on the operators of a DMDA (3D 7-point Laplacian per component, dof components\n\
+per grid point coupled inside the point; PCMG rediscretises it on coarser DMDAs, or takes Galerkin products).\n\
+Prints only what holds on any correct build: both converged, the iteration counts agree within a tolerance, and\n\
+with -check_copies (a GPU run) MATMODSELL's KSPSolve made no more host-device copies than the reference's.\n\
+  -n <12>                : grid points per direction\n\
+  -dof <1>               : unknowns per grid point (the block size of PCPBJACOBI)\n\
+  -test_mat_type <modsell>, -ref_mat_type <aij> : the two matrix types compared\n\
+  -its_rtol <0.1>, -its_atol <2> : |its - its_ref| <= max(its_atol, its_rtol its_ref)\n\
+  -check_copies          : compare the CpuToGpu + GpuToCpu counts of KSPSolve (PETSc with a device)\n\
+  -vblocks               : give the matrix variable block sizes (dof, alternating with 1 where dof > 1) for PCVPBJACOBI\n\
+Every other option (-ksp_type, -pc_type, -pc_gamg_*, -mg_levels_*, ...) applies to both solves.\n";
+
+#include <petscdmda.h>
+#include <petscksp.h>
+#include <petscmodsell.h>
+
+typedef struct {
+  PetscInt  dof;
+  PetscBool vblocks;
+} AppCtx;
+
+static PetscErrorCode ComputeMatrix(KSP ksp, Mat J, Mat A, void *ctx)
+{
+  AppCtx     *app = (AppCtx *)ctx;
+  DM          da;
+  PetscInt    mx, my, mz, xs, ys, zs, xm, ym, zm, dof = app->dof;
+  MatStencil  row, col[7 + 8];
+  PetscScalar v[7 + 8];
+
+  PetscFunctionBeginUser;
+  PetscCall(KSPGetDM(ksp, &da));
+  PetscCall(DMDAGetInfo(da, NULL, &mx, &my, &mz, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+  PetscCall(DMDAGetCorners(da, &xs, &ys, &zs, &xm, &ym, &zm));
+  for (PetscInt k = zs; k < zs + zm; k++)
+    for (PetscInt j = ys; j < ys + ym; j++)
+      for (PetscInt i = xs; i < xs + xm; i++)
+        for (PetscInt c = 0; c < dof; c++) {
+          PetscInt       nc = 0;
+          const PetscInt nb[6][3] = {
+            {-1, 0,  0 },
+            {1,  0,  0 },
+            {0,  -1, 0 },
+            {0,  1,  0 },
+            {0,  0,  -1},
+            {0,  0,  1 }
+          };
+
+          row.i = i, row.j = j, row.k = k, row.c = c;
+          /* diagonally dominant: 7 on the diagonal, -1 to the same component of each neighbour inside the grid
+             (Dirichlet boundary), -1/dof to the other components of the point */
+          col[nc] = row, v[nc++] = 7.0;
+          for (PetscInt d = 0; d < 6; d++) {
+            PetscInt ii = i + nb[d][0], jj = j + nb[d][1], kk = k + nb[d][2];
+            if (ii < 0 || jj < 0 || kk < 0 || ii >= mx || jj >= my || kk >= mz) continue;
+            col[nc].i = ii, col[nc].j = jj, col[nc].k = kk, col[nc].c = c, v[nc++] = -1.0;
+          }
+          for (PetscInt c2 = 0; c2 < dof && dof <= 8; c2++) {
+            if (c2 == c) continue;
+            col[nc] = row, col[nc].c = c2, v[nc++] = -1.0 / (PetscReal)dof;
+          }
+          PetscCall(MatSetValuesStencil(A, 1, &row, nc, col, v, INSERT_VALUES));
+        }
+  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  if (app->vblocks && dof > 1) { /* blocks of dof and 1 alternating: dof = 1 + (dof - 1) splits each point */
+    PetscInt m, nb = 0, *bs;
+
+    PetscCall(MatGetLocalSize(A, &m, NULL));
+    PetscCall(PetscMalloc1(m, &bs));
+    for (PetscInt r = 0, p = 0; r < m; p++) {
+      if (p % 2) {
+        bs[nb++] = 1;
+        bs[nb++] = dof - 1;
+      } else bs[nb++] = dof;
+      r += dof;
+    }
+    PetscCall(MatSetVariableBlockSizes(A, nb, bs));
+    PetscCall(PetscFree(bs));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode ComputeRHS(KSP ksp, Vec b, void *ctx)
+{
+  PetscFunctionBeginUser;
+  PetscCall(VecSet(b, 1.0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CopyCounts(PetscLogEvent ev, PetscLogDouble *n)
+{
+  PetscFunctionBeginUser;
+  *n = 0;
+#if defined(PETSC_HAVE_DEVICE)
+  {
+    PetscEventPerfInfo info;
+
+    PetscCall(PetscLogEventGetPerfInfo(PETSC_DETERMINE, ev, &info));
+    *n = info.CpuToGpuCount + info.GpuToCpuCount;
+  }
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Solve with matrices of one type: iterations, converged reason, copies in KSPSolve */
+static PetscErrorCode Solve(MPI_Comm comm, PetscInt n, AppCtx *app, const char *mtype, PetscInt *its, KSPConvergedReason *reason, PetscLogDouble *copies)
+{
+  DM             da;
+  KSP            ksp;
+  PetscBool      cuda;
+  PetscLogEvent  ev;
+  PetscLogDouble c0, c1;
+
+  PetscFunctionBeginUser;
+  PetscCall(DMDACreate3d(comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, n, n, n, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, app->dof, 1, NULL, NULL, NULL, &da));
+  PetscCall(DMSetUp(da));
+  PetscCall(DMSetMatType(da, mtype));
+  /* vectors where the matrix type computes: a CUDA vector for modsell and the cusparse types (PETSc with CUDA) */
+  cuda = PETSC_FALSE;
+#if defined(PETSC_HAVE_CUDA)
+  PetscCall(PetscStrbeginswith(mtype, MATMODSELL, &cuda));
+  if (!cuda) PetscCall(PetscStrInList(mtype, "aijcusparse,seqaijcusparse,mpiaijcusparse", ',', &cuda));
+#endif
+  PetscCall(DMSetVecType(da, cuda ? VECCUDA : VECSTANDARD));
+  PetscCall(KSPCreate(comm, &ksp));
+  PetscCall(KSPSetDM(ksp, da));
+  PetscCall(KSPSetComputeOperators(ksp, ComputeMatrix, app));
+  PetscCall(KSPSetComputeRHS(ksp, ComputeRHS, app));
+  PetscCall(KSPSetFromOptions(ksp));
+  PetscCall(KSPSetUp(ksp));
+  PetscCall(PetscLogEventGetId("KSPSolve", &ev));
+  PetscCall(CopyCounts(ev, &c0));
+  PetscCall(KSPSolve(ksp, NULL, NULL));
+  PetscCall(CopyCounts(ev, &c1));
+  *copies = c1 - c0;
+  PetscCall(KSPGetIterationNumber(ksp, its));
+  PetscCall(KSPGetConvergedReason(ksp, reason));
+  PetscCall(KSPDestroy(&ksp));
+  PetscCall(DMDestroy(&da));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  MPI_Comm           comm;
+  AppCtx             app = {1, PETSC_FALSE};
+  PetscInt           n = 12, its[2], atol = 2;
+  PetscReal          rtol = 0.1;
+  PetscBool          check = PETSC_FALSE;
+  char               types[2][64] = {MATMODSELL, MATAIJ};
+  KSPConvergedReason reason[2];
+  PetscLogDouble     copies[2];
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  comm = PETSC_COMM_WORLD;
+  PetscCall(PetscModSELLInitializePackage());
+  PetscCall(PetscLogDefaultBegin());
+  PetscOptionsBegin(comm, NULL, "MATMODSELL in PETSc's solvers", "");
+  PetscCall(PetscOptionsInt("-n", "Grid points per direction", "", n, &n, NULL));
+  PetscCall(PetscOptionsRangeInt("-dof", "Unknowns per grid point", "", app.dof, &app.dof, NULL, 1, 8));
+  PetscCall(PetscOptionsString("-test_mat_type", "Matrix type tested", "", types[0], types[0], sizeof(types[0]), NULL));
+  PetscCall(PetscOptionsString("-ref_mat_type", "Reference matrix type", "", types[1], types[1], sizeof(types[1]), NULL));
+  PetscCall(PetscOptionsReal("-its_rtol", "Relative tolerance of the iteration comparison", "", rtol, &rtol, NULL));
+  PetscCall(PetscOptionsInt("-its_atol", "Absolute tolerance of the iteration comparison", "", atol, &atol, NULL));
+  PetscCall(PetscOptionsBool("-check_copies", "Compare the host-device copies of KSPSolve", "", check, &check, NULL));
+  PetscCall(PetscOptionsBool("-vblocks", "Variable block sizes (for PCVPBJACOBI)", "", app.vblocks, &app.vblocks, NULL));
+  PetscOptionsEnd();
+
+  /* the reference first, so that neither pays for the other's first use of the device */
+  PetscCall(Solve(comm, n, &app, types[1], &its[1], &reason[1], &copies[1]));
+  PetscCall(Solve(comm, n, &app, types[0], &its[0], &reason[0], &copies[0]));
+  PetscCall(Solve(comm, n, &app, types[1], &its[1], &reason[1], &copies[1]));
+
+  if (reason[0] > 0 && reason[1] > 0) PetscCall(PetscPrintf(comm, "both converged: yes\n"));
+  else PetscCall(PetscPrintf(comm, "both converged: NO (%s %s, %s %s)\n", types[0], KSPConvergedReasons[reason[0]], types[1], KSPConvergedReasons[reason[1]]));
+  if (PetscAbsInt(its[0] - its[1]) <= PetscMax(atol, (PetscInt)(rtol * (PetscReal)its[1]))) PetscCall(PetscPrintf(comm, "iterations agree: yes\n"));
+  else PetscCall(PetscPrintf(comm, "iterations agree: NO (%s %" PetscInt_FMT ", %s %" PetscInt_FMT ")\n", types[0], its[0], types[1], its[1]));
+  if (check) {
+    if (copies[0] <= copies[1]) PetscCall(PetscPrintf(comm, "host-device copies in KSPSolve no more than the reference's: yes\n"));
+    else PetscCall(PetscPrintf(comm, "host-device copies in KSPSolve no more than the reference's: NO (%s %g, %s %g)\n", types[0], (double)copies[0], types[1], (double)copies[1]));
+  }
+  PetscCall(PetscFinalize());
+  return 0;
+}
+
+/*TEST
+
+   testset:
+      # PCGAMG (smoothed aggregation, unsmoothed, a threshold, Chebyshev/Jacobi and bjsmooth level smoothers)
+      output_file: output/ex1_agree.out
+      nsize: {{1 3}}
+      args: -n 10 -ksp_type cg -ksp_rtol 1e-8
+      test:
+         suffix: gamg
+         args: -pc_type gamg
+      test:
+         suffix: gamg_unsmoothed
+         args: -pc_type gamg -pc_gamg_agg_nsmooths 0 -pc_gamg_threshold 0.05
+      test:
+         suffix: gamg_jacobi
+         args: -pc_type gamg -mg_levels_ksp_type richardson -mg_levels_pc_type jacobi -mg_levels_ksp_max_it 2
+      test:
+         suffix: gamg_bjsmooth
+         args: -pc_type gamg -mg_levels_ksp_type richardson -mg_levels_pc_type bjsmooth
+
+   testset:
+      # PCMG on the DMDA hierarchy: rediscretised and Galerkin coarse operators
+      output_file: output/ex1_agree.out
+      nsize: {{1 3}}
+      args: -n 17 -ksp_type cg -ksp_rtol 1e-8 -pc_type mg -pc_mg_levels 3
+      test:
+         suffix: mg
+      test:
+         suffix: mg_galerkin
+         args: -pc_mg_galerkin both
+
+   testset:
+      # point-block Jacobi, block sizes 1-7, and variable blocks
+      output_file: output/ex1_agree.out
+      nsize: {{1 3}}
+      args: -n 6 -ksp_type cg -ksp_rtol 1e-8
+      test:
+         suffix: pbjacobi
+         args: -pc_type pbjacobi -dof {{1 2 3 4 5 6 7}}
+      test:
+         suffix: vpbjacobi
+         args: -pc_type vpbjacobi -dof 3 -vblocks
+
+   testset:
+      # ILU(0) sub-solves of block Jacobi; ILU and ICC on one process
+      output_file: output/ex1_agree.out
+      args: -n 10 -ksp_rtol 1e-8
+      test:
+         suffix: bjacobi_ilu
+         nsize: {{1 3}}
+         args: -ksp_type gmres -pc_type bjacobi -sub_pc_type ilu
+      test:
+         suffix: factor
+         args: -ksp_type {{gmres cg}} -pc_type {{ilu icc}}
+
+   # the same on the GPU against aijcusparse, with the copies of the solve
+   testset:
+      requires: cuda
+      output_file: output/ex1_agree_copies.out
+      args: -ref_mat_type aijcusparse -check_copies -use_gpu_aware_mpi 0
+      test:
+         suffix: cuda_gamg
+         args: -n 10 -ksp_type cg -ksp_rtol 1e-8 -pc_type gamg -pc_gamg_agg_nsmooths {{0 1}}
+      test:
+         suffix: cuda_gamg_bjsmooth
+         args: -n 10 -ksp_type cg -ksp_rtol 1e-8 -pc_type gamg -mg_levels_ksp_type richardson -mg_levels_pc_type bjsmooth
+      test:
+         suffix: cuda_mg
+         args: -n 17 -ksp_type cg -ksp_rtol 1e-8 -pc_type mg -pc_mg_levels 3 -pc_mg_galerkin {{none both}}
+      test:
+         suffix: cuda_pbjacobi
+         args: -n 6 -ksp_type cg -ksp_rtol 1e-8 -pc_type pbjacobi -dof {{1 2 3 4 5 6 7}}
+      test:
+         suffix: cuda_vpbjacobi
+         args: -n 6 -ksp_type cg -ksp_rtol 1e-8 -pc_type vpbjacobi -dof 3 -vblocks
+      test:
+         suffix: cuda_factor
+         args: -n 10 -ksp_rtol 1e-8 -ksp_type gmres -pc_type {{ilu icc}} -pc_factor_mat_solver_type cusparse
+      test:
+         suffix: cuda_bjacobi_ilu
+         args: -n 10 -ksp_rtol 1e-8 -ksp_type gmres -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_solver_type cusparse
+
+TEST*/
