@@ -85,7 +85,7 @@ PetscErrorCode MatMultTranspose_SeqAIJModSELL(Mat A, Vec x, Vec y)
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(MatSeqAIJModSELLGetCUSPARSE_Private(A, &S));
-  PetscCall(MatMultTranspose(S, x, y));
+  PetscCall((*S->ops->multtranspose)(S, x, y)); /* the operation: MPIAIJ gives a block its parallel vectors */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -102,7 +102,7 @@ PetscErrorCode MatMultTransposeAdd_SeqAIJModSELL(Mat A, Vec x, Vec w, Vec y)
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(MatSeqAIJModSELLGetCUSPARSE_Private(A, &S));
-  PetscCall(MatMultTransposeAdd(S, x, w, y));
+  PetscCall((*S->ops->multtransposeadd)(S, x, w, y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -147,40 +147,72 @@ static void MSProductSwapOut(Mat C, Mat saved[3])
   C->product->C = saved[2];
 }
 
+/* The product's data while the views compute it: the inner implementation's data, destroy and numeric phase (the
+   product keeps this in its data slot, so that nothing is composed on the result) */
+typedef struct {
+  void              *data;
+  PetscCtxDestroyFn *destroy;
+  PetscErrorCode (*numeric)(Mat);
+} MSProductCtx;
+
+static PetscErrorCode MSProductCtxDestroy(void *arg) /* called with the address of the data slot */
+{
+  void        **ptr = (void **)arg;
+  MSProductCtx *ctx = (MSProductCtx *)*ptr;
+
+  PetscFunctionBegin;
+  if (ctx && ctx->destroy) PetscCall((*ctx->destroy)(&ctx->data));
+  PetscCall(PetscFree(ctx));
+  *ptr = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode MatProductNumeric_SeqAIJModSELL_View(Mat C)
 {
-  PetscErrorCode (*inner)(Mat) = NULL;
+  Mat_Product   *p   = C->product;
+  MSProductCtx  *ctx = (MSProductCtx *)p->data;
   Mat            saved[3];
   PetscErrorCode ierr;
 
   PetscFunctionBegin;
-  PetscCall(PetscObjectQueryFunction((PetscObject)C, "MatModSELLProductNumeric_C", &inner));
-  PetscCheck(inner, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MATSEQAIJMODSELL product without its numeric phase");
+  PetscCheck(ctx && p->destroy == MSProductCtxDestroy && ctx->numeric, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MATSEQAIJMODSELL product without its numeric phase");
   PetscCall(MSProductSwapIn(C, saved));
-  ierr = (*inner)(C);
+  p->data    = ctx->data;
+  p->destroy = ctx->destroy;
+  ierr       = (*ctx->numeric)(C);
+  ctx->data    = p->data;
+  ctx->destroy = p->destroy;
+  p->data      = ctx;
+  p->destroy   = MSProductCtxDestroy;
   MSProductSwapOut(C, saved);
   PetscCall(ierr);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The symbolic phase: aijcusparse's, chosen again on the views (nothing is kept from MatProductSetFromOptions()), then
+   its data and numeric phase are wrapped */
 static PetscErrorCode MatProductSymbolic_SeqAIJModSELL_View(Mat C)
 {
-  PetscErrorCode (*inner)(Mat) = NULL;
+  Mat_Product   *p = C->product;
   Mat            saved[3];
+  MSProductCtx  *ctx;
   PetscErrorCode ierr;
 
   PetscFunctionBegin;
-  PetscCall(PetscObjectQueryFunction((PetscObject)C, "MatModSELLProductSymbolic_C", &inner));
-  PetscCheck(inner, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MATSEQAIJMODSELL product without its symbolic phase");
   PetscCall(MSProductSwapIn(C, saved));
-  ierr = (*inner)(C);
+  ierr = (*p->A->ops->productsetfromoptions)(C);
+  if (!ierr && C->ops->productsymbolic) ierr = (*C->ops->productsymbolic)(C);
   MSProductSwapOut(C, saved);
   PetscCall(ierr);
-  /* the inner symbolic phase set its numeric phase: run it on the views too */
-  if (C->ops->productnumeric && C->ops->productnumeric != MatProductNumeric_SeqAIJModSELL_View) {
-    PetscCall(MatSeqAIJModSELLComposeInner_Private(C, "MatModSELLProductNumeric_C", (PetscErrorCodeFn *)C->ops->productnumeric));
-    C->ops->productnumeric = MatProductNumeric_SeqAIJModSELL_View;
-  }
+  PetscCheck(C->ops->productnumeric, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MATSEQAIJMODSELL product: aijcusparse gave no numeric phase");
+  PetscCall(PetscNew(&ctx));
+  ctx->data              = p->data;
+  ctx->destroy           = p->destroy;
+  ctx->numeric           = C->ops->productnumeric;
+  p->data                = ctx;
+  p->destroy             = MSProductCtxDestroy;
+  C->ops->productsymbolic = MatProductSymbolic_SeqAIJModSELL_View;
+  C->ops->productnumeric  = MatProductNumeric_SeqAIJModSELL_View;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -215,10 +247,7 @@ PetscErrorCode MatProductSetFromOptions_SeqAIJModSELL(Mat C)
   ierr = (*p->A->ops->productsetfromoptions)(C); /* aijcusparse's, on the views */
   MSProductSwapOut(C, saved);
   PetscCall(ierr);
-  if (C->ops->productsymbolic) {
-    PetscCall(MatSeqAIJModSELLComposeInner_Private(C, "MatModSELLProductSymbolic_C", (PetscErrorCodeFn *)C->ops->productsymbolic));
-    C->ops->productsymbolic = MatProductSymbolic_SeqAIJModSELL_View;
-  }
+  if (C->ops->productsymbolic) C->ops->productsymbolic = MatProductSymbolic_SeqAIJModSELL_View;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -13,7 +13,7 @@
 
 /* The functions this file and seq/cusparseview.c compose on matrices of other types (factors, product results), and
    their removal before the matrix's own destroy (as every PETSc type removes its composed functions) */
-static const char *const MSInnerNames[] = {"MatModSELLLUSymbolic_C", "MatModSELLILUSymbolic_C", "MatModSELLCholeskySymbolic_C", "MatModSELLICCSymbolic_C", "MatModSELLLUNumeric_C", "MatModSELLCholeskyNumeric_C", "MatModSELLFactorOnView_C", "MatModSELLProductSymbolic_C", "MatModSELLProductNumeric_C", "MatModSELLDestroy_C"};
+static const char *const MSInnerNames[] = {"MatModSELLLUSymbolic_C", "MatModSELLILUSymbolic_C", "MatModSELLCholeskySymbolic_C", "MatModSELLICCSymbolic_C", "MatModSELLLUNumeric_C", "MatModSELLCholeskyNumeric_C", "MatModSELLFactorOnView_C", "MatModSELLDestroy_C"};
 
 static PetscErrorCode MSWrappedDestroy(Mat X)
 {
