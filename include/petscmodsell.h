@@ -14,6 +14,8 @@
 /* Matrix types. MATMODSELL is a root name: it resolves to MATSEQAIJMODSELL on one process
    and MATMPIAIJMODSELL on several, like MATAIJ. */
 #define MATMODSELL       "modsell"
+#define MATAIJMODSELL    "aijmodsell" /* the same root under a name PETSc's DMDA treats as AIJ: with -dm_mat_type aijmodsell
+                                         the DMDA's interpolation matrices (PCMG) are MATMODSELL too, on the GPU */
 #define MATSEQAIJMODSELL "seqaijmodsell"
 #define MATMPIAIJMODSELL "mpiaijmodsell"
 

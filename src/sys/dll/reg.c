@@ -44,6 +44,9 @@ PetscErrorCode PetscModSELLInitializePackage(void)
   PetscCall(MatRegister(MATSEQAIJMODSELL, MatCreate_SeqAIJModSELL));
   PetscCall(MatRegister(MATMPIAIJMODSELL, MatCreate_MPIAIJModSELL));
   PetscCall(MatRegisterRootName(MATMODSELL, MATSEQAIJMODSELL, MATMPIAIJMODSELL));
+  /* the same types under a name that begins with "aij": PETSc's DMDA makes its interpolation matrices (PCMG) of the
+     DM's matrix type only for such names (else MATAIJ, on the host) */
+  PetscCall(MatRegisterRootName(MATAIJMODSELL, MATSEQAIJMODSELL, MATMPIAIJMODSELL));
   /* factorizations (seq/factor.c), the default solver type of the matrix type: with CUDA aijcusparse's factors of the
      matrix's cuSPARSE view (as for aijcusparse), else SeqAIJ's; -pc_factor_mat_solver_type petsc gives SeqAIJ's */
   {
