@@ -211,7 +211,6 @@ PETSC_INTERN PetscErrorCode MatSeqAIJModSELLComposeInner_Private(Mat, const char
 /* seq/cusparseview.c: the up-to-date view (a borrowed reference) and the operations that use it */
 PETSC_INTERN PetscErrorCode MatSeqAIJModSELLGetCUSPARSE_Private(Mat, Mat *);
 PETSC_INTERN PetscErrorCode MatMultTranspose_SeqAIJModSELL(Mat, Vec, Vec);
-PETSC_INTERN PetscErrorCode MatMultTransposeAdd_SeqAIJModSELL(Mat, Vec, Vec, Vec);
 PETSC_INTERN PetscErrorCode MatGetBlockDiagonal_SeqAIJModSELL(Mat, Mat *);
 PETSC_INTERN PetscErrorCode MatProductSetFromOptions_SeqAIJModSELL(Mat);
 PETSC_INTERN PetscErrorCode MatGetFactor_SeqAIJModSELL_CUSPARSE(Mat, MatFactorType, Mat *);

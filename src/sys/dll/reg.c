@@ -47,15 +47,15 @@ PetscErrorCode PetscModSELLInitializePackage(void)
   /* the same types under a name that begins with "aij": PETSc's DMDA makes its interpolation matrices (PCMG) of the
      DM's matrix type only for such names (else MATAIJ, on the host) */
   PetscCall(MatRegisterRootName(MATAIJMODSELL, MATSEQAIJMODSELL, MATMPIAIJMODSELL));
-  /* factorizations (seq/factor.c), the default solver type of the matrix type: with CUDA aijcusparse's factors of the
-     matrix's cuSPARSE view (as for aijcusparse), else SeqAIJ's; -pc_factor_mat_solver_type petsc gives SeqAIJ's */
+  /* factorizations (seq/factor.c): SeqAIJ's by default (PCILU, PCBJACOBI's sub-solves with vectors of any type,
+     VecCreate()'s included); with CUDA also -pc_factor_mat_solver_type cusparse: aijcusparse's factors of the matrix's
+     cuSPARSE view (CUDA vectors) */
   {
     const MatFactorType ftypes[] = {MAT_FACTOR_LU, MAT_FACTOR_CHOLESKY, MAT_FACTOR_ILU, MAT_FACTOR_ICC};
     for (size_t i = 0; i < sizeof(ftypes) / sizeof(ftypes[0]); i++) {
+      PetscCall(MatSolverTypeRegister(MATSOLVERPETSC, MATSEQAIJMODSELL, ftypes[i], MatGetFactor_SeqAIJModSELL_PETSc));
 #if defined(PETSC_HAVE_CUDA)
       PetscCall(MatSolverTypeRegister(MATSOLVERCUSPARSE, MATSEQAIJMODSELL, ftypes[i], MatGetFactor_SeqAIJModSELL_CUSPARSE));
-#else
-      PetscCall(MatSolverTypeRegister(MATSOLVERPETSC, MATSEQAIJMODSELL, ftypes[i], MatGetFactor_SeqAIJModSELL_PETSc));
 #endif
     }
   }

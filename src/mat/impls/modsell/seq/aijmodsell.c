@@ -187,7 +187,6 @@ static PetscErrorCode MatAssemblyEnd_SeqAIJModSELL(Mat A, MatAssemblyType mode)
   A->ops->multadd = MatMultAdd_SeqAIJModSELL;
 #if defined(PETSC_HAVE_CUDA)
   A->ops->multtranspose    = MatMultTranspose_SeqAIJModSELL;
-  A->ops->multtransposeadd = MatMultTransposeAdd_SeqAIJModSELL;
 #endif
   if (mode == MAT_FINAL_ASSEMBLY && !ms->block) PetscCall(MatSeqAIJModSELLEagerSetUp(A));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -379,7 +378,6 @@ static PetscErrorCode MatSeqAIJModSELLSetOps(Mat B)
 #if defined(PETSC_HAVE_CUDA)
   B->ops->getcurrentmemtype     = MatGetCurrentMemType_SeqAIJModSELL;
   B->ops->multtranspose         = MatMultTranspose_SeqAIJModSELL;
-  B->ops->multtransposeadd      = MatMultTransposeAdd_SeqAIJModSELL;
   B->ops->productsetfromoptions = MatProductSetFromOptions_SeqAIJModSELL;
   B->ops->getblockdiagonal      = MatGetBlockDiagonal_SeqAIJModSELL;
   B->ops->getvblockdiagonal     = MatGetBlockDiagonal_SeqAIJModSELL;

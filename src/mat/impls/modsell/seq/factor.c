@@ -1,9 +1,9 @@
 /*
    Factorizations of a MATSEQAIJMODSELL matrix (LU, Cholesky, ILU, ICC: PCLU, PCILU, PCICC, PCBJACOBI's sub-solves).
 
-   - MATSOLVERPETSC (registered without CUDA, where it is the default): SeqAIJ's factor. Its symbolic phase copies the
+   - MATSOLVERPETSC (the default): SeqAIJ's factor. Its symbolic phase copies the
      matrix's composed functions onto the factor, a MATSEQAIJ (MatDuplicateNoCreate_SeqAIJ()): they are taken off again.
-   - MATSOLVERCUSPARSE (PETSc with CUDA, the default there as for aijcusparse): aijcusparse's factor of the matrix's
+   - MATSOLVERCUSPARSE (PETSc with CUDA, -pc_factor_mat_solver_type cusparse; CUDA vectors): aijcusparse's factor of the matrix's
      cuSPARSE view (seq/cusparseview.c); the symbolic and numeric phases are given the view instead of the matrix,
      since aijcusparse's factorizations read the device CSR of their argument.
 
