@@ -201,11 +201,9 @@ PETSC_EXTERN PetscErrorCode MatCreate_SeqAIJModSELL(Mat);
 PETSC_EXTERN PetscErrorCode MatCreate_MPIAIJModSELL(Mat);
 
 /* seq/factor.c: factorizations (MATSOLVERPETSC; MATSOLVERCUSPARSE on the cuSPARSE view); taking the matrix's composed
-   functions off another matrix (a factor that copied them); composing an inner operation on a factor or product result
-   of another type (removed before its destroy) */
+   functions off another matrix (a factor that copied them) */
 PETSC_INTERN PetscErrorCode MatGetFactor_SeqAIJModSELL_PETSc(Mat, MatFactorType, Mat *);
 PETSC_INTERN PetscErrorCode MatSeqAIJModSELLUncompose_Private(Mat);
-PETSC_INTERN PetscErrorCode MatSeqAIJModSELLComposeInner_Private(Mat, const char[], PetscErrorCodeFn *);
 
 #if defined(PETSC_HAVE_CUDA)
 /* seq/cusparseview.c: the up-to-date view (a borrowed reference) and the operations that use it */

@@ -117,13 +117,14 @@ PetscErrorCode MatModSELLSettingsSetOrdering_Private(Mat A, MatModSELLSettings *
 
 PetscErrorCode MatModSELLSetSlicePreconditioner_Private(Mat A, PetscBool flg)
 {
-  MatModSELLSettings *s = NULL;
+  MatModSELLSettings *s  = NULL;
+  const PetscInt      sh = flg ? MS_SLICE_HEIGHT_SLICE_PC : MS_SLICE_HEIGHT_DEFAULT; /* unless one was given */
 
   PetscFunctionBegin;
   PetscTryMethod(A, "MatModSELLGetSettings_C", (Mat, MatModSELLSettings **), (A, &s));
-  if (s && (s->slice_pc != flg || (!s->sh_set && s->sh != (flg ? MS_SLICE_HEIGHT_SLICE_PC : MS_SLICE_HEIGHT_DEFAULT)))) {
+  if (s && (s->slice_pc != flg || (!s->sh_set && s->sh != sh))) {
     s->slice_pc = flg;
-    if (!s->sh_set) s->sh = flg ? MS_SLICE_HEIGHT_SLICE_PC : MS_SLICE_HEIGHT_DEFAULT;
+    if (!s->sh_set) s->sh = sh;
     PetscTryMethod(A, "MatModSELLApplySettings_C", (Mat), (A));
   }
   PetscFunctionReturn(PETSC_SUCCESS);

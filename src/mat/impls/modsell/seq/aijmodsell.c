@@ -279,7 +279,6 @@ static PetscErrorCode MatSeqAIJModSELLStrip(Mat B)
   B->ops->transpose         = ms->parent.transpose;
   B->ops->getcurrentmemtype = ms->parent.getcurrentmemtype;
   B->ops->multtranspose         = ms->parent.multtranspose;
-  B->ops->multtransposeadd      = ms->parent.multtransposeadd;
   B->ops->productsetfromoptions = ms->parent.productsetfromoptions;
   B->ops->getblockdiagonal      = ms->parent.getblockdiagonal;
   B->ops->getvblockdiagonal     = ms->parent.getvblockdiagonal;

@@ -60,18 +60,6 @@ PetscErrorCode MatSeqAIJModSELLGetCUSPARSE_Private(Mat A, Mat *S)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode MSVecsAreCUDA(Vec x, Vec y, Vec z, PetscBool *cuda)
-{
-  Vec       v[3] = {x, y, z};
-  PetscBool c    = PETSC_TRUE;
-
-  PetscFunctionBegin;
-  for (int i = 0; i < 3 && c; i++)
-    if (v[i]) PetscCall(PetscObjectTypeCompareAny((PetscObject)v[i], &c, VECSEQCUDA, VECMPICUDA, ""));
-  *cuda = c;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* ------------------------------------------------------------------------------------------------ transposes */
 PetscErrorCode MatMultTranspose_SeqAIJModSELL(Mat A, Vec x, Vec y)
 {
@@ -80,7 +68,8 @@ PetscErrorCode MatMultTranspose_SeqAIJModSELL(Mat A, Vec x, Vec y)
   Mat                S;
 
   PetscFunctionBegin;
-  PetscCall(MSVecsAreCUDA(x, y, NULL, &cuda));
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)x, &cuda, VECSEQCUDA, VECMPICUDA, ""));
+  if (cuda) PetscCall(PetscObjectTypeCompareAny((PetscObject)y, &cuda, VECSEQCUDA, VECMPICUDA, ""));
   if (A->boundtocpu || !cuda) {
     PetscCall((*ms->parent.multtranspose)(A, x, y));
     PetscFunctionReturn(PETSC_SUCCESS);

@@ -5,15 +5,15 @@
      matrix's composed functions onto the factor, a MATSEQAIJ (MatDuplicateNoCreate_SeqAIJ()): they are taken off again.
    - MATSOLVERCUSPARSE (PETSc with CUDA, -pc_factor_mat_solver_type cusparse; CUDA vectors): aijcusparse's factor of the matrix's
      cuSPARSE view (seq/cusparseview.c); the symbolic and numeric phases are given the view instead of the matrix,
-     since aijcusparse's factorizations read the device CSR of their argument.
+     since aijcusparse's factorizations read the device CSR of their argument. Such a factor is a MATSEQAIJCUSPARSE.
 
-   The inner phases are composed on the factor; "MatModSELLFactorOnView_C" marks a factor of the view.
+   The inner phases are composed on the factor.
 */
 #include <petscmodsell/private/modsellimpl.h>
 
-/* The functions this file and seq/cusparseview.c compose on matrices of other types (factors, product results), and
-   their removal before the matrix's own destroy (as every PETSc type removes its composed functions) */
-static const char *const MSInnerNames[] = {"MatModSELLLUSymbolic_C", "MatModSELLILUSymbolic_C", "MatModSELLCholeskySymbolic_C", "MatModSELLICCSymbolic_C", "MatModSELLLUNumeric_C", "MatModSELLCholeskyNumeric_C", "MatModSELLFactorOnView_C", "MatModSELLDestroy_C"};
+/* The functions this file composes on a factor (a matrix of another type), and their removal before the factor's own
+   destroy (as every PETSc type removes its composed functions) */
+static const char *const MSInnerNames[] = {"MatModSELLLUSymbolic_C", "MatModSELLILUSymbolic_C", "MatModSELLCholeskySymbolic_C", "MatModSELLICCSymbolic_C", "MatModSELLLUNumeric_C", "MatModSELLCholeskyNumeric_C", "MatModSELLDestroy_C"};
 
 static PetscErrorCode MSWrappedDestroy(Mat X)
 {
@@ -22,13 +22,13 @@ static PetscErrorCode MSWrappedDestroy(Mat X)
   PetscFunctionBegin;
   PetscCall(PetscObjectQueryFunction((PetscObject)X, "MatModSELLDestroy_C", &inner));
   for (size_t i = 0; i < sizeof(MSInnerNames) / sizeof(MSInnerNames[0]); i++) PetscCall(PetscObjectComposeFunction((PetscObject)X, MSInnerNames[i], (PetscErrorCodeFn *)NULL));
-  X->ops->destroy = inner; /* NULL for a product result without a type yet (MatSetType() is destroying it) */
+  X->ops->destroy = inner;
   if (inner) PetscCall((*inner)(X));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* Compose fn on X under name, and make X's destroy remove it (X's current destroy is kept and called) */
-PetscErrorCode MatSeqAIJModSELLComposeInner_Private(Mat X, const char name[], PetscErrorCodeFn *fn)
+static PetscErrorCode MSComposeInner(Mat X, const char name[], PetscErrorCodeFn *fn)
 {
   PetscFunctionBegin;
   if (X->ops->destroy != MSWrappedDestroy) {
@@ -39,47 +39,54 @@ PetscErrorCode MatSeqAIJModSELLComposeInner_Private(Mat X, const char name[], Pe
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* the matrix a phase of F works on */
-static PetscErrorCode MSFactorArgument(Mat F, Mat A, Mat *S)
+/* A factor of the cuSPARSE view (aijcusparse's factors are MATSEQAIJCUSPARSE, SeqAIJ's MATSEQAIJ) */
+static PetscErrorCode MSFactorOnView(Mat F, PetscBool *onview)
 {
-  PetscErrorCode (*onview)(void) = NULL;
-  PetscBool isms;
+  PetscFunctionBegin;
+  *onview = PETSC_FALSE;
+#if defined(PETSC_HAVE_CUDA)
+  PetscCall(PetscObjectTypeCompare((PetscObject)F, MATSEQAIJCUSPARSE, onview));
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* What every wrapped phase of F starts with: the inner phase composed under name, and the matrix it works on (the
+   view of a MATSEQAIJMODSELL A for a factor of the view, else A) */
+static PetscErrorCode MSFactorPhase(Mat F, Mat A, const char name[], PetscErrorCodeFn **inner, Mat *S)
+{
+  PetscBool onview, isms;
 
   PetscFunctionBegin;
+  PetscCall(PetscObjectQueryFunction((PetscObject)F, name, inner));
+  PetscCheck(*inner, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MATSEQAIJMODSELL factor without its phase %s", name);
   *S = A;
-  PetscCall(PetscObjectQueryFunction((PetscObject)F, "MatModSELLFactorOnView_C", &onview));
+  PetscCall(MSFactorOnView(F, &onview));
   PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJMODSELL, &isms));
 #if defined(PETSC_HAVE_CUDA)
   if (onview && isms) PetscCall(MatSeqAIJModSELLGetCUSPARSE_Private(A, S));
-#else
-  PetscCheck(!onview, PETSC_COMM_SELF, PETSC_ERR_PLIB, "A factor of a cuSPARSE view without CUDA");
 #endif
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode MSLUNumeric(Mat F, Mat A, const MatFactorInfo *info)
 {
-  PetscErrorCode (*inner)(Mat, Mat, const MatFactorInfo *) = NULL;
-  Mat S;
+  PetscErrorCodeFn *inner;
+  Mat               S;
 
   PetscFunctionBegin;
-  PetscCall(PetscObjectQueryFunction((PetscObject)F, "MatModSELLLUNumeric_C", &inner));
-  PetscCheck(inner, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MATSEQAIJMODSELL factor without its numeric phase");
-  PetscCall(MSFactorArgument(F, A, &S));
-  PetscCall((*inner)(F, S, info));
+  PetscCall(MSFactorPhase(F, A, "MatModSELLLUNumeric_C", &inner, &S));
+  PetscCall(((PetscErrorCode (*)(Mat, Mat, const MatFactorInfo *))inner)(F, S, info));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode MSCholeskyNumeric(Mat F, Mat A, const MatFactorInfo *info)
 {
-  PetscErrorCode (*inner)(Mat, Mat, const MatFactorInfo *) = NULL;
-  Mat S;
+  PetscErrorCodeFn *inner;
+  Mat               S;
 
   PetscFunctionBegin;
-  PetscCall(PetscObjectQueryFunction((PetscObject)F, "MatModSELLCholeskyNumeric_C", &inner));
-  PetscCheck(inner, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MATSEQAIJMODSELL factor without its numeric phase");
-  PetscCall(MSFactorArgument(F, A, &S));
-  PetscCall((*inner)(F, S, info));
+  PetscCall(MSFactorPhase(F, A, "MatModSELLCholeskyNumeric_C", &inner, &S));
+  PetscCall(((PetscErrorCode (*)(Mat, Mat, const MatFactorInfo *))inner)(F, S, info));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -87,75 +94,71 @@ static PetscErrorCode MSCholeskyNumeric(Mat F, Mat A, const MatFactorInfo *info)
    the numeric phases the symbolic one set */
 static PetscErrorCode MSFactorAfterSymbolic(Mat F)
 {
-  PetscErrorCode (*onview)(void) = NULL;
+  PetscBool onview;
 
   PetscFunctionBegin;
   PetscCall(MatSeqAIJModSELLUncompose_Private(F));
-  PetscCall(PetscObjectQueryFunction((PetscObject)F, "MatModSELLFactorOnView_C", &onview));
+  PetscCall(MSFactorOnView(F, &onview));
   if (!onview) PetscFunctionReturn(PETSC_SUCCESS);
   if (F->ops->lufactornumeric && F->ops->lufactornumeric != MSLUNumeric) {
-    PetscCall(MatSeqAIJModSELLComposeInner_Private(F, "MatModSELLLUNumeric_C", (PetscErrorCodeFn *)F->ops->lufactornumeric));
+    PetscCall(MSComposeInner(F, "MatModSELLLUNumeric_C", (PetscErrorCodeFn *)F->ops->lufactornumeric));
     F->ops->lufactornumeric = MSLUNumeric;
   }
   if (F->ops->choleskyfactornumeric && F->ops->choleskyfactornumeric != MSCholeskyNumeric) {
-    PetscCall(MatSeqAIJModSELLComposeInner_Private(F, "MatModSELLCholeskyNumeric_C", (PetscErrorCodeFn *)F->ops->choleskyfactornumeric));
+    PetscCall(MSComposeInner(F, "MatModSELLCholeskyNumeric_C", (PetscErrorCodeFn *)F->ops->choleskyfactornumeric));
     F->ops->choleskyfactornumeric = MSCholeskyNumeric;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* LU and ILU symbolic phases have one signature, Cholesky and ICC another */
+typedef PetscErrorCode (*MSLUSymbolicFn)(Mat, Mat, IS, IS, const MatFactorInfo *);
+typedef PetscErrorCode (*MSCholeskySymbolicFn)(Mat, Mat, IS, const MatFactorInfo *);
+
 static PetscErrorCode MSLUSymbolic(Mat F, Mat A, IS r, IS c, const MatFactorInfo *info)
 {
-  PetscErrorCode (*inner)(Mat, Mat, IS, IS, const MatFactorInfo *) = NULL;
-  Mat S;
+  PetscErrorCodeFn *inner;
+  Mat               S;
 
   PetscFunctionBegin;
-  PetscCall(PetscObjectQueryFunction((PetscObject)F, "MatModSELLLUSymbolic_C", &inner));
-  PetscCheck(inner, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MATSEQAIJMODSELL factor without its symbolic phase");
-  PetscCall(MSFactorArgument(F, A, &S));
-  PetscCall((*inner)(F, S, r, c, info));
+  PetscCall(MSFactorPhase(F, A, "MatModSELLLUSymbolic_C", &inner, &S));
+  PetscCall(((MSLUSymbolicFn)inner)(F, S, r, c, info));
   PetscCall(MSFactorAfterSymbolic(F));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode MSILUSymbolic(Mat F, Mat A, IS r, IS c, const MatFactorInfo *info)
 {
-  PetscErrorCode (*inner)(Mat, Mat, IS, IS, const MatFactorInfo *) = NULL;
-  Mat S;
+  PetscErrorCodeFn *inner;
+  Mat               S;
 
   PetscFunctionBegin;
-  PetscCall(PetscObjectQueryFunction((PetscObject)F, "MatModSELLILUSymbolic_C", &inner));
-  PetscCheck(inner, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MATSEQAIJMODSELL factor without its symbolic phase");
-  PetscCall(MSFactorArgument(F, A, &S));
-  PetscCall((*inner)(F, S, r, c, info));
+  PetscCall(MSFactorPhase(F, A, "MatModSELLILUSymbolic_C", &inner, &S));
+  PetscCall(((MSLUSymbolicFn)inner)(F, S, r, c, info));
   PetscCall(MSFactorAfterSymbolic(F));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode MSCholeskySymbolic(Mat F, Mat A, IS p, const MatFactorInfo *info)
 {
-  PetscErrorCode (*inner)(Mat, Mat, IS, const MatFactorInfo *) = NULL;
-  Mat S;
+  PetscErrorCodeFn *inner;
+  Mat               S;
 
   PetscFunctionBegin;
-  PetscCall(PetscObjectQueryFunction((PetscObject)F, "MatModSELLCholeskySymbolic_C", &inner));
-  PetscCheck(inner, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MATSEQAIJMODSELL factor without its symbolic phase");
-  PetscCall(MSFactorArgument(F, A, &S));
-  PetscCall((*inner)(F, S, p, info));
+  PetscCall(MSFactorPhase(F, A, "MatModSELLCholeskySymbolic_C", &inner, &S));
+  PetscCall(((MSCholeskySymbolicFn)inner)(F, S, p, info));
   PetscCall(MSFactorAfterSymbolic(F));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode MSICCSymbolic(Mat F, Mat A, IS p, const MatFactorInfo *info)
 {
-  PetscErrorCode (*inner)(Mat, Mat, IS, const MatFactorInfo *) = NULL;
-  Mat S;
+  PetscErrorCodeFn *inner;
+  Mat               S;
 
   PetscFunctionBegin;
-  PetscCall(PetscObjectQueryFunction((PetscObject)F, "MatModSELLICCSymbolic_C", &inner));
-  PetscCheck(inner, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MATSEQAIJMODSELL factor without its symbolic phase");
-  PetscCall(MSFactorArgument(F, A, &S));
-  PetscCall((*inner)(F, S, p, info));
+  PetscCall(MSFactorPhase(F, A, "MatModSELLICCSymbolic_C", &inner, &S));
+  PetscCall(((MSCholeskySymbolicFn)inner)(F, S, p, info));
   PetscCall(MSFactorAfterSymbolic(F));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -165,19 +168,19 @@ static PetscErrorCode MSFactorWrap(Mat F)
 {
   PetscFunctionBegin;
   if (F->ops->lufactorsymbolic) {
-    PetscCall(MatSeqAIJModSELLComposeInner_Private(F, "MatModSELLLUSymbolic_C", (PetscErrorCodeFn *)F->ops->lufactorsymbolic));
+    PetscCall(MSComposeInner(F, "MatModSELLLUSymbolic_C", (PetscErrorCodeFn *)F->ops->lufactorsymbolic));
     F->ops->lufactorsymbolic = MSLUSymbolic;
   }
   if (F->ops->ilufactorsymbolic) {
-    PetscCall(MatSeqAIJModSELLComposeInner_Private(F, "MatModSELLILUSymbolic_C", (PetscErrorCodeFn *)F->ops->ilufactorsymbolic));
+    PetscCall(MSComposeInner(F, "MatModSELLILUSymbolic_C", (PetscErrorCodeFn *)F->ops->ilufactorsymbolic));
     F->ops->ilufactorsymbolic = MSILUSymbolic;
   }
   if (F->ops->choleskyfactorsymbolic) {
-    PetscCall(MatSeqAIJModSELLComposeInner_Private(F, "MatModSELLCholeskySymbolic_C", (PetscErrorCodeFn *)F->ops->choleskyfactorsymbolic));
+    PetscCall(MSComposeInner(F, "MatModSELLCholeskySymbolic_C", (PetscErrorCodeFn *)F->ops->choleskyfactorsymbolic));
     F->ops->choleskyfactorsymbolic = MSCholeskySymbolic;
   }
   if (F->ops->iccfactorsymbolic) {
-    PetscCall(MatSeqAIJModSELLComposeInner_Private(F, "MatModSELLICCSymbolic_C", (PetscErrorCodeFn *)F->ops->iccfactorsymbolic));
+    PetscCall(MSComposeInner(F, "MatModSELLICCSymbolic_C", (PetscErrorCodeFn *)F->ops->iccfactorsymbolic));
     F->ops->iccfactorsymbolic = MSICCSymbolic;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -198,8 +201,6 @@ PetscErrorCode MatGetFactor_SeqAIJModSELL_PETSc(Mat A, MatFactorType ftype, Mat 
 }
 
 #if defined(PETSC_HAVE_CUDA)
-static void MSFactorOnView(void) { }
-
 /* MatGetFactor(A, MATSOLVERCUSPARSE, ...): aijcusparse's factor of the view */
 PetscErrorCode MatGetFactor_SeqAIJModSELL_CUSPARSE(Mat A, MatFactorType ftype, Mat *F)
 {
@@ -210,7 +211,6 @@ PetscErrorCode MatGetFactor_SeqAIJModSELL_CUSPARSE(Mat A, MatFactorType ftype, M
   PetscCall(MatSeqAIJModSELLGetCUSPARSE_Private(A, &S));
   PetscCall(MatGetFactor(S, MATSOLVERCUSPARSE, ftype, F));
   if (!*F) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(MatSeqAIJModSELLComposeInner_Private(*F, "MatModSELLFactorOnView_C", (PetscErrorCodeFn *)MSFactorOnView));
   PetscCall(MSFactorWrap(*F));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
