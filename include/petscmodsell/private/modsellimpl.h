@@ -190,7 +190,8 @@ PETSC_INTERN PetscErrorCode MatModSELLResetType_Private(Mat, MatType);
 
 /* Get the up-to-date image of a MATSEQAIJMODSELL matrix (or NULL if A is another type) */
 PETSC_EXTERN PetscErrorCode MatSeqAIJModSELLGetImage(Mat, PetscMemType, MSImage *);
-PETSC_EXTERN PetscErrorCode MatSeqAIJModSELLEagerSetUp(Mat);
+/* The device image now when the matrix will meet CUDA vectors (owner: A, or the MPI matrix A is a block of) */
+PETSC_EXTERN PetscErrorCode MatSeqAIJModSELLEagerSetUp(Mat, Mat);
 /* Convert a SeqAIJ matrix (assembled or only preallocated) in place */
 PETSC_EXTERN PetscErrorCode MatConvert_SeqAIJ_SeqAIJModSELL(Mat, MatType, MatReuse, Mat *);
 PETSC_INTERN PetscErrorCode MatConvert_SeqAIJModSELL_SeqAIJ(Mat, MatType, MatReuse, Mat *);

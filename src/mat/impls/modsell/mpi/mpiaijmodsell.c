@@ -61,8 +61,8 @@ static PetscErrorCode MatAssemblyEnd_MPIAIJModSELL(Mat A, MatAssemblyType mode)
     Mat Ad, Ao;
 
     PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, &Ao, NULL));
-    PetscCall(MatSeqAIJModSELLEagerSetUp(Ad));
-    PetscCall(MatSeqAIJModSELLEagerSetUp(Ao));
+    PetscCall(MatSeqAIJModSELLEagerSetUp(Ad, A));
+    PetscCall(MatSeqAIJModSELLEagerSetUp(Ao, A));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

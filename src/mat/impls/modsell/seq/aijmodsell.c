@@ -7,6 +7,7 @@
    and only its values are refreshed when only the object state changes.
 */
 #include <petscmodsell/private/modsellimpl.h>
+#include <petscdm.h>
 #if defined(PETSC_HAVE_CUDA)
   #include <petscdevice.h>
 #endif
@@ -57,9 +58,13 @@ PetscErrorCode MatSeqAIJModSELLGetImage(Mat A, PetscMemType mtype, MSImage *img)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* At final assembly, when the matrix lives on the GPU (CUDA is initialized and MatGetCurrentMemType() is a device
-   memory type: the matrix is not bound to the CPU), set up the device image now rather than inside the first MatMult */
-PetscErrorCode MatSeqAIJModSELLEagerSetUp(Mat A)
+/* At final assembly, when the matrix lives on the GPU (MatGetCurrentMemType() is a device memory type: the matrix is
+   not bound to the CPU) and will meet CUDA vectors, set up the device image now rather than inside the first MatMult.
+   It will meet CUDA vectors when CUDA is initialized already, or when owner (the matrix itself, or the MPI matrix of
+   which A is a block) comes from a DM whose vectors are CUDA vectors: a DMDA with -dm_vec_type cuda creates its first
+   CUDA vector, and PETSc initializes CUDA, often only after the user's assembly (PETSc's ex45 assembles in
+   KSPSetUp(): without this the image of a matrix factored by cuSPARSE was built in the first MatMult of KSPSolve()) */
+PetscErrorCode MatSeqAIJModSELLEagerSetUp(Mat A, Mat owner)
 {
   PetscFunctionBegin;
 #if defined(PETSC_HAVE_CUDA)
@@ -67,9 +72,20 @@ PetscErrorCode MatSeqAIJModSELLEagerSetUp(Mat A)
     Mat_SeqAIJModSELL *ms = (Mat_SeqAIJModSELL *)A->spptr;
     PetscMemType       mtype;
     MSImage            img;
+    PetscBool          dev = PetscDeviceInitialized(PETSC_DEVICE_CUDA);
 
     PetscCall(MatGetCurrentMemType(A, &mtype));
-    if (ms->settings.eager && PetscMemTypeDevice(mtype) && PetscDeviceInitialized(PETSC_DEVICE_CUDA) && A->assembled) PetscCall(MatSeqAIJModSELLGetImage(A, PETSC_MEMTYPE_DEVICE, &img));
+    if (!ms->settings.eager || !PetscMemTypeDevice(mtype) || !A->assembled) PetscFunctionReturn(PETSC_SUCCESS);
+    if (!dev) {
+      DM      dm;
+      VecType vtype = NULL;
+
+      PetscCall(MatGetDM(owner, &dm));
+      if (dm) PetscCall(DMGetVecType(dm, &vtype));
+      if (vtype) PetscCall(PetscStrendswith(vtype, "cuda", &dev));
+      if (dev) PetscCall(PetscDeviceInitialize(PETSC_DEVICE_CUDA));
+    }
+    if (dev) PetscCall(MatSeqAIJModSELLGetImage(A, PETSC_MEMTYPE_DEVICE, &img));
   }
 #endif
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -188,7 +204,7 @@ static PetscErrorCode MatAssemblyEnd_SeqAIJModSELL(Mat A, MatAssemblyType mode)
 #if defined(PETSC_HAVE_CUDA)
   A->ops->multtranspose    = MatMultTranspose_SeqAIJModSELL;
 #endif
-  if (mode == MAT_FINAL_ASSEMBLY && !ms->block) PetscCall(MatSeqAIJModSELLEagerSetUp(A));
+  if (mode == MAT_FINAL_ASSEMBLY && !ms->block) PetscCall(MatSeqAIJModSELLEagerSetUp(A, A));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

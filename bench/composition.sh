@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# bench/composition.sh OUTDIR [STEP ...]
+#
+# The measurements of issue 13 (MATMODSELL inside PETSc's GPU solvers) in one run on one GPU, modsell against
+# aijcusparse with the same options; every timed run follows an untimed warm-up run of the same configuration:
+#   ex45   PETSc's ex45 (DMDA 7-point Laplacian) at EX45_N^3 (default 256), CG + GAMG to 1e-8: iterations, PCSetUp
+#          (GAMG's setup, in KSPSetUp), KSPSolve and per-iteration time from -log_view
+#   fvm    FVM Poisson, 10.4 M tetrahedra (fvmpoisson -n FVM_N -cell tet, default 120) in the generator's structured
+#          numbering (as in the issue) and randomly numbered: CG + GAMG, setup (assembly, KSPSetUp, first product)
+#          and solve from fvmpoisson's table (warm-up round, fastest of FVM_REPEAT, default 2; FVM_NUMBERINGS
+#          picks the numberings, default "structured:0 random:1")
+#   ex19   PETSc's snes ex19 (driven cavity, 4 fields) at EX19_N^2 (default 300), first Newton step, GMRES(30) to
+#          1e-8 with point-block Jacobi: iterations, PCSetUp, KSPSolve, per iteration
+#   table  ex45 at TABLE_N^3 (default 128): every preconditioner of the issue, iterations and KSPSetUp / KSPSolve
+#          (ex45 sets the preconditioner up in KSPSetUp)
+# GPU_TIME=1 adds -log_view_gpu_time to the timed runs (GPU time of every event, at the cost of a synchronization per
+# event: compare KSPSolve times from runs without it).
+# Needs the plugin built against a PETSc with CUDA in BUILD (default build-cuda) and PETSc's ex45 at $BUILD/ex45
+# (bench/gpu-run.sh's build stage); ex19 is compiled here from PETSc's installed examples. Writes OUTDIR/composition.log
+# (the summary) and OUTDIR/logs.txt (every run's -log_view summary lines).
+set -uo pipefail
+out=${1:?usage: bench/composition.sh OUTDIR [ex45 fvm ex19 table]}
+shift
+steps=${*:-ex45 fvm ex19 table}
+top=$(cd "$(dirname "$0")/.." && pwd)
+B=${BUILD:-$top/build-cuda}
+lib=$B/lib/libpetscmodsell.so
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+log=$out/composition.log
+logs=$out/logs.txt
+say() { echo "$*" | tee -a "$log"; }
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export PETSC_OPTIONS="${PETSC_OPTIONS:-} -use_gpu_aware_mpi 0"
+scratch=${TMPDIR:-/tmp}/composition.$$
+mkdir -p "$scratch"
+trap 'rm -rf "$scratch"' EXIT
+say "== bench/composition.sh $(date -u +%FT%TZ) commit $(git -C "$top" rev-parse --short HEAD 2>/dev/null) device $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)"
+
+# ev LOGFILE EVENT: the event's max time (s) from -log_view
+ev() { awk -v e="$2" '$1 == e {print $4; exit}' "$1"; }
+# run NAME PROGRAM ARGS...: warm-up, then the timed run with -log_view; prints "its setup solve per-it"
+run() {
+  local name=$1 f=$scratch/$1.log
+  shift
+  "$@" > /dev/null 2>&1
+  "$@" -ksp_converged_reason -log_view ${GPU_TIME:+-log_view_gpu_time} > "$f" 2>&1
+  { echo "### $name: $*"; grep -E "^(KSPSetUp|KSPSolve|PCSetUp|PCApply|MatMult|MatMultAdd|MatMultTranspose|MatPtAP|MatPtAPNumeric|MatProduct[A-Za-z]*|MatSolve|MatLUFactor|MatILUFactor[A-Za-z]*|MatICCFactor[A-Za-z]*|MatGetDiagonal|VecPointwiseMult|ModSELL[A-Za-z]*|KSPChebyEig|PCGAMG[A-Za-z]*) |Linear solve|iterations|rror" "$f"; } >> "$logs"
+  local its setup solve
+  its=$(grep -m1 -oE "iterations [0-9]+" "$f" | awk '{print $2}')
+  grep -q "Linear solve converged" "$f" || its="${its:-?}(not converged)"
+  setup=$(ev "$f" PCSetUp)
+  solve=$(ev "$f" KSPSolve)
+  echo "${its:-?} ${setup:-?} ${solve:-?} $(awk -v s="${solve:-0}" -v i="${its%%(*}" 'BEGIN{if (i + 0 > 0) printf "%.3f", 1000 * s / i; else print "?"}')"
+}
+# pair LABEL PROGRAM ARGS... (modsell type last: -dm_mat_type is appended)
+pair() {
+  local label=$1 ref=$2 mine=$3
+  shift 3
+  local a b
+  a=($(run "$label-$ref" "$@" -dm_mat_type "$ref"))
+  b=($(run "$label-$mine" "$@" -dm_mat_type "$mine"))
+  say "$(printf '%-34s %-12s its %-6s PCSetUp %-9s KSPSolve %-9s per-it %-8s ms | %-11s its %-6s PCSetUp %-9s KSPSolve %-9s per-it %-8s ms | solve ratio %s setup ratio %s' \
+    "$label" "$ref" "${a[0]}" "${a[1]}" "${a[2]}" "${a[3]}" "$mine" "${b[0]}" "${b[1]}" "${b[2]}" "${b[3]}" \
+    "$(awk -v x="${a[2]}" -v y="${b[2]}" 'BEGIN{if (y + 0 > 0) printf "%.2fx", x / y; else print "?"}')" \
+    "$(awk -v x="${a[1]}" -v y="${b[1]}" 'BEGIN{if (y + 0 > 0) printf "%.2fx", x / y; else print "?"}')")"
+}
+
+for step in $steps; do
+  case $step in
+  ex45)
+    n=${EX45_N:-256}
+    say "-- ex45 ${n}^3, CG + GAMG, rtol 1e-8 (ratios: aijcusparse time / modsell time)"
+    pair "ex45-$n-gamg" aijcusparse modsell "$B/ex45" -da_grid_x $n -da_grid_y $n -da_grid_z $n -ksp_type cg -pc_type gamg -ksp_rtol 1e-8 -dm_vec_type cuda -dll_append "$lib" ;;
+  fvm)
+    make -C "$top" BUILD="$B" "$B/bin/examples/fvm/fvmpoisson" > "$out/build.log" 2>&1 || { say "build of fvmpoisson failed"; continue; }
+    for p in ${FVM_NUMBERINGS:-structured:0 random:1}; do
+      f=$scratch/fvm-${p%%:*}.bin
+      "$B/bin/examples/fvm/fvmpoisson" -n ${FVM_N:-120} -cell tet -permute "${p##*:}" -write_system "$f" -mat_type aij -compare 0 -ksp_max_it 1 > /dev/null 2>&1
+      "$B/bin/examples/fvm/fvmpoisson" -read_system "$f" -configs aijcusparse:gamg,modsell:gamg -ref aijcusparse:gamg -repeat ${FVM_REPEAT:-2} -log_view > "$scratch/fvm-${p%%:*}.log" 2>&1
+      say "-- FVM tetrahedra (fvmpoisson -n ${FVM_N:-120} -cell tet), ${p%%:*} numbering, CG + GAMG"
+      grep -E "configuration|gamg|device|rows" "$scratch/fvm-${p%%:*}.log" | grep -v "^#" | head -12 | tee -a "$log"
+      { echo "### fvm ${p%%:*}"; grep -E "^(KSPSetUp|KSPSolve|PCSetUp|PCApply|MatMult|MatPtAP|MatProduct|CpuToGpu|GpuToCpu) " "$scratch/fvm-${p%%:*}.log"; } >> "$logs"
+    done ;;
+  ex19)
+    n=${EX19_N:-300}
+    ex19=$B/ex19
+    [ -x "$ex19" ] || mpicc -O2 -I"$PETSC_DIR/include" "$PETSC_DIR/share/petsc/examples/src/snes/tutorials/ex19.c" -o "$ex19" -Wl,-rpath,"$PETSC_DIR/lib" -L"$PETSC_DIR/lib" -lpetsc -lm > "$out/build-ex19.log" 2>&1 || { say "build of ex19 failed"; continue; }
+    say "-- ex19 ${n}x${n}, first Newton step, GMRES(30), rtol 1e-8"
+    for pc in pbjacobi vpbjacobi; do
+      pair "ex19-$n-$pc" aijcusparse modsell "$ex19" -da_grid_x $n -da_grid_y $n -snes_max_it 1 -ksp_type gmres -ksp_gmres_restart 30 -ksp_rtol 1e-8 -ksp_max_it 20000 -pc_type $pc -dm_vec_type cuda -dll_append "$lib"
+    done ;;
+  table)
+    n=${TABLE_N:-128}
+    say "-- ex45 ${n}^3, rtol 1e-8, every preconditioner of the issue (PCSetUp: the preconditioner's setup)"
+    base=("$B/ex45" -da_grid_x $n -da_grid_y $n -da_grid_z $n -ksp_rtol 1e-8 -dm_vec_type cuda -dll_append "$lib")
+    pair "gamg" aijcusparse modsell "${base[@]}" -ksp_type cg -pc_type gamg
+    pair "gamg unsmoothed thr 0.01" aijcusparse modsell "${base[@]}" -ksp_type cg -pc_type gamg -pc_gamg_agg_nsmooths 0 -pc_gamg_threshold 0.01
+    pair "gamg jacobi levels" aijcusparse modsell "${base[@]}" -ksp_type cg -pc_type gamg -mg_levels_ksp_type richardson -mg_levels_pc_type jacobi
+    pair "gamg bjsmooth levels" aijcusparse modsell "${base[@]}" -ksp_type cg -pc_type gamg -mg_levels_ksp_type richardson -mg_levels_pc_type bjsmooth
+    pair "mg rediscretised 4 levels" aijcusparse aijmodsell "${base[@]}" -ksp_type cg -pc_type mg -pc_mg_levels 4
+    pair "mg galerkin 4 levels" aijcusparse aijmodsell "${base[@]}" -ksp_type cg -pc_type mg -pc_mg_levels 4 -pc_mg_galerkin both
+    pair "pbjacobi" aijcusparse modsell "${base[@]}" -ksp_type cg -pc_type pbjacobi
+    pair "bjacobi + ilu(0) cusparse" aijcusparse modsell "${base[@]}" -ksp_type bcgs -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_solver_type cusparse
+    pair "ilu(0) cusparse" aijcusparse modsell "${base[@]}" -ksp_type bcgs -pc_type ilu -pc_factor_mat_solver_type cusparse
+    pair "icc(0) cusparse" aijcusparse modsell "${base[@]}" -ksp_type cg -pc_type icc -pc_factor_mat_solver_type cusparse ;;
+  *) say "unknown step $step" ;;
+  esac
+done
