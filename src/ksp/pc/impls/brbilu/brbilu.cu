@@ -17,30 +17,33 @@ static inline unsigned brb_grid(long long n, int threads)
   return (unsigned)((n + threads - 1) / threads);
 }
 
-__global__ static void brb_gather_kernel(const MSBRBLayout lay, const int *__restrict__ map, const int *__restrict__ dmap, const double *__restrict__ csrvals, double pertfac, double *work, double *d)
+/* The setup kernels walk rows by the header's helpers, which take the layout by address: they read it from a copy in
+   global memory (a kernel parameter whose address is taken would be copied to every thread's local memory) */
+__global__ static void brb_gather_kernel(const MSBRBLayout *__restrict__ lay, const int *__restrict__ map, const int *__restrict__ dmap, const double *__restrict__ csrvals, double pertfac, double *work, double *d)
 {
   const long long s = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-  if (s >= lay.roff[lay.ncolors] || lay.sperm[s] < 0) return;
-  MSBRBGatherRow(&lay, s, map, dmap, csrvals, pertfac, work, d);
+  if (s >= lay->roff[lay->ncolors] || lay->sperm[s] < 0) return;
+  MSBRBGatherRow(lay, s, map, dmap, csrvals, pertfac, work, d);
 }
 
-__global__ static void brb_factor_kernel(const MSBRBLayout lay, int c, const int *__restrict__ dmap, const double *__restrict__ csrvals, double alpha, double pivtol, double *work, double *d, MSBRBStatus *status)
+__global__ static void brb_factor_kernel(const MSBRBLayout *__restrict__ lay, int c, const int *__restrict__ dmap, const double *__restrict__ csrvals, double alpha, double pivtol, double *work, double *d, MSBRBStatus *status)
 {
   const int j = blockIdx.x * blockDim.x + threadIdx.x;
-  if (j >= lay.nb[c]) return;
-  const int len = lay.blen[lay.boff[c] + j];
+  if (j >= lay->nb[c]) return;
+  const int len = lay->blen[lay->boff[c] + j];
   for (int t = 0; t < len; t++) {
-    const long long s = lay.roff[c] + (long long)t * lay.nb[c] + j;
-    if (MSBRBFactorRow(&lay, s, dmap, csrvals, alpha, pivtol, work, d)) atomicMin(&status->badrow, (unsigned long long)lay.sperm[s]);
+    const long long s = lay->roff[c] + (long long)t * lay->nb[c] + j;
+    if (MSBRBFactorRow(lay, s, dmap, csrvals, alpha, pivtol, work, d)) atomicMin(&status->badrow, (unsigned long long)lay->sperm[s]);
   }
 }
 
 template <typename T>
-__global__ static void brb_convert_kernel(const MSBRBLayout lay, int symmetric, const double *__restrict__ work, const double *__restrict__ d, T *fvals, T *fdinv)
+__global__ static void brb_convert_kernel(const MSBRBLayout *__restrict__ play, int symmetric, const double *__restrict__ work, const double *__restrict__ d, T *fvals, T *fdinv)
 {
-  const long long s = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-  long long       slot0;
-  int             stride, w;
+  const MSBRBLayout &lay = *play;
+  const long long    s   = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  long long          slot0;
+  int                stride, w;
 
   if (s >= lay.roff[lay.ncolors] || lay.sperm[s] < 0) return;
   const double di = 1.0 / d[s];
@@ -122,35 +125,57 @@ MS_BRB_MULTIPROCESSORS(MSBRBMultiprocessors_CUDA)
   return (int)err;
 }
 
+/* a device copy of the layout, freed in stream order after the kernels that read it */
+static cudaError_t brb_layout_copy(const MSBRBLayout *lay, MSBRBLayout **dlay, cudaStream_t st)
+{
+  cudaError_t err = cudaMallocAsync((void **)dlay, sizeof(MSBRBLayout), st);
+  if (err != cudaSuccess) return err;
+  /* from pageable memory: the call returns once *lay has been read */
+  return cudaMemcpyAsync(*dlay, lay, sizeof(MSBRBLayout), cudaMemcpyHostToDevice, st);
+}
+
 MS_BRB_FACTOR(MSBRBFactor_CUDA)
 {
   cudaStream_t    st = (cudaStream_t)stream;
   const long long ns = lay->roff[lay->ncolors];
+  MSBRBLayout    *dlay = NULL;
   cudaError_t     err;
 
   err = cudaMemsetAsync(status, 0xff, sizeof(MSBRBStatus), st); /* badrow = MS_BRB_BAD_NONE */
   if (err != cudaSuccess) return (int)err;
-  if (ns > 0) {
-    brb_gather_kernel<<<brb_grid(ns, 256), 256, 0, st>>>(*lay, map, dmap, csrvals, pertfac, work, d);
-    if ((err = cudaGetLastError()) != cudaSuccess) return (int)err;
-  }
-  for (int c = 0; c < lay->ncolors; c++) {
+  if (ns <= 0) return 0;
+  if ((err = brb_layout_copy(lay, &dlay, st)) != cudaSuccess) return (int)err;
+  brb_gather_kernel<<<brb_grid(ns, 256), 256, 0, st>>>(dlay, map, dmap, csrvals, pertfac, work, d);
+  err = cudaGetLastError();
+  for (int c = 0; c < lay->ncolors && err == cudaSuccess; c++) {
     if (!lay->nb[c]) continue;
-    brb_factor_kernel<<<brb_grid(lay->nb[c], BRB_THREADS), BRB_THREADS, 0, st>>>(*lay, c, dmap, csrvals, alpha, pivtol, work, d, status);
-    if ((err = cudaGetLastError()) != cudaSuccess) return (int)err;
+    brb_factor_kernel<<<brb_grid(lay->nb[c], BRB_THREADS), BRB_THREADS, 0, st>>>(dlay, c, dmap, csrvals, alpha, pivtol, work, d, status);
+    err = cudaGetLastError();
   }
-  return 0;
+  {
+    const cudaError_t ferr = cudaFreeAsync(dlay, st);
+    if (err == cudaSuccess) err = ferr;
+  }
+  return (int)err;
 }
 
 MS_BRB_CONVERT(MSBRBConvert_CUDA)
 {
   cudaStream_t    st = (cudaStream_t)stream;
   const long long ns = lay->roff[lay->ncolors];
+  MSBRBLayout    *dlay = NULL;
+  cudaError_t     err;
 
   if (ns <= 0) return 0;
-  if (single) brb_convert_kernel<float><<<brb_grid(ns, 256), 256, 0, st>>>(*lay, symmetric, work, d, (float *)fvals, (float *)fdinv);
-  else brb_convert_kernel<double><<<brb_grid(ns, 256), 256, 0, st>>>(*lay, symmetric, work, d, (double *)fvals, (double *)fdinv);
-  return (int)cudaGetLastError();
+  if ((err = brb_layout_copy(lay, &dlay, st)) != cudaSuccess) return (int)err;
+  if (single) brb_convert_kernel<float><<<brb_grid(ns, 256), 256, 0, st>>>(dlay, symmetric, work, d, (float *)fvals, (float *)fdinv);
+  else brb_convert_kernel<double><<<brb_grid(ns, 256), 256, 0, st>>>(dlay, symmetric, work, d, (double *)fvals, (double *)fdinv);
+  err = cudaGetLastError();
+  {
+    const cudaError_t ferr = cudaFreeAsync(dlay, st);
+    if (err == cudaSuccess) err = ferr;
+  }
+  return (int)err;
 }
 
 template <typename T>
