@@ -214,3 +214,4 @@ PETSC_EXTERN PetscErrorCode PCBRBILUSetBlocks(PC, PetscInt, PetscInt, PetscInt);
 PETSC_EXTERN PetscErrorCode PCBRBILUSetBlockRows(PC, PetscInt);
 PETSC_EXTERN PetscErrorCode PCBRBILUSetSymmetric(PC, PetscBool3);
 PETSC_EXTERN PetscErrorCode PCBRBILUGetOrdering(PC, IS *);
+PETSC_EXTERN PetscErrorCode PCBRBILUGetStatistics(PC, PetscReal *, PetscReal *);

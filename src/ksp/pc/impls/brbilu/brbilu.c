@@ -591,6 +591,8 @@ static PetscErrorCode PCSetFromOptions_BRBILU(PC pc, PetscOptionItems PetscOptio
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PETSC_EXTERN PetscErrorCode PCBRBILUGetStatistics(PC, PetscReal *, PetscReal *);
+
 static PetscErrorCode PCView_BRBILU(PC pc, PetscViewer viewer)
 {
   PC_BRBILU  *jac = (PC_BRBILU *)pc->data;
@@ -625,6 +627,12 @@ static PetscErrorCode PCView_BRBILU(PC pc, PetscViewer viewer)
   PetscCallMPI(MPIU_Allreduce(mem, gm, 3, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)pc)));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  on the %s; one thread per block and colour phase; %" PetscInt_FMT " slots per row at most\n", where, jac->maxw));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  %s memory per unknown: %.1f bytes for the factors and the apply, %.1f more kept for value refreshes\n", jac->op.device ? "device" : "host", gm[2] > 0 ? (double)(gm[0] / gm[2]) : 0.0, gm[2] > 0 ? (double)(gm[1] / gm[2]) : 0.0));
+  {
+    PetscReal bytes;
+
+    PetscCall(PCBRBILUGetStatistics(pc, &bytes, NULL));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  one application moves at least %.6g MB (all processes)\n", (double)(bytes / 1e6)));
+  }
   PetscCall(PetscViewerASCIIPrintf(viewer, "  setup time %g s (last of %" PetscInt_FMT " setups, process 0)\n", jac->setup_time, jac->nsetups));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -973,6 +981,48 @@ PetscErrorCode PCBRBILUGetOrdering(PC pc, IS *is)
   PetscCall(PetscMalloc1(jac->ord->m, &idx));
   for (PetscInt i = 0; i < jac->ord->m; i++) idx[i] = jac->op.rstart + jac->ord->perm[i];
   PetscCall(ISCreateGeneral(PetscObjectComm((PetscObject)pc), jac->ord->m, idx, PETSC_OWN_POINTER, is));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCBRBILUGetStatistics - Gets the memory traffic of one application of `PCBRBILU` and its memory per unknown, summed over
+  the processes
+
+  Collective
+
+  Input Parameter:
+. pc - the preconditioner context (set up)
+
+  Output Parameters:
++ bytes  - bytes one application must move at least: every stored factor entry and column once, per storage row the
+           inverse pivot, the lower count and the permutation (twice), the work vector written, read and written again,
+           b read and x written (neighbours' values assumed in cache); may be `NULL`
+- memory - bytes per unknown of the factors and the apply's arrays (device memory on the GPU); may be `NULL`
+
+  Level: developer
+
+.seealso: [](ch_ksp), `PCBRBILU`
+@*/
+PetscErrorCode PCBRBILUGetStatistics(PC pc, PetscReal *bytes, PetscReal *memory)
+{
+  PC_BRBILU *jac;
+  PetscReal  v[3], g[3];
+  size_t     ab, rb;
+  PetscInt64 ns;
+  PetscReal  es;
+
+  PetscFunctionBegin;
+  PetscCall(PCMSGetData(pc, PCBRBILU, PETSC_TRUE, &jac));
+  PetscCheck(jac->setup, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONGSTATE, "PCBRBILU: set the preconditioner up first");
+  ns = jac->lay.roff[jac->lay.ncolors];
+  es = (PetscReal)PCBRBILUElem(jac);
+  PCBRBILUBytes(jac, &ab, &rb);
+  v[0] = (PetscReal)jac->nslots * (es + 4) + (PetscReal)ns * (es + 2 * 2 + 2 * 4 + 3 * 8) + (PetscReal)jac->op.m * 16;
+  v[1] = (PetscReal)ab;
+  v[2] = (PetscReal)jac->op.m;
+  PetscCallMPI(MPIU_Allreduce(v, g, 3, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)pc)));
+  if (bytes) *bytes = g[0];
+  if (memory) *memory = g[2] > 0 ? g[1] / g[2] : 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -11,12 +11,16 @@ static char help[] = "PCBRBILU: the factorizations against PETSc's, the zero-piv
     refresh: after A <- 2 A (same pattern) the new setup keeps the ordering and M^-1 r halves;\n\
     solve:   -ksp_type (cg, bcgs, gmres) to rtol 1e-8 converges, true residual checked; iterations printed\n\
              only as within [1, -max_its];\n\
+    bench:   (bench/brbilu.sh, not a harness test) a warm-up solve with -ksp_type/-pc_type from the options, then a\n\
+             new KSP timed: KSPSetUp + KSPSolve (log stage Timed), -bench_applies applications of the PC and as many\n\
+             VecCopy (the copy bandwidth), PCBRBILUGetStatistics();\n\
     compare: the PC on the operator as -mat_type aij (host reference kernels) and as -gpu_mat_type (aijcusparse:\n\
              CUDA kernels): the same application to -compare_tol.\n";
 
 #include <petscmodsell.h>
 #include <petscksp.h>
 #include <petscdmda.h>
+#include <petscdevice.h>
 #include <mstestpc.h>
 #include "../../../../../../examples/problems/problems.h"
 
@@ -26,9 +30,20 @@ typedef enum {
   TEST_ERROR,
   TEST_REFRESH,
   TEST_SOLVE,
-  TEST_COMPARE
+  TEST_COMPARE,
+  TEST_BENCH
 } TestKind;
-static const char *const TestKinds[] = {"ilu", "rowsum", "error", "refresh", "solve", "compare", "TestKind", "TEST_", NULL};
+static const char *const TestKinds[] = {"ilu", "rowsum", "error", "refresh", "solve", "compare", "bench", "TestKind", "TEST_", NULL};
+
+static PetscErrorCode Sync(void)
+{
+  PetscDeviceContext dctx;
+
+  PetscFunctionBegin;
+  PetscCall(PetscDeviceContextGetCurrentContext(&dctx));
+  PetscCall(PetscDeviceContextSynchronize(dctx));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 /* 7-point Laplacian on the DMDA (Dirichlet eliminated), of the given type */
 static PetscErrorCode CreateDMDALaplacian(DM da, MatType type, Mat *A)
@@ -131,8 +146,8 @@ static PetscErrorCode CreateKSP(System *s, Mat A, KSP *ksp)
 /* Prints a setup error's message with the pivot value masked (it is a rounding residue) */
 static PetscErrorCode PrintError(MPI_Comm comm, PetscErrorCode ierr)
 {
-  const char *text;
-  char       *msg, *p;
+  const char *text, *msg;
+  char       *p;
 
   PetscFunctionBegin;
   PetscCall(PetscErrorMessage(ierr, &text, &msg));
@@ -307,6 +322,65 @@ int main(int argc, char **argv)
     PetscCall(MSTestSolveReport(ksp, b, x, 1e-6, "", &info));
     PetscCall(PetscPrintf(comm, "iterations within [1, -max_its]: %s\n", info.its >= 1 && info.its <= maxits ? "yes" : "NO"));
     if (info.its < 1 || info.its > maxits) PetscCall(PetscPrintf(comm, "  %" PetscInt_FMT " iterations\n", info.its));
+  } break;
+  case TEST_BENCH: {
+    PetscLogStage      stage;
+    PetscLogDouble     t0, t1, t2, t3;
+    PetscInt           its, n, napply = 20;
+    KSPConvergedReason reason;
+    PetscReal          relres;
+    PetscBool          isbrb, warm = PETSC_TRUE;
+    Vec                w;
+
+    PetscCall(PetscOptionsGetInt(NULL, NULL, "-bench_applies", &napply, NULL));
+    PetscCall(PetscOptionsGetBool(NULL, NULL, "-bench_warmup", &warm, NULL));
+    PetscCall(KSPSetTolerances(ksp, 1e-8, PETSC_CURRENT, PETSC_CURRENT, maxits));
+    PetscCall(KSPSetFromOptions(ksp));
+    if (warm) PetscCall(KSPSolve(ksp, b, x)); /* warm-up */
+    PetscCall(KSPDestroy(&ksp));
+    PetscCall(CreateKSP(&s, A, &ksp));
+    PetscCall(KSPSetTolerances(ksp, 1e-8, PETSC_CURRENT, PETSC_CURRENT, maxits));
+    PetscCall(KSPSetFromOptions(ksp));
+    PetscCall(KSPGetPC(ksp, &pc));
+    PetscCall(VecZeroEntries(x));
+    PetscCall(PetscLogStageRegister("Timed", &stage));
+    PetscCall(PetscLogStagePush(stage));
+    PetscCall(Sync());
+    PetscCall(PetscTime(&t0));
+    PetscCall(KSPSetUp(ksp));
+    PetscCall(Sync());
+    PetscCall(PetscTime(&t1));
+    PetscCall(KSPSolve(ksp, b, x));
+    PetscCall(Sync());
+    PetscCall(PetscTime(&t2));
+    PetscCall(PetscLogStagePop());
+    PetscCall(KSPGetIterationNumber(ksp, &its));
+    PetscCall(KSPGetConvergedReason(ksp, &reason));
+    PetscCall(MSTestRelativeResidual(A, b, x, &relres));
+    PetscCall(PetscPrintf(comm, "bench: iterations %" PetscInt_FMT " reason %s setup %.6f solve %.6f total %.6f s true relres %.2e\n", its, KSPConvergedReasons[reason], t1 - t0, t2 - t1, t2 - t0, (double)relres));
+    PetscCall(VecDuplicate(x, &w));
+    PetscCall(VecGetSize(x, &n));
+    PetscCall(VecCopy(b, w));
+    PetscCall(Sync());
+    PetscCall(PetscTime(&t0));
+    for (PetscInt k = 0; k < napply; k++) PetscCall(VecCopy(b, w));
+    PetscCall(Sync());
+    PetscCall(PetscTime(&t1));
+    PetscCall(PetscPrintf(comm, "bench: copy bandwidth %.1f GB/s (VecCopy of %" PetscInt_FMT " doubles)\n", 16.0 * n * napply / (t1 - t0) / 1e9, n));
+    PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCBRBILU, &isbrb));
+    if (isbrb) {
+      PetscReal bytes, mem;
+
+      PetscCall(PCBRBILUGetStatistics(pc, &bytes, &mem));
+      PetscCall(PCApply(pc, b, w));
+      PetscCall(Sync());
+      PetscCall(PetscTime(&t2));
+      for (PetscInt k = 0; k < napply; k++) PetscCall(PCApply(pc, b, w));
+      PetscCall(Sync());
+      PetscCall(PetscTime(&t3));
+      PetscCall(PetscPrintf(comm, "bench: apply %.3f ms, %.1f MB moved, %.1f GB/s = %.2f of the copy bandwidth; memory %.1f bytes/unknown\n", 1e3 * (t3 - t2) / napply, bytes / 1e6, bytes * napply / (t3 - t2) / 1e9, (bytes * napply / (t3 - t2)) / (16.0 * n * napply / (t1 - t0)), (double)mem));
+    }
+    PetscCall(VecDestroy(&w));
   } break;
   case TEST_COMPARE: {
     Mat       G;
