@@ -152,3 +152,66 @@ PETSC_EXTERN PetscErrorCode PCBJSmoothSetAsync(PC, PetscBool);
 PETSC_EXTERN PetscErrorCode PCBJSmoothGetAsync(PC, PetscBool *);
 PETSC_EXTERN PetscErrorCode PCBJSmoothSetGlobalCoefficients(PC, PetscBool);
 PETSC_EXTERN PetscErrorCode PCBJSmoothGetGlobalCoefficients(PC, PetscBool *);
+
+/*E
+   PCBRBILUType - the factorization of `PCBRBILU`
+
+   Values:
++  `PCBRBILU_ILU`   - ILU(0): fill outside the pattern of the operator dropped
+.  `PCBRBILU_MILU`  - modified ILU(0): the dropped fill added to the pivot (M has the operator's row sums)
+.  `PCBRBILU_RMILU` - relaxed modified ILU(0): alpha times the dropped fill (default, alpha 0.95)
+-  `PCBRBILU_PMILU` - perturbed modified ILU(0): the diagonal times 1 + zeta h^2, then modified ILU(0)
+
+   Level: intermediate
+
+.seealso: `PCBRBILU`, `PCBRBILUSetType()`
+E*/
+typedef enum {
+  PCBRBILU_ILU,
+  PCBRBILU_MILU,
+  PCBRBILU_RMILU,
+  PCBRBILU_PMILU
+} PCBRBILUType;
+PETSC_EXTERN const char *const PCBRBILUTypes[];
+
+/*E
+   PCBRBILUPrecision - the precision the factors of `PCBRBILU` are stored in
+
+   Level: intermediate
+
+.seealso: `PCBRBILU`, `PCBRBILUSetFactorPrecision()`
+E*/
+typedef enum {
+  PCBRBILU_PRECISION_SINGLE,
+  PCBRBILU_PRECISION_DOUBLE
+} PCBRBILUPrecision;
+PETSC_EXTERN const char *const PCBRBILUPrecisions[];
+
+/*E
+   PCBRBILUOrderingType - how `PCBRBILU` makes its blocks: auto (grid on a DMDA operator, else graph), grid (bricks of
+   the DMDA box, red-black), graph (the locality partition and its colouring)
+
+   Level: advanced
+
+.seealso: `PCBRBILU`, `PCBRBILUSetOrdering()`
+E*/
+typedef enum {
+  PCBRBILU_ORDERING_AUTO,
+  PCBRBILU_ORDERING_GRID,
+  PCBRBILU_ORDERING_GRAPH
+} PCBRBILUOrderingType;
+PETSC_EXTERN const char *const PCBRBILUOrderingTypes[];
+
+/* PCBRBILU */
+PETSC_EXTERN PetscErrorCode PCBRBILUSetType(PC, PCBRBILUType);
+PETSC_EXTERN PetscErrorCode PCBRBILUGetType(PC, PCBRBILUType *);
+PETSC_EXTERN PetscErrorCode PCBRBILUSetRelaxation(PC, PetscReal);
+PETSC_EXTERN PetscErrorCode PCBRBILUSetPerturbation(PC, PetscReal);
+PETSC_EXTERN PetscErrorCode PCBRBILUSetFactorPrecision(PC, PCBRBILUPrecision);
+PETSC_EXTERN PetscErrorCode PCBRBILUSetPivotTolerance(PC, PetscReal);
+PETSC_EXTERN PetscErrorCode PCBRBILUSetOrdering(PC, PCBRBILUOrderingType);
+PETSC_EXTERN PetscErrorCode PCBRBILUSetBlocks(PC, PetscInt, PetscInt, PetscInt);
+PETSC_EXTERN PetscErrorCode PCBRBILUSetBlockRows(PC, PetscInt);
+PETSC_EXTERN PetscErrorCode PCBRBILUSetSymmetric(PC, PetscBool3);
+PETSC_EXTERN PetscErrorCode PCBRBILUGetOrdering(PC, IS *);
+PETSC_EXTERN PetscErrorCode PCBRBILUGetStatistics(PC, PetscReal *, PetscReal *);

@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# bench/brbilu.sh OUTDIR [ex45 magnetron]
+#
+# PCBRBILU (issue 14) against PETSc's GPU solvers, one solve to rtol 1e-8, setup + solve, on the H100:
+#   ex45       PETSc's unmodified ex45 at EX45_N^3 (default 256): KSPSetUp + KSPSolve from -log_view (Max time);
+#              a warm-up run first (aijcusparse + CG + Jacobi), then each configuration once, the reference again
+#              at the end (its two times show the run-to-run spread)
+#   magnetron  the magnetron problem of problems.h at -h_mm MAG_H (default 0.25: 239 x 239 x 119) through
+#              src/ksp/pc/impls/brbilu/tests/ex1.c -test bench (a DMDA of the grid attached, one process): each
+#              configuration solves once to warm up, then a new KSP is timed (KSPSetUp + KSPSolve); with brbilu it
+#              also times 20 applications and 20 VecCopy of the same length (substitution bandwidth as a fraction
+#              of copy bandwidth) and reports the PC's device memory per unknown
+# Configurations: brbilu (default rmilu) single and double factors with BiCGSTAB, brbilu single with CG (symmetric
+# variant: -pc_brbilu_symmetric), CG + Jacobi on aijcusparse and on sellcuda, BiCGSTAB + ILU(0) cusparse,
+# CG + GAMG (run once: no warm-up solve, its setup takes 10-23 s).
+# Run in the repository root after `source .carry/setup2.sh` (PETSC_DIR: a CUDA PETSc, B=$PWD/build-cuda with
+# $B/lib/libpetscmodsell.so and $B/ex45). Writes OUTDIR/brbilu.log (summary) and the programs' outputs.
+set -uo pipefail
+out=${1:?usage: bench/brbilu.sh OUTDIR [ex45 magnetron]}
+shift
+steps=${*:-ex45 magnetron}
+top=$(cd "$(dirname "$0")/.." && pwd)
+B=${BUILD:-$top/build-cuda}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+log=$out/brbilu.log
+runs=$out/runs
+mkdir -p "$runs"
+say() { echo "$*" | tee -a "$log"; }
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export PETSC_OPTIONS="${PETSC_OPTIONS:-} -use_gpu_aware_mpi 0"
+lib=$B/lib/libpetscmodsell.so
+EX1=$B/bin/src/ksp/pc/impls/brbilu/tests/ex1
+make -C "$top" BUILD="$B" "$EX1" > "$out/build.log" 2>&1 || { say "build of ex1 failed (see build.log)"; exit 1; }
+say "== bench/brbilu.sh $(date -u +%FT%TZ) commit $(git -C "$top" rev-parse --short HEAD 2>/dev/null) device $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)"
+
+# name | matrix type | KSP and PC options
+configs=(
+  "brbilu-single-bcgs|aijcusparse|-ksp_type bcgs -pc_type brbilu -pc_brbilu_factor_precision single"
+  "brbilu-double-bcgs|aijcusparse|-ksp_type bcgs -pc_type brbilu -pc_brbilu_factor_precision double"
+  "brbilu-single-cg-sym|aijcusparse|-ksp_type cg -pc_type brbilu -pc_brbilu_symmetric -pc_brbilu_factor_precision single"
+  "jacobi-cg-aijcusparse|aijcusparse|-ksp_type cg -pc_type jacobi"
+  "jacobi-cg-sellcuda|sellcuda|-ksp_type cg -pc_type jacobi"
+  "ilu0-bcgs-cusparse|aijcusparse|-ksp_type bcgs -pc_type ilu -pc_factor_mat_solver_type cusparse"
+  "gamg-cg|aijcusparse|-ksp_type cg -pc_type gamg -bench_warmup 0"
+)
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0 && b > 0) printf "%.2f", a / b; else print "n/a" }'; }
+
+for step in $steps; do
+  case $step in
+  ex45)
+    n=${EX45_N:-256}
+    declare -A tot45=()
+    run45() { # TAG MAT [options]
+      local tag=$1 t=$2; shift 2
+      local f=$runs/ex45-$tag.log
+      "$B/ex45" -da_grid_x $n -da_grid_y $n -da_grid_z $n -ksp_rtol 1e-8 -dm_mat_type $t -dm_vec_type cuda -dll_append "$lib" "$@" -ksp_converged_reason -ksp_view -log_view > "$f" 2>&1
+      local its su so ap apn mb tot bw
+      its=$(grep -m1 -oE 'iterations [0-9]+' "$f" | awk '{print $2}')
+      su=$(awk '/^KSPSetUp /{print $4; exit}' "$f")
+      so=$(awk '/^KSPSolve /{print $4; exit}' "$f")
+      tot=$(awk -v a="${su:-0}" -v b="${so:-0}" 'BEGIN { printf "%.4f", a + b }')
+      tot45[$tag]=$tot
+      local extra=""
+      if grep -q "one application moves" "$f"; then
+        mb=$(sed -n -E 's/.*one application moves at least ([0-9.e+]+) MB.*/\1/p' "$f" | head -1)
+        apn=$(awk '/^PCApply /{print $2; exit}' "$f")
+        ap=$(awk '/^PCApply /{print $4; exit}' "$f")
+        bw=$(awk -v mb="$mb" -v n="$apn" -v t="$ap" 'BEGIN { if (t > 0) printf "%.1f", mb * n / t / 1e3; else print "n/a" }')
+        extra=" | PCApply $apn x, $ap s: >= $bw GB/s; $(grep -m1 -oE 'device memory per unknown: [0-9.]+ bytes' "$f")"
+      fi
+      say "ex45 ${n}^3 $tag: its ${its:-?} KSPSetUp ${su:-?}s KSPSolve ${so:-?}s setup+solve ${tot}s$extra"
+    }
+    "$B/ex45" -da_grid_x $n -da_grid_y $n -da_grid_z $n -ksp_type cg -pc_type jacobi -ksp_rtol 1e-8 -dm_mat_type aijcusparse -dm_vec_type cuda -dll_append "$lib" > "$runs/ex45-warmup.log" 2>&1
+    for c in "${configs[@]}"; do
+      IFS='|' read -r tag t opts <<< "$c"
+      opts=${opts% -bench_warmup 0} # (ex45 runs every configuration once)
+      # shellcheck disable=SC2086
+      run45 "$tag" "$t" $opts
+    done
+    run45 jacobi-cg-aijcusparse-again aijcusparse -ksp_type cg -pc_type jacobi
+    ref=${tot45[jacobi-cg-aijcusparse]:-0}
+    for tag in brbilu-single-bcgs brbilu-double-bcgs brbilu-single-cg-sym; do
+      say "ex45 ratios $tag: vs jacobi/aijcusparse $(ratio "$ref" "${tot45[$tag]:-0}")x, vs jacobi/sellcuda $(ratio "${tot45[jacobi-cg-sellcuda]:-0}" "${tot45[$tag]:-0}")x, vs ILU(0) cusparse $(ratio "${tot45[ilu0-bcgs-cusparse]:-0}" "${tot45[$tag]:-0}")x, vs GAMG $(ratio "${tot45[gamg-cg]:-0}" "${tot45[$tag]:-0}")x (setup+solve, >1: brbilu faster)"
+    done ;;
+  magnetron)
+    h=${MAG_H:-0.25}
+    declare -A totm=()
+    for c in "${configs[@]}"; do
+      IFS='|' read -r tag t opts <<< "$c"
+      f=$runs/magnetron-$tag.log
+      # shellcheck disable=SC2086
+      "$EX1" -test bench -problem magnetron -h_mm "$h" -attach_dmda -mat_type "$t" $opts -ksp_view > "$f" 2>&1
+      line=$(grep -m1 '^bench: iterations' "$f")
+      totm[$tag]=$(echo "$line" | sed -n -E 's/.*total ([0-9.e+-]+) s.*/\1/p')
+      say "magnetron h=$h $tag: ${line#bench: }"
+      grep -E '^bench: (copy|apply)' "$f" | sed 's/^bench: /    /' | tee -a "$log" > /dev/null
+      grep -E '^bench: (copy|apply)' "$f" | sed 's/^bench: /    /'
+    done
+    ref=${totm[jacobi-cg-aijcusparse]:-0}
+    for tag in brbilu-single-bcgs brbilu-double-bcgs brbilu-single-cg-sym; do
+      say "magnetron ratios $tag: vs jacobi/aijcusparse $(ratio "$ref" "${totm[$tag]:-0}")x, vs jacobi/sellcuda $(ratio "${totm[jacobi-cg-sellcuda]:-0}" "${totm[$tag]:-0}")x, vs ILU(0) cusparse $(ratio "${totm[ilu0-bcgs-cusparse]:-0}" "${totm[$tag]:-0}")x, vs GAMG $(ratio "${totm[gamg-cg]:-0}" "${totm[$tag]:-0}")x (setup+solve, >1: brbilu faster)"
+    done ;;
+  *) say "unknown step $step" ;;
+  esac
+done

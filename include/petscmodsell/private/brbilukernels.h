@@ -1,0 +1,193 @@
+/*
+   Kernels of PCBRBILU, declared once (see mskernels.h for the conventions): the host reference
+   (src/ksp/pc/impls/brbilu/brbilu_reference.c) and the CUDA implementation (brbilu.cu) define each signature and
+   compute the same function (the same operations in the same order: results agree to the last bit up to the
+   compilers' contraction of multiply-adds); the glue (brbilu.c) calls them through MSBRBKernels.
+
+   Storage of the factors (paper 004, section 5.3.3, Fig. 5.3: "improved data storage for coalesced memory access").
+   The local rows are ordered by the block ordering of brbordering.h: colour by colour, in a colour block by block,
+   in a block in its own order (the logical order, i.e. the ILU elimination order). Colour c has nb[c] blocks of at
+   most T[c] rows; in storage, row t of the j-th block of colour c is storage row
+       s = roff[c] + t * nb[c] + j,
+   so that the threads of one colour phase (thread j = block j) at step t touch consecutive rows. Each storage row has
+   W[c] slots, slot k of row (c, t, j) at
+       soff[c] + (t * W[c] + k) * nb[c] + j        (stride nb[c] between the slots of a row),
+   the off-diagonal entries of the row in the logical order of their columns: first nl[s] strictly lower ones (columns
+   eliminated before the row), then the upper ones, then padding (col -1). col[slot] is the column as a storage row.
+   Padding rows (t >= blen of the block) have sperm -1 and are never touched.
+
+   The preconditioner is M = (I + L) D (I + U~): slot values are l_ik (lower) and u~_ij = u_ij / d_i (upper); dinv[s]
+   = 1 / d_s. Symmetric variant (IC-type): the upper slot (i, j) holds l_ji, the same number as the lower slot (j, i),
+   so that M = (I + L) D (I + L)^T exactly, in the factor precision.
+
+   Factors are float (single) or double; vectors double.
+*/
+#pragma once
+
+#include <petscmodsell/private/mskernels.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MS_BRB_MAXCOLORS 64 /* colours of a block colouring the kernels accept */
+
+#define MS_BRB_ILU   0 /* ILU(0): dropped fill discarded */
+#define MS_BRB_MILU  1 /* MILU(0): dropped fill added to the pivot */
+#define MS_BRB_RMILU 2 /* relaxed: alpha times the dropped fill */
+#define MS_BRB_PMILU 3 /* perturbed: the diagonal times (1 + zeta h^2) first, then MILU */
+
+#define MS_BRB_BAD_NONE (~0ULL)
+
+/* the layout (host scalars and the backend's arrays) */
+typedef struct {
+  int       ncolors;
+  int       nb[MS_BRB_MAXCOLORS];       /* blocks of colour c */
+  int       T[MS_BRB_MAXCOLORS];        /* most rows of a block of colour c */
+  int       W[MS_BRB_MAXCOLORS];        /* slots per row of colour c */
+  int       boff[MS_BRB_MAXCOLORS + 1]; /* first block (blocks numbered colour by colour) */
+  long long roff[MS_BRB_MAXCOLORS + 1]; /* first storage row of colour c: roff[c + 1] = roff[c] + nb[c] * T[c] */
+  long long soff[MS_BRB_MAXCOLORS + 1]; /* first slot of colour c: soff[c + 1] = soff[c] + nb[c] * T[c] * W[c] */
+  /* backend memory */
+  const int            *blen;  /* rows of each block */
+  const int            *sperm; /* storage row -> local user row (-1: padding) */
+  const int            *col;   /* slot -> column as a storage row (-1: padding) */
+  const unsigned short *nl;    /* strictly lower entries of each storage row */
+} MSBRBLayout;
+
+/* Result of a factorization: the smallest local user row whose pivot failed the test (MS_BRB_BAD_NONE: none) */
+typedef struct {
+  unsigned long long badrow;
+} MSBRBStatus;
+
+/* The number of streaming multiprocessors of the current device (the block-count rule of paper 004 section 5.3.4);
+   the reference gives 132 (an H100 SXM), so that a host setup picks the blocks an H100 would */
+#define MS_BRB_MULTIPROCESSORS(name) int name(int *nsm)
+
+/* Numeric factorization: work[slot] = csrvals[map[slot]] (map -1: padding), d[s] = csrvals[dmap[s]] (-1: a missing
+   diagonal, 0) times pertfac; then, colour by colour (one thread per block, its rows in order), row i of the ILU(0)
+   family (Algorithms 6-9 of paper 004, in the row form):
+     for each lower entry k of row i in order: l_ik = a_ik / d_k; for each upper entry (k, j) of row k:
+        j == i: d_i -= l_ik u_kj;  j an entry of row i: a_ij -= l_ik u_kj;  else drop += l_ik u_kj
+     d_i -= alpha * drop
+   A row whose pivot is not finite or |d_i| <= pivtol * |a_ii| (a_ii unperturbed) is recorded in status (the smallest
+   local user row; the factorization goes on). work holds l_ik and u_ij (not yet divided by d_i) afterwards. */
+#define MS_BRB_FACTOR(name) \
+  int name(const MSBRBLayout *lay, const int *map, const int *dmap, const double *csrvals, double alpha, double pertfac, double pivtol, double *work, double *d, MSBRBStatus *status, void *stream)
+
+/* Factors in their precision from the factorization's output: dinv[s] = 1 / d[s]; lower slots l_ik; upper slots
+   u_ij / d_i, or (symmetric) l_ji looked up in row j. single: fvals, fdinv are float, else double. */
+#define MS_BRB_CONVERT(name) int name(const MSBRBLayout *lay, int single, int symmetric, const double *work, const double *d, void *fvals, void *fdinv, void *stream)
+
+/* x = M^-1 b, b and x in the user's order (local rows), y: the storage-ordered work vector (roff[ncolors] doubles).
+   Forward, colours in order: y_s = b[sperm[s]] - sum_lower l y_col; backward, colours in reverse, rows of a block
+   in reverse: y_s = dinv_s y_s - sum_upper u~ y_col, x[sperm[s]] = y_s. One thread per block and colour phase. */
+#define MS_BRB_APPLY(name) int name(const MSBRBLayout *lay, int single, const void *fvals, const void *fdinv, const double *b, double *x, double *y, void *stream)
+
+#if defined(__CUDACC__)
+  #define MS_BRB_HD __host__ __device__
+#else
+  #define MS_BRB_HD
+#endif
+
+/* the first slot of storage row s, the stride between its slots and their number */
+static inline MS_BRB_HD void MSBRBRow(const MSBRBLayout *lay, long long s, long long *slot0, int *stride, int *w)
+{
+  int c = 0;
+  while (c + 1 < lay->ncolors && s >= lay->roff[c + 1]) c++;
+  {
+    const long long r = s - lay->roff[c];
+    const long long t = r / lay->nb[c], j = r % lay->nb[c];
+    *slot0  = lay->soff[c] + t * lay->W[c] * lay->nb[c] + j;
+    *stride = lay->nb[c];
+    *w      = lay->W[c];
+  }
+}
+
+/* The operations of one row, shared by both backends so that they compute the same function */
+
+/* gathers the values of storage row s (and its diagonal) from the CSR values */
+static inline MS_BRB_HD void MSBRBGatherRow(const MSBRBLayout *lay, long long s, const int *map, const int *dmap, const double *csrvals, double pertfac, double *work, double *d)
+{
+  long long slot0;
+  int       stride, w;
+
+  MSBRBRow(lay, s, &slot0, &stride, &w);
+  for (int k = 0; k < w; k++) {
+    const long long slot = slot0 + (long long)k * stride;
+    work[slot]           = map[slot] >= 0 ? csrvals[map[slot]] : 0.0;
+  }
+  d[s] = dmap[s] >= 0 ? csrvals[dmap[s]] * pertfac : 0.0;
+}
+
+/* factorizes storage row s (rows it depends on are done); returns 1 when its pivot fails the test */
+static inline MS_BRB_HD int MSBRBFactorRow(const MSBRBLayout *lay, long long s, const int *dmap, const double *csrvals, double alpha, double pivtol, double *work, double *d)
+{
+  long long slot0;
+  int       stride, w, nl = lay->nl[s];
+  double    di = d[s], drop = 0.0, aii = dmap[s] >= 0 ? csrvals[dmap[s]] : 0.0;
+
+  MSBRBRow(lay, s, &slot0, &stride, &w);
+  for (int k = 0; k < nl; k++) {
+    const long long sk = slot0 + (long long)k * stride;
+    const int       c  = lay->col[sk];
+    long long       c0;
+    int             cs, cw;
+    const double    l = work[sk] / d[c];
+
+    work[sk] = l;
+    MSBRBRow(lay, c, &c0, &cs, &cw);
+    for (int q = lay->nl[c]; q < cw; q++) {
+      const long long sq = c0 + (long long)q * cs;
+      const int       j  = lay->col[sq];
+      int             f;
+
+      if (j < 0) break;
+      if (j == (int)s) {
+        di -= l * work[sq];
+        continue;
+      }
+      for (f = k + 1; f < w; f++) {
+        const long long sf = slot0 + (long long)f * stride;
+        const int       cf = lay->col[sf];
+        if (cf < 0) {
+          f = w;
+          break;
+        }
+        if (cf == j) {
+          work[sf] -= l * work[sq];
+          break;
+        }
+      }
+      if (f == w) drop += l * work[sq];
+    }
+  }
+  di -= alpha * drop;
+  d[s] = di;
+  return !(di == di && di - di == 0.0 && (di > pivtol * (aii < 0 ? -aii : aii) || -di > pivtol * (aii < 0 ? -aii : aii)));
+}
+
+typedef struct {
+  const char *backend;
+  MS_BRB_MULTIPROCESSORS((*multiprocessors));
+  MS_BRB_FACTOR((*factor));
+  MS_BRB_CONVERT((*convert));
+  MS_BRB_APPLY((*apply));
+} MSBRBKernels;
+
+MS_BRB_MULTIPROCESSORS(MSBRBMultiprocessors_Reference);
+MS_BRB_FACTOR(MSBRBFactor_Reference);
+MS_BRB_CONVERT(MSBRBConvert_Reference);
+MS_BRB_APPLY(MSBRBApply_Reference);
+MS_KERNEL_EXTERN const MSBRBKernels MSBRBKernels_Reference;
+#if defined(PETSC_HAVE_CUDA) || defined(__CUDACC__)
+MS_BRB_MULTIPROCESSORS(MSBRBMultiprocessors_CUDA);
+MS_BRB_FACTOR(MSBRBFactor_CUDA);
+MS_BRB_CONVERT(MSBRBConvert_CUDA);
+MS_BRB_APPLY(MSBRBApply_CUDA);
+MS_KERNEL_EXTERN const MSBRBKernels MSBRBKernels_CUDA;
+#endif
+
+#ifdef __cplusplus
+}
+#endif

@@ -1,0 +1,1112 @@
+/*
+   PCBRBILU: block red-black ordered ILU(0) / modified ILU(0) (relaxed, perturbed) with single-precision factors
+   stored for coalesced substitution on the GPU (paper 004, Kawai 2023: sections 3.2-3.3, chapter 4, section 5.3).
+
+   Setup, per process on the local diagonal block Ad (block Jacobi across processes: the off-process couplings are
+   ignored):
+     1. ordering (brbordering.h; kept while the nonzero pattern and the ordering options stay): a DMDA box cut in
+        nearly cubic blocks coloured red/black, else the locality partition's blocks and colouring;
+     2. symbolic (kept likewise): the interleaved storage of brbilukernels.h, the map from every slot to the entry of
+        Ad's CSR it starts from, the work counts;
+     3. numeric (every setup): gather Ad's values, factorize colour by colour (one thread per block; the rows of a
+        block in order), test every pivot, convert to the factor precision.
+   Apply: forward substitution colour by colour, then backward in reverse, one thread per block and colour phase,
+   b read in the user's order by the first kernel and x written in the user's order by the backward kernels.
+
+   This file is the glue: the PC layer (pcmsimpl.h) supplies the operator, its blocks, device decision, vectors and
+   staging; the kernels (brbilukernels.h) come as a table, host reference (brbilu_reference.c) or CUDA (brbilu.cu),
+   chosen once per setup.
+*/
+#include <petscmodsell/private/pcmsimpl.h>
+#include <petscmodsell/private/brbilukernels.h>
+#include <petscmodsell/private/brbordering.h>
+#include <petscdmda.h>
+#include <petsctime.h>
+
+static PetscLogEvent PC_BRBILUOrdering = 0, PC_BRBILUFactor = 0, PC_BRBILUApply = 0;
+
+const char *const PCBRBILUTypes[]         = {"ilu", "milu", "rmilu", "pmilu", "PCBRBILUType", "PCBRBILU_", NULL};
+const char *const PCBRBILUPrecisions[]    = {"single", "double", "PCBRBILUPrecision", "PCBRBILU_PRECISION_", NULL};
+const char *const PCBRBILUOrderingTypes[] = {"auto", "grid", "graph", "PCBRBILUOrderingType", "PCBRBILU_ORDERING_", NULL};
+
+typedef struct {
+  /* options */
+  PCBRBILUType         type;
+  PetscReal            alpha, perturb, pivtol;
+  PCBRBILUPrecision    precision;
+  PCBRBILUOrderingType ordering;
+  PetscInt             nblk[3];  /* blocks per axis (grid), 0: automatic */
+  PetscInt             brows;    /* rows per block (graph), 0: automatic */
+  PetscInt             minrows;  /* smallest automatic block */
+  PetscBool3           symmetric_opt;
+
+  /* what the last setup did */
+  PetscBool      setup, symmetric, structure;
+  const char    *fallback; /* why a grid ordering was not used (NULL: not asked or used) */
+  PetscLogDouble setup_time;
+  PetscInt       nsetups, nsm;
+
+  PCMSOperator        op;
+  const MSBRBKernels *k;
+  BRBOrdering         ord;
+  MSBRBLayout         lay;
+  PetscInt           *stor; /* local row -> storage row (host) */
+  PetscInt64          nslots, nlower, nupper;
+  PetscLogDouble      factor_flops, apply_flops;
+  PetscInt            maxw;
+
+  /* backend memory */
+  PCMSBuffer blen, sperm, col, nl;  /* the layout */
+  PCMSBuffer map, dmap;             /* slot / row -> CSR entry of Ad (value refreshes) */
+  PCMSBuffer fvals, fdinv, y;       /* the factors, the substitution's work vector */
+  PCMSBuffer work, d, csrv, status; /* setup only */
+} PC_BRBILU;
+
+static PetscInt PCBRBILUElem(PC_BRBILU *jac)
+{
+  return jac->precision == PCBRBILU_PRECISION_SINGLE ? (PetscInt)sizeof(float) : (PetscInt)sizeof(double);
+}
+
+/* device (or host) memory the apply reads and writes, and what is kept for value refreshes */
+static void PCBRBILUBytes(PC_BRBILU *jac, size_t *apply, size_t *refresh)
+{
+  *apply   = jac->blen.bytes + jac->sperm.bytes + jac->col.bytes + jac->nl.bytes + jac->fvals.bytes + jac->fdinv.bytes + jac->y.bytes;
+  *refresh = jac->map.bytes + jac->dmap.bytes;
+}
+
+static PetscErrorCode PCBRBILUFreeStructure(PC pc)
+{
+  PC_BRBILU *jac = (PC_BRBILU *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCall(BRBOrderingDestroy(&jac->ord));
+  PetscCall(PetscFree(jac->stor));
+  PetscCall(PCMSBufferDestroy(&jac->blen));
+  PetscCall(PCMSBufferDestroy(&jac->sperm));
+  PetscCall(PCMSBufferDestroy(&jac->col));
+  PetscCall(PCMSBufferDestroy(&jac->nl));
+  PetscCall(PCMSBufferDestroy(&jac->map));
+  PetscCall(PCMSBufferDestroy(&jac->dmap));
+  PetscCall(PCMSBufferDestroy(&jac->fvals));
+  PetscCall(PCMSBufferDestroy(&jac->fdinv));
+  PetscCall(PCMSBufferDestroy(&jac->y));
+  PetscCall(PCMSBufferDestroy(&jac->work));
+  PetscCall(PCMSBufferDestroy(&jac->d));
+  PetscCall(PCMSBufferDestroy(&jac->csrv));
+  PetscCall(PetscMemzero(&jac->lay, sizeof(jac->lay)));
+  jac->structure = PETSC_FALSE;
+  jac->setup     = PETSC_FALSE;
+  jac->fallback  = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* host array -> buffer in the PC's memory */
+static PetscErrorCode PCBRBILUUpload(PCMSOperator *op, PCMSBuffer *buf, const void *src, size_t bytes, const char *what)
+{
+  PetscFunctionBegin;
+  PetscCall(PCMSBufferEnsure(op, buf, bytes, what));
+  if (!bytes) PetscFunctionReturn(PETSC_SUCCESS);
+  if (op->device) {
+#if defined(PETSC_HAVE_CUDA)
+    void *stream;
+
+    PetscCall(PCMSGetStream(op, &stream));
+    PetscCall(MSCopyHostToDevice(buf->ptr, src, bytes, stream));
+    PetscCall(PetscLogCpuToGpu((PetscLogDouble)bytes));
+#endif
+  } else PetscCall(PetscMemcpy(buf->ptr, src, bytes));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The DMDA box of the local rows (dof 1, star stencil, as many points as local rows), or why there is none */
+static PetscErrorCode PCBRBILUGetBox(PC pc, PetscInt m, PetscInt box[3], const char **why)
+{
+  DM             dm = pc->dm;
+  PetscBool      isda;
+  PetscInt       dim, dof, xm, ym, zm;
+  DMDAStencilType st;
+
+  PetscFunctionBegin;
+  *why = NULL;
+  if (!dm) PetscCall(MatGetDM(pc->pmat, &dm));
+  if (!dm) {
+    *why = "the operator has no DM";
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscObjectTypeCompare((PetscObject)dm, DMDA, &isda));
+  if (!isda) {
+    *why = "the operator's DM is not a DMDA";
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(DMDAGetInfo(dm, &dim, NULL, NULL, NULL, NULL, NULL, NULL, &dof, NULL, NULL, NULL, NULL, &st));
+  PetscCall(DMDAGetCorners(dm, NULL, NULL, NULL, &xm, &ym, &zm));
+  if (dof != 1) *why = "the DMDA has more than one degree of freedom per point";
+  else if (st != DMDA_STENCIL_STAR && dim > 1) *why = "the DMDA's stencil is not a star (box stencils couple blocks of one colour)";
+  else if (xm * ym * zm != m) *why = "the DMDA's local box does not match the operator's local rows";
+  box[0] = xm;
+  box[1] = dim > 1 ? ym : 1;
+  box[2] = dim > 2 ? zm : 1;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The storage layout of an ordering on the host (brbilukernels.h). Returns PETSC_FALSE in *ok when the operator
+   couples two blocks of one colour (a grid ordering on an operator that is not a star stencil). */
+static PetscErrorCode PCBRBILUBuildLayout(PC pc, PetscBool *ok)
+{
+  PC_BRBILU      *jac = (PC_BRBILU *)pc->data;
+  PCMSOperator   *op  = &jac->op;
+  BRBOrdering     ord = jac->ord;
+  MSBRBLayout    *lay = &jac->lay;
+  const PetscInt  m   = ord->m;
+  const PetscInt *ai, *aj;
+  PetscInt        n, *pos, *blk, *tmp_pos, *tmp_st, *tmp_k, *nu;
+  PetscBool       done;
+  int            *h_blen, *h_sperm, *h_col, *h_map, *h_dmap;
+  unsigned short *h_nl;
+  PetscInt64      ns, nslots;
+  PetscLogDouble  ff = 0;
+
+  PetscFunctionBegin;
+  *ok = PETSC_TRUE;
+  PetscCheck(ord->ncolors <= MS_BRB_MAXCOLORS, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCBRBILU: the block colouring of the operator needs %" PetscInt_FMT " colours, more than the %d the kernels take; use larger blocks (-pc_brbilu_block_rows)", ord->ncolors, MS_BRB_MAXCOLORS);
+  PetscCall(MatGetRowIJ(op->Ad, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
+  PetscCheck(done && n == m, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCBRBILU: needs the CSR structure of the local diagonal block (type %s)", ((PetscObject)op->Ad)->type_name);
+  PetscCheck((PetscInt64)ai[m] < PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCBRBILU: the local diagonal block has %" PetscInt64_FMT " entries; the kernels take fewer than 2^31 per process: use more processes", (PetscInt64)ai[m]);
+  PetscCall(PetscMalloc3(m, &pos, m, &blk, m, &nu));
+  PetscCall(PetscFree(jac->stor));
+  PetscCall(PetscMalloc1(m, &jac->stor));
+  for (PetscInt b = 0; b < ord->nblocks; b++)
+    for (PetscInt p = ord->bstart[b]; p < ord->bstart[b + 1]; p++) {
+      pos[ord->perm[p]] = p;
+      blk[ord->perm[p]] = b;
+    }
+  /* per colour: blocks, longest block, widest row */
+  PetscCall(PetscMemzero(lay, sizeof(*lay)));
+  lay->ncolors = (int)ord->ncolors;
+  ns = nslots = 0;
+  jac->maxw   = 0;
+  for (PetscInt c = 0; c < ord->ncolors; c++) {
+    PetscInt T = 0, W = 0;
+
+    for (PetscInt b = ord->cstart[c]; b < ord->cstart[c + 1]; b++) {
+      T = PetscMax(T, ord->bstart[b + 1] - ord->bstart[b]);
+      for (PetscInt p = ord->bstart[b]; p < ord->bstart[b + 1]; p++) {
+        const PetscInt o = ord->perm[p];
+        PetscInt       w = 0;
+        for (PetscInt e = ai[o]; e < ai[o + 1]; e++) w += aj[e] != o;
+        W = PetscMax(W, w);
+      }
+    }
+    PetscCheck(W < 65536, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCBRBILU: a row of the local diagonal block has %" PetscInt_FMT " off-diagonal entries; the kernels take at most 65535", W);
+    lay->nb[c]   = (int)(ord->cstart[c + 1] - ord->cstart[c]);
+    lay->T[c]    = (int)T;
+    lay->W[c]    = (int)W;
+    lay->boff[c] = (int)ord->cstart[c];
+    lay->roff[c] = ns;
+    lay->soff[c] = nslots;
+    ns += (PetscInt64)lay->nb[c] * T;
+    nslots += (PetscInt64)lay->nb[c] * T * W;
+    jac->maxw = PetscMax(jac->maxw, W);
+  }
+  lay->boff[ord->ncolors] = (int)ord->nblocks;
+  lay->roff[ord->ncolors] = ns;
+  lay->soff[ord->ncolors] = nslots;
+  PetscCheck(ns < PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCBRBILU: %" PetscInt64_FMT " storage rows (padded blocks) on a process; the kernels take fewer than 2^31: use more processes or more even blocks", ns);
+  jac->nslots = nslots;
+  /* storage row of every local row */
+  for (PetscInt c = 0; c < ord->ncolors; c++)
+    for (PetscInt b = ord->cstart[c]; b < ord->cstart[c + 1]; b++)
+      for (PetscInt p = ord->bstart[b]; p < ord->bstart[b + 1]; p++) jac->stor[ord->perm[p]] = lay->roff[c] + (p - ord->bstart[b]) * lay->nb[c] + (b - ord->cstart[c]);
+  PetscCall(PetscMalloc6(ord->nblocks, &h_blen, ns, &h_sperm, nslots, &h_col, nslots, &h_map, ns, &h_dmap, ns, &h_nl));
+  PetscCall(PetscMalloc3(jac->maxw + 1, &tmp_pos, jac->maxw + 1, &tmp_st, jac->maxw + 1, &tmp_k));
+  for (PetscInt b = 0; b < ord->nblocks; b++) h_blen[b] = (int)(ord->bstart[b + 1] - ord->bstart[b]);
+  for (PetscInt64 s = 0; s < ns; s++) {
+    h_sperm[s] = -1;
+    h_dmap[s]  = -1;
+    h_nl[s]    = 0;
+  }
+  for (PetscInt64 q = 0; q < nslots; q++) {
+    h_col[q] = -1;
+    h_map[q] = -1;
+  }
+  jac->nlower = jac->nupper = 0;
+  for (PetscInt o = 0; o < m && *ok; o++) {
+    const PetscInt64 s = jac->stor[o];
+    const PetscInt   b = blk[o];
+    PetscInt         c = 0, w = 0, nlo = 0;
+    long long        slot0;
+    int              stride, W;
+
+    while (b >= ord->cstart[c + 1]) c++;
+    h_sperm[s] = (int)o;
+    for (PetscInt e = ai[o]; e < ai[o + 1]; e++) {
+      const PetscInt cc = aj[e];
+      if (cc == o) {
+        h_dmap[s] = (int)e;
+        continue;
+      }
+      if (blk[cc] != b && blk[cc] >= ord->cstart[c] && blk[cc] < ord->cstart[c + 1]) {
+        *ok = PETSC_FALSE; /* two blocks of one colour coupled */
+        break;
+      }
+      tmp_pos[w] = pos[cc];
+      tmp_st[w]  = jac->stor[cc];
+      tmp_k[w]   = e;
+      w++;
+      nlo += pos[cc] < pos[o];
+    }
+    if (!*ok) break;
+    PetscCall(PetscSortIntWithArrayPair(w, tmp_pos, tmp_st, tmp_k));
+    MSBRBRow(lay, s, &slot0, &stride, &W);
+    for (PetscInt q = 0; q < w; q++) {
+      h_col[slot0 + q * stride] = (int)tmp_st[q];
+      h_map[slot0 + q * stride] = (int)tmp_k[q];
+    }
+    h_nl[s] = (unsigned short)nlo;
+    nu[o]   = w - nlo;
+    jac->nlower += nlo;
+    jac->nupper += w - nlo;
+  }
+  if (*ok) {
+    /* factorization work: per lower entry (k) a division and a multiply-add per upper entry of row k; per row the drop */
+    for (PetscInt o = 0; o < m; o++)
+      for (PetscInt e = ai[o]; e < ai[o + 1]; e++)
+        if (aj[e] != o && pos[aj[e]] < pos[o]) ff += 1.0 + 2.0 * nu[aj[e]];
+    jac->factor_flops = ff + 2.0 * m;
+    jac->apply_flops  = 2.0 * (PetscLogDouble)(jac->nlower + jac->nupper) + (PetscLogDouble)m;
+    PetscCall(PCBRBILUUpload(op, &jac->blen, h_blen, sizeof(int) * (size_t)ord->nblocks, "PCBRBILU's block lengths"));
+    PetscCall(PCBRBILUUpload(op, &jac->sperm, h_sperm, sizeof(int) * (size_t)ns, "PCBRBILU's permutation"));
+    PetscCall(PCBRBILUUpload(op, &jac->col, h_col, sizeof(int) * (size_t)nslots, "PCBRBILU's factor columns"));
+    PetscCall(PCBRBILUUpload(op, &jac->nl, h_nl, sizeof(unsigned short) * (size_t)ns, "PCBRBILU's lower counts"));
+    PetscCall(PCBRBILUUpload(op, &jac->map, h_map, sizeof(int) * (size_t)nslots, "PCBRBILU's value map"));
+    PetscCall(PCBRBILUUpload(op, &jac->dmap, h_dmap, sizeof(int) * (size_t)ns, "PCBRBILU's diagonal map"));
+    PetscCall(PCMSBufferEnsure(op, &jac->fvals, (size_t)PCBRBILUElem(jac) * (size_t)nslots, "PCBRBILU's factors"));
+    PetscCall(PCMSBufferEnsure(op, &jac->fdinv, (size_t)PCBRBILUElem(jac) * (size_t)ns, "PCBRBILU's inverse pivots"));
+    PetscCall(PCMSBufferEnsure(op, &jac->y, sizeof(double) * (size_t)ns, "PCBRBILU's substitution vector"));
+    lay->blen  = (const int *)jac->blen.ptr;
+    lay->sperm = (const int *)jac->sperm.ptr;
+    lay->col   = (const int *)jac->col.ptr;
+    lay->nl    = (const unsigned short *)jac->nl.ptr;
+    if (op->device) PetscCall(PCMSSynchronize(op)); /* the host arrays are freed next */
+  }
+  PetscCall(PetscFree3(tmp_pos, tmp_st, tmp_k));
+  PetscCall(PetscFree6(h_blen, h_sperm, h_col, h_map, h_dmap, h_nl));
+  PetscCall(PetscFree3(pos, blk, nu));
+  if (!*ok) PetscCall(PetscFree(jac->stor)); /* else kept: local row -> storage row, for the error messages */
+  PetscCall(MatRestoreRowIJ(op->Ad, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ordering and storage (kept while the pattern and the ordering options stay) */
+static PetscErrorCode PCBRBILUStructure(PC pc)
+{
+  PC_BRBILU    *jac = (PC_BRBILU *)pc->data;
+  PCMSOperator *op  = &jac->op;
+  const char   *why = NULL;
+  PetscInt      box[3] = {0, 1, 1}, nblk[3] = {1, 1, 1}, sh, nsm = 0;
+  PetscBool     ok;
+  int           nsm32 = 0, err;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(PC_BRBILUOrdering, pc, 0, 0, 0));
+  err = jac->k->multiprocessors(&nsm32);
+  PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_GPU, "PCBRBILU: the %s kernel multiprocessors failed with code %d", jac->k->backend, err);
+  jac->nsm = nsm = nsm32;
+  if (op->m == 0) {
+    PetscCall(BRBOrderingCreateGrid(box, nblk, &jac->ord));
+  } else {
+    if (jac->ordering != PCBRBILU_ORDERING_GRAPH) PetscCall(PCBRBILUGetBox(pc, op->m, box, &why));
+    else why = "-pc_brbilu_ordering graph";
+    PetscCheck(!why || jac->ordering != PCBRBILU_ORDERING_GRID, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "PCBRBILU: -pc_brbilu_ordering grid needs a DMDA operator (dof 1, star stencil; the PC's DM or the matrix's): %s", why);
+    if (!why) {
+      if (jac->nblk[0] > 0) {
+        for (PetscInt a = 0; a < 3; a++) nblk[a] = PetscMin(PetscMax(jac->nblk[a], 1), box[a]);
+      } else PetscCall(BRBOrderingGridBlocks(box, nsm, jac->minrows, nblk));
+      PetscCall(BRBOrderingCreateGrid(box, nblk, &jac->ord));
+      PetscCall(PCBRBILUBuildLayout(pc, &ok));
+      if (!ok) {
+        why = "the operator couples two blocks of one colour (not a star stencil on the DMDA)";
+        PetscCheck(jac->ordering != PCBRBILU_ORDERING_GRID, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "PCBRBILU: -pc_brbilu_ordering grid: %s", why);
+        PetscCall(PetscInfo(pc, "PCBRBILU: grid ordering not used: %s; graph ordering instead\n", why));
+        PetscCall(BRBOrderingDestroy(&jac->ord));
+      }
+    }
+    if (why) {
+      jac->fallback = why;
+      if (jac->brows > 0) sh = jac->brows;
+      else PetscCall(BRBOrderingGraphRows(op->m, nsm, jac->minrows, &sh));
+      PetscCall(BRBOrderingCreateGraph(op->Ad, sh, &jac->ord));
+    }
+  }
+  if (!jac->stor) {
+    PetscCall(PCBRBILUBuildLayout(pc, &ok));
+    PetscCheck(ok, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCBRBILU: the block colouring couples two blocks of one colour");
+  }
+  jac->structure = PETSC_TRUE;
+  PetscCall(PetscLogEventEnd(PC_BRBILUOrdering, pc, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* collective: the first row whose pivot failed, named with its block */
+static PetscErrorCode PCBRBILUPivotError(PC pc, PetscInt64 lrow)
+{
+  PC_BRBILU   *jac  = (PC_BRBILU *)pc->data;
+  PCMSOperator *op  = &jac->op;
+  MPI_Comm     comm = PetscObjectComm((PetscObject)pc);
+  PetscInt64   g;
+  PetscReal    info[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0}; /* rank, block, colour, pivot, a_ii, ix, iy, iz, rows */
+  PetscMPIInt  rank;
+
+  PetscFunctionBegin;
+  PetscCall(PCMSFirstBad(pc, op, 1, 1, &lrow, &g));
+  if (g < 0) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (g >= op->rstart && g < op->rstart + op->m) {
+    const PetscInt  o = (PetscInt)(g - op->rstart);
+    const PetscInt  s = jac->stor[o];
+    PetscInt        b = 0, c = 0, bid;
+    double          piv;
+    const PetscScalar *aa;
+    PetscInt        ncols;
+    const PetscInt *cols;
+    const PetscScalar *vals;
+
+    PetscCall(PCMSReadBack(op, &piv, (const double *)jac->d.ptr + s, sizeof(double)));
+    while (c + 1 < jac->ord->ncolors && s >= jac->lay.roff[c + 1]) c++;
+    b   = jac->ord->cstart[c] + (PetscInt)((s - jac->lay.roff[c]) % jac->lay.nb[c]);
+    bid = jac->ord->bid[b];
+    (void)aa;
+    PetscCall(MatGetRow(op->Ad, o, &ncols, &cols, &vals));
+    for (PetscInt e = 0; e < ncols; e++)
+      if (cols[e] == o) info[4] = PetscRealPart(vals[e]);
+    PetscCall(MatRestoreRow(op->Ad, o, &ncols, &cols, &vals));
+    info[0] = rank;
+    info[1] = (PetscReal)b;
+    info[2] = (PetscReal)c;
+    info[3] = piv;
+    if (jac->ord->grid) {
+      info[5] = (PetscReal)(bid % jac->ord->nblk[0]);
+      info[6] = (PetscReal)((bid / jac->ord->nblk[0]) % jac->ord->nblk[1]);
+      info[7] = (PetscReal)(bid / (jac->ord->nblk[0] * jac->ord->nblk[1]));
+    } else info[5] = (PetscReal)bid;
+    info[8] = (PetscReal)(jac->ord->bstart[b + 1] - jac->ord->bstart[b]);
+  }
+  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, info, 9, MPIU_REAL, MPIU_SUM, comm));
+  if (jac->ord->grid)
+    SETERRQ(comm, PETSC_ERR_MAT_LU_ZRPVT, "PCBRBILU: zero pivot %g in row %" PetscInt64_FMT " (global, user numbering): block (%d,%d,%d) of %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " on process %d, colour %s, %d rows; |pivot| <= %g |a_ii| (a_ii = %g): the %s factorization broke down (unperturbed modified ILU under block red-black ordering, paper 004 ch. 4); use -pc_brbilu_type rmilu or pmilu, or change -pc_brbilu_pivot_tol",
+            (double)info[3], g, (int)info[5], (int)info[6], (int)info[7], jac->ord->nblk[0], jac->ord->nblk[1], jac->ord->nblk[2], (int)info[0], info[2] == 0 ? "red" : "black", (int)info[8], (double)jac->pivtol, (double)info[4], PCBRBILUTypes[jac->type]);
+  SETERRQ(comm, PETSC_ERR_MAT_LU_ZRPVT, "PCBRBILU: zero pivot %g in row %" PetscInt64_FMT " (global, user numbering): block %d of the locality partition on process %d, colour %d, %d rows; |pivot| <= %g |a_ii| (a_ii = %g): the %s factorization broke down; use -pc_brbilu_type rmilu or pmilu, or change -pc_brbilu_pivot_tol",
+          (double)info[3], g, (int)info[5], (int)info[0], (int)info[2], (int)info[8], (double)jac->pivtol, (double)info[4], PCBRBILUTypes[jac->type]);
+}
+
+static PetscErrorCode PCBRBILUFactor(PC pc)
+{
+  PC_BRBILU         *jac = (PC_BRBILU *)pc->data;
+  PCMSOperator      *op  = &jac->op;
+  const PetscScalar *vals = NULL;
+  PetscScalar       *dvals = NULL;
+  PetscMemType       mt = PETSC_MEMTYPE_HOST;
+  PetscBool          hostread = PETSC_FALSE;
+  const PetscInt64   ns = jac->lay.roff[jac->lay.ncolors];
+  double             alpha, pertfac;
+  MSBRBStatus        st;
+  PetscInt64         bad;
+  void              *stream;
+  int                err;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(PC_BRBILUFactor, pc, 0, 0, 0));
+  if (op->device) {
+    PetscCall(MatSeqAIJGetCSRAndMemType(op->Ad, NULL, NULL, &dvals, &mt));
+    if (PetscMemTypeDevice(mt)) vals = dvals;
+  }
+  if (!vals) {
+    PetscCall(MatSeqAIJGetArrayRead(op->Ad, &vals));
+    hostread = PETSC_TRUE;
+    if (op->device) {
+      PetscInt nnz;
+      MatInfo  info;
+
+      PetscCall(MatGetInfo(op->Ad, MAT_LOCAL, &info));
+      nnz = (PetscInt)info.nz_used;
+      PetscCall(PCBRBILUUpload(op, &jac->csrv, vals, sizeof(double) * (size_t)nnz, "PCBRBILU's copy of the operator's values"));
+      PetscCall(MatSeqAIJRestoreArrayRead(op->Ad, &vals));
+      hostread = PETSC_FALSE;
+      vals     = (const PetscScalar *)jac->csrv.ptr;
+    }
+  }
+  switch (jac->type) {
+  case PCBRBILU_ILU:
+    alpha = 0.0;
+    break;
+  case PCBRBILU_RMILU:
+    alpha = jac->alpha;
+    break;
+  default:
+    alpha = 1.0;
+  }
+  pertfac = jac->type == PCBRBILU_PMILU ? 1.0 + jac->perturb : 1.0;
+  PetscCall(PCMSBufferEnsure(op, &jac->work, sizeof(double) * (size_t)PetscMax(jac->nslots, 1), "PCBRBILU's factorization work"));
+  PetscCall(PCMSBufferEnsure(op, &jac->d, sizeof(double) * (size_t)PetscMax(ns, 1), "PCBRBILU's pivots"));
+  PetscCall(PCMSBufferEnsure(op, &jac->status, sizeof(MSBRBStatus), "PCBRBILU's status"));
+  PetscCall(PCMSKernelBegin(op, &stream));
+  err = jac->k->factor(&jac->lay, (const int *)jac->map.ptr, (const int *)jac->dmap.ptr, (const double *)vals, alpha, pertfac, (double)jac->pivtol, (double *)jac->work.ptr, (double *)jac->d.ptr, (MSBRBStatus *)jac->status.ptr, stream);
+  PetscCall(PCMSKernelEnd(op, err, jac->k->backend, "factor", jac->factor_flops));
+  if (hostread) PetscCall(MatSeqAIJRestoreArrayRead(op->Ad, &vals));
+  PetscCall(PCMSReadBack(op, &st, jac->status.ptr, sizeof(st)));
+  bad = st.badrow == MS_BRB_BAD_NONE ? -1 : (PetscInt64)st.badrow;
+  PetscCall(PCBRBILUPivotError(pc, bad));
+  PetscCall(PCMSKernelBegin(op, &stream));
+  err = jac->k->convert(&jac->lay, jac->precision == PCBRBILU_PRECISION_SINGLE, jac->symmetric, (const double *)jac->work.ptr, (const double *)jac->d.ptr, jac->fvals.ptr, jac->fdinv.ptr, stream);
+  PetscCall(PCMSKernelEnd(op, err, jac->k->backend, "convert", (PetscLogDouble)(jac->nupper + op->m)));
+  if (op->device) PetscCall(PCMSSynchronize(op)); /* before the work arrays go */
+  PetscCall(PCMSBufferDestroy(&jac->work));
+  PetscCall(PCMSBufferDestroy(&jac->d));
+  PetscCall(PCMSBufferDestroy(&jac->csrv));
+  PetscCall(PetscLogEventEnd(PC_BRBILUFactor, pc, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCSetUp_BRBILU(PC pc)
+{
+  PC_BRBILU             *jac = (PC_BRBILU *)pc->data;
+  PCMSOperator          *op  = &jac->op;
+  const PCMSImageRequest dreq = {PCMS_ENCODING_ANY, 0, PCMS_ORDERING_ANY, PETSC_FALSE}, oreq = {PCMS_ENCODING_PLAIN, 0, PCMS_ORDERING_ANY, PETSC_FALSE};
+  PetscLogDouble         t0, t1;
+  PetscBool              set, flg;
+
+  PetscFunctionBegin;
+  PetscCall(PetscTime(&t0));
+  jac->setup = PETSC_FALSE;
+  PetscCall(PCMSOperatorSetUp(pc, op, &dreq, &oreq));
+  jac->k = PCMSKernels(op, MSBRBKernels);
+  if (op->rebuilt || !jac->structure) {
+    PetscCall(PCBRBILUFreeStructure(pc));
+    PetscCall(PCBRBILUStructure(pc));
+  }
+  if (jac->symmetric_opt == PETSC_BOOL3_UNKNOWN) {
+    PetscCall(MatIsSymmetricKnown(pc->pmat, &set, &flg));
+    jac->symmetric = (PetscBool)(set && flg);
+  } else jac->symmetric = (PetscBool)(jac->symmetric_opt == PETSC_BOOL3_TRUE);
+  PetscCall(PCBRBILUFactor(pc));
+  PetscCall(PetscTime(&t1));
+  jac->setup_time = t1 - t0;
+  jac->nsetups++;
+  jac->setup = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCApply_BRBILU(PC pc, Vec r, Vec z)
+{
+  PC_BRBILU         *jac = (PC_BRBILU *)pc->data;
+  PCMSOperator      *op  = &jac->op;
+  Vec                ru = r, zu = z;
+  const PetscScalar *b;
+  PetscScalar       *x;
+  void              *stream;
+  int                err;
+
+  PetscFunctionBegin;
+  PetscCheck(jac->setup, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONGSTATE, "PCBRBILU: the preconditioner is not set up: call PCSetUp() (or KSPSetUp()) first");
+  PetscCall(PetscLogEventBegin(PC_BRBILUApply, pc, r, z, 0));
+  PetscCall(PCMSStageIn(op, 0, r, PETSC_TRUE, &ru));
+  PetscCall(PCMSStageIn(op, 1, z, PETSC_FALSE, &zu));
+  PetscCall(PCMSVecGetArrayRead(op, ru, &b));
+  PetscCall(PCMSVecGetArray(op, zu, PETSC_MEMORY_ACCESS_WRITE, &x));
+  PetscCall(PCMSKernelBegin(op, &stream));
+  err = jac->k->apply(&jac->lay, jac->precision == PCBRBILU_PRECISION_SINGLE, jac->fvals.ptr, jac->fdinv.ptr, (const double *)b, (double *)x, (double *)jac->y.ptr, stream);
+  PetscCall(PCMSKernelEnd(op, err, jac->k->backend, "apply", jac->apply_flops));
+  PetscCall(PCMSVecRestoreArrayRead(op, ru, &b));
+  PetscCall(PCMSVecRestoreArray(op, zu, PETSC_MEMORY_ACCESS_WRITE, &x));
+  PetscCall(PCMSStageOut(z, zu));
+  PetscCall(PetscLogEventEnd(PC_BRBILUApply, pc, r, z, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCReset_BRBILU(PC pc)
+{
+  PC_BRBILU *jac = (PC_BRBILU *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCall(PCBRBILUFreeStructure(pc));
+  PetscCall(PCMSBufferDestroy(&jac->status));
+  PetscCall(PCMSOperatorReset(&jac->op));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCDestroy_BRBILU(PC pc)
+{
+  PetscFunctionBegin;
+  PetscCall(PCReset_BRBILU(pc));
+  PetscCall(PetscFree(pc->data));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the ordering must be made again (an option that changes it) */
+static void PCBRBILUInvalidate(PC_BRBILU *jac)
+{
+  jac->structure = PETSC_FALSE;
+}
+
+static PetscErrorCode PCSetFromOptions_BRBILU(PC pc, PetscOptionItems PetscOptionsObject)
+{
+  PC_BRBILU           *jac = (PC_BRBILU *)pc->data;
+  PCBRBILUType         type = jac->type;
+  PCBRBILUPrecision    prec = jac->precision;
+  PCBRBILUOrderingType ordt = jac->ordering;
+  PetscReal            alpha = jac->alpha, pert = jac->perturb, ptol = jac->pivtol;
+  PetscInt             nblk[3] = {jac->nblk[0], jac->nblk[1], jac->nblk[2]}, nmax = 3, brows = jac->brows, minrows = jac->minrows;
+  PetscBool            flg, sym;
+
+  PetscFunctionBegin;
+  PetscOptionsHeadBegin(PetscOptionsObject, "Block red-black ILU(0) options");
+  PetscCall(PetscOptionsEnum("-pc_brbilu_type", "Factorization: ilu, milu (modified: dropped fill added to the pivot), rmilu (relaxed: alpha times it), pmilu (perturbed: diagonal times 1 + zeta h^2, then milu)", "PCBRBILUSetType", PCBRBILUTypes, (PetscEnum)type, (PetscEnum *)&type, &flg));
+  if (flg) PetscCall(PCBRBILUSetType(pc, type));
+  PetscCall(PetscOptionsRangeReal("-pc_brbilu_relax", "Relaxation alpha of rmilu (paper 004: 0.95; 0 is ilu, 1 is milu)", "PCBRBILUSetRelaxation", alpha, &alpha, &flg, 0.0, 1.0));
+  if (flg) PetscCall(PCBRBILUSetRelaxation(pc, alpha));
+  PetscCall(PetscOptionsReal("-pc_brbilu_perturb", "Perturbation zeta h^2 of pmilu: the diagonal is multiplied by 1 + this (paper 004: 0.01)", "PCBRBILUSetPerturbation", pert, &pert, &flg));
+  if (flg) PetscCall(PCBRBILUSetPerturbation(pc, pert));
+  PetscCall(PetscOptionsEnum("-pc_brbilu_factor_precision", "Precision of the stored factors (vectors stay double)", "PCBRBILUSetFactorPrecision", PCBRBILUPrecisions, (PetscEnum)prec, (PetscEnum *)&prec, &flg));
+  if (flg) PetscCall(PCBRBILUSetFactorPrecision(pc, prec));
+  PetscCall(PetscOptionsReal("-pc_brbilu_pivot_tol", "A pivot with |d_i| <= this times |a_ii| (or not finite) is an error", "PCBRBILUSetPivotTolerance", ptol, &ptol, &flg));
+  if (flg) PetscCall(PCBRBILUSetPivotTolerance(pc, ptol));
+  PetscCall(PetscOptionsEnum("-pc_brbilu_ordering", "Block ordering: auto (grid on a DMDA operator, else graph), grid (DMDA bricks, red-black), graph (locality partition and its colouring)", "PCBRBILUSetOrdering", PCBRBILUOrderingTypes, (PetscEnum)ordt, (PetscEnum *)&ordt, &flg));
+  if (flg) PetscCall(PCBRBILUSetOrdering(pc, ordt));
+  PetscCall(PetscOptionsIntArray("-pc_brbilu_blocks", "Blocks per axis bx,by,bz of the process's DMDA box (grid ordering; default: nearly cubic blocks, 192 per GPU multiprocessor)", "PCBRBILUSetBlocks", nblk, &nmax, &flg));
+  if (flg) {
+    for (PetscInt a = nmax; a < 3; a++) nblk[a] = 1;
+    PetscCall(PCBRBILUSetBlocks(pc, nblk[0], nblk[1], nblk[2]));
+  }
+  PetscCall(PetscOptionsBoundedInt("-pc_brbilu_block_rows", "Rows per block of the graph ordering (0: automatic, by the same rule as the grid's)", "PCBRBILUSetBlockRows", brows, &brows, &flg, 0));
+  if (flg) PetscCall(PCBRBILUSetBlockRows(pc, brows));
+  PetscCall(PetscOptionsBoundedInt("-pc_brbilu_min_block_rows", "Smallest automatic block (small problems get fewer, larger blocks)", "PCBRBILUSetBlockRows", minrows, &minrows, &flg, 1));
+  if (flg && minrows != jac->minrows) {
+    jac->minrows = minrows;
+    PCBRBILUInvalidate(jac);
+  }
+  sym = jac->symmetric_opt == PETSC_BOOL3_TRUE ? PETSC_TRUE : PETSC_FALSE;
+  PetscCall(PetscOptionsBool("-pc_brbilu_symmetric", "Symmetric (IC-type) factors M = (I + L) D (I + L)^T, for CG (default: when the operator is known to be symmetric, MatIsSymmetricKnown())", "PCBRBILUSetSymmetric", sym, &sym, &flg));
+  if (flg) PetscCall(PCBRBILUSetSymmetric(pc, sym ? PETSC_BOOL3_TRUE : PETSC_BOOL3_FALSE));
+  PetscOptionsHeadEnd();
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PETSC_EXTERN PetscErrorCode PCBRBILUGetStatistics(PC, PetscReal *, PetscReal *);
+
+static PetscErrorCode PCView_BRBILU(PC pc, PetscViewer viewer)
+{
+  PC_BRBILU  *jac = (PC_BRBILU *)pc->data;
+  PetscBool   isascii;
+  const char *where;
+  size_t      ab, rb;
+  PetscReal   mem[3], gm[3];
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &isascii));
+  if (!isascii) PetscFunctionReturn(PETSC_SUCCESS);
+  if (jac->type == PCBRBILU_RMILU) PetscCall(PetscViewerASCIIPrintf(viewer, "  factorization rmilu(0), relaxation alpha %g\n", (double)jac->alpha));
+  else if (jac->type == PCBRBILU_PMILU) PetscCall(PetscViewerASCIIPrintf(viewer, "  factorization pmilu(0), perturbation zeta h^2 %g (diagonal times %g)\n", (double)jac->perturb, (double)(1 + jac->perturb)));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "  factorization %s(0)\n", PCBRBILUTypes[jac->type]));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  factors in %s precision, pivot tolerance %g (relative to |a_ii|)\n", PCBRBILUPrecisions[jac->precision], (double)jac->pivtol));
+  if (!jac->setup) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  (not set up yet)\n"));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  %s factors: M = (I + L) D (I + %s)%s\n", jac->symmetric ? "symmetric (IC-type)" : "nonsymmetric", jac->symmetric ? "L^T" : "U~", jac->symmetric ? ", usable with CG for SPD operators" : ""));
+  PetscCall(PCMSOperatorDescribe(&jac->op, &where, NULL));
+  if (jac->ord->grid)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  ordering: block red-black on the DMDA box (process 0: %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " points, %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " blocks%s), %" PetscInt_FMT " colours\n", jac->ord->box[0], jac->ord->box[1], jac->ord->box[2], jac->ord->nblk[0], jac->ord->nblk[1], jac->ord->nblk[2], jac->nblk[0] ? ", as set" : "", jac->ord->ncolors));
+  else {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  ordering: block multicolour on the locality partition (process 0: %" PetscInt_FMT " blocks of %" PetscInt_FMT " rows, %" PetscInt_FMT " colours%s, %" PetscInt_FMT " blocks not connected)\n", jac->ord->nblocks, jac->ord->sh, jac->ord->ncolors, jac->ord->bipartite ? ", red-black" : "", jac->ord->ndisconnected));
+    if (jac->fallback && jac->ordering != PCBRBILU_ORDERING_GRAPH) PetscCall(PetscViewerASCIIPrintf(viewer, "  (no grid ordering: %s)\n", jac->fallback));
+  }
+  PCBRBILUBytes(jac, &ab, &rb);
+  mem[0] = (PetscReal)ab;
+  mem[1] = (PetscReal)rb;
+  mem[2] = (PetscReal)jac->op.m;
+  PetscCallMPI(MPIU_Allreduce(mem, gm, 3, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)pc)));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  on the %s; one thread per block and colour phase; %" PetscInt_FMT " slots per row at most\n", where, jac->maxw));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  %s memory per unknown: %.1f bytes for the factors and the apply, %.1f more kept for value refreshes\n", jac->op.device ? "device" : "host", gm[2] > 0 ? (double)(gm[0] / gm[2]) : 0.0, gm[2] > 0 ? (double)(gm[1] / gm[2]) : 0.0));
+  {
+    PetscReal bytes;
+
+    PetscCall(PCBRBILUGetStatistics(pc, &bytes, NULL));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  one application moves at least %.6g MB (all processes)\n", (double)(bytes / 1e6)));
+  }
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  setup time %g s (last of %" PetscInt_FMT " setups, process 0)\n", jac->setup_time, jac->nsetups));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* public interface                                                                                */
+
+/*@
+  PCBRBILUSetType - Sets the factorization of `PCBRBILU`
+
+  Logically Collective
+
+  Input Parameters:
++ pc   - the preconditioner context
+- type - `PCBRBILU_ILU`, `PCBRBILU_MILU`, `PCBRBILU_RMILU` (default) or `PCBRBILU_PMILU`
+
+  Options Database Key:
+. -pc_brbilu_type <rmilu> - the factorization
+
+  Level: intermediate
+
+.seealso: [](ch_ksp), `PCBRBILU`, `PCBRBILUGetType()`, `PCBRBILUSetRelaxation()`, `PCBRBILUSetPerturbation()`
+@*/
+PetscErrorCode PCBRBILUSetType(PC pc, PCBRBILUType type)
+{
+  PC_BRBILU *jac;
+
+  PetscFunctionBegin;
+  PetscCall(PCMSGetData(pc, PCBRBILU, PETSC_FALSE, &jac));
+  PetscValidLogicalCollectiveEnum(pc, type, 2);
+  PetscCheck(type >= PCBRBILU_ILU && type <= PCBRBILU_PMILU, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCBRBILU: unknown factorization type %d", (int)type);
+  if (jac) jac->type = type;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCBRBILUGetType - Gets the factorization of `PCBRBILU`
+
+  Not Collective
+
+  Input Parameter:
+. pc - the preconditioner context
+
+  Output Parameter:
+. type - the factorization
+
+  Level: intermediate
+
+.seealso: [](ch_ksp), `PCBRBILU`, `PCBRBILUSetType()`
+@*/
+PetscErrorCode PCBRBILUGetType(PC pc, PCBRBILUType *type)
+{
+  PC_BRBILU *jac;
+
+  PetscFunctionBegin;
+  PetscCall(PCMSGetData(pc, PCBRBILU, PETSC_TRUE, &jac));
+  PetscAssertPointer(type, 2);
+  *type = jac->type;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCBRBILUSetRelaxation - Sets the relaxation alpha of the rmilu factorization of `PCBRBILU`: alpha times the dropped
+  fill is added to the pivot (0: ilu, 1: milu)
+
+  Logically Collective
+
+  Input Parameters:
++ pc    - the preconditioner context
+- alpha - in [0, 1] (default 0.95, paper 004)
+
+  Options Database Key:
+. -pc_brbilu_relax <0.95> - the relaxation
+
+  Level: intermediate
+
+.seealso: [](ch_ksp), `PCBRBILU`, `PCBRBILUSetType()`
+@*/
+PetscErrorCode PCBRBILUSetRelaxation(PC pc, PetscReal alpha)
+{
+  PC_BRBILU *jac;
+
+  PetscFunctionBegin;
+  PetscCall(PCMSGetData(pc, PCBRBILU, PETSC_FALSE, &jac));
+  PetscValidLogicalCollectiveReal(pc, alpha, 2);
+  PetscCheck(alpha >= 0 && alpha <= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCBRBILU: the relaxation %g must be in [0, 1]", (double)alpha);
+  if (jac) jac->alpha = alpha;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCBRBILUSetPerturbation - Sets the perturbation zeta h^2 of the pmilu factorization of `PCBRBILU`: the diagonal is
+  multiplied by 1 + zeta h^2 before the modified factorization
+
+  Logically Collective
+
+  Input Parameters:
++ pc      - the preconditioner context
+- perturb - the product zeta h^2 (default 0.01, paper 004), at least 0
+
+  Options Database Key:
+. -pc_brbilu_perturb <0.01> - the perturbation
+
+  Level: intermediate
+
+  Note:
+  Paper 004 writes the perturbation as E = zeta h^2 diag(A) with the mesh size h; the preconditioner takes the
+  product zeta h^2 itself, a relative change of the diagonal, so that it applies to operators without a grid.
+
+.seealso: [](ch_ksp), `PCBRBILU`, `PCBRBILUSetType()`
+@*/
+PetscErrorCode PCBRBILUSetPerturbation(PC pc, PetscReal perturb)
+{
+  PC_BRBILU *jac;
+
+  PetscFunctionBegin;
+  PetscCall(PCMSGetData(pc, PCBRBILU, PETSC_FALSE, &jac));
+  PetscValidLogicalCollectiveReal(pc, perturb, 2);
+  PetscCheck(perturb >= 0 && PetscIsNormalReal(1 + perturb), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCBRBILU: the perturbation %g must be at least 0 and finite", (double)perturb);
+  if (jac) jac->perturb = perturb;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCBRBILUSetFactorPrecision - Sets the precision the factors of `PCBRBILU` are stored in (the factorization and the
+  vectors are double)
+
+  Logically Collective
+
+  Input Parameters:
++ pc        - the preconditioner context
+- precision - `PCBRBILU_PRECISION_SINGLE` (default) or `PCBRBILU_PRECISION_DOUBLE`
+
+  Options Database Key:
+. -pc_brbilu_factor_precision <single> - the precision
+
+  Level: intermediate
+
+.seealso: [](ch_ksp), `PCBRBILU`
+@*/
+PetscErrorCode PCBRBILUSetFactorPrecision(PC pc, PCBRBILUPrecision precision)
+{
+  PC_BRBILU *jac;
+
+  PetscFunctionBegin;
+  PetscCall(PCMSGetData(pc, PCBRBILU, PETSC_FALSE, &jac));
+  PetscValidLogicalCollectiveEnum(pc, precision, 2);
+  PetscCheck(precision == PCBRBILU_PRECISION_SINGLE || precision == PCBRBILU_PRECISION_DOUBLE, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCBRBILU: unknown precision %d", (int)precision);
+  if (jac && jac->precision != precision) {
+    jac->precision = precision;
+    PCBRBILUInvalidate(jac);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCBRBILUSetPivotTolerance - Sets the pivot test of `PCBRBILU`: a pivot d_i with |d_i| <= tol |a_ii| (or not finite)
+  stops the setup with an error naming the row and its block
+
+  Logically Collective
+
+  Input Parameters:
++ pc  - the preconditioner context
+- tol - at least 0 (default 1e-8)
+
+  Options Database Key:
+. -pc_brbilu_pivot_tol <1e-8> - the tolerance
+
+  Level: advanced
+
+.seealso: [](ch_ksp), `PCBRBILU`
+@*/
+PetscErrorCode PCBRBILUSetPivotTolerance(PC pc, PetscReal tol)
+{
+  PC_BRBILU *jac;
+
+  PetscFunctionBegin;
+  PetscCall(PCMSGetData(pc, PCBRBILU, PETSC_FALSE, &jac));
+  PetscValidLogicalCollectiveReal(pc, tol, 2);
+  PetscCheck(tol >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCBRBILU: the pivot tolerance %g must be at least 0", (double)tol);
+  if (jac) jac->pivtol = tol;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCBRBILUSetOrdering - Sets how `PCBRBILU` makes its blocks
+
+  Logically Collective
+
+  Input Parameters:
++ pc       - the preconditioner context
+- ordering - `PCBRBILU_ORDERING_AUTO` (default: grid on a DMDA operator, else graph), `PCBRBILU_ORDERING_GRID` or
+             `PCBRBILU_ORDERING_GRAPH`
+
+  Options Database Key:
+. -pc_brbilu_ordering <auto> - the ordering
+
+  Level: advanced
+
+.seealso: [](ch_ksp), `PCBRBILU`, `PCBRBILUSetBlocks()`, `PCBRBILUSetBlockRows()`
+@*/
+PetscErrorCode PCBRBILUSetOrdering(PC pc, PCBRBILUOrderingType ordering)
+{
+  PC_BRBILU *jac;
+
+  PetscFunctionBegin;
+  PetscCall(PCMSGetData(pc, PCBRBILU, PETSC_FALSE, &jac));
+  PetscValidLogicalCollectiveEnum(pc, ordering, 2);
+  PetscCheck(ordering >= PCBRBILU_ORDERING_AUTO && ordering <= PCBRBILU_ORDERING_GRAPH, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCBRBILU: unknown ordering %d", (int)ordering);
+  if (jac && jac->ordering != ordering) {
+    jac->ordering = ordering;
+    PCBRBILUInvalidate(jac);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCBRBILUSetBlocks - Sets the blocks per axis of the grid ordering of `PCBRBILU` (each process's DMDA box is cut in
+  bx x by x bz nearly equal bricks)
+
+  Logically Collective
+
+  Input Parameters:
++ pc - the preconditioner context
+. bx - blocks along x (0: automatic for all three)
+. by - blocks along y
+- bz - blocks along z
+
+  Options Database Key:
+. -pc_brbilu_blocks <bx,by,bz> - the blocks
+
+  Level: intermediate
+
+  Note:
+  A count larger than the box's points along that axis is reduced to it.
+
+.seealso: [](ch_ksp), `PCBRBILU`, `PCBRBILUSetOrdering()`
+@*/
+PetscErrorCode PCBRBILUSetBlocks(PC pc, PetscInt bx, PetscInt by, PetscInt bz)
+{
+  PC_BRBILU *jac;
+
+  PetscFunctionBegin;
+  PetscCall(PCMSGetData(pc, PCBRBILU, PETSC_FALSE, &jac));
+  PetscValidLogicalCollectiveInt(pc, bx, 2);
+  PetscValidLogicalCollectiveInt(pc, by, 3);
+  PetscValidLogicalCollectiveInt(pc, bz, 4);
+  PetscCheck(bx == 0 || (bx > 0 && by > 0 && bz > 0), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCBRBILU: blocks per axis %" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ": give three positive counts (or 0 for automatic)", bx, by, bz);
+  if (jac) {
+    jac->nblk[0] = bx;
+    jac->nblk[1] = bx ? by : 0;
+    jac->nblk[2] = bx ? bz : 0;
+    PCBRBILUInvalidate(jac);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCBRBILUSetBlockRows - Sets the rows per block of the graph ordering of `PCBRBILU`
+
+  Logically Collective
+
+  Input Parameters:
++ pc   - the preconditioner context
+- rows - rows per block (0: automatic)
+
+  Options Database Key:
+. -pc_brbilu_block_rows <0> - the rows per block
+
+  Level: advanced
+
+.seealso: [](ch_ksp), `PCBRBILU`, `PCBRBILUSetOrdering()`
+@*/
+PetscErrorCode PCBRBILUSetBlockRows(PC pc, PetscInt rows)
+{
+  PC_BRBILU *jac;
+
+  PetscFunctionBegin;
+  PetscCall(PCMSGetData(pc, PCBRBILU, PETSC_FALSE, &jac));
+  PetscValidLogicalCollectiveInt(pc, rows, 2);
+  PetscCheck(rows >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCBRBILU: %" PetscInt_FMT " rows per block: give a positive count or 0 (automatic)", rows);
+  if (jac) {
+    jac->brows = rows;
+    PCBRBILUInvalidate(jac);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCBRBILUSetSymmetric - Sets whether `PCBRBILU` builds symmetric (IC-type) factors M = (I + L) D (I + L)^T
+
+  Logically Collective
+
+  Input Parameters:
++ pc  - the preconditioner context
+- sym - `PETSC_BOOL3_TRUE`, `PETSC_BOOL3_FALSE` or `PETSC_BOOL3_UNKNOWN` (default: symmetric when `MatIsSymmetricKnown()`
+        says the operator is)
+
+  Options Database Key:
+. -pc_brbilu_symmetric - symmetric factors
+
+  Level: intermediate
+
+  Note:
+  With symmetric factors the upper factor is the transpose of the lower one (the same stored numbers), so that M is
+  symmetric and `KSPCG` can use it; on a nonsymmetric operator this is a different (and worse) preconditioner.
+
+.seealso: [](ch_ksp), `PCBRBILU`
+@*/
+PetscErrorCode PCBRBILUSetSymmetric(PC pc, PetscBool3 sym)
+{
+  PC_BRBILU *jac;
+
+  PetscFunctionBegin;
+  PetscCall(PCMSGetData(pc, PCBRBILU, PETSC_FALSE, &jac));
+  if (jac) jac->symmetric_opt = sym;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCBRBILUGetOrdering - Gets the elimination order of `PCBRBILU` after its setup: is[i] is the global row (user
+  numbering) eliminated i-th among this process's rows (`MatPermute()` with it gives the matrix the factorization works
+  on, per process)
+
+  Collective
+
+  Input Parameter:
+. pc - the preconditioner context
+
+  Output Parameter:
+. is - the ordering (a parallel `IS` to destroy)
+
+  Level: developer
+
+.seealso: [](ch_ksp), `PCBRBILU`
+@*/
+PetscErrorCode PCBRBILUGetOrdering(PC pc, IS *is)
+{
+  PC_BRBILU *jac;
+  PetscInt  *idx;
+
+  PetscFunctionBegin;
+  PetscCall(PCMSGetData(pc, PCBRBILU, PETSC_TRUE, &jac));
+  PetscAssertPointer(is, 2);
+  PetscCheck(jac->setup, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONGSTATE, "PCBRBILU: set the preconditioner up first");
+  PetscCall(PetscMalloc1(jac->ord->m, &idx));
+  for (PetscInt i = 0; i < jac->ord->m; i++) idx[i] = jac->op.rstart + jac->ord->perm[i];
+  PetscCall(ISCreateGeneral(PetscObjectComm((PetscObject)pc), jac->ord->m, idx, PETSC_OWN_POINTER, is));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCBRBILUGetStatistics - Gets the memory traffic of one application of `PCBRBILU` and its memory per unknown, summed over
+  the processes
+
+  Collective
+
+  Input Parameter:
+. pc - the preconditioner context (set up)
+
+  Output Parameters:
++ bytes  - bytes one application must move at least: every stored factor entry and column once, per storage row the
+           inverse pivot, the lower count and the permutation (twice), the work vector written, read and written again,
+           b read and x written (neighbours' values assumed in cache); may be `NULL`
+- memory - bytes per unknown of the factors and the apply's arrays (device memory on the GPU); may be `NULL`
+
+  Level: developer
+
+.seealso: [](ch_ksp), `PCBRBILU`
+@*/
+PetscErrorCode PCBRBILUGetStatistics(PC pc, PetscReal *bytes, PetscReal *memory)
+{
+  PC_BRBILU *jac;
+  PetscReal  v[3], g[3];
+  size_t     ab, rb;
+  PetscInt64 ns;
+  PetscReal  es;
+
+  PetscFunctionBegin;
+  PetscCall(PCMSGetData(pc, PCBRBILU, PETSC_TRUE, &jac));
+  PetscCheck(jac->setup, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONGSTATE, "PCBRBILU: set the preconditioner up first");
+  ns = jac->lay.roff[jac->lay.ncolors];
+  es = (PetscReal)PCBRBILUElem(jac);
+  PCBRBILUBytes(jac, &ab, &rb);
+  v[0] = (PetscReal)jac->nslots * (es + 4) + (PetscReal)ns * (es + 2 * 2 + 2 * 4 + 3 * 8) + (PetscReal)jac->op.m * 16;
+  v[1] = (PetscReal)ab;
+  v[2] = (PetscReal)jac->op.m;
+  PetscCallMPI(MPIU_Allreduce(v, g, 3, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)pc)));
+  if (bytes) *bytes = g[0];
+  if (memory) *memory = g[2] > 0 ? g[1] / g[2] : 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*MC
+   PCBRBILU - "brbilu" - block red-black ordered ILU(0), modified ILU(0), relaxed and perturbed modified ILU(0), with
+   the factors stored in single precision for coalesced substitution on the GPU (paper 004, Kawai 2023: sections
+   3.2-3.3, chapter 4, section 5.3)
+
+   Options Database Keys:
++  -pc_brbilu_type <rmilu>               - ilu, milu (dropped fill added to the pivot: M has A's row sums), rmilu (alpha
+                                           times it), pmilu (diagonal times 1 + zeta h^2 first, then milu)
+.  -pc_brbilu_relax <0.95>               - alpha of rmilu
+.  -pc_brbilu_perturb <0.01>             - zeta h^2 of pmilu
+.  -pc_brbilu_factor_precision <single>  - single or double factors (vectors stay double)
+.  -pc_brbilu_pivot_tol <1e-8>           - pivot test: |d_i| <= tol |a_ii| is an error naming the row and its block
+.  -pc_brbilu_ordering <auto>            - auto, grid (DMDA bricks), graph (locality partition)
+.  -pc_brbilu_blocks <bx,by,bz>          - blocks per axis of each process's DMDA box
+.  -pc_brbilu_block_rows <0>             - rows per block of the graph ordering (0: automatic)
+.  -pc_brbilu_min_block_rows <64>        - smallest automatic block
+-  -pc_brbilu_symmetric                  - symmetric (IC-type) factors, for CG (default: when the operator is known symmetric)
+
+   Level: intermediate
+
+   Notes:
+   Each process works on its diagonal block (block Jacobi across processes: off-process couplings are ignored). The
+   local rows are cut into blocks, the blocks coloured so that blocks of one colour are not coupled, and the rows
+   numbered colour by colour (red first), block by block; ILU(0)-type factorization in that order then needs, for a
+   row, only rows of its own block (earlier) and of earlier colours: all blocks of one colour are factorized and
+   substituted at once, one GPU thread per block, the rows of a block in order. On a DMDA operator (dof 1, star
+   stencil: the PC's DM or the matrix's) the blocks are nearly cubic bricks of the process's box, coloured red/black
+   by a checkerboard of block indices; their number follows paper 004 section 5.3.4: the smallest multiple of 32
+   giving 32 x 6 blocks per GPU multiprocessor, but blocks of at least -pc_brbilu_min_block_rows points. Other
+   operators use the locality partition (blocks of nearby rows found from the graph) and its block colouring:
+   2 colours when the block graph is bipartite, else more (greedy), one phase per colour.
+
+   The factors are stored interleaved: at step t the threads of a colour phase read consecutive addresses. The first
+   kernel reads b in the user's order and the backward kernels write x in the user's order (the permutation costs no
+   separate pass). A change of the operator's values only (same nonzero state) keeps the ordering and the storage
+   and factorizes again.
+
+   Unperturbed modified ILU (milu) breaks down under block red-black ordering when an interior black block has only
+   interior red neighbours towards decreasing coordinates (paper 004, theorem 2: e.g. at least 4 blocks along every
+   axis and 5 along one, on an operator with zero row sums inside): the zero pivot is an error naming the row and the
+   block; rmilu (alpha 0.95) and pmilu (zeta h^2 = 0.01) keep the pivots away from zero (theorems 3 and 4).
+
+   With symmetric factors (-pc_brbilu_symmetric, or an operator known symmetric) M = (I + L) D (I + L)^T is
+   symmetric and positive definite when the pivots are positive: `KSPCG` can use it; otherwise use `KSPBCGS` (the
+   paper's method) or `KSPGMRES`.
+
+.seealso: [](ch_ksp), `PCCreate()`, `PCSetType()`, `PCType`, `PC`, `PCILU`, `PCBJACOBI`, `PCBJSMOOTH`, `PCBRBILUSetType()`,
+          `PCBRBILUSetRelaxation()`, `PCBRBILUSetPerturbation()`, `PCBRBILUSetFactorPrecision()`, `PCBRBILUSetBlocks()`,
+          `PCBRBILUSetPivotTolerance()`, `PCBRBILUSetSymmetric()`, `PCBRBILUGetOrdering()`
+M*/
+static PetscErrorCode PCCreate_BRBILU(PC pc)
+{
+  PC_BRBILU *jac;
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&jac));
+  pc->data           = (void *)jac;
+  jac->type          = PCBRBILU_RMILU;
+  jac->alpha         = 0.95;
+  jac->perturb       = 0.01;
+  jac->pivtol        = 1e-8;
+  jac->precision     = PCBRBILU_PRECISION_SINGLE;
+  jac->ordering      = PCBRBILU_ORDERING_AUTO;
+  jac->minrows       = 64;
+  jac->symmetric_opt = PETSC_BOOL3_UNKNOWN;
+
+  pc->ops->apply          = PCApply_BRBILU;
+  pc->ops->setup          = PCSetUp_BRBILU;
+  pc->ops->reset          = PCReset_BRBILU;
+  pc->ops->destroy        = PCDestroy_BRBILU;
+  pc->ops->setfromoptions = PCSetFromOptions_BRBILU;
+  pc->ops->view           = PCView_BRBILU;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PETSC_INTERN PetscErrorCode PCRegister_BRBILU_Private(void)
+{
+  PetscFunctionBegin;
+  PetscCall(PCRegister(PCBRBILU, PCCreate_BRBILU));
+  PetscCall(PetscLogEventRegister("PCBRBILUOrdering", PC_CLASSID, &PC_BRBILUOrdering));
+  PetscCall(PetscLogEventRegister("PCBRBILUFactor", PC_CLASSID, &PC_BRBILUFactor));
+  PetscCall(PetscLogEventRegister("PCBRBILUApply", PC_CLASSID, &PC_BRBILUApply));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

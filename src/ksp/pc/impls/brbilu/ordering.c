@@ -1,0 +1,136 @@
+/*
+   Block red-black (grid) and block multicolour (graph) orderings of PCBRBILU: see brbordering.h.
+*/
+#include <petscmodsell/private/brbordering.h>
+#include <petscmodsell/private/localityimpl.h>
+
+static PetscInt BRBTargetBlocks(PetscInt m, PetscInt nsm, PetscInt minrows)
+{
+  PetscInt n = ((192 * PetscMax(nsm, 1) + 31) / 32) * 32; /* 32 x 6 per multiprocessor, a multiple of 32 */
+
+  if (minrows > 0 && m / n < minrows) n = PetscMax(1, m / minrows);
+  return n;
+}
+
+PetscErrorCode BRBOrderingGridBlocks(const PetscInt box[3], PetscInt nsm, PetscInt minrows, PetscInt nblk[3])
+{
+  const PetscInt m = box[0] * box[1] * box[2];
+  PetscInt       nb, d = 0;
+  PetscReal      side;
+
+  PetscFunctionBegin;
+  nb = BRBTargetBlocks(m, nsm, minrows);
+  for (PetscInt a = 0; a < 3; a++) d += box[a] > 1;
+  side = d ? PetscPowReal((PetscReal)m / (PetscReal)nb, 1.0 / d) : 1.0;
+  for (PetscInt a = 0; a < 3; a++) {
+    PetscInt b = (PetscInt)PetscFloorReal(box[a] / side + 0.5);
+    nblk[a]    = PetscMax(1, PetscMin(b, box[a]));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode BRBOrderingGraphRows(PetscInt m, PetscInt nsm, PetscInt minrows, PetscInt *sh)
+{
+  const PetscInt nb = BRBTargetBlocks(m, nsm, minrows);
+
+  PetscFunctionBegin;
+  *sh = PetscMax(1, (m + nb - 1) / nb);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode BRBOrderingAlloc(PetscInt m, PetscInt nblocks, PetscInt ncolors, BRBOrdering *ord)
+{
+  BRBOrdering o;
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&o));
+  o->m       = m;
+  o->nblocks = nblocks;
+  o->ncolors = ncolors;
+  PetscCall(PetscMalloc4(m, &o->perm, nblocks + 1, &o->bstart, ncolors + 1, &o->cstart, nblocks, &o->bid));
+  *ord = o;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode BRBOrderingCreateGrid(const PetscInt box[3], const PetscInt nblk[3], BRBOrdering *ord)
+{
+  const PetscInt m = box[0] * box[1] * box[2], nb = nblk[0] * nblk[1] * nblk[2];
+  BRBOrdering    o;
+  PetscInt       p = 0, b = 0;
+
+  PetscFunctionBegin;
+  for (PetscInt a = 0; a < 3; a++) PetscCheck(nblk[a] >= 1 && nblk[a] <= PetscMax(box[a], 1), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "PCBRBILU: %" PetscInt_FMT " blocks along axis %" PetscInt_FMT " of a local box of %" PetscInt_FMT " points: give 1 to %" PetscInt_FMT " (-pc_brbilu_blocks)", nblk[a], a, box[a], PetscMax(box[a], 1));
+  PetscCall(BRBOrderingAlloc(m, nb, nb > 1 ? 2 : 1, &o));
+  o->grid = PETSC_TRUE;
+  for (PetscInt a = 0; a < 3; a++) {
+    o->box[a]  = box[a];
+    o->nblk[a] = nblk[a];
+  }
+  for (PetscInt c = 0; c < o->ncolors; c++) {
+    o->cstart[c] = b;
+    for (PetscInt iz = 0; iz < nblk[2]; iz++)
+      for (PetscInt iy = 0; iy < nblk[1]; iy++)
+        for (PetscInt ix = 0; ix < nblk[0]; ix++) {
+          const PetscInt x0 = ix * box[0] / nblk[0], x1 = (ix + 1) * box[0] / nblk[0];
+          const PetscInt y0 = iy * box[1] / nblk[1], y1 = (iy + 1) * box[1] / nblk[1];
+          const PetscInt z0 = iz * box[2] / nblk[2], z1 = (iz + 1) * box[2] / nblk[2];
+
+          if ((ix + iy + iz) % 2 != c) continue;
+          o->bid[b]    = ix + nblk[0] * (iy + nblk[1] * iz);
+          o->bstart[b] = p;
+          for (PetscInt k = z0; k < z1; k++)
+            for (PetscInt j = y0; j < y1; j++)
+              for (PetscInt i = x0; i < x1; i++) o->perm[p++] = i + box[0] * (j + box[1] * k);
+          b++;
+        }
+  }
+  o->cstart[o->ncolors] = b;
+  o->bstart[b]          = p;
+  PetscCheck(p == m && b == nb, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCBRBILU: grid ordering lost rows");
+  *ord = o;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode BRBOrderingCreateGraph(Mat Ad, PetscInt sh, BRBOrdering *ord)
+{
+  MSLocality  loc;
+  BRBOrdering o;
+  PetscInt    b = 0, p = 0;
+
+  PetscFunctionBegin;
+  PetscCall(MSLocalityCompute(Ad, sh, &loc));
+  PetscCheck(loc->ncolors >= 1 || loc->nblocks == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCBRBILU: the locality partition has no colours");
+  PetscCall(BRBOrderingAlloc(loc->m, loc->nblocks, PetscMax(loc->ncolors, 1), &o));
+  o->sh            = sh;
+  o->bipartite     = loc->bipartite;
+  o->ndisconnected = loc->ndisconnected;
+  o->nedges        = loc->nedges;
+  o->ninblock      = loc->ninblock;
+  for (PetscInt c = 0; c < o->ncolors; c++) {
+    o->cstart[c] = b;
+    for (PetscInt q = 0; q < loc->nblocks; q++) {
+      const PetscInt r0 = q * sh, r1 = PetscMin((q + 1) * sh, loc->m);
+
+      if (loc->color[q] != c) continue;
+      o->bid[b]    = q;
+      o->bstart[b] = p;
+      for (PetscInt r = r0; r < r1; r++) o->perm[p++] = loc->perm[r];
+      b++;
+    }
+  }
+  o->cstart[o->ncolors] = b;
+  o->bstart[b]          = p;
+  PetscCheck(p == loc->m && b == loc->nblocks, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCBRBILU: graph ordering lost rows");
+  PetscCall(MSLocalityDestroy(&loc));
+  *ord = o;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode BRBOrderingDestroy(BRBOrdering *ord)
+{
+  PetscFunctionBegin;
+  if (!*ord) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscFree4((*ord)->perm, (*ord)->bstart, (*ord)->cstart, (*ord)->bid));
+  PetscCall(PetscFree(*ord));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
