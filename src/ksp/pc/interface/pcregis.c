@@ -5,11 +5,13 @@
 
 PETSC_INTERN PetscErrorCode PCRegister_Ruiz_Private(void); /* src/ksp/pc/impls/ruiz/ruiz.c */
 PETSC_INTERN PetscErrorCode PCRegister_BJSmooth_Private(void); /* src/ksp/pc/impls/bjsmooth/bjsmooth.c */
+PETSC_INTERN PetscErrorCode PCRegister_BISAI_Private(void); /* src/ksp/pc/impls/bisai/bisai.c */
 
 PetscErrorCode PetscModSELLRegisterPCs_Private(void)
 {
   PetscFunctionBegin;
   PetscCall(PCRegister_Ruiz_Private());
   PetscCall(PCRegister_BJSmooth_Private());
+  PetscCall(PCRegister_BISAI_Private());
   PetscFunctionReturn(PETSC_SUCCESS);
 }
