@@ -215,3 +215,27 @@ PETSC_EXTERN PetscErrorCode PCBRBILUSetBlockRows(PC, PetscInt);
 PETSC_EXTERN PetscErrorCode PCBRBILUSetSymmetric(PC, PetscBool3);
 PETSC_EXTERN PetscErrorCode PCBRBILUGetOrdering(PC, IS *);
 PETSC_EXTERN PetscErrorCode PCBRBILUGetStatistics(PC, PetscReal *, PetscReal *);
+   PCBISAIILUType - how `PCBISAI` computes its block ILU(0) factors
+
+   Values:
++  `PCBISAI_ILU_EXACT`  - in row order on the host (the GPU path uploads the factors)
+-  `PCBISAI_ILU_SWEEPS` - by fixed-point sweeps (ParILU-style, Jacobi updates) where the preconditioner runs
+
+   Level: intermediate
+
+.seealso: `PCBISAI`, `PCBISAISetILUType()`
+E*/
+typedef enum {
+  PCBISAI_ILU_EXACT,
+  PCBISAI_ILU_SWEEPS
+} PCBISAIILUType;
+PETSC_EXTERN const char *const PCBISAIILUTypes[];
+
+/* PCBISAI */
+PETSC_EXTERN PetscErrorCode PCBISAISetLevel(PC, PetscInt);
+PETSC_EXTERN PetscErrorCode PCBISAIGetLevel(PC, PetscInt *);
+PETSC_EXTERN PetscErrorCode PCBISAISetILUType(PC, PCBISAIILUType);
+PETSC_EXTERN PetscErrorCode PCBISAIGetILUType(PC, PCBISAIILUType *);
+PETSC_EXTERN PetscErrorCode PCBISAISetILUSweeps(PC, PetscInt);
+PETSC_EXTERN PetscErrorCode PCBISAIGetILUSweeps(PC, PetscInt *);
+PETSC_EXTERN PetscErrorCode PCBISAIGetFactors(PC, Mat *, Mat *, Mat *, Mat *);

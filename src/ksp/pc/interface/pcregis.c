@@ -6,6 +6,7 @@
 PETSC_INTERN PetscErrorCode PCRegister_Ruiz_Private(void); /* src/ksp/pc/impls/ruiz/ruiz.c */
 PETSC_INTERN PetscErrorCode PCRegister_BJSmooth_Private(void); /* src/ksp/pc/impls/bjsmooth/bjsmooth.c */
 PETSC_INTERN PetscErrorCode PCRegister_BRBILU_Private(void); /* src/ksp/pc/impls/brbilu/brbilu.c */
+PETSC_INTERN PetscErrorCode PCRegister_BISAI_Private(void); /* src/ksp/pc/impls/bisai/bisai.c */
 
 PetscErrorCode PetscModSELLRegisterPCs_Private(void)
 {
@@ -13,5 +14,6 @@ PetscErrorCode PetscModSELLRegisterPCs_Private(void)
   PetscCall(PCRegister_Ruiz_Private());
   PetscCall(PCRegister_BJSmooth_Private());
   PetscCall(PCRegister_BRBILU_Private());
+  PetscCall(PCRegister_BISAI_Private());
   PetscFunctionReturn(PETSC_SUCCESS);
 }

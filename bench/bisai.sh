@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# bench/bisai.sh OUTDIR
+#
+# PCBISAI on PETSc's own snes/tutorials/ex19 (driven cavity, 4 fields per node: block size 4) at EX19_N x EX19_N
+# (default 300, the issue's target and BASELINES.md's case): the first Newton step's linear solve (-snes_max_it 1),
+# GMRES(30), rtol 1e-8, matrix aijcusparse (and aijmodsell where said), vectors cuda, setup + solve = KSPSolve of
+# -log_view (PCSetUp runs inside it), against point-block Jacobi on aijcusparse measured in the same run, and
+# cuSPARSE ILU(0) once (about 12 s at 300 x 300 on an H100; ILU_N sets its grid, default EX19_N).
+# Configurations alternate (pbjacobi, bisai k = 1, 2, 3, the sweeps variant, again) after a warm-up run.
+# Also the device memory of the factors and inverses for each level against the operator's (from PCView).
+# Runs in the repository root after `source .carry/setup2.sh` (PETSC_DIR: a CUDA PETSc; the plugin in
+# B=$PWD/build-cuda). Writes OUTDIR/bisai.txt (summary) and OUTDIR/bisai-logs.tar.xz (every program output).
+# About 2-3 minutes of GPU time at 300 x 300.
+set -uo pipefail
+out=${1:?usage: bench/bisai.sh OUTDIR}
+top=$(cd "$(dirname "$0")/.." && pwd)
+B=${BUILD:-$top/build-cuda}
+N=${EX19_N:-300}
+ILU_N=${ILU_N:-$N}
+VEC=${VEC:-cuda}      # VEC=standard MAT=aij AMAT=aij: a dry run on a CPU build (no GPU figures)
+MAT=${MAT:-aijcusparse}
+AMAT=${AMAT:-aijmodsell}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+sum=$out/bisai.txt
+logs=$(mktemp -d /tmp/bisai-bench.XXXXXX)
+trap 'tar -C "$logs" -cJf "$out/bisai-logs.tar.xz" . 2>/dev/null; rm -rf "$logs"' EXIT
+say() { echo "$*" | tee -a "$sum"; }
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export PETSC_OPTIONS="${PETSC_OPTIONS:-} -use_gpu_aware_mpi 0"
+lib=$B/lib/libpetscmodsell.so
+ex19src=$PETSC_DIR/share/petsc/examples/src/snes/tutorials/ex19.c
+[ -f "$ex19src" ] || ex19src=$PETSC_DIR/src/snes/tutorials/ex19.c
+[ -f "$lib" ] || make -C "$top" BUILD="$B" -j"$(nproc)" lib > "$logs/build.log" 2>&1
+mpicc -O2 -I"$PETSC_DIR/include" "$ex19src" -o "$B/ex19" -Wl,-rpath,"$PETSC_DIR/lib" -L"$PETSC_DIR/lib" -lpetsc -lm > "$logs/build-ex19.log" 2>&1 || { say "building ex19 failed"; cat "$logs/build-ex19.log"; exit 1; }
+say "== bench/bisai.sh $(date -u +%FT%TZ) commit $(git -C "$top" rev-parse --short HEAD 2>/dev/null) device $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)"
+say "ex19 ${N}x${N} (4 fields, block size 4), first Newton step, GMRES(30), rtol 1e-8; times from -log_view (max over ranks), setup + solve = KSPSolve"
+
+common="-snes_max_it 1 -ksp_type gmres -ksp_gmres_restart 30 -ksp_rtol 1e-8 -ksp_max_it 30000 -dm_vec_type $VEC -dll_append $lib -ksp_converged_reason -log_view"
+declare -A IT KS PS PA
+run() { # TAG GRID MAT [options]
+  local tag=$1 n=$2 mt=$3; shift 3
+  local f=$logs/$tag.log
+  "$B/ex19" -da_grid_x "$n" -da_grid_y "$n" -dm_mat_type "$mt" $common "$@" > "$f" 2>&1
+  IT[$tag]=$(grep -m1 -oE 'Linear solve [a-z]+ due to [A-Z_]+ iterations [0-9]+' "$f" | awk '{print $NF}')
+  grep -qE 'Linear solve converged' "$f" || IT[$tag]="${IT[$tag]:-?} (NOT converged: $(grep -m1 -oE 'Linear solve did not converge due to [A-Z_]+' "$f" | awk '{print $NF}'))"
+  KS[$tag]=$(awk '$1=="KSPSolve"{print $4; exit}' "$f")
+  PS[$tag]=$(awk '$1=="PCSetUp"{print $4; exit}' "$f")
+  PA[$tag]=$(awk '$1=="PCApply"{print $4; exit}' "$f")
+  local mem
+  mem=$(grep -m1 -oE 'memory \(device\): .*' "$f")
+  say "$(printf '%-26s its %-7s setup+solve %-10s s PCSetUp %-10s s PCApply %-10s s' "$tag" "${IT[$tag]}" "${KS[$tag]}" "${PS[$tag]}" "${PA[$tag]}")"
+  [ -n "$mem" ] && say "    $tag $mem"
+  grep -m1 -E 'last setup:' "$f" | sed -e "s/^ */    $tag /" | tee -a "$sum" > /dev/null
+  grep -m1 -E 'nonzero blocks:' "$f" | sed -e "s/^ */    $tag /" | tee -a "$sum" > /dev/null
+  if ! grep -q 'KSPSolve' "$f"; then say "    $tag FAILED:"; grep -m5 -E 'ERROR' "$f" | tee -a "$sum"; fi
+}
+
+# warm-up (GPU clocks, caches; not reported)
+"$B/ex19" -da_grid_x 100 -da_grid_y 100 -dm_mat_type $MAT $common -pc_type bisai > "$logs/warmup.log" 2>&1
+
+bisai="-pc_type bisai -ksp_view"
+for round in 1 2; do
+  run pbjacobi-r$round "$N" $MAT -pc_type pbjacobi
+  run bisai-k1-r$round "$N" $MAT $bisai -pc_bisai_level 1
+  run bisai-k2-r$round "$N" $MAT $bisai -pc_bisai_level 2
+  run bisai-k3-r$round "$N" $MAT $bisai -pc_bisai_level 3
+  if [ $round = 1 ]; then
+    run bisai-k2-sweeps3 "$N" $MAT $bisai -pc_bisai_level 2 -pc_bisai_ilu sweeps -pc_bisai_ilu_sweeps 3
+    run bisai-k2-aijmodsell "$N" $AMAT $bisai -pc_bisai_level 2
+    run pbjacobi-aijmodsell "$N" $AMAT -pc_type pbjacobi
+  fi
+done
+ilusolver=""
+[ "$MAT" = aijcusparse ] && ilusolver="-pc_factor_mat_solver_type cusparse"
+run ilu0-cusparse "$ILU_N" $MAT -pc_type ilu $ilusolver
+
+say ""
+say "summary (best of the two rounds; ratios against point-block Jacobi on $MAT in this run):"
+best() { # TAG-PREFIX: the smaller KSPSolve time of the two rounds
+  local a=${KS[$1-r1]:-} b=${KS[$1-r2]:-}
+  if [ -z "$a" ]; then echo "$b"; elif [ -z "$b" ]; then echo "$a"; else awk -v a="$a" -v b="$b" 'BEGIN{print (a<b)?a:b}'; fi
+}
+pbj=$(best pbjacobi)
+pbjit=${IT[pbjacobi-r1]:-}
+say "$(printf '%-22s its %-7s setup+solve %-9s s' pbjacobi "$pbjit" "$pbj")"
+for k in 1 2 3; do
+  t=$(best bisai-k$k) it=${IT[bisai-k$k-r1]:-}
+  ratio=$(awk -v t="$t" -v p="$pbj" 'BEGIN{if (t>0 && p>0) printf "%.3f", t/p; else print "?"}')
+  itr=$(awk -v a="$it" -v p="$pbjit" 'BEGIN{if (a+0>0 && p+0>0) printf "%.3f", a/p; else print "?"}')
+  ilur=$(awk -v t="$t" -v i="${KS[ilu0-cusparse]:-0}" 'BEGIN{if (t>0 && i>0) printf "%.1f", i/t; else print "?"}')
+  say "$(printf '%-22s its %-7s setup+solve %-9s s  time/pbjacobi %s (target <= 0.8)  its/pbjacobi %s (target <= 0.6)  ILU0-cusparse/this %s (target >= 10, ILU at %sx%s)' "bisai k=$k" "$it" "$t" "$ratio" "$itr" "$ilur" "$ILU_N" "$ILU_N")"
+done
+for tag in bisai-k2-sweeps3 bisai-k2-aijmodsell pbjacobi-aijmodsell ilu0-cusparse; do
+  say "$(printf '%-22s its %-7s setup+solve %-9s s  time/pbjacobi %s' "$tag" "${IT[$tag]:-}" "${KS[$tag]:-}" "$(awk -v t="${KS[$tag]:-0}" -v p="$pbj" 'BEGIN{if (t>0 && p>0) printf "%.3f", t/p; else print "?"}')")"
+done

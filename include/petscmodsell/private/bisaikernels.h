@@ -1,0 +1,89 @@
+/*
+   Kernels of PCBISAI (block incomplete sparse approximate inverse of block ILU(0) factors, paper 001), declared once
+   (see mskernels.h for the conventions): the host reference (src/ksp/pc/impls/bisai/bisai_reference.c) and the CUDA
+   implementation (bisai.cu) define each signature and compute the same function (the same sums in the same order;
+   they differ only by the contraction of multiply-adds); the glue (bisai.c) calls them through MSBISAIKernels.
+
+   Block sparse row (BSR) storage: nb block rows of bs x bs blocks (bs <= MS_BISAI_MAXBS); block row i holds the
+   blocks rowptr[i] .. rowptr[i+1]-1, block columns cols[] sorted ascending; block p's entries at
+   vals[p*bs*bs + r*bs + c] (row-major). rowidx[p] is the block row of block p (the COO row index).
+
+   The block ILU(0) factors of the local diagonal block A share A's block pattern (with every diagonal block present)
+   in one BSR array F: the strictly lower blocks are L's (L has unit diagonal blocks, not stored), the diagonal and
+   upper blocks are U's. Dinv[i*bs*bs ...] is the explicit inverse of U's diagonal block i.
+
+   The approximate inverses M_L (pattern S(|L|^k), lower) and M_U (pattern S(|U|^k), upper) are BSR matrices; their
+   setup walks them by block columns: column j holds the block rows rowidx[colptr[j]] .. (ascending, the diagonal
+   first for M_L and last for M_U), and pos[] the index of each of these blocks in M's BSR storage. Column j of M_L
+   solves the small block triangular system L(J,J) X = E_j (J its pattern rows, E_j the identity block in the row of
+   j), column j of M_U solves U(J,J) X = E_j (paper 001, equation 7): L M_L = I and U M_U = I hold on the patterns.
+*/
+#pragma once
+
+#include <petscmodsell/private/mskernels.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MS_BISAI_MAXBS 8
+#define MS_BISAI_NONE  0x7f7f7f7f /* "no singular block" (the byte pattern 0x7f the CUDA version memsets) */
+
+/* Dinv[i] = U(i,i)^-1 (the block at F[diag[i]]) by Gauss-Jordan elimination with partial pivoting; a block whose
+   pivot is zero, not finite or below 1e-14 times its largest entry is singular: its Dinv is set to zero and *bad
+   (reset to MS_BISAI_NONE by the kernel) becomes the smallest such block row. */
+#define MS_BISAI_INVERT_DIAG(name) int name(int nb, int bs, const int *diag, const double *F, double *Dinv, int *bad, void *stream)
+
+/* One fixed-point (ParILU) sweep on the blocks, Jacobi style: every new value from the previous sweep's F.
+   residual: S(i,j) = A(i,j) - sum_{k < min(i,j), (i,k), (k,j) in the pattern} F(i,k) F(k,j)   (k ascending)
+   update:   F(i,j) = S(i,j) Dinv(j) for i > j, S(i,j) for i <= j; with Dinv NULL: F(i,j) = 0 for i > j
+             (the initial guess L = I, U = triu(A) when S = A). */
+#define MS_BISAI_ILU_RESIDUAL(name) int name(int bs, int nnzb, const int *rowptr, const int *rowidx, const int *cols, const double *A, const double *F, double *S, void *stream)
+#define MS_BISAI_ILU_UPDATE(name)   int name(int bs, int nnzb, const int *rowidx, const int *cols, const double *S, const double *Dinv, double *F, void *stream)
+
+/* The approximate inverses, one block column j per warp (CUDA) or loop iteration (host), column-oriented forward
+   (lower) or backward (upper) substitution on the blocks of the column's pattern; the blocks of the small system are
+   read from F (binary search of block (J_q, J_p) in F's row J_q), never stored. M's values are written at pos[]. */
+#define MS_BISAI_ISAI_LOWER(name) \
+  int name(int nb, int bs, const int *frowptr, const int *fcols, const double *F, const int *colptr, const int *rowidx, const int *pos, double *M, void *stream)
+#define MS_BISAI_ISAI_UPPER(name) \
+  int name(int nb, int bs, const int *frowptr, const int *fcols, const double *F, const double *Dinv, const int *colptr, const int *rowidx, const int *pos, double *M, void *stream)
+
+/* y = M x for a BSR matrix M (one thread per scalar row on the GPU) */
+#define MS_BISAI_BSR_MULT(name) int name(int nb, int bs, const int *rowptr, const int *cols, const double *vals, const double *x, double *y, void *stream)
+
+typedef struct {
+  const char *backend;
+  MS_BISAI_INVERT_DIAG((*invert_diag));
+  MS_BISAI_ILU_RESIDUAL((*ilu_residual));
+  MS_BISAI_ILU_UPDATE((*ilu_update));
+  MS_BISAI_ISAI_LOWER((*isai_lower));
+  MS_BISAI_ISAI_UPPER((*isai_upper));
+  MS_BISAI_BSR_MULT((*bsr_mult));
+} MSBISAIKernels;
+
+/* The exact block ILU(0) in row order (IKJ), host only: F from the values A on the pattern (rowptr, cols, diag: the
+   position of each diagonal block), Dinv the inverses of U's diagonal blocks; returns MS_BISAI_NONE in *bad, or the
+   first block row whose diagonal block of U is singular (the factorization stops there). */
+int MSBISAIILUExact_Reference(int nb, int bs, const int *rowptr, const int *cols, const int *diag, const double *A, double *F, double *Dinv, int *bad);
+
+MS_BISAI_INVERT_DIAG(MSBISAIInvertDiag_Reference);
+MS_BISAI_ILU_RESIDUAL(MSBISAIILUResidual_Reference);
+MS_BISAI_ILU_UPDATE(MSBISAIILUUpdate_Reference);
+MS_BISAI_ISAI_LOWER(MSBISAIISAILower_Reference);
+MS_BISAI_ISAI_UPPER(MSBISAIISAIUpper_Reference);
+MS_BISAI_BSR_MULT(MSBISAIBSRMult_Reference);
+MS_KERNEL_EXTERN const MSBISAIKernels MSBISAIKernels_Reference;
+#if defined(PETSC_HAVE_CUDA) || defined(__CUDACC__)
+MS_BISAI_INVERT_DIAG(MSBISAIInvertDiag_CUDA);
+MS_BISAI_ILU_RESIDUAL(MSBISAIILUResidual_CUDA);
+MS_BISAI_ILU_UPDATE(MSBISAIILUUpdate_CUDA);
+MS_BISAI_ISAI_LOWER(MSBISAIISAILower_CUDA);
+MS_BISAI_ISAI_UPPER(MSBISAIISAIUpper_CUDA);
+MS_BISAI_BSR_MULT(MSBISAIBSRMult_CUDA);
+MS_KERNEL_EXTERN const MSBISAIKernels MSBISAIKernels_CUDA;
+#endif
+
+#ifdef __cplusplus
+}
+#endif
