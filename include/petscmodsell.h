@@ -22,6 +22,7 @@
 /* Preconditioner types */
 #define PCRUIZ     "ruiz"
 #define PCBJSMOOTH "bjsmooth"
+#define PCNEUMANN  "neumann"
 #define PCBRBILU   "brbilu"
 #define PCBISAI    "bisai"
 
@@ -152,3 +153,32 @@ PETSC_EXTERN PetscErrorCode PCBJSmoothSetAsync(PC, PetscBool);
 PETSC_EXTERN PetscErrorCode PCBJSmoothGetAsync(PC, PetscBool *);
 PETSC_EXTERN PetscErrorCode PCBJSmoothSetGlobalCoefficients(PC, PetscBool);
 PETSC_EXTERN PetscErrorCode PCBJSmoothGetGlobalCoefficients(PC, PetscBool *);
+
+/*E
+   PCNeumannType - the preconditioner `PCNEUMANN` applies (paper 003), on the diagonally scaled operator
+   D^-1/2 A D^-1/2 = I + L~ + L~^T
+
+   Values:
++  `PCNEUMANN_NEU1` - truncated Neumann series (I - L~^T)(I - L~) (eq. 15)
+.  `PCNEUMANN_NEU2` - (I - L~^T + L~^T^2)(I - L~ + L~^2) (eq. 16, default)
+-  `PCNEUMANN_IP`   - scaled Incomplete Poisson (I - L~)(I - L~^T), stored explicitly with a drop tolerance (eq. 7)
+
+   Level: intermediate
+
+.seealso: `PCNEUMANN`, `PCNeumannSetType()`
+E*/
+typedef enum {
+  PCNEUMANN_NEU1,
+  PCNEUMANN_NEU2,
+  PCNEUMANN_IP
+} PCNeumannType;
+PETSC_EXTERN const char *const PCNeumannTypes[];
+
+/* PCNEUMANN */
+PETSC_EXTERN PetscErrorCode PCNeumannSetType(PC, PCNeumannType);
+PETSC_EXTERN PetscErrorCode PCNeumannGetType(PC, PCNeumannType *);
+PETSC_EXTERN PetscErrorCode PCNeumannSetIPDrop(PC, PetscReal);
+PETSC_EXTERN PetscErrorCode PCNeumannGetIPDrop(PC, PetscReal *);
+PETSC_EXTERN PetscErrorCode PCNeumannSetDeflation(PC, PetscInt, PetscInt);
+PETSC_EXTERN PetscErrorCode PCNeumannGetDeflation(PC, PetscInt *, PetscInt *, PetscInt *);
+PETSC_EXTERN PetscErrorCode PCNeumannGetLowerNorm(PC, PetscReal *);
