@@ -161,7 +161,8 @@ PETSC_EXTERN PetscErrorCode PCBJSmoothGetGlobalCoefficients(PC, PetscBool *);
    Values:
 +  `PCNEUMANN_NEU1` - truncated Neumann series (I - L~^T)(I - L~) (eq. 15)
 .  `PCNEUMANN_NEU2` - (I - L~^T + L~^T^2)(I - L~ + L~^2) (eq. 16, default)
--  `PCNEUMANN_IP`   - scaled Incomplete Poisson (I - L~)(I - L~^T), stored explicitly with a drop tolerance (eq. 7)
+.  `PCNEUMANN_IP`     - scaled Incomplete Poisson (I - L~)(I - L~^T), stored explicitly with a drop tolerance (eq. 7)
+-  `PCNEUMANN_JACOBI` - D^-1 (the series' first term; with deflation the paper's "diag" DPCG, for comparisons)
 
    Level: intermediate
 
@@ -170,7 +171,8 @@ E*/
 typedef enum {
   PCNEUMANN_NEU1,
   PCNEUMANN_NEU2,
-  PCNEUMANN_IP
+  PCNEUMANN_IP,
+  PCNEUMANN_JACOBI
 } PCNeumannType;
 PETSC_EXTERN const char *const PCNeumannTypes[];
 

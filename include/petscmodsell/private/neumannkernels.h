@@ -42,6 +42,9 @@ typedef struct {
 /* one term (see above): y = bb - D^-1 part(A) xx */
 #define MS_NEU_TRI(name) int name(const MSImageView *img, int part, const double *dinv, const double *b, int scale_b, const double *x, int scale_x, double *y, void *stream)
 
+/* y = dinv .* x (the type jacobi: the series truncated after its first term) */
+#define MS_NEU_SCALE(name) int name(int m, const double *dinv, const double *x, double *y, void *stream)
+
 /* Deflation (piecewise constant Z on subdomains, sub[o] the local subdomain of local row o, 0 <= sub[o] < nsub):
      restrict: out[j] = sum_{sub[o] = j} (a[o] - b[o])   (b may be NULL: 0; out is overwritten)
      coarse:   c[i] = sum_j Einv[i * nt + j] g[j], i < nl   (the process's nl rows of the dense E^-1, row-major)
@@ -58,6 +61,7 @@ typedef struct {
   MS_NEU_RESTRICT((*restrict_));
   MS_NEU_COARSE((*coarse));
   MS_NEU_PROLONG((*prolong));
+  MS_NEU_SCALE((*scale));
 } MSNeuKernels;
 
 MS_NEU_DIAG(MSNeuDiag_Reference);
@@ -66,6 +70,7 @@ MS_NEU_TRI(MSNeuTri_Reference);
 MS_NEU_RESTRICT(MSNeuRestrict_Reference);
 MS_NEU_COARSE(MSNeuCoarse_Reference);
 MS_NEU_PROLONG(MSNeuProlong_Reference);
+MS_NEU_SCALE(MSNeuScale_Reference);
 MS_KERNEL_EXTERN const MSNeuKernels MSNeuKernels_Reference;
 #if defined(PETSC_HAVE_CUDA) || defined(__CUDACC__)
 MS_NEU_DIAG(MSNeuDiag_CUDA);
@@ -74,6 +79,7 @@ MS_NEU_TRI(MSNeuTri_CUDA);
 MS_NEU_RESTRICT(MSNeuRestrict_CUDA);
 MS_NEU_COARSE(MSNeuCoarse_CUDA);
 MS_NEU_PROLONG(MSNeuProlong_CUDA);
+MS_NEU_SCALE(MSNeuScale_CUDA);
 MS_KERNEL_EXTERN const MSNeuKernels MSNeuKernels_CUDA;
 #endif
 

@@ -28,7 +28,7 @@
   #include <petscdevice_cuda.h>
 #endif
 
-const char *const PCNeumannTypes[] = {"neu1", "neu2", "ip", "PCNeumannType", "PCNEUMANN_", NULL};
+const char *const PCNeumannTypes[] = {"neu1", "neu2", "ip", "jacobi", "PCNeumannType", "PCNEUMANN_", NULL};
 
 static PetscLogEvent PC_NeuSetUp = 0, PC_NeuApply = 0, PC_NeuDeflation = 0;
 
@@ -37,6 +37,7 @@ typedef struct {
   PCNeumannType type;
   PetscReal     ip_drop;
   PetscInt      defl_n, defl_bs;
+  PetscBool     defl_contig; /* subdomains of consecutive rows (the paper's stripes) instead of locality blocks */
   PetscBool     warn;
 
   PCMSOperator        op; /* the operator, its blocks and images (PC layer) */
@@ -130,13 +131,16 @@ static PetscErrorCode PCNeumannSubdomains(PC pc, PetscInt *sub, PetscInt *nl)
       bs                = PetscMax(1, (m + n3 - 1) / n3);
     }
     *nl = 0;
-    if (m) {
+    if (m && jac->defl_contig) {
+      for (PetscInt o = 0; o < m; o++) sub[o] = o / bs;
+      *nl = (m + bs - 1) / bs;
+    } else if (m) {
       PetscCall(MSLocalityCompute(op->Ad, bs, &loc));
       for (PetscInt r = 0; r < m; r++) sub[loc->perm[r]] = r / bs;
       *nl = loc->nblocks;
       PetscCall(MSLocalityDestroy(&loc));
     }
-    jac->defl_kind   = "locality blocks";
+    jac->defl_kind   = jac->defl_contig ? "blocks of consecutive rows" : "locality blocks";
     jac->defl_box[0] = bs;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -378,7 +382,7 @@ static PetscErrorCode PCSetUp_Neumann(PC pc)
   PetscCall(PCMSBufferEnsure(op, &jac->status, sizeof(MSNeuStatus), "PCNEUMANN's status"));
   PetscCall(PCMSBufferEnsure(op, &jac->dinv, (size_t)PetscMax(op->m, 1) * sizeof(PetscScalar), "PCNEUMANN's inverse diagonal"));
   (void)bytes;
-  if (jac->type != PCNEUMANN_IP) {
+  if (jac->type == PCNEUMANN_NEU1 || jac->type == PCNEUMANN_NEU2) {
     PetscCall(PCMSBufferEnsure(op, &jac->w1, (size_t)PetscMax(op->m, 1) * sizeof(PetscScalar), "PCNEUMANN's work vector"));
     if (jac->type == PCNEUMANN_NEU2) PetscCall(PCMSBufferEnsure(op, &jac->w2, (size_t)PetscMax(op->m, 1) * sizeof(PetscScalar), "PCNEUMANN's work vector"));
   }
@@ -400,7 +404,7 @@ static PetscErrorCode PCSetUp_Neumann(PC pc)
   PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &lnorm, 1, MPIU_REAL, MPIU_MAX, comm));
   jac->lnorm = lnorm;
   PetscCall(PetscInfo(pc, "||L~||_inf of the scaled strictly lower part: %g\n", (double)lnorm));
-  if (lnorm >= 1.0 && jac->type != PCNEUMANN_IP) {
+  if (lnorm >= 1.0 && (jac->type == PCNEUMANN_NEU1 || jac->type == PCNEUMANN_NEU2)) {
     PetscCall(PetscInfo(pc, "||L~||_inf = %g >= 1: the Neumann series of (I + L~)^-1 need not converge\n", (double)lnorm));
     if (jac->warn && !jac->warned) PetscCall(PetscPrintf(comm, "WARNING PCNEUMANN: ||L~||_inf = %g >= 1 for the diagonally scaled operator D^-1/2 A D^-1/2 = I + L~ + L~^T: the truncated Neumann series need not converge and the preconditioner may be poor (-pc_neumann_warn false silences this)\n", (double)lnorm));
     jac->warned = PETSC_TRUE;
@@ -459,15 +463,23 @@ static PetscErrorCode PCNeumannSeries(PC pc, const PetscScalar *xa, PetscScalar 
     PetscCall(PCNeumannTri(pc, MS_PART_UPPER, w2, 0, w2, 0, w1)); /* t = p - G_U p */
     PetscCall(PCNeumannTri(pc, MS_PART_UPPER, w2, 0, w1, 0, ya)); /* z = p - G_U t */
     break;
-  case PCNEUMANN_IP: {
+  case PCNEUMANN_JACOBI: {
     void *stream;
+    int   err;
     PetscCall(PCMSKernelBegin(op, &stream));
+    err = jac->k->scale((int)op->m, (const double *)jac->dinv.ptr, xa, ya, stream);
+    PetscCall(PCMSKernelEnd(op, err, jac->k->backend, "scale", (PetscLogDouble)op->m));
+  } break;
+  case PCNEUMANN_IP: {
+    /* one product with the image of the explicit matrix (MSImageMultDevice logs its GPU time and flops) */
 #if defined(PETSC_HAVE_CUDA)
-    if (op->device) PetscCall(MSImageMultDevice(jac->ipimg, xa, NULL, ya)); /* logs its GPU flops */
+    if (op->device) PetscCall(MSImageMultDevice(jac->ipimg, xa, NULL, ya));
     else
 #endif
+    {
       PetscCall(MSImageMultHost(jac->ipimg, xa, NULL, ya));
-    PetscCall(PCMSKernelEnd(op, 0, op->device ? "cuda" : "reference", "ip product", op->device ? 0.0 : 2.0 * (PetscLogDouble)jac->ipnnz - op->m));
+      PetscCall(PetscLogFlops(PetscMax(0.0, 2.0 * (PetscLogDouble)jac->ipnnz - op->m)));
+    }
   } break;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -633,13 +645,14 @@ static PetscErrorCode PCSetFromOptions_Neumann(PC pc, PetscOptionItems PetscOpti
 
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "Neumann-series / Incomplete Poisson options");
-  PetscCall(PetscOptionsEnum("-pc_neumann_type", "neu1: (I - U~)(I - L~); neu2: (I - U~ + U~^2)(I - L~ + L~^2); ip: scaled Incomplete Poisson (I - L~)(I - L~^T), explicit", "PCNeumannSetType", PCNeumannTypes, (PetscEnum)type, (PetscEnum *)&type, &flg));
+  PetscCall(PetscOptionsEnum("-pc_neumann_type", "neu1: (I - U~)(I - L~); neu2: (I - U~ + U~^2)(I - L~ + L~^2); ip: scaled Incomplete Poisson (I - L~)(I - U~), explicit; jacobi: D^-1", "PCNeumannSetType", PCNeumannTypes, (PetscEnum)type, (PetscEnum *)&type, &flg));
   if (flg) PetscCall(PCNeumannSetType(pc, type));
   PetscCall(PetscOptionsReal("-pc_neumann_ip_drop", "ip: drop the entries of the scaled (I - L~)(I - L~^T) below this in absolute value (the diagonal is kept)", "PCNeumannSetIPDrop", drop, &drop, &flg));
   if (flg) PetscCall(PCNeumannSetIPDrop(pc, drop));
   PetscCall(PetscOptionsInt("-pc_neumann_deflation_subdomains", "Subdomain deflation: n subdomains per axis of the DMDA's local box (n^3 locality blocks per process for other operators); 0: no deflation", "PCNeumannSetDeflation", n, &n, NULL));
   PetscCall(PetscOptionsInt("-pc_neumann_deflation_block_size", "Subdomain deflation on locality blocks of this many rows (any operator); 0: from -pc_neumann_deflation_subdomains", "PCNeumannSetDeflation", bs, &bs, NULL));
   PetscCall(PCNeumannSetDeflation(pc, n, bs));
+  PetscCall(PetscOptionsBool("-pc_neumann_deflation_contiguous", "Without a DMDA: subdomains of consecutive rows (the paper's stripe-wise vectors; no partition computed) instead of locality blocks", "", jac->defl_contig, &jac->defl_contig, NULL));
   PetscCall(PetscOptionsBool("-pc_neumann_warn", "Print a warning (once) when ||L~||_inf >= 1 (the Neumann series need not converge)", "", warn, &warn, NULL));
   jac->warn = warn;
   PetscOptionsHeadEnd();
@@ -656,7 +669,7 @@ static PetscErrorCode PCView_Neumann(PC pc, PetscViewer viewer)
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &isascii));
   if (!isascii) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscViewerASCIIPrintf(viewer, "  type %s: %s\n", PCNeumannTypes[jac->type],
-                                   jac->type == PCNEUMANN_NEU1 ? "M^-1 = D^-1/2 (I - U~)(I - L~) D^-1/2 (paper 003 eq. 15)" : (jac->type == PCNEUMANN_NEU2 ? "M^-1 = D^-1/2 (I - U~ + U~^2)(I - L~ + L~^2) D^-1/2 (paper 003 eq. 16)" : "M^-1 = D^-1/2 drop((I - L~)(I - L~^T)) D^-1/2, explicit (paper 003 eq. 7 on the scaled operator)")));
+                                   jac->type == PCNEUMANN_NEU1 ? "M^-1 = D^-1/2 (I - U~)(I - L~) D^-1/2 (paper 003 eq. 15)" : (jac->type == PCNEUMANN_NEU2 ? "M^-1 = D^-1/2 (I - U~ + U~^2)(I - L~ + L~^2) D^-1/2 (paper 003 eq. 16)" : (jac->type == PCNEUMANN_IP ? "M^-1 = D^-1/2 drop((I - L~)(I - U~)) D^-1/2, explicit (paper 003 eq. 7 on the scaled operator)" : "M^-1 = D^-1 (the series' first term: Jacobi, for comparisons with deflation)"))));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  scaling: A~ = D^-1/2 A D^-1/2 = I + L~ + U~ per process on its diagonal block (not formed: folded into the kernels)\n"));
   if (jac->type == PCNEUMANN_IP) PetscCall(PetscViewerASCIIPrintf(viewer, "  ip drop tolerance %g\n", (double)jac->ip_drop));
   if (jac->defl_n > 0 || jac->defl_bs > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  deflation requested: %" PetscInt_FMT " subdomains per axis, block size %" PetscInt_FMT "\n", jac->defl_n, jac->defl_bs));
@@ -688,10 +701,10 @@ static PetscErrorCode PCView_Neumann(PC pc, PetscViewer viewer)
 
   Input Parameters:
 + pc   - the preconditioner context
-- type - `PCNEUMANN_NEU1`, `PCNEUMANN_NEU2` (default) or `PCNEUMANN_IP`
+- type - `PCNEUMANN_NEU1`, `PCNEUMANN_NEU2` (default), `PCNEUMANN_IP` or `PCNEUMANN_JACOBI`
 
   Options Database Key:
-. -pc_neumann_type <neu1,neu2,ip> - the type
+. -pc_neumann_type <neu1,neu2,ip,jacobi> - the type
 
   Level: intermediate
 
@@ -704,7 +717,7 @@ PetscErrorCode PCNeumannSetType(PC pc, PCNeumannType type)
   PetscFunctionBegin;
   PetscCall(PCMSGetData(pc, PCNEUMANN, PETSC_FALSE, &jac));
   PetscValidLogicalCollectiveEnum(pc, type, 2);
-  PetscCheck(type >= PCNEUMANN_NEU1 && type <= PCNEUMANN_IP, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCNEUMANN: unknown type %d (neu1, neu2 or ip)", (int)type);
+  PetscCheck(type >= PCNEUMANN_NEU1 && type <= PCNEUMANN_JACOBI, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCNEUMANN: unknown type %d (neu1, neu2, ip or jacobi)", (int)type);
   if (jac && jac->type != type) {
     jac->type = type;
     pc->setupcalled = PETSC_FALSE;
@@ -897,10 +910,11 @@ PetscErrorCode PCNeumannGetLowerNorm(PC pc, PetscReal *norm)
    truncated Neumann series and deflation on the GPU"), computed on the GPU when the operator lives there
 
    Options Database Keys:
-+  -pc_neumann_type <neu2>                  - neu1, neu2 or ip
++  -pc_neumann_type <neu2>                  - neu1, neu2, ip, or jacobi (D^-1: the first term, for comparisons with deflation)
 .  -pc_neumann_ip_drop <0.1>                - ip: drop tolerance on the scaled explicit matrix
 .  -pc_neumann_deflation_subdomains <0>     - subdomain deflation: n per axis (DMDA operators), n^3 locality blocks (others)
 .  -pc_neumann_deflation_block_size <0>     - subdomain deflation on locality blocks of this many rows
+.  -pc_neumann_deflation_contiguous <false> - subdomains of consecutive rows instead of locality blocks (no DMDA)
 -  -pc_neumann_warn <true>                  - print a warning once when ||L~||_inf >= 1
 
    Level: intermediate

@@ -221,4 +221,16 @@ extern "C" MS_NEU_PROLONG(MSNeuProlong_CUDA)
   return (int)cudaGetLastError();
 }
 
-extern "C" const MSNeuKernels MSNeuKernels_CUDA = {"cuda", MSNeuDiag_CUDA, MSNeuLNorm_CUDA, MSNeuTri_CUDA, MSNeuRestrict_CUDA, MSNeuCoarse_CUDA, MSNeuProlong_CUDA};
+__global__ void neu_scale_kernel(int m, const double *__restrict__ dinv, const double *x, double *y)
+{
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < m; i += (long long)gridDim.x * blockDim.x) y[i] = dinv[i] * x[i];
+}
+
+extern "C" MS_NEU_SCALE(MSNeuScale_CUDA)
+{
+  if (m <= 0) return (int)cudaSuccess;
+  neu_scale_kernel<<<ms_grid(m, 256), 256, 0, (cudaStream_t)stream>>>(m, dinv, x, y);
+  return (int)cudaGetLastError();
+}
+
+extern "C" const MSNeuKernels MSNeuKernels_CUDA = {"cuda", MSNeuDiag_CUDA, MSNeuLNorm_CUDA, MSNeuTri_CUDA, MSNeuRestrict_CUDA, MSNeuCoarse_CUDA, MSNeuProlong_CUDA, MSNeuScale_CUDA};

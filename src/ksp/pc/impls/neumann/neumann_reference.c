@@ -126,4 +126,11 @@ MS_NEU_PROLONG(MSNeuProlong_Reference)
   return 0;
 }
 
-const MSNeuKernels MSNeuKernels_Reference = {"reference", MSNeuDiag_Reference, MSNeuLNorm_Reference, MSNeuTri_Reference, MSNeuRestrict_Reference, MSNeuCoarse_Reference, MSNeuProlong_Reference};
+MS_NEU_SCALE(MSNeuScale_Reference)
+{
+  (void)stream;
+  for (int o = 0; o < m; o++) y[o] = dinv[o] * x[o];
+  return 0;
+}
+
+const MSNeuKernels MSNeuKernels_Reference = {"reference", MSNeuDiag_Reference, MSNeuLNorm_Reference, MSNeuTri_Reference, MSNeuRestrict_Reference, MSNeuCoarse_Reference, MSNeuProlong_Reference, MSNeuScale_Reference};

@@ -5,7 +5,7 @@ static char help[] = "PCNEUMANN: the apply against the explicit formula built wi
                      "  -lap: the 5-/7-point Laplacian (-nx -ny -nz) instead of the problem suite (-problem twophase -dim -n -contrast)\n";
 
 /*
-   formula:   for neu1, neu2 and ip (drop 0) the PC's apply equals D^-1/2 K^T K D^-1/2 r (neu) or D^-1/2 (I - L~)(I - L~^T)
+   formula:   for neu1, neu2, ip (drop 0) and jacobi the PC's apply equals D^-1/2 K^T K D^-1/2 r (neu) or D^-1/2 (I - L~)(I - L~^T)
               D^-1/2 r (ip), computed here from the scaled strictly lower part L~ of each process's diagonal block
               assembled row by row and its transpose (MatTranspose), to rounding.
    deflation: a DMDA Laplacian, deflation with n boxes per axis per process: after z = PCApply(r), the residual r - A z
@@ -84,6 +84,9 @@ static PetscErrorCode ExplicitApply(Mat A, PCNeumannType type, Vec r, Vec z)
     PetscCall(MatMult(LT, t, u));
     PetscCall(VecAXPY(w, 1.0, u));
     break;
+  case PCNEUMANN_JACOBI: /* w = u: z = D^-1 r */
+    PetscCall(VecCopy(u, w));
+    break;
   case PCNEUMANN_IP: /* w = (I - L~)(I - L~^T) u */
     PetscCall(MatMult(LT, u, t));
     PetscCall(VecWAXPY(v, -1.0, t, u));
@@ -118,7 +121,7 @@ static PetscErrorCode TestFormula(Mat A)
   PetscCall(MatCreateVecs(A, &r, &z));
   PetscCall(VecDuplicate(z, &zref));
   PetscCall(MSTestVecSetHash(r, 7, 3, -1.0, 1.0));
-  for (PetscInt t = 0; t < 3; t++) {
+  for (PetscInt t = 0; t < 4; t++) {
     PetscReal d;
 
     PetscCall(PCCreate(comm, &pc));
@@ -290,7 +293,7 @@ static PetscErrorCode TestCompare(Mat A)
   PetscCall(VecDuplicate(z, &zh));
   PetscCall(MSTestVecSetHash(r, 7, 3, -1.0, 1.0));
   PetscCall(VecCopy(r, rb));
-  for (PetscInt t = 0; t < 3; t++)
+  for (PetscInt t = 0; t < 4; t++)
     for (PetscInt defl = 0; defl < 2; defl++) {
       PetscReal d;
       for (PetscInt k = 0; k < 2; k++) {
@@ -429,6 +432,13 @@ int main(int argc, char **argv)
      suffix: solve_lap
      nsize: {{1 3}}
      args: -lap -nx 20 -ny 16 -nz {{1 6}} -pc_type neumann -pc_neumann_type {{neu1 neu2 ip}} -pc_neumann_deflation_subdomains {{0 2}}
+     output_file: output/ex1_solve.out
+
+   # PETSc's PCDEFLATION with PCNEUMANN as its inner preconditioner (its default Haar space, coarse LU on the host)
+   test:
+     suffix: solve_pcdeflation
+     nsize: {{1 3}}
+     args: -dim 2 -n 16 -contrast 1e3 -pc_type deflation -deflation_pc_pc_type neumann -deflation_pc_pc_neumann_type {{neu1 neu2 ip}}
      output_file: output/ex1_solve.out
 
    # GPU: the CUDA kernels against the reference kernels (the same PC on a host and an aijcusparse copy), and the
