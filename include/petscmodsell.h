@@ -22,6 +22,7 @@
 /* Preconditioner types */
 #define PCRUIZ     "ruiz"
 #define PCBJSMOOTH "bjsmooth"
+#define PCNEUMANN  "neumann"
 #define PCBRBILU   "brbilu"
 #define PCBISAI    "bisai"
 
@@ -215,6 +216,8 @@ PETSC_EXTERN PetscErrorCode PCBRBILUSetBlockRows(PC, PetscInt);
 PETSC_EXTERN PetscErrorCode PCBRBILUSetSymmetric(PC, PetscBool3);
 PETSC_EXTERN PetscErrorCode PCBRBILUGetOrdering(PC, IS *);
 PETSC_EXTERN PetscErrorCode PCBRBILUGetStatistics(PC, PetscReal *, PetscReal *);
+
+/*E
    PCBISAIILUType - how `PCBISAI` computes its block ILU(0) factors
 
    Values:
@@ -239,3 +242,34 @@ PETSC_EXTERN PetscErrorCode PCBISAIGetILUType(PC, PCBISAIILUType *);
 PETSC_EXTERN PetscErrorCode PCBISAISetILUSweeps(PC, PetscInt);
 PETSC_EXTERN PetscErrorCode PCBISAIGetILUSweeps(PC, PetscInt *);
 PETSC_EXTERN PetscErrorCode PCBISAIGetFactors(PC, Mat *, Mat *, Mat *, Mat *);
+
+/*E
+   PCNeumannType - the preconditioner `PCNEUMANN` applies (paper 003), on the diagonally scaled operator
+   D^-1/2 A D^-1/2 = I + L~ + L~^T
+
+   Values:
++  `PCNEUMANN_NEU1` - truncated Neumann series (I - L~^T)(I - L~) (eq. 15)
+.  `PCNEUMANN_NEU2` - (I - L~^T + L~^T^2)(I - L~ + L~^2) (eq. 16, default)
+.  `PCNEUMANN_IP`     - scaled Incomplete Poisson (I - L~)(I - L~^T), stored explicitly with a drop tolerance (eq. 7)
+-  `PCNEUMANN_JACOBI` - D^-1 (the series' first term; with deflation the paper's "diag" DPCG, for comparisons)
+
+   Level: intermediate
+
+.seealso: `PCNEUMANN`, `PCNeumannSetType()`
+E*/
+typedef enum {
+  PCNEUMANN_NEU1,
+  PCNEUMANN_NEU2,
+  PCNEUMANN_IP,
+  PCNEUMANN_JACOBI
+} PCNeumannType;
+PETSC_EXTERN const char *const PCNeumannTypes[];
+
+/* PCNEUMANN */
+PETSC_EXTERN PetscErrorCode PCNeumannSetType(PC, PCNeumannType);
+PETSC_EXTERN PetscErrorCode PCNeumannGetType(PC, PCNeumannType *);
+PETSC_EXTERN PetscErrorCode PCNeumannSetIPDrop(PC, PetscReal);
+PETSC_EXTERN PetscErrorCode PCNeumannGetIPDrop(PC, PetscReal *);
+PETSC_EXTERN PetscErrorCode PCNeumannSetDeflation(PC, PetscInt, PetscInt);
+PETSC_EXTERN PetscErrorCode PCNeumannGetDeflation(PC, PetscInt *, PetscInt *, PetscInt *);
+PETSC_EXTERN PetscErrorCode PCNeumannGetLowerNorm(PC, PetscReal *);

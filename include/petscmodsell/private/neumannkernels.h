@@ -1,0 +1,88 @@
+/*
+   Kernels of PCNEUMANN, declared once (see mskernels.h for the conventions): the host reference
+   (src/ksp/pc/impls/neumann/neumann_reference.c) and the CUDA implementation (neumann.cu) define each signature and
+   compute the same function (up to the order of the additions in the deflation's subdomain sums, which the device
+   accumulates with atomics); the glue (neumann.c) calls them through MSNeuKernels.
+
+   Notation (paper 003, eq. 8, 15, 16): A = L + D + U on the local diagonal block Ad (L strictly lower, U strictly upper
+   in the user's row numbering), the scaled operator A~ = D^-1/2 A D^-1/2 = I + L~ + U~ (L~ = D^-1/2 L D^-1/2). The
+   kernels never form A~: with dinv = D^-1 (user row order),
+       D^-1/2 L~ = (D^-1 L) D^-1/2,
+   so every power of L~ between two half scalings is a power of G_L = D^-1 L, and
+       Neu1: D^-1/2 (I - U~)(I - L~) D^-1/2         = (I - G_U)(I - G_L) D^-1
+       Neu2: D^-1/2 (I - U~ + U~^2)(I - L~ + L~^2) D^-1/2 = (I - G_U + G_U^2)(I - G_L + G_L^2) D^-1
+   (U~ = L~^T for a symmetric operator: the paper's K^T K). Each term is one pass of the kernel tri over the image:
+       y[o] = bb[o] - dinv[o] * sum_{c in part(o)} a_oc xx[c],
+       bb[o] = scale_b ? dinv[o] b[o] : b[o],   xx[c] = scale_x ? dinv[c] x[c] : x[c],
+   part(o) the user columns c < o (MS_PART_LOWER) or c > o (MS_PART_UPPER) of user row o's off-diagonal entries.
+   Neu1 is tri(L, b=r*, x=r*) then tri(U, b=p, x=p); Neu2 evaluates each factor by Horner, P x = x - G (x - G x):
+   tri(L, r*, r*) -> t; tri(L, r*, t) -> p; tri(U, p, p) -> t; tri(U, p, t) -> z (r*: r read with scale 1/d).
+   y must not alias x (x is read at the neighbours); y may alias b.
+*/
+#pragma once
+
+#include <petscmodsell/private/mskernels.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MS_NEU_BAD_NONE (~0ULL)
+
+/* Setup status, in the backend's memory */
+typedef struct {
+  unsigned long long badrow; /* smallest local (user) row whose diagonal entry is missing, not positive or not finite */
+  unsigned long long lnorm;  /* bits of ||L~||_inf = max_o sum_{c<o} |a_oc| sqrt(dinv_o dinv_c) (a nonnegative double or NaN) */
+} MSNeuStatus;
+
+/* dinv[o] = 1 / diag (0 where the diagonal is not positive and finite, recorded in status->badrow); resets the status */
+#define MS_NEU_DIAG(name) int name(const MSImageView *img, double *dinv, MSNeuStatus *status, void *stream)
+/* status->lnorm = ||L~||_inf of the scaled strictly lower part (dinv from diag) */
+#define MS_NEU_LNORM(name) int name(const MSImageView *img, const double *dinv, MSNeuStatus *status, void *stream)
+/* one term (see above): y = bb - D^-1 part(A) xx */
+#define MS_NEU_TRI(name) int name(const MSImageView *img, int part, const double *dinv, const double *b, int scale_b, const double *x, int scale_x, double *y, void *stream)
+
+/* y = dinv .* x (the type jacobi: the series truncated after its first term) */
+#define MS_NEU_SCALE(name) int name(int m, const double *dinv, const double *x, double *y, void *stream)
+
+/* Deflation (piecewise constant Z on subdomains, sub[o] the local subdomain of local row o, 0 <= sub[o] < nsub):
+     restrict: out[j] = sum_{sub[o] = j} (a[o] - b[o])   (b may be NULL: 0; out is overwritten)
+     coarse:   c[i] = sum_j Einv[i * nt + j] g[j], i < nl   (the process's nl rows of the dense E^-1, row-major)
+     prolong:  z[o] = y[o] + c[sub[o]]                       (z may alias y) */
+#define MS_NEU_RESTRICT(name) int name(int m, const int *sub, int nsub, const double *a, const double *b, double *out, void *stream)
+#define MS_NEU_COARSE(name)   int name(int nl, int nt, const double *Einv, const double *g, double *c, void *stream)
+#define MS_NEU_PROLONG(name)  int name(int m, const int *sub, const double *c, const double *y, double *z, void *stream)
+
+typedef struct {
+  const char *backend;
+  MS_NEU_DIAG((*diag));
+  MS_NEU_LNORM((*lnorm));
+  MS_NEU_TRI((*tri));
+  MS_NEU_RESTRICT((*restrict_));
+  MS_NEU_COARSE((*coarse));
+  MS_NEU_PROLONG((*prolong));
+  MS_NEU_SCALE((*scale));
+} MSNeuKernels;
+
+MS_NEU_DIAG(MSNeuDiag_Reference);
+MS_NEU_LNORM(MSNeuLNorm_Reference);
+MS_NEU_TRI(MSNeuTri_Reference);
+MS_NEU_RESTRICT(MSNeuRestrict_Reference);
+MS_NEU_COARSE(MSNeuCoarse_Reference);
+MS_NEU_PROLONG(MSNeuProlong_Reference);
+MS_NEU_SCALE(MSNeuScale_Reference);
+MS_KERNEL_EXTERN const MSNeuKernels MSNeuKernels_Reference;
+#if defined(PETSC_HAVE_CUDA) || defined(__CUDACC__)
+MS_NEU_DIAG(MSNeuDiag_CUDA);
+MS_NEU_LNORM(MSNeuLNorm_CUDA);
+MS_NEU_TRI(MSNeuTri_CUDA);
+MS_NEU_RESTRICT(MSNeuRestrict_CUDA);
+MS_NEU_COARSE(MSNeuCoarse_CUDA);
+MS_NEU_PROLONG(MSNeuProlong_CUDA);
+MS_NEU_SCALE(MSNeuScale_CUDA);
+MS_KERNEL_EXTERN const MSNeuKernels MSNeuKernels_CUDA;
+#endif
+
+#ifdef __cplusplus
+}
+#endif

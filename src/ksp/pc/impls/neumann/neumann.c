@@ -1,0 +1,971 @@
+/*
+   PCNEUMANN: truncated Neumann-series (Neu1, Neu2) and scaled Incomplete Poisson (IP) preconditioners on the
+   diagonally scaled operator, with optional subdomain deflation (paper 003: eq. 7, 8, 15, 16; section 4, eq. 17).
+
+   With A = L + D + U on the local diagonal block Ad and A~ = D^-1/2 A D^-1/2 = I + L~ + U~ (never formed):
+     neu1: M^-1 = D^-1/2 (I - U~)(I - L~) D^-1/2                 = (I - D^-1 U)(I - D^-1 L) D^-1
+     neu2: M^-1 = D^-1/2 (I - U~ + U~^2)(I - L~ + L~^2) D^-1/2   = (I - G_U + G_U^2)(I - G_L + G_L^2) D^-1
+     ip:   M^-1 = D^-1/2 drop((I - L~)(I - U~)) D^-1/2, stored explicitly (eq. 7 on A~, where D~ = I), entries of
+           the scaled product below -pc_neumann_ip_drop in absolute value dropped (the diagonal is kept)
+   (U~ = L~^T for a symmetric operator: the paper's K^T K). neu1/neu2 are 2/4 passes of one kernel over the mod-SELL
+   image of Ad (neumannkernels.h), ip one product with the image of the explicit matrix.
+
+   Deflation (paper 003 section 4): Z piecewise constant on subdomains (DMDA operators: the local box cut into n^d
+   boxes; others: the locality blocks of localityimpl.h), E = Z^T A Z (dense, nsub x nsub over all processes) built
+   and inverted on the host once per setup, the process's rows of E^-1 kept in the PC's memory. PCApply is the
+   A-DEF2 two-level preconditioner z = y + Z E^-1 Z^T (r - A y), y = M^-1 r; PCPreSolve makes the initial residual
+   orthogonal to Z (x0 <- x0 + Z E^-1 Z^T r0), on which subspace A-DEF2 equals the symmetric BNN preconditioner
+   P^T M^-1 P + Q, so PETSc's plain CG applies (docs/neumann.md).
+
+   MPI: the series and IP per process on Ad (block Jacobi across processes); deflation global (one gather of the
+   processes' subdomain sums per apply; with a GPU operator that is one device-to-host copy of nsub_local values).
+*/
+#include <petscmodsell/private/pcmsimpl.h>
+#include <petscmodsell/private/neumannkernels.h>
+#include <petscmodsell/private/localityimpl.h>
+#include <petscblaslapack.h>
+#if defined(PETSC_HAVE_CUDA)
+  #include <petscdevice_cuda.h>
+#endif
+
+const char *const PCNeumannTypes[] = {"neu1", "neu2", "ip", "jacobi", "PCNeumannType", "PCNEUMANN_", NULL};
+
+static PetscLogEvent PC_NeuSetUp = 0, PC_NeuApply = 0, PC_NeuDeflation = 0;
+
+typedef struct {
+  /* options */
+  PCNeumannType type;
+  PetscReal     ip_drop;
+  PetscInt      defl_n, defl_bs;
+  PetscBool     defl_contig; /* subdomains of consecutive rows (the paper's stripes) instead of locality blocks */
+  PetscBool     warn;
+
+  PCMSOperator        op; /* the operator, its blocks and images (PC layer) */
+  const MSNeuKernels *k;
+  PCMSBuffer          dinv, status, w1, w2;
+
+  /* what the setups found */
+  PetscReal lnorm;  /* ||L~||_inf, max over the processes */
+  PetscBool warned; /* the message about lnorm >= 1 was given */
+  PetscInt  nsetups;
+
+  /* ip */
+  Mat        ipmat; /* the explicit D^-1/2 drop(...) D^-1/2 of the local block (host SeqAIJ) */
+  MSImage    ipimg; /* its image in the PC's memory */
+  PetscInt64 ipnnz, ipnnz_full;
+
+  /* deflation */
+  PetscBool    defl;
+  const char  *defl_kind;
+  PetscInt     nl, nt, noff; /* local and total subdomains, the first of this process */
+  PetscMPIInt *counts, *displs;
+  PCMSBuffer   sub, einv, gl, g, c;
+  PetscScalar *hgl, *hg; /* host copies (several processes) */
+  Vec          t;        /* A y */
+  PetscBool    saved_nonzero, presolved;
+  PetscInt     defl_box[3];
+} PC_Neumann;
+
+/* -------------------------------------------------------------------------------------------------------------- */
+
+static PetscErrorCode PCNeumannCopyToBuffer(PCMSOperator *op, void *dst, const void *src, size_t bytes)
+{
+  PetscFunctionBegin;
+  if (!bytes) PetscFunctionReturn(PETSC_SUCCESS);
+  if (op->device) {
+#if defined(PETSC_HAVE_CUDA)
+    cudaStream_t stream;
+
+    PetscCall(PetscGetCurrentCUDAStream(&stream));
+    PetscCallCUDA(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, stream));
+    PetscCall(PetscLogCpuToGpu((PetscLogDouble)bytes));
+#endif
+  } else PetscCall(PetscMemcpy(dst, src, bytes));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCNeumannFreeDeflation(PC_Neumann *jac)
+{
+  PetscFunctionBegin;
+  PetscCall(PCMSBufferDestroy(&jac->sub));
+  PetscCall(PCMSBufferDestroy(&jac->einv));
+  PetscCall(PCMSBufferDestroy(&jac->gl));
+  PetscCall(PCMSBufferDestroy(&jac->g));
+  PetscCall(PCMSBufferDestroy(&jac->c));
+  PetscCall(PetscFree2(jac->counts, jac->displs));
+  PetscCall(PetscFree2(jac->hgl, jac->hg));
+  PetscCall(VecDestroy(&jac->t));
+  jac->defl = PETSC_FALSE;
+  jac->nl = jac->nt = jac->noff = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Subdomain of every local row (host array of m ints); *nl subdomains on this process */
+static PetscErrorCode PCNeumannSubdomains(PC pc, PetscInt *sub, PetscInt *nl)
+{
+  PC_Neumann   *jac = (PC_Neumann *)pc->data;
+  PCMSOperator *op  = &jac->op;
+  PetscInt      box[4], m = op->m;
+
+  PetscFunctionBegin;
+  PetscCall(MatModSELLGetDMDABox_Private(pc->pmat, box));
+  if (box[0] && !jac->defl_bs && (PetscInt64)box[0] * box[1] * box[2] * box[3] == m) {
+    const PetscInt n = jac->defl_n, nx = box[0], ny = box[1], nz = box[2], dof = box[3];
+    const PetscInt sx = PetscMin(n, nx), sy = ny > 1 ? PetscMin(n, ny) : 1, sz = nz > 1 ? PetscMin(n, nz) : 1;
+
+    for (PetscInt o = 0; o < m; o++) {
+      const PetscInt p = o / dof, ix = p % nx, iy = (p / nx) % ny, iz = p / (nx * ny);
+      sub[o] = (ix * sx) / nx + sx * ((iy * sy) / ny + sy * ((iz * sz) / nz));
+    }
+    *nl              = sx * sy * sz;
+    jac->defl_kind   = "boxes of the DMDA's local box";
+    jac->defl_box[0] = sx;
+    jac->defl_box[1] = sy;
+    jac->defl_box[2] = sz;
+  } else {
+    PetscInt   bs = jac->defl_bs;
+    MSLocality loc;
+
+    if (!bs) {
+      const PetscInt n3 = jac->defl_n * jac->defl_n * jac->defl_n;
+      bs                = PetscMax(1, (m + n3 - 1) / n3);
+    }
+    *nl = 0;
+    if (m && jac->defl_contig) {
+      for (PetscInt o = 0; o < m; o++) sub[o] = o / bs;
+      *nl = (m + bs - 1) / bs;
+    } else if (m) {
+      PetscCall(MSLocalityCompute(op->Ad, bs, &loc));
+      for (PetscInt r = 0; r < m; r++) sub[loc->perm[r]] = r / bs;
+      *nl = loc->nblocks;
+      PetscCall(MSLocalityDestroy(&loc));
+    }
+    jac->defl_kind   = jac->defl_contig ? "blocks of consecutive rows" : "locality blocks";
+    jac->defl_box[0] = bs;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Z, E = Z^T A Z over all processes, its inverse (host), the process's rows of E^-1 in the PC's memory */
+static PetscErrorCode PCNeumannSetUpDeflation(PC pc)
+{
+  PC_Neumann   *jac  = (PC_Neumann *)pc->data;
+  PCMSOperator *op   = &jac->op;
+  MPI_Comm      comm = PetscObjectComm((PetscObject)pc);
+  PetscMPIInt   size, rank;
+  PetscInt      m = op->m, nl, nt, *sub, *gsub_ghost = NULL;
+  int          *sub32;
+  PetscScalar  *Eloc, *E, *Einv;
+  PetscBLASInt  bn, info;
+
+  PetscFunctionBegin;
+  PetscCall(PCNeumannFreeDeflation(jac));
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCall(PetscMalloc2(m, &sub, m, &sub32));
+  PetscCall(PCNeumannSubdomains(pc, sub, &nl));
+  PetscCall(PetscMalloc2(size, &jac->counts, size, &jac->displs));
+  {
+    PetscMPIInt nlm;
+    PetscCall(PetscMPIIntCast(nl, &nlm));
+    PetscCallMPI(MPI_Allgather(&nlm, 1, MPI_INT, jac->counts, 1, MPI_INT, comm));
+  }
+  nt = 0;
+  for (PetscMPIInt p = 0; p < size; p++) {
+    jac->displs[p] = (PetscMPIInt)nt;
+    nt += jac->counts[p];
+  }
+  jac->nl   = nl;
+  jac->nt   = nt;
+  jac->noff = jac->displs[rank];
+  PetscCheck(nt > 0, comm, PETSC_ERR_ARG_WRONG, "PCNEUMANN: deflation needs at least one subdomain (the operator has no rows?)");
+  PetscCheck((PetscInt64)nt * nt <= 64 * 1024 * 1024, comm, PETSC_ERR_ARG_OUTOFRANGE, "PCNEUMANN: %" PetscInt_FMT " subdomains over all processes: the dense E = Z^T A Z would hold %g entries; use fewer subdomains (-pc_neumann_deflation_subdomains, -pc_neumann_deflation_block_size)", nt, (double)nt * nt);
+
+  /* the global subdomain of the ghost columns */
+  if (op->mpi) {
+    Vec                gs;
+    PetscScalar       *a;
+    const PetscScalar *ga;
+
+    PetscCall(VecCreateMPI(comm, m, PETSC_DETERMINE, &gs));
+    PetscCall(VecGetArrayWrite(gs, &a));
+    for (PetscInt o = 0; o < m; o++) a[o] = (PetscScalar)(sub[o] + jac->noff);
+    PetscCall(VecRestoreArrayWrite(gs, &a));
+    {
+      Vec hg;
+      PetscCall(VecCreateSeq(PETSC_COMM_SELF, op->nghost, &hg));
+      /* the layer's scatter works between vectors of the PC's memory type; these are host vectors of the same layout */
+      PetscCall(VecScatterBegin(op->scat, gs, hg, INSERT_VALUES, SCATTER_FORWARD));
+      PetscCall(VecScatterEnd(op->scat, gs, hg, INSERT_VALUES, SCATTER_FORWARD));
+      PetscCall(PetscMalloc1(op->nghost, &gsub_ghost));
+      PetscCall(VecGetArrayRead(hg, &ga));
+      for (PetscInt k = 0; k < op->nghost; k++) gsub_ghost[k] = (PetscInt)PetscRealPart(ga[k]);
+      PetscCall(VecRestoreArrayRead(hg, &ga));
+      PetscCall(VecDestroy(&hg));
+    }
+    PetscCall(VecDestroy(&gs));
+  }
+
+  /* this process's rows of E */
+  PetscCall(PetscCalloc1((size_t)nl * nt, &Eloc));
+  for (PetscInt o = 0; o < m; o++) {
+    const PetscInt    *cols;
+    const PetscScalar *vals;
+    PetscInt           nc;
+    PetscScalar       *row = Eloc + (size_t)sub[o] * nt;
+
+    PetscCall(MatGetRow(op->Ad, o, &nc, &cols, &vals));
+    for (PetscInt k = 0; k < nc; k++) row[jac->noff + sub[cols[k]]] += vals[k];
+    PetscCall(MatRestoreRow(op->Ad, o, &nc, &cols, &vals));
+    if (op->mpi) {
+      PetscCall(MatGetRow(op->Ao, o, &nc, &cols, &vals));
+      for (PetscInt k = 0; k < nc; k++) row[gsub_ghost[cols[k]]] += vals[k];
+      PetscCall(MatRestoreRow(op->Ao, o, &nc, &cols, &vals));
+    }
+  }
+  PetscCall(PetscFree(gsub_ghost));
+
+  /* all rows of E on every process, the inverse by Cholesky (E is SPD when A is) */
+  PetscCall(PetscMalloc2((size_t)nt * nt, &E, (size_t)nl * nt, &Einv));
+  {
+    PetscMPIInt *rc, *rd;
+    PetscCall(PetscMalloc2(size, &rc, size, &rd));
+    for (PetscMPIInt p = 0; p < size; p++) {
+      rc[p] = (PetscMPIInt)((PetscInt64)jac->counts[p] * nt);
+      rd[p] = (PetscMPIInt)((PetscInt64)jac->displs[p] * nt);
+    }
+    PetscCallMPI(MPI_Allgatherv(Eloc, (PetscMPIInt)(nl * nt), MPIU_SCALAR, E, rc, rd, MPIU_SCALAR, comm));
+    PetscCall(PetscFree2(rc, rd));
+  }
+  PetscCall(PetscFree(Eloc));
+  PetscCall(PetscBLASIntCast(nt, &bn));
+  PetscCallBLAS("LAPACKpotrf", LAPACKpotrf_("L", &bn, E, &bn, &info));
+  PetscCheck(info == 0, comm, PETSC_ERR_MAT_CH_ZRPVT, "PCNEUMANN: the coarse matrix E = Z^T A Z of the deflation is not positive definite (LAPACK potrf: %d at subdomain %d): the operator must be SPD, with no subdomain in its null space; add a Dirichlet condition or turn deflation off", (int)info, (int)info - 1);
+  PetscCallBLAS("LAPACKpotri", LAPACKpotri_("L", &bn, E, &bn, &info));
+  PetscCheck(info == 0, comm, PETSC_ERR_LIB, "PCNEUMANN: LAPACK potri failed (%d) inverting the coarse matrix", (int)info);
+  /* column-major lower triangle of the inverse: entry (i, j), i >= j, at E[i + j nt]; rows noff .. noff+nl-1 */
+  for (PetscInt i = 0; i < nl; i++)
+    for (PetscInt j = 0; j < nt; j++) {
+      const PetscInt gi = jac->noff + i;
+      Einv[(size_t)i * nt + j] = gi >= j ? E[gi + (size_t)j * nt] : E[j + (size_t)gi * nt];
+    }
+
+  /* into the PC's memory */
+  for (PetscInt o = 0; o < m; o++) sub32[o] = (int)sub[o];
+  PetscCall(PCMSBufferEnsure(op, &jac->sub, (size_t)m * sizeof(int), "PCNEUMANN's subdomain map"));
+  PetscCall(PCMSBufferEnsure(op, &jac->einv, (size_t)nl * nt * sizeof(PetscScalar), "PCNEUMANN's rows of the inverse coarse matrix"));
+  PetscCall(PCMSBufferEnsure(op, &jac->gl, (size_t)nl * sizeof(PetscScalar), "PCNEUMANN's subdomain sums"));
+  PetscCall(PCMSBufferEnsure(op, &jac->g, (size_t)nt * sizeof(PetscScalar), "PCNEUMANN's subdomain sums"));
+  PetscCall(PCMSBufferEnsure(op, &jac->c, (size_t)nl * sizeof(PetscScalar), "PCNEUMANN's coarse correction"));
+  PetscCall(PCNeumannCopyToBuffer(op, jac->sub.ptr, sub32, (size_t)m * sizeof(int)));
+  PetscCall(PCNeumannCopyToBuffer(op, jac->einv.ptr, Einv, (size_t)nl * nt * sizeof(PetscScalar)));
+  PetscCall(PCMSSynchronize(op)); /* the host arrays are freed below */
+  PetscCall(PetscFree2(E, Einv));
+  PetscCall(PetscFree2(sub, sub32));
+  PetscCall(PetscMalloc2(nl, &jac->hgl, nt, &jac->hg));
+  PetscCall(MatCreateVecs(pc->pmat, &jac->t, NULL));
+  jac->defl = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the strictly lower (lower) or upper part of D^-1/2 Ad D^-1/2 as a SeqAIJ matrix (s = D^-1/2; nnz: work, m) */
+static PetscErrorCode PCNeumannScaledPart(Mat Ad, const PetscScalar *s, PetscBool lower, PetscInt *nnz, Mat *P)
+{
+  PetscInt m;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetLocalSize(Ad, &m, NULL));
+  for (PetscInt i = 0; i < m; i++) {
+    const PetscInt *cols;
+    PetscInt        nc;
+    PetscCall(MatGetRow(Ad, i, &nc, &cols, NULL));
+    nnz[i] = 0;
+    for (PetscInt k = 0; k < nc; k++) nnz[i] += lower ? cols[k] < i : cols[k] > i;
+    PetscCall(MatRestoreRow(Ad, i, &nc, &cols, NULL));
+  }
+  PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, m, m, 0, nnz, P));
+  for (PetscInt i = 0; i < m; i++) {
+    const PetscInt    *cols;
+    const PetscScalar *vals;
+    PetscInt           nc;
+    PetscCall(MatGetRow(Ad, i, &nc, &cols, &vals));
+    for (PetscInt k = 0; k < nc; k++)
+      if (lower ? cols[k] < i : cols[k] > i) PetscCall(MatSetValue(*P, i, cols[k], s[i] * vals[k] * s[cols[k]], INSERT_VALUES));
+    PetscCall(MatRestoreRow(Ad, i, &nc, &cols, &vals));
+  }
+  PetscCall(MatAssemblyBegin(*P, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*P, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The explicit scaled IP matrix of the local block: D^-1/2 drop((I - L~)(I - U~)) D^-1/2 (host SeqAIJ) */
+static PetscErrorCode PCNeumannBuildIP(PC pc)
+{
+  PC_Neumann        *jac = (PC_Neumann *)pc->data;
+  PCMSOperator      *op  = &jac->op;
+  PetscInt           m = op->m, *nnz;
+  Mat                Lt, Ut, LLt, Mt;
+  Vec                d;
+  const PetscScalar *da;
+  PetscScalar       *s;
+
+  PetscFunctionBegin;
+  PetscCall(MatDestroy(&jac->ipmat));
+  PetscCall(PetscMalloc2(m, &s, m, &nnz));
+  PetscCall(MatCreateVecs(op->Ad, &d, NULL));
+  PetscCall(MatGetDiagonal(op->Ad, d));
+  PetscCall(VecGetArrayRead(d, &da));
+  for (PetscInt i = 0; i < m; i++) s[i] = 1.0 / PetscSqrtReal(PetscRealPart(da[i])); /* positive: checked before */
+  PetscCall(VecRestoreArrayRead(d, &da));
+  PetscCall(VecDestroy(&d));
+  /* L~, U~ (strictly lower and upper parts of the scaled block; U~ = L~^T for a symmetric operator) */
+  PetscCall(PCNeumannScaledPart(op->Ad, s, PETSC_TRUE, nnz, &Lt));
+  PetscCall(PCNeumannScaledPart(op->Ad, s, PETSC_FALSE, nnz, &Ut));
+  /* (I - L~)(I - U~) = I - L~ - U~ + L~ U~ */
+  PetscCall(MatMatMult(Lt, Ut, MAT_INITIAL_MATRIX, PETSC_DETERMINE, &LLt));
+  PetscCall(MatAXPY(LLt, -1.0, Lt, DIFFERENT_NONZERO_PATTERN));
+  PetscCall(MatAXPY(LLt, -1.0, Ut, DIFFERENT_NONZERO_PATTERN));
+  PetscCall(MatDestroy(&Ut));
+  PetscCall(MatShift(LLt, 1.0));
+  PetscCall(MatDestroy(&Lt));
+  /* drop |entry| < tol off the diagonal, scale by D^-1/2 on both sides */
+  jac->ipnnz = jac->ipnnz_full = 0;
+  for (PetscInt i = 0; i < m; i++) {
+    const PetscInt    *cols;
+    const PetscScalar *vals;
+    PetscInt           nc;
+    PetscCall(MatGetRow(LLt, i, &nc, &cols, &vals));
+    nnz[i] = 0;
+    for (PetscInt k = 0; k < nc; k++) nnz[i] += (cols[k] == i || PetscAbsScalar(vals[k]) >= jac->ip_drop);
+    jac->ipnnz += nnz[i];
+    jac->ipnnz_full += nc;
+    PetscCall(MatRestoreRow(LLt, i, &nc, &cols, &vals));
+  }
+  PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, m, m, 0, nnz, &Mt));
+  for (PetscInt i = 0; i < m; i++) {
+    const PetscInt    *cols;
+    const PetscScalar *vals;
+    PetscInt           nc;
+    PetscCall(MatGetRow(LLt, i, &nc, &cols, &vals));
+    for (PetscInt k = 0; k < nc; k++)
+      if (cols[k] == i || PetscAbsScalar(vals[k]) >= jac->ip_drop) PetscCall(MatSetValue(Mt, i, cols[k], s[i] * vals[k] * s[cols[k]], INSERT_VALUES));
+    PetscCall(MatRestoreRow(LLt, i, &nc, &cols, &vals));
+  }
+  PetscCall(MatAssemblyBegin(Mt, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(Mt, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatDestroy(&LLt));
+  PetscCall(PetscFree2(s, nnz));
+  jac->ipmat = Mt;
+  if (!jac->ipimg) PetscCall(MSImageCreate(&jac->ipimg));
+  PetscCall(MSImageSetUp(jac->ipimg, jac->ipmat, op->device ? PETSC_MEMTYPE_DEVICE : PETSC_MEMTYPE_HOST));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCSetUp_Neumann(PC pc)
+{
+  PC_Neumann            *jac  = (PC_Neumann *)pc->data;
+  PCMSOperator          *op   = &jac->op;
+  MPI_Comm               comm = PetscObjectComm((PetscObject)pc);
+  const PCMSImageRequest dreq = {PCMS_ENCODING_MODSELL, 0, PCMS_ORDERING_ANY, PETSC_FALSE}, oreq = {PCMS_ENCODING_PLAIN, 0, PCMS_ORDERING_ANY, PETSC_FALSE};
+  MSImageView            v;
+  MSNeuStatus            st;
+  void                  *stream;
+  int                    err;
+  PetscInt64             loc, glob;
+  PetscReal              lnorm;
+  const size_t           bytes = (size_t)PetscMax(op->m, 1) * sizeof(PetscScalar);
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(PC_NeuSetUp, pc, 0, 0, 0));
+  PetscCall(PCMSOperatorSetUp(pc, op, &dreq, &oreq));
+  jac->k = PCMSKernels(op, MSNeuKernels);
+  PetscCall(PCMSBufferEnsure(op, &jac->status, sizeof(MSNeuStatus), "PCNEUMANN's status"));
+  PetscCall(PCMSBufferEnsure(op, &jac->dinv, (size_t)PetscMax(op->m, 1) * sizeof(PetscScalar), "PCNEUMANN's inverse diagonal"));
+  (void)bytes;
+  if (jac->type == PCNEUMANN_NEU1 || jac->type == PCNEUMANN_NEU2) {
+    PetscCall(PCMSBufferEnsure(op, &jac->w1, (size_t)PetscMax(op->m, 1) * sizeof(PetscScalar), "PCNEUMANN's work vector"));
+    if (jac->type == PCNEUMANN_NEU2) PetscCall(PCMSBufferEnsure(op, &jac->w2, (size_t)PetscMax(op->m, 1) * sizeof(PetscScalar), "PCNEUMANN's work vector"));
+  }
+
+  /* inverse diagonal, first bad row, ||L~||_inf: one read back */
+  PetscCall(PCMSOperatorGetView(op, 0, &v));
+  PetscCall(PCMSKernelBegin(op, &stream));
+  err = jac->k->diag(&v, (double *)jac->dinv.ptr, (MSNeuStatus *)jac->status.ptr, stream);
+  PetscCall(PCMSKernelEnd(op, err, jac->k->backend, "diag", (PetscLogDouble)op->m));
+  PetscCall(PCMSKernelBegin(op, &stream));
+  err = jac->k->lnorm(&v, (const double *)jac->dinv.ptr, (MSNeuStatus *)jac->status.ptr, stream);
+  PetscCall(PCMSKernelEnd(op, err, jac->k->backend, "lnorm", 2.0 * (PetscLogDouble)op->img[0]->noffdiag + 2.0 * op->m));
+  PetscCall(PCMSReadBack(op, &st, jac->status.ptr, sizeof(st)));
+  loc = st.badrow == MS_NEU_BAD_NONE ? -1 : (PetscInt64)st.badrow;
+  PetscCall(PCMSFirstBad(pc, op, 1, 1, &loc, &glob));
+  if (glob >= 0) PetscCall(PCMSErrorDiagonal(pc, (PetscInt)glob, "the Neumann-series and Incomplete Poisson preconditioners scale the operator by D^-1/2 (paper 003, eq. 8): every diagonal entry must be positive", "PCNEUMANN is meant for SPD operators (e.g. pressure Poisson matrices); scale the system by -1 if it is negative definite, or use another preconditioner"));
+  PetscCall(PetscMemcpy(&lnorm, &st.lnorm, sizeof(lnorm)));
+  if (PetscIsNanReal(lnorm)) lnorm = PETSC_INFINITY;
+  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &lnorm, 1, MPIU_REAL, MPIU_MAX, comm));
+  jac->lnorm = lnorm;
+  PetscCall(PetscInfo(pc, "||L~||_inf of the scaled strictly lower part: %g\n", (double)lnorm));
+  if (lnorm >= 1.0 && (jac->type == PCNEUMANN_NEU1 || jac->type == PCNEUMANN_NEU2)) {
+    PetscCall(PetscInfo(pc, "||L~||_inf = %g >= 1: the Neumann series of (I + L~)^-1 need not converge\n", (double)lnorm));
+    if (jac->warn && !jac->warned) PetscCall(PetscPrintf(comm, "WARNING PCNEUMANN: ||L~||_inf = %g >= 1 for the diagonally scaled operator D^-1/2 A D^-1/2 = I + L~ + L~^T: the truncated Neumann series need not converge and the preconditioner may be poor (-pc_neumann_warn false silences this)\n", (double)lnorm));
+    jac->warned = PETSC_TRUE;
+  }
+
+  if (jac->type == PCNEUMANN_IP) PetscCall(PCNeumannBuildIP(pc));
+  else {
+    PetscCall(MatDestroy(&jac->ipmat));
+    PetscCall(MSImageDestroy(&jac->ipimg));
+  }
+  if (jac->defl_n > 0 || jac->defl_bs > 0) PetscCall(PCNeumannSetUpDeflation(pc));
+  else PetscCall(PCNeumannFreeDeflation(jac));
+  jac->nsetups++;
+  PetscCall(PetscLogEventEnd(PC_NeuSetUp, pc, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* flops of one tri pass: half the entries multiply-add, the scalings, the final update */
+static PetscLogDouble PCNeumannTriFlops(MSImage img, int scale_b, int scale_x)
+{
+  return (PetscLogDouble)img->noffdiag * (scale_x ? 1.5 : 1.0) + (scale_b ? 3.0 : 2.0) * (PetscLogDouble)img->m;
+}
+
+static PetscErrorCode PCNeumannTri(PC pc, int part, const PetscScalar *b, int scale_b, const PetscScalar *x, int scale_x, PetscScalar *y)
+{
+  PC_Neumann   *jac = (PC_Neumann *)pc->data;
+  PCMSOperator *op  = &jac->op;
+  MSImageView   v;
+  void         *stream;
+  int           err;
+
+  PetscFunctionBegin;
+  PetscCall(PCMSOperatorGetView(op, 0, &v));
+  PetscCall(PCMSKernelBegin(op, &stream));
+  err = jac->k->tri(&v, part, (const double *)jac->dinv.ptr, b, scale_b, x, scale_x, y, stream);
+  PetscCall(PCMSKernelEnd(op, err, jac->k->backend, part == MS_PART_LOWER ? "tri (lower)" : "tri (upper)", PCNeumannTriFlops(op->img[0], scale_b, scale_x)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* y = M^-1 x on the local arrays */
+static PetscErrorCode PCNeumannSeries(PC pc, const PetscScalar *xa, PetscScalar *ya)
+{
+  PC_Neumann   *jac = (PC_Neumann *)pc->data;
+  PCMSOperator *op  = &jac->op;
+  PetscScalar  *w1 = (PetscScalar *)jac->w1.ptr, *w2 = (PetscScalar *)jac->w2.ptr;
+
+  PetscFunctionBegin;
+  switch (jac->type) {
+  case PCNEUMANN_NEU1:
+    PetscCall(PCNeumannTri(pc, MS_PART_LOWER, xa, 1, xa, 1, w1)); /* p = (I - G_L) D^-1 r */
+    PetscCall(PCNeumannTri(pc, MS_PART_UPPER, w1, 0, w1, 0, ya)); /* z = (I - G_U) p */
+    break;
+  case PCNEUMANN_NEU2:
+    PetscCall(PCNeumannTri(pc, MS_PART_LOWER, xa, 1, xa, 1, w1)); /* t = q - G_L q, q = D^-1 r */
+    PetscCall(PCNeumannTri(pc, MS_PART_LOWER, xa, 1, w1, 0, w2)); /* p = q - G_L t */
+    PetscCall(PCNeumannTri(pc, MS_PART_UPPER, w2, 0, w2, 0, w1)); /* t = p - G_U p */
+    PetscCall(PCNeumannTri(pc, MS_PART_UPPER, w2, 0, w1, 0, ya)); /* z = p - G_U t */
+    break;
+  case PCNEUMANN_JACOBI: {
+    void *stream;
+    int   err;
+    PetscCall(PCMSKernelBegin(op, &stream));
+    err = jac->k->scale((int)op->m, (const double *)jac->dinv.ptr, xa, ya, stream);
+    PetscCall(PCMSKernelEnd(op, err, jac->k->backend, "scale", (PetscLogDouble)op->m));
+  } break;
+  case PCNEUMANN_IP: {
+    /* one product with the image of the explicit matrix (MSImageMultDevice logs its GPU time and flops) */
+#if defined(PETSC_HAVE_CUDA)
+    if (op->device) PetscCall(MSImageMultDevice(jac->ipimg, xa, NULL, ya));
+    else
+#endif
+    {
+      PetscCall(MSImageMultHost(jac->ipimg, xa, NULL, ya));
+      PetscCall(PetscLogFlops(PetscMax(0.0, 2.0 * (PetscLogDouble)jac->ipnnz - op->m)));
+    }
+  } break;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* c = E^-1 Z^T (a - b) (b may be NULL) for the process's subdomains, where the PC computes */
+static PetscErrorCode PCNeumannCoarse(PC pc, const PetscScalar *a, const PetscScalar *b)
+{
+  PC_Neumann   *jac = (PC_Neumann *)pc->data;
+  PCMSOperator *op  = &jac->op;
+  void         *stream;
+  int           err;
+  const double *g;
+
+  PetscFunctionBegin;
+  PetscCall(PCMSKernelBegin(op, &stream));
+  err = jac->k->restrict_((int)op->m, (const int *)jac->sub.ptr, (int)jac->nl, a, b, (double *)jac->gl.ptr, stream);
+  PetscCall(PCMSKernelEnd(op, err, jac->k->backend, "restrict", (b ? 2.0 : 1.0) * op->m));
+  if (op->mpi) { /* the subdomain sums of all processes (on the GPU: one device-to-host copy of nl values) */
+    PetscCall(PCMSReadBack(op, jac->hgl, jac->gl.ptr, (size_t)jac->nl * sizeof(PetscScalar)));
+    PetscCallMPI(MPI_Allgatherv(jac->hgl, (PetscMPIInt)jac->nl, MPIU_SCALAR, jac->hg, jac->counts, jac->displs, MPIU_SCALAR, PetscObjectComm((PetscObject)pc)));
+    PetscCall(PCNeumannCopyToBuffer(op, jac->g.ptr, jac->hg, (size_t)jac->nt * sizeof(PetscScalar)));
+    g = (const double *)jac->g.ptr;
+  } else g = (const double *)jac->gl.ptr;
+  PetscCall(PCMSKernelBegin(op, &stream));
+  err = jac->k->coarse((int)jac->nl, (int)jac->nt, (const double *)jac->einv.ptr, g, (double *)jac->c.ptr, stream);
+  PetscCall(PCMSKernelEnd(op, err, jac->k->backend, "coarse", 2.0 * jac->nl * jac->nt));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* z = y + Z c */
+static PetscErrorCode PCNeumannProlong(PC pc, const PetscScalar *y, PetscScalar *z)
+{
+  PC_Neumann   *jac = (PC_Neumann *)pc->data;
+  PCMSOperator *op  = &jac->op;
+  void         *stream;
+  int           err;
+
+  PetscFunctionBegin;
+  PetscCall(PCMSKernelBegin(op, &stream));
+  err = jac->k->prolong((int)op->m, (const int *)jac->sub.ptr, (const double *)jac->c.ptr, y, z, stream);
+  PetscCall(PCMSKernelEnd(op, err, jac->k->backend, "prolong", (PetscLogDouble)op->m));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCApply_Neumann(PC pc, Vec x, Vec y)
+{
+  PC_Neumann        *jac = (PC_Neumann *)pc->data;
+  PCMSOperator      *op  = &jac->op;
+  const PetscScalar *xa, *ta;
+  PetscScalar       *ya;
+  Vec                xu, yu;
+
+  PetscFunctionBegin;
+  PetscCheck(jac->nsetups, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONGSTATE, "PCNEUMANN: the preconditioner is not set up");
+  PetscCall(PetscLogEventBegin(PC_NeuApply, pc, x, y, 0));
+  PetscCall(PCMSStageIn(op, 0, x, PETSC_TRUE, &xu));
+  PetscCall(PCMSStageIn(op, 1, y, PETSC_FALSE, &yu));
+  PetscCall(PCMSVecGetArrayRead(op, xu, &xa));
+  PetscCall(PCMSVecGetArray(op, yu, PETSC_MEMORY_ACCESS_WRITE, &ya));
+  PetscCall(PCNeumannSeries(pc, xa, ya));
+  PetscCall(PCMSVecRestoreArray(op, yu, PETSC_MEMORY_ACCESS_WRITE, &ya));
+  if (jac->defl) { /* A-DEF2: z = y + Z E^-1 Z^T (r - A y) */
+    PetscCall(PetscLogEventBegin(PC_NeuDeflation, pc, 0, 0, 0));
+    PetscCall(MatMult(pc->pmat, yu, jac->t));
+    PetscCall(PCMSVecGetArrayRead(op, jac->t, &ta));
+    PetscCall(PCNeumannCoarse(pc, xa, ta));
+    PetscCall(PCMSVecRestoreArrayRead(op, jac->t, &ta));
+    PetscCall(PCMSVecGetArray(op, yu, PETSC_MEMORY_ACCESS_READ_WRITE, &ya));
+    PetscCall(PCNeumannProlong(pc, ya, ya));
+    PetscCall(PCMSVecRestoreArray(op, yu, PETSC_MEMORY_ACCESS_READ_WRITE, &ya));
+    PetscCall(PetscLogEventEnd(PC_NeuDeflation, pc, 0, 0, 0));
+  }
+  PetscCall(PCMSVecRestoreArrayRead(op, xu, &xa));
+  PetscCall(PCMSStageOut(y, yu));
+  PetscCall(PetscLogEventEnd(PC_NeuApply, pc, x, y, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* deflation: x0 <- x0 + Z E^-1 Z^T (b - A x0), so that the initial residual is orthogonal to Z */
+static PetscErrorCode PCPreSolve_Neumann(PC pc, KSP ksp, Vec b, Vec x)
+{
+  PC_Neumann        *jac = (PC_Neumann *)pc->data;
+  PCMSOperator      *op  = &jac->op;
+  PetscBool          nonzero;
+  const PetscScalar *ra;
+  PetscScalar       *xa;
+  Vec                ru, xu;
+
+  PetscFunctionBegin;
+  jac->presolved = PETSC_FALSE;
+  if (!jac->defl || !b || !x) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscLogEventBegin(PC_NeuDeflation, pc, 0, 0, 0));
+  PetscCall(KSPGetInitialGuessNonzero(ksp, &nonzero));
+  if (nonzero) {
+    PetscCall(MatMult(pc->pmat, x, jac->t));
+    PetscCall(VecAYPX(jac->t, -1.0, b));
+  } else {
+    PetscCall(VecCopy(b, jac->t));
+    PetscCall(VecZeroEntries(x));
+  }
+  PetscCall(PCMSStageIn(op, 0, jac->t, PETSC_TRUE, &ru));
+  PetscCall(PCMSStageIn(op, 1, x, PETSC_TRUE, &xu));
+  PetscCall(PCMSVecGetArrayRead(op, ru, &ra));
+  PetscCall(PCNeumannCoarse(pc, ra, NULL));
+  PetscCall(PCMSVecRestoreArrayRead(op, ru, &ra));
+  PetscCall(PCMSVecGetArray(op, xu, PETSC_MEMORY_ACCESS_READ_WRITE, &xa));
+  PetscCall(PCNeumannProlong(pc, xa, xa));
+  PetscCall(PCMSVecRestoreArray(op, xu, PETSC_MEMORY_ACCESS_READ_WRITE, &xa));
+  PetscCall(PCMSStageOut(x, xu));
+  jac->saved_nonzero = nonzero;
+  jac->presolved     = PETSC_TRUE;
+  PetscCall(KSPSetInitialGuessNonzero(ksp, PETSC_TRUE));
+  PetscCall(PetscLogEventEnd(PC_NeuDeflation, pc, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCPostSolve_Neumann(PC pc, KSP ksp, Vec b, Vec x)
+{
+  PC_Neumann *jac = (PC_Neumann *)pc->data;
+
+  PetscFunctionBegin;
+  (void)b;
+  (void)x;
+  if (jac->presolved) PetscCall(KSPSetInitialGuessNonzero(ksp, jac->saved_nonzero));
+  jac->presolved = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCReset_Neumann(PC pc)
+{
+  PC_Neumann *jac = (PC_Neumann *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCall(PCNeumannFreeDeflation(jac));
+  PetscCall(MatDestroy(&jac->ipmat));
+  PetscCall(MSImageDestroy(&jac->ipimg));
+  PetscCall(PCMSBufferDestroy(&jac->dinv));
+  PetscCall(PCMSBufferDestroy(&jac->status));
+  PetscCall(PCMSBufferDestroy(&jac->w1));
+  PetscCall(PCMSBufferDestroy(&jac->w2));
+  PetscCall(PCMSOperatorReset(&jac->op));
+  jac->nsetups = 0;
+  jac->warned  = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCDestroy_Neumann(PC pc)
+{
+  PetscFunctionBegin;
+  PetscCall(PCReset_Neumann(pc));
+  PetscCall(PetscFree(pc->data));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCSetFromOptions_Neumann(PC pc, PetscOptionItems PetscOptionsObject)
+{
+  PC_Neumann   *jac  = (PC_Neumann *)pc->data;
+  PCNeumannType type = jac->type;
+  PetscReal     drop = jac->ip_drop;
+  PetscInt      n = jac->defl_n, bs = jac->defl_bs;
+  PetscBool     flg, warn = jac->warn;
+
+  PetscFunctionBegin;
+  PetscOptionsHeadBegin(PetscOptionsObject, "Neumann-series / Incomplete Poisson options");
+  PetscCall(PetscOptionsEnum("-pc_neumann_type", "neu1: (I - U~)(I - L~); neu2: (I - U~ + U~^2)(I - L~ + L~^2); ip: scaled Incomplete Poisson (I - L~)(I - U~), explicit; jacobi: D^-1", "PCNeumannSetType", PCNeumannTypes, (PetscEnum)type, (PetscEnum *)&type, &flg));
+  if (flg) PetscCall(PCNeumannSetType(pc, type));
+  PetscCall(PetscOptionsReal("-pc_neumann_ip_drop", "ip: drop the entries of the scaled (I - L~)(I - L~^T) below this in absolute value (the diagonal is kept)", "PCNeumannSetIPDrop", drop, &drop, &flg));
+  if (flg) PetscCall(PCNeumannSetIPDrop(pc, drop));
+  PetscCall(PetscOptionsInt("-pc_neumann_deflation_subdomains", "Subdomain deflation: n subdomains per axis of the DMDA's local box (n^3 locality blocks per process for other operators); 0: no deflation", "PCNeumannSetDeflation", n, &n, NULL));
+  PetscCall(PetscOptionsInt("-pc_neumann_deflation_block_size", "Subdomain deflation on locality blocks of this many rows (any operator); 0: from -pc_neumann_deflation_subdomains", "PCNeumannSetDeflation", bs, &bs, NULL));
+  PetscCall(PCNeumannSetDeflation(pc, n, bs));
+  PetscCall(PetscOptionsBool("-pc_neumann_deflation_contiguous", "Without a DMDA: subdomains of consecutive rows (the paper's stripe-wise vectors; no partition computed) instead of locality blocks", "", jac->defl_contig, &jac->defl_contig, NULL));
+  PetscCall(PetscOptionsBool("-pc_neumann_warn", "Print a warning (once) when ||L~||_inf >= 1 (the Neumann series need not converge)", "", warn, &warn, NULL));
+  jac->warn = warn;
+  PetscOptionsHeadEnd();
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCView_Neumann(PC pc, PetscViewer viewer)
+{
+  PC_Neumann *jac = (PC_Neumann *)pc->data;
+  PetscBool   isascii;
+  const char *where, *image;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &isascii));
+  if (!isascii) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  type %s: %s\n", PCNeumannTypes[jac->type],
+                                   jac->type == PCNEUMANN_NEU1 ? "M^-1 = D^-1/2 (I - U~)(I - L~) D^-1/2 (paper 003 eq. 15)" : (jac->type == PCNEUMANN_NEU2 ? "M^-1 = D^-1/2 (I - U~ + U~^2)(I - L~ + L~^2) D^-1/2 (paper 003 eq. 16)" : (jac->type == PCNEUMANN_IP ? "M^-1 = D^-1/2 drop((I - L~)(I - U~)) D^-1/2, explicit (paper 003 eq. 7 on the scaled operator)" : "M^-1 = D^-1 (the series' first term: Jacobi, for comparisons with deflation)"))));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  scaling: A~ = D^-1/2 A D^-1/2 = I + L~ + U~ per process on its diagonal block (not formed: folded into the kernels)\n"));
+  if (jac->type == PCNEUMANN_IP) PetscCall(PetscViewerASCIIPrintf(viewer, "  ip drop tolerance %g\n", (double)jac->ip_drop));
+  if (jac->defl_n > 0 || jac->defl_bs > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  deflation requested: %" PetscInt_FMT " subdomains per axis, block size %" PetscInt_FMT "\n", jac->defl_n, jac->defl_bs));
+  if (!jac->nsetups) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  (not set up yet)\n"));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PCMSOperatorDescribe(&jac->op, &where, &image));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  ||L~||_inf of the scaled strictly lower part: %g%s\n", (double)jac->lnorm, jac->lnorm >= 1.0 ? " >= 1: the Neumann series need not converge" : " < 1"));
+  if (jac->type == PCNEUMANN_IP) {
+    PetscInt64 nz[2] = {jac->ipnnz, jac->ipnnz_full};
+    PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, nz, 2, MPIU_INT64, MPI_SUM, PetscObjectComm((PetscObject)pc)));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  ip: %" PetscInt64_FMT " nonzeros kept of %" PetscInt64_FMT " in (I - L~)(I - L~^T)\n", nz[0], nz[1]));
+  }
+  if (jac->defl) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  deflation (A-DEF2, initial residual made orthogonal to Z): %" PetscInt_FMT " subdomains in all (%s), coarse matrix E = Z^T A Z of size %" PetscInt_FMT ", inverse stored dense\n", jac->nt, jac->defl_kind, jac->nt));
+  } else PetscCall(PetscViewerASCIIPrintf(viewer, "  no deflation\n"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  computed on the %s, reading %s\n", where, image));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* public interface                                                                                */
+
+/*@
+  PCNeumannSetType - Sets the preconditioner `PCNEUMANN` applies
+
+  Logically Collective
+
+  Input Parameters:
++ pc   - the preconditioner context
+- type - `PCNEUMANN_NEU1`, `PCNEUMANN_NEU2` (default), `PCNEUMANN_IP` or `PCNEUMANN_JACOBI`
+
+  Options Database Key:
+. -pc_neumann_type <neu1,neu2,ip,jacobi> - the type
+
+  Level: intermediate
+
+.seealso: [](ch_ksp), `PCNEUMANN`, `PCNeumannGetType()`
+@*/
+PetscErrorCode PCNeumannSetType(PC pc, PCNeumannType type)
+{
+  PC_Neumann *jac;
+
+  PetscFunctionBegin;
+  PetscCall(PCMSGetData(pc, PCNEUMANN, PETSC_FALSE, &jac));
+  PetscValidLogicalCollectiveEnum(pc, type, 2);
+  PetscCheck(type >= PCNEUMANN_NEU1 && type <= PCNEUMANN_JACOBI, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCNEUMANN: unknown type %d (neu1, neu2, ip or jacobi)", (int)type);
+  if (jac && jac->type != type) {
+    jac->type = type;
+    pc->setupcalled = PETSC_FALSE;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCNeumannGetType - Gets the preconditioner `PCNEUMANN` applies
+
+  Not Collective
+
+  Input Parameter:
+. pc - the preconditioner context
+
+  Output Parameter:
+. type - the type
+
+  Level: intermediate
+
+.seealso: [](ch_ksp), `PCNEUMANN`, `PCNeumannSetType()`
+@*/
+PetscErrorCode PCNeumannGetType(PC pc, PCNeumannType *type)
+{
+  PC_Neumann *jac;
+
+  PetscFunctionBegin;
+  PetscCall(PCMSGetData(pc, PCNEUMANN, PETSC_TRUE, &jac));
+  PetscAssertPointer(type, 2);
+  *type = jac->type;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCNeumannSetIPDrop - Sets the drop tolerance of the explicit scaled Incomplete Poisson matrix of `PCNEUMANN`
+
+  Logically Collective
+
+  Input Parameters:
++ pc   - the preconditioner context
+- drop - entries of (I - L~)(I - L~^T) (scaled operator) below this in absolute value are dropped, the diagonal is
+         kept (default 0.1: for the scaled 5-point Laplacian this keeps the pattern of A, as in paper 003)
+
+  Options Database Key:
+. -pc_neumann_ip_drop <0.1> - the tolerance
+
+  Level: intermediate
+
+.seealso: [](ch_ksp), `PCNEUMANN`, `PCNeumannGetIPDrop()`
+@*/
+PetscErrorCode PCNeumannSetIPDrop(PC pc, PetscReal drop)
+{
+  PC_Neumann *jac;
+
+  PetscFunctionBegin;
+  PetscCall(PCMSGetData(pc, PCNEUMANN, PETSC_FALSE, &jac));
+  PetscValidLogicalCollectiveReal(pc, drop, 2);
+  PetscCheck(drop >= 0.0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCNEUMANN: the drop tolerance %g must be nonnegative (0 keeps every entry)", (double)drop);
+  if (jac && jac->ip_drop != drop) {
+    jac->ip_drop    = drop;
+    pc->setupcalled = PETSC_FALSE;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCNeumannGetIPDrop - Gets the drop tolerance of the explicit scaled Incomplete Poisson matrix of `PCNEUMANN`
+
+  Not Collective
+
+  Input Parameter:
+. pc - the preconditioner context
+
+  Output Parameter:
+. drop - the tolerance
+
+  Level: intermediate
+
+.seealso: [](ch_ksp), `PCNEUMANN`, `PCNeumannSetIPDrop()`
+@*/
+PetscErrorCode PCNeumannGetIPDrop(PC pc, PetscReal *drop)
+{
+  PC_Neumann *jac;
+
+  PetscFunctionBegin;
+  PetscCall(PCMSGetData(pc, PCNEUMANN, PETSC_TRUE, &jac));
+  PetscAssertPointer(drop, 2);
+  *drop = jac->ip_drop;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCNeumannSetDeflation - Sets the subdomain deflation of `PCNEUMANN`
+
+  Logically Collective
+
+  Input Parameters:
++ pc - the preconditioner context
+. n  - subdomains per axis of each process's local box for an operator created by a `DMDA` (n^d boxes), or n^3
+       locality blocks per process for other operators; 0: no deflation (default)
+- bs - locality blocks of this many rows per subdomain, for any operator (overrides `n`); 0: from `n`
+
+  Options Database Keys:
++ -pc_neumann_deflation_subdomains <n> - subdomains per axis
+- -pc_neumann_deflation_block_size <bs> - rows per locality block
+
+  Level: intermediate
+
+.seealso: [](ch_ksp), `PCNEUMANN`, `PCNeumannGetDeflation()`, `PCDEFLATION`
+@*/
+PetscErrorCode PCNeumannSetDeflation(PC pc, PetscInt n, PetscInt bs)
+{
+  PC_Neumann *jac;
+
+  PetscFunctionBegin;
+  PetscCall(PCMSGetData(pc, PCNEUMANN, PETSC_FALSE, &jac));
+  PetscValidLogicalCollectiveInt(pc, n, 2);
+  PetscValidLogicalCollectiveInt(pc, bs, 3);
+  PetscCheck(n >= 0 && bs >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCNEUMANN: the deflation subdomains per axis (%" PetscInt_FMT ") and block size (%" PetscInt_FMT ") must be nonnegative (0: off)", n, bs);
+  PetscCheck(n <= 1024, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCNEUMANN: %" PetscInt_FMT " subdomains per axis is too many for a dense coarse matrix", n);
+  if (jac && (jac->defl_n != n || jac->defl_bs != bs)) {
+    jac->defl_n     = n;
+    jac->defl_bs    = bs;
+    pc->setupcalled = PETSC_FALSE;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCNeumannGetDeflation - Gets the subdomain deflation settings of `PCNEUMANN` and, after a setup, the coarse size
+
+  Not Collective
+
+  Input Parameter:
+. pc - the preconditioner context
+
+  Output Parameters:
++ n    - subdomains per axis, or `NULL`
+. bs   - rows per locality block, or `NULL`
+- nsub - the number of subdomains over all processes in the last setup (0: no deflation), or `NULL`
+
+  Level: intermediate
+
+.seealso: [](ch_ksp), `PCNEUMANN`, `PCNeumannSetDeflation()`
+@*/
+PetscErrorCode PCNeumannGetDeflation(PC pc, PetscInt *n, PetscInt *bs, PetscInt *nsub)
+{
+  PC_Neumann *jac;
+
+  PetscFunctionBegin;
+  PetscCall(PCMSGetData(pc, PCNEUMANN, PETSC_TRUE, &jac));
+  if (n) *n = jac->defl_n;
+  if (bs) *bs = jac->defl_bs;
+  if (nsub) *nsub = jac->defl ? jac->nt : 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCNeumannGetLowerNorm - Gets ||L~||_inf, the infinity norm of the strictly lower part of the diagonally scaled
+  operator (max over the processes' diagonal blocks), computed by the last setup; the Neumann series of
+  (I + L~)^-1 converges when it is below 1
+
+  Not Collective
+
+  Input Parameter:
+. pc - the preconditioner context, set up
+
+  Output Parameter:
+. norm - the norm
+
+  Level: intermediate
+
+.seealso: [](ch_ksp), `PCNEUMANN`
+@*/
+PetscErrorCode PCNeumannGetLowerNorm(PC pc, PetscReal *norm)
+{
+  PC_Neumann *jac;
+
+  PetscFunctionBegin;
+  PetscCall(PCMSGetData(pc, PCNEUMANN, PETSC_TRUE, &jac));
+  PetscAssertPointer(norm, 2);
+  PetscCheck(jac->nsetups, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONGSTATE, "PCNEUMANN: call PCSetUp() first");
+  *norm = jac->lnorm;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*MC
+   PCNEUMANN - "neumann" - truncated Neumann-series (Neu1, Neu2) and scaled Incomplete Poisson preconditioners on the
+   diagonally scaled operator, with optional subdomain deflation (paper 003: Gupta, van Gijzen, Vuik, "Evaluation of
+   truncated Neumann series and deflation on the GPU"), computed on the GPU when the operator lives there
+
+   Options Database Keys:
++  -pc_neumann_type <neu2>                  - neu1, neu2, ip, or jacobi (D^-1: the first term, for comparisons with deflation)
+.  -pc_neumann_ip_drop <0.1>                - ip: drop tolerance on the scaled explicit matrix
+.  -pc_neumann_deflation_subdomains <0>     - subdomain deflation: n per axis (DMDA operators), n^3 locality blocks (others)
+.  -pc_neumann_deflation_block_size <0>     - subdomain deflation on locality blocks of this many rows
+.  -pc_neumann_deflation_contiguous <false> - subdomains of consecutive rows instead of locality blocks (no DMDA)
+-  -pc_neumann_warn <true>                  - print a warning once when ||L~||_inf >= 1
+
+   Level: intermediate
+
+   Notes:
+   With A~ = D^-1/2 A D^-1/2 = I + L~ + U~ (L~ strictly lower, U~ = L~^T for symmetric A) the preconditioners are
+   neu1: M^-1 = D^-1/2 (I - U~)(I - L~) D^-1/2, neu2: D^-1/2 (I - U~ + U~^2)(I - L~ + L~^2) D^-1/2 (truncations of the
+   Neumann series of (I + L~)^-1, which converges when ||L~||_inf < 1), ip: D^-1/2 (I - L~)(I - L~^T) D^-1/2 stored
+   explicitly with small entries dropped. The user's matrix is not modified: the scaling is folded into the kernels,
+   which read the operator's modified Sliced ELLPACK image (the `MATMODSELL` image, or one the preconditioner builds for
+   other AIJ matrices). All three are symmetric for a symmetric operator, so `KSPCG` applies. On several processes
+   each process works on its diagonal block (block Jacobi across processes).
+
+   With deflation the preconditioner is the two-level A-DEF2 form z = y + Z E^-1 Z^T (r - A y), y = M^-1 r, with Z
+   piecewise constant on subdomains and E = Z^T A Z inverted once per setup; `PCPreSolve()` corrects the initial guess
+   so that the initial residual is orthogonal to Z, where A-DEF2 coincides with the symmetric BNN preconditioner
+   (docs/neumann.md). Use it as the preconditioner of the outer `KSP` (its `PCPreSolve()` is then called).
+
+   A zero, negative or missing diagonal entry is an error naming the row.
+
+.seealso: [](ch_ksp), `PCCreate()`, `PCSetType()`, `PCType`, `PC`, `PCJACOBI`, `PCDEFLATION`, `PCNeumannSetType()`, `PCNeumannSetIPDrop()`, `PCNeumannSetDeflation()`, `PCNeumannGetLowerNorm()`, `MATMODSELL`
+M*/
+static PetscErrorCode PCCreate_Neumann(PC pc)
+{
+  PC_Neumann *jac;
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&jac));
+  pc->data     = (void *)jac;
+  jac->type    = PCNEUMANN_NEU2;
+  jac->ip_drop = 0.1;
+  jac->warn    = PETSC_TRUE;
+
+  pc->ops->apply          = PCApply_Neumann;
+  pc->ops->setup          = PCSetUp_Neumann;
+  pc->ops->reset          = PCReset_Neumann;
+  pc->ops->destroy        = PCDestroy_Neumann;
+  pc->ops->setfromoptions = PCSetFromOptions_Neumann;
+  pc->ops->view           = PCView_Neumann;
+  pc->ops->presolve       = PCPreSolve_Neumann;
+  pc->ops->postsolve      = PCPostSolve_Neumann;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Registration and log events (called from PetscModSELLRegisterPCs_Private()) */
+PETSC_INTERN PetscErrorCode PCRegister_Neumann_Private(void)
+{
+  PetscFunctionBegin;
+  PetscCall(PCRegister(PCNEUMANN, PCCreate_Neumann));
+  PetscCall(PetscLogEventRegister("PCNeumannSetUp", PC_CLASSID, &PC_NeuSetUp));
+  PetscCall(PetscLogEventRegister("PCNeumannApply", PC_CLASSID, &PC_NeuApply));
+  PetscCall(PetscLogEventRegister("PCNeumannDefl", PC_CLASSID, &PC_NeuDeflation));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

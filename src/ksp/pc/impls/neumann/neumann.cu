@@ -1,0 +1,236 @@
+/*
+   CUDA kernels of PCNEUMANN (include/petscmodsell/private/neumannkernels.h): the truncated Neumann-series terms on the
+   mod-SELL image of the local diagonal block, the setup analysis (inverse diagonal, first bad row, ||L~||_inf) and the
+   deflation's small kernels. The host reference (neumann_reference.c) computes the same function.
+
+   tri: one thread block per slice, one thread per image row (the SpMV's layout: consecutive threads read consecutive
+   slots). The slice's own rows' (scaled) values of x and their user numbers sit in shared memory, so the in-slice
+   columns (negative codes) read them from there; the other columns read x (and dinv when scale_x) from global memory.
+   Each entry is kept when its user column is below (MS_PART_LOWER) or above (MS_PART_UPPER) the row's user number:
+   one pass reads the whole image, half of whose entries contribute (docs/neumann.md discusses the bytes).
+*/
+#include <petscmodsell/private/msdevice.cuh>
+#include <petscmodsell/private/neumannkernels.h>
+
+/* ---------------------------------------------------------------------------------------------------------- */
+/* setup analysis                                                                                               */
+
+__global__ void neu_diag_kernel(MSImageView img, double *__restrict__ dinv, unsigned long long *badrow)
+{
+  __shared__ unsigned long long red[33];
+  unsigned long long            bad = MS_NEU_BAD_NONE;
+
+  for (long long r = blockIdx.x * (long long)blockDim.x + threadIdx.x; r < img.m; r += (long long)gridDim.x * blockDim.x) {
+    const int    o = img.perm ? img.perm[r] : (int)r;
+    const double d = img.diag[r];
+
+    if (d > 0.0 && isfinite(d)) dinv[o] = 1.0 / d;
+    else {
+      dinv[o] = 0.0;
+      if ((unsigned long long)o < bad) bad = (unsigned long long)o;
+    }
+  }
+  bad = ms_block_reduce<MSOpMin>(bad, red);
+  if (threadIdx.x == 0 && bad != MS_NEU_BAD_NONE) atomicMin(badrow, bad);
+}
+
+extern "C" MS_NEU_DIAG(MSNeuDiag_CUDA)
+{
+  cudaStream_t st = (cudaStream_t)stream;
+  cudaError_t  err;
+
+  err = cudaMemsetAsync(&status->badrow, 0xff, sizeof(status->badrow), st);
+  if (err == cudaSuccess) err = cudaMemsetAsync(&status->lnorm, 0, sizeof(status->lnorm), st);
+  if (err != cudaSuccess) return (int)err;
+  if (img->m <= 0) return (int)cudaSuccess;
+  if (!img->diag) return (int)cudaErrorInvalidValue;
+  neu_diag_kernel<<<ms_grid(img->m, 256), 256, 0, st>>>(*img, dinv, &status->badrow);
+  return (int)cudaGetLastError();
+}
+
+/* the row's user number in shared memory (orow) and its value of x (win, when x is not NULL), then a barrier */
+__device__ __forceinline__ void neu_load(const MSSliceRow &p, int *orow, double *win, const double *x, const double *dinv, int scale_x)
+{
+  orow[p.t] = p.valid ? p.o : -1;
+  if (win) win[p.t] = p.valid ? (scale_x ? dinv[p.o] * x[p.o] : x[p.o]) : 0.0;
+  __syncthreads();
+}
+
+__global__ void __launch_bounds__(1024) neu_lnorm_kernel(MSImageView img, const double *__restrict__ dinv, unsigned long long *lnorm)
+{
+  extern __shared__ double smem[];
+  __shared__ double        red[33];
+  double                  *swin = smem;                            /* sqrt(dinv) of the slice's rows */
+  int                     *orow = (int *)(smem + blockDim.x);       /* their user numbers */
+  const MSSliceRow         p    = ms_slice_row(img);
+  long long                beg;
+  const int                w = ms_slice_width(img, p.s, p.valid, &beg);
+  double                   sum = 0.0, v;
+
+  orow[p.t] = p.valid ? p.o : -1;
+  swin[p.t] = p.valid ? sqrt(dinv[p.o]) : 0.0;
+  __syncthreads();
+  for (int k = 0; k < w; k++) {
+    const long long slot = beg + (long long)k * img.sh + p.t;
+    const int       c    = img.cols[slot];
+    int             col;
+    double          sc;
+
+    if (!c) continue;
+    if (c < 0) {
+      col = orow[-c - 1];
+      sc  = swin[-c - 1];
+    } else {
+      col = MS_CODE_COL(&img, c);
+      sc  = sqrt(dinv[col]);
+    }
+    if (col < p.o) sum += fabs(img.vals[slot]) * sc;
+  }
+  v = p.valid ? sum * swin[p.t] : 0.0;
+  v = ms_block_reduce<MSOpMaxNaN>(v, red);
+  if (threadIdx.x == 0 && v != 0.0) ms_atomic_max_nonneg(lnorm, v);
+}
+
+extern "C" MS_NEU_LNORM(MSNeuLNorm_CUDA)
+{
+  if (img->m <= 0 || img->nslices <= 0) return (int)cudaSuccess;
+  if (img->sh <= 0 || img->sh > 1024 || img->sh % 32) return (int)cudaErrorInvalidValue;
+  neu_lnorm_kernel<<<img->nslices, img->sh, (size_t)img->sh * (sizeof(double) + sizeof(int)), (cudaStream_t)stream>>>(*img, dinv, &status->lnorm);
+  return (int)cudaGetLastError();
+}
+
+/* ---------------------------------------------------------------------------------------------------------- */
+/* one term y = bb - D^-1 part(A) xx                                                                            */
+
+template <bool LOWER>
+__global__ void __launch_bounds__(1024) neu_tri_kernel(MSImageView img, const double *__restrict__ dinv, const double *b, int scale_b, const double *__restrict__ x, int scale_x, double *y)
+{
+  extern __shared__ double smem[];
+  double                  *win  = smem;                      /* xx of the slice's rows */
+  int                     *orow = (int *)(smem + blockDim.x); /* their user numbers */
+  const MSSliceRow         p    = ms_slice_row(img);
+  long long                beg;
+  const int                w = ms_slice_width(img, p.s, p.valid, &beg);
+  double                   sum = 0.0;
+
+  neu_load(p, orow, win, x, dinv, scale_x);
+  for (int k = 0; k < w; k++) {
+    const long long slot = beg + (long long)k * img.sh + p.t;
+    const int       c    = img.cols[slot];
+    int             col;
+    double          xv;
+
+    if (!c) continue;
+    if (c < 0) {
+      col = orow[-c - 1];
+      if (LOWER ? col < p.o : col > p.o) sum += img.vals[slot] * win[-c - 1];
+    } else {
+      col = MS_CODE_COL(&img, c);
+      if (LOWER ? col < p.o : col > p.o) {
+        xv = scale_x ? dinv[col] * x[col] : x[col];
+        sum += img.vals[slot] * xv;
+      }
+    }
+  }
+  if (p.valid) {
+    const double di = dinv[p.o];
+    y[p.o]          = (scale_b ? di * b[p.o] : b[p.o]) - di * sum;
+  }
+}
+
+extern "C" MS_NEU_TRI(MSNeuTri_CUDA)
+{
+  const size_t smem = (size_t)img->sh * (sizeof(double) + sizeof(int));
+  cudaStream_t st   = (cudaStream_t)stream;
+
+  if (img->m <= 0 || img->nslices <= 0) return (int)cudaSuccess;
+  if (img->sh <= 0 || img->sh > 1024 || img->sh % 32 || x == y) return (int)cudaErrorInvalidValue;
+  if (part == MS_PART_LOWER) neu_tri_kernel<true><<<img->nslices, img->sh, smem, st>>>(*img, dinv, b, scale_b, x, scale_x, y);
+  else if (part == MS_PART_UPPER) neu_tri_kernel<false><<<img->nslices, img->sh, smem, st>>>(*img, dinv, b, scale_b, x, scale_x, y);
+  else return (int)cudaErrorInvalidValue;
+  return (int)cudaGetLastError();
+}
+
+/* ---------------------------------------------------------------------------------------------------------- */
+/* deflation                                                                                                    */
+
+/* Subdomain sums: consecutive rows mostly share their subdomain, so a warp whose 32 rows all belong to one subdomain
+   adds them by shuffles and issues one atomic; other warps add lane by lane. Every lane of a warp runs every
+   iteration (the loop bound is uniform per warp), as the shuffles need. */
+__global__ void neu_restrict_kernel(int m, const int *__restrict__ sub, const double *__restrict__ a, const double *__restrict__ b, double *out)
+{
+  const int       lane   = threadIdx.x & 31;
+  const long long stride = (long long)gridDim.x * blockDim.x;
+
+  for (long long base = blockIdx.x * (long long)blockDim.x + (threadIdx.x - lane); base < m; base += stride) {
+    const long long i     = base + lane;
+    const bool      valid = i < m;
+    const int       j     = valid ? sub[i] : -1;
+    double          v     = valid ? (b ? a[i] - b[i] : a[i]) : 0.0;
+    const int       j0    = __shfl_sync(0xffffffffu, j, 0);
+    const bool      same  = __all_sync(0xffffffffu, !valid || j == j0);
+
+    if (same) {
+      v = ms_warp_reduce<MSOpSum>(v);
+      if (lane == 0) atomicAdd(&out[j0], v);
+    } else if (valid) atomicAdd(&out[j], v);
+  }
+}
+
+extern "C" MS_NEU_RESTRICT(MSNeuRestrict_CUDA)
+{
+  cudaStream_t st  = (cudaStream_t)stream;
+  cudaError_t  err = cudaMemsetAsync(out, 0, (size_t)nsub * sizeof(double), st);
+
+  if (err != cudaSuccess || m <= 0) return (int)err;
+  neu_restrict_kernel<<<ms_grid(m, 256), 256, 0, st>>>(m, sub, a, b, out);
+  return (int)cudaGetLastError();
+}
+
+/* c = Einv g: one warp per row of the process's block of E^-1 */
+__global__ void neu_coarse_kernel(int nl, int nt, const double *__restrict__ Einv, const double *__restrict__ g, double *__restrict__ c)
+{
+  const int lane = threadIdx.x & 31;
+
+  for (long long i = (blockIdx.x * (long long)blockDim.x + threadIdx.x) >> 5; i < nl; i += ((long long)gridDim.x * blockDim.x) >> 5) {
+    const double *row = Einv + i * nt;
+    double        sum = 0.0;
+
+    for (int j = lane; j < nt; j += 32) sum += row[j] * g[j];
+    sum = ms_warp_reduce<MSOpSum>(sum);
+    if (lane == 0) c[i] = sum;
+  }
+}
+
+extern "C" MS_NEU_COARSE(MSNeuCoarse_CUDA)
+{
+  if (nl <= 0) return (int)cudaSuccess;
+  neu_coarse_kernel<<<ms_grid(32LL * nl, 256), 256, 0, (cudaStream_t)stream>>>(nl, nt, Einv, g, c);
+  return (int)cudaGetLastError();
+}
+
+__global__ void neu_prolong_kernel(int m, const int *__restrict__ sub, const double *__restrict__ c, const double *y, double *z)
+{
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < m; i += (long long)gridDim.x * blockDim.x) z[i] = y[i] + c[sub[i]];
+}
+
+extern "C" MS_NEU_PROLONG(MSNeuProlong_CUDA)
+{
+  if (m <= 0) return (int)cudaSuccess;
+  neu_prolong_kernel<<<ms_grid(m, 256), 256, 0, (cudaStream_t)stream>>>(m, sub, c, y, z);
+  return (int)cudaGetLastError();
+}
+
+__global__ void neu_scale_kernel(int m, const double *__restrict__ dinv, const double *x, double *y)
+{
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < m; i += (long long)gridDim.x * blockDim.x) y[i] = dinv[i] * x[i];
+}
+
+extern "C" MS_NEU_SCALE(MSNeuScale_CUDA)
+{
+  if (m <= 0) return (int)cudaSuccess;
+  neu_scale_kernel<<<ms_grid(m, 256), 256, 0, (cudaStream_t)stream>>>(m, dinv, x, y);
+  return (int)cudaGetLastError();
+}
+
+extern "C" const MSNeuKernels MSNeuKernels_CUDA = {"cuda", MSNeuDiag_CUDA, MSNeuLNorm_CUDA, MSNeuTri_CUDA, MSNeuRestrict_CUDA, MSNeuCoarse_CUDA, MSNeuProlong_CUDA, MSNeuScale_CUDA};

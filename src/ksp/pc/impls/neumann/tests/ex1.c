@@ -1,0 +1,469 @@
+static char help[] = "PCNEUMANN: the apply against the explicit formula built with Mat operations (each type, per process on the\n"
+                     "diagonal block); the deflation's Galerkin property Z^T (r - A z) = 0 on a DMDA; CG with each type, with and\n"
+                     "without deflation, on the Laplacian and the suite's two-phase problem.\n"
+                     "  -test formula|deflation|solve|bad|lnorm|compare (GPU)\n"
+                     "  -lap: the 5-/7-point Laplacian (-nx -ny -nz) instead of the problem suite (-problem twophase -dim -n -contrast)\n";
+
+/*
+   formula:   for neu1, neu2, ip (drop 0) and jacobi the PC's apply equals D^-1/2 K^T K D^-1/2 r (neu) or D^-1/2 (I - L~)(I - L~^T)
+              D^-1/2 r (ip), computed here from the scaled strictly lower part L~ of each process's diagonal block
+              assembled row by row and its transpose (MatTranspose), to rounding.
+   deflation: a DMDA Laplacian, deflation with n boxes per axis per process: after z = PCApply(r), the residual r - A z
+              sums to zero over every box (the A-DEF2 apply makes Z^T (r - A z) = 0).
+   solve:     KSPCG with the PC from the options, converged with the true residual below a tolerance.
+*/
+#include <petscmodsell.h>
+#include <petscdmda.h>
+#include <mstestpc.h>
+#include "../../../../../../examples/problems/problems.h"
+
+/* the explicit M^-1 r on this process's diagonal block */
+static PetscErrorCode ExplicitApply(Mat A, PCNeumannType type, Vec r, Vec z)
+{
+  Mat                Ad, L, LT;
+  Vec                s, u, v, w, t, rl, zl;
+  PetscInt           m, rstart;
+  const PetscScalar *ra;
+  PetscScalar       *za;
+  PetscMPIInt        size;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
+  if (size > 1) PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, NULL, NULL));
+  else Ad = A;
+  PetscCall(MatGetLocalSize(A, &m, NULL));
+  PetscCall(MatGetOwnershipRange(A, &rstart, NULL));
+  PetscCall(VecCreateSeq(PETSC_COMM_SELF, m, &s));
+  PetscCall(MatGetDiagonal(A, z)); /* z: the diagonal for now */
+  {
+    const PetscScalar *da;
+    PetscScalar       *sa;
+    PetscCall(VecGetArrayRead(z, &da));
+    PetscCall(VecGetArrayWrite(s, &sa));
+    for (PetscInt i = 0; i < m; i++) sa[i] = 1.0 / PetscSqrtReal(PetscRealPart(da[i]));
+    PetscCall(VecRestoreArrayWrite(s, &sa));
+    PetscCall(VecRestoreArrayRead(z, &da));
+  }
+  /* L~ = strictly lower part of D^-1/2 Ad D^-1/2 */
+  PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, m, m, 7, NULL, &L));
+  PetscCall(MatSetOption(L, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE));
+  for (PetscInt i = 0; i < m; i++) {
+    const PetscInt    *cols;
+    const PetscScalar *vals;
+    PetscInt           nc;
+    PetscCall(MatGetRow(Ad, i, &nc, &cols, &vals));
+    for (PetscInt k = 0; k < nc; k++)
+      if (cols[k] < i) PetscCall(MatSetValue(L, i, cols[k], vals[k], INSERT_VALUES));
+    PetscCall(MatRestoreRow(Ad, i, &nc, &cols, &vals));
+  }
+  PetscCall(MatAssemblyBegin(L, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(L, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatDiagonalScale(L, s, s));
+  PetscCall(MatTranspose(L, MAT_INITIAL_MATRIX, &LT));
+  PetscCall(VecDuplicate(s, &u));
+  PetscCall(VecDuplicate(s, &v));
+  PetscCall(VecDuplicate(s, &w));
+  PetscCall(VecDuplicate(s, &t));
+  PetscCall(VecGetArrayRead(r, &ra));
+  PetscCall(VecCreateSeqWithArray(PETSC_COMM_SELF, 1, m, ra, &rl));
+  PetscCall(VecPointwiseMult(u, s, rl)); /* u = D^-1/2 r */
+  switch (type) {
+  case PCNEUMANN_NEU1: /* w = (I - L~^T)(I - L~) u */
+    PetscCall(MatMult(L, u, t));
+    PetscCall(VecWAXPY(v, -1.0, t, u));
+    PetscCall(MatMult(LT, v, t));
+    PetscCall(VecWAXPY(w, -1.0, t, v));
+    break;
+  case PCNEUMANN_NEU2: /* w = (I - L~^T + L~^T^2)(I - L~ + L~^2) u */
+    PetscCall(MatMult(L, u, t));
+    PetscCall(VecWAXPY(v, -1.0, t, u));
+    PetscCall(MatMult(L, t, w));
+    PetscCall(VecAXPY(v, 1.0, w));
+    PetscCall(MatMult(LT, v, t));
+    PetscCall(VecWAXPY(w, -1.0, t, v));
+    PetscCall(MatMult(LT, t, u));
+    PetscCall(VecAXPY(w, 1.0, u));
+    break;
+  case PCNEUMANN_JACOBI: /* w = u: z = D^-1 r */
+    PetscCall(VecCopy(u, w));
+    break;
+  case PCNEUMANN_IP: /* w = (I - L~)(I - L~^T) u */
+    PetscCall(MatMult(LT, u, t));
+    PetscCall(VecWAXPY(v, -1.0, t, u));
+    PetscCall(MatMult(L, v, t));
+    PetscCall(VecWAXPY(w, -1.0, t, v));
+    break;
+  }
+  PetscCall(VecDestroy(&rl));
+  PetscCall(VecRestoreArrayRead(r, &ra));
+  PetscCall(VecGetArrayWrite(z, &za));
+  PetscCall(VecCreateSeqWithArray(PETSC_COMM_SELF, 1, m, za, &zl));
+  PetscCall(VecPointwiseMult(zl, s, w)); /* z = D^-1/2 w */
+  PetscCall(VecDestroy(&zl));
+  PetscCall(VecRestoreArrayWrite(z, &za));
+  PetscCall(VecDestroy(&s));
+  PetscCall(VecDestroy(&u));
+  PetscCall(VecDestroy(&v));
+  PetscCall(VecDestroy(&w));
+  PetscCall(VecDestroy(&t));
+  PetscCall(MatDestroy(&L));
+  PetscCall(MatDestroy(&LT));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode TestFormula(Mat A)
+{
+  MPI_Comm comm = PetscObjectComm((PetscObject)A);
+  Vec      r, z, zref;
+  PC       pc;
+
+  PetscFunctionBegin;
+  PetscCall(MatCreateVecs(A, &r, &z));
+  PetscCall(VecDuplicate(z, &zref));
+  PetscCall(MSTestVecSetHash(r, 7, 3, -1.0, 1.0));
+  for (PetscInt t = 0; t < 4; t++) {
+    PetscReal d;
+
+    PetscCall(PCCreate(comm, &pc));
+    PetscCall(PCSetOperators(pc, A, A));
+    PetscCall(PCSetType(pc, PCNEUMANN));
+    PetscCall(PCSetFromOptions(pc));
+    PetscCall(PCNeumannSetType(pc, (PCNeumannType)t));
+    PetscCall(PCNeumannSetIPDrop(pc, 0.0));
+    PetscCall(PCNeumannSetDeflation(pc, 0, 0));
+    PetscCall(PCSetUp(pc));
+    PetscCall(PCApply(pc, r, z));
+    PetscCall(ExplicitApply(A, (PCNeumannType)t, r, zref));
+    PetscCall(MSTestVecRelDiff(z, zref, &d));
+    PetscCall(PetscPrintf(comm, "%s: apply equals the explicit formula (relative difference <= 1e-12): %s\n", PCNeumannTypes[t], d <= 1e-12 ? "yes" : "NO"));
+    if (d > 1e-12) PetscCall(PetscPrintf(comm, "  relative difference %g\n", (double)d));
+    PetscCall(PCDestroy(&pc));
+  }
+  PetscCall(VecDestroy(&r));
+  PetscCall(VecDestroy(&z));
+  PetscCall(VecDestroy(&zref));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* DMDA Laplacian, n boxes per axis per process: the box sums of r - A z vanish */
+static PetscErrorCode TestDeflation(MPI_Comm comm)
+{
+  DM                 da;
+  Mat                A;
+  Vec                r, z, w;
+  PC                 pc;
+  PetscInt           n = 2, xs, ys, xm, ym, nsub;
+  const PetscScalar *wa;
+  PetscReal         *sums, maxs = 0, rn;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-boxes", &n, NULL));
+  PetscCall(DMDACreate2d(comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, 17, 13, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, &da));
+  PetscCall(DMSetFromOptions(da));
+  PetscCall(DMSetUp(da));
+  PetscCall(DMCreateMatrix(da, &A));
+  PetscCall(DMDAGetCorners(da, &xs, &ys, NULL, &xm, &ym, NULL));
+  {
+    PetscInt Mx, My;
+    PetscCall(DMDAGetInfo(da, NULL, &Mx, &My, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+    for (PetscInt j = ys; j < ys + ym; j++)
+      for (PetscInt i = xs; i < xs + xm; i++) {
+        MatStencil  row = {0}, col[5] = {{0}};
+        PetscScalar v[5];
+        PetscInt    k = 0;
+        row.i = i;
+        row.j = j;
+        col[k].i = i; col[k].j = j; v[k++] = 4.0 + 0.01 * (i % 3); /* a varying diagonal: the scaling matters */
+        if (i > 0) { col[k].i = i - 1; col[k].j = j; v[k++] = -1.0; }
+        if (i < Mx - 1) { col[k].i = i + 1; col[k].j = j; v[k++] = -1.0; }
+        if (j > 0) { col[k].i = i; col[k].j = j - 1; v[k++] = -1.0; }
+        if (j < My - 1) { col[k].i = i; col[k].j = j + 1; v[k++] = -1.0; }
+        PetscCall(MatSetValuesStencil(A, 1, &row, k, col, v, INSERT_VALUES));
+      }
+  }
+  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatCreateVecs(A, &r, &z));
+  PetscCall(VecDuplicate(z, &w));
+  PetscCall(MSTestVecSetHash(r, 11, 5, -1.0, 1.0));
+  PetscCall(PCCreate(comm, &pc));
+  PetscCall(PCSetOperators(pc, A, A));
+  PetscCall(PCSetType(pc, PCNEUMANN));
+  PetscCall(PCSetFromOptions(pc));
+  PetscCall(PCNeumannSetDeflation(pc, n, 0));
+  PetscCall(PCSetUp(pc));
+  PetscCall(PCNeumannGetDeflation(pc, NULL, NULL, &nsub));
+  PetscCall(PCApply(pc, r, z));
+  PetscCall(MatMult(A, z, w));
+  PetscCall(VecAYPX(w, -1.0, r));
+  PetscCall(VecNorm(r, NORM_1, &rn));
+  {
+    const PetscInt sx = PetscMin(n, xm), sy = PetscMin(n, ym);
+    PetscCall(PetscCalloc1(sx * sy, &sums));
+    PetscCall(VecGetArrayRead(w, &wa));
+    for (PetscInt j = 0; j < ym; j++)
+      for (PetscInt i = 0; i < xm; i++) sums[(i * sx) / xm + sx * ((j * sy) / ym)] += PetscRealPart(wa[i + xm * j]);
+    PetscCall(VecRestoreArrayRead(w, &wa));
+    for (PetscInt b = 0; b < sx * sy; b++) maxs = PetscMax(maxs, PetscAbsReal(sums[b]));
+    PetscCall(PetscFree(sums));
+  }
+  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &maxs, 1, MPIU_REAL, MPIU_MAX, comm));
+  PetscCall(PetscPrintf(comm, "deflation on %s subdomains: Z^T (r - A z) = 0 to rounding: %s\n", nsub > 0 ? "DMDA" : "NO", maxs <= 1e-12 * rn ? "yes" : "NO"));
+  if (maxs > 1e-12 * rn) PetscCall(PetscPrintf(comm, "  max box sum %g, ||r||_1 %g\n", (double)maxs, (double)rn));
+  PetscCall(PCDestroy(&pc));
+  PetscCall(VecDestroy(&r));
+  PetscCall(VecDestroy(&z));
+  PetscCall(VecDestroy(&w));
+  PetscCall(MatDestroy(&A));
+  PetscCall(DMDestroy(&da));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* rows changed by -test bad: row `bad` gets diagonal `bdiag` (0: no diagonal entry stored); -test lnorm: every diagonal
+   entry becomes `ldiag` */
+typedef struct {
+  PetscInt  bad;
+  PetscReal bdiag, ldiag;
+} BadCtx;
+
+static PetscErrorCode BadRow(MSTestStencilRow *r, void *ctx)
+{
+  BadCtx *c = (BadCtx *)ctx;
+
+  PetscFunctionBegin;
+  if (c->ldiag > 0) r->vals[0] = c->ldiag;
+  if (r->row == c->bad) {
+    if (c->bdiag == 0.0) MSTestStencilRowRemove(r, 0);
+    else r->vals[0] = c->bdiag;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* bad: the setup fails naming the row; lnorm: PCView says ||L~||_inf >= 1 and the setup warns once */
+static PetscErrorCode TestBad(MPI_Comm comm, PetscBool lnorm)
+{
+  BadCtx         c = {-1, -6.0, 0.0};
+  Mat            A;
+  PC             pc;
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-bad", &c.bad, NULL));
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-bad_diag", &c.bdiag, NULL));
+  if (lnorm) c.ldiag = 2.5; /* 7-point stencil, diagonal 2.5: each row's scaled lower part sums to 3/2.5 */
+  PetscCall(MSTestCreateLaplacian(comm, 6, 5, 4, NULL, BadRow, &c, MATAIJ, &A));
+  PetscCall(PCCreate(comm, &pc));
+  PetscCall(PCSetOperators(pc, A, A));
+  PetscCall(PCSetType(pc, PCNEUMANN));
+  PetscCall(PCSetFromOptions(pc));
+  if (lnorm) {
+    PetscReal nrm;
+    PetscCall(PCSetUp(pc));
+    PetscCall(PCSetUp(pc)); /* the warning is given once */
+    PetscCall(PCNeumannGetLowerNorm(pc, &nrm));
+    PetscCall(PetscPrintf(comm, "||L~||_inf >= 1: %s\n", nrm >= 1.0 ? "yes" : "NO"));
+    PetscCall(PCView(pc, PETSC_VIEWER_STDOUT_(comm)));
+  } else {
+    const char *text, *specific;
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    ierr = PCSetUp(pc);
+    PetscCall(PetscPopErrorHandler());
+    PetscCall(PetscErrorMessage(ierr, &text, &specific));
+    PetscCall(PetscPrintf(comm, "bad diagonal %g at row %" PetscInt_FMT ": %s\n", (double)c.bdiag, c.bad, ierr ? "raised" : "NOT raised"));
+    if (ierr) PetscCall(PetscPrintf(comm, "  [%s] %s\n", text, specific));
+  }
+  PetscCall(PCDestroy(&pc));
+  PetscCall(MatDestroy(&A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* GPU: the same PC on a host copy (reference kernels) and on an aijcusparse copy (CUDA kernels) of A gives the same
+   apply, for each type with and without deflation */
+static PetscErrorCode TestCompare(Mat A)
+{
+  MPI_Comm comm = PetscObjectComm((PetscObject)A);
+  Mat      B;
+  Vec      r, z, rb, zb, zh;
+  PC       pa, pb;
+
+  PetscFunctionBegin;
+  PetscCall(MatConvert(A, MATAIJCUSPARSE, MAT_INITIAL_MATRIX, &B));
+  PetscCall(MatCreateVecs(A, &r, &z));
+  PetscCall(MatCreateVecs(B, &rb, &zb));
+  PetscCall(VecDuplicate(z, &zh));
+  PetscCall(MSTestVecSetHash(r, 7, 3, -1.0, 1.0));
+  PetscCall(VecCopy(r, rb));
+  for (PetscInt t = 0; t < 4; t++)
+    for (PetscInt defl = 0; defl < 2; defl++) {
+      PetscReal d;
+      for (PetscInt k = 0; k < 2; k++) {
+        PC *pc = k ? &pb : &pa;
+        PetscCall(PCCreate(comm, pc));
+        PetscCall(PCSetOperators(*pc, k ? B : A, k ? B : A));
+        PetscCall(PCSetType(*pc, PCNEUMANN));
+        PetscCall(PCSetFromOptions(*pc));
+        PetscCall(PCNeumannSetType(*pc, (PCNeumannType)t));
+        PetscCall(PCNeumannSetDeflation(*pc, 0, defl ? 16 : 0));
+        PetscCall(PCSetUp(*pc));
+      }
+      PetscCall(PCApply(pa, r, z));
+      PetscCall(PCApply(pb, rb, zb));
+      PetscCall(VecCopy(zb, zh));
+      PetscCall(MSTestVecRelDiff(zh, z, &d));
+      PetscCall(PetscPrintf(comm, "%s%s: CUDA apply equals the reference apply (relative difference <= 1e-12): %s\n", PCNeumannTypes[t], defl ? " + deflation" : "", d <= 1e-12 ? "yes" : "NO"));
+      if (d > 1e-12) PetscCall(PetscPrintf(comm, "  relative difference %g\n", (double)d));
+      PetscCall(PCDestroy(&pa));
+      PetscCall(PCDestroy(&pb));
+    }
+  PetscCall(VecDestroy(&r));
+  PetscCall(VecDestroy(&z));
+  PetscCall(VecDestroy(&rb));
+  PetscCall(VecDestroy(&zb));
+  PetscCall(VecDestroy(&zh));
+  PetscCall(MatDestroy(&B));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  MPI_Comm  comm;
+  char      test[32] = "solve";
+  PetscBool lap = PETSC_FALSE;
+  Mat       A;
+  Vec       b = NULL;
+  Problem   p;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(PetscModSELLInitializePackage());
+  comm = PETSC_COMM_WORLD;
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-test", test, sizeof(test), NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-lap", &lap, NULL));
+  if (!strcmp(test, "deflation") || !strcmp(test, "bad") || !strcmp(test, "lnorm")) {
+    if (!strcmp(test, "deflation")) PetscCall(TestDeflation(comm));
+    else PetscCall(TestBad(comm, (PetscBool)!strcmp(test, "lnorm")));
+    PetscCall(PetscFinalize());
+    return 0;
+  }
+  if (lap) {
+    PetscInt nx = 12, ny = 10, nz = 1;
+    PetscCall(PetscOptionsGetInt(NULL, NULL, "-nx", &nx, NULL));
+    PetscCall(PetscOptionsGetInt(NULL, NULL, "-ny", &ny, NULL));
+    PetscCall(PetscOptionsGetInt(NULL, NULL, "-nz", &nz, NULL));
+    PetscCall(MSTestCreateLaplacian(comm, nx, ny, nz, NULL, NULL, NULL, MATAIJ, &A));
+  } else {
+    PetscCall(ProblemInitialize(comm, &p));
+    p.type = PROB_TWOPHASE;
+    PetscCall(ProblemSetFromOptions(&p));
+    PetscCall(ProblemGenerate(&p));
+    PetscCall(ProblemCreateMat(&p, NULL, MATAIJ, &A));
+    PetscCall(MatCreateVecs(A, NULL, &b));
+    PetscCall(ProblemSetVec(&p, p.s.rhs, b));
+  }
+  if (!strcmp(test, "formula")) PetscCall(TestFormula(A));
+  else if (!strcmp(test, "compare")) PetscCall(TestCompare(A));
+  else {
+    KSP ksp;
+    Vec x;
+    PetscCall(KSPCreate(comm, &ksp));
+    PetscCall(KSPSetOperators(ksp, A, A));
+    PetscCall(KSPSetType(ksp, KSPCG));
+    PetscCall(KSPSetTolerances(ksp, 1e-8, PETSC_CURRENT, PETSC_CURRENT, 2000));
+    PetscCall(KSPSetFromOptions(ksp));
+    PetscCall(MatCreateVecs(A, &x, b ? NULL : &b));
+    if (lap) PetscCall(MSTestVecSetHash(b, 13, 1, -1.0, 1.0));
+    PetscCall(MSTestSolveReport(ksp, b, x, 1e-6, "CG + neumann: ", NULL));
+    PetscCall(KSPDestroy(&ksp));
+    PetscCall(VecDestroy(&x));
+  }
+  PetscCall(VecDestroy(&b));
+  PetscCall(MatDestroy(&A));
+  if (!lap) PetscCall(ProblemDestroy(&p));
+  PetscCall(PetscFinalize());
+  return 0;
+}
+
+/*TEST
+
+   # the apply against the explicit formula, per process on the diagonal block
+   test:
+     suffix: formula_lap
+     nsize: {{1 3}}
+     args: -test formula -lap -nx 12 -ny 10 -nz {{1 4}} -mat_type {{aij modsell}}
+     output_file: output/ex1_formula.out
+   test:
+     suffix: formula_twophase
+     nsize: {{1 3}}
+     args: -test formula -dim {{2 3}} -n 10 -contrast 1e3 -bubbles 2 -mat_type {{aij modsell}}
+     output_file: output/ex1_formula.out
+
+   # deflation: Z^T (r - A z) = 0 on DMDA boxes
+   test:
+     suffix: deflation
+     nsize: {{1 3}}
+     args: -test deflation -boxes {{1 2 3}}
+     output_file: output/ex1_deflation.out
+
+   # bad input: a negative or missing diagonal names the row; ||L~||_inf >= 1 in PCView and a warning
+   test:
+     suffix: bad
+     nsize: {{1 3}}
+     args: -test bad -bad 77 -bad_diag {{-6 0}separate output}
+   test:
+     suffix: lnorm
+     nsize: {{1 3}}
+     args: -test lnorm -pc_neumann_type {{neu1 neu2}}
+     filter: grep -e "L~" | grep -v -e "type neu" -e "scaling:"
+     output_file: output/ex1_lnorm.out
+
+   # CG converges with each type, with and without deflation, on the two-phase problems and the Laplacian (the 3D
+   # problem with bubbles has ||L~||_inf = 1.14 >= 1: the warning is silenced)
+   test:
+     suffix: solve_twophase
+     nsize: {{1 3}}
+     args: -dim 2 -n 32 -contrast 1e3 -pc_type neumann -pc_neumann_type {{neu1 neu2 ip}} -pc_neumann_deflation_subdomains {{0 2}} -mat_type {{aij modsell}}
+     output_file: output/ex1_solve.out
+   test:
+     suffix: solve_twophase3d
+     nsize: {{1 3}}
+     args: -dim 3 -n 12 -contrast 1e3 -bubbles 3 -pc_type neumann -pc_neumann_type {{neu1 neu2 ip}} -pc_neumann_deflation_block_size {{0 64}} -pc_neumann_warn 0
+     output_file: output/ex1_solve.out
+   test:
+     suffix: solve_lap
+     nsize: {{1 3}}
+     args: -lap -nx 20 -ny 16 -nz {{1 6}} -pc_type neumann -pc_neumann_type {{neu1 neu2 ip}} -pc_neumann_deflation_subdomains {{0 2}}
+     output_file: output/ex1_solve.out
+
+   # PETSc's PCDEFLATION with PCNEUMANN as its inner preconditioner (its default Haar space, coarse LU on the host;
+   # one process: on several its coarse LU needs a parallel direct solver this PETSc lacks)
+   test:
+     suffix: solve_pcdeflation
+     args: -dim 2 -n 16 -contrast 1e3 -pc_type deflation -deflation_pc_pc_type neumann -deflation_pc_pc_neumann_type {{neu1 neu2 ip}}
+     output_file: output/ex1_solve.out
+
+   # GPU: the CUDA kernels against the reference kernels (the same PC on a host and an aijcusparse copy), and the
+   # checks above on aijcusparse operators
+   testset:
+     requires: cuda
+     test:
+       suffix: cuda_compare
+       nsize: {{1 3}}
+       args: -test compare -dim {{2 3}} -n 12 -contrast 1e3 -bubbles 2
+       output_file: output/ex1_compare.out
+     test:
+       suffix: cuda_formula
+       nsize: {{1 3}}
+       args: -test formula -dim {{2 3}} -n 10 -contrast 1e3 -bubbles 2 -mat_type aijcusparse
+       output_file: output/ex1_formula.out
+     test:
+       suffix: cuda_deflation
+       nsize: {{1 3}}
+       args: -test deflation -boxes 2 -dm_mat_type aijcusparse -dm_vec_type cuda
+       output_file: output/ex1_deflation.out
+     test:
+       suffix: cuda_solve
+       nsize: {{1 3}}
+       args: -dim {{2 3}} -n 16 -contrast 1e3 -pc_type neumann -pc_neumann_type {{neu1 neu2 ip}} -pc_neumann_deflation_subdomains {{0 2}} -mat_type aijcusparse -use_gpu_aware_mpi 0
+       output_file: output/ex1_solve.out
+
+TEST*/
