@@ -503,7 +503,7 @@ int main(int argc, char **argv)
    testset:
       requires: cuda
       output_file: output/ex1_compare.out
-      args: -mode compare -mat_type aijcusparse -vec_type cuda -problem {{vorticity blockdiff}} -n 12
+      args: -mode compare -mat_type aijcusparse -problem {{vorticity blockdiff}} -n 12
       test:
          suffix: cuda_compare
          args: -pc_bisai_level {{1 2 3}} -pc_bisai_ilu {{exact sweeps}}
@@ -511,13 +511,16 @@ int main(int argc, char **argv)
          suffix: cuda_compare_3
          nsize: 3
          args: -pc_bisai_level 2
-      test:
-         suffix: cuda_compare_bs
-         args: -problem blockdiff -bs {{1 2 3 5}} -pc_bisai_level 2
+
+   test:
+      requires: cuda
+      suffix: cuda_compare_bs
+      output_file: output/ex1_compare.out
+      args: -mode compare -mat_type aijcusparse -problem blockdiff -n 12 -bs {{1 2 3 5}} -pc_bisai_level 2
 
    testset:
       requires: cuda
-      args: -mode solve -mat_type aijcusparse -vec_type cuda -problem {{vorticity blockdiff}} -n 16 -ksp_type {{gmres bcgs}}
+      args: -mode solve -mat_type aijcusparse -problem {{vorticity blockdiff}} -n 16 -ksp_type {{gmres bcgs}}
       output_file: output/ex1_solve.out
       test:
          suffix: cuda_solve
@@ -528,7 +531,7 @@ int main(int argc, char **argv)
    test:
       suffix: cuda_reuse
       requires: cuda
-      args: -mode reuse -problem blockdiff -n 12 -bs 3 -pc_bisai_level 2 -ksp_view -mat_type aijcusparse -vec_type cuda
+      args: -mode reuse -problem blockdiff -n 12 -bs 3 -pc_bisai_level 2 -ksp_view -mat_type aijcusparse
       output_file: output/ex1_reuse.out
       filter: grep -E "patterns:|values|fresh"
 

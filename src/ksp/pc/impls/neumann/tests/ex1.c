@@ -448,7 +448,7 @@ int main(int argc, char **argv)
      test:
        suffix: cuda_compare
        nsize: {{1 3}}
-       args: -test compare -dim {{2 3}} -n 12 -contrast 1e3 -bubbles 2
+       args: -test compare -dim {{2 3}} -n 12 -contrast 1e3 -bubbles 2 -pc_neumann_warn 0
        output_file: output/ex1_compare.out
      test:
        suffix: cuda_formula
