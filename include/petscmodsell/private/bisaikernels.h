@@ -20,6 +20,8 @@
 */
 #pragma once
 
+#include <math.h>
+
 #include <petscmodsell/private/mskernels.h>
 
 #ifdef __cplusplus
@@ -27,6 +29,75 @@ extern "C" {
 #endif
 
 #define MS_BISAI_MAXBS 8
+
+/* Helpers of both backends, one definition (the reference and the CUDA kernels run the same steps) */
+#if defined(__CUDACC__)
+  #define MS_BISAI_HD static __host__ __device__ __forceinline__
+#else
+  #define MS_BISAI_HD static inline
+#endif
+
+/* position of block column col in cols[lo, hi) (sorted), or -1 */
+MS_BISAI_HD int MSBISAIFind(const int *cols, int lo, int hi, int col)
+{
+  const int end = hi;
+
+  while (lo < hi) {
+    const int mid = lo + (hi - lo) / 2;
+    if (cols[mid] < col) lo = mid + 1;
+    else hi = mid;
+  }
+  return (lo < end && cols[lo] == col) ? lo : -1;
+}
+
+/* out = B^-1 (bs x bs, row-major, bs <= MS_BISAI_MAXBS) by Gauss-Jordan with partial pivoting; returns 1 when B is
+   singular (a pivot zero, not finite, or below 1e-14 max |B|), then out is zero */
+MS_BISAI_HD int MSBISAIInvertBlock(int bs, const double *B, double *out)
+{
+  double a[MS_BISAI_MAXBS * MS_BISAI_MAXBS], inv[MS_BISAI_MAXBS * MS_BISAI_MAXBS], maxabs = 0.0;
+  int    singular = 0;
+
+  for (int e = 0; e < bs * bs; e++) {
+    a[e]   = B[e];
+    inv[e] = (e / bs == e % bs) ? 1.0 : 0.0;
+    if (fabs(B[e]) > maxabs || B[e] != B[e]) maxabs = fabs(B[e]);
+  }
+  for (int c = 0; c < bs && !singular; c++) {
+    int    piv = c;
+    double d;
+
+    for (int r = c + 1; r < bs; r++)
+      if (fabs(a[r * bs + c]) > fabs(a[piv * bs + c])) piv = r;
+    if (!(fabs(a[piv * bs + c]) > 1e-14 * maxabs) || !isfinite(a[piv * bs + c]) || !isfinite(maxabs)) {
+      singular = 1;
+      break;
+    }
+    if (piv != c)
+      for (int t = 0; t < bs; t++) {
+        double w = a[c * bs + t];
+        a[c * bs + t]   = a[piv * bs + t];
+        a[piv * bs + t] = w;
+        w                 = inv[c * bs + t];
+        inv[c * bs + t]   = inv[piv * bs + t];
+        inv[piv * bs + t] = w;
+      }
+    d = 1.0 / a[c * bs + c];
+    for (int t = 0; t < bs; t++) {
+      a[c * bs + t] *= d;
+      inv[c * bs + t] *= d;
+    }
+    for (int r = 0; r < bs; r++) {
+      const double f = a[r * bs + c];
+      if (r == c || f == 0.0) continue;
+      for (int t = 0; t < bs; t++) {
+        a[r * bs + t] -= f * a[c * bs + t];
+        inv[r * bs + t] -= f * inv[c * bs + t];
+      }
+    }
+  }
+  for (int e = 0; e < bs * bs; e++) out[e] = singular ? 0.0 : inv[e];
+  return singular;
+}
 #define MS_BISAI_NONE  0x7f7f7f7f /* "no singular block" (the byte pattern 0x7f the CUDA version memsets) */
 
 /* Dinv[i] = U(i,i)^-1 (the block at F[diag[i]]) by Gauss-Jordan elimination with partial pivoting; a block whose

@@ -19,72 +19,14 @@
 
 #define BISAI_WARPS 4 /* warps per thread block of the column kernels */
 
-__device__ __forceinline__ int bisai_find(const int *__restrict__ cols, int lo, int hi, int col)
-{
-  const int end = hi;
 
-  while (lo < hi) {
-    const int mid = lo + (hi - lo) / 2;
-    if (cols[mid] < col) lo = mid + 1;
-    else hi = mid;
-  }
-  return (lo < end && cols[lo] == col) ? lo : -1;
-}
-
-/* Gauss-Jordan with partial pivoting, the steps of MSBISAIInvertBlock() in bisai_reference.c */
-__device__ int bisai_invert_block(int bs, const double *__restrict__ B, double *__restrict__ out)
-{
-  double a[MS_BISAI_MAXBS * MS_BISAI_MAXBS], inv[MS_BISAI_MAXBS * MS_BISAI_MAXBS], maxabs = 0.0;
-  int    singular = 0;
-
-  for (int e = 0; e < bs * bs; e++) {
-    a[e]   = B[e];
-    inv[e] = (e / bs == e % bs) ? 1.0 : 0.0;
-    if (fabs(B[e]) > maxabs || B[e] != B[e]) maxabs = fabs(B[e]);
-  }
-  for (int c = 0; c < bs && !singular; c++) {
-    int    piv = c;
-    double d;
-
-    for (int r = c + 1; r < bs; r++)
-      if (fabs(a[r * bs + c]) > fabs(a[piv * bs + c])) piv = r;
-    if (!(fabs(a[piv * bs + c]) > 1e-14 * maxabs) || !isfinite(a[piv * bs + c]) || !isfinite(maxabs)) {
-      singular = 1;
-      break;
-    }
-    if (piv != c)
-      for (int t = 0; t < bs; t++) {
-        double w = a[c * bs + t];
-        a[c * bs + t]   = a[piv * bs + t];
-        a[piv * bs + t] = w;
-        w                 = inv[c * bs + t];
-        inv[c * bs + t]   = inv[piv * bs + t];
-        inv[piv * bs + t] = w;
-      }
-    d = 1.0 / a[c * bs + c];
-    for (int t = 0; t < bs; t++) {
-      a[c * bs + t] *= d;
-      inv[c * bs + t] *= d;
-    }
-    for (int r = 0; r < bs; r++) {
-      const double f = a[r * bs + c];
-      if (r == c || f == 0.0) continue;
-      for (int t = 0; t < bs; t++) {
-        a[r * bs + t] -= f * a[c * bs + t];
-        inv[r * bs + t] -= f * inv[c * bs + t];
-      }
-    }
-  }
-  for (int e = 0; e < bs * bs; e++) out[e] = singular ? 0.0 : inv[e];
-  return singular;
-}
 
 __global__ void bisai_invert_diag_kernel(int nb, int bs, const int *__restrict__ diag, const double *__restrict__ F, double *__restrict__ Dinv, int *bad)
 {
   const size_t bs2 = (size_t)bs * bs;
 
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < nb; i += gridDim.x * blockDim.x)
-    if (bisai_invert_block(bs, F + (size_t)diag[i] * bs2, Dinv + (size_t)i * bs2)) atomicMin(bad, i);
+    if (MSBISAIInvertBlock(bs, F + (size_t)diag[i] * bs2, Dinv + (size_t)i * bs2)) atomicMin(bad, i);
 }
 
 extern "C" MS_BISAI_INVERT_DIAG(MSBISAIInvertDiag_CUDA)
@@ -111,7 +53,7 @@ __global__ void bisai_ilu_residual_kernel(int bs, int nnzb, const int *__restric
     double    s = 0.0;
 
     for (int q = rowptr[i]; q < rowptr[i + 1] && cols[q] < kmax; q++) {
-      const int k = cols[q], f = bisai_find(cols, rowptr[k], rowptr[k + 1], j);
+      const int k = cols[q], f = MSBISAIFind(cols, rowptr[k], rowptr[k + 1], j);
       if (f < 0) continue;
       for (int t = 0; t < bs; t++) s += F[(size_t)q * bs2 + r * bs + t] * F[(size_t)f * bs2 + t * bs + c];
     }
@@ -164,7 +106,7 @@ __device__ __forceinline__ void bisai_column_update(int bs, int lane, int q0, in
 
   for (int e = lane; e < (q1 - q0) * bs2; e += 32) {
     const int q = q0 + e / bs2, el = e % bs2, r = el / bs, c = el % bs;
-    const int jq = rowidx[beg + q], f = bisai_find(fcols, frowptr[jq], frowptr[jq + 1], jp);
+    const int jq = rowidx[beg + q], f = MSBISAIFind(fcols, frowptr[jq], frowptr[jq + 1], jp);
     double    s  = 0.0;
 
     if (f < 0) continue;

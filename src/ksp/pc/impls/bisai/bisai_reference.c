@@ -7,66 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* position of block column col in cols[lo, hi) (sorted), or -1 */
-static int MSBISAIFind(const int *cols, int lo, int hi, int col)
-{
-  const int end = hi;
-
-  while (lo < hi) {
-    const int mid = lo + (hi - lo) / 2;
-    if (cols[mid] < col) lo = mid + 1;
-    else hi = mid;
-  }
-  return (lo < end && cols[lo] == col) ? lo : -1;
-}
-
-/* inv = B^-1 (bs x bs, row-major) by Gauss-Jordan with partial pivoting; returns 1 when B is singular (a pivot zero,
-   not finite, or below 1e-14 max |B|), then inv is zero. The CUDA version (bisai.cu) runs the same steps. */
-static int MSBISAIInvertBlock(int bs, const double *B, double *inv)
-{
-  double a[MS_BISAI_MAXBS * MS_BISAI_MAXBS], maxabs = 0.0;
-
-  for (int e = 0; e < bs * bs; e++) {
-    a[e]   = B[e];
-    inv[e] = (e / bs == e % bs) ? 1.0 : 0.0;
-    if (fabs(B[e]) > maxabs || B[e] != B[e]) maxabs = fabs(B[e]);
-  }
-  for (int c = 0; c < bs; c++) {
-    int    piv = c;
-    double d;
-
-    for (int r = c + 1; r < bs; r++)
-      if (fabs(a[r * bs + c]) > fabs(a[piv * bs + c])) piv = r;
-    if (!(fabs(a[piv * bs + c]) > 1e-14 * maxabs) || !isfinite(a[piv * bs + c]) || !isfinite(maxabs)) {
-      for (int e = 0; e < bs * bs; e++) inv[e] = 0.0;
-      return 1;
-    }
-    if (piv != c)
-      for (int t = 0; t < bs; t++) {
-        double w = a[c * bs + t];
-        a[c * bs + t]   = a[piv * bs + t];
-        a[piv * bs + t] = w;
-        w                 = inv[c * bs + t];
-        inv[c * bs + t]   = inv[piv * bs + t];
-        inv[piv * bs + t] = w;
-      }
-    d = 1.0 / a[c * bs + c];
-    for (int t = 0; t < bs; t++) {
-      a[c * bs + t] *= d;
-      inv[c * bs + t] *= d;
-    }
-    for (int r = 0; r < bs; r++) {
-      const double f = a[r * bs + c];
-      if (r == c || f == 0.0) continue;
-      for (int t = 0; t < bs; t++) {
-        a[r * bs + t] -= f * a[c * bs + t];
-        inv[r * bs + t] -= f * inv[c * bs + t];
-      }
-    }
-  }
-  return 0;
-}
-
 MS_BISAI_INVERT_DIAG(MSBISAIInvertDiag_Reference)
 {
   const size_t bs2 = (size_t)bs * bs;
