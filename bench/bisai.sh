@@ -10,7 +10,11 @@
 # Also the device memory of the factors and inverses for each level against the operator's (from PCView).
 # Runs in the repository root after `source .carry/setup2.sh` (PETSC_DIR: a CUDA PETSc; the plugin in
 # B=$PWD/build-cuda). Writes OUTDIR/bisai.txt (summary) and OUTDIR/bisai-logs.tar.xz (every program output).
-# About 2-3 minutes of GPU time at 300 x 300.
+# STEPS (default "main spmv"): main = the table above; spmv = the apply's two block products with the own kernel
+# against cuSPARSE's bsrmv (-pc_bisai_spmv own|cusparse, k = 1, 2, 3): setup + solve (rounds alternated) and the
+# GPU time per application from -log_view_gpu_time (PCBISAIApply's flops over its GPU Mflop/s), with the bytes an
+# application must move (M_L, M_U in BSR, x read once, y written) over that time.
+# About 2-3 minutes of GPU time at 300 x 300 for main, 1-2 for spmv.
 set -uo pipefail
 out=${1:?usage: bench/bisai.sh OUTDIR}
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -56,10 +60,17 @@ run() { # TAG GRID MAT [options]
   if ! grep -q 'KSPSolve' "$f"; then say "    $tag FAILED:"; grep -m5 -E 'ERROR' "$f" | tee -a "$sum"; fi
 }
 
+best() { # TAG-PREFIX: the smaller KSPSolve time of the two rounds
+  local a=${KS[$1-r1]:-} b=${KS[$1-r2]:-}
+  if [ -z "$a" ]; then echo "$b"; elif [ -z "$b" ]; then echo "$a"; else awk -v a="$a" -v b="$b" 'BEGIN{print (a<b)?a:b}'; fi
+}
+
 # warm-up (GPU clocks, caches; not reported)
 "$B/ex19" -da_grid_x 100 -da_grid_y 100 -dm_mat_type $MAT $common -pc_type bisai > "$logs/warmup.log" 2>&1
 
 bisai="-pc_type bisai -ksp_view"
+STEPS=${STEPS:-main spmv}
+case " $STEPS " in *" main "*)
 for round in 1 2; do
   run pbjacobi-r$round "$N" $MAT -pc_type pbjacobi
   run bisai-k1-r$round "$N" $MAT $bisai -pc_bisai_level 1
@@ -77,10 +88,6 @@ run ilu0-cusparse "$ILU_N" $MAT -pc_type ilu $ilusolver
 
 say ""
 say "summary (best of the two rounds; ratios against point-block Jacobi on $MAT in this run):"
-best() { # TAG-PREFIX: the smaller KSPSolve time of the two rounds
-  local a=${KS[$1-r1]:-} b=${KS[$1-r2]:-}
-  if [ -z "$a" ]; then echo "$b"; elif [ -z "$b" ]; then echo "$a"; else awk -v a="$a" -v b="$b" 'BEGIN{print (a<b)?a:b}'; fi
-}
 pbj=$(best pbjacobi)
 pbjit=${IT[pbjacobi-r1]:-}
 say "$(printf '%-22s its %-7s setup+solve %-9s s' pbjacobi "$pbjit" "$pbj")"
@@ -94,3 +101,34 @@ done
 for tag in bisai-k2-sweeps3 bisai-k2-aijmodsell pbjacobi-aijmodsell ilu0-cusparse; do
   say "$(printf '%-22s its %-7s setup+solve %-9s s  time/pbjacobi %s' "$tag" "${IT[$tag]:-}" "${KS[$tag]:-}" "$(awk -v t="${KS[$tag]:-0}" -v p="$pbj" 'BEGIN{if (t>0 && p>0) printf "%.3f", t/p; else print "?"}')")"
 done
+;; esac
+
+case " $STEPS " in *" spmv "*)
+say ""
+say "the apply's two block products: own BSR kernel against cuSPARSE bsrmv (cusparseDbsrmv, same BSR arrays, blocks by rows)"
+for round in 1 2; do
+  for k in 1 2 3; do
+    for sp in own cusparse; do run spmv-$sp-k$k-r$round "$N" $MAT $bisai -pc_bisai_level $k -pc_bisai_spmv $sp; done
+  done
+done
+for k in 1 2 3; do
+  for sp in own cusparse; do
+    f=$logs/spmv-$sp-k$k-gpu.log
+    "$B/ex19" -da_grid_x "$N" -da_grid_y "$N" -dm_mat_type $MAT $common $bisai -pc_bisai_level $k -pc_bisai_spmv $sp -log_view_gpu_time > "$f" 2>&1
+    # bytes of one application: M_L and M_U (8 bs^2 + 4 bytes per block, 4 per block row + 4), x read once, y written
+    read -r cnt us gbs <<< "$(awk '
+      /block size [0-9]+, [0-9]+ block rows/ {for (i = 1; i <= NF; i++) {if ($i == "size") bs = $(i+1) + 0; if ($i == "block" && $(i+1) ~ /^rows/) nb = $(i-1) + 0}}
+      /nonzero blocks:/ {for (i = 1; i <= NF; i++) {if ($i == "M_L") ml = $(i+1) + 0; if ($i == "M_U") mu = $(i+1) + 0}}
+      $1 == "PCBISAIApply" {cnt = $2; fl = $6; g = $22}
+      END {if (cnt > 0 && g > 0) {t = fl / (g * 1e6) / cnt; by = (ml + mu) * (8.0 * bs * bs + 4) + 2 * 4.0 * (nb + 1) + 2 * 2 * 8.0 * nb * bs;
+                                   printf "%d %.1f %.0f", cnt, t * 1e6, by / t / 1e9} else print "? ? ?"}' "$f")"
+    say "$(printf '%-10s k=%s  its %-6s  PCBISAIApply %s calls, %s us per application (GPU time), %s GB/s of the bytes it must move' "$sp" "$k" "$(grep -m1 -oE 'iterations [0-9]+' "$f" | awk '{print $2}')" "$cnt" "$us" "$gbs")"
+  done
+done
+say ""
+say "setup + solve (best of two rounds, no GPU timing), own / cusparse:"
+for k in 1 2 3; do
+  o=$(best spmv-own-k$k) c=$(best spmv-cusparse-k$k)
+  say "$(printf 'k=%s  own %s s (its %s)  cusparse %s s (its %s)  cusparse/own %s' "$k" "$o" "${IT[spmv-own-k$k-r1]:-}" "$c" "${IT[spmv-cusparse-k$k-r1]:-}" "$(awk -v a="$o" -v b="$c" 'BEGIN{if (a>0 && b>0) printf "%.3f", b/a; else print "?"}')")"
+done
+;; esac

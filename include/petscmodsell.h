@@ -234,6 +234,27 @@ typedef enum {
 } PCBISAIILUType;
 PETSC_EXTERN const char *const PCBISAIILUTypes[];
 
+/*E
+   PCBISAISpMVType - which kernel applies `PCBISAI`'s approximate inverses (two block sparse products) on the GPU
+
+   Values:
++  `PCBISAI_SPMV_OWN`      - the plugin's BSR kernel (one thread per scalar row)
+-  `PCBISAI_SPMV_CUSPARSE` - cuSPARSE's `cusparseDbsrmv()` on the same BSR arrays (for comparison)
+
+   Level: intermediate
+
+   Note:
+   Both compute the same products; without a GPU (or when the operator stays on the host) the host kernel runs
+   whatever is chosen.
+
+.seealso: `PCBISAI`, `PCBISAISetSpMVType()`
+E*/
+typedef enum {
+  PCBISAI_SPMV_OWN,
+  PCBISAI_SPMV_CUSPARSE
+} PCBISAISpMVType;
+PETSC_EXTERN const char *const PCBISAISpMVTypes[];
+
 /* PCBISAI */
 PETSC_EXTERN PetscErrorCode PCBISAISetLevel(PC, PetscInt);
 PETSC_EXTERN PetscErrorCode PCBISAIGetLevel(PC, PetscInt *);
@@ -242,6 +263,8 @@ PETSC_EXTERN PetscErrorCode PCBISAIGetILUType(PC, PCBISAIILUType *);
 PETSC_EXTERN PetscErrorCode PCBISAISetILUSweeps(PC, PetscInt);
 PETSC_EXTERN PetscErrorCode PCBISAIGetILUSweeps(PC, PetscInt *);
 PETSC_EXTERN PetscErrorCode PCBISAIGetFactors(PC, Mat *, Mat *, Mat *, Mat *);
+PETSC_EXTERN PetscErrorCode PCBISAISetSpMVType(PC, PCBISAISpMVType);
+PETSC_EXTERN PetscErrorCode PCBISAIGetSpMVType(PC, PCBISAISpMVType *);
 
 /*E
    PCNeumannType - the preconditioner `PCNEUMANN` applies (paper 003), on the diagonally scaled operator

@@ -153,6 +153,13 @@ MS_BISAI_ISAI_LOWER(MSBISAIISAILower_CUDA);
 MS_BISAI_ISAI_UPPER(MSBISAIISAIUpper_CUDA);
 MS_BISAI_BSR_MULT(MSBISAIBSRMult_CUDA);
 MS_KERNEL_EXTERN const MSBISAIKernels MSBISAIKernels_CUDA;
+
+/* y = M x by cuSPARSE's cusparseDbsrmv() on the same BSR arrays (blocks stored by rows), for the comparison with
+   the own kernel (-pc_bisai_spmv cusparse). *ctx holds a cuSPARSE handle and a matrix descriptor, created on the
+   first call (nb = 0 only creates it) and freed by MSBISAICusparseDestroy_CUDA(). Returns 0, a CUDA error code (> 0), or minus a
+   cusparseStatus_t. */
+int MSBISAIBSRMultCusparse_CUDA(void **ctx, int nb, int bs, int nnzb, const int *rowptr, const int *cols, const double *vals, const double *x, double *y, void *stream);
+int MSBISAICusparseDestroy_CUDA(void **ctx);
 #endif
 
 #ifdef __cplusplus

@@ -30,7 +30,8 @@
 
 static PetscLogEvent PC_BISAIILU = 0, PC_BISAIPattern = 0, PC_BISAIInverse = 0, PC_BISAIApply = 0;
 
-const char *const PCBISAIILUTypes[] = {"exact", "sweeps", "PCBISAIILUType", "PCBISAI_ILU_", NULL};
+const char *const PCBISAIILUTypes[]  = {"exact", "sweeps", "PCBISAIILUType", "PCBISAI_ILU_", NULL};
+const char *const PCBISAISpMVTypes[] = {"own", "cusparse", "PCBISAISpMVType", "PCBISAI_SPMV_", NULL};
 
 /* one approximate inverse: BSR by rows (the apply) and its column view (the setup) */
 typedef struct {
@@ -43,8 +44,10 @@ typedef struct {
 
 typedef struct {
   /* options */
-  PetscInt       level, sweeps;
-  PCBISAIILUType ilu;
+  PetscInt        level, sweeps;
+  PCBISAIILUType  ilu;
+  PCBISAISpMVType spmv;
+  void           *cusparse; /* cuSPARSE handle and descriptor of -pc_bisai_spmv cusparse (bisai.cu) */
 
   /* the structure (rebuilt with the operator's nonzero pattern, the block size or the level) */
   PetscInt   bs, nb, nnzb, built_level, nnz_ad;
@@ -541,6 +544,17 @@ static PetscErrorCode PCSetUp_BISAI(PC pc)
   PetscCall(PetscLogEventEnd(PC_BISAIInverse, pc, 0, 0, 0));
   PetscCall(PCBISAIElapsed(jac, &t, &jac->t_inverse));
   if (!jac->work) PetscCall(PCMSCreateVec(op, PETSC_COMM_SELF, m, &jac->work));
+#if defined(PETSC_HAVE_CUDA)
+  if (op->device && jac->spmv == PCBISAI_SPMV_CUSPARSE && !jac->cusparse) { /* the cuSPARSE handle, here rather than in the first apply */
+    cudaStream_t stream;
+    int          err;
+
+    PetscCall(PetscGetCurrentCUDAStream(&stream));
+    err = MSBISAIBSRMultCusparse_CUDA(&jac->cusparse, 0, (int)jac->bs, 0, NULL, NULL, NULL, NULL, NULL, (void *)stream);
+    PetscCheck(err >= 0, PETSC_COMM_SELF, PETSC_ERR_GPU, "PCBISAI: creating the cuSPARSE handle failed with cusparseStatus_t %d; use -pc_bisai_spmv own", -err);
+    PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_GPU, "PCBISAI: creating the cuSPARSE handle failed: %s", cudaGetErrorString((cudaError_t)err));
+  }
+#endif
   /* the setup-only arrays of the sweeps are not kept */
   PetscCall(PCMSBufferDestroy(&jac->S));
   PetscCall(PCMSBufferDestroy(&jac->A));
@@ -561,6 +575,14 @@ static PetscErrorCode PCBISAIMult(PC pc, PCBISAIInv *M, const PetscScalar *x, Pe
 
   PetscFunctionBegin;
   PetscCall(PCMSKernelBegin(&jac->op, &stream));
+#if defined(PETSC_HAVE_CUDA)
+  if (jac->op.device && jac->spmv == PCBISAI_SPMV_CUSPARSE) {
+    err = MSBISAIBSRMultCusparse_CUDA(&jac->cusparse, (int)jac->nb, (int)jac->bs, M->nnzb, (const int *)M->d_rowptr.ptr, (const int *)M->d_cols.ptr, (const double *)M->vals.ptr, x, y, stream);
+    PetscCheck(err >= 0, PETSC_COMM_SELF, PETSC_ERR_GPU, "PCBISAI: cusparseDbsrmv() failed with cusparseStatus_t %d; use -pc_bisai_spmv own", -err);
+    PetscCall(PCMSKernelEnd(&jac->op, err, "cuSPARSE", "bsrmv", 2.0 * (PetscLogDouble)M->nnzb * jac->bs * jac->bs));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+#endif
   err = jac->k->bsr_mult((int)jac->nb, (int)jac->bs, (const int *)M->d_rowptr.ptr, (const int *)M->d_cols.ptr, (const double *)M->vals.ptr, x, y, stream);
   PetscCall(PCMSKernelEnd(&jac->op, err, jac->k->backend, "bsr_mult", 2.0 * (PetscLogDouble)M->nnzb * jac->bs * jac->bs));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -600,6 +622,13 @@ static PetscErrorCode PCReset_BISAI(PC pc)
 
   PetscFunctionBegin;
   PetscCall(PCBISAIFreeStructure(pc));
+#if defined(PETSC_HAVE_CUDA)
+  if (jac->cusparse) {
+    int err = MSBISAICusparseDestroy_CUDA(&jac->cusparse);
+
+    PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_GPU, "PCBISAI: destroying the cuSPARSE handle failed with cusparseStatus_t %d", -err);
+  }
+#endif
   PetscCall(PCMSOperatorReset(&jac->op));
   PetscCall(MatDestroy(&jac->aij));
   jac->nsetups = 0;
@@ -619,8 +648,9 @@ static PetscErrorCode PCSetFromOptions_BISAI(PC pc, PetscOptionItems PetscOption
 {
   PC_BISAI      *jac = (PC_BISAI *)pc->data;
   PetscInt       level = jac->level, sweeps = jac->sweeps;
-  PCBISAIILUType ilu   = jac->ilu;
-  PetscBool      flg;
+  PCBISAIILUType  ilu   = jac->ilu;
+  PCBISAISpMVType spmv  = jac->spmv;
+  PetscBool       flg;
 
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "Block incomplete sparse approximate inverse (block-ISAI) options");
@@ -630,6 +660,8 @@ static PetscErrorCode PCSetFromOptions_BISAI(PC pc, PetscOptionItems PetscOption
   if (flg) PetscCall(PCBISAISetILUType(pc, ilu));
   PetscCall(PetscOptionsBoundedInt("-pc_bisai_ilu_sweeps", "Fixed-point sweeps of -pc_bisai_ilu sweeps (from L = I, U = triu(A))", "PCBISAISetILUSweeps", sweeps, &sweeps, &flg, 0));
   if (flg) PetscCall(PCBISAISetILUSweeps(pc, sweeps));
+  PetscCall(PetscOptionsEnum("-pc_bisai_spmv", "Kernel of the two block sparse products on the GPU: own or cusparse (cusparseDbsrmv, for comparison); the host kernel without a GPU", "PCBISAISetSpMVType", PCBISAISpMVTypes, (PetscEnum)spmv, (PetscEnum *)&spmv, &flg));
+  if (flg) PetscCall(PCBISAISetSpMVType(pc, spmv));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -680,6 +712,7 @@ static PetscErrorCode PCView_BISAI(PC pc, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "  memory (%s): factors and inverse diagonal blocks %.3g MB, M_L + M_U %.3g MB, column views %.3g MB; the operator's diagonal block (CSR) %.3g MB\n", jac->op.device ? "device" : "host", mem[1] / 1e6, mem[2] / 1e6, mem[3] / 1e6, mem[0] / 1e6));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  last setup: %.4g s = block ILU %.4g s + patterns %.4g s + inverses %.4g s + upload %.4g s (max over processes)\n", tm[4], tm[0], tm[1], tm[2], tm[3]));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  patterns: %s at the last setup\n", jac->patterns_reused ? "reused (the operator's values changed only)" : "computed"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  apply: two block sparse products, %s\n", !jac->op.device ? "host kernel" : jac->spmv == PCBISAI_SPMV_CUSPARSE ? "cuSPARSE bsrmv" : "own BSR kernel (GPU)"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -853,6 +886,66 @@ PetscErrorCode PCBISAIGetILUSweeps(PC pc, PetscInt *sweeps)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*@
+  PCBISAISetSpMVType - Sets the GPU kernel of the two block sparse products of `PCBISAI`'s apply
+
+  Logically Collective
+
+  Input Parameters:
++ pc   - the preconditioner context
+- type - `PCBISAI_SPMV_OWN` (default: the plugin's BSR kernel) or `PCBISAI_SPMV_CUSPARSE` (cuSPARSE's
+         `cusparseDbsrmv()` on the same arrays)
+
+  Options Database Key:
+. -pc_bisai_spmv <own,cusparse> - the kernel
+
+  Level: intermediate
+
+  Note:
+  Both kernels compute the same products (to rounding); cuSPARSE's is there to compare with. On the host (no GPU, or
+  an operator that stays on the host) the host kernel runs whatever is set. The cuSPARSE handle is created at the
+  setup.
+
+.seealso: [](ch_ksp), `PCBISAI`, `PCBISAIGetSpMVType()`, `PCBISAISpMVType`
+@*/
+PetscErrorCode PCBISAISetSpMVType(PC pc, PCBISAISpMVType type)
+{
+  PC_BISAI *jac;
+
+  PetscFunctionBegin;
+  PetscCall(PCMSGetData(pc, PCBISAI, PETSC_FALSE, &jac));
+  PetscValidLogicalCollectiveEnum(pc, type, 2);
+  PetscCheck(type == PCBISAI_SPMV_OWN || type == PCBISAI_SPMV_CUSPARSE, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCBISAI: the product kernel is PCBISAI_SPMV_OWN or PCBISAI_SPMV_CUSPARSE, not %d", (int)type);
+  if (jac) jac->spmv = type;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCBISAIGetSpMVType - Gets the GPU kernel of the two block sparse products of `PCBISAI`'s apply
+
+  Not Collective
+
+  Input Parameter:
+. pc - the preconditioner context
+
+  Output Parameter:
+. type - the kernel
+
+  Level: intermediate
+
+.seealso: [](ch_ksp), `PCBISAI`, `PCBISAISetSpMVType()`
+@*/
+PetscErrorCode PCBISAIGetSpMVType(PC pc, PCBISAISpMVType *type)
+{
+  PC_BISAI *jac;
+
+  PetscFunctionBegin;
+  PetscCall(PCMSGetData(pc, PCBISAI, PETSC_TRUE, &jac));
+  PetscAssertPointer(type, 2);
+  *type = jac->spmv;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* a sequential BAIJ matrix from blocks of a BSR array: the blocks of rows rowptr/cols selected by keep (NULL: all),
    plus identity diagonal blocks when unitdiag */
 static PetscErrorCode PCBISAICreateBAIJ(PetscInt nb, PetscInt bs, const int *rowptr, const int *cols, const double *vals, PetscInt part, PetscBool unitdiag, Mat *M)
@@ -947,7 +1040,8 @@ PetscErrorCode PCBISAIGetFactors(PC pc, Mat *L, Mat *U, Mat *ML, Mat *MU)
    Options Database Keys:
 +  -pc_bisai_level <1>             - the patterns S(|L|^k), S(|U|^k) of the approximate inverses, k = 1, 2 or 3
 .  -pc_bisai_ilu <exact,sweeps>    - block ILU(0) exact in row order on the host (default), or by fixed-point sweeps
--  -pc_bisai_ilu_sweeps <5>        - the fixed-point sweeps of -pc_bisai_ilu sweeps
+.  -pc_bisai_ilu_sweeps <5>        - the fixed-point sweeps of -pc_bisai_ilu sweeps
+-  -pc_bisai_spmv <own,cusparse>   - the GPU kernel of the two products: the plugin's (default) or cuSPARSE's bsrmv
 
    Level: intermediate
 
@@ -969,7 +1063,7 @@ PetscErrorCode PCBISAIGetFactors(PC pc, Mat *L, Mat *U, Mat *ML, Mat *MU)
    upload; `-log_view` shows the events PCBISAIILU, PCBISAIPattern, PCBISAIInverse and PCBISAIApply.
 
 .seealso: [](ch_ksp), `PCCreate()`, `PCSetType()`, `PCType`, `PC`, `PCILU`, `PCPBJACOBI`, `PCBISAISetLevel()`, `PCBISAISetILUType()`,
-          `PCBISAISetILUSweeps()`, `PCBISAIGetFactors()`, `MATMODSELL`
+          `PCBISAISetILUSweeps()`, `PCBISAISetSpMVType()`, `PCBISAIGetFactors()`, `MATMODSELL`
 M*/
 static PetscErrorCode PCCreate_BISAI(PC pc)
 {
@@ -981,6 +1075,7 @@ static PetscErrorCode PCCreate_BISAI(PC pc)
   jac->level  = 1;
   jac->ilu    = PCBISAI_ILU_EXACT;
   jac->sweeps = 5;
+  jac->spmv   = PCBISAI_SPMV_OWN;
 
   pc->ops->apply          = PCApply_BISAI;
   pc->ops->setup          = PCSetUp_BISAI;

@@ -486,6 +486,11 @@ int main(int argc, char **argv)
       filter: grep -E "patterns:|values|fresh"
 
    test:
+      suffix: view_spmv
+      args: -mode solve -problem vorticity -n 8 -ksp_view -pc_bisai_spmv cusparse
+      filter: grep -E "apply: two block"
+
+   test:
       suffix: view
       args: -mode solve -problem vorticity -n 8 -ksp_view -pc_bisai_level 2
       filter: grep -E "block-ISAI|block size|nonzero blocks" | sed -e "s/M_L + M_U: [0-9.]* x A/M_L + M_U: R x A/"
@@ -517,6 +522,18 @@ int main(int argc, char **argv)
       suffix: cuda_compare_bs
       output_file: output/ex1_compare.out
       args: -mode compare -mat_type aijcusparse -problem blockdiff -n 12 -bs {{1 2 3 5}} -pc_bisai_level 2
+
+   test:
+      requires: cuda
+      suffix: cuda_compare_cusparse
+      output_file: output/ex1_compare.out
+      args: -mode compare -mat_type aijcusparse -problem blockdiff -n 12 -bs {{1 3 5}} -pc_bisai_level 2 -pc_bisai_spmv cusparse
+
+   test:
+      requires: cuda
+      suffix: cuda_view_cusparse
+      args: -mode solve -mat_type aijcusparse -problem vorticity -n 8 -ksp_view -pc_bisai_spmv {{own cusparse}separate output}
+      filter: grep -E "apply: two block"
 
    testset:
       requires: cuda
