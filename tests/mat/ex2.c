@@ -200,6 +200,30 @@ int main(int argc, char **argv)
     PetscCall(MatAXPY(c.A, -0.25, XA, SAME_NONZERO_PATTERN));
     PetscCall(MatAXPY(c.B, -0.25, XA, SAME_NONZERO_PATTERN));
     PetscCall(Check(&c, "MatAXPY (SAME_NONZERO_PATTERN, X AIJ)", 0));
+    /* an understated structure flag: equal patterns under DIFFERENT_NONZERO_PATTERN add in place (one process) */
+    PetscCall(MatAXPY(c.A, 0.5, XA, DIFFERENT_NONZERO_PATTERN));
+    PetscCall(MatAXPY(c.B, 0.5, XB, DIFFERENT_NONZERO_PATTERN));
+    PetscCall(Check(&c, "MatAXPY (DIFFERENT_NONZERO_PATTERN, equal patterns)", size == 1 ? 0 : -1));
+    {
+      /* X's pattern a subset of Y's: every 3rd row of X cut to its diagonal */
+      PetscInt *rows, nr = 0;
+
+      PetscCall(PetscMalloc1(re - rs + 1, &rows));
+      for (PetscInt i = rs; i < re; i += 3)
+        for (PetscInt e = csr.ia[i]; e < csr.ia[i + 1]; e++)
+          if (csr.ja[e] == i) rows[nr++] = i;
+      PetscCall(MatSetOption(XA, MAT_KEEP_NONZERO_PATTERN, PETSC_FALSE));
+      PetscCall(MatSetOption(XB, MAT_KEEP_NONZERO_PATTERN, PETSC_FALSE));
+      PetscCall(MatZeroRows(XA, nr, rows, 3.0, NULL, NULL));
+      PetscCall(MatZeroRows(XB, nr, rows, 3.0, NULL, NULL));
+      PetscCall(PetscFree(rows));
+      PetscCall(MatAXPY(c.A, -0.5, XA, SUBSET_NONZERO_PATTERN));
+      PetscCall(MatAXPY(c.B, -0.5, XB, SUBSET_NONZERO_PATTERN));
+      PetscCall(Check(&c, "MatAXPY (SUBSET_NONZERO_PATTERN)", size == 1 ? 0 : -1));
+      PetscCall(MatAXPY(c.A, 0.25, XA, DIFFERENT_NONZERO_PATTERN));
+      PetscCall(MatAXPY(c.B, 0.25, XA, DIFFERENT_NONZERO_PATTERN));
+      PetscCall(Check(&c, "MatAXPY (DIFFERENT_NONZERO_PATTERN, X AIJ, a subset)", -1));
+    }
     PetscCall(MatDestroy(&XA));
     PetscCall(MatDestroy(&XB));
   }

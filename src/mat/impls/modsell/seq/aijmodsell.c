@@ -357,11 +357,70 @@ static PetscErrorCode MatDuplicate_SeqAIJModSELL(Mat A, MatDuplicateOption op, M
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Y += a X where X's pattern is contained in Y's (both CSR with sorted rows): a merge of each row, O(nnz), instead of
+   SeqAIJ's MatSetValues() per row; *done = PETSC_FALSE (nothing changed) when X has an entry outside Y's pattern */
+static PetscErrorCode MatAXPY_SeqAIJModSELL_Subset(Mat Y, PetscScalar a, Mat X, const PetscInt *yi, const PetscInt *yj, const PetscInt *xi, const PetscInt *xj, PetscBool *done)
+{
+  const PetscInt     m = Y->rmap->n;
+  const PetscScalar *xa;
+  PetscScalar       *ya;
+
+  PetscFunctionBegin;
+  *done = PETSC_FALSE;
+  for (PetscInt r = 0; r < m; r++) {
+    PetscInt p = yi[r];
+
+    for (PetscInt q = xi[r]; q < xi[r + 1]; q++) {
+      while (p < yi[r + 1] && yj[p] < xj[q]) p++;
+      if (p == yi[r + 1] || yj[p] != xj[q]) PetscFunctionReturn(PETSC_SUCCESS);
+    }
+  }
+  PetscCall(MatSeqAIJGetArrayRead(X, &xa));
+  PetscCall(MatSeqAIJGetArray(Y, &ya));
+  for (PetscInt r = 0; r < m; r++) {
+    PetscInt p = yi[r];
+
+    for (PetscInt q = xi[r]; q < xi[r + 1]; q++) {
+      while (yj[p] < xj[q]) p++;
+      ya[p] += a * xa[q];
+    }
+  }
+  PetscCall(MatSeqAIJRestoreArray(Y, &ya));
+  PetscCall(MatSeqAIJRestoreArrayRead(X, &xa));
+  PetscCall(PetscLogFlops(2.0 * xi[m]));
+  *done = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* SeqAIJ's MatAXPY() trusts the caller's structure flag: DIFFERENT_NONZERO_PATTERN builds a new matrix through
+   MatSetValues() even when the patterns are equal (PCGAMG's graph symmetrization, A + A^T, passes it for every
+   structurally nonsymmetric-flagged operator; aijcusparse compares the patterns and adds in place). So: equal
+   patterns -> SAME_NONZERO_PATTERN (an axpy of the value arrays), a subset -> a merge of the rows in place. */
 static PetscErrorCode MatAXPY_SeqAIJModSELL(Mat Y, PetscScalar a, Mat X, MatStructure str)
 {
   Mat_SeqAIJModSELL saved = *(Mat_SeqAIJModSELL *)Y->spptr;
+  PetscBool         xaij;
 
   PetscFunctionBegin;
+  PetscCall(PetscObjectBaseTypeCompare((PetscObject)X, MATSEQAIJ, &xaij));
+  if (xaij && str != SAME_NONZERO_PATTERN && !X->structure_only && !Y->structure_only) {
+    const PetscInt *yi, *yj, *xi, *xj;
+    PetscInt        ny, nx;
+    PetscBool       gy, gx, eq = PETSC_FALSE, done = PETSC_FALSE;
+
+    PetscCall(MatGetRowIJ(Y, 0, PETSC_FALSE, PETSC_FALSE, &ny, &yi, &yj, &gy));
+    PetscCall(MatGetRowIJ(X, 0, PETSC_FALSE, PETSC_FALSE, &nx, &xi, &xj, &gx));
+    if (gy && gx && nx == ny) {
+      eq = (PetscBool)(xi[nx] == yi[ny]);
+      if (eq) PetscCall(PetscArraycmp(xi, yi, ny + 1, &eq));
+      if (eq) PetscCall(PetscArraycmp(xj, yj, yi[ny], &eq));
+      if (!eq && (str == SUBSET_NONZERO_PATTERN || xi[nx] < yi[ny])) PetscCall(MatAXPY_SeqAIJModSELL_Subset(Y, a, X, yi, yj, xi, xj, &done));
+    }
+    if (gx) PetscCall(MatRestoreRowIJ(X, 0, PETSC_FALSE, PETSC_FALSE, &nx, &xi, &xj, &gx));
+    if (gy) PetscCall(MatRestoreRowIJ(Y, 0, PETSC_FALSE, PETSC_FALSE, &ny, &yi, &yj, &gy));
+    if (done) PetscFunctionReturn(PETSC_SUCCESS);
+    if (eq) str = SAME_NONZERO_PATTERN;
+  }
   PetscCall((*saved.parent.axpy)(Y, a, X, str));
   PetscCall(MatSeqAIJModSELLCopySettings(&saved, Y));
   PetscFunctionReturn(PETSC_SUCCESS);
