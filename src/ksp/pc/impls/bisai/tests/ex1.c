@@ -527,12 +527,18 @@ int main(int argc, char **argv)
       requires: cuda
       suffix: cuda_compare_cusparse
       output_file: output/ex1_compare.out
-      args: -mode compare -mat_type aijcusparse -problem blockdiff -n 12 -bs {{1 3 5}} -pc_bisai_level 2 -pc_bisai_spmv cusparse
+      args: -mode compare -mat_type aijcusparse -problem blockdiff -n 12 -bs {{1 2 3 5}} -pc_bisai_level 2 -pc_bisai_spmv cusparse
 
    test:
       requires: cuda
       suffix: cuda_view_cusparse
       args: -mode solve -mat_type aijcusparse -problem vorticity -n 8 -ksp_view -pc_bisai_spmv {{own cusparse}separate output}
+      filter: grep -E "apply: two block"
+
+   test:
+      requires: cuda
+      suffix: cuda_view_cusparse_bs1
+      args: -mode solve -mat_type aijcusparse -problem blockdiff -bs 1 -n 8 -ksp_view -pc_bisai_spmv cusparse
       filter: grep -E "apply: two block"
 
    testset:
