@@ -34,7 +34,8 @@ PETSC_INTERN PetscErrorCode PetscModSELLRegisterPCs_Private(void);
 typedef enum {
   PCMS_ENCODING_ANY,     /* whatever the image has (MATMODSELL's, or the default mod-SELL encoding) */
   PCMS_ENCODING_MODSELL, /* the diagonal apart and in-slice columns as negative codes (square blocks) */
-  PCMS_ENCODING_PLAIN    /* neither: every column read from the vector (the off-process block) */
+  PCMS_ENCODING_PLAIN,   /* neither: every column read from the vector (the off-process block) */
+  PCMS_ENCODING_NONE     /* no image: the PC reads the block's CSR only (img[which] stays NULL, nothing is built) */
 } PCMSEncoding;
 
 #define PCMS_ORDERING_ANY ((MatModSELLOrdering)-1)

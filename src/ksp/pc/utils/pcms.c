@@ -62,6 +62,11 @@ static PetscErrorCode PCMSGetImage(PCMSOperator *op, Mat B, PetscInt which, MSIm
   PetscInt                sh;
 
   PetscFunctionBegin;
+  if (req->encoding == PCMS_ENCODING_NONE) {
+    PetscCall(MSImageDestroy(&op->own[which]));
+    *img = NULL;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (which == 0) PetscCall(MatModSELLSetSlicePreconditioner_Private(B, req->slices)); /* before its image is built */
   PetscCall(MatSeqAIJModSELLGetImage(B, mtype, &mi));
   if (mi && PCMSImageQualifies(mi, req)) {
@@ -146,9 +151,9 @@ PetscErrorCode PCMSOperatorSetUp(PC pc, PCMSOperator *op, const PCMSImageRequest
   op->m = m;
   PetscCall(PCMSGetImage(op, Ad, 0, &op->img[0]));
   if (ismpi) PetscCall(PCMSGetImage(op, Ao, 1, &op->img[1]));
-  PetscCheck(op->img[0]->m == m && op->img[0]->n == m, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: the image of the diagonal block has the wrong size", op->name);
+  PetscCheck(!op->img[0] || (op->img[0]->m == m && op->img[0]->n == m), PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: the image of the diagonal block has the wrong size", op->name);
   PetscCheck(diagreq->encoding != PCMS_ENCODING_MODSELL || !m || (op->img[0]->dapart && op->img[0]->local), PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: the image of the diagonal block has the wrong encoding", op->name);
-  if (rebuild && ismpi) {
+  if (rebuild && ismpi && offreq->encoding != PCMS_ENCODING_NONE) { /* the ghost exchange of a PC that reads Ao */
     IS  from;
     Vec tmpl;
 
@@ -170,7 +175,7 @@ PetscErrorCode PCMSOperatorDescribe(PCMSOperator *op, const char **where, const 
 {
   PetscFunctionBegin;
   if (where) *where = op->device ? "GPU" : "host";
-  if (image) *image = op->own_image ? "the PC's own mod-SELL image of the operator" : "the MATMODSELL image of the operator";
+  if (image) *image = !op->img[0] ? "the operator's CSR" : op->own_image ? "the PC's own mod-SELL image of the operator" : "the MATMODSELL image of the operator";
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

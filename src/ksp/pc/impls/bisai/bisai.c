@@ -354,7 +354,8 @@ static PetscErrorCode PCBISAIElapsed(PC_BISAI *jac, PetscLogDouble *t, PetscLogD
 static PetscErrorCode PCBISAIOperatorSetUp(PC pc)
 {
   PC_BISAI              *jac  = (PC_BISAI *)pc->data;
-  const PCMSImageRequest dreq = {PCMS_ENCODING_ANY, 0, PCMS_ORDERING_ANY, PETSC_FALSE}, oreq = {PCMS_ENCODING_PLAIN, 0, PCMS_ORDERING_ANY, PETSC_FALSE};
+  /* no image: PCBISAI reads the CSR of the diagonal block (block Jacobi across processes: Ao unused) */
+  const PCMSImageRequest dreq = {PCMS_ENCODING_NONE, 0, PCMS_ORDERING_ANY, PETSC_FALSE}, oreq = {PCMS_ENCODING_NONE, 0, PCMS_ORDERING_ANY, PETSC_FALSE};
   PetscBool              isbaij;
   Mat                    save = pc->pmat;
   PetscErrorCode         ierr;
