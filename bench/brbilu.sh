@@ -11,7 +11,8 @@
 #              also times 20 applications and 20 VecCopy of the same length (substitution bandwidth as a fraction
 #              of copy bandwidth) and reports the PC's device memory per unknown
 # Configurations: brbilu (default rmilu) single and double factors with BiCGSTAB, brbilu single with CG (symmetric
-# variant: -pc_brbilu_symmetric), CG + Jacobi on aijcusparse and on sellcuda, BiCGSTAB + ILU(0) cusparse,
+# variant: -pc_brbilu_symmetric), brbilu single BiCGSTAB with larger blocks (-pc_brbilu_min_block_rows 4096: ~16^3
+# bricks, fewer and wider-levelled blocks for the warp-per-block kernels; a different preconditioner), CG + Jacobi on aijcusparse and on sellcuda, BiCGSTAB + ILU(0) cusparse,
 # CG + GAMG (run once: no warm-up solve, its setup takes 10-23 s).
 # Run in the repository root after `source .carry/setup2.sh` (PETSC_DIR: a CUDA PETSc, B=$PWD/build-cuda with
 # $B/lib/libpetscmodsell.so and $B/ex45). Writes OUTDIR/brbilu.log (summary) and the programs' outputs.
@@ -39,6 +40,7 @@ configs=(
   "brbilu-single-bcgs|aijcusparse|-ksp_type bcgs -pc_type brbilu -pc_brbilu_factor_precision single"
   "brbilu-double-bcgs|aijcusparse|-ksp_type bcgs -pc_type brbilu -pc_brbilu_factor_precision double"
   "brbilu-single-cg-sym|aijcusparse|-ksp_type cg -pc_type brbilu -pc_brbilu_symmetric -pc_brbilu_factor_precision single"
+  "brbilu-single-bcgs-large|aijcusparse|-ksp_type bcgs -pc_type brbilu -pc_brbilu_factor_precision single -pc_brbilu_min_block_rows 4096"
   "jacobi-cg-aijcusparse|aijcusparse|-ksp_type cg -pc_type jacobi"
   "jacobi-cg-sellcuda|sellcuda|-ksp_type cg -pc_type jacobi"
   "ilu0-bcgs-cusparse|aijcusparse|-ksp_type bcgs -pc_type ilu -pc_factor_mat_solver_type cusparse"
@@ -68,7 +70,7 @@ for step in $steps; do
         apn=$(awk '/^PCApply /{print $2; exit}' "$f")
         ap=$(awk '/^PCApply /{print $4; exit}' "$f")
         bw=$(awk -v mb="$mb" -v n="$apn" -v t="$ap" 'BEGIN { if (t > 0) printf "%.1f", mb * n / t / 1e3; else print "n/a" }')
-        extra=" | PCApply $apn x, $ap s: >= $bw GB/s; $(grep -m1 -oE 'device memory per unknown: [0-9.]+ bytes' "$f")"
+        extra=" | PCApply $apn x, $ap s: >= $bw GB/s; $(grep -m1 -oE 'device memory per unknown: [0-9.]+ bytes' "$f"); $(grep -m1 -oE 'levels \(wavefronts\) of a block: [0-9]+ at most, [0-9.]+ rows per level' "$f")"
       fi
       say "ex45 ${n}^3 $tag: its ${its:-?} KSPSetUp ${su:-?}s KSPSolve ${so:-?}s setup+solve ${tot}s$extra"
     }
@@ -81,7 +83,7 @@ for step in $steps; do
     done
     run45 jacobi-cg-aijcusparse-again aijcusparse -ksp_type cg -pc_type jacobi
     ref=${tot45[jacobi-cg-aijcusparse]:-0}
-    for tag in brbilu-single-bcgs brbilu-double-bcgs brbilu-single-cg-sym; do
+    for tag in brbilu-single-bcgs brbilu-double-bcgs brbilu-single-cg-sym brbilu-single-bcgs-large; do
       say "ex45 ratios $tag: vs jacobi/aijcusparse $(ratio "$ref" "${tot45[$tag]:-0}")x, vs jacobi/sellcuda $(ratio "${tot45[jacobi-cg-sellcuda]:-0}" "${tot45[$tag]:-0}")x, vs ILU(0) cusparse $(ratio "${tot45[ilu0-bcgs-cusparse]:-0}" "${tot45[$tag]:-0}")x, vs GAMG $(ratio "${tot45[gamg-cg]:-0}" "${tot45[$tag]:-0}")x (setup+solve, >1: brbilu faster)"
     done ;;
   magnetron)
@@ -99,7 +101,7 @@ for step in $steps; do
       grep -E '^bench: (copy|apply)' "$f" | sed 's/^bench: /    /'
     done
     ref=${totm[jacobi-cg-aijcusparse]:-0}
-    for tag in brbilu-single-bcgs brbilu-double-bcgs brbilu-single-cg-sym; do
+    for tag in brbilu-single-bcgs brbilu-double-bcgs brbilu-single-cg-sym brbilu-single-bcgs-large; do
       say "magnetron ratios $tag: vs jacobi/aijcusparse $(ratio "$ref" "${totm[$tag]:-0}")x, vs jacobi/sellcuda $(ratio "${totm[jacobi-cg-sellcuda]:-0}" "${totm[$tag]:-0}")x, vs ILU(0) cusparse $(ratio "${totm[ilu0-bcgs-cusparse]:-0}" "${totm[$tag]:-0}")x, vs GAMG $(ratio "${totm[gamg-cg]:-0}" "${totm[$tag]:-0}")x (setup+solve, >1: brbilu faster)"
     done ;;
   *) say "unknown step $step" ;;

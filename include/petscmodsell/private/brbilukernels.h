@@ -4,17 +4,20 @@
    compute the same function (the same operations in the same order: results agree to the last bit up to the
    compilers' contraction of multiply-adds); the glue (brbilu.c) calls them through MSBRBKernels.
 
-   Storage of the factors (paper 004, section 5.3.3, Fig. 5.3: "improved data storage for coalesced memory access").
-   The local rows are ordered by the block ordering of brbordering.h: colour by colour, in a colour block by block,
-   in a block in its own order (the logical order, i.e. the ILU elimination order). Colour c has nb[c] blocks of at
-   most T[c] rows; in storage, row t of the j-th block of colour c is storage row
-       s = roff[c] + t * nb[c] + j,
-   so that the threads of one colour phase (thread j = block j) at step t touch consecutive rows. Each storage row has
-   W[c] slots, slot k of row (c, t, j) at
-       soff[c] + (t * W[c] + k) * nb[c] + j        (stride nb[c] between the slots of a row),
-   the off-diagonal entries of the row in the logical order of their columns: first nl[s] strictly lower ones (columns
-   eliminated before the row), then the upper ones, then padding (col -1). col[slot] is the column as a storage row.
-   Padding rows (t >= blen of the block) have sperm -1 and are never touched.
+   Storage of the factors (paper 004, section 5.3.3 adapted to one warp per block). The local rows are ordered by the
+   block ordering of brbordering.h: colour by colour, in a colour block by block, in a block in its own order (the
+   logical order, i.e. the ILU elimination order). Colour c has nb[c] blocks (blocks boff[c] .. boff[c+1]-1); block b
+   holds the storage rows rstart[b] .. rstart[b+1]-1 (R_b rows, no padding rows: the storage rows of a block are its
+   logical positions, rearranged). Inside a block the rows are stored by level (wavefront): the level of a row is
+   1 + the largest level of the rows of its block it is coupled to (either direction) and that come earlier in the
+   logical order, 0 if none; rows of one level are independent in the factorization and in both substitutions (forward:
+   a row reads only lower levels; backward, levels in reverse: only higher ones). Level g (levels numbered block by
+   block: block b has levels lstart[b] .. lstart[b+1]-1) holds the storage rows lptr[g] .. lptr[g+1]-1; inside a level
+   the rows keep the logical order. Each row of colour c has W[c] slots; slot k of the p-th storage row of block b is
+       soff[c] + (rstart[b] - roff[c]) * W[c] + k * R_b + p        (slot-major inside the block, stride R_b),
+   so that the lanes of a warp, one row of a level each, read consecutive addresses at each step. A row's slots hold
+   its off-diagonal entries in the logical order of their columns: first nl[s] strictly lower ones (columns eliminated
+   before the row), then the upper ones, then padding (col -1). col[slot] is the column as a storage row.
 
    The preconditioner is M = (I + L) D (I + U~): slot values are l_ik (lower) and u~_ij = u_ij / d_i (upper); dinv[s]
    = 1 / d_s. Symmetric variant (IC-type): the upper slot (i, j) holds l_ji, the same number as the lower slot (j, i),
@@ -43,16 +46,17 @@ extern "C" {
 typedef struct {
   int       ncolors;
   int       nb[MS_BRB_MAXCOLORS];       /* blocks of colour c */
-  int       T[MS_BRB_MAXCOLORS];        /* most rows of a block of colour c */
   int       W[MS_BRB_MAXCOLORS];        /* slots per row of colour c */
   int       boff[MS_BRB_MAXCOLORS + 1]; /* first block (blocks numbered colour by colour) */
-  long long roff[MS_BRB_MAXCOLORS + 1]; /* first storage row of colour c: roff[c + 1] = roff[c] + nb[c] * T[c] */
-  long long soff[MS_BRB_MAXCOLORS + 1]; /* first slot of colour c: soff[c + 1] = soff[c] + nb[c] * T[c] * W[c] */
+  long long roff[MS_BRB_MAXCOLORS + 1]; /* first storage row of colour c (= rstart[boff[c]]) */
+  long long soff[MS_BRB_MAXCOLORS + 1]; /* first slot of colour c: soff[c + 1] = soff[c] + (roff[c + 1] - roff[c]) * W[c] */
   /* backend memory */
-  const int            *blen;  /* rows of each block */
-  const int            *sperm; /* storage row -> local user row (-1: padding) */
-  const int            *col;   /* slot -> column as a storage row (-1: padding) */
-  const unsigned short *nl;    /* strictly lower entries of each storage row */
+  const int            *rstart; /* nblocks + 1: first storage row of each block */
+  const int            *lstart; /* nblocks + 1: first level of each block */
+  const int            *lptr;   /* levels + 1: first storage row of each level */
+  const int            *sperm;  /* storage row -> local user row */
+  const int            *col;    /* slot -> column as a storage row (-1: padding) */
+  const unsigned short *nl;     /* strictly lower entries of each storage row */
 } MSBRBLayout;
 
 /* Result of a factorization: the smallest local user row whose pivot failed the test (MS_BRB_BAD_NONE: none) */
@@ -65,7 +69,8 @@ typedef struct {
 #define MS_BRB_MULTIPROCESSORS(name) int name(int *nsm)
 
 /* Numeric factorization: work[slot] = csrvals[map[slot]] (map -1: padding), d[s] = csrvals[dmap[s]] (-1: a missing
-   diagonal, 0) times pertfac; then, colour by colour (one thread per block, its rows in order), row i of the ILU(0)
+   diagonal, 0) times pertfac; then, colour by colour (one warp per block on the GPU, its levels in order, the rows of
+   a level at once; the reference: storage rows in order), row i of the ILU(0)
    family (Algorithms 6-9 of paper 004, in the row form):
      for each lower entry k of row i in order: l_ik = a_ik / d_k; for each upper entry (k, j) of row k:
         j == i: d_i -= l_ik u_kj;  j an entry of row i: a_ij -= l_ik u_kj;  else drop += l_ik u_kj
@@ -80,8 +85,10 @@ typedef struct {
 #define MS_BRB_CONVERT(name) int name(const MSBRBLayout *lay, int single, int symmetric, const double *work, const double *d, void *fvals, void *fdinv, void *stream)
 
 /* x = M^-1 b, b and x in the user's order (local rows), y: the storage-ordered work vector (roff[ncolors] doubles).
-   Forward, colours in order: y_s = b[sperm[s]] - sum_lower l y_col; backward, colours in reverse, rows of a block
-   in reverse: y_s = dinv_s y_s - sum_upper u~ y_col, x[sperm[s]] = y_s. One thread per block and colour phase. */
+   Forward, colours in order, a block's levels in order: y_s = b[sperm[s]] - sum_lower l y_col; backward, colours in
+   reverse, a block's levels in reverse: y_s = dinv_s y_s - sum_upper u~ y_col, x[sperm[s]] = y_s (the sums in slot
+   order). One warp per block and colour phase on the GPU, the rows of a level on its lanes; the reference runs the
+   storage rows in order (forward) and in reverse (backward), the same function. */
 #define MS_BRB_APPLY(name) int name(const MSBRBLayout *lay, int single, const void *fvals, const void *fdinv, const double *b, double *x, double *y, void *stream)
 
 #if defined(__CUDACC__)
@@ -90,18 +97,32 @@ typedef struct {
   #define MS_BRB_HD
 #endif
 
+/* the block of storage row s and its colour */
+static inline MS_BRB_HD int MSBRBBlock(const MSBRBLayout *lay, long long s, int *color)
+{
+  int c = 0, lo, hi;
+
+  while (c + 1 < lay->ncolors && s >= lay->roff[c + 1]) c++;
+  lo = lay->boff[c];
+  hi = lay->boff[c + 1] - 1; /* the last block b of colour c with rstart[b] <= s */
+  while (lo < hi) {
+    const int mid = lo + (hi - lo + 1) / 2;
+    if (lay->rstart[mid] <= s) lo = mid;
+    else hi = mid - 1;
+  }
+  *color = c;
+  return lo;
+}
+
 /* the first slot of storage row s, the stride between its slots and their number */
 static inline MS_BRB_HD void MSBRBRow(const MSBRBLayout *lay, long long s, long long *slot0, int *stride, int *w)
 {
-  int c = 0;
-  while (c + 1 < lay->ncolors && s >= lay->roff[c + 1]) c++;
-  {
-    const long long r = s - lay->roff[c];
-    const long long t = r / lay->nb[c], j = r % lay->nb[c];
-    *slot0  = lay->soff[c] + t * lay->W[c] * lay->nb[c] + j;
-    *stride = lay->nb[c];
-    *w      = lay->W[c];
-  }
+  int       c;
+  const int b = MSBRBBlock(lay, s, &c), r0 = lay->rstart[b];
+
+  *slot0  = lay->soff[c] + (long long)(r0 - lay->roff[c]) * lay->W[c] + (s - r0);
+  *stride = lay->rstart[b + 1] - r0;
+  *w      = lay->W[c];
 }
 
 /* The operations of one row, shared by both backends so that they compute the same function */

@@ -6,12 +6,14 @@
    ignored):
      1. ordering (brbordering.h; kept while the nonzero pattern and the ordering options stay): a DMDA box cut in
         nearly cubic blocks coloured red/black, else the locality partition's blocks and colouring;
-     2. symbolic (kept likewise): the interleaved storage of brbilukernels.h, the map from every slot to the entry of
-        Ad's CSR it starts from, the work counts;
-     3. numeric (every setup): gather Ad's values, factorize colour by colour (one thread per block; the rows of a
-        block in order), test every pivot, convert to the factor precision.
-   Apply: forward substitution colour by colour, then backward in reverse, one thread per block and colour phase,
-   b read in the user's order by the first kernel and x written in the user's order by the backward kernels.
+     2. symbolic (kept likewise): the levels (wavefronts) of every block and the storage of brbilukernels.h (a block's
+        rows by level, its slots slot-major), the map from every slot to the entry of Ad's CSR it starts from, the
+        work counts;
+     3. numeric (every setup): gather Ad's values, factorize colour by colour (one warp per block; its levels in
+        order, the rows of a level on the lanes), test every pivot, convert to the factor precision.
+   Apply: forward substitution colour by colour, then backward in reverse, one warp per block and colour phase (levels
+   in order, resp. in reverse), b read in the user's order by the first kernel and x written in the user's order by
+   the backward kernels.
 
    This file is the glue: the PC layer (pcmsimpl.h) supplies the operator, its blocks, device decision, vectors and
    staging; the kernels (brbilukernels.h) come as a table, host reference (brbilu_reference.c) or CUDA (brbilu.cu),
@@ -51,12 +53,13 @@ typedef struct {
   BRBOrdering         ord;
   MSBRBLayout         lay;
   PetscInt           *stor; /* local row -> storage row (host) */
-  PetscInt64          nslots, nlower, nupper;
+  PetscInt64          nslots, nlower, nupper, nlevels;
   PetscLogDouble      factor_flops, apply_flops;
-  PetscInt            maxw;
+  PetscInt            maxw, maxlev;
 
   /* backend memory */
-  PCMSBuffer blen, sperm, col, nl;  /* the layout */
+  PCMSBuffer rstart, lstart, lptr;  /* the layout: blocks and levels */
+  PCMSBuffer sperm, col, nl;        /* the layout: rows and slots */
   PCMSBuffer map, dmap;             /* slot / row -> CSR entry of Ad (value refreshes) */
   PCMSBuffer fvals, fdinv, y;       /* the factors, the substitution's work vector */
   PCMSBuffer work, d, csrv, status; /* setup only */
@@ -70,7 +73,7 @@ static PetscInt PCBRBILUElem(PC_BRBILU *jac)
 /* device (or host) memory the apply reads and writes, and what is kept for value refreshes */
 static void PCBRBILUBytes(PC_BRBILU *jac, size_t *apply, size_t *refresh)
 {
-  *apply   = jac->blen.bytes + jac->sperm.bytes + jac->col.bytes + jac->nl.bytes + jac->fvals.bytes + jac->fdinv.bytes + jac->y.bytes;
+  *apply   = jac->rstart.bytes + jac->lstart.bytes + jac->lptr.bytes + jac->sperm.bytes + jac->col.bytes + jac->nl.bytes + jac->fvals.bytes + jac->fdinv.bytes + jac->y.bytes;
   *refresh = jac->map.bytes + jac->dmap.bytes;
 }
 
@@ -81,7 +84,9 @@ static PetscErrorCode PCBRBILUFreeStructure(PC pc)
   PetscFunctionBegin;
   PetscCall(BRBOrderingDestroy(&jac->ord));
   PetscCall(PetscFree(jac->stor));
-  PetscCall(PCMSBufferDestroy(&jac->blen));
+  PetscCall(PCMSBufferDestroy(&jac->rstart));
+  PetscCall(PCMSBufferDestroy(&jac->lstart));
+  PetscCall(PCMSBufferDestroy(&jac->lptr));
   PetscCall(PCMSBufferDestroy(&jac->sperm));
   PetscCall(PCMSBufferDestroy(&jac->col));
   PetscCall(PCMSBufferDestroy(&jac->nl));
@@ -149,8 +154,9 @@ static PetscErrorCode PCBRBILUGetBox(PC pc, PetscInt m, PetscInt box[3], const c
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The storage layout of an ordering on the host (brbilukernels.h). Returns PETSC_FALSE in *ok when the operator
-   couples two blocks of one colour (a grid ordering on an operator that is not a star stencil). */
+/* The storage layout of an ordering on the host (brbilukernels.h): the levels (wavefronts) of every block, its rows
+   stored by level, slot-major inside the block. Returns PETSC_FALSE in *ok when the operator couples two blocks of one
+   colour (a grid ordering on an operator that is not a star stencil). */
 static PetscErrorCode PCBRBILUBuildLayout(PC pc, PetscBool *ok)
 {
   PC_BRBILU      *jac = (PC_BRBILU *)pc->data;
@@ -159,11 +165,11 @@ static PetscErrorCode PCBRBILUBuildLayout(PC pc, PetscBool *ok)
   MSBRBLayout    *lay = &jac->lay;
   const PetscInt  m   = ord->m;
   const PetscInt *ai, *aj;
-  PetscInt        n, *pos, *blk, *tmp_pos, *tmp_st, *tmp_k, *nu;
+  PetscInt        n, *pos, *blk, *tmp_pos, *tmp_st, *tmp_k, *nu, *lev, *nlevb, *cnt, *bcol, maxl = 0;
   PetscBool       done;
-  int            *h_blen, *h_sperm, *h_col, *h_map, *h_dmap;
+  int            *h_rstart, *h_lstart, *h_lptr, *h_sperm, *h_col, *h_map, *h_dmap;
   unsigned short *h_nl;
-  PetscInt64      ns, nslots;
+  PetscInt64      ns, nslots, nlev = 0, g;
   PetscLogDouble  ff = 0;
 
   PetscFunctionBegin;
@@ -172,54 +178,92 @@ static PetscErrorCode PCBRBILUBuildLayout(PC pc, PetscBool *ok)
   PetscCall(MatGetRowIJ(op->Ad, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
   PetscCheck(done && n == m, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCBRBILU: needs the CSR structure of the local diagonal block (type %s)", ((PetscObject)op->Ad)->type_name);
   PetscCheck((PetscInt64)ai[m] < PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCBRBILU: the local diagonal block has %" PetscInt64_FMT " entries; the kernels take fewer than 2^31 per process: use more processes", (PetscInt64)ai[m]);
-  PetscCall(PetscMalloc3(m, &pos, m, &blk, m, &nu));
+  PetscCall(PetscMalloc6(m, &pos, m, &blk, m, &nu, m, &lev, ord->nblocks, &nlevb, ord->nblocks, &bcol));
   PetscCall(PetscFree(jac->stor));
   PetscCall(PetscMalloc1(m, &jac->stor));
+  for (PetscInt c = 0; c < ord->ncolors; c++)
+    for (PetscInt b = ord->cstart[c]; b < ord->cstart[c + 1]; b++) bcol[b] = c;
   for (PetscInt b = 0; b < ord->nblocks; b++)
     for (PetscInt p = ord->bstart[b]; p < ord->bstart[b + 1]; p++) {
       pos[ord->perm[p]] = p;
       blk[ord->perm[p]] = b;
     }
-  /* per colour: blocks, longest block, widest row */
+  /* levels, in logical order: a row's level is 1 + the largest level of the earlier rows of its block it is coupled
+     to, in either direction (a_ij or a_ji), so that levels order the forward (lower entries) and the backward (upper
+     entries) dependencies alike, whatever the pattern */
+  for (PetscInt p = 0; p < m; p++) lev[p] = 0;
+  for (PetscInt p = 0; p < m; p++) {
+    const PetscInt o = ord->perm[p], b = blk[o];
+
+    for (PetscInt e = ai[o]; e < ai[o + 1]; e++)
+      if (aj[e] != o && blk[aj[e]] == b && pos[aj[e]] < p) lev[p] = PetscMax(lev[p], lev[pos[aj[e]]] + 1);
+    for (PetscInt e = ai[o]; e < ai[o + 1]; e++)
+      if (aj[e] != o && blk[aj[e]] == b && pos[aj[e]] > p) lev[pos[aj[e]]] = PetscMax(lev[pos[aj[e]]], lev[p] + 1);
+  }
+  if (PetscDefined(USE_DEBUG))
+    for (PetscInt p = 0; p < m; p++) {
+      const PetscInt o = ord->perm[p];
+      for (PetscInt e = ai[o]; e < ai[o + 1]; e++)
+        PetscCheck(aj[e] == o || blk[aj[e]] != blk[o] || (pos[aj[e]] < p) == (lev[pos[aj[e]]] < lev[p]), PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCBRBILU: rows %" PetscInt_FMT " and %" PetscInt_FMT " of one block are coupled and their levels do not follow the elimination order", o, aj[e]);
+    }
+  for (PetscInt b = 0; b < ord->nblocks; b++) {
+    nlevb[b] = 0;
+    for (PetscInt p = ord->bstart[b]; p < ord->bstart[b + 1]; p++) nlevb[b] = PetscMax(nlevb[b], lev[p] + 1);
+    nlev += nlevb[b];
+    maxl = PetscMax(maxl, nlevb[b]);
+  }
+  /* per colour: blocks, rows, widest row */
   PetscCall(PetscMemzero(lay, sizeof(*lay)));
   lay->ncolors = (int)ord->ncolors;
-  ns = nslots = 0;
-  jac->maxw   = 0;
+  nslots       = 0;
+  jac->maxw    = 0;
   for (PetscInt c = 0; c < ord->ncolors; c++) {
-    PetscInt T = 0, W = 0;
+    PetscInt W = 0;
 
-    for (PetscInt b = ord->cstart[c]; b < ord->cstart[c + 1]; b++) {
-      T = PetscMax(T, ord->bstart[b + 1] - ord->bstart[b]);
-      for (PetscInt p = ord->bstart[b]; p < ord->bstart[b + 1]; p++) {
-        const PetscInt o = ord->perm[p];
-        PetscInt       w = 0;
-        for (PetscInt e = ai[o]; e < ai[o + 1]; e++) w += aj[e] != o;
-        W = PetscMax(W, w);
-      }
+    for (PetscInt p = ord->bstart[ord->cstart[c]]; p < ord->bstart[ord->cstart[c + 1]]; p++) {
+      const PetscInt o = ord->perm[p];
+      PetscInt       w = 0;
+      for (PetscInt e = ai[o]; e < ai[o + 1]; e++) w += aj[e] != o;
+      W = PetscMax(W, w);
     }
     PetscCheck(W < 65536, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCBRBILU: a row of the local diagonal block has %" PetscInt_FMT " off-diagonal entries; the kernels take at most 65535", W);
     lay->nb[c]   = (int)(ord->cstart[c + 1] - ord->cstart[c]);
-    lay->T[c]    = (int)T;
     lay->W[c]    = (int)W;
     lay->boff[c] = (int)ord->cstart[c];
-    lay->roff[c] = ns;
+    lay->roff[c] = ord->bstart[ord->cstart[c]];
     lay->soff[c] = nslots;
-    ns += (PetscInt64)lay->nb[c] * T;
-    nslots += (PetscInt64)lay->nb[c] * T * W;
+    nslots += (PetscInt64)(ord->bstart[ord->cstart[c + 1]] - ord->bstart[ord->cstart[c]]) * W;
     jac->maxw = PetscMax(jac->maxw, W);
   }
+  ns                      = m;
   lay->boff[ord->ncolors] = (int)ord->nblocks;
   lay->roff[ord->ncolors] = ns;
   lay->soff[ord->ncolors] = nslots;
-  PetscCheck(ns < PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCBRBILU: %" PetscInt64_FMT " storage rows (padded blocks) on a process; the kernels take fewer than 2^31: use more processes or more even blocks", ns);
-  jac->nslots = nslots;
-  /* storage row of every local row */
-  for (PetscInt c = 0; c < ord->ncolors; c++)
-    for (PetscInt b = ord->cstart[c]; b < ord->cstart[c + 1]; b++)
-      for (PetscInt p = ord->bstart[b]; p < ord->bstart[b + 1]; p++) jac->stor[ord->perm[p]] = lay->roff[c] + (p - ord->bstart[b]) * lay->nb[c] + (b - ord->cstart[c]);
-  PetscCall(PetscMalloc6(ord->nblocks, &h_blen, ns, &h_sperm, nslots, &h_col, nslots, &h_map, ns, &h_dmap, ns, &h_nl));
+  PetscCheck(ns < PETSC_INT32_MAX && nlev < PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCBRBILU: %" PetscInt64_FMT " rows on a process; the kernels take fewer than 2^31: use more processes", ns);
+  jac->nslots  = nslots;
+  jac->nlevels = nlev;
+  jac->maxlev  = maxl;
+  /* storage row of every local row: a block's rows by level, in logical order inside a level (counting sort) */
+  PetscCall(PetscMalloc3(ord->nblocks + 1, &h_rstart, ord->nblocks + 1, &h_lstart, nlev + 1, &h_lptr));
+  PetscCall(PetscMalloc1(maxl + 1, &cnt));
+  g = 0;
+  for (PetscInt b = 0; b < ord->nblocks; b++) {
+    const PetscInt r0 = ord->bstart[b], L = nlevb[b];
+
+    h_rstart[b] = (int)r0;
+    h_lstart[b] = (int)g;
+    for (PetscInt l = 0; l <= L; l++) cnt[l] = 0;
+    for (PetscInt p = r0; p < ord->bstart[b + 1]; p++) cnt[lev[p] + 1]++;
+    for (PetscInt l = 0; l < L; l++) cnt[l + 1] += cnt[l];
+    for (PetscInt l = 0; l < L; l++) h_lptr[g + l] = (int)(r0 + cnt[l]);
+    for (PetscInt p = r0; p < ord->bstart[b + 1]; p++) jac->stor[ord->perm[p]] = r0 + cnt[lev[p]]++;
+    g += L;
+  }
+  h_rstart[ord->nblocks] = (int)m;
+  h_lstart[ord->nblocks] = (int)g;
+  h_lptr[g]              = (int)m;
+  PetscCall(PetscMalloc5(ns, &h_sperm, nslots, &h_col, nslots, &h_map, ns, &h_dmap, ns, &h_nl));
   PetscCall(PetscMalloc3(jac->maxw + 1, &tmp_pos, jac->maxw + 1, &tmp_st, jac->maxw + 1, &tmp_k));
-  for (PetscInt b = 0; b < ord->nblocks; b++) h_blen[b] = (int)(ord->bstart[b + 1] - ord->bstart[b]);
   for (PetscInt64 s = 0; s < ns; s++) {
     h_sperm[s] = -1;
     h_dmap[s]  = -1;
@@ -232,12 +276,10 @@ static PetscErrorCode PCBRBILUBuildLayout(PC pc, PetscBool *ok)
   jac->nlower = jac->nupper = 0;
   for (PetscInt o = 0; o < m && *ok; o++) {
     const PetscInt64 s = jac->stor[o];
-    const PetscInt   b = blk[o];
-    PetscInt         c = 0, w = 0, nlo = 0;
-    long long        slot0;
-    int              stride, W;
+    const PetscInt   b = blk[o], c = bcol[b], r0 = ord->bstart[b], R = ord->bstart[b + 1] - r0;
+    const PetscInt64 slot0 = lay->soff[c] + (PetscInt64)(r0 - lay->roff[c]) * lay->W[c] + (s - r0);
+    PetscInt         w = 0, nlo = 0;
 
-    while (b >= ord->cstart[c + 1]) c++;
     h_sperm[s] = (int)o;
     for (PetscInt e = ai[o]; e < ai[o + 1]; e++) {
       const PetscInt cc = aj[e];
@@ -245,7 +287,7 @@ static PetscErrorCode PCBRBILUBuildLayout(PC pc, PetscBool *ok)
         h_dmap[s] = (int)e;
         continue;
       }
-      if (blk[cc] != b && blk[cc] >= ord->cstart[c] && blk[cc] < ord->cstart[c + 1]) {
+      if (blk[cc] != b && bcol[blk[cc]] == c) {
         *ok = PETSC_FALSE; /* two blocks of one colour coupled */
         break;
       }
@@ -257,10 +299,9 @@ static PetscErrorCode PCBRBILUBuildLayout(PC pc, PetscBool *ok)
     }
     if (!*ok) break;
     PetscCall(PetscSortIntWithArrayPair(w, tmp_pos, tmp_st, tmp_k));
-    MSBRBRow(lay, s, &slot0, &stride, &W);
     for (PetscInt q = 0; q < w; q++) {
-      h_col[slot0 + q * stride] = (int)tmp_st[q];
-      h_map[slot0 + q * stride] = (int)tmp_k[q];
+      h_col[slot0 + q * R] = (int)tmp_st[q];
+      h_map[slot0 + q * R] = (int)tmp_k[q];
     }
     h_nl[s] = (unsigned short)nlo;
     nu[o]   = w - nlo;
@@ -274,7 +315,9 @@ static PetscErrorCode PCBRBILUBuildLayout(PC pc, PetscBool *ok)
         if (aj[e] != o && pos[aj[e]] < pos[o]) ff += 1.0 + 2.0 * nu[aj[e]];
     jac->factor_flops = ff + 2.0 * m;
     jac->apply_flops  = 2.0 * (PetscLogDouble)(jac->nlower + jac->nupper) + (PetscLogDouble)m;
-    PetscCall(PCBRBILUUpload(op, &jac->blen, h_blen, sizeof(int) * (size_t)ord->nblocks, "PCBRBILU's block lengths"));
+    PetscCall(PCBRBILUUpload(op, &jac->rstart, h_rstart, sizeof(int) * (size_t)(ord->nblocks + 1), "PCBRBILU's block starts"));
+    PetscCall(PCBRBILUUpload(op, &jac->lstart, h_lstart, sizeof(int) * (size_t)(ord->nblocks + 1), "PCBRBILU's block levels"));
+    PetscCall(PCBRBILUUpload(op, &jac->lptr, h_lptr, sizeof(int) * (size_t)(nlev + 1), "PCBRBILU's level starts"));
     PetscCall(PCBRBILUUpload(op, &jac->sperm, h_sperm, sizeof(int) * (size_t)ns, "PCBRBILU's permutation"));
     PetscCall(PCBRBILUUpload(op, &jac->col, h_col, sizeof(int) * (size_t)nslots, "PCBRBILU's factor columns"));
     PetscCall(PCBRBILUUpload(op, &jac->nl, h_nl, sizeof(unsigned short) * (size_t)ns, "PCBRBILU's lower counts"));
@@ -283,15 +326,19 @@ static PetscErrorCode PCBRBILUBuildLayout(PC pc, PetscBool *ok)
     PetscCall(PCMSBufferEnsure(op, &jac->fvals, (size_t)PCBRBILUElem(jac) * (size_t)nslots, "PCBRBILU's factors"));
     PetscCall(PCMSBufferEnsure(op, &jac->fdinv, (size_t)PCBRBILUElem(jac) * (size_t)ns, "PCBRBILU's inverse pivots"));
     PetscCall(PCMSBufferEnsure(op, &jac->y, sizeof(double) * (size_t)ns, "PCBRBILU's substitution vector"));
-    lay->blen  = (const int *)jac->blen.ptr;
-    lay->sperm = (const int *)jac->sperm.ptr;
-    lay->col   = (const int *)jac->col.ptr;
-    lay->nl    = (const unsigned short *)jac->nl.ptr;
+    lay->rstart = (const int *)jac->rstart.ptr;
+    lay->lstart = (const int *)jac->lstart.ptr;
+    lay->lptr   = (const int *)jac->lptr.ptr;
+    lay->sperm  = (const int *)jac->sperm.ptr;
+    lay->col    = (const int *)jac->col.ptr;
+    lay->nl     = (const unsigned short *)jac->nl.ptr;
     if (op->device) PetscCall(PCMSSynchronize(op)); /* the host arrays are freed next */
   }
   PetscCall(PetscFree3(tmp_pos, tmp_st, tmp_k));
-  PetscCall(PetscFree6(h_blen, h_sperm, h_col, h_map, h_dmap, h_nl));
-  PetscCall(PetscFree3(pos, blk, nu));
+  PetscCall(PetscFree5(h_sperm, h_col, h_map, h_dmap, h_nl));
+  PetscCall(PetscFree(cnt));
+  PetscCall(PetscFree3(h_rstart, h_lstart, h_lptr));
+  PetscCall(PetscFree6(pos, blk, nu, lev, nlevb, bcol));
   if (!*ok) PetscCall(PetscFree(jac->stor)); /* else kept: local row -> storage row, for the error messages */
   PetscCall(MatRestoreRowIJ(op->Ad, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -372,8 +419,9 @@ static PetscErrorCode PCBRBILUPivotError(PC pc, PetscInt64 lrow)
     const PetscScalar *vals;
 
     PetscCall(PCMSReadBack(op, &piv, (const double *)jac->d.ptr + s, sizeof(double)));
-    while (c + 1 < jac->ord->ncolors && s >= jac->lay.roff[c + 1]) c++;
-    b   = jac->ord->cstart[c] + (PetscInt)((s - jac->lay.roff[c]) % jac->lay.nb[c]);
+    /* a block's storage rows are its logical positions, rearranged by level */
+    while (b + 1 < jac->ord->nblocks && s >= jac->ord->bstart[b + 1]) b++;
+    while (c + 1 < jac->ord->ncolors && b >= jac->ord->cstart[c + 1]) c++;
     bid = jac->ord->bid[b];
     (void)aa;
     PetscCall(MatGetRow(op->Ad, o, &ncols, &cols, &vals));
@@ -625,7 +673,7 @@ static PetscErrorCode PCView_BRBILU(PC pc, PetscViewer viewer)
   mem[1] = (PetscReal)rb;
   mem[2] = (PetscReal)jac->op.m;
   PetscCallMPI(MPIU_Allreduce(mem, gm, 3, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)pc)));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  on the %s; one thread per block and colour phase; %" PetscInt_FMT " slots per row at most\n", where, jac->maxw));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  on the %s; %" PetscInt_FMT " slots per row at most; levels (wavefronts) of a block: %" PetscInt_FMT " at most, %.1f rows per level on average (process 0; on the GPU one warp per block and colour phase, the rows of a level on its lanes)\n", where, jac->maxw, jac->maxlev, jac->nlevels > 0 ? (double)jac->op.m / (double)jac->nlevels : 0.0));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  %s memory per unknown: %.1f bytes for the factors and the apply, %.1f more kept for value refreshes\n", jac->op.device ? "device" : "host", gm[2] > 0 ? (double)(gm[0] / gm[2]) : 0.0, gm[2] > 0 ? (double)(gm[1] / gm[2]) : 0.0));
   {
     PetscReal bytes;
@@ -996,7 +1044,7 @@ PetscErrorCode PCBRBILUGetOrdering(PC pc, IS *is)
   Output Parameters:
 + bytes  - bytes one application must move at least: every stored factor entry and column once, per storage row the
            inverse pivot, the lower count and the permutation (twice), the work vector written, read and written again,
-           b read and x written (neighbours' values assumed in cache); may be `NULL`
+           b read and x written, the block and level starts twice (neighbours' values assumed in cache); may be `NULL`
 - memory - bytes per unknown of the factors and the apply's arrays (device memory on the GPU); may be `NULL`
 
   Level: developer
@@ -1017,7 +1065,7 @@ PetscErrorCode PCBRBILUGetStatistics(PC pc, PetscReal *bytes, PetscReal *memory)
   ns = jac->lay.roff[jac->lay.ncolors];
   es = (PetscReal)PCBRBILUElem(jac);
   PCBRBILUBytes(jac, &ab, &rb);
-  v[0] = (PetscReal)jac->nslots * (es + 4) + (PetscReal)ns * (es + 2 * 2 + 2 * 4 + 3 * 8) + (PetscReal)jac->op.m * 16;
+  v[0] = (PetscReal)jac->nslots * (es + 4) + (PetscReal)ns * (es + 2 * 2 + 2 * 4 + 3 * 8) + (PetscReal)jac->op.m * 16 + 2.0 * (PetscReal)(jac->rstart.bytes + jac->lstart.bytes + jac->lptr.bytes);
   v[1] = (PetscReal)ab;
   v[2] = (PetscReal)jac->op.m;
   PetscCallMPI(MPIU_Allreduce(v, g, 3, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)pc)));
@@ -1051,14 +1099,18 @@ PetscErrorCode PCBRBILUGetStatistics(PC pc, PetscReal *bytes, PetscReal *memory)
    local rows are cut into blocks, the blocks coloured so that blocks of one colour are not coupled, and the rows
    numbered colour by colour (red first), block by block; ILU(0)-type factorization in that order then needs, for a
    row, only rows of its own block (earlier) and of earlier colours: all blocks of one colour are factorized and
-   substituted at once, one GPU thread per block, the rows of a block in order. On a DMDA operator (dof 1, star
+   substituted at once, one GPU warp per block. Inside a block the rows are grouped in levels (wavefronts: a row's
+   level is one more than the highest level of the earlier rows of its block it is coupled to; on a brick the
+   hyperplanes ix + iy + iz), the rows of a level are independent and go to the warp's lanes, the levels one after
+   the other. The elimination order and every row's sums are those of the logical order, so the levels change the
+   parallel schedule, not the preconditioner. On a DMDA operator (dof 1, star
    stencil: the PC's DM or the matrix's) the blocks are nearly cubic bricks of the process's box, coloured red/black
    by a checkerboard of block indices; their number follows paper 004 section 5.3.4: the smallest multiple of 32
    giving 32 x 6 blocks per GPU multiprocessor, but blocks of at least -pc_brbilu_min_block_rows points. Other
    operators use the locality partition (blocks of nearby rows found from the graph) and its block colouring:
    2 colours when the block graph is bipartite, else more (greedy), one phase per colour.
 
-   The factors are stored interleaved: at step t the threads of a colour phase read consecutive addresses. The first
+   The factors of a block are stored by level, slot-major: the lanes of a warp read consecutive addresses. The first
    kernel reads b in the user's order and the backward kernels write x in the user's order (the permutation costs no
    separate pass). A change of the operator's values only (same nonzero state) keeps the ordering and the storage
    and factorizes again.

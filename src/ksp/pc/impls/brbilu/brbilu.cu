@@ -1,16 +1,20 @@
 /*
    CUDA kernels of PCBRBILU (see include/petscmodsell/private/brbilukernels.h for the storage and the functions;
-   brbilu_reference.c computes the same). One thread per block of the colour being processed (paper 004, section
-   5.3): thread j walks the rows of the j-th block of the colour in order (the substitution and the factorization
-   are sequential inside a block); at step t the threads of a warp read consecutive storage rows and slots
-   (coalesced). Colour phases are consecutive launches on the stream (the only synchronisation between them).
-   The row operations of the factorization are the header's (MSBRBGatherRow, MSBRBFactorRow), shared with the
-   reference.
+   brbilu_reference.c computes the same). One warp per block of the colour being processed: the warp walks the levels
+   (wavefronts) of its block in order (forward, factorization) or in reverse (backward); the rows of one level are
+   independent and go to the 32 lanes (several passes when a level has more than 32 rows), __syncwarp() between
+   levels. A block's rows are stored by level and its slots slot-major (stride: the block's row count), so the lanes
+   read consecutive addresses. The values of earlier levels are read back from global memory, written by lanes of the
+   same warp: __syncwarp() orders memory among the participating lanes, and those arrays are read with ordinary
+   (coherent) loads, never __ldg. Each row computes what the reference computes for it, in the same order.
+   Colour phases are consecutive launches on the stream (the only synchronisation between them). The row operations
+   of the factorization are the header's (MSBRBGatherRow, MSBRBFactorRow), shared with the reference.
 */
 #include <cuda_runtime.h>
 #include <petscmodsell/private/brbilukernels.h>
 
-#define BRB_THREADS 64 /* threads (blocks of the ordering) per thread block of a colour phase */
+#define BRB_WARPS   4                /* warps (blocks of the ordering) per thread block of a colour phase */
+#define BRB_THREADS (32 * BRB_WARPS) /* threads per thread block of a colour phase */
 
 static inline unsigned brb_grid(long long n, int threads)
 {
@@ -22,18 +26,26 @@ static inline unsigned brb_grid(long long n, int threads)
 __global__ static void brb_gather_kernel(const MSBRBLayout *__restrict__ lay, const int *__restrict__ map, const int *__restrict__ dmap, const double *__restrict__ csrvals, double pertfac, double *work, double *d)
 {
   const long long s = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-  if (s >= lay->roff[lay->ncolors] || lay->sperm[s] < 0) return;
+  if (s >= lay->roff[lay->ncolors]) return;
   MSBRBGatherRow(lay, s, map, dmap, csrvals, pertfac, work, d);
 }
 
-__global__ static void brb_factor_kernel(const MSBRBLayout *__restrict__ lay, int c, const int *__restrict__ dmap, const double *__restrict__ csrvals, double alpha, double pivtol, double *work, double *d, MSBRBStatus *status)
+/* one warp per block of colour c: levels in order, the rows of a level on the lanes. A row reads the rows of its lower
+   entries (lower levels of its block, earlier colours) and writes only its own slots and pivot. */
+__global__ static void __launch_bounds__(BRB_THREADS) brb_factor_kernel(const MSBRBLayout *__restrict__ lay, int c, const int *__restrict__ dmap, const double *__restrict__ csrvals, double alpha, double pivtol, double *work, double *d, MSBRBStatus *status)
 {
-  const int j = blockIdx.x * blockDim.x + threadIdx.x;
-  if (j >= lay->nb[c]) return;
-  const int len = lay->blen[lay->boff[c] + j];
-  for (int t = 0; t < len; t++) {
-    const long long s = lay->roff[c] + (long long)t * lay->nb[c] + j;
-    if (MSBRBFactorRow(lay, s, dmap, csrvals, alpha, pivtol, work, d)) atomicMin(&status->badrow, (unsigned long long)lay->sperm[s]);
+  const int lane = threadIdx.x & 31, j = blockIdx.x * BRB_WARPS + (threadIdx.x >> 5);
+
+  if (j >= lay->nb[c]) return; /* the whole warp */
+  {
+    const int b = lay->boff[c] + j, g1 = lay->lstart[b + 1];
+
+    for (int g = lay->lstart[b]; g < g1; g++) {
+      const int r1 = lay->lptr[g + 1];
+      for (int s = lay->lptr[g] + lane; s < r1; s += 32)
+        if (MSBRBFactorRow(lay, s, dmap, csrvals, alpha, pivtol, work, d)) atomicMin(&status->badrow, (unsigned long long)lay->sperm[s]);
+      __syncwarp(); /* the level's rows are final for the next level's lanes */
+    }
   }
 }
 
@@ -45,7 +57,7 @@ __global__ static void brb_convert_kernel(const MSBRBLayout *__restrict__ play, 
   long long          slot0;
   int                stride, w;
 
-  if (s >= lay.roff[lay.ncolors] || lay.sperm[s] < 0) return;
+  if (s >= lay.roff[lay.ncolors]) return;
   const double di = 1.0 / d[s];
   MSBRBRow(&lay, s, &slot0, &stride, &w);
   for (int k = 0; k < w; k++) {
@@ -72,47 +84,65 @@ __global__ static void brb_convert_kernel(const MSBRBLayout *__restrict__ play, 
   fdinv[s] = (T)di;
 }
 
-/* forward substitution of colour c: y_s = b[sperm[s]] - sum_lower l y_col */
+/* forward substitution of colour c, one warp per block, levels in order: y_s = b[sperm[s]] - sum_lower l y_col.
+   y is read with coherent loads: rows of earlier levels were written by lanes of this warp (before a __syncwarp()),
+   rows of earlier colours by earlier launches. */
 template <typename T>
-__global__ static void brb_forward_kernel(const MSBRBLayout lay, int c, const T *__restrict__ v, const double *__restrict__ b, double *y)
+__global__ static void __launch_bounds__(BRB_THREADS) brb_forward_kernel(const MSBRBLayout lay, int c, const T *__restrict__ v, const double *__restrict__ b, double *y)
 {
-  const int j = blockIdx.x * blockDim.x + threadIdx.x;
-  if (j >= lay.nb[c]) return;
-  const int           len = lay.blen[lay.boff[c] + j], st = lay.nb[c], W = lay.W[c];
-  const int *__restrict__ col   = lay.col;
-  const int *__restrict__ sperm = lay.sperm;
-  const unsigned short *__restrict__ nlv = lay.nl;
-  for (int t = 0; t < len; t++) {
-    const long long s    = lay.roff[c] + (long long)t * st + j;
-    const long long base = lay.soff[c] + (long long)t * W * st + j;
-    const int       nl   = __ldg(nlv + s);
-    double          acc  = __ldg(b + __ldg(sperm + s));
-    for (int k = 0; k < nl; k++) acc -= (double)__ldg(v + base + (long long)k * st) * y[__ldg(col + base + (long long)k * st)];
-    y[s] = acc;
+  const int lane = threadIdx.x & 31, j = blockIdx.x * BRB_WARPS + (threadIdx.x >> 5);
+
+  if (j >= lay.nb[c]) return; /* the whole warp */
+  const int *__restrict__ col             = lay.col;
+  const int *__restrict__ sperm           = lay.sperm;
+  const unsigned short *__restrict__ nlv  = lay.nl;
+  const int                          blk  = lay.boff[c] + j;
+  const int                          r0   = __ldg(lay.rstart + blk), R = __ldg(lay.rstart + blk + 1) - r0;
+  const int                          g1   = __ldg(lay.lstart + blk + 1);
+  const long long                    sb   = lay.soff[c] + (long long)(r0 - lay.roff[c]) * lay.W[c] - r0; /* slot of (row s, k): sb + s + k R */
+  for (int g = __ldg(lay.lstart + blk); g < g1; g++) {
+    const int r1 = __ldg(lay.lptr + g + 1);
+    for (int s = __ldg(lay.lptr + g) + lane; s < r1; s += 32) {
+      const long long base = sb + s;
+      const int       nl   = __ldg(nlv + s);
+      double          acc  = __ldg(b + __ldg(sperm + s));
+      for (int k = 0; k < nl; k++) acc -= (double)__ldg(v + base + (long long)k * R) * y[__ldg(col + base + (long long)k * R)];
+      y[s] = acc;
+    }
+    __syncwarp();
   }
 }
 
-/* backward substitution of colour c (rows of a block in reverse): y_s = dinv_s y_s - sum_upper u~ y_col, x[sperm[s]] = y_s */
+/* backward substitution of colour c, one warp per block, levels in reverse: y_s = dinv_s y_s - sum_upper u~ y_col,
+   x[sperm[s]] = y_s */
 template <typename T>
-__global__ static void brb_backward_kernel(const MSBRBLayout lay, int c, const T *__restrict__ v, const T *__restrict__ dinv, double *y, double *x)
+__global__ static void __launch_bounds__(BRB_THREADS) brb_backward_kernel(const MSBRBLayout lay, int c, const T *__restrict__ v, const T *__restrict__ dinv, double *y, double *x)
 {
-  const int j = blockIdx.x * blockDim.x + threadIdx.x;
-  if (j >= lay.nb[c]) return;
-  const int           len = lay.blen[lay.boff[c] + j], st = lay.nb[c], W = lay.W[c];
-  const int *__restrict__ col   = lay.col;
-  const int *__restrict__ sperm = lay.sperm;
-  const unsigned short *__restrict__ nlv = lay.nl;
-  for (int t = len - 1; t >= 0; t--) {
-    const long long s    = lay.roff[c] + (long long)t * st + j;
-    const long long base = lay.soff[c] + (long long)t * W * st + j;
-    double          acc  = (double)__ldg(dinv + s) * y[s];
-    for (int k = __ldg(nlv + s); k < W; k++) {
-      const int cc = __ldg(col + base + (long long)k * st);
-      if (cc < 0) break;
-      acc -= (double)__ldg(v + base + (long long)k * st) * y[cc];
+  const int lane = threadIdx.x & 31, j = blockIdx.x * BRB_WARPS + (threadIdx.x >> 5);
+
+  if (j >= lay.nb[c]) return; /* the whole warp */
+  const int *__restrict__ col             = lay.col;
+  const int *__restrict__ sperm           = lay.sperm;
+  const unsigned short *__restrict__ nlv  = lay.nl;
+  const int                          W    = lay.W[c];
+  const int                          blk  = lay.boff[c] + j;
+  const int                          r0   = __ldg(lay.rstart + blk), R = __ldg(lay.rstart + blk + 1) - r0;
+  const int                          g0   = __ldg(lay.lstart + blk);
+  const long long                    sb   = lay.soff[c] + (long long)(r0 - lay.roff[c]) * W - r0;
+  for (int g = __ldg(lay.lstart + blk + 1) - 1; g >= g0; g--) {
+    const int r1 = __ldg(lay.lptr + g + 1);
+    for (int s = __ldg(lay.lptr + g) + lane; s < r1; s += 32) {
+      const long long base = sb + s;
+      double          acc  = (double)__ldg(dinv + s) * y[s];
+      for (int k = __ldg(nlv + s); k < W; k++) {
+        const int cc = __ldg(col + base + (long long)k * R);
+        if (cc < 0) break;
+        acc -= (double)__ldg(v + base + (long long)k * R) * y[cc];
+      }
+      y[s]                = acc;
+      x[__ldg(sperm + s)] = acc;
     }
-    y[s]                  = acc;
-    x[__ldg(sperm + s)]   = acc;
+    __syncwarp();
   }
 }
 
@@ -149,7 +179,7 @@ MS_BRB_FACTOR(MSBRBFactor_CUDA)
   err = cudaGetLastError();
   for (int c = 0; c < lay->ncolors && err == cudaSuccess; c++) {
     if (!lay->nb[c]) continue;
-    brb_factor_kernel<<<brb_grid(lay->nb[c], BRB_THREADS), BRB_THREADS, 0, st>>>(dlay, c, dmap, csrvals, alpha, pivtol, work, d, status);
+    brb_factor_kernel<<<brb_grid(lay->nb[c], BRB_WARPS), BRB_THREADS, 0, st>>>(dlay, c, dmap, csrvals, alpha, pivtol, work, d, status);
     err = cudaGetLastError();
   }
   {
@@ -185,12 +215,12 @@ static int brb_apply(const MSBRBLayout *lay, const T *v, const T *dinv, const do
 
   for (int c = 0; c < lay->ncolors; c++) {
     if (!lay->nb[c]) continue;
-    brb_forward_kernel<T><<<brb_grid(lay->nb[c], BRB_THREADS), BRB_THREADS, 0, st>>>(*lay, c, v, b, y);
+    brb_forward_kernel<T><<<brb_grid(lay->nb[c], BRB_WARPS), BRB_THREADS, 0, st>>>(*lay, c, v, b, y);
     if ((err = cudaGetLastError()) != cudaSuccess) return (int)err;
   }
   for (int c = lay->ncolors - 1; c >= 0; c--) {
     if (!lay->nb[c]) continue;
-    brb_backward_kernel<T><<<brb_grid(lay->nb[c], BRB_THREADS), BRB_THREADS, 0, st>>>(*lay, c, v, dinv, y, x);
+    brb_backward_kernel<T><<<brb_grid(lay->nb[c], BRB_WARPS), BRB_THREADS, 0, st>>>(*lay, c, v, dinv, y, x);
     if ((err = cudaGetLastError()) != cudaSuccess) return (int)err;
   }
   return 0;

@@ -1,7 +1,12 @@
 /*
    Host reference kernels of PCBRBILU (see include/petscmodsell/private/brbilukernels.h for the storage and the
-   functions): the colour phases in order and, inside a phase, the blocks one after the other (on the GPU they run
-   at once: blocks of one colour are independent). Plain C on raw pointers.
+   functions): the levels one after the other (levels are numbered colour by colour, block by block, so that every
+   row comes after the rows it depends on), in order (forward, factorization) or in reverse (backward); each row's
+   operations are the same as on the GPU (where the blocks of a colour and the rows of a level run at once), so the
+   function is the same. The rows of one level are run in the order opposite to the logical one (forward and
+   factorization: last row first; backward: first row first), the order in which a dependency between two rows of
+   one level, which the GPU's lanes would race on, changes the result: the tests against PETSc's ILU(0) catch it.
+   Plain C on raw pointers.
 */
 #include <petscmodsell/private/brbilukernels.h>
 #include <stdlib.h>
@@ -18,19 +23,13 @@ MS_BRB_FACTOR(MSBRBFactor_Reference)
 
   (void)stream;
   status->badrow = MS_BRB_BAD_NONE;
-  for (long long s = 0; s < ns; s++)
-    if (lay->sperm[s] >= 0) MSBRBGatherRow(lay, s, map, dmap, csrvals, pertfac, work, d);
-  for (int c = 0; c < lay->ncolors; c++)
-    for (int j = 0; j < lay->nb[c]; j++) {
-      const int len = lay->blen[lay->boff[c] + j];
-      for (int t = 0; t < len; t++) {
-        const long long s = lay->roff[c] + (long long)t * lay->nb[c] + j;
-        if (MSBRBFactorRow(lay, s, dmap, csrvals, alpha, pivtol, work, d)) {
-          const unsigned long long o = (unsigned long long)lay->sperm[s];
-          if (o < status->badrow) status->badrow = o;
-        }
+  for (long long s = 0; s < ns; s++) MSBRBGatherRow(lay, s, map, dmap, csrvals, pertfac, work, d);
+  for (int g = 0; g < lay->lstart[lay->boff[lay->ncolors]]; g++)
+    for (long long s = lay->lptr[g + 1] - 1; s >= lay->lptr[g]; s--)
+      if (MSBRBFactorRow(lay, s, dmap, csrvals, alpha, pivtol, work, d)) {
+        const unsigned long long o = (unsigned long long)lay->sperm[s];
+        if (o < status->badrow) status->badrow = o;
       }
-    }
   return 0;
 }
 
@@ -56,7 +55,6 @@ MS_BRB_CONVERT(MSBRBConvert_Reference)
     int       stride, w;
     double    di;
 
-    if (lay->sperm[s] < 0) continue;
     di = 1.0 / d[s];
     MSBRBRow(lay, s, &slot0, &stride, &w);
     for (int k = 0; k < w; k++) {
@@ -81,35 +79,31 @@ MS_BRB_CONVERT(MSBRBConvert_Reference)
 
 #define MS_BRB_SWEEPS(T) \
   do { \
-    const T *v = (const T *)fvals, *dv = (const T *)fdinv; \
-    for (int c = 0; c < lay->ncolors; c++) \
-      for (int j = 0; j < lay->nb[c]; j++) { \
-        const int len = lay->blen[lay->boff[c] + j]; \
-        for (int t = 0; t < len; t++) { \
-          const long long s = lay->roff[c] + (long long)t * lay->nb[c] + j; \
-          const long long base = lay->soff[c] + (long long)t * lay->W[c] * lay->nb[c] + j; \
-          const int       nl = lay->nl[s], st = lay->nb[c]; \
-          double          acc = b[lay->sperm[s]]; \
-          for (int k = 0; k < nl; k++) acc -= (double)v[base + (long long)k * st] * y[lay->col[base + (long long)k * st]]; \
-          y[s] = acc; \
-        } \
+    const T  *v = (const T *)fvals, *dv = (const T *)fdinv; \
+    const int nlev = lay->lstart[lay->boff[lay->ncolors]]; \
+    for (int g = 0; g < nlev; g++) \
+      for (long long s = lay->lptr[g + 1] - 1; s >= lay->lptr[g]; s--) { \
+        long long slot0; \
+        int       st, w; \
+        const int nl  = lay->nl[s]; \
+        double    acc = b[lay->sperm[s]]; \
+        MSBRBRow(lay, s, &slot0, &st, &w); \
+        for (int k = 0; k < nl; k++) acc -= (double)v[slot0 + (long long)k * st] * y[lay->col[slot0 + (long long)k * st]]; \
+        y[s] = acc; \
       } \
-    for (int c = lay->ncolors - 1; c >= 0; c--) \
-      for (int j = 0; j < lay->nb[c]; j++) { \
-        const int len = lay->blen[lay->boff[c] + j]; \
-        for (int t = len - 1; t >= 0; t--) { \
-          const long long s = lay->roff[c] + (long long)t * lay->nb[c] + j; \
-          const long long base = lay->soff[c] + (long long)t * lay->W[c] * lay->nb[c] + j; \
-          const int       W = lay->W[c], st = lay->nb[c]; \
-          double          acc = (double)dv[s] * y[s]; \
-          for (int k = lay->nl[s]; k < W; k++) { \
-            const int cc = lay->col[base + (long long)k * st]; \
-            if (cc < 0) break; \
-            acc -= (double)v[base + (long long)k * st] * y[cc]; \
-          } \
-          y[s]             = acc; \
-          x[lay->sperm[s]] = acc; \
+    for (int g = nlev - 1; g >= 0; g--) \
+      for (long long s = lay->lptr[g]; s < lay->lptr[g + 1]; s++) { \
+        long long slot0; \
+        int       st, w; \
+        double    acc = (double)dv[s] * y[s]; \
+        MSBRBRow(lay, s, &slot0, &st, &w); \
+        for (int k = lay->nl[s]; k < w; k++) { \
+          const int cc = lay->col[slot0 + (long long)k * st]; \
+          if (cc < 0) break; \
+          acc -= (double)v[slot0 + (long long)k * st] * y[cc]; \
         } \
+        y[s]             = acc; \
+        x[lay->sperm[s]] = acc; \
       } \
   } while (0)
 

@@ -1,6 +1,7 @@
 static char help[] = "PCBRBILU: the factorizations against PETSc's, the zero-pivot breakdown, value refreshes and Krylov solves.\n\
   -problem dmda|magnetron|fvm|...: a 7-point Laplacian on a DMDA (-da_grid_x/y/z, Dirichlet boundaries eliminated:\n\
-    interior rows have zero row sums), or a system of examples/problems/problems.h (-h_mm, -n, ...); -attach_dmda:\n\
+    interior rows have zero row sums; -dirichlet_rows: boundary points kept as identity rows, a pattern that is not\n\
+    symmetric), or a system of examples/problems/problems.h (-h_mm, -n, ...); -attach_dmda:\n\
     attach a DMDA of the problem's grid to the KSP (one process, node problems: magnetron, aniso) so that the\n\
     grid ordering applies;\n\
   -test ilu|rowsum|error|refresh|solve|compare:\n\
@@ -45,14 +46,18 @@ static PetscErrorCode Sync(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* 7-point Laplacian on the DMDA (Dirichlet eliminated), of the given type */
+/* 7-point Laplacian on the DMDA (Dirichlet eliminated), of the given type; -dirichlet_rows: the boundary points are
+   unknowns with identity rows, their neighbours keep the coupling to them (as PETSc's ex45 does): a pattern that is
+   not symmetric */
 static PetscErrorCode CreateDMDALaplacian(DM da, MatType type, Mat *A)
 {
   PetscInt    xs, ys, zs, xm, ym, zm, M, N, P;
   MatStencil  row, col[7];
   PetscScalar v[7];
+  PetscBool   drows = PETSC_FALSE;
 
   PetscFunctionBegin;
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-dirichlet_rows", &drows, NULL));
   PetscCall(DMSetMatType(da, type));
   PetscCall(DMCreateMatrix(da, A));
   PetscCall(DMDAGetInfo(da, NULL, &M, &N, &P, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
@@ -64,6 +69,11 @@ static PetscErrorCode CreateDMDALaplacian(DM da, MatType type, Mat *A)
         row.i = i, row.j = j, row.k = k, row.c = 0;
         col[n] = row;
         v[n++] = 6.0;
+        if (drows && (i == 0 || j == 0 || k == 0 || i == M - 1 || j == N - 1 || k == P - 1)) {
+          v[0] = 1.0;
+          PetscCall(MatSetValuesStencil(*A, 1, &row, 1, col, v, INSERT_VALUES));
+          continue;
+        }
         const PetscInt off[6][3] = {{-1, 0, 0}, {1, 0, 0}, {0, -1, 0}, {0, 1, 0}, {0, 0, -1}, {0, 0, 1}};
         for (PetscInt q = 0; q < 6; q++) {
           const PetscInt ii = i + off[q][0], jj = j + off[q][1], kk = k + off[q][2];
@@ -75,7 +85,7 @@ static PetscErrorCode CreateDMDALaplacian(DM da, MatType type, Mat *A)
       }
   PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatSetOption(*A, MAT_SYMMETRIC, PETSC_TRUE));
+  PetscCall(MatSetOption(*A, MAT_SYMMETRIC, drows ? PETSC_FALSE : PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -431,6 +441,17 @@ int main(int argc, char **argv)
       output_file: output/ex1_ilu.out
 
    test:
+      suffix: ilu_wide
+      nsize: {{1 3}}
+      args: -test ilu -pc_brbilu_type ilu -pc_brbilu_factor_precision double -da_grid_x 24 -da_grid_y 24 -da_grid_z 24 -pc_brbilu_blocks 2,2,2 -dirichlet_rows {{0 1}}
+      output_file: output/ex1_ilu.out
+
+   test:
+      suffix: ilu_graph_wide
+      args: -test ilu -pc_brbilu_type ilu -pc_brbilu_factor_precision double -problem fvm -n 20 -pc_brbilu_block_rows 1000
+      output_file: output/ex1_ilu.out
+
+   test:
       suffix: ilu_graph
       nsize: {{1 3}}
       args: -test ilu -pc_brbilu_type ilu -pc_brbilu_factor_precision double -problem fvm -n 10 -pc_brbilu_block_rows 100
@@ -512,6 +533,17 @@ int main(int argc, char **argv)
          suffix: cuda_compare_auto
          args: -problem magnetron -h_mm 1 -attach_dmda
       test:
+         suffix: cuda_compare_wide
+         nsize: {{1 3}}
+         args: -da_grid_x 24 -da_grid_y 24 -da_grid_z 24 -pc_brbilu_blocks 2,2,2 -pc_brbilu_type {{ilu rmilu}} -pc_brbilu_symmetric {{0 1}}
+      test:
+         suffix: cuda_compare_wide_dirichlet
+         args: -da_grid_x 24 -da_grid_y 24 -da_grid_z 24 -pc_brbilu_blocks 2,2,2 -pc_brbilu_type {{ilu pmilu}} -dirichlet_rows
+      test:
+         suffix: cuda_compare_graph_wide
+         nsize: {{1 3}}
+         args: -problem fvm -n 20 -pc_brbilu_block_rows 1000 -pc_brbilu_type {{ilu rmilu}}
+      test:
          suffix: cuda_compare_modsell
          nsize: {{1 3}}
          args: -problem fvm -n 14 -gpu_mat_type aijmodsell
@@ -520,6 +552,12 @@ int main(int argc, char **argv)
       requires: cuda
       suffix: cuda_compare_single
       args: -test compare -compare_tol 1e-5 -problem magnetron -h_mm 1 -attach_dmda
+      output_file: output/ex1_compare_single.out
+
+   test:
+      requires: cuda
+      suffix: cuda_compare_single_wide
+      args: -test compare -compare_tol 1e-5 -da_grid_x 24 -da_grid_y 24 -da_grid_z 24 -pc_brbilu_blocks 2,2,2 -dirichlet_rows {{0 1}}
       output_file: output/ex1_compare_single.out
 
    test:
