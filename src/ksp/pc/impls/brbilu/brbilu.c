@@ -519,7 +519,8 @@ static PetscErrorCode PCSetUp_BRBILU(PC pc)
 {
   PC_BRBILU             *jac = (PC_BRBILU *)pc->data;
   PCMSOperator          *op  = &jac->op;
-  const PCMSImageRequest dreq = {PCMS_ENCODING_ANY, 0, PCMS_ORDERING_ANY, PETSC_FALSE}, oreq = {PCMS_ENCODING_PLAIN, 0, PCMS_ORDERING_ANY, PETSC_FALSE};
+  /* no image: PCBRBILU reads the CSR of the diagonal block (block Jacobi across processes: Ao unused) */
+  const PCMSImageRequest dreq = {PCMS_ENCODING_NONE, 0, PCMS_ORDERING_ANY, PETSC_FALSE}, oreq = {PCMS_ENCODING_NONE, 0, PCMS_ORDERING_ANY, PETSC_FALSE};
   PetscLogDouble         t0, t1;
   PetscBool              set, flg;
 
