@@ -43,6 +43,8 @@ typedef struct {
   PCMSOperator        op; /* the operator, its blocks and images (PC layer) */
   const MSNeuKernels *k;
   PCMSBuffer          dinv, status, w1, w2;
+  PCMSBuffer          sptr[2], scols[2], svals[2], swidth; /* split copies of G_L (0) and G_U (1) */
+  PetscInt64          sslots[2];                           /* their slots (padding included) */
 
   /* what the setups found */
   PetscReal lnorm;  /* ||L~||_inf, max over the processes */
@@ -361,6 +363,75 @@ static PetscErrorCode PCNeumannBuildIP(PC pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode PCNeumannFreeSplit(PC_Neumann *jac)
+{
+  PetscFunctionBegin;
+  for (PetscInt k = 0; k < 2; k++) {
+    PetscCall(PCMSBufferDestroy(&jac->sptr[k]));
+    PetscCall(PCMSBufferDestroy(&jac->scols[k]));
+    PetscCall(PCMSBufferDestroy(&jac->svals[k]));
+    jac->sslots[k] = 0;
+  }
+  PetscCall(PCMSBufferDestroy(&jac->swidth));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the split copy of G_L (k = 0) or G_U (k = 1) as the kernels see it */
+static PetscErrorCode PCNeumannSplitView(PC_Neumann *jac, PetscInt k, const MSImageView *v, MSNeuSplit *S)
+{
+  PetscFunctionBegin;
+  S->m       = v->m;
+  S->sh      = v->sh;
+  S->nslices = v->nslices;
+  S->perm    = v->perm;
+  S->ptr     = (const long long *)jac->sptr[k].ptr;
+  S->cols    = (int *)jac->scols[k].ptr;
+  S->vals    = (double *)jac->svals[k].ptr;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The split copies of G_L = D^-1 L and G_U = D^-1 U from the image, where the PC computes: the widths of the slices
+   (one kernel, one read back), their offsets on the host, the entries (one kernel) */
+static PetscErrorCode PCNeumannSetUpSplit(PC pc)
+{
+  PC_Neumann   *jac = (PC_Neumann *)pc->data;
+  PCMSOperator *op  = &jac->op;
+  MSImageView   v;
+  void         *stream;
+  int           err, *width;
+  long long    *ptr;
+
+  PetscFunctionBegin;
+  PetscCall(PCMSOperatorGetView(op, 0, &v));
+  PetscCall(PCMSBufferEnsure(op, &jac->swidth, (size_t)PetscMax(v.nslices, 1) * sizeof(int), "PCNEUMANN's slice widths"));
+  PetscCall(PetscMalloc2(PetscMax(v.nslices, 1), &width, v.nslices + 1, &ptr));
+  for (PetscInt k = 0; k < 2; k++) {
+    const int   part = k ? MS_PART_UPPER : MS_PART_LOWER;
+    MSNeuSplit  S;
+    size_t      slots;
+
+    PetscCall(PCMSKernelBegin(op, &stream));
+    err = jac->k->split_width(&v, part, (int *)jac->swidth.ptr, stream);
+    PetscCall(PCMSKernelEnd(op, err, jac->k->backend, "split_width", 0.0));
+    if (v.nslices > 0) PetscCall(PCMSReadBack(op, width, jac->swidth.ptr, (size_t)v.nslices * sizeof(int)));
+    ptr[0] = 0;
+    for (PetscInt s = 0; s < v.nslices; s++) ptr[s + 1] = ptr[s] + (long long)width[s] * v.sh;
+    slots = (size_t)ptr[v.nslices];
+    jac->sslots[k] = (PetscInt64)slots;
+    PetscCall(PCMSBufferEnsure(op, &jac->sptr[k], (size_t)(v.nslices + 1) * sizeof(long long), "PCNEUMANN's split copy (slice offsets)"));
+    PetscCall(PCMSBufferEnsure(op, &jac->scols[k], PetscMax(slots, 1) * sizeof(int), "PCNEUMANN's split copy (columns)"));
+    PetscCall(PCMSBufferEnsure(op, &jac->svals[k], PetscMax(slots, 1) * sizeof(PetscScalar), "PCNEUMANN's split copy (values)"));
+    PetscCall(PCNeumannCopyToBuffer(op, jac->sptr[k].ptr, ptr, (size_t)(v.nslices + 1) * sizeof(long long)));
+    PetscCall(PCNeumannSplitView(jac, k, &v, &S));
+    PetscCall(PCMSKernelBegin(op, &stream));
+    err = jac->k->split_fill(&v, part, (const double *)jac->dinv.ptr, &S, stream);
+    PetscCall(PCMSKernelEnd(op, err, jac->k->backend, "split_fill", (PetscLogDouble)op->img[0]->noffdiag / 2));
+    PetscCall(PCMSSynchronize(op)); /* ptr is reused (host) by the next part and freed below */
+  }
+  PetscCall(PetscFree2(width, ptr));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PCSetUp_Neumann(PC pc)
 {
   PC_Neumann            *jac  = (PC_Neumann *)pc->data;
@@ -410,6 +481,8 @@ static PetscErrorCode PCSetUp_Neumann(PC pc)
     jac->warned = PETSC_TRUE;
   }
 
+  if (jac->type == PCNEUMANN_NEU1 || jac->type == PCNEUMANN_NEU2) PetscCall(PCNeumannSetUpSplit(pc));
+  else PetscCall(PCNeumannFreeSplit(jac));
   if (jac->type == PCNEUMANN_IP) PetscCall(PCNeumannBuildIP(pc));
   else {
     PetscCall(MatDestroy(&jac->ipmat));
@@ -422,10 +495,10 @@ static PetscErrorCode PCSetUp_Neumann(PC pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* flops of one tri pass: half the entries multiply-add, the scalings, the final update */
+/* flops of one tri pass: its triangle's entries multiply-add (and the scaling of x), the scaling of b, the update */
 static PetscLogDouble PCNeumannTriFlops(MSImage img, int scale_b, int scale_x)
 {
-  return (PetscLogDouble)img->noffdiag * (scale_x ? 1.5 : 1.0) + (scale_b ? 3.0 : 2.0) * (PetscLogDouble)img->m;
+  return (PetscLogDouble)img->noffdiag * (scale_x ? 1.5 : 1.0) + (scale_b ? 2.0 : 1.0) * (PetscLogDouble)img->m;
 }
 
 static PetscErrorCode PCNeumannTri(PC pc, int part, const PetscScalar *b, int scale_b, const PetscScalar *x, int scale_x, PetscScalar *y)
@@ -433,13 +506,15 @@ static PetscErrorCode PCNeumannTri(PC pc, int part, const PetscScalar *b, int sc
   PC_Neumann   *jac = (PC_Neumann *)pc->data;
   PCMSOperator *op  = &jac->op;
   MSImageView   v;
+  MSNeuSplit    S;
   void         *stream;
   int           err;
 
   PetscFunctionBegin;
   PetscCall(PCMSOperatorGetView(op, 0, &v));
+  PetscCall(PCNeumannSplitView(jac, part == MS_PART_LOWER ? 0 : 1, &v, &S));
   PetscCall(PCMSKernelBegin(op, &stream));
-  err = jac->k->tri(&v, part, (const double *)jac->dinv.ptr, b, scale_b, x, scale_x, y, stream);
+  err = jac->k->tri(&S, (const double *)jac->dinv.ptr, b, scale_b, x, scale_x, y, stream);
   PetscCall(PCMSKernelEnd(op, err, jac->k->backend, part == MS_PART_LOWER ? "tri (lower)" : "tri (upper)", PCNeumannTriFlops(op->img[0], scale_b, scale_x)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -615,6 +690,7 @@ static PetscErrorCode PCReset_Neumann(PC pc)
 
   PetscFunctionBegin;
   PetscCall(PCNeumannFreeDeflation(jac));
+  PetscCall(PCNeumannFreeSplit(jac));
   PetscCall(MatDestroy(&jac->ipmat));
   PetscCall(MSImageDestroy(&jac->ipimg));
   PetscCall(PCMSBufferDestroy(&jac->dinv));
@@ -679,6 +755,11 @@ static PetscErrorCode PCView_Neumann(PC pc, PetscViewer viewer)
   }
   PetscCall(PCMSOperatorDescribe(&jac->op, &where, &image));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  ||L~||_inf of the scaled strictly lower part: %g%s\n", (double)jac->lnorm, jac->lnorm >= 1.0 ? " >= 1: the Neumann series need not converge" : " < 1"));
+  if (jac->type == PCNEUMANN_NEU1 || jac->type == PCNEUMANN_NEU2) {
+    PetscInt64 sl[3] = {jac->sslots[0], jac->sslots[1], jac->op.img[0] ? (PetscInt64)jac->op.img[0]->noffdiag : 0};
+    PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, sl, 3, MPIU_INT64, MPI_SUM, PetscObjectComm((PetscObject)pc)));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  split copies of D^-1 L and D^-1 U (read by the passes instead of the image): %" PetscInt64_FMT " + %" PetscInt64_FMT " slots for %" PetscInt64_FMT " off-diagonal entries, %g MiB\n", sl[0], sl[1], sl[2], (double)((sl[0] + sl[1]) * (sizeof(int) + sizeof(PetscScalar))) / 1048576.0));
+  }
   if (jac->type == PCNEUMANN_IP) {
     PetscInt64 nz[2] = {jac->ipnnz, jac->ipnnz_full};
     PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, nz, 2, MPIU_INT64, MPI_SUM, PetscObjectComm((PetscObject)pc)));
