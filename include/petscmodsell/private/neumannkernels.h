@@ -68,10 +68,13 @@ typedef struct {
 #define MS_NEU_SCALE(name) int name(int m, const double *dinv, const double *x, double *y, void *stream)
 
 /* Deflation (piecewise constant Z on subdomains, sub[o] the local subdomain of local row o, 0 <= sub[o] < nsub):
-     restrict: out[j] = sum_{sub[o] = j} (a[o] - b[o])   (b may be NULL: 0; out is overwritten)
+     restrict: out[j] = sum_{sub[o] = j} (a[o] - w[o] b[o]) - sum_{e < nx, xsub[e] = j} xval[e] b[xrow[e]]
+               (b may be NULL: 0; w may be NULL: 1; out is overwritten). With b = y, w and the list (xrow, xsub, xval)
+               the columns of Z^T A (w[c] = sum_{sub[o] = sub[c]} a_oc, the list the entries sum_{sub[o] = j} a_oc of
+               the other subdomains j, sorted by j) this is Z^T (r - A y) without forming A y
      coarse:   c[i] = sum_j Einv[i * nt + j] g[j], i < nl   (the process's nl rows of the dense E^-1, row-major)
      prolong:  z[o] = y[o] + c[sub[o]]                       (z may alias y) */
-#define MS_NEU_RESTRICT(name) int name(int m, const int *sub, int nsub, const double *a, const double *b, double *out, void *stream)
+#define MS_NEU_RESTRICT(name) int name(int m, const int *sub, int nsub, const double *a, const double *b, const double *w, int nx, const int *xrow, const int *xsub, const double *xval, double *out, void *stream)
 #define MS_NEU_COARSE(name)   int name(int nl, int nt, const double *Einv, const double *g, double *c, void *stream)
 #define MS_NEU_PROLONG(name)  int name(int m, const int *sub, const double *c, const double *y, double *z, void *stream)
 

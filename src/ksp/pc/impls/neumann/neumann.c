@@ -62,6 +62,9 @@ typedef struct {
   PetscInt     nl, nt, noff; /* local and total subdomains, the first of this process */
   PetscMPIInt *counts, *displs;
   PCMSBuffer   sub, einv, gl, g, c;
+  PetscBool    zta;              /* one process: Z^T A kept (w, the list x*), Z^T A y without a product with A */
+  PCMSBuffer   zw, xrow, xsub, xval; /* w[c]: column c of Z^T A in c's own subdomain; the other entries, by subdomain */
+  PetscInt     nx;
   PetscScalar *hgl, *hg; /* host copies (several processes) */
   Vec          t;        /* A y */
   PetscBool    saved_nonzero, presolved;
@@ -94,6 +97,12 @@ static PetscErrorCode PCNeumannFreeDeflation(PC_Neumann *jac)
   PetscCall(PCMSBufferDestroy(&jac->gl));
   PetscCall(PCMSBufferDestroy(&jac->g));
   PetscCall(PCMSBufferDestroy(&jac->c));
+  PetscCall(PCMSBufferDestroy(&jac->zw));
+  PetscCall(PCMSBufferDestroy(&jac->xrow));
+  PetscCall(PCMSBufferDestroy(&jac->xsub));
+  PetscCall(PCMSBufferDestroy(&jac->xval));
+  jac->zta = PETSC_FALSE;
+  jac->nx  = 0;
   PetscCall(PetscFree2(jac->counts, jac->displs));
   PetscCall(PetscFree2(jac->hgl, jac->hg));
   PetscCall(VecDestroy(&jac->t));
@@ -155,8 +164,9 @@ static PetscErrorCode PCNeumannSetUpDeflation(PC pc)
   PCMSOperator *op   = &jac->op;
   MPI_Comm      comm = PetscObjectComm((PetscObject)pc);
   PetscMPIInt   size, rank;
-  PetscInt      m = op->m, nl, nt, *sub, *gsub_ghost = NULL;
-  int          *sub32;
+  PetscInt      m = op->m, nl, nt, *sub, *gsub_ghost = NULL, *xcnt = NULL, *xc = NULL, *xfill = NULL, nx = 0;
+  PetscScalar  *zw = NULL, *xv = NULL;
+  int          *sub32, *xsb = NULL;
   PetscScalar  *Eloc, *E, *Einv;
   PetscBLASInt  bn, info;
 
@@ -208,8 +218,49 @@ static PetscErrorCode PCNeumannSetUpDeflation(PC pc)
     PetscCall(VecDestroy(&gs));
   }
 
-  /* this process's rows of E */
+  /* this process's rows of E; with one process also Z^T A: (Z^T A)_{j c} = sum_{sub[o] = j} a_oc, its entry in c's
+     own subdomain in zw[c], the others as triplets (column, subdomain, value) bucketed by subdomain (xcnt: counts) */
   PetscCall(PetscCalloc1((size_t)nl * nt, &Eloc));
+  if (!op->mpi) {
+    PetscCall(PetscCalloc2(m, &zw, nl + 1, &xcnt));
+    for (int pass = 0; pass < 2; pass++) {
+      if (pass) { /* the buckets */
+        for (PetscInt j = 0; j < nl; j++) xcnt[j + 1] += xcnt[j];
+        PetscCall(PetscMalloc4(xcnt[nl], &xc, xcnt[nl], &xv, xcnt[nl], &xsb, nl, &xfill));
+        for (PetscInt j = 0; j < nl; j++) xfill[j] = xcnt[j];
+      }
+      for (PetscInt o = 0; o < m; o++) {
+        const PetscInt    *cols;
+        const PetscScalar *vals;
+        PetscInt           nc;
+        PetscCall(MatGetRow(op->Ad, o, &nc, &cols, &vals));
+        for (PetscInt k = 0; k < nc; k++) {
+          if (sub[cols[k]] == sub[o]) {
+            if (!pass) zw[cols[k]] += vals[k];
+          } else if (!pass) xcnt[sub[o] + 1]++;
+          else {
+            xc[xfill[sub[o]]]   = cols[k];
+            xv[xfill[sub[o]]++] = vals[k];
+          }
+        }
+        PetscCall(MatRestoreRow(op->Ad, o, &nc, &cols, &vals));
+      }
+    }
+    /* each bucket sorted by column, equal columns merged */
+    nx = 0;
+    for (PetscInt j = 0; j < nl; j++) {
+      const PetscInt beg = xcnt[j], end = xcnt[j + 1];
+      PetscCall(PetscSortIntWithScalarArray(end - beg, xc + beg, xv + beg));
+      for (PetscInt e = beg; e < end; e++) {
+        if (e > beg && xc[e] == xc[e - 1]) xv[nx - 1] += xv[e];
+        else {
+          xc[nx]    = xc[e];
+          xv[nx]    = xv[e];
+          xsb[nx++] = (int)j;
+        }
+      }
+    }
+  }
   for (PetscInt o = 0; o < m; o++) {
     const PetscInt    *cols;
     const PetscScalar *vals;
@@ -261,6 +312,25 @@ static PetscErrorCode PCNeumannSetUpDeflation(PC pc)
   PetscCall(PCMSBufferEnsure(op, &jac->c, (size_t)nl * sizeof(PetscScalar), "PCNEUMANN's coarse correction"));
   PetscCall(PCNeumannCopyToBuffer(op, jac->sub.ptr, sub32, (size_t)m * sizeof(int)));
   PetscCall(PCNeumannCopyToBuffer(op, jac->einv.ptr, Einv, (size_t)nl * nt * sizeof(PetscScalar)));
+  if (!op->mpi) { /* Z^T A (one process) */
+    int *xr32;
+    PetscCall(PetscMalloc1(PetscMax(nx, 1), &xr32));
+    for (PetscInt e = 0; e < nx; e++) xr32[e] = (int)xc[e];
+    PetscCall(PCMSBufferEnsure(op, &jac->zw, (size_t)PetscMax(m, 1) * sizeof(PetscScalar), "PCNEUMANN's Z^T A (own subdomains)"));
+    PetscCall(PCMSBufferEnsure(op, &jac->xrow, (size_t)PetscMax(nx, 1) * sizeof(int), "PCNEUMANN's Z^T A (other subdomains: columns)"));
+    PetscCall(PCMSBufferEnsure(op, &jac->xsub, (size_t)PetscMax(nx, 1) * sizeof(int), "PCNEUMANN's Z^T A (other subdomains: subdomains)"));
+    PetscCall(PCMSBufferEnsure(op, &jac->xval, (size_t)PetscMax(nx, 1) * sizeof(PetscScalar), "PCNEUMANN's Z^T A (other subdomains: values)"));
+    PetscCall(PCNeumannCopyToBuffer(op, jac->zw.ptr, zw, (size_t)m * sizeof(PetscScalar)));
+    PetscCall(PCNeumannCopyToBuffer(op, jac->xrow.ptr, xr32, (size_t)nx * sizeof(int)));
+    PetscCall(PCNeumannCopyToBuffer(op, jac->xsub.ptr, xsb, (size_t)nx * sizeof(int)));
+    PetscCall(PCNeumannCopyToBuffer(op, jac->xval.ptr, xv, (size_t)nx * sizeof(PetscScalar)));
+    PetscCall(PCMSSynchronize(op));
+    PetscCall(PetscFree(xr32));
+    PetscCall(PetscFree4(xc, xv, xsb, xfill));
+    PetscCall(PetscFree2(zw, xcnt));
+    jac->zta = PETSC_TRUE;
+    jac->nx  = nx;
+  }
   PetscCall(PCMSSynchronize(op)); /* the host arrays are freed below */
   PetscCall(PetscFree2(E, Einv));
   PetscCall(PetscFree2(sub, sub32));
@@ -560,8 +630,9 @@ static PetscErrorCode PCNeumannSeries(PC pc, const PetscScalar *xa, PetscScalar 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* c = E^-1 Z^T (a - b) (b may be NULL) for the process's subdomains, where the PC computes */
-static PetscErrorCode PCNeumannCoarse(PC pc, const PetscScalar *a, const PetscScalar *b)
+/* c = E^-1 Z^T (a - b) (b may be NULL), or with zta c = E^-1 Z^T (a - A b) from the stored Z^T A (one process), for the
+   process's subdomains, where the PC computes */
+static PetscErrorCode PCNeumannCoarse(PC pc, const PetscScalar *a, const PetscScalar *b, PetscBool zta)
 {
   PC_Neumann   *jac = (PC_Neumann *)pc->data;
   PCMSOperator *op  = &jac->op;
@@ -571,8 +642,11 @@ static PetscErrorCode PCNeumannCoarse(PC pc, const PetscScalar *a, const PetscSc
 
   PetscFunctionBegin;
   PetscCall(PCMSKernelBegin(op, &stream));
-  err = jac->k->restrict_((int)op->m, (const int *)jac->sub.ptr, (int)jac->nl, a, b, (double *)jac->gl.ptr, stream);
-  PetscCall(PCMSKernelEnd(op, err, jac->k->backend, "restrict", (b ? 2.0 : 1.0) * op->m));
+  if (zta) {
+    PetscCheck(jac->zta && b, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCNEUMANN: Z^T A is not stored");
+    err = jac->k->restrict_((int)op->m, (const int *)jac->sub.ptr, (int)jac->nl, a, b, (const double *)jac->zw.ptr, (int)jac->nx, (const int *)jac->xrow.ptr, (const int *)jac->xsub.ptr, (const double *)jac->xval.ptr, (double *)jac->gl.ptr, stream);
+  } else err = jac->k->restrict_((int)op->m, (const int *)jac->sub.ptr, (int)jac->nl, a, b, NULL, 0, NULL, NULL, NULL, (double *)jac->gl.ptr, stream);
+  PetscCall(PCMSKernelEnd(op, err, jac->k->backend, "restrict", (zta ? 3.0 : (b ? 2.0 : 1.0)) * op->m + 2.0 * (zta ? jac->nx : 0)));
   if (op->mpi) { /* the subdomain sums of all processes (on the GPU: one device-to-host copy of nl values) */
     PetscCall(PCMSReadBack(op, jac->hgl, jac->gl.ptr, (size_t)jac->nl * sizeof(PetscScalar)));
     PetscCallMPI(MPI_Allgatherv(jac->hgl, (PetscMPIInt)jac->nl, MPIU_SCALAR, jac->hg, jac->counts, jac->displs, MPIU_SCALAR, PetscObjectComm((PetscObject)pc)));
@@ -619,10 +693,16 @@ static PetscErrorCode PCApply_Neumann(PC pc, Vec x, Vec y)
   PetscCall(PCMSVecRestoreArray(op, yu, PETSC_MEMORY_ACCESS_WRITE, &ya));
   if (jac->defl) { /* A-DEF2: z = y + Z E^-1 Z^T (r - A y) */
     PetscCall(PetscLogEventBegin(PC_NeuDeflation, pc, 0, 0, 0));
-    PetscCall(MatMult(pc->pmat, yu, jac->t));
-    PetscCall(PCMSVecGetArrayRead(op, jac->t, &ta));
-    PetscCall(PCNeumannCoarse(pc, xa, ta));
-    PetscCall(PCMSVecRestoreArrayRead(op, jac->t, &ta));
+    if (jac->zta) { /* one process: Z^T A y from the stored Z^T A, no product with A */
+      PetscCall(PCMSVecGetArrayRead(op, yu, &ta));
+      PetscCall(PCNeumannCoarse(pc, xa, ta, PETSC_TRUE));
+      PetscCall(PCMSVecRestoreArrayRead(op, yu, &ta));
+    } else {
+      PetscCall(MatMult(pc->pmat, yu, jac->t));
+      PetscCall(PCMSVecGetArrayRead(op, jac->t, &ta));
+      PetscCall(PCNeumannCoarse(pc, xa, ta, PETSC_FALSE));
+      PetscCall(PCMSVecRestoreArrayRead(op, jac->t, &ta));
+    }
     PetscCall(PCMSVecGetArray(op, yu, PETSC_MEMORY_ACCESS_READ_WRITE, &ya));
     PetscCall(PCNeumannProlong(pc, ya, ya));
     PetscCall(PCMSVecRestoreArray(op, yu, PETSC_MEMORY_ACCESS_READ_WRITE, &ya));
@@ -659,7 +739,7 @@ static PetscErrorCode PCPreSolve_Neumann(PC pc, KSP ksp, Vec b, Vec x)
   PetscCall(PCMSStageIn(op, 0, jac->t, PETSC_TRUE, &ru));
   PetscCall(PCMSStageIn(op, 1, x, PETSC_TRUE, &xu));
   PetscCall(PCMSVecGetArrayRead(op, ru, &ra));
-  PetscCall(PCNeumannCoarse(pc, ra, NULL));
+  PetscCall(PCNeumannCoarse(pc, ra, NULL, PETSC_FALSE));
   PetscCall(PCMSVecRestoreArrayRead(op, ru, &ra));
   PetscCall(PCMSVecGetArray(op, xu, PETSC_MEMORY_ACCESS_READ_WRITE, &xa));
   PetscCall(PCNeumannProlong(pc, xa, xa));
@@ -767,6 +847,8 @@ static PetscErrorCode PCView_Neumann(PC pc, PetscViewer viewer)
   }
   if (jac->defl) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "  deflation (A-DEF2, initial residual made orthogonal to Z): %" PetscInt_FMT " subdomains in all (%s), coarse matrix E = Z^T A Z of size %" PetscInt_FMT ", inverse stored dense\n", jac->nt, jac->defl_kind, jac->nt));
+    if (jac->zta) PetscCall(PetscViewerASCIIPrintf(viewer, "  Z^T A stored (%" PetscInt_FMT " entries outside the columns' own subdomains): Z^T A y without a product with A\n", jac->nx));
+    else PetscCall(PetscViewerASCIIPrintf(viewer, "  Z^T A y through a product with A (several processes)\n"));
   } else PetscCall(PetscViewerASCIIPrintf(viewer, "  no deflation\n"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  computed on the %s, reading %s\n", where, image));
   PetscFunctionReturn(PETSC_SUCCESS);

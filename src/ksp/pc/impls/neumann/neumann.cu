@@ -218,21 +218,28 @@ extern "C" MS_NEU_TRI(MSNeuTri_CUDA)
 /* ---------------------------------------------------------------------------------------------------------- */
 /* deflation                                                                                                    */
 
-/* Subdomain sums: consecutive rows mostly share their subdomain, so a warp whose 32 rows all belong to one subdomain
-   adds them by shuffles and issues one atomic; other warps add lane by lane. Every lane of a warp runs every
-   iteration (the loop bound is uniform per warp), as the shuffles need. */
-__global__ void neu_restrict_kernel(int m, const int *__restrict__ sub, const double *__restrict__ a, const double *__restrict__ b, double *out)
+/* Subdomain sums: consecutive items mostly share their subdomain (rows: consecutive rows; the list of Z^T A's other
+   entries: sorted by subdomain), so a warp whose 32 items all belong to one subdomain adds them by shuffles and issues
+   one atomic; other warps add lane by lane. Every lane of a warp runs every iteration (the loop bound is uniform per
+   warp), as the shuffles need. LIST: item e is -xval[e] b[xrow[e]] in subdomain xsub[e]; else row o, a[o] - w[o] b[o]. */
+template <bool LIST>
+__global__ void neu_restrict_kernel(int n, const int *__restrict__ sub, const double *__restrict__ a, const double *__restrict__ b, const double *__restrict__ w, const int *__restrict__ xrow, const double *__restrict__ xval, double *out)
 {
   const int       lane   = threadIdx.x & 31;
   const long long stride = (long long)gridDim.x * blockDim.x;
 
-  for (long long base = blockIdx.x * (long long)blockDim.x + (threadIdx.x - lane); base < m; base += stride) {
+  for (long long base = blockIdx.x * (long long)blockDim.x + (threadIdx.x - lane); base < n; base += stride) {
     const long long i     = base + lane;
-    const bool      valid = i < m;
+    const bool      valid = i < n;
     const int       j     = valid ? sub[i] : -1;
-    double          v     = valid ? (b ? a[i] - b[i] : a[i]) : 0.0;
-    const int       j0    = __shfl_sync(0xffffffffu, j, 0);
-    const bool      same  = __all_sync(0xffffffffu, !valid || j == j0);
+    double          v     = 0.0;
+
+    if (valid) {
+      if (LIST) v = -xval[i] * b[xrow[i]];
+      else v = b ? a[i] - (w ? w[i] * b[i] : b[i]) : a[i];
+    }
+    const int  j0   = __shfl_sync(0xffffffffu, j, 0);
+    const bool same = __all_sync(0xffffffffu, !valid || j == j0);
 
     if (same) {
       v = ms_warp_reduce<MSOpSum>(v);
@@ -246,9 +253,16 @@ extern "C" MS_NEU_RESTRICT(MSNeuRestrict_CUDA)
   cudaStream_t st  = (cudaStream_t)stream;
   cudaError_t  err = cudaMemsetAsync(out, 0, (size_t)nsub * sizeof(double), st);
 
-  if (err != cudaSuccess || m <= 0) return (int)err;
-  neu_restrict_kernel<<<ms_grid(m, 256), 256, 0, st>>>(m, sub, a, b, out);
-  return (int)cudaGetLastError();
+  if (err != cudaSuccess) return (int)err;
+  if (m > 0) {
+    neu_restrict_kernel<false><<<ms_grid(m, 256), 256, 0, st>>>(m, sub, a, b, w, NULL, NULL, out);
+    if ((err = cudaGetLastError()) != cudaSuccess) return (int)err;
+  }
+  if (b && nx > 0) {
+    neu_restrict_kernel<true><<<ms_grid(nx, 256), 256, 0, st>>>(nx, xsub, NULL, b, NULL, xrow, xval, out);
+    err = cudaGetLastError();
+  }
+  return (int)err;
 }
 
 /* c = Einv g: one warp per row of the process's block of E^-1 */

@@ -168,7 +168,11 @@ MS_NEU_RESTRICT(MSNeuRestrict_Reference)
   for (int j = 0; j < nsub; j++) out[j] = 0.0;
   for (int o = 0; o < m; o++) {
     if (sub[o] < 0 || sub[o] >= nsub) return MS_KERNEL_ERR_ARG;
-    out[sub[o]] += b ? a[o] - b[o] : a[o];
+    out[sub[o]] += b ? a[o] - (w ? w[o] * b[o] : b[o]) : a[o];
+  }
+  for (int e = 0; b && e < nx; e++) {
+    if (xsub[e] < 0 || xsub[e] >= nsub || xrow[e] < 0 || xrow[e] >= m) return MS_KERNEL_ERR_ARG;
+    out[xsub[e]] -= xval[e] * b[xrow[e]];
   }
   return 0;
 }
