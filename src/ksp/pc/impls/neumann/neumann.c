@@ -167,6 +167,10 @@ static PetscErrorCode PCNeumannSetUpDeflation(PC pc)
   PetscInt      m = op->m, nl, nt, *sub, *gsub_ghost = NULL, *xcnt = NULL, *xc = NULL, *xfill = NULL, nx = 0;
   PetscScalar  *zw = NULL, *xv = NULL;
   int          *sub32, *xsb = NULL;
+  const PetscInt    *ai, *aj;
+  const PetscScalar *aa;
+  PetscInt           nrow;
+  PetscBool          done;
   PetscScalar  *Eloc, *E, *Einv;
   PetscBLASInt  bn, info;
 
@@ -219,37 +223,51 @@ static PetscErrorCode PCNeumannSetUpDeflation(PC pc)
   }
 
   /* this process's rows of E; with one process also Z^T A: (Z^T A)_{j c} = sum_{sub[o] = j} a_oc, its entry in c's
-     own subdomain in zw[c], the others as triplets (column, subdomain, value) bucketed by subdomain (xcnt: counts) */
+     own subdomain in zw[c], the others as (column, value) pairs bucketed by subdomain (xcnt: bucket offsets), each
+     bucket then sorted by column with equal columns merged (xsb: the subdomain of each pair). Ad through its CSR
+     arrays (as the image builder reads it), Ao by rows */
   PetscCall(PetscCalloc1((size_t)nl * nt, &Eloc));
-  if (!op->mpi) {
-    PetscCall(PetscCalloc2(m, &zw, nl + 1, &xcnt));
-    for (int pass = 0; pass < 2; pass++) {
-      if (pass) { /* the buckets */
-        for (PetscInt j = 0; j < nl; j++) xcnt[j + 1] += xcnt[j];
-        PetscCall(PetscMalloc4(xcnt[nl], &xc, xcnt[nl], &xv, xcnt[nl], &xsb, nl, &xfill));
-        for (PetscInt j = 0; j < nl; j++) xfill[j] = xcnt[j];
-      }
-      for (PetscInt o = 0; o < m; o++) {
-        const PetscInt    *cols;
-        const PetscScalar *vals;
-        PetscInt           nc;
-        PetscCall(MatGetRow(op->Ad, o, &nc, &cols, &vals));
-        for (PetscInt k = 0; k < nc; k++) {
-          if (sub[cols[k]] == sub[o]) {
-            if (!pass) zw[cols[k]] += vals[k];
-          } else if (!pass) xcnt[sub[o] + 1]++;
-          else {
-            xc[xfill[sub[o]]]   = cols[k];
-            xv[xfill[sub[o]]++] = vals[k];
-          }
-        }
-        PetscCall(MatRestoreRow(op->Ad, o, &nc, &cols, &vals));
+  PetscCall(MatGetRowIJ(op->Ad, 0, PETSC_FALSE, PETSC_FALSE, &nrow, &ai, &aj, &done));
+  PetscCheck(done && nrow == m, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCNEUMANN: the diagonal block of type %s does not give its rows (MatGetRowIJ)", ((PetscObject)op->Ad)->type_name);
+  PetscCall(MatSeqAIJGetArrayRead(op->Ad, &aa));
+  if (!op->mpi) PetscCall(PetscCalloc2(m, &zw, nl + 1, &xcnt));
+  for (PetscInt o = 0; o < m; o++) {
+    PetscScalar   *row = Eloc + (size_t)sub[o] * nt;
+    const PetscInt so  = sub[o];
+
+    for (PetscInt e = ai[o]; e < ai[o + 1]; e++) {
+      const PetscInt c = aj[e];
+
+      row[jac->noff + sub[c]] += aa[e];
+      if (!op->mpi) {
+        if (sub[c] == so) zw[c] += aa[e];
+        else xcnt[so + 1]++;
       }
     }
-    /* each bucket sorted by column, equal columns merged */
+    if (op->mpi) {
+      const PetscInt    *cols;
+      const PetscScalar *vals;
+      PetscInt           nc;
+
+      PetscCall(MatGetRow(op->Ao, o, &nc, &cols, &vals));
+      for (PetscInt k = 0; k < nc; k++) row[gsub_ghost[cols[k]]] += vals[k];
+      PetscCall(MatRestoreRow(op->Ao, o, &nc, &cols, &vals));
+    }
+  }
+  if (!op->mpi) {
+    for (PetscInt j = 0; j < nl; j++) xcnt[j + 1] += xcnt[j];
+    PetscCall(PetscMalloc4(xcnt[nl], &xc, xcnt[nl], &xv, xcnt[nl], &xsb, nl, &xfill));
+    for (PetscInt j = 0; j < nl; j++) xfill[j] = xcnt[j];
+    for (PetscInt o = 0; o < m; o++)
+      for (PetscInt e = ai[o]; e < ai[o + 1]; e++)
+        if (sub[aj[e]] != sub[o]) {
+          xc[xfill[sub[o]]]   = aj[e];
+          xv[xfill[sub[o]]++] = aa[e];
+        }
     nx = 0;
     for (PetscInt j = 0; j < nl; j++) {
       const PetscInt beg = xcnt[j], end = xcnt[j + 1];
+
       PetscCall(PetscSortIntWithScalarArray(end - beg, xc + beg, xv + beg));
       for (PetscInt e = beg; e < end; e++) {
         if (e > beg && xc[e] == xc[e - 1]) xv[nx - 1] += xv[e];
@@ -261,21 +279,8 @@ static PetscErrorCode PCNeumannSetUpDeflation(PC pc)
       }
     }
   }
-  for (PetscInt o = 0; o < m; o++) {
-    const PetscInt    *cols;
-    const PetscScalar *vals;
-    PetscInt           nc;
-    PetscScalar       *row = Eloc + (size_t)sub[o] * nt;
-
-    PetscCall(MatGetRow(op->Ad, o, &nc, &cols, &vals));
-    for (PetscInt k = 0; k < nc; k++) row[jac->noff + sub[cols[k]]] += vals[k];
-    PetscCall(MatRestoreRow(op->Ad, o, &nc, &cols, &vals));
-    if (op->mpi) {
-      PetscCall(MatGetRow(op->Ao, o, &nc, &cols, &vals));
-      for (PetscInt k = 0; k < nc; k++) row[gsub_ghost[cols[k]]] += vals[k];
-      PetscCall(MatRestoreRow(op->Ao, o, &nc, &cols, &vals));
-    }
-  }
+  PetscCall(MatSeqAIJRestoreArrayRead(op->Ad, &aa));
+  PetscCall(MatRestoreRowIJ(op->Ad, 0, PETSC_FALSE, PETSC_FALSE, &nrow, &ai, &aj, &done));
   PetscCall(PetscFree(gsub_ghost));
 
   /* all rows of E on every process, the inverse by Cholesky (E is SPD when A is) */

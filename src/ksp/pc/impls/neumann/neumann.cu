@@ -190,7 +190,7 @@ template <bool SCALE_X>
 __global__ void neu_tri_kernel(MSNeuSplit S, const double *__restrict__ dinv, const double *b, int scale_b, const double *__restrict__ x, double *y)
 {
   for (long long r = blockIdx.x * (long long)blockDim.x + threadIdx.x; r < S.m; r += (long long)gridDim.x * blockDim.x) {
-    const int       s = (int)(r / S.sh), t = (int)(r - (long long)s * S.sh), o = S.perm ? S.perm[r] : (int)r;
+    const int       ri = (int)r, s = ri / S.sh, t = ri - s * S.sh, o = S.perm ? S.perm[ri] : ri; /* r < m < 2^31 */
     const long long beg = S.ptr[s];
     const int       w   = (int)((S.ptr[s + 1] - beg) / S.sh);
     double          sum = 0.0;
