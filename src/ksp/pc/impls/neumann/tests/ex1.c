@@ -320,6 +320,65 @@ static PetscErrorCode TestDeflationGain(Mat A, Vec b)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The deflated preconditioner B (A-DEF2) is symmetric on the residuals CG meets, those with Z^T r = 0 (there it equals
+   BNN, P^T M^-1 P + Q): r2^T B r1 = r1^T B r2 for r1, r2 with zero sums over every block of -bs consecutive rows of
+   each process (and for any r1, r2 without deflation: -bs 0) */
+static PetscErrorCode TestSymmetry(Mat A)
+{
+  MPI_Comm     comm = PetscObjectComm((PetscObject)A);
+  Vec          r[2], z[2];
+  PC           pc;
+  PetscInt     bs = 64, m;
+  PetscScalar  d12, d21;
+  PetscReal    n1, n2, rel;
+  PetscBool    project = PETSC_TRUE;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-bs", &bs, NULL));
+  PetscCall(MatCreateVecs(A, &r[0], &z[0]));
+  PetscCall(VecDuplicate(r[0], &r[1]));
+  PetscCall(VecDuplicate(z[0], &z[1]));
+  PetscCall(MSTestVecSetHash(r[0], 11, 5, -1.0, 1.0));
+  PetscCall(MSTestVecSetHash(r[1], 7, 3, -1.0, 1.0));
+  PetscCall(VecGetLocalSize(r[0], &m));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-project", &project, NULL)); /* false: A-DEF2 is not symmetric there */
+  for (PetscInt k = 0; project && bs > 0 && k < 2; k++) { /* subtract each block's mean */
+    PetscScalar *ra;
+    PetscCall(VecGetArray(r[k], &ra));
+    for (PetscInt b0 = 0; b0 < m; b0 += bs) {
+      const PetscInt b1 = PetscMin(m, b0 + bs);
+      PetscScalar    mean = 0.0;
+      for (PetscInt o = b0; o < b1; o++) mean += ra[o];
+      mean /= (PetscReal)(b1 - b0);
+      for (PetscInt o = b0; o < b1; o++) ra[o] -= mean;
+    }
+    PetscCall(VecRestoreArray(r[k], &ra));
+  }
+  PetscCall(PCCreate(comm, &pc));
+  PetscCall(PCSetOperators(pc, A, A));
+  PetscCall(PCSetType(pc, PCNEUMANN));
+  PetscCall(PCNeumannSetDeflation(pc, 0, bs));
+  PetscCall(PetscOptionsSetValue(NULL, "-pc_neumann_deflation_contiguous", "1"));
+  PetscCall(PCSetFromOptions(pc));
+  PetscCall(PCSetUp(pc));
+  PetscCall(PCApply(pc, r[0], z[0]));
+  PetscCall(PCApply(pc, r[1], z[1]));
+  PetscCall(VecDot(z[0], r[1], &d12)); /* r2^T B r1 */
+  PetscCall(VecDot(z[1], r[0], &d21)); /* r1^T B r2 */
+  PetscCall(VecNorm(r[1], NORM_2, &n1));
+  PetscCall(VecNorm(z[0], NORM_2, &n2));
+  rel = PetscAbsScalar(d12 - d21) / (n1 * n2);
+  PetscCall(PetscPrintf(comm, "%s: r2^T B r1 = r1^T B r2 (relative to ||r2|| ||B r1||, 1e-12): %s\n", bs > 0 ? "deflated, Z^T r = 0" : "no deflation", rel <= 1e-12 ? "yes" : "NO"));
+  PetscCall(PetscInfo(pc, "relative asymmetry %g\n", (double)rel));
+  if (rel > 1e-12) PetscCall(PetscPrintf(comm, "  relative asymmetry %g\n", (double)rel));
+  PetscCall(PCDestroy(&pc));
+  for (PetscInt k = 0; k < 2; k++) {
+    PetscCall(VecDestroy(&r[k]));
+    PetscCall(VecDestroy(&z[k]));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* rows changed by -test bad: row `bad` gets diagonal `bdiag` (0: no diagonal entry stored); -test lnorm: every diagonal
    entry becomes `ldiag` */
 typedef struct {
@@ -470,6 +529,7 @@ int main(int argc, char **argv)
   if (!strcmp(test, "formula")) PetscCall(TestFormula(A));
   else if (!strcmp(test, "compare")) PetscCall(TestCompare(A));
   else if (!strcmp(test, "galerkin")) PetscCall(TestGalerkin(A));
+  else if (!strcmp(test, "symmetry")) PetscCall(TestSymmetry(A));
   else if (!strcmp(test, "deflgain")) PetscCall(TestDeflationGain(A, b));
   else {
     KSP ksp;
@@ -518,6 +578,12 @@ int main(int argc, char **argv)
      nsize: {{1 3}}
      args: -test deflation -boxes {{1 2 3}}
      output_file: output/ex1_deflation.out
+
+   # the preconditioner is symmetric (deflated: on residuals with Z^T r = 0, where A-DEF2 equals BNN)
+   test:
+     suffix: symmetry
+     nsize: {{1 3}}
+     args: -test symmetry -dim 3 -n 12 -contrast 1e3 -bubbles 3 -bs {{0 64}separate output} -pc_neumann_type {{neu1 neu2 ip jacobi}} -pc_neumann_warn 0 -mat_type {{aij modsell}}
 
    # deflation cuts CG's iterations (3D two-phase, bubbles, 512 blocks of 27 consecutive rows) on a right-hand side
    # with every frequency: the 200^3 benchmark's "deflation makes it worse" came from its cosine right-hand side
@@ -590,6 +656,11 @@ int main(int argc, char **argv)
        nsize: {{1 3}}
        args: -test galerkin -dim 3 -n 24 -contrast 1e3 -bubbles 8 -bs {{100 6000}} -pc_neumann_warn 0 -mat_type aijcusparse
        output_file: output/ex1_galerkin.out
+     test:
+       suffix: cuda_symmetry
+       nsize: {{1 3}}
+       args: -test symmetry -dim 3 -n 12 -contrast 1e3 -bubbles 3 -bs 64 -pc_neumann_type {{neu1 neu2 ip jacobi}} -pc_neumann_warn 0 -mat_type aijcusparse
+       output_file: output/ex1_symmetry_bs-64.out
      test:
        suffix: cuda_deflation_gain
        nsize: {{1 3}}
