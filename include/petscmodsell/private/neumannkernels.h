@@ -11,13 +11,22 @@
    so every power of L~ between two half scalings is a power of G_L = D^-1 L, and
        Neu1: D^-1/2 (I - U~)(I - L~) D^-1/2         = (I - G_U)(I - G_L) D^-1
        Neu2: D^-1/2 (I - U~ + U~^2)(I - L~ + L~^2) D^-1/2 = (I - G_U + G_U^2)(I - G_L + G_L^2) D^-1
-   (U~ = L~^T for a symmetric operator: the paper's K^T K). Each term is one pass of the kernel tri over the image:
-       y[o] = bb[o] - dinv[o] * sum_{c in part(o)} a_oc xx[c],
+   (U~ = L~^T for a symmetric operator: the paper's K^T K). Each term is one pass of the kernel tri over a split copy
+   (MSNeuSplit) of one scaled triangle, G_L = D^-1 L or G_U = D^-1 U, built once per setup from the image:
+       y[o] = bb[o] - sum_{c in part(o)} g_oc xx[c],   g_oc = dinv[o] a_oc,
        bb[o] = scale_b ? dinv[o] b[o] : b[o],   xx[c] = scale_x ? dinv[c] x[c] : x[c],
    part(o) the user columns c < o (MS_PART_LOWER) or c > o (MS_PART_UPPER) of user row o's off-diagonal entries.
    Neu1 is tri(L, b=r*, x=r*) then tri(U, b=p, x=p); Neu2 evaluates each factor by Horner, P x = x - G (x - G x):
    tri(L, r*, r*) -> t; tri(L, r*, t) -> p; tri(U, p, p) -> t; tri(U, p, t) -> z (r*: r read with scale 1/d).
    y must not alias x (x is read at the neighbours); y may alias b.
+
+   The split copy: the image's slices and row order (image row r = s sh + t, user row perm[r]), each row's kept
+   entries in image slot order, slot k of image row r at ptr[s] + k sh + t for k < (ptr[s+1] - ptr[s]) / sh (the
+   slice's width: the most kept entries of its rows), the local user column and g_oc; the slots past a row's entries
+   (and the padding rows of the last slice) hold the row's own column (0 in the padding rows of the
+   last slice) and value 0. A pass reads
+   only its triangle's entries (the image holds both, and a pass over it reads the other half for nothing).
+   Built by split_width (the width of every slice, read back to compute ptr on the host) and split_fill.
 */
 #pragma once
 
@@ -39,17 +48,33 @@ typedef struct {
 #define MS_NEU_DIAG(name) int name(const MSImageView *img, double *dinv, MSNeuStatus *status, void *stream)
 /* status->lnorm = ||L~||_inf of the scaled strictly lower part (dinv from diag) */
 #define MS_NEU_LNORM(name) int name(const MSImageView *img, const double *dinv, MSNeuStatus *status, void *stream)
-/* one term (see above): y = bb - D^-1 part(A) xx */
-#define MS_NEU_TRI(name) int name(const MSImageView *img, int part, const double *dinv, const double *b, int scale_b, const double *x, int scale_x, double *y, void *stream)
+/* a split copy of one scaled triangle (see above); cols and vals written by split_fill, read by tri */
+typedef struct {
+  int              m, sh, nslices;
+  const int       *perm; /* user row of image row r (NULL: the identity) */
+  const long long *ptr;  /* nslices + 1 slot offsets */
+  int             *cols;
+  double          *vals;
+} MSNeuSplit;
+
+/* width[s] = the most entries of part (MS_PART_LOWER or MS_PART_UPPER) in one row of slice s, s < img->nslices */
+#define MS_NEU_SPLIT_WIDTH(name) int name(const MSImageView *img, int part, int *width, void *stream)
+/* S->cols, S->vals from the image (S->ptr from the widths; S->m, sh, nslices, perm those of the image) */
+#define MS_NEU_SPLIT_FILL(name) int name(const MSImageView *img, int part, const double *dinv, const MSNeuSplit *S, void *stream)
+/* one term (see above): y = bb - G xx on the split copy S of G = G_L or G_U */
+#define MS_NEU_TRI(name) int name(const MSNeuSplit *S, const double *dinv, const double *b, int scale_b, const double *x, int scale_x, double *y, void *stream)
 
 /* y = dinv .* x (the type jacobi: the series truncated after its first term) */
 #define MS_NEU_SCALE(name) int name(int m, const double *dinv, const double *x, double *y, void *stream)
 
 /* Deflation (piecewise constant Z on subdomains, sub[o] the local subdomain of local row o, 0 <= sub[o] < nsub):
-     restrict: out[j] = sum_{sub[o] = j} (a[o] - b[o])   (b may be NULL: 0; out is overwritten)
+     restrict: out[j] = sum_{sub[o] = j} (a[o] - w[o] b[o]) - sum_{e < nx, xsub[e] = j} xval[e] b[xrow[e]]
+               (b may be NULL: 0; w may be NULL: 1; out is overwritten). With b = y, w and the list (xrow, xsub, xval)
+               the columns of Z^T A (w[c] = sum_{sub[o] = sub[c]} a_oc, the list the entries sum_{sub[o] = j} a_oc of
+               the other subdomains j, sorted by j) this is Z^T (r - A y) without forming A y
      coarse:   c[i] = sum_j Einv[i * nt + j] g[j], i < nl   (the process's nl rows of the dense E^-1, row-major)
      prolong:  z[o] = y[o] + c[sub[o]]                       (z may alias y) */
-#define MS_NEU_RESTRICT(name) int name(int m, const int *sub, int nsub, const double *a, const double *b, double *out, void *stream)
+#define MS_NEU_RESTRICT(name) int name(int m, const int *sub, int nsub, const double *a, const double *b, const double *w, int nx, const int *xrow, const int *xsub, const double *xval, double *out, void *stream)
 #define MS_NEU_COARSE(name)   int name(int nl, int nt, const double *Einv, const double *g, double *c, void *stream)
 #define MS_NEU_PROLONG(name)  int name(int m, const int *sub, const double *c, const double *y, double *z, void *stream)
 
@@ -57,6 +82,8 @@ typedef struct {
   const char *backend;
   MS_NEU_DIAG((*diag));
   MS_NEU_LNORM((*lnorm));
+  MS_NEU_SPLIT_WIDTH((*split_width));
+  MS_NEU_SPLIT_FILL((*split_fill));
   MS_NEU_TRI((*tri));
   MS_NEU_RESTRICT((*restrict_));
   MS_NEU_COARSE((*coarse));
@@ -66,6 +93,8 @@ typedef struct {
 
 MS_NEU_DIAG(MSNeuDiag_Reference);
 MS_NEU_LNORM(MSNeuLNorm_Reference);
+MS_NEU_SPLIT_WIDTH(MSNeuSplitWidth_Reference);
+MS_NEU_SPLIT_FILL(MSNeuSplitFill_Reference);
 MS_NEU_TRI(MSNeuTri_Reference);
 MS_NEU_RESTRICT(MSNeuRestrict_Reference);
 MS_NEU_COARSE(MSNeuCoarse_Reference);
@@ -75,6 +104,8 @@ MS_KERNEL_EXTERN const MSNeuKernels MSNeuKernels_Reference;
 #if defined(PETSC_HAVE_CUDA) || defined(__CUDACC__)
 MS_NEU_DIAG(MSNeuDiag_CUDA);
 MS_NEU_LNORM(MSNeuLNorm_CUDA);
+MS_NEU_SPLIT_WIDTH(MSNeuSplitWidth_CUDA);
+MS_NEU_SPLIT_FILL(MSNeuSplitFill_CUDA);
 MS_NEU_TRI(MSNeuTri_CUDA);
 MS_NEU_RESTRICT(MSNeuRestrict_CUDA);
 MS_NEU_COARSE(MSNeuCoarse_CUDA);

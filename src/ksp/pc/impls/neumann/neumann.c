@@ -43,6 +43,8 @@ typedef struct {
   PCMSOperator        op; /* the operator, its blocks and images (PC layer) */
   const MSNeuKernels *k;
   PCMSBuffer          dinv, status, w1, w2;
+  PCMSBuffer          sptr[2], scols[2], svals[2], swidth; /* split copies of G_L (0) and G_U (1) */
+  PetscInt64          sslots[2];                           /* their slots (padding included) */
 
   /* what the setups found */
   PetscReal lnorm;  /* ||L~||_inf, max over the processes */
@@ -60,6 +62,9 @@ typedef struct {
   PetscInt     nl, nt, noff; /* local and total subdomains, the first of this process */
   PetscMPIInt *counts, *displs;
   PCMSBuffer   sub, einv, gl, g, c;
+  PetscBool    zta;              /* one process: Z^T A kept (w, the list x*), Z^T A y without a product with A */
+  PCMSBuffer   zw, xrow, xsub, xval; /* w[c]: column c of Z^T A in c's own subdomain; the other entries, by subdomain */
+  PetscInt     nx;
   PetscScalar *hgl, *hg; /* host copies (several processes) */
   Vec          t;        /* A y */
   PetscBool    saved_nonzero, presolved;
@@ -92,6 +97,12 @@ static PetscErrorCode PCNeumannFreeDeflation(PC_Neumann *jac)
   PetscCall(PCMSBufferDestroy(&jac->gl));
   PetscCall(PCMSBufferDestroy(&jac->g));
   PetscCall(PCMSBufferDestroy(&jac->c));
+  PetscCall(PCMSBufferDestroy(&jac->zw));
+  PetscCall(PCMSBufferDestroy(&jac->xrow));
+  PetscCall(PCMSBufferDestroy(&jac->xsub));
+  PetscCall(PCMSBufferDestroy(&jac->xval));
+  jac->zta = PETSC_FALSE;
+  jac->nx  = 0;
   PetscCall(PetscFree2(jac->counts, jac->displs));
   PetscCall(PetscFree2(jac->hgl, jac->hg));
   PetscCall(VecDestroy(&jac->t));
@@ -153,8 +164,13 @@ static PetscErrorCode PCNeumannSetUpDeflation(PC pc)
   PCMSOperator *op   = &jac->op;
   MPI_Comm      comm = PetscObjectComm((PetscObject)pc);
   PetscMPIInt   size, rank;
-  PetscInt      m = op->m, nl, nt, *sub, *gsub_ghost = NULL;
-  int          *sub32;
+  PetscInt      m = op->m, nl, nt, *sub, *gsub_ghost = NULL, *xcnt = NULL, *xc = NULL, *xfill = NULL, nx = 0;
+  PetscScalar  *zw = NULL, *xv = NULL;
+  int          *sub32, *xsb = NULL;
+  const PetscInt    *ai, *aj;
+  const PetscScalar *aa;
+  PetscInt           nrow;
+  PetscBool          done;
   PetscScalar  *Eloc, *E, *Einv;
   PetscBLASInt  bn, info;
 
@@ -206,23 +222,65 @@ static PetscErrorCode PCNeumannSetUpDeflation(PC pc)
     PetscCall(VecDestroy(&gs));
   }
 
-  /* this process's rows of E */
+  /* this process's rows of E; with one process also Z^T A: (Z^T A)_{j c} = sum_{sub[o] = j} a_oc, its entry in c's
+     own subdomain in zw[c], the others as (column, value) pairs bucketed by subdomain (xcnt: bucket offsets), each
+     bucket then sorted by column with equal columns merged (xsb: the subdomain of each pair). Ad through its CSR
+     arrays (as the image builder reads it), Ao by rows */
   PetscCall(PetscCalloc1((size_t)nl * nt, &Eloc));
+  PetscCall(MatGetRowIJ(op->Ad, 0, PETSC_FALSE, PETSC_FALSE, &nrow, &ai, &aj, &done));
+  PetscCheck(done && nrow == m, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCNEUMANN: the diagonal block of type %s does not give its rows (MatGetRowIJ)", ((PetscObject)op->Ad)->type_name);
+  PetscCall(MatSeqAIJGetArrayRead(op->Ad, &aa));
+  if (!op->mpi) PetscCall(PetscCalloc2(m, &zw, nl + 1, &xcnt));
   for (PetscInt o = 0; o < m; o++) {
-    const PetscInt    *cols;
-    const PetscScalar *vals;
-    PetscInt           nc;
-    PetscScalar       *row = Eloc + (size_t)sub[o] * nt;
+    PetscScalar   *row = Eloc + (size_t)sub[o] * nt;
+    const PetscInt so  = sub[o];
 
-    PetscCall(MatGetRow(op->Ad, o, &nc, &cols, &vals));
-    for (PetscInt k = 0; k < nc; k++) row[jac->noff + sub[cols[k]]] += vals[k];
-    PetscCall(MatRestoreRow(op->Ad, o, &nc, &cols, &vals));
+    for (PetscInt e = ai[o]; e < ai[o + 1]; e++) {
+      const PetscInt c = aj[e];
+
+      row[jac->noff + sub[c]] += aa[e];
+      if (!op->mpi) {
+        if (sub[c] == so) zw[c] += aa[e];
+        else xcnt[so + 1]++;
+      }
+    }
     if (op->mpi) {
+      const PetscInt    *cols;
+      const PetscScalar *vals;
+      PetscInt           nc;
+
       PetscCall(MatGetRow(op->Ao, o, &nc, &cols, &vals));
       for (PetscInt k = 0; k < nc; k++) row[gsub_ghost[cols[k]]] += vals[k];
       PetscCall(MatRestoreRow(op->Ao, o, &nc, &cols, &vals));
     }
   }
+  if (!op->mpi) {
+    for (PetscInt j = 0; j < nl; j++) xcnt[j + 1] += xcnt[j];
+    PetscCall(PetscMalloc4(xcnt[nl], &xc, xcnt[nl], &xv, xcnt[nl], &xsb, nl, &xfill));
+    for (PetscInt j = 0; j < nl; j++) xfill[j] = xcnt[j];
+    for (PetscInt o = 0; o < m; o++)
+      for (PetscInt e = ai[o]; e < ai[o + 1]; e++)
+        if (sub[aj[e]] != sub[o]) {
+          xc[xfill[sub[o]]]   = aj[e];
+          xv[xfill[sub[o]]++] = aa[e];
+        }
+    nx = 0;
+    for (PetscInt j = 0; j < nl; j++) {
+      const PetscInt beg = xcnt[j], end = xcnt[j + 1];
+
+      PetscCall(PetscSortIntWithScalarArray(end - beg, xc + beg, xv + beg));
+      for (PetscInt e = beg; e < end; e++) {
+        if (e > beg && xc[e] == xc[e - 1]) xv[nx - 1] += xv[e];
+        else {
+          xc[nx]    = xc[e];
+          xv[nx]    = xv[e];
+          xsb[nx++] = (int)j;
+        }
+      }
+    }
+  }
+  PetscCall(MatSeqAIJRestoreArrayRead(op->Ad, &aa));
+  PetscCall(MatRestoreRowIJ(op->Ad, 0, PETSC_FALSE, PETSC_FALSE, &nrow, &ai, &aj, &done));
   PetscCall(PetscFree(gsub_ghost));
 
   /* all rows of E on every process, the inverse by Cholesky (E is SPD when A is) */
@@ -259,6 +317,25 @@ static PetscErrorCode PCNeumannSetUpDeflation(PC pc)
   PetscCall(PCMSBufferEnsure(op, &jac->c, (size_t)nl * sizeof(PetscScalar), "PCNEUMANN's coarse correction"));
   PetscCall(PCNeumannCopyToBuffer(op, jac->sub.ptr, sub32, (size_t)m * sizeof(int)));
   PetscCall(PCNeumannCopyToBuffer(op, jac->einv.ptr, Einv, (size_t)nl * nt * sizeof(PetscScalar)));
+  if (!op->mpi) { /* Z^T A (one process) */
+    int *xr32;
+    PetscCall(PetscMalloc1(PetscMax(nx, 1), &xr32));
+    for (PetscInt e = 0; e < nx; e++) xr32[e] = (int)xc[e];
+    PetscCall(PCMSBufferEnsure(op, &jac->zw, (size_t)PetscMax(m, 1) * sizeof(PetscScalar), "PCNEUMANN's Z^T A (own subdomains)"));
+    PetscCall(PCMSBufferEnsure(op, &jac->xrow, (size_t)PetscMax(nx, 1) * sizeof(int), "PCNEUMANN's Z^T A (other subdomains: columns)"));
+    PetscCall(PCMSBufferEnsure(op, &jac->xsub, (size_t)PetscMax(nx, 1) * sizeof(int), "PCNEUMANN's Z^T A (other subdomains: subdomains)"));
+    PetscCall(PCMSBufferEnsure(op, &jac->xval, (size_t)PetscMax(nx, 1) * sizeof(PetscScalar), "PCNEUMANN's Z^T A (other subdomains: values)"));
+    PetscCall(PCNeumannCopyToBuffer(op, jac->zw.ptr, zw, (size_t)m * sizeof(PetscScalar)));
+    PetscCall(PCNeumannCopyToBuffer(op, jac->xrow.ptr, xr32, (size_t)nx * sizeof(int)));
+    PetscCall(PCNeumannCopyToBuffer(op, jac->xsub.ptr, xsb, (size_t)nx * sizeof(int)));
+    PetscCall(PCNeumannCopyToBuffer(op, jac->xval.ptr, xv, (size_t)nx * sizeof(PetscScalar)));
+    PetscCall(PCMSSynchronize(op));
+    PetscCall(PetscFree(xr32));
+    PetscCall(PetscFree4(xc, xv, xsb, xfill));
+    PetscCall(PetscFree2(zw, xcnt));
+    jac->zta = PETSC_TRUE;
+    jac->nx  = nx;
+  }
   PetscCall(PCMSSynchronize(op)); /* the host arrays are freed below */
   PetscCall(PetscFree2(E, Einv));
   PetscCall(PetscFree2(sub, sub32));
@@ -361,6 +438,75 @@ static PetscErrorCode PCNeumannBuildIP(PC pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode PCNeumannFreeSplit(PC_Neumann *jac)
+{
+  PetscFunctionBegin;
+  for (PetscInt k = 0; k < 2; k++) {
+    PetscCall(PCMSBufferDestroy(&jac->sptr[k]));
+    PetscCall(PCMSBufferDestroy(&jac->scols[k]));
+    PetscCall(PCMSBufferDestroy(&jac->svals[k]));
+    jac->sslots[k] = 0;
+  }
+  PetscCall(PCMSBufferDestroy(&jac->swidth));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the split copy of G_L (k = 0) or G_U (k = 1) as the kernels see it */
+static PetscErrorCode PCNeumannSplitView(PC_Neumann *jac, PetscInt k, const MSImageView *v, MSNeuSplit *S)
+{
+  PetscFunctionBegin;
+  S->m       = v->m;
+  S->sh      = v->sh;
+  S->nslices = v->nslices;
+  S->perm    = v->perm;
+  S->ptr     = (const long long *)jac->sptr[k].ptr;
+  S->cols    = (int *)jac->scols[k].ptr;
+  S->vals    = (double *)jac->svals[k].ptr;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The split copies of G_L = D^-1 L and G_U = D^-1 U from the image, where the PC computes: the widths of the slices
+   (one kernel, one read back), their offsets on the host, the entries (one kernel) */
+static PetscErrorCode PCNeumannSetUpSplit(PC pc)
+{
+  PC_Neumann   *jac = (PC_Neumann *)pc->data;
+  PCMSOperator *op  = &jac->op;
+  MSImageView   v;
+  void         *stream;
+  int           err, *width;
+  long long    *ptr;
+
+  PetscFunctionBegin;
+  PetscCall(PCMSOperatorGetView(op, 0, &v));
+  PetscCall(PCMSBufferEnsure(op, &jac->swidth, (size_t)PetscMax(v.nslices, 1) * sizeof(int), "PCNEUMANN's slice widths"));
+  PetscCall(PetscMalloc2(PetscMax(v.nslices, 1), &width, v.nslices + 1, &ptr));
+  for (PetscInt k = 0; k < 2; k++) {
+    const int   part = k ? MS_PART_UPPER : MS_PART_LOWER;
+    MSNeuSplit  S;
+    size_t      slots;
+
+    PetscCall(PCMSKernelBegin(op, &stream));
+    err = jac->k->split_width(&v, part, (int *)jac->swidth.ptr, stream);
+    PetscCall(PCMSKernelEnd(op, err, jac->k->backend, "split_width", 0.0));
+    if (v.nslices > 0) PetscCall(PCMSReadBack(op, width, jac->swidth.ptr, (size_t)v.nslices * sizeof(int)));
+    ptr[0] = 0;
+    for (PetscInt s = 0; s < v.nslices; s++) ptr[s + 1] = ptr[s] + (long long)width[s] * v.sh;
+    slots = (size_t)ptr[v.nslices];
+    jac->sslots[k] = (PetscInt64)slots;
+    PetscCall(PCMSBufferEnsure(op, &jac->sptr[k], (size_t)(v.nslices + 1) * sizeof(long long), "PCNEUMANN's split copy (slice offsets)"));
+    PetscCall(PCMSBufferEnsure(op, &jac->scols[k], PetscMax(slots, 1) * sizeof(int), "PCNEUMANN's split copy (columns)"));
+    PetscCall(PCMSBufferEnsure(op, &jac->svals[k], PetscMax(slots, 1) * sizeof(PetscScalar), "PCNEUMANN's split copy (values)"));
+    PetscCall(PCNeumannCopyToBuffer(op, jac->sptr[k].ptr, ptr, (size_t)(v.nslices + 1) * sizeof(long long)));
+    PetscCall(PCNeumannSplitView(jac, k, &v, &S));
+    PetscCall(PCMSKernelBegin(op, &stream));
+    err = jac->k->split_fill(&v, part, (const double *)jac->dinv.ptr, &S, stream);
+    PetscCall(PCMSKernelEnd(op, err, jac->k->backend, "split_fill", (PetscLogDouble)op->img[0]->noffdiag / 2));
+    PetscCall(PCMSSynchronize(op)); /* ptr is reused (host) by the next part and freed below */
+  }
+  PetscCall(PetscFree2(width, ptr));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PCSetUp_Neumann(PC pc)
 {
   PC_Neumann            *jac  = (PC_Neumann *)pc->data;
@@ -410,6 +556,8 @@ static PetscErrorCode PCSetUp_Neumann(PC pc)
     jac->warned = PETSC_TRUE;
   }
 
+  if (jac->type == PCNEUMANN_NEU1 || jac->type == PCNEUMANN_NEU2) PetscCall(PCNeumannSetUpSplit(pc));
+  else PetscCall(PCNeumannFreeSplit(jac));
   if (jac->type == PCNEUMANN_IP) PetscCall(PCNeumannBuildIP(pc));
   else {
     PetscCall(MatDestroy(&jac->ipmat));
@@ -422,10 +570,10 @@ static PetscErrorCode PCSetUp_Neumann(PC pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* flops of one tri pass: half the entries multiply-add, the scalings, the final update */
+/* flops of one tri pass: its triangle's entries multiply-add (and the scaling of x), the scaling of b, the update */
 static PetscLogDouble PCNeumannTriFlops(MSImage img, int scale_b, int scale_x)
 {
-  return (PetscLogDouble)img->noffdiag * (scale_x ? 1.5 : 1.0) + (scale_b ? 3.0 : 2.0) * (PetscLogDouble)img->m;
+  return (PetscLogDouble)img->noffdiag * (scale_x ? 1.5 : 1.0) + (scale_b ? 2.0 : 1.0) * (PetscLogDouble)img->m;
 }
 
 static PetscErrorCode PCNeumannTri(PC pc, int part, const PetscScalar *b, int scale_b, const PetscScalar *x, int scale_x, PetscScalar *y)
@@ -433,13 +581,15 @@ static PetscErrorCode PCNeumannTri(PC pc, int part, const PetscScalar *b, int sc
   PC_Neumann   *jac = (PC_Neumann *)pc->data;
   PCMSOperator *op  = &jac->op;
   MSImageView   v;
+  MSNeuSplit    S;
   void         *stream;
   int           err;
 
   PetscFunctionBegin;
   PetscCall(PCMSOperatorGetView(op, 0, &v));
+  PetscCall(PCNeumannSplitView(jac, part == MS_PART_LOWER ? 0 : 1, &v, &S));
   PetscCall(PCMSKernelBegin(op, &stream));
-  err = jac->k->tri(&v, part, (const double *)jac->dinv.ptr, b, scale_b, x, scale_x, y, stream);
+  err = jac->k->tri(&S, (const double *)jac->dinv.ptr, b, scale_b, x, scale_x, y, stream);
   PetscCall(PCMSKernelEnd(op, err, jac->k->backend, part == MS_PART_LOWER ? "tri (lower)" : "tri (upper)", PCNeumannTriFlops(op->img[0], scale_b, scale_x)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -485,8 +635,9 @@ static PetscErrorCode PCNeumannSeries(PC pc, const PetscScalar *xa, PetscScalar 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* c = E^-1 Z^T (a - b) (b may be NULL) for the process's subdomains, where the PC computes */
-static PetscErrorCode PCNeumannCoarse(PC pc, const PetscScalar *a, const PetscScalar *b)
+/* c = E^-1 Z^T (a - b) (b may be NULL), or with zta c = E^-1 Z^T (a - A b) from the stored Z^T A (one process), for the
+   process's subdomains, where the PC computes */
+static PetscErrorCode PCNeumannCoarse(PC pc, const PetscScalar *a, const PetscScalar *b, PetscBool zta)
 {
   PC_Neumann   *jac = (PC_Neumann *)pc->data;
   PCMSOperator *op  = &jac->op;
@@ -496,8 +647,11 @@ static PetscErrorCode PCNeumannCoarse(PC pc, const PetscScalar *a, const PetscSc
 
   PetscFunctionBegin;
   PetscCall(PCMSKernelBegin(op, &stream));
-  err = jac->k->restrict_((int)op->m, (const int *)jac->sub.ptr, (int)jac->nl, a, b, (double *)jac->gl.ptr, stream);
-  PetscCall(PCMSKernelEnd(op, err, jac->k->backend, "restrict", (b ? 2.0 : 1.0) * op->m));
+  if (zta) {
+    PetscCheck(jac->zta && b, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCNEUMANN: Z^T A is not stored");
+    err = jac->k->restrict_((int)op->m, (const int *)jac->sub.ptr, (int)jac->nl, a, b, (const double *)jac->zw.ptr, (int)jac->nx, (const int *)jac->xrow.ptr, (const int *)jac->xsub.ptr, (const double *)jac->xval.ptr, (double *)jac->gl.ptr, stream);
+  } else err = jac->k->restrict_((int)op->m, (const int *)jac->sub.ptr, (int)jac->nl, a, b, NULL, 0, NULL, NULL, NULL, (double *)jac->gl.ptr, stream);
+  PetscCall(PCMSKernelEnd(op, err, jac->k->backend, "restrict", (zta ? 3.0 : (b ? 2.0 : 1.0)) * op->m + 2.0 * (zta ? jac->nx : 0)));
   if (op->mpi) { /* the subdomain sums of all processes (on the GPU: one device-to-host copy of nl values) */
     PetscCall(PCMSReadBack(op, jac->hgl, jac->gl.ptr, (size_t)jac->nl * sizeof(PetscScalar)));
     PetscCallMPI(MPI_Allgatherv(jac->hgl, (PetscMPIInt)jac->nl, MPIU_SCALAR, jac->hg, jac->counts, jac->displs, MPIU_SCALAR, PetscObjectComm((PetscObject)pc)));
@@ -544,10 +698,16 @@ static PetscErrorCode PCApply_Neumann(PC pc, Vec x, Vec y)
   PetscCall(PCMSVecRestoreArray(op, yu, PETSC_MEMORY_ACCESS_WRITE, &ya));
   if (jac->defl) { /* A-DEF2: z = y + Z E^-1 Z^T (r - A y) */
     PetscCall(PetscLogEventBegin(PC_NeuDeflation, pc, 0, 0, 0));
-    PetscCall(MatMult(pc->pmat, yu, jac->t));
-    PetscCall(PCMSVecGetArrayRead(op, jac->t, &ta));
-    PetscCall(PCNeumannCoarse(pc, xa, ta));
-    PetscCall(PCMSVecRestoreArrayRead(op, jac->t, &ta));
+    if (jac->zta) { /* one process: Z^T A y from the stored Z^T A, no product with A */
+      PetscCall(PCMSVecGetArrayRead(op, yu, &ta));
+      PetscCall(PCNeumannCoarse(pc, xa, ta, PETSC_TRUE));
+      PetscCall(PCMSVecRestoreArrayRead(op, yu, &ta));
+    } else {
+      PetscCall(MatMult(pc->pmat, yu, jac->t));
+      PetscCall(PCMSVecGetArrayRead(op, jac->t, &ta));
+      PetscCall(PCNeumannCoarse(pc, xa, ta, PETSC_FALSE));
+      PetscCall(PCMSVecRestoreArrayRead(op, jac->t, &ta));
+    }
     PetscCall(PCMSVecGetArray(op, yu, PETSC_MEMORY_ACCESS_READ_WRITE, &ya));
     PetscCall(PCNeumannProlong(pc, ya, ya));
     PetscCall(PCMSVecRestoreArray(op, yu, PETSC_MEMORY_ACCESS_READ_WRITE, &ya));
@@ -584,7 +744,7 @@ static PetscErrorCode PCPreSolve_Neumann(PC pc, KSP ksp, Vec b, Vec x)
   PetscCall(PCMSStageIn(op, 0, jac->t, PETSC_TRUE, &ru));
   PetscCall(PCMSStageIn(op, 1, x, PETSC_TRUE, &xu));
   PetscCall(PCMSVecGetArrayRead(op, ru, &ra));
-  PetscCall(PCNeumannCoarse(pc, ra, NULL));
+  PetscCall(PCNeumannCoarse(pc, ra, NULL, PETSC_FALSE));
   PetscCall(PCMSVecRestoreArrayRead(op, ru, &ra));
   PetscCall(PCMSVecGetArray(op, xu, PETSC_MEMORY_ACCESS_READ_WRITE, &xa));
   PetscCall(PCNeumannProlong(pc, xa, xa));
@@ -615,6 +775,7 @@ static PetscErrorCode PCReset_Neumann(PC pc)
 
   PetscFunctionBegin;
   PetscCall(PCNeumannFreeDeflation(jac));
+  PetscCall(PCNeumannFreeSplit(jac));
   PetscCall(MatDestroy(&jac->ipmat));
   PetscCall(MSImageDestroy(&jac->ipimg));
   PetscCall(PCMSBufferDestroy(&jac->dinv));
@@ -679,6 +840,11 @@ static PetscErrorCode PCView_Neumann(PC pc, PetscViewer viewer)
   }
   PetscCall(PCMSOperatorDescribe(&jac->op, &where, &image));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  ||L~||_inf of the scaled strictly lower part: %g%s\n", (double)jac->lnorm, jac->lnorm >= 1.0 ? " >= 1: the Neumann series need not converge" : " < 1"));
+  if (jac->type == PCNEUMANN_NEU1 || jac->type == PCNEUMANN_NEU2) {
+    PetscInt64 sl[3] = {jac->sslots[0], jac->sslots[1], jac->op.img[0] ? (PetscInt64)jac->op.img[0]->noffdiag : 0};
+    PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, sl, 3, MPIU_INT64, MPI_SUM, PetscObjectComm((PetscObject)pc)));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  split copies of D^-1 L and D^-1 U (read by the passes instead of the image): %" PetscInt64_FMT " + %" PetscInt64_FMT " slots for %" PetscInt64_FMT " off-diagonal entries, %g MiB\n", sl[0], sl[1], sl[2], (double)((sl[0] + sl[1]) * (sizeof(int) + sizeof(PetscScalar))) / 1048576.0));
+  }
   if (jac->type == PCNEUMANN_IP) {
     PetscInt64 nz[2] = {jac->ipnnz, jac->ipnnz_full};
     PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, nz, 2, MPIU_INT64, MPI_SUM, PetscObjectComm((PetscObject)pc)));
@@ -686,6 +852,8 @@ static PetscErrorCode PCView_Neumann(PC pc, PetscViewer viewer)
   }
   if (jac->defl) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "  deflation (A-DEF2, initial residual made orthogonal to Z): %" PetscInt_FMT " subdomains in all (%s), coarse matrix E = Z^T A Z of size %" PetscInt_FMT ", inverse stored dense\n", jac->nt, jac->defl_kind, jac->nt));
+    if (jac->zta) PetscCall(PetscViewerASCIIPrintf(viewer, "  Z^T A stored (%" PetscInt_FMT " entries outside the columns' own subdomains): Z^T A y without a product with A\n", jac->nx));
+    else PetscCall(PetscViewerASCIIPrintf(viewer, "  Z^T A y through a product with A (several processes)\n"));
   } else PetscCall(PetscViewerASCIIPrintf(viewer, "  no deflation\n"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  computed on the %s, reading %s\n", where, image));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -3,11 +3,11 @@
    mod-SELL image of the local diagonal block, the setup analysis (inverse diagonal, first bad row, ||L~||_inf) and the
    deflation's small kernels. The host reference (neumann_reference.c) computes the same function.
 
-   tri: one thread block per slice, one thread per image row (the SpMV's layout: consecutive threads read consecutive
-   slots). The slice's own rows' (scaled) values of x and their user numbers sit in shared memory, so the in-slice
-   columns (negative codes) read them from there; the other columns read x (and dinv when scale_x) from global memory.
-   Each entry is kept when its user column is below (MS_PART_LOWER) or above (MS_PART_UPPER) the row's user number:
-   one pass reads the whole image, half of whose entries contribute (docs/neumann.md discusses the bytes).
+   split_width / split_fill: one thread block per slice of the image, one thread per row, the slice's user row numbers
+   in shared memory (for the in-slice, negative codes); each entry is kept when its user column is below
+   (MS_PART_LOWER) or above (MS_PART_UPPER) the row's user number. tri: one thread per row of the split copy (the
+   SpMV's layout: consecutive threads read consecutive slots), only the triangle's entries, user columns read from x
+   (and dinv when scale_x) in global memory (docs/neumann.md discusses the bytes).
 */
 #include <petscmodsell/private/msdevice.cuh>
 #include <petscmodsell/private/neumannkernels.h>
@@ -46,14 +46,6 @@ extern "C" MS_NEU_DIAG(MSNeuDiag_CUDA)
   if (!img->diag) return (int)cudaErrorInvalidValue;
   neu_diag_kernel<<<ms_grid(img->m, 256), 256, 0, st>>>(*img, dinv, &status->badrow);
   return (int)cudaGetLastError();
-}
-
-/* the row's user number in shared memory (orow) and its value of x (win, when x is not NULL), then a barrier */
-__device__ __forceinline__ void neu_load(const MSSliceRow &p, int *orow, double *win, const double *x, const double *dinv, int scale_x)
-{
-  orow[p.t] = p.valid ? p.o : -1;
-  if (win) win[p.t] = p.valid ? (scale_x ? dinv[p.o] * x[p.o] : x[p.o]) : 0.0;
-  __syncthreads();
 }
 
 __global__ void __launch_bounds__(1024) neu_lnorm_kernel(MSImageView img, const double *__restrict__ dinv, unsigned long long *lnorm)
@@ -100,75 +92,154 @@ extern "C" MS_NEU_LNORM(MSNeuLNorm_CUDA)
 }
 
 /* ---------------------------------------------------------------------------------------------------------- */
-/* one term y = bb - D^-1 part(A) xx                                                                            */
+/* the split copies of the scaled triangles and one term y = bb - G xx                                          */
+
+/* user column of the slot code c != 0 of a thread's row (orow: the slice's user row numbers in shared memory) */
+__device__ __forceinline__ int neu_col(const MSImageView &img, const int *orow, int c)
+{
+  return c < 0 ? orow[-c - 1] : MS_CODE_COL(&img, c);
+}
+
+__device__ __forceinline__ bool neu_keep(bool lower, int col, int o)
+{
+  return lower ? col < o : col > o;
+}
 
 template <bool LOWER>
-__global__ void __launch_bounds__(1024) neu_tri_kernel(MSImageView img, const double *__restrict__ dinv, const double *b, int scale_b, const double *__restrict__ x, int scale_x, double *y)
+__global__ void __launch_bounds__(1024) neu_split_width_kernel(MSImageView img, int *__restrict__ width)
 {
-  extern __shared__ double smem[];
-  double                  *win  = smem;                      /* xx of the slice's rows */
-  int                     *orow = (int *)(smem + blockDim.x); /* their user numbers */
-  const MSSliceRow         p    = ms_slice_row(img);
-  long long                beg;
-  const int                w = ms_slice_width(img, p.s, p.valid, &beg);
-  double                   sum = 0.0;
+  extern __shared__ int orow[]; /* the slice's user row numbers */
+  __shared__ int        red[33];
+  const MSSliceRow      p = ms_slice_row(img);
+  long long             beg;
+  const int             w   = ms_slice_width(img, p.s, p.valid, &beg);
+  int                   cnt = 0;
 
-  neu_load(p, orow, win, x, dinv, scale_x);
+  orow[p.t] = p.valid ? p.o : -1;
+  __syncthreads();
+  for (int k = 0; k < w; k++) {
+    const int c = img.cols[beg + (long long)k * img.sh + p.t];
+    if (c && neu_keep(LOWER, neu_col(img, orow, c), p.o)) cnt++;
+  }
+  cnt = ms_block_reduce<MSOpMax>(cnt, red);
+  if (threadIdx.x == 0) width[p.s] = cnt;
+}
+
+extern "C" MS_NEU_SPLIT_WIDTH(MSNeuSplitWidth_CUDA)
+{
+  const size_t smem = (size_t)img->sh * sizeof(int);
+  cudaStream_t st   = (cudaStream_t)stream;
+
+  if (img->m <= 0 || img->nslices <= 0) return (int)cudaSuccess;
+  if (img->sh <= 0 || img->sh > 1024 || img->sh % 32) return (int)cudaErrorInvalidValue;
+  if (part == MS_PART_LOWER) neu_split_width_kernel<true><<<img->nslices, img->sh, smem, st>>>(*img, width);
+  else if (part == MS_PART_UPPER) neu_split_width_kernel<false><<<img->nslices, img->sh, smem, st>>>(*img, width);
+  else return (int)cudaErrorInvalidValue;
+  return (int)cudaGetLastError();
+}
+
+/* one thread block per slice, one thread per row (the padding rows of the last slice included: they fill their slots
+   with zeros); each row copies its kept entries in slot order, scaled by dinv of the row, and pads its slots */
+template <bool LOWER>
+__global__ void __launch_bounds__(1024) neu_split_fill_kernel(MSImageView img, const double *__restrict__ dinv, MSNeuSplit S)
+{
+  extern __shared__ int orow[];
+  const MSSliceRow      p = ms_slice_row(img);
+  long long             beg;
+  const int             w    = ms_slice_width(img, p.s, p.valid, &beg);
+  const long long       sbeg = S.ptr[p.s];
+  const int             sw   = (int)((S.ptr[p.s + 1] - sbeg) / S.sh);
+  const double          di   = p.valid ? dinv[p.o] : 0.0;
+  int                   n    = 0;
+
+  orow[p.t] = p.valid ? p.o : -1;
+  __syncthreads();
   for (int k = 0; k < w; k++) {
     const long long slot = beg + (long long)k * img.sh + p.t;
     const int       c    = img.cols[slot];
     int             col;
-    double          xv;
 
     if (!c) continue;
-    if (c < 0) {
-      col = orow[-c - 1];
-      if (LOWER ? col < p.o : col > p.o) sum += img.vals[slot] * win[-c - 1];
-    } else {
-      col = MS_CODE_COL(&img, c);
-      if (LOWER ? col < p.o : col > p.o) {
-        xv = scale_x ? dinv[col] * x[col] : x[col];
-        sum += img.vals[slot] * xv;
-      }
-    }
+    col = neu_col(img, orow, c);
+    if (!neu_keep(LOWER, col, p.o) || n >= sw) continue; /* n < sw always when the widths come from this image */
+    S.cols[sbeg + (long long)n * S.sh + p.t] = col;
+    S.vals[sbeg + (long long)n * S.sh + p.t] = di * img.vals[slot];
+    n++;
   }
-  if (p.valid) {
-    const double di = dinv[p.o];
-    y[p.o]          = (scale_b ? di * b[p.o] : b[p.o]) - di * sum;
+  for (; n < sw; n++) {
+    S.cols[sbeg + (long long)n * S.sh + p.t] = p.o;
+    S.vals[sbeg + (long long)n * S.sh + p.t] = 0.0;
+  }
+}
+
+extern "C" MS_NEU_SPLIT_FILL(MSNeuSplitFill_CUDA)
+{
+  const size_t smem = (size_t)img->sh * sizeof(int);
+  cudaStream_t st   = (cudaStream_t)stream;
+
+  if (img->m <= 0 || img->nslices <= 0) return (int)cudaSuccess;
+  if (img->sh <= 0 || img->sh > 1024 || img->sh % 32 || S->sh != img->sh || S->nslices != img->nslices) return (int)cudaErrorInvalidValue;
+  if (part == MS_PART_LOWER) neu_split_fill_kernel<true><<<img->nslices, img->sh, smem, st>>>(*img, dinv, *S);
+  else if (part == MS_PART_UPPER) neu_split_fill_kernel<false><<<img->nslices, img->sh, smem, st>>>(*img, dinv, *S);
+  else return (int)cudaErrorInvalidValue;
+  return (int)cudaGetLastError();
+}
+
+/* one thread per image row r (s = r / sh, t = r % sh): consecutive threads read consecutive slots of their slice */
+template <bool SCALE_X>
+__global__ void neu_tri_kernel(MSNeuSplit S, const double *__restrict__ dinv, const double *b, int scale_b, const double *__restrict__ x, double *y)
+{
+  for (long long r = blockIdx.x * (long long)blockDim.x + threadIdx.x; r < S.m; r += (long long)gridDim.x * blockDim.x) {
+    const int       ri = (int)r, s = ri / S.sh, t = ri - s * S.sh, o = S.perm ? S.perm[ri] : ri; /* r < m < 2^31 */
+    const long long beg = S.ptr[s];
+    const int       w   = (int)((S.ptr[s + 1] - beg) / S.sh);
+    double          sum = 0.0;
+
+    for (int k = 0; k < w; k++) {
+      const long long slot = beg + (long long)k * S.sh + t;
+      const int       col  = S.cols[slot];
+      sum += S.vals[slot] * (SCALE_X ? dinv[col] * x[col] : x[col]);
+    }
+    y[o] = (scale_b ? dinv[o] * b[o] : b[o]) - sum;
   }
 }
 
 extern "C" MS_NEU_TRI(MSNeuTri_CUDA)
 {
-  const size_t smem = (size_t)img->sh * (sizeof(double) + sizeof(int));
-  cudaStream_t st   = (cudaStream_t)stream;
+  cudaStream_t st = (cudaStream_t)stream;
 
-  if (img->m <= 0 || img->nslices <= 0) return (int)cudaSuccess;
-  if (img->sh <= 0 || img->sh > 1024 || img->sh % 32 || x == y) return (int)cudaErrorInvalidValue;
-  if (part == MS_PART_LOWER) neu_tri_kernel<true><<<img->nslices, img->sh, smem, st>>>(*img, dinv, b, scale_b, x, scale_x, y);
-  else if (part == MS_PART_UPPER) neu_tri_kernel<false><<<img->nslices, img->sh, smem, st>>>(*img, dinv, b, scale_b, x, scale_x, y);
-  else return (int)cudaErrorInvalidValue;
+  if (S->m <= 0 || S->nslices <= 0) return (int)cudaSuccess;
+  if (S->sh <= 0 || x == y) return (int)cudaErrorInvalidValue;
+  if (scale_x) neu_tri_kernel<true><<<ms_grid(S->m, 256), 256, 0, st>>>(*S, dinv, b, scale_b, x, y);
+  else neu_tri_kernel<false><<<ms_grid(S->m, 256), 256, 0, st>>>(*S, dinv, b, scale_b, x, y);
   return (int)cudaGetLastError();
 }
 
 /* ---------------------------------------------------------------------------------------------------------- */
 /* deflation                                                                                                    */
 
-/* Subdomain sums: consecutive rows mostly share their subdomain, so a warp whose 32 rows all belong to one subdomain
-   adds them by shuffles and issues one atomic; other warps add lane by lane. Every lane of a warp runs every
-   iteration (the loop bound is uniform per warp), as the shuffles need. */
-__global__ void neu_restrict_kernel(int m, const int *__restrict__ sub, const double *__restrict__ a, const double *__restrict__ b, double *out)
+/* Subdomain sums: consecutive items mostly share their subdomain (rows: consecutive rows; the list of Z^T A's other
+   entries: sorted by subdomain), so a warp whose 32 items all belong to one subdomain adds them by shuffles and issues
+   one atomic; other warps add lane by lane. Every lane of a warp runs every iteration (the loop bound is uniform per
+   warp), as the shuffles need. LIST: item e is -xval[e] b[xrow[e]] in subdomain xsub[e]; else row o, a[o] - w[o] b[o]. */
+template <bool LIST>
+__global__ void neu_restrict_kernel(int n, const int *__restrict__ sub, const double *__restrict__ a, const double *__restrict__ b, const double *__restrict__ w, const int *__restrict__ xrow, const double *__restrict__ xval, double *out)
 {
   const int       lane   = threadIdx.x & 31;
   const long long stride = (long long)gridDim.x * blockDim.x;
 
-  for (long long base = blockIdx.x * (long long)blockDim.x + (threadIdx.x - lane); base < m; base += stride) {
+  for (long long base = blockIdx.x * (long long)blockDim.x + (threadIdx.x - lane); base < n; base += stride) {
     const long long i     = base + lane;
-    const bool      valid = i < m;
+    const bool      valid = i < n;
     const int       j     = valid ? sub[i] : -1;
-    double          v     = valid ? (b ? a[i] - b[i] : a[i]) : 0.0;
-    const int       j0    = __shfl_sync(0xffffffffu, j, 0);
-    const bool      same  = __all_sync(0xffffffffu, !valid || j == j0);
+    double          v     = 0.0;
+
+    if (valid) {
+      if (LIST) v = -xval[i] * b[xrow[i]];
+      else v = b ? a[i] - (w ? w[i] * b[i] : b[i]) : a[i];
+    }
+    const int  j0   = __shfl_sync(0xffffffffu, j, 0);
+    const bool same = __all_sync(0xffffffffu, !valid || j == j0);
 
     if (same) {
       v = ms_warp_reduce<MSOpSum>(v);
@@ -182,9 +253,16 @@ extern "C" MS_NEU_RESTRICT(MSNeuRestrict_CUDA)
   cudaStream_t st  = (cudaStream_t)stream;
   cudaError_t  err = cudaMemsetAsync(out, 0, (size_t)nsub * sizeof(double), st);
 
-  if (err != cudaSuccess || m <= 0) return (int)err;
-  neu_restrict_kernel<<<ms_grid(m, 256), 256, 0, st>>>(m, sub, a, b, out);
-  return (int)cudaGetLastError();
+  if (err != cudaSuccess) return (int)err;
+  if (m > 0) {
+    neu_restrict_kernel<false><<<ms_grid(m, 256), 256, 0, st>>>(m, sub, a, b, w, NULL, NULL, out);
+    if ((err = cudaGetLastError()) != cudaSuccess) return (int)err;
+  }
+  if (b && nx > 0) {
+    neu_restrict_kernel<true><<<ms_grid(nx, 256), 256, 0, st>>>(nx, xsub, NULL, b, NULL, xrow, xval, out);
+    err = cudaGetLastError();
+  }
+  return (int)err;
 }
 
 /* c = Einv g: one warp per row of the process's block of E^-1 */
@@ -233,4 +311,4 @@ extern "C" MS_NEU_SCALE(MSNeuScale_CUDA)
   return (int)cudaGetLastError();
 }
 
-extern "C" const MSNeuKernels MSNeuKernels_CUDA = {"cuda", MSNeuDiag_CUDA, MSNeuLNorm_CUDA, MSNeuTri_CUDA, MSNeuRestrict_CUDA, MSNeuCoarse_CUDA, MSNeuProlong_CUDA, MSNeuScale_CUDA};
+extern "C" const MSNeuKernels MSNeuKernels_CUDA = {"cuda", MSNeuDiag_CUDA, MSNeuLNorm_CUDA, MSNeuSplitWidth_CUDA, MSNeuSplitFill_CUDA, MSNeuTri_CUDA, MSNeuRestrict_CUDA, MSNeuCoarse_CUDA, MSNeuProlong_CUDA, MSNeuScale_CUDA};
