@@ -196,7 +196,7 @@ runfvm() {
   f=$runs/$tag.log
   # shellcheck disable=SC2086
   timeout "$((RUN_TIMEOUT * 3))" $MPIEXEC ${MPIEXEC_ARGS:-} -n "$np" "$bind" "$FVM" -nx "$x" -ny "$y" -nz "$z" -cell "${FVM_CELL:-tet}" -permute "${FVM_PERMUTE:-0}" \
-    -configs "$cfg" -ref "$MAT_REF:jacobi" -repeat "$REPEAT" -ksp_max_it 20000 $GPU_AWARE_OPT ${EXTRA:-} > "$f" 2>&1
+    -configs "$cfg" $(case ",$cfg," in *",$MAT_REF:jacobi,"*) echo "-ref $MAT_REF:jacobi" ;; esac) -repeat "$REPEAT" -ksp_max_it 20000 $GPU_AWARE_OPT ${EXTRA:-} > "$f" 2>&1
   local rc=$?
   [ $rc -ne 0 ] && say "  FVM $step np $np: fvmpoisson exited with $rc (see logs.tar.gz: runs/$tag.log)"
   # table lines: "<mat> + <pc>  its  res  result  setup  solve  per-it  total ..."

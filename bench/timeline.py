@@ -118,11 +118,13 @@ def main():
         if not sb or not se:
             continue  # one process, or a product without exchange
         ks = sorted(x for x in inside(kernels, a, b) if x[4].startswith("ms_") or "ms_mult" in x[3])
-        diag = [x for x in ks if sb[1] <= x[0] <= se[0]]
-        offd = [x for x in ks if x[0] >= se[1]]
+        # the products are ms_mult_kernel; a permuted image adds gather / unpermute kernels around the diagonal one
+        mult = [x for x in ks if "mult" in x[4]] or ks
+        diag = [x for x in mult if sb[1] <= x[0] <= se[0]]
+        offd = [x for x in mult if x[0] >= se[1]]
         if not diag or not offd:
             continue
-        d, o = diag[-1], offd[0]  # the product (a gather kernel of a permuted image may precede it)
+        d, o = diag[-1], offd[0]
         n_ok += 1
         res["diag"].append((d[2] - d[1]) / 1e3)
         res["offd"].append((o[2] - o[1]) / 1e3)
