@@ -46,6 +46,7 @@ typedef struct {
   PetscBool      setup, symmetric, structure;
   const char    *fallback; /* why a grid ordering was not used (NULL: not asked or used) */
   PetscLogDouble setup_time;
+  PetscLogDouble tsplit[6]; /* last setup: operator (pcms layer), ordering, levels, slots, upload, factor (0 when kept) */
   PetscInt       nsetups, nsm;
 
   PCMSOperator        op;
@@ -154,192 +155,276 @@ static PetscErrorCode PCBRBILUGetBox(PC pc, PetscInt m, PetscInt box[3], const c
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A host array to fill for the buffer buf: the buffer itself on the host, else a temporary array uploaded by
+   PCBRBILUCommit() (one copy per array, no initialisation pass: every entry is written by the caller) */
+static PetscErrorCode PCBRBILUTarget(PCMSOperator *op, PCMSBuffer *buf, size_t bytes, const char *what, void *host)
+{
+  PetscFunctionBegin;
+  if (op->device) PetscCall(PetscMalloc(PetscMax(bytes, (size_t)1), (void **)host));
+  else {
+    PetscCall(PCMSBufferDestroy(buf)); /* exact size: the memory statistics read buf->bytes */
+    PetscCall(PCMSBufferEnsure(op, buf, bytes, what));
+    *(void **)host = buf->ptr;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCBRBILUCommit(PCMSOperator *op, PCMSBuffer *buf, size_t bytes, const char *what, void *host)
+{
+  PetscFunctionBegin;
+  if (op->device) {
+    PetscCall(PCMSBufferDestroy(buf));
+    PetscCall(PCBRBILUUpload(op, buf, *(void **)host, bytes, what));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCBRBILUFreeTarget(PCMSOperator *op, void *host)
+{
+  PetscFunctionBegin;
+  if (op->device) PetscCall(PetscFree(*(void **)host));
+  *(void **)host = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The storage layout of an ordering on the host (brbilukernels.h): the levels (wavefronts) of every block, its rows
    stored by level, slot-major inside the block. Returns PETSC_FALSE in *ok when the operator couples two blocks of one
-   colour (a grid ordering on an operator that is not a star stencil). */
+   colour (a grid ordering on an operator that is not a star stencil).
+
+   Linear passes over the CSR of Ad, block by block (a block's rows and their neighbours are close in memory):
+     1. every row's logical position pos[] (the blocks and the colours are ranges of positions, so "same block" and
+        "same colour" are range tests, no block array);
+     2. per block, rows in logical order: the level (pulled from the row's earlier neighbours in the block, then pushed
+        to its later ones), the off-diagonal and upper counts, the widest row of each colour, the coupling test;
+        then the block's counting sort by level gives the storage rows;
+     3. per row: its off-diagonal entries by logical position (insertion sort of the row's few entries as they are
+        read), written to their slots (col, map, padding), sperm, nl, dmap, and the factorization's flop count.
+   The host arrays are the buffers themselves on the host; on the GPU each is uploaded once. */
 static PetscErrorCode PCBRBILUBuildLayout(PC pc, PetscBool *ok)
 {
   PC_BRBILU      *jac = (PC_BRBILU *)pc->data;
   PCMSOperator   *op  = &jac->op;
   BRBOrdering     ord = jac->ord;
   MSBRBLayout    *lay = &jac->lay;
-  const PetscInt  m   = ord->m;
+  const PetscInt  m = ord->m, nb = ord->nblocks, *perm = ord->perm, *bstart = ord->bstart, *cstart = ord->cstart;
   const PetscInt *ai, *aj;
-  PetscInt        n, *pos, *blk, *tmp_pos, *tmp_st, *tmp_k, *nu, *lev, *nlevb, *cnt, *bcol, maxl = 0;
+  PetscInt        n, *pos, *stor, *tq, *tp, *ts, *tk, *cnt, maxrow = 0, maxl = 0;
+  int            *lev, *nu, *nlevb;
   PetscBool       done;
-  int            *h_rstart, *h_lstart, *h_lptr, *h_sperm, *h_col, *h_map, *h_dmap;
-  unsigned short *h_nl;
-  PetscInt64      ns, nslots, nlev = 0, g;
-  PetscLogDouble  ff = 0;
+  int            *h_rstart = NULL, *h_lstart = NULL, *h_lptr = NULL, *h_sperm = NULL, *h_col = NULL, *h_map = NULL, *h_dmap = NULL;
+  unsigned short *h_nl = NULL;
+  PetscInt64      ns = m, nslots = 0, nlev = 0, g, nlower = 0, nupper = 0;
+  PetscLogDouble  ff = 0, t0, t1;
 
   PetscFunctionBegin;
+  PetscCall(PetscTime(&t0));
   *ok = PETSC_TRUE;
   PetscCheck(ord->ncolors <= MS_BRB_MAXCOLORS, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCBRBILU: the block colouring of the operator needs %" PetscInt_FMT " colours, more than the %d the kernels take; use larger blocks (-pc_brbilu_block_rows)", ord->ncolors, MS_BRB_MAXCOLORS);
   PetscCall(MatGetRowIJ(op->Ad, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
   PetscCheck(done && n == m, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCBRBILU: needs the CSR structure of the local diagonal block (type %s)", ((PetscObject)op->Ad)->type_name);
   PetscCheck((PetscInt64)ai[m] < PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCBRBILU: the local diagonal block has %" PetscInt64_FMT " entries; the kernels take fewer than 2^31 per process: use more processes", (PetscInt64)ai[m]);
-  PetscCall(PetscMalloc6(m, &pos, m, &blk, m, &nu, m, &lev, ord->nblocks, &nlevb, ord->nblocks, &bcol));
+  for (PetscInt o = 0; o < m; o++) maxrow = PetscMax(maxrow, ai[o + 1] - ai[o]);
+  PetscCall(PetscMalloc5(m, &pos, m, &lev, m, &nu, nb, &nlevb, 4 * (maxrow + 1), &tq));
+  tp = tq + (maxrow + 1);
+  ts = tp + (maxrow + 1);
+  tk = ts + (maxrow + 1);
   PetscCall(PetscFree(jac->stor));
   PetscCall(PetscMalloc1(m, &jac->stor));
-  for (PetscInt c = 0; c < ord->ncolors; c++)
-    for (PetscInt b = ord->cstart[c]; b < ord->cstart[c + 1]; b++) bcol[b] = c;
-  for (PetscInt b = 0; b < ord->nblocks; b++)
-    for (PetscInt p = ord->bstart[b]; p < ord->bstart[b + 1]; p++) {
-      pos[ord->perm[p]] = p;
-      blk[ord->perm[p]] = b;
-    }
-  /* levels, in logical order: a row's level is 1 + the largest level of the earlier rows of its block it is coupled
+  stor = jac->stor;
+  /* 1. logical positions */
+  for (PetscInt p = 0; p < m; p++) pos[perm[p]] = p;
+  /* 2. levels in logical order: a row's level is 1 + the largest level of the earlier rows of its block it is coupled
      to, in either direction (a_ij or a_ji), so that levels order the forward (lower entries) and the backward (upper
      entries) dependencies alike, whatever the pattern */
-  for (PetscInt p = 0; p < m; p++) lev[p] = 0;
-  for (PetscInt p = 0; p < m; p++) {
-    const PetscInt o = ord->perm[p], b = blk[o];
-
-    for (PetscInt e = ai[o]; e < ai[o + 1]; e++)
-      if (aj[e] != o && blk[aj[e]] == b && pos[aj[e]] < p) lev[p] = PetscMax(lev[p], lev[pos[aj[e]]] + 1);
-    for (PetscInt e = ai[o]; e < ai[o + 1]; e++)
-      if (aj[e] != o && blk[aj[e]] == b && pos[aj[e]] > p) lev[pos[aj[e]]] = PetscMax(lev[pos[aj[e]]], lev[p] + 1);
-  }
-  if (PetscDefined(USE_DEBUG))
-    for (PetscInt p = 0; p < m; p++) {
-      const PetscInt o = ord->perm[p];
-      for (PetscInt e = ai[o]; e < ai[o + 1]; e++)
-        PetscCheck(aj[e] == o || blk[aj[e]] != blk[o] || (pos[aj[e]] < p) == (lev[pos[aj[e]]] < lev[p]), PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCBRBILU: rows %" PetscInt_FMT " and %" PetscInt_FMT " of one block are coupled and their levels do not follow the elimination order", o, aj[e]);
-    }
-  for (PetscInt b = 0; b < ord->nblocks; b++) {
-    nlevb[b] = 0;
-    for (PetscInt p = ord->bstart[b]; p < ord->bstart[b + 1]; p++) nlevb[b] = PetscMax(nlevb[b], lev[p] + 1);
-    nlev += nlevb[b];
-    maxl = PetscMax(maxl, nlevb[b]);
-  }
-  /* per colour: blocks, rows, widest row */
   PetscCall(PetscMemzero(lay, sizeof(*lay)));
   lay->ncolors = (int)ord->ncolors;
-  nslots       = 0;
   jac->maxw    = 0;
-  for (PetscInt c = 0; c < ord->ncolors; c++) {
-    PetscInt W = 0;
+  for (PetscInt c = 0; c < ord->ncolors && *ok; c++) {
+    const PetscInt rc0 = bstart[cstart[c]], rc1 = bstart[cstart[c + 1]];
+    PetscInt       W   = 0;
 
-    for (PetscInt p = ord->bstart[ord->cstart[c]]; p < ord->bstart[ord->cstart[c + 1]]; p++) {
-      const PetscInt o = ord->perm[p];
-      PetscInt       w = 0;
-      for (PetscInt e = ai[o]; e < ai[o + 1]; e++) w += aj[e] != o;
-      W = PetscMax(W, w);
+    for (PetscInt b = cstart[c]; b < cstart[c + 1] && *ok; b++) {
+      const PetscInt r0 = bstart[b], r1 = bstart[b + 1];
+      int            L  = 0;
+
+      for (PetscInt p = r0; p < r1; p++) lev[p] = 0;
+      for (PetscInt p = r0; p < r1; p++) {
+        const PetscInt o = perm[p];
+        PetscInt       w = 0, nlo = 0, nin = 0;
+        int            lp = lev[p];
+
+        for (PetscInt e = ai[o]; e < ai[o + 1]; e++) {
+          const PetscInt cc = aj[e], q = pos[cc];
+
+          if (cc == o) continue;
+          w++;
+          nlo += q < p;
+          if (q >= r0 && q < r1) {
+            if (q < p) lp = PetscMax(lp, lev[q] + 1);
+            else tq[nin++] = q;
+          } else if (q >= rc0 && q < rc1) *ok = PETSC_FALSE; /* two blocks of one colour coupled */
+        }
+        lev[p] = lp;
+        for (PetscInt t = 0; t < nin; t++) lev[tq[t]] = PetscMax(lev[tq[t]], lp + 1);
+        nu[p] = (int)(w - nlo);
+        nlower += nlo;
+        nupper += w - nlo;
+        W = PetscMax(W, w);
+        L = PetscMax(L, lp + 1);
+      }
+      nlevb[b] = L;
+      nlev += L;
+      maxl = PetscMax(maxl, L);
     }
+    if (!*ok) break;
     PetscCheck(W < 65536, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCBRBILU: a row of the local diagonal block has %" PetscInt_FMT " off-diagonal entries; the kernels take at most 65535", W);
-    lay->nb[c]   = (int)(ord->cstart[c + 1] - ord->cstart[c]);
+    lay->nb[c]   = (int)(cstart[c + 1] - cstart[c]);
     lay->W[c]    = (int)W;
-    lay->boff[c] = (int)ord->cstart[c];
-    lay->roff[c] = ord->bstart[ord->cstart[c]];
+    lay->boff[c] = (int)cstart[c];
+    lay->roff[c] = rc0;
     lay->soff[c] = nslots;
-    nslots += (PetscInt64)(ord->bstart[ord->cstart[c + 1]] - ord->bstart[ord->cstart[c]]) * W;
+    nslots += (PetscInt64)(rc1 - rc0) * W;
     jac->maxw = PetscMax(jac->maxw, W);
   }
-  ns                      = m;
-  lay->boff[ord->ncolors] = (int)ord->nblocks;
+  if (!*ok) {
+    PetscCall(PetscFree(jac->stor));
+    PetscCall(PetscFree5(pos, lev, nu, nlevb, tq));
+    PetscCall(MatRestoreRowIJ(op->Ad, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (PetscDefined(USE_DEBUG))
+    for (PetscInt b = 0; b < nb; b++)
+      for (PetscInt p = bstart[b]; p < bstart[b + 1]; p++) {
+        const PetscInt o = perm[p];
+        for (PetscInt e = ai[o]; e < ai[o + 1]; e++) {
+          const PetscInt q = pos[aj[e]];
+          PetscCheck(aj[e] == o || q < bstart[b] || q >= bstart[b + 1] || (q < p) == (lev[q] < lev[p]), PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCBRBILU: rows %" PetscInt_FMT " and %" PetscInt_FMT " of one block are coupled and their levels do not follow the elimination order", o, aj[e]);
+        }
+      }
+  lay->boff[ord->ncolors] = (int)nb;
   lay->roff[ord->ncolors] = ns;
   lay->soff[ord->ncolors] = nslots;
   PetscCheck(ns < PETSC_INT32_MAX && nlev < PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCBRBILU: %" PetscInt64_FMT " rows on a process; the kernels take fewer than 2^31: use more processes", ns);
   jac->nslots  = nslots;
   jac->nlevels = nlev;
   jac->maxlev  = maxl;
+  jac->nlower  = nlower;
+  jac->nupper  = nupper;
   /* storage row of every local row: a block's rows by level, in logical order inside a level (counting sort) */
-  PetscCall(PetscMalloc3(ord->nblocks + 1, &h_rstart, ord->nblocks + 1, &h_lstart, nlev + 1, &h_lptr));
+  PetscCall(PCBRBILUTarget(op, &jac->rstart, sizeof(int) * (size_t)(nb + 1), "PCBRBILU's block starts", &h_rstart));
+  PetscCall(PCBRBILUTarget(op, &jac->lstart, sizeof(int) * (size_t)(nb + 1), "PCBRBILU's block levels", &h_lstart));
+  PetscCall(PCBRBILUTarget(op, &jac->lptr, sizeof(int) * (size_t)(nlev + 1), "PCBRBILU's level starts", &h_lptr));
   PetscCall(PetscMalloc1(maxl + 1, &cnt));
   g = 0;
-  for (PetscInt b = 0; b < ord->nblocks; b++) {
-    const PetscInt r0 = ord->bstart[b], L = nlevb[b];
+  for (PetscInt b = 0; b < nb; b++) {
+    const PetscInt r0 = bstart[b], r1 = bstart[b + 1], L = nlevb[b];
 
     h_rstart[b] = (int)r0;
     h_lstart[b] = (int)g;
     for (PetscInt l = 0; l <= L; l++) cnt[l] = 0;
-    for (PetscInt p = r0; p < ord->bstart[b + 1]; p++) cnt[lev[p] + 1]++;
+    for (PetscInt p = r0; p < r1; p++) cnt[lev[p] + 1]++;
     for (PetscInt l = 0; l < L; l++) cnt[l + 1] += cnt[l];
     for (PetscInt l = 0; l < L; l++) h_lptr[g + l] = (int)(r0 + cnt[l]);
-    for (PetscInt p = r0; p < ord->bstart[b + 1]; p++) jac->stor[ord->perm[p]] = r0 + cnt[lev[p]]++;
+    for (PetscInt p = r0; p < r1; p++) stor[perm[p]] = r0 + cnt[lev[p]]++;
     g += L;
   }
-  h_rstart[ord->nblocks] = (int)m;
-  h_lstart[ord->nblocks] = (int)g;
-  h_lptr[g]              = (int)m;
-  PetscCall(PetscMalloc5(ns, &h_sperm, nslots, &h_col, nslots, &h_map, ns, &h_dmap, ns, &h_nl));
-  PetscCall(PetscMalloc3(jac->maxw + 1, &tmp_pos, jac->maxw + 1, &tmp_st, jac->maxw + 1, &tmp_k));
-  for (PetscInt64 s = 0; s < ns; s++) {
-    h_sperm[s] = -1;
-    h_dmap[s]  = -1;
-    h_nl[s]    = 0;
-  }
-  for (PetscInt64 q = 0; q < nslots; q++) {
-    h_col[q] = -1;
-    h_map[q] = -1;
-  }
-  jac->nlower = jac->nupper = 0;
-  for (PetscInt o = 0; o < m && *ok; o++) {
-    const PetscInt64 s = jac->stor[o];
-    const PetscInt   b = blk[o], c = bcol[b], r0 = ord->bstart[b], R = ord->bstart[b + 1] - r0;
-    const PetscInt64 slot0 = lay->soff[c] + (PetscInt64)(r0 - lay->roff[c]) * lay->W[c] + (s - r0);
-    PetscInt         w = 0, nlo = 0;
-
-    h_sperm[s] = (int)o;
-    for (PetscInt e = ai[o]; e < ai[o + 1]; e++) {
-      const PetscInt cc = aj[e];
-      if (cc == o) {
-        h_dmap[s] = (int)e;
-        continue;
-      }
-      if (blk[cc] != b && bcol[blk[cc]] == c) {
-        *ok = PETSC_FALSE; /* two blocks of one colour coupled */
-        break;
-      }
-      tmp_pos[w] = pos[cc];
-      tmp_st[w]  = jac->stor[cc];
-      tmp_k[w]   = e;
-      w++;
-      nlo += pos[cc] < pos[o];
-    }
-    if (!*ok) break;
-    PetscCall(PetscSortIntWithArrayPair(w, tmp_pos, tmp_st, tmp_k));
-    for (PetscInt q = 0; q < w; q++) {
-      h_col[slot0 + q * R] = (int)tmp_st[q];
-      h_map[slot0 + q * R] = (int)tmp_k[q];
-    }
-    h_nl[s] = (unsigned short)nlo;
-    nu[o]   = w - nlo;
-    jac->nlower += nlo;
-    jac->nupper += w - nlo;
-  }
-  if (*ok) {
-    /* factorization work: per lower entry (k) a division and a multiply-add per upper entry of row k; per row the drop */
-    for (PetscInt o = 0; o < m; o++)
-      for (PetscInt e = ai[o]; e < ai[o + 1]; e++)
-        if (aj[e] != o && pos[aj[e]] < pos[o]) ff += 1.0 + 2.0 * nu[aj[e]];
-    jac->factor_flops = ff + 2.0 * m;
-    jac->apply_flops  = 2.0 * (PetscLogDouble)(jac->nlower + jac->nupper) + (PetscLogDouble)m;
-    PetscCall(PCBRBILUUpload(op, &jac->rstart, h_rstart, sizeof(int) * (size_t)(ord->nblocks + 1), "PCBRBILU's block starts"));
-    PetscCall(PCBRBILUUpload(op, &jac->lstart, h_lstart, sizeof(int) * (size_t)(ord->nblocks + 1), "PCBRBILU's block levels"));
-    PetscCall(PCBRBILUUpload(op, &jac->lptr, h_lptr, sizeof(int) * (size_t)(nlev + 1), "PCBRBILU's level starts"));
-    PetscCall(PCBRBILUUpload(op, &jac->sperm, h_sperm, sizeof(int) * (size_t)ns, "PCBRBILU's permutation"));
-    PetscCall(PCBRBILUUpload(op, &jac->col, h_col, sizeof(int) * (size_t)nslots, "PCBRBILU's factor columns"));
-    PetscCall(PCBRBILUUpload(op, &jac->nl, h_nl, sizeof(unsigned short) * (size_t)ns, "PCBRBILU's lower counts"));
-    PetscCall(PCBRBILUUpload(op, &jac->map, h_map, sizeof(int) * (size_t)nslots, "PCBRBILU's value map"));
-    PetscCall(PCBRBILUUpload(op, &jac->dmap, h_dmap, sizeof(int) * (size_t)ns, "PCBRBILU's diagonal map"));
-    PetscCall(PCMSBufferEnsure(op, &jac->fvals, (size_t)PCBRBILUElem(jac) * (size_t)nslots, "PCBRBILU's factors"));
-    PetscCall(PCMSBufferEnsure(op, &jac->fdinv, (size_t)PCBRBILUElem(jac) * (size_t)ns, "PCBRBILU's inverse pivots"));
-    PetscCall(PCMSBufferEnsure(op, &jac->y, sizeof(double) * (size_t)ns, "PCBRBILU's substitution vector"));
-    lay->rstart = (const int *)jac->rstart.ptr;
-    lay->lstart = (const int *)jac->lstart.ptr;
-    lay->lptr   = (const int *)jac->lptr.ptr;
-    lay->sperm  = (const int *)jac->sperm.ptr;
-    lay->col    = (const int *)jac->col.ptr;
-    lay->nl     = (const unsigned short *)jac->nl.ptr;
-    if (op->device) PetscCall(PCMSSynchronize(op)); /* the host arrays are freed next */
-  }
-  PetscCall(PetscFree3(tmp_pos, tmp_st, tmp_k));
-  PetscCall(PetscFree5(h_sperm, h_col, h_map, h_dmap, h_nl));
+  h_rstart[nb] = (int)m;
+  h_lstart[nb] = (int)g;
+  h_lptr[g]    = (int)m;
   PetscCall(PetscFree(cnt));
-  PetscCall(PetscFree3(h_rstart, h_lstart, h_lptr));
-  PetscCall(PetscFree6(pos, blk, nu, lev, nlevb, bcol));
-  if (!*ok) PetscCall(PetscFree(jac->stor)); /* else kept: local row -> storage row, for the error messages */
+  PetscCall(PetscTime(&t1));
+  jac->tsplit[2] += t1 - t0;
+  t0 = t1;
+  /* 3. slots */
+  PetscCall(PCBRBILUTarget(op, &jac->sperm, sizeof(int) * (size_t)ns, "PCBRBILU's permutation", &h_sperm));
+  PetscCall(PCBRBILUTarget(op, &jac->col, sizeof(int) * (size_t)nslots, "PCBRBILU's factor columns", &h_col));
+  PetscCall(PCBRBILUTarget(op, &jac->nl, sizeof(unsigned short) * (size_t)ns, "PCBRBILU's lower counts", &h_nl));
+  PetscCall(PCBRBILUTarget(op, &jac->map, sizeof(int) * (size_t)nslots, "PCBRBILU's value map", &h_map));
+  PetscCall(PCBRBILUTarget(op, &jac->dmap, sizeof(int) * (size_t)ns, "PCBRBILU's diagonal map", &h_dmap));
+  for (PetscInt c = 0; c < ord->ncolors; c++) {
+    const PetscInt W = lay->W[c];
+
+    for (PetscInt b = cstart[c]; b < cstart[c + 1]; b++) {
+      const PetscInt   r0 = bstart[b], R = bstart[b + 1] - r0;
+      const PetscInt64 base = lay->soff[c] + (PetscInt64)(r0 - lay->roff[c]) * W;
+
+      for (PetscInt p = r0; p < r0 + R; p++) {
+        const PetscInt   o = perm[p], s = stor[o];
+        const PetscInt64 slot0 = base + (s - r0);
+        PetscInt         w = 0, nlo = 0, dm = -1;
+
+        for (PetscInt e = ai[o]; e < ai[o + 1]; e++) {
+          const PetscInt cc = aj[e], q = pos[cc];
+          PetscInt       j  = w;
+
+          if (cc == o) {
+            dm = e;
+            continue;
+          }
+          if (q < p) {
+            nlo++;
+            ff += 1.0 + 2.0 * nu[q]; /* factorization: a division, and a multiply-add per upper entry of row cc */
+          }
+          while (j > 0 && tp[j - 1] > q) { /* insertion by logical position (the row's entries are few) */
+            tp[j] = tp[j - 1];
+            ts[j] = ts[j - 1];
+            tk[j] = tk[j - 1];
+            j--;
+          }
+          tp[j] = q;
+          ts[j] = stor[cc];
+          tk[j] = e;
+          w++;
+        }
+        for (PetscInt k = 0; k < w; k++) {
+          h_col[slot0 + k * R] = (int)ts[k];
+          h_map[slot0 + k * R] = (int)tk[k];
+        }
+        for (PetscInt k = w; k < W; k++) {
+          h_col[slot0 + k * R] = -1;
+          h_map[slot0 + k * R] = -1;
+        }
+        h_sperm[s] = (int)o;
+        h_dmap[s]  = (int)dm;
+        h_nl[s]    = (unsigned short)nlo;
+      }
+    }
+  }
+  /* factorization work: per lower entry (k) a division and a multiply-add per upper entry of row k; per row the drop */
+  jac->factor_flops = ff + 2.0 * m;
+  jac->apply_flops  = 2.0 * (PetscLogDouble)(jac->nlower + jac->nupper) + (PetscLogDouble)m;
+  PetscCall(PetscTime(&t1));
+  jac->tsplit[3] += t1 - t0;
+  t0 = t1;
+  PetscCall(PCBRBILUCommit(op, &jac->rstart, sizeof(int) * (size_t)(nb + 1), "PCBRBILU's block starts", &h_rstart));
+  PetscCall(PCBRBILUCommit(op, &jac->lstart, sizeof(int) * (size_t)(nb + 1), "PCBRBILU's block levels", &h_lstart));
+  PetscCall(PCBRBILUCommit(op, &jac->lptr, sizeof(int) * (size_t)(nlev + 1), "PCBRBILU's level starts", &h_lptr));
+  PetscCall(PCBRBILUCommit(op, &jac->sperm, sizeof(int) * (size_t)ns, "PCBRBILU's permutation", &h_sperm));
+  PetscCall(PCBRBILUCommit(op, &jac->col, sizeof(int) * (size_t)nslots, "PCBRBILU's factor columns", &h_col));
+  PetscCall(PCBRBILUCommit(op, &jac->nl, sizeof(unsigned short) * (size_t)ns, "PCBRBILU's lower counts", &h_nl));
+  PetscCall(PCBRBILUCommit(op, &jac->map, sizeof(int) * (size_t)nslots, "PCBRBILU's value map", &h_map));
+  PetscCall(PCBRBILUCommit(op, &jac->dmap, sizeof(int) * (size_t)ns, "PCBRBILU's diagonal map", &h_dmap));
+  PetscCall(PCMSBufferEnsure(op, &jac->fvals, (size_t)PCBRBILUElem(jac) * (size_t)nslots, "PCBRBILU's factors"));
+  PetscCall(PCMSBufferEnsure(op, &jac->fdinv, (size_t)PCBRBILUElem(jac) * (size_t)ns, "PCBRBILU's inverse pivots"));
+  PetscCall(PCMSBufferEnsure(op, &jac->y, sizeof(double) * (size_t)ns, "PCBRBILU's substitution vector"));
+  lay->rstart = (const int *)jac->rstart.ptr;
+  lay->lstart = (const int *)jac->lstart.ptr;
+  lay->lptr   = (const int *)jac->lptr.ptr;
+  lay->sperm  = (const int *)jac->sperm.ptr;
+  lay->col    = (const int *)jac->col.ptr;
+  lay->nl     = (const unsigned short *)jac->nl.ptr;
+  if (op->device) PetscCall(PCMSSynchronize(op)); /* the host arrays are freed next */
+  PetscCall(PCBRBILUFreeTarget(op, &h_rstart));
+  PetscCall(PCBRBILUFreeTarget(op, &h_lstart));
+  PetscCall(PCBRBILUFreeTarget(op, &h_lptr));
+  PetscCall(PCBRBILUFreeTarget(op, &h_sperm));
+  PetscCall(PCBRBILUFreeTarget(op, &h_col));
+  PetscCall(PCBRBILUFreeTarget(op, &h_nl));
+  PetscCall(PCBRBILUFreeTarget(op, &h_map));
+  PetscCall(PCBRBILUFreeTarget(op, &h_dmap));
+  PetscCall(PetscTime(&t1));
+  jac->tsplit[4] += t1 - t0;
+  PetscCall(PetscFree5(pos, lev, nu, nlevb, tq)); /* stor kept: local row -> storage row, for the error messages */
   PetscCall(MatRestoreRowIJ(op->Ad, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -353,9 +438,11 @@ static PetscErrorCode PCBRBILUStructure(PC pc)
   PetscInt      box[3] = {0, 1, 1}, nblk[3] = {1, 1, 1}, sh, nsm = 0;
   PetscBool     ok;
   int           nsm32 = 0, err;
+  PetscLogDouble t0, t1;
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(PC_BRBILUOrdering, pc, 0, 0, 0));
+  PetscCall(PetscTime(&t0));
   err = jac->k->multiprocessors(&nsm32);
   PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_GPU, "PCBRBILU: the %s kernel multiprocessors failed with code %d", jac->k->backend, err);
   jac->nsm = nsm = nsm32;
@@ -370,7 +457,10 @@ static PetscErrorCode PCBRBILUStructure(PC pc)
         for (PetscInt a = 0; a < 3; a++) nblk[a] = PetscMin(PetscMax(jac->nblk[a], 1), box[a]);
       } else PetscCall(BRBOrderingGridBlocks(box, nsm, jac->minrows, nblk));
       PetscCall(BRBOrderingCreateGrid(box, nblk, &jac->ord));
+      PetscCall(PetscTime(&t1));
+      jac->tsplit[1] += t1 - t0;
       PetscCall(PCBRBILUBuildLayout(pc, &ok));
+      PetscCall(PetscTime(&t0));
       if (!ok) {
         why = "the operator couples two blocks of one colour (not a star stencil on the DMDA)";
         PetscCheck(jac->ordering != PCBRBILU_ORDERING_GRID, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "PCBRBILU: -pc_brbilu_ordering grid: %s", why);
@@ -385,6 +475,8 @@ static PetscErrorCode PCBRBILUStructure(PC pc)
       PetscCall(BRBOrderingCreateGraph(op->Ad, sh, &jac->ord));
     }
   }
+  PetscCall(PetscTime(&t1));
+  jac->tsplit[1] += t1 - t0;
   if (!jac->stor) {
     PetscCall(PCBRBILUBuildLayout(pc, &ok));
     PetscCheck(ok, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCBRBILU: the block colouring couples two blocks of one colour");
@@ -521,13 +613,16 @@ static PetscErrorCode PCSetUp_BRBILU(PC pc)
   PCMSOperator          *op  = &jac->op;
   /* no image: PCBRBILU reads the CSR of the diagonal block (block Jacobi across processes: Ao unused) */
   const PCMSImageRequest dreq = {PCMS_ENCODING_NONE, 0, PCMS_ORDERING_ANY, PETSC_FALSE}, oreq = {PCMS_ENCODING_NONE, 0, PCMS_ORDERING_ANY, PETSC_FALSE};
-  PetscLogDouble         t0, t1;
+  PetscLogDouble         t0, t1, tf;
   PetscBool              set, flg;
 
   PetscFunctionBegin;
   PetscCall(PetscTime(&t0));
   jac->setup = PETSC_FALSE;
+  for (PetscInt i = 0; i < 6; i++) jac->tsplit[i] = 0;
   PetscCall(PCMSOperatorSetUp(pc, op, &dreq, &oreq));
+  PetscCall(PetscTime(&t1));
+  jac->tsplit[0] = t1 - t0;
   jac->k = PCMSKernels(op, MSBRBKernels);
   if (op->rebuilt || !jac->structure) {
     PetscCall(PCBRBILUFreeStructure(pc));
@@ -537,9 +632,12 @@ static PetscErrorCode PCSetUp_BRBILU(PC pc)
     PetscCall(MatIsSymmetricKnown(pc->pmat, &set, &flg));
     jac->symmetric = (PetscBool)(set && flg);
   } else jac->symmetric = (PetscBool)(jac->symmetric_opt == PETSC_BOOL3_TRUE);
+  PetscCall(PetscTime(&tf));
   PetscCall(PCBRBILUFactor(pc));
   PetscCall(PetscTime(&t1));
+  jac->tsplit[5]  = t1 - tf;
   jac->setup_time = t1 - t0;
+  PetscCall(PetscInfo(pc, "PCBRBILU setup %g s = operator %g + ordering %g + levels %g + slots %g + upload %g + factor %g s\n", jac->setup_time, jac->tsplit[0], jac->tsplit[1], jac->tsplit[2], jac->tsplit[3], jac->tsplit[4], jac->tsplit[5]));
   jac->nsetups++;
   jac->setup = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -682,7 +780,7 @@ static PetscErrorCode PCView_BRBILU(PC pc, PetscViewer viewer)
     PetscCall(PCBRBILUGetStatistics(pc, &bytes, NULL));
     PetscCall(PetscViewerASCIIPrintf(viewer, "  one application moves at least %.6g MB (all processes)\n", (double)(bytes / 1e6)));
   }
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  setup time %g s (last of %" PetscInt_FMT " setups, process 0)\n", jac->setup_time, jac->nsetups));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  setup time %.4g s (last of %" PetscInt_FMT " setups, process 0) = operator %.4g s + ordering %.4g s + levels %.4g s + slots %.4g s + upload %.4g s + factor %.4g s\n", jac->setup_time, jac->nsetups, jac->tsplit[0], jac->tsplit[1], jac->tsplit[2], jac->tsplit[3], jac->tsplit[4], jac->tsplit[5]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
