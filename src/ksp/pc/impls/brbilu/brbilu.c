@@ -187,19 +187,43 @@ static PetscErrorCode PCBRBILUFreeTarget(PCMSOperator *op, void *host)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The storage layout of an ordering on the host (brbilukernels.h): the levels (wavefronts) of every block, its rows
-   stored by level, slot-major inside the block. Returns PETSC_FALSE in *ok when the operator couples two blocks of one
-   colour (a grid ordering on an operator that is not a star stencil).
+/* an int copy of a PetscInt array in the PC's memory (temp): the array itself when PetscInt is int and it is there */
+static PetscErrorCode PCBRBILUIntArray(PCMSOperator *op, const PetscInt *src, PetscInt64 n, PetscBool there, PCMSBuffer *temp, const char *what, const int **dst)
+{
+  PetscFunctionBegin;
+  if (there && sizeof(PetscInt) == sizeof(int)) {
+    *dst = (const int *)src;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (sizeof(PetscInt) == sizeof(int)) PetscCall(PCBRBILUUpload(op, temp, src, sizeof(int) * (size_t)n, what));
+  else {
+    int *h;
 
-   Linear passes over the CSR of Ad, block by block (a block's rows and their neighbours are close in memory):
+    PetscCall(PetscMalloc1(n, &h));
+    for (PetscInt64 i = 0; i < n; i++) h[i] = (int)src[i];
+    PetscCall(PCBRBILUUpload(op, temp, h, sizeof(int) * (size_t)n, what));
+    if (op->device) PetscCall(PCMSSynchronize(op)); /* h is freed next */
+    PetscCall(PetscFree(h));
+  }
+  *dst = (const int *)temp->ptr;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The storage layout of an ordering (brbilukernels.h): the levels (wavefronts) of every block, its rows stored by
+   level, slot-major inside the block. Returns PETSC_FALSE in *ok when the operator couples two blocks of one colour (a
+   grid ordering on an operator that is not a star stencil).
+
+   On the host, linear passes over the CSR of Ad, block by block (a block's rows and their neighbours are close in
+   memory):
      1. every row's logical position pos[] (the blocks and the colours are ranges of positions, so "same block" and
         "same colour" are range tests, no block array);
      2. per block, rows in logical order: the level (pulled from the row's earlier neighbours in the block, then pushed
-        to its later ones), the off-diagonal and upper counts, the widest row of each colour, the coupling test;
-        then the block's counting sort by level gives the storage rows;
-     3. per row: its off-diagonal entries by logical position (insertion sort of the row's few entries as they are
-        read), written to their slots (col, map, padding), sperm, nl, dmap, and the factorization's flop count.
-   The host arrays are the buffers themselves on the host; on the GPU each is uploaded once. */
+        to its later ones), the off-diagonal and upper counts, the widest row of each colour, the coupling test, the
+        factorization's flops (the upper count of an earlier row is final); then the block's counting sort by level
+        gives the storage rows (stor, sperm).
+   Then, by the backend (on the GPU: one thread per row, nothing of the slots built on the host or uploaded), the slots
+   (MS_BRB_SLOTS: col, map, nl, dmap) from pos, stor and Ad's CSR structure (on the GPU the device CSR of aijcusparse,
+   else uploaded). */
 static PetscErrorCode PCBRBILUBuildLayout(PC pc, PetscBool *ok)
 {
   PC_BRBILU      *jac = (PC_BRBILU *)pc->data;
@@ -207,14 +231,18 @@ static PetscErrorCode PCBRBILUBuildLayout(PC pc, PetscBool *ok)
   BRBOrdering     ord = jac->ord;
   MSBRBLayout    *lay = &jac->lay;
   const PetscInt  m = ord->m, nb = ord->nblocks, *perm = ord->perm, *bstart = ord->bstart, *cstart = ord->cstart;
-  const PetscInt *ai, *aj;
-  PetscInt        n, *pos, *stor, *tq, *tp, *ts, *tk, *cnt, maxrow = 0, maxl = 0;
-  int            *lev, *nu, *nlevb;
+  const PetscInt *ai, *aj, *dai = NULL, *daj = NULL;
+  PetscInt        n, *stor, *tq, *cnt, maxrow = 0, maxl = 0, nempty = 0;
+  int            *pos, *lev, *nu, *nlevb;
   PetscBool       done;
-  int            *h_rstart = NULL, *h_lstart = NULL, *h_lptr = NULL, *h_sperm = NULL, *h_col = NULL, *h_map = NULL, *h_dmap = NULL;
-  unsigned short *h_nl = NULL;
+  int            *h_rstart = NULL, *h_lstart = NULL, *h_lptr = NULL, *h_sperm = NULL;
+  const int      *k_ai, *k_aj, *k_pos, *k_stor;
+  PCMSBuffer      t_ai = {0}, t_aj = {0}, t_pos = {0}, t_stor = {0};
+  PetscMemType    mt   = PETSC_MEMTYPE_HOST;
   PetscInt64      ns = m, nslots = 0, nlev = 0, g, nlower = 0, nupper = 0;
   PetscLogDouble  ff = 0, t0, t1;
+  void           *stream;
+  int             err;
 
   PetscFunctionBegin;
   PetscCall(PetscTime(&t0));
@@ -223,16 +251,16 @@ static PetscErrorCode PCBRBILUBuildLayout(PC pc, PetscBool *ok)
   PetscCall(MatGetRowIJ(op->Ad, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
   PetscCheck(done && n == m, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCBRBILU: needs the CSR structure of the local diagonal block (type %s)", ((PetscObject)op->Ad)->type_name);
   PetscCheck((PetscInt64)ai[m] < PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCBRBILU: the local diagonal block has %" PetscInt64_FMT " entries; the kernels take fewer than 2^31 per process: use more processes", (PetscInt64)ai[m]);
-  for (PetscInt o = 0; o < m; o++) maxrow = PetscMax(maxrow, ai[o + 1] - ai[o]);
-  PetscCall(PetscMalloc5(m, &pos, m, &lev, m, &nu, nb, &nlevb, 4 * (maxrow + 1), &tq));
-  tp = tq + (maxrow + 1);
-  ts = tp + (maxrow + 1);
-  tk = ts + (maxrow + 1);
+  for (PetscInt o = 0; o < m; o++) {
+    maxrow = PetscMax(maxrow, ai[o + 1] - ai[o]);
+    nempty += ai[o + 1] == ai[o];
+  }
+  PetscCall(PetscMalloc5(m, &pos, m, &lev, m, &nu, nb, &nlevb, maxrow + 1, &tq));
   PetscCall(PetscFree(jac->stor));
   PetscCall(PetscMalloc1(m, &jac->stor));
   stor = jac->stor;
   /* 1. logical positions */
-  for (PetscInt p = 0; p < m; p++) pos[perm[p]] = p;
+  for (PetscInt p = 0; p < m; p++) pos[perm[p]] = (int)p;
   /* 2. levels in logical order: a row's level is 1 + the largest level of the earlier rows of its block it is coupled
      to, in either direction (a_ij or a_ji), so that levels order the forward (lower entries) and the backward (upper
      entries) dependencies alike, whatever the pattern */
@@ -258,7 +286,10 @@ static PetscErrorCode PCBRBILUBuildLayout(PC pc, PetscBool *ok)
 
           if (cc == o) continue;
           w++;
-          nlo += q < p;
+          if (q < p) {
+            nlo++;
+            ff += 1.0 + 2.0 * nu[cc]; /* factorization: a division, and a multiply-add per upper entry of the earlier row */
+          }
           if (q >= r0 && q < r1) {
             if (q < p) lp = PetscMax(lp, lev[q] + 1);
             else tq[nin++] = q;
@@ -266,7 +297,7 @@ static PetscErrorCode PCBRBILUBuildLayout(PC pc, PetscBool *ok)
         }
         lev[p] = lp;
         for (PetscInt t = 0; t < nin; t++) lev[tq[t]] = PetscMax(lev[tq[t]], lp + 1);
-        nu[p] = (int)(w - nlo);
+        nu[o] = (int)(w - nlo); /* by local row: read back next to pos[] */
         nlower += nlo;
         nupper += w - nlo;
         W = PetscMax(W, w);
@@ -305,15 +336,18 @@ static PetscErrorCode PCBRBILUBuildLayout(PC pc, PetscBool *ok)
   lay->roff[ord->ncolors] = ns;
   lay->soff[ord->ncolors] = nslots;
   PetscCheck(ns < PETSC_INT32_MAX && nlev < PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCBRBILU: %" PetscInt64_FMT " rows on a process; the kernels take fewer than 2^31: use more processes", ns);
-  jac->nslots  = nslots;
-  jac->nlevels = nlev;
-  jac->maxlev  = maxl;
-  jac->nlower  = nlower;
-  jac->nupper  = nupper;
+  jac->nslots       = nslots;
+  jac->nlevels      = nlev;
+  jac->maxlev       = maxl;
+  jac->nlower       = nlower;
+  jac->nupper       = nupper;
+  jac->factor_flops = ff + 2.0 * m; /* per lower entry (k) a division and a multiply-add per upper entry of row k; per row the drop */
+  jac->apply_flops  = 2.0 * (PetscLogDouble)(nlower + nupper) + (PetscLogDouble)m;
   /* storage row of every local row: a block's rows by level, in logical order inside a level (counting sort) */
   PetscCall(PCBRBILUTarget(op, &jac->rstart, sizeof(int) * (size_t)(nb + 1), "PCBRBILU's block starts", &h_rstart));
   PetscCall(PCBRBILUTarget(op, &jac->lstart, sizeof(int) * (size_t)(nb + 1), "PCBRBILU's block levels", &h_lstart));
   PetscCall(PCBRBILUTarget(op, &jac->lptr, sizeof(int) * (size_t)(nlev + 1), "PCBRBILU's level starts", &h_lptr));
+  PetscCall(PCBRBILUTarget(op, &jac->sperm, sizeof(int) * (size_t)ns, "PCBRBILU's permutation", &h_sperm));
   PetscCall(PetscMalloc1(maxl + 1, &cnt));
   g = 0;
   for (PetscInt b = 0; b < nb; b++) {
@@ -325,7 +359,12 @@ static PetscErrorCode PCBRBILUBuildLayout(PC pc, PetscBool *ok)
     for (PetscInt p = r0; p < r1; p++) cnt[lev[p] + 1]++;
     for (PetscInt l = 0; l < L; l++) cnt[l + 1] += cnt[l];
     for (PetscInt l = 0; l < L; l++) h_lptr[g + l] = (int)(r0 + cnt[l]);
-    for (PetscInt p = r0; p < r1; p++) stor[perm[p]] = r0 + cnt[lev[p]]++;
+    for (PetscInt p = r0; p < r1; p++) {
+      const PetscInt s = r0 + cnt[lev[p]]++;
+
+      stor[perm[p]] = s;
+      h_sperm[s]    = (int)perm[p];
+    }
     g += L;
   }
   h_rstart[nb] = (int)m;
@@ -335,97 +374,74 @@ static PetscErrorCode PCBRBILUBuildLayout(PC pc, PetscBool *ok)
   PetscCall(PetscTime(&t1));
   jac->tsplit[2] += t1 - t0;
   t0 = t1;
-  /* 3. slots */
-  PetscCall(PCBRBILUTarget(op, &jac->sperm, sizeof(int) * (size_t)ns, "PCBRBILU's permutation", &h_sperm));
-  PetscCall(PCBRBILUTarget(op, &jac->col, sizeof(int) * (size_t)nslots, "PCBRBILU's factor columns", &h_col));
-  PetscCall(PCBRBILUTarget(op, &jac->nl, sizeof(unsigned short) * (size_t)ns, "PCBRBILU's lower counts", &h_nl));
-  PetscCall(PCBRBILUTarget(op, &jac->map, sizeof(int) * (size_t)nslots, "PCBRBILU's value map", &h_map));
-  PetscCall(PCBRBILUTarget(op, &jac->dmap, sizeof(int) * (size_t)ns, "PCBRBILU's diagonal map", &h_dmap));
-  for (PetscInt c = 0; c < ord->ncolors; c++) {
-    const PetscInt W = lay->W[c];
-
-    for (PetscInt b = cstart[c]; b < cstart[c + 1]; b++) {
-      const PetscInt   r0 = bstart[b], R = bstart[b + 1] - r0;
-      const PetscInt64 base = lay->soff[c] + (PetscInt64)(r0 - lay->roff[c]) * W;
-
-      for (PetscInt p = r0; p < r0 + R; p++) {
-        const PetscInt   o = perm[p], s = stor[o];
-        const PetscInt64 slot0 = base + (s - r0);
-        PetscInt         w = 0, nlo = 0, dm = -1;
-
-        for (PetscInt e = ai[o]; e < ai[o + 1]; e++) {
-          const PetscInt cc = aj[e], q = pos[cc];
-          PetscInt       j  = w;
-
-          if (cc == o) {
-            dm = e;
-            continue;
-          }
-          if (q < p) {
-            nlo++;
-            ff += 1.0 + 2.0 * nu[q]; /* factorization: a division, and a multiply-add per upper entry of row cc */
-          }
-          while (j > 0 && tp[j - 1] > q) { /* insertion by logical position (the row's entries are few) */
-            tp[j] = tp[j - 1];
-            ts[j] = ts[j - 1];
-            tk[j] = tk[j - 1];
-            j--;
-          }
-          tp[j] = q;
-          ts[j] = stor[cc];
-          tk[j] = e;
-          w++;
-        }
-        for (PetscInt k = 0; k < w; k++) {
-          h_col[slot0 + k * R] = (int)ts[k];
-          h_map[slot0 + k * R] = (int)tk[k];
-        }
-        for (PetscInt k = w; k < W; k++) {
-          h_col[slot0 + k * R] = -1;
-          h_map[slot0 + k * R] = -1;
-        }
-        h_sperm[s] = (int)o;
-        h_dmap[s]  = (int)dm;
-        h_nl[s]    = (unsigned short)nlo;
-      }
-    }
-  }
-  /* factorization work: per lower entry (k) a division and a multiply-add per upper entry of row k; per row the drop */
-  jac->factor_flops = ff + 2.0 * m;
-  jac->apply_flops  = 2.0 * (PetscLogDouble)(jac->nlower + jac->nupper) + (PetscLogDouble)m;
-  PetscCall(PetscTime(&t1));
-  jac->tsplit[3] += t1 - t0;
-  t0 = t1;
+  /* the layout's arrays and what the slots kernel reads, in the backend's memory */
   PetscCall(PCBRBILUCommit(op, &jac->rstart, sizeof(int) * (size_t)(nb + 1), "PCBRBILU's block starts", &h_rstart));
   PetscCall(PCBRBILUCommit(op, &jac->lstart, sizeof(int) * (size_t)(nb + 1), "PCBRBILU's block levels", &h_lstart));
   PetscCall(PCBRBILUCommit(op, &jac->lptr, sizeof(int) * (size_t)(nlev + 1), "PCBRBILU's level starts", &h_lptr));
   PetscCall(PCBRBILUCommit(op, &jac->sperm, sizeof(int) * (size_t)ns, "PCBRBILU's permutation", &h_sperm));
-  PetscCall(PCBRBILUCommit(op, &jac->col, sizeof(int) * (size_t)nslots, "PCBRBILU's factor columns", &h_col));
-  PetscCall(PCBRBILUCommit(op, &jac->nl, sizeof(unsigned short) * (size_t)ns, "PCBRBILU's lower counts", &h_nl));
-  PetscCall(PCBRBILUCommit(op, &jac->map, sizeof(int) * (size_t)nslots, "PCBRBILU's value map", &h_map));
-  PetscCall(PCBRBILUCommit(op, &jac->dmap, sizeof(int) * (size_t)ns, "PCBRBILU's diagonal map", &h_dmap));
-  PetscCall(PCMSBufferEnsure(op, &jac->fvals, (size_t)PCBRBILUElem(jac) * (size_t)nslots, "PCBRBILU's factors"));
-  PetscCall(PCMSBufferEnsure(op, &jac->fdinv, (size_t)PCBRBILUElem(jac) * (size_t)ns, "PCBRBILU's inverse pivots"));
-  PetscCall(PCMSBufferEnsure(op, &jac->y, sizeof(double) * (size_t)ns, "PCBRBILU's substitution vector"));
   lay->rstart = (const int *)jac->rstart.ptr;
   lay->lstart = (const int *)jac->lstart.ptr;
   lay->lptr   = (const int *)jac->lptr.ptr;
   lay->sperm  = (const int *)jac->sperm.ptr;
-  lay->col    = (const int *)jac->col.ptr;
-  lay->nl     = (const unsigned short *)jac->nl.ptr;
-  if (op->device) PetscCall(PCMSSynchronize(op)); /* the host arrays are freed next */
+  /* the device CSR of aijcusparse (32-bit indices) when there is no empty row (else it may be compressed: its row starts are not Ad's) */
+  if (op->device && !nempty && sizeof(PetscInt) == sizeof(int)) PetscCall(MatSeqAIJGetCSRAndMemType(op->Ad, &dai, &daj, NULL, &mt));
+  if (PetscMemTypeDevice(mt)) {
+    PetscCall(PCBRBILUIntArray(op, dai, m + 1, PETSC_TRUE, &t_ai, "PCBRBILU's copy of the row starts", &k_ai));
+    PetscCall(PCBRBILUIntArray(op, daj, ai[m], PETSC_TRUE, &t_aj, "PCBRBILU's copy of the columns", &k_aj));
+  } else {
+    PetscCall(PCBRBILUIntArray(op, ai, m + 1, (PetscBool)!op->device, &t_ai, "PCBRBILU's copy of the row starts", &k_ai));
+    PetscCall(PCBRBILUIntArray(op, aj, ai[m], (PetscBool)!op->device, &t_aj, "PCBRBILU's copy of the columns", &k_aj));
+  }
+  if (op->device) PetscCall(PCBRBILUUpload(op, &t_pos, pos, sizeof(int) * (size_t)m, "PCBRBILU's positions"));
+  k_pos = op->device ? (const int *)t_pos.ptr : pos;
+  PetscCall(PCBRBILUIntArray(op, stor, m, (PetscBool)!op->device, &t_stor, "PCBRBILU's storage rows", &k_stor));
+  PetscCall(PCMSBufferDestroy(&jac->col));
+  PetscCall(PCMSBufferDestroy(&jac->map));
+  PetscCall(PCMSBufferDestroy(&jac->nl));
+  PetscCall(PCMSBufferDestroy(&jac->dmap));
+  PetscCall(PCMSBufferEnsure(op, &jac->col, sizeof(int) * (size_t)nslots, "PCBRBILU's factor columns"));
+  PetscCall(PCMSBufferEnsure(op, &jac->map, sizeof(int) * (size_t)nslots, "PCBRBILU's value map"));
+  PetscCall(PCMSBufferEnsure(op, &jac->nl, sizeof(unsigned short) * (size_t)ns, "PCBRBILU's lower counts"));
+  PetscCall(PCMSBufferEnsure(op, &jac->dmap, sizeof(int) * (size_t)ns, "PCBRBILU's diagonal map"));
+  PetscCall(PCMSBufferEnsure(op, &jac->fvals, (size_t)PCBRBILUElem(jac) * (size_t)nslots, "PCBRBILU's factors"));
+  PetscCall(PCMSBufferEnsure(op, &jac->fdinv, (size_t)PCBRBILUElem(jac) * (size_t)ns, "PCBRBILU's inverse pivots"));
+  PetscCall(PCMSBufferEnsure(op, &jac->y, sizeof(double) * (size_t)ns, "PCBRBILU's substitution vector"));
+  PetscCall(PetscTime(&t1));
+  jac->tsplit[4] += t1 - t0;
+  t0 = t1;
+  /* 3. the slots, by the backend */
+  PetscCall(PCMSKernelBegin(op, &stream));
+  err = jac->k->slots(lay, k_ai, k_aj, k_pos, k_stor, (int *)jac->col.ptr, (int *)jac->map.ptr, (unsigned short *)jac->nl.ptr, (int *)jac->dmap.ptr, stream);
+  PetscCall(PCMSKernelEnd(op, err, jac->k->backend, "slots", 0));
+  lay->col = (const int *)jac->col.ptr;
+  lay->nl  = (const unsigned short *)jac->nl.ptr;
+  if (PetscDefined(USE_DEBUG) && !op->device) { /* the GPU's row function (MSBRBSlotsRow) gives the reference's arrays */
+    int            *c2, *m2, *d2;
+    unsigned short *n2;
+    PetscBool       eq[4];
+
+    PetscCall(PetscMalloc4(nslots, &c2, nslots, &m2, ns, &n2, ns, &d2));
+    for (PetscInt64 s = 0; s < ns; s++) MSBRBSlotsRow(lay, s, k_ai, k_aj, k_pos, k_stor, c2, m2, n2, d2);
+    PetscCall(PetscArraycmp(c2, (const int *)jac->col.ptr, nslots, &eq[0]));
+    PetscCall(PetscArraycmp(m2, (const int *)jac->map.ptr, nslots, &eq[1]));
+    PetscCall(PetscArraycmp(n2, (const unsigned short *)jac->nl.ptr, ns, &eq[2]));
+    PetscCall(PetscArraycmp(d2, (const int *)jac->dmap.ptr, ns, &eq[3]));
+    PetscCheck(eq[0] && eq[1] && eq[2] && eq[3], PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCBRBILU: the slots of the GPU's row function (MSBRBSlotsRow) differ from the reference's (col %d, map %d, nl %d, dmap %d equal)", (int)eq[0], (int)eq[1], (int)eq[2], (int)eq[3]);
+    PetscCall(PetscFree4(c2, m2, n2, d2));
+  }
+  if (op->device) PetscCall(PCMSSynchronize(op)); /* the temporary arrays are freed next */
   PetscCall(PCBRBILUFreeTarget(op, &h_rstart));
   PetscCall(PCBRBILUFreeTarget(op, &h_lstart));
   PetscCall(PCBRBILUFreeTarget(op, &h_lptr));
   PetscCall(PCBRBILUFreeTarget(op, &h_sperm));
-  PetscCall(PCBRBILUFreeTarget(op, &h_col));
-  PetscCall(PCBRBILUFreeTarget(op, &h_nl));
-  PetscCall(PCBRBILUFreeTarget(op, &h_map));
-  PetscCall(PCBRBILUFreeTarget(op, &h_dmap));
-  PetscCall(PetscTime(&t1));
-  jac->tsplit[4] += t1 - t0;
+  PetscCall(PCMSBufferDestroy(&t_ai));
+  PetscCall(PCMSBufferDestroy(&t_aj));
+  PetscCall(PCMSBufferDestroy(&t_pos));
+  PetscCall(PCMSBufferDestroy(&t_stor));
   PetscCall(PetscFree5(pos, lev, nu, nlevb, tq)); /* stor kept: local row -> storage row, for the error messages */
   PetscCall(MatRestoreRowIJ(op->Ad, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
+  PetscCall(PetscTime(&t1));
+  jac->tsplit[3] += t1 - t0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
