@@ -209,18 +209,60 @@ static PetscErrorCode PCBRBILUIntArray(PCMSOperator *op, const PetscInt *src, Pe
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* what the level pass sums */
+typedef struct {
+  PetscInt64 ffi, nlower, nupper;
+  int        bad;
+} BRBLevelSums;
+
+/* The level pass for row o at logical position p of the block of positions r0 .. r1-1, whose colour holds the
+   positions rc0 .. rc1-1: its level (lev[], by local row) is pulled from its earlier coupled rows of the block (final:
+   they came before it) and pushed to its later ones; nu[o] its upper count. Returns the number of off-diagonal entries,
+   the level in *lp. Without branches: the outcome of each test changes from entry to entry (block faces, colours);
+   lev[] and nu[] are initialised, so the loads whose values are masked read defined values. */
+static inline PetscInt BRBLevelRow(PetscInt o, PetscInt p, PetscInt r0, PetscInt r1, PetscInt rc0, PetscInt rc1, const PetscInt *ai, const PetscInt *aj, const int *pos, int *lev, int *nu, PetscInt *tq, BRBLevelSums *sum, int *lp)
+{
+  const PetscInt e1 = ai[o + 1];
+  PetscInt       nlo = 0, nup = 0, nin = 0;
+  PetscInt64     ffi = 0;
+  int            l = lev[o], bad = 0;
+
+  for (PetscInt e = ai[o]; e < e1; e++) {
+    const PetscInt cc = aj[e], q = pos[cc];
+    const int      lo = q < p, up = q > p, in = (size_t)(q - r0) < (size_t)(r1 - r0);
+
+    l = PetscMax(l, (lev[cc] + 1) & -(lo & in)); /* pulled from an earlier row of the block */
+    ffi += lo * (PetscInt64)(1 + 2 * nu[cc]);    /* factorization: a division, a multiply-add per upper entry of that row */
+    nlo += lo;
+    nup += up;
+    tq[nin] = cc; /* a later row of the block: pushed below */
+    nin += in & up;
+    bad |= !in & ((size_t)(q - rc0) < (size_t)(rc1 - rc0)); /* two blocks of one colour coupled */
+  }
+  lev[o] = l;
+  for (PetscInt t = 0; t < nin; t++) lev[tq[t]] = PetscMax(lev[tq[t]], l + 1);
+  nu[o] = (int)nup;
+  sum->ffi += ffi;
+  sum->nlower += nlo;
+  sum->nupper += nup;
+  sum->bad |= bad;
+  *lp = l;
+  return nlo + nup;
+}
+
 /* The storage layout of an ordering (brbilukernels.h): the levels (wavefronts) of every block, its rows stored by
    level, slot-major inside the block. Returns PETSC_FALSE in *ok when the operator couples two blocks of one colour (a
    grid ordering on an operator that is not a star stencil).
 
-   On the host, linear passes over the CSR of Ad, block by block (a block's rows and their neighbours are close in
-   memory):
+   On the host, linear passes:
      1. every row's logical position pos[] (the blocks and the colours are ranges of positions, so "same block" and
-        "same colour" are range tests, no block array);
-     2. per block, rows in logical order: the level (pulled from the row's earlier neighbours in the block, then pushed
-        to its later ones), the off-diagonal and upper counts, the widest row of each colour, the coupling test, the
-        factorization's flops (the upper count of an earlier row is final); then the block's counting sort by level
-        gives the storage rows (stor, sperm).
+        "same colour" are range tests);
+     2. one pass over the CSR of Ad (BRBLevelRow): every row's level (pulled from its earlier coupled rows in the
+        block, then pushed to its later ones), off-diagonal and upper counts, the widest row of each colour, the
+        coupling test, the factorization's flops (the upper count of an earlier row is final). Grid orderings take
+        the rows in their own order, streaming through the CSR (inside a brick the logical order is the rows' order,
+        and a level depends only on rows of its brick); graph orderings block by block in logical order;
+     3. per block, a counting sort by level gives the storage rows (stor, sperm).
    Then, by the backend (on the GPU: one thread per row, nothing of the slots built on the host or uploaded), the slots
    (MS_BRB_SLOTS: col, map, nl, dmap) from pos, stor and Ad's CSR structure (on the GPU the device CSR of aijcusparse,
    else uploaded). */
@@ -239,8 +281,10 @@ static PetscErrorCode PCBRBILUBuildLayout(PC pc, PetscBool *ok)
   const int      *k_ai, *k_aj, *k_pos, *k_stor;
   PCMSBuffer      t_ai = {0}, t_aj = {0}, t_pos = {0}, t_stor = {0};
   PetscMemType    mt   = PETSC_MEMTYPE_HOST;
-  PetscInt64      ns = m, nslots = 0, nlev = 0, g, nlower = 0, nupper = 0;
-  PetscLogDouble  ff = 0, t0, t1;
+  PetscInt64      ns = m, nslots = 0, nlev = 0, g;
+  BRBLevelSums    sum = {0, 0, 0, 0};
+  PetscInt        Wc[MS_BRB_MAXCOLORS];
+  PetscLogDouble  t0, t1;
   void           *stream;
   int             err;
 
@@ -255,59 +299,72 @@ static PetscErrorCode PCBRBILUBuildLayout(PC pc, PetscBool *ok)
     maxrow = PetscMax(maxrow, ai[o + 1] - ai[o]);
     nempty += ai[o + 1] == ai[o];
   }
-  PetscCall(PetscMalloc5(m, &pos, m, &lev, m, &nu, nb, &nlevb, maxrow + 1, &tq));
+  PetscCall(PetscMalloc3(m, &pos, nb, &nlevb, maxrow + 1, &tq));
+  PetscCall(PetscCalloc2(m, &lev, m, &nu));
   PetscCall(PetscFree(jac->stor));
   PetscCall(PetscMalloc1(m, &jac->stor));
   stor = jac->stor;
   /* 1. logical positions */
   for (PetscInt p = 0; p < m; p++) pos[perm[p]] = (int)p;
-  /* 2. levels in logical order: a row's level is 1 + the largest level of the earlier rows of its block it is coupled
+  /* 2. levels: a row's level is 1 + the largest level of the earlier rows (logical order) of its block it is coupled
      to, in either direction (a_ij or a_ji), so that levels order the forward (lower entries) and the backward (upper
      entries) dependencies alike, whatever the pattern */
   PetscCall(PetscMemzero(lay, sizeof(*lay)));
   lay->ncolors = (int)ord->ncolors;
   jac->maxw    = 0;
-  for (PetscInt c = 0; c < ord->ncolors && *ok; c++) {
-    const PetscInt rc0 = bstart[cstart[c]], rc1 = bstart[cstart[c + 1]];
-    PetscInt       W   = 0;
+  for (PetscInt c = 0; c < ord->ncolors; c++) Wc[c] = 0;
+  for (PetscInt b = 0; b < nb; b++) nlevb[b] = 0;
+  if (ord->grid) {
+    /* grid: the rows in their own order (streaming through the CSR; a brick's rows come in its logical order, x
+       fastest, and a row's level depends only on rows of its brick), the brick of (i, j, k) from per-axis tables */
+    const PetscInt *box = ord->box, *nbk = ord->nblk;
+    PetscInt       *ax, *binv, *bc, o = 0;
 
-    for (PetscInt b = cstart[c]; b < cstart[c + 1] && *ok; b++) {
-      const PetscInt r0 = bstart[b], r1 = bstart[b + 1];
-      int            L  = 0;
-
-      for (PetscInt p = r0; p < r1; p++) lev[p] = 0;
-      for (PetscInt p = r0; p < r1; p++) {
-        const PetscInt o = perm[p];
-        PetscInt       w = 0, nlo = 0, nin = 0;
-        int            lp = lev[p];
-
-        for (PetscInt e = ai[o]; e < ai[o + 1]; e++) {
-          const PetscInt cc = aj[e], q = pos[cc];
-
-          if (cc == o) continue;
-          w++;
-          if (q < p) {
-            nlo++;
-            ff += 1.0 + 2.0 * nu[cc]; /* factorization: a division, and a multiply-add per upper entry of the earlier row */
-          }
-          if (q >= r0 && q < r1) {
-            if (q < p) lp = PetscMax(lp, lev[q] + 1);
-            else tq[nin++] = q;
-          } else if (q >= rc0 && q < rc1) *ok = PETSC_FALSE; /* two blocks of one colour coupled */
-        }
-        lev[p] = lp;
-        for (PetscInt t = 0; t < nin; t++) lev[tq[t]] = PetscMax(lev[tq[t]], lp + 1);
-        nu[o] = (int)(w - nlo); /* by local row: read back next to pos[] */
-        nlower += nlo;
-        nupper += w - nlo;
-        W = PetscMax(W, w);
-        L = PetscMax(L, lp + 1);
+    PetscCall(PetscMalloc3(box[0] + box[1] + box[2], &ax, nb, &binv, nb, &bc));
+    for (PetscInt a = 0, off = 0; a < 3; off += box[a], a++)
+      for (PetscInt t = 0; t < nbk[a]; t++)
+        for (PetscInt i = t * box[a] / nbk[a]; i < (t + 1) * box[a] / nbk[a]; i++) ax[off + i] = t;
+    for (PetscInt c = 0; c < ord->ncolors; c++)
+      for (PetscInt b = cstart[c]; b < cstart[c + 1]; b++) {
+        binv[ord->bid[b]] = b;
+        bc[b]             = c;
       }
-      nlevb[b] = L;
-      nlev += L;
-      maxl = PetscMax(maxl, L);
-    }
-    if (!*ok) break;
+    for (PetscInt k = 0; k < box[2]; k++)
+      for (PetscInt j = 0; j < box[1]; j++) {
+        const PetscInt yz = nbk[0] * (ax[box[0] + j] + nbk[1] * ax[box[0] + box[1] + k]);
+
+        for (PetscInt i = 0; i < box[0]; i++, o++) {
+          const PetscInt b = binv[ax[i] + yz], c = bc[b];
+          PetscInt       w;
+          int            lp;
+
+          w        = BRBLevelRow(o, pos[o], bstart[b], bstart[b + 1], bstart[cstart[c]], bstart[cstart[c + 1]], ai, aj, pos, lev, nu, tq, &sum, &lp);
+          Wc[c]    = PetscMax(Wc[c], w);
+          nlevb[b] = PetscMax(nlevb[b], lp + 1);
+        }
+      }
+    PetscCall(PetscFree3(ax, binv, bc));
+  } else {
+    /* graph: block by block, a block's rows in logical order */
+    for (PetscInt c = 0; c < ord->ncolors; c++)
+      for (PetscInt b = cstart[c]; b < cstart[c + 1]; b++)
+        for (PetscInt p = bstart[b]; p < bstart[b + 1]; p++) {
+          PetscInt w;
+          int      lp;
+
+          w        = BRBLevelRow(perm[p], p, bstart[b], bstart[b + 1], bstart[cstart[c]], bstart[cstart[c + 1]], ai, aj, pos, lev, nu, tq, &sum, &lp);
+          Wc[c]    = PetscMax(Wc[c], w);
+          nlevb[b] = PetscMax(nlevb[b], lp + 1);
+        }
+  }
+  *ok = (PetscBool)!sum.bad;
+  for (PetscInt b = 0; b < nb; b++) {
+    nlev += nlevb[b];
+    maxl = PetscMax(maxl, nlevb[b]);
+  }
+  for (PetscInt c = 0; c < ord->ncolors && *ok; c++) {
+    const PetscInt rc0 = bstart[cstart[c]], rc1 = bstart[cstart[c + 1]], W = Wc[c];
+
     PetscCheck(W < 65536, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCBRBILU: a row of the local diagonal block has %" PetscInt_FMT " off-diagonal entries; the kernels take at most 65535", W);
     lay->nb[c]   = (int)(cstart[c + 1] - cstart[c]);
     lay->W[c]    = (int)W;
@@ -319,7 +376,8 @@ static PetscErrorCode PCBRBILUBuildLayout(PC pc, PetscBool *ok)
   }
   if (!*ok) {
     PetscCall(PetscFree(jac->stor));
-    PetscCall(PetscFree5(pos, lev, nu, nlevb, tq));
+    PetscCall(PetscFree3(pos, nlevb, tq));
+    PetscCall(PetscFree2(lev, nu));
     PetscCall(MatRestoreRowIJ(op->Ad, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -329,7 +387,7 @@ static PetscErrorCode PCBRBILUBuildLayout(PC pc, PetscBool *ok)
         const PetscInt o = perm[p];
         for (PetscInt e = ai[o]; e < ai[o + 1]; e++) {
           const PetscInt q = pos[aj[e]];
-          PetscCheck(aj[e] == o || q < bstart[b] || q >= bstart[b + 1] || (q < p) == (lev[q] < lev[p]), PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCBRBILU: rows %" PetscInt_FMT " and %" PetscInt_FMT " of one block are coupled and their levels do not follow the elimination order", o, aj[e]);
+          PetscCheck(aj[e] == o || q < bstart[b] || q >= bstart[b + 1] || (q < p) == (lev[aj[e]] < lev[o]), PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCBRBILU: rows %" PetscInt_FMT " and %" PetscInt_FMT " of one block are coupled and their levels do not follow the elimination order", o, aj[e]);
         }
       }
   lay->boff[ord->ncolors] = (int)nb;
@@ -339,10 +397,10 @@ static PetscErrorCode PCBRBILUBuildLayout(PC pc, PetscBool *ok)
   jac->nslots       = nslots;
   jac->nlevels      = nlev;
   jac->maxlev       = maxl;
-  jac->nlower       = nlower;
-  jac->nupper       = nupper;
-  jac->factor_flops = ff + 2.0 * m; /* per lower entry (k) a division and a multiply-add per upper entry of row k; per row the drop */
-  jac->apply_flops  = 2.0 * (PetscLogDouble)(nlower + nupper) + (PetscLogDouble)m;
+  jac->nlower       = sum.nlower;
+  jac->nupper       = sum.nupper;
+  jac->factor_flops = (PetscLogDouble)sum.ffi + 2.0 * m; /* per lower entry (k) a division and a multiply-add per upper entry of row k; per row the drop */
+  jac->apply_flops  = 2.0 * (PetscLogDouble)(sum.nlower + sum.nupper) + (PetscLogDouble)m;
   /* storage row of every local row: a block's rows by level, in logical order inside a level (counting sort) */
   PetscCall(PCBRBILUTarget(op, &jac->rstart, sizeof(int) * (size_t)(nb + 1), "PCBRBILU's block starts", &h_rstart));
   PetscCall(PCBRBILUTarget(op, &jac->lstart, sizeof(int) * (size_t)(nb + 1), "PCBRBILU's block levels", &h_lstart));
@@ -356,11 +414,11 @@ static PetscErrorCode PCBRBILUBuildLayout(PC pc, PetscBool *ok)
     h_rstart[b] = (int)r0;
     h_lstart[b] = (int)g;
     for (PetscInt l = 0; l <= L; l++) cnt[l] = 0;
-    for (PetscInt p = r0; p < r1; p++) cnt[lev[p] + 1]++;
+    for (PetscInt p = r0; p < r1; p++) cnt[lev[perm[p]] + 1]++;
     for (PetscInt l = 0; l < L; l++) cnt[l + 1] += cnt[l];
     for (PetscInt l = 0; l < L; l++) h_lptr[g + l] = (int)(r0 + cnt[l]);
     for (PetscInt p = r0; p < r1; p++) {
-      const PetscInt s = r0 + cnt[lev[p]]++;
+      const PetscInt s = r0 + cnt[lev[perm[p]]]++;
 
       stor[perm[p]] = s;
       h_sperm[s]    = (int)perm[p];
@@ -409,7 +467,7 @@ static PetscErrorCode PCBRBILUBuildLayout(PC pc, PetscBool *ok)
   PetscCall(PetscTime(&t1));
   jac->tsplit[4] += t1 - t0;
   t0 = t1;
-  /* 3. the slots, by the backend */
+  /* 4. the slots, by the backend */
   PetscCall(PCMSKernelBegin(op, &stream));
   err = jac->k->slots(lay, k_ai, k_aj, k_pos, k_stor, (int *)jac->col.ptr, (int *)jac->map.ptr, (unsigned short *)jac->nl.ptr, (int *)jac->dmap.ptr, stream);
   PetscCall(PCMSKernelEnd(op, err, jac->k->backend, "slots", 0));
@@ -438,7 +496,8 @@ static PetscErrorCode PCBRBILUBuildLayout(PC pc, PetscBool *ok)
   PetscCall(PCMSBufferDestroy(&t_aj));
   PetscCall(PCMSBufferDestroy(&t_pos));
   PetscCall(PCMSBufferDestroy(&t_stor));
-  PetscCall(PetscFree5(pos, lev, nu, nlevb, tq)); /* stor kept: local row -> storage row, for the error messages */
+  PetscCall(PetscFree2(lev, nu));
+  PetscCall(PetscFree3(pos, nlevb, tq)); /* stor kept: local row -> storage row, for the error messages */
   PetscCall(MatRestoreRowIJ(op->Ad, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
   PetscCall(PetscTime(&t1));
   jac->tsplit[3] += t1 - t0;
