@@ -91,6 +91,15 @@ typedef struct {
    storage rows in order (forward) and in reverse (backward), the same function. */
 #define MS_BRB_APPLY(name) int name(const MSBRBLayout *lay, int single, const void *fvals, const void *fdinv, const double *b, double *x, double *y, void *stream)
 
+/* The slots of the layout from the CSR structure of the local diagonal block (the last pass of the symbolic setup;
+   lay->rstart, lay->sperm are set, lay->col, lay->nl are not read): for every storage row s, o = sperm[s], its
+   off-diagonal entries e (aj[e] != o) in the logical order of their columns (pos: local row -> logical position; an
+   entry's rank is the number of the row's other off-diagonal entries with a smaller position) go to the slots
+   col[slot0 + rank stride] = stor[aj[e]] (stor: local row -> storage row) and map[...] = e, the row's remaining slots are
+   padding (-1, -1); nl[s] = the entries with pos < pos[o], dmap[s] = the diagonal entry (-1: none). ai, aj, pos, stor in
+   the backend's memory, as int. */
+#define MS_BRB_SLOTS(name) int name(const MSBRBLayout *lay, const int *ai, const int *aj, const int *pos, const int *stor, int *col, int *map, unsigned short *nl, int *dmap, void *stream)
+
 #if defined(__CUDACC__)
   #define MS_BRB_HD __host__ __device__
 #else
@@ -126,6 +135,37 @@ static inline MS_BRB_HD void MSBRBRow(const MSBRBLayout *lay, long long s, long 
 }
 
 /* The operations of one row, shared by both backends so that they compute the same function */
+
+/* the slots of storage row s (MS_BRB_SLOTS) */
+static inline MS_BRB_HD void MSBRBSlotsRow(const MSBRBLayout *lay, long long s, const int *ai, const int *aj, const int *pos, const int *stor, int *col, int *map, unsigned short *nl, int *dmap)
+{
+  const int o = lay->sperm[s], e0 = ai[o], e1 = ai[o + 1], p = pos[o];
+  long long slot0;
+  int       stride, W, w = 0, nlo = 0, dm = -1;
+
+  MSBRBRow(lay, s, &slot0, &stride, &W);
+  for (int e = e0; e < e1; e++) {
+    const int cc = aj[e];
+    int       q, rank = 0;
+
+    if (cc == o) {
+      dm = e;
+      continue;
+    }
+    q = pos[cc];
+    for (int f = e0; f < e1; f++) rank += aj[f] != o && pos[aj[f]] < q;
+    col[slot0 + (long long)rank * stride] = stor[cc];
+    map[slot0 + (long long)rank * stride] = e;
+    nlo += q < p;
+    w++;
+  }
+  for (int k = w; k < W; k++) {
+    col[slot0 + (long long)k * stride] = -1;
+    map[slot0 + (long long)k * stride] = -1;
+  }
+  nl[s]   = (unsigned short)nlo;
+  dmap[s] = dm;
+}
 
 /* gathers the values of storage row s (and its diagonal) from the CSR values */
 static inline MS_BRB_HD void MSBRBGatherRow(const MSBRBLayout *lay, long long s, const int *map, const int *dmap, const double *csrvals, double pertfac, double *work, double *d)
@@ -194,18 +234,21 @@ typedef struct {
   MS_BRB_FACTOR((*factor));
   MS_BRB_CONVERT((*convert));
   MS_BRB_APPLY((*apply));
+  MS_BRB_SLOTS((*slots));
 } MSBRBKernels;
 
 MS_BRB_MULTIPROCESSORS(MSBRBMultiprocessors_Reference);
 MS_BRB_FACTOR(MSBRBFactor_Reference);
 MS_BRB_CONVERT(MSBRBConvert_Reference);
 MS_BRB_APPLY(MSBRBApply_Reference);
+MS_BRB_SLOTS(MSBRBSlots_Reference);
 MS_KERNEL_EXTERN const MSBRBKernels MSBRBKernels_Reference;
 #if defined(PETSC_HAVE_CUDA) || defined(__CUDACC__)
 MS_BRB_MULTIPROCESSORS(MSBRBMultiprocessors_CUDA);
 MS_BRB_FACTOR(MSBRBFactor_CUDA);
 MS_BRB_CONVERT(MSBRBConvert_CUDA);
 MS_BRB_APPLY(MSBRBApply_CUDA);
+MS_BRB_SLOTS(MSBRBSlots_CUDA);
 MS_KERNEL_EXTERN const MSBRBKernels MSBRBKernels_CUDA;
 #endif
 

@@ -46,6 +46,7 @@ typedef struct {
   PetscBool      setup, symmetric, structure;
   const char    *fallback; /* why a grid ordering was not used (NULL: not asked or used) */
   PetscLogDouble setup_time;
+  PetscLogDouble tsplit[6]; /* last setup: operator (pcms layer), ordering, levels, slots, upload, factor (0 when kept) */
   PetscInt       nsetups, nsm;
 
   PCMSOperator        op;
@@ -154,193 +155,352 @@ static PetscErrorCode PCBRBILUGetBox(PC pc, PetscInt m, PetscInt box[3], const c
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The storage layout of an ordering on the host (brbilukernels.h): the levels (wavefronts) of every block, its rows
-   stored by level, slot-major inside the block. Returns PETSC_FALSE in *ok when the operator couples two blocks of one
-   colour (a grid ordering on an operator that is not a star stencil). */
+/* A host array to fill for the buffer buf: the buffer itself on the host, else a temporary array uploaded by
+   PCBRBILUCommit() (one copy per array, no initialisation pass: every entry is written by the caller) */
+static PetscErrorCode PCBRBILUTarget(PCMSOperator *op, PCMSBuffer *buf, size_t bytes, const char *what, void *host)
+{
+  PetscFunctionBegin;
+  if (op->device) PetscCall(PetscMalloc(PetscMax(bytes, (size_t)1), (void **)host));
+  else {
+    PetscCall(PCMSBufferDestroy(buf)); /* exact size: the memory statistics read buf->bytes */
+    PetscCall(PCMSBufferEnsure(op, buf, bytes, what));
+    *(void **)host = buf->ptr;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCBRBILUCommit(PCMSOperator *op, PCMSBuffer *buf, size_t bytes, const char *what, void *host)
+{
+  PetscFunctionBegin;
+  if (op->device) {
+    PetscCall(PCMSBufferDestroy(buf));
+    PetscCall(PCBRBILUUpload(op, buf, *(void **)host, bytes, what));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCBRBILUFreeTarget(PCMSOperator *op, void *host)
+{
+  PetscFunctionBegin;
+  if (op->device) PetscCall(PetscFree(*(void **)host));
+  *(void **)host = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* an int copy of a PetscInt array in the PC's memory (temp): the array itself when PetscInt is int and it is there */
+static PetscErrorCode PCBRBILUIntArray(PCMSOperator *op, const PetscInt *src, PetscInt64 n, PetscBool there, PCMSBuffer *temp, const char *what, const int **dst)
+{
+  PetscFunctionBegin;
+  if (there && sizeof(PetscInt) == sizeof(int)) {
+    *dst = (const int *)src;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (sizeof(PetscInt) == sizeof(int)) PetscCall(PCBRBILUUpload(op, temp, src, sizeof(int) * (size_t)n, what));
+  else {
+    int *h;
+
+    PetscCall(PetscMalloc1(n, &h));
+    for (PetscInt64 i = 0; i < n; i++) h[i] = (int)src[i];
+    PetscCall(PCBRBILUUpload(op, temp, h, sizeof(int) * (size_t)n, what));
+    if (op->device) PetscCall(PCMSSynchronize(op)); /* h is freed next */
+    PetscCall(PetscFree(h));
+  }
+  *dst = (const int *)temp->ptr;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* what the level pass sums */
+typedef struct {
+  PetscInt64 ffi, nlower, nupper;
+  int        bad;
+} BRBLevelSums;
+
+/* The level pass for row o at logical position p of the block of positions r0 .. r1-1, whose colour holds the
+   positions rc0 .. rc1-1: its level (lev[], by local row) is pulled from its earlier coupled rows of the block (final:
+   they came before it) and pushed to its later ones; nu[o] its upper count. Returns the number of off-diagonal entries,
+   the level in *lp. Without branches: the outcome of each test changes from entry to entry (block faces, colours);
+   lev[] and nu[] are initialised, so the loads whose values are masked read defined values. */
+static inline PetscInt BRBLevelRow(PetscInt o, PetscInt p, PetscInt r0, PetscInt r1, PetscInt rc0, PetscInt rc1, const PetscInt *ai, const PetscInt *aj, const int *pos, int *lev, int *nu, PetscInt *tq, BRBLevelSums *sum, int *lp)
+{
+  const PetscInt e1 = ai[o + 1];
+  PetscInt       nlo = 0, nup = 0, nin = 0;
+  PetscInt64     ffi = 0;
+  int            l = lev[o], bad = 0;
+
+  for (PetscInt e = ai[o]; e < e1; e++) {
+    const PetscInt cc = aj[e], q = pos[cc];
+    const int      lo = q < p, up = q > p, in = (size_t)(q - r0) < (size_t)(r1 - r0);
+
+    l = PetscMax(l, (lev[cc] + 1) & -(lo & in)); /* pulled from an earlier row of the block */
+    ffi += lo * (PetscInt64)(1 + 2 * nu[cc]);    /* factorization: a division, a multiply-add per upper entry of that row */
+    nlo += lo;
+    nup += up;
+    tq[nin] = cc; /* a later row of the block: pushed below */
+    nin += in & up;
+    bad |= !in & ((size_t)(q - rc0) < (size_t)(rc1 - rc0)); /* two blocks of one colour coupled */
+  }
+  lev[o] = l;
+  for (PetscInt t = 0; t < nin; t++) lev[tq[t]] = PetscMax(lev[tq[t]], l + 1);
+  nu[o] = (int)nup;
+  sum->ffi += ffi;
+  sum->nlower += nlo;
+  sum->nupper += nup;
+  sum->bad |= bad;
+  *lp = l;
+  return nlo + nup;
+}
+
+/* The storage layout of an ordering (brbilukernels.h): the levels (wavefronts) of every block, its rows stored by
+   level, slot-major inside the block. Returns PETSC_FALSE in *ok when the operator couples two blocks of one colour (a
+   grid ordering on an operator that is not a star stencil).
+
+   On the host, linear passes:
+     1. every row's logical position pos[] (the blocks and the colours are ranges of positions, so "same block" and
+        "same colour" are range tests);
+     2. one pass over the CSR of Ad (BRBLevelRow): every row's level (pulled from its earlier coupled rows in the
+        block, then pushed to its later ones), off-diagonal and upper counts, the widest row of each colour, the
+        coupling test, the factorization's flops (the upper count of an earlier row is final). Grid orderings take
+        the rows in their own order, streaming through the CSR (inside a brick the logical order is the rows' order,
+        and a level depends only on rows of its brick); graph orderings block by block in logical order;
+     3. per block, a counting sort by level gives the storage rows (stor, sperm).
+   Then, by the backend (on the GPU: one thread per row, nothing of the slots built on the host or uploaded), the slots
+   (MS_BRB_SLOTS: col, map, nl, dmap) from pos, stor and Ad's CSR structure (on the GPU the device CSR of aijcusparse,
+   else uploaded). */
 static PetscErrorCode PCBRBILUBuildLayout(PC pc, PetscBool *ok)
 {
   PC_BRBILU      *jac = (PC_BRBILU *)pc->data;
   PCMSOperator   *op  = &jac->op;
   BRBOrdering     ord = jac->ord;
   MSBRBLayout    *lay = &jac->lay;
-  const PetscInt  m   = ord->m;
-  const PetscInt *ai, *aj;
-  PetscInt        n, *pos, *blk, *tmp_pos, *tmp_st, *tmp_k, *nu, *lev, *nlevb, *cnt, *bcol, maxl = 0;
+  const PetscInt  m = ord->m, nb = ord->nblocks, *perm = ord->perm, *bstart = ord->bstart, *cstart = ord->cstart;
+  const PetscInt *ai, *aj, *dai = NULL, *daj = NULL;
+  PetscInt        n, *stor, *tq, *cnt, maxrow = 0, maxl = 0, nempty = 0;
+  int            *pos, *lev, *nu, *nlevb;
   PetscBool       done;
-  int            *h_rstart, *h_lstart, *h_lptr, *h_sperm, *h_col, *h_map, *h_dmap;
-  unsigned short *h_nl;
-  PetscInt64      ns, nslots, nlev = 0, g;
-  PetscLogDouble  ff = 0;
+  int            *h_rstart = NULL, *h_lstart = NULL, *h_lptr = NULL, *h_sperm = NULL;
+  const int      *k_ai, *k_aj, *k_pos, *k_stor;
+  PCMSBuffer      t_ai = {0}, t_aj = {0}, t_pos = {0}, t_stor = {0};
+  PetscMemType    mt   = PETSC_MEMTYPE_HOST;
+  PetscInt64      ns = m, nslots = 0, nlev = 0, g;
+  BRBLevelSums    sum = {0, 0, 0, 0};
+  PetscInt        Wc[MS_BRB_MAXCOLORS];
+  PetscLogDouble  t0, t1;
+  void           *stream;
+  int             err;
 
   PetscFunctionBegin;
+  PetscCall(PetscTime(&t0));
   *ok = PETSC_TRUE;
   PetscCheck(ord->ncolors <= MS_BRB_MAXCOLORS, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCBRBILU: the block colouring of the operator needs %" PetscInt_FMT " colours, more than the %d the kernels take; use larger blocks (-pc_brbilu_block_rows)", ord->ncolors, MS_BRB_MAXCOLORS);
   PetscCall(MatGetRowIJ(op->Ad, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
   PetscCheck(done && n == m, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCBRBILU: needs the CSR structure of the local diagonal block (type %s)", ((PetscObject)op->Ad)->type_name);
   PetscCheck((PetscInt64)ai[m] < PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCBRBILU: the local diagonal block has %" PetscInt64_FMT " entries; the kernels take fewer than 2^31 per process: use more processes", (PetscInt64)ai[m]);
-  PetscCall(PetscMalloc6(m, &pos, m, &blk, m, &nu, m, &lev, ord->nblocks, &nlevb, ord->nblocks, &bcol));
+  for (PetscInt o = 0; o < m; o++) {
+    maxrow = PetscMax(maxrow, ai[o + 1] - ai[o]);
+    nempty += ai[o + 1] == ai[o];
+  }
+  PetscCall(PetscMalloc3(m, &pos, nb, &nlevb, maxrow + 1, &tq));
+  PetscCall(PetscCalloc2(m, &lev, m, &nu));
   PetscCall(PetscFree(jac->stor));
   PetscCall(PetscMalloc1(m, &jac->stor));
-  for (PetscInt c = 0; c < ord->ncolors; c++)
-    for (PetscInt b = ord->cstart[c]; b < ord->cstart[c + 1]; b++) bcol[b] = c;
-  for (PetscInt b = 0; b < ord->nblocks; b++)
-    for (PetscInt p = ord->bstart[b]; p < ord->bstart[b + 1]; p++) {
-      pos[ord->perm[p]] = p;
-      blk[ord->perm[p]] = b;
-    }
-  /* levels, in logical order: a row's level is 1 + the largest level of the earlier rows of its block it is coupled
+  stor = jac->stor;
+  /* 1. logical positions */
+  for (PetscInt p = 0; p < m; p++) pos[perm[p]] = (int)p;
+  /* 2. levels: a row's level is 1 + the largest level of the earlier rows (logical order) of its block it is coupled
      to, in either direction (a_ij or a_ji), so that levels order the forward (lower entries) and the backward (upper
      entries) dependencies alike, whatever the pattern */
-  for (PetscInt p = 0; p < m; p++) lev[p] = 0;
-  for (PetscInt p = 0; p < m; p++) {
-    const PetscInt o = ord->perm[p], b = blk[o];
+  PetscCall(PetscMemzero(lay, sizeof(*lay)));
+  lay->ncolors = (int)ord->ncolors;
+  jac->maxw    = 0;
+  for (PetscInt c = 0; c < ord->ncolors; c++) Wc[c] = 0;
+  for (PetscInt b = 0; b < nb; b++) nlevb[b] = 0;
+  if (ord->grid) {
+    /* grid: the rows in their own order (streaming through the CSR; a brick's rows come in its logical order, x
+       fastest, and a row's level depends only on rows of its brick), the brick of (i, j, k) from per-axis tables */
+    const PetscInt *box = ord->box, *nbk = ord->nblk;
+    PetscInt       *ax, *binv, *bc, o = 0;
 
-    for (PetscInt e = ai[o]; e < ai[o + 1]; e++)
-      if (aj[e] != o && blk[aj[e]] == b && pos[aj[e]] < p) lev[p] = PetscMax(lev[p], lev[pos[aj[e]]] + 1);
-    for (PetscInt e = ai[o]; e < ai[o + 1]; e++)
-      if (aj[e] != o && blk[aj[e]] == b && pos[aj[e]] > p) lev[pos[aj[e]]] = PetscMax(lev[pos[aj[e]]], lev[p] + 1);
+    PetscCall(PetscMalloc3(box[0] + box[1] + box[2], &ax, nb, &binv, nb, &bc));
+    for (PetscInt a = 0, off = 0; a < 3; off += box[a], a++)
+      for (PetscInt t = 0; t < nbk[a]; t++)
+        for (PetscInt i = t * box[a] / nbk[a]; i < (t + 1) * box[a] / nbk[a]; i++) ax[off + i] = t;
+    for (PetscInt c = 0; c < ord->ncolors; c++)
+      for (PetscInt b = cstart[c]; b < cstart[c + 1]; b++) {
+        binv[ord->bid[b]] = b;
+        bc[b]             = c;
+      }
+    for (PetscInt k = 0; k < box[2]; k++)
+      for (PetscInt j = 0; j < box[1]; j++) {
+        const PetscInt yz = nbk[0] * (ax[box[0] + j] + nbk[1] * ax[box[0] + box[1] + k]);
+
+        for (PetscInt i = 0; i < box[0]; i++, o++) {
+          const PetscInt b = binv[ax[i] + yz], c = bc[b];
+          PetscInt       w;
+          int            lp;
+
+          w        = BRBLevelRow(o, pos[o], bstart[b], bstart[b + 1], bstart[cstart[c]], bstart[cstart[c + 1]], ai, aj, pos, lev, nu, tq, &sum, &lp);
+          Wc[c]    = PetscMax(Wc[c], w);
+          nlevb[b] = PetscMax(nlevb[b], lp + 1);
+        }
+      }
+    PetscCall(PetscFree3(ax, binv, bc));
+  } else {
+    /* graph: block by block, a block's rows in logical order */
+    for (PetscInt c = 0; c < ord->ncolors; c++)
+      for (PetscInt b = cstart[c]; b < cstart[c + 1]; b++)
+        for (PetscInt p = bstart[b]; p < bstart[b + 1]; p++) {
+          PetscInt w;
+          int      lp;
+
+          w        = BRBLevelRow(perm[p], p, bstart[b], bstart[b + 1], bstart[cstart[c]], bstart[cstart[c + 1]], ai, aj, pos, lev, nu, tq, &sum, &lp);
+          Wc[c]    = PetscMax(Wc[c], w);
+          nlevb[b] = PetscMax(nlevb[b], lp + 1);
+        }
   }
-  if (PetscDefined(USE_DEBUG))
-    for (PetscInt p = 0; p < m; p++) {
-      const PetscInt o = ord->perm[p];
-      for (PetscInt e = ai[o]; e < ai[o + 1]; e++)
-        PetscCheck(aj[e] == o || blk[aj[e]] != blk[o] || (pos[aj[e]] < p) == (lev[pos[aj[e]]] < lev[p]), PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCBRBILU: rows %" PetscInt_FMT " and %" PetscInt_FMT " of one block are coupled and their levels do not follow the elimination order", o, aj[e]);
-    }
-  for (PetscInt b = 0; b < ord->nblocks; b++) {
-    nlevb[b] = 0;
-    for (PetscInt p = ord->bstart[b]; p < ord->bstart[b + 1]; p++) nlevb[b] = PetscMax(nlevb[b], lev[p] + 1);
+  *ok = (PetscBool)!sum.bad;
+  for (PetscInt b = 0; b < nb; b++) {
     nlev += nlevb[b];
     maxl = PetscMax(maxl, nlevb[b]);
   }
-  /* per colour: blocks, rows, widest row */
-  PetscCall(PetscMemzero(lay, sizeof(*lay)));
-  lay->ncolors = (int)ord->ncolors;
-  nslots       = 0;
-  jac->maxw    = 0;
-  for (PetscInt c = 0; c < ord->ncolors; c++) {
-    PetscInt W = 0;
+  for (PetscInt c = 0; c < ord->ncolors && *ok; c++) {
+    const PetscInt rc0 = bstart[cstart[c]], rc1 = bstart[cstart[c + 1]], W = Wc[c];
 
-    for (PetscInt p = ord->bstart[ord->cstart[c]]; p < ord->bstart[ord->cstart[c + 1]]; p++) {
-      const PetscInt o = ord->perm[p];
-      PetscInt       w = 0;
-      for (PetscInt e = ai[o]; e < ai[o + 1]; e++) w += aj[e] != o;
-      W = PetscMax(W, w);
-    }
     PetscCheck(W < 65536, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCBRBILU: a row of the local diagonal block has %" PetscInt_FMT " off-diagonal entries; the kernels take at most 65535", W);
-    lay->nb[c]   = (int)(ord->cstart[c + 1] - ord->cstart[c]);
+    lay->nb[c]   = (int)(cstart[c + 1] - cstart[c]);
     lay->W[c]    = (int)W;
-    lay->boff[c] = (int)ord->cstart[c];
-    lay->roff[c] = ord->bstart[ord->cstart[c]];
+    lay->boff[c] = (int)cstart[c];
+    lay->roff[c] = rc0;
     lay->soff[c] = nslots;
-    nslots += (PetscInt64)(ord->bstart[ord->cstart[c + 1]] - ord->bstart[ord->cstart[c]]) * W;
+    nslots += (PetscInt64)(rc1 - rc0) * W;
     jac->maxw = PetscMax(jac->maxw, W);
   }
-  ns                      = m;
-  lay->boff[ord->ncolors] = (int)ord->nblocks;
+  if (!*ok) {
+    PetscCall(PetscFree(jac->stor));
+    PetscCall(PetscFree3(pos, nlevb, tq));
+    PetscCall(PetscFree2(lev, nu));
+    PetscCall(MatRestoreRowIJ(op->Ad, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (PetscDefined(USE_DEBUG))
+    for (PetscInt b = 0; b < nb; b++)
+      for (PetscInt p = bstart[b]; p < bstart[b + 1]; p++) {
+        const PetscInt o = perm[p];
+        for (PetscInt e = ai[o]; e < ai[o + 1]; e++) {
+          const PetscInt q = pos[aj[e]];
+          PetscCheck(aj[e] == o || q < bstart[b] || q >= bstart[b + 1] || (q < p) == (lev[aj[e]] < lev[o]), PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCBRBILU: rows %" PetscInt_FMT " and %" PetscInt_FMT " of one block are coupled and their levels do not follow the elimination order", o, aj[e]);
+        }
+      }
+  lay->boff[ord->ncolors] = (int)nb;
   lay->roff[ord->ncolors] = ns;
   lay->soff[ord->ncolors] = nslots;
   PetscCheck(ns < PETSC_INT32_MAX && nlev < PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCBRBILU: %" PetscInt64_FMT " rows on a process; the kernels take fewer than 2^31: use more processes", ns);
-  jac->nslots  = nslots;
-  jac->nlevels = nlev;
-  jac->maxlev  = maxl;
+  jac->nslots       = nslots;
+  jac->nlevels      = nlev;
+  jac->maxlev       = maxl;
+  jac->nlower       = sum.nlower;
+  jac->nupper       = sum.nupper;
+  jac->factor_flops = (PetscLogDouble)sum.ffi + 2.0 * m; /* per lower entry (k) a division and a multiply-add per upper entry of row k; per row the drop */
+  jac->apply_flops  = 2.0 * (PetscLogDouble)(sum.nlower + sum.nupper) + (PetscLogDouble)m;
   /* storage row of every local row: a block's rows by level, in logical order inside a level (counting sort) */
-  PetscCall(PetscMalloc3(ord->nblocks + 1, &h_rstart, ord->nblocks + 1, &h_lstart, nlev + 1, &h_lptr));
+  PetscCall(PCBRBILUTarget(op, &jac->rstart, sizeof(int) * (size_t)(nb + 1), "PCBRBILU's block starts", &h_rstart));
+  PetscCall(PCBRBILUTarget(op, &jac->lstart, sizeof(int) * (size_t)(nb + 1), "PCBRBILU's block levels", &h_lstart));
+  PetscCall(PCBRBILUTarget(op, &jac->lptr, sizeof(int) * (size_t)(nlev + 1), "PCBRBILU's level starts", &h_lptr));
+  PetscCall(PCBRBILUTarget(op, &jac->sperm, sizeof(int) * (size_t)ns, "PCBRBILU's permutation", &h_sperm));
   PetscCall(PetscMalloc1(maxl + 1, &cnt));
   g = 0;
-  for (PetscInt b = 0; b < ord->nblocks; b++) {
-    const PetscInt r0 = ord->bstart[b], L = nlevb[b];
+  for (PetscInt b = 0; b < nb; b++) {
+    const PetscInt r0 = bstart[b], r1 = bstart[b + 1], L = nlevb[b];
 
     h_rstart[b] = (int)r0;
     h_lstart[b] = (int)g;
     for (PetscInt l = 0; l <= L; l++) cnt[l] = 0;
-    for (PetscInt p = r0; p < ord->bstart[b + 1]; p++) cnt[lev[p] + 1]++;
+    for (PetscInt p = r0; p < r1; p++) cnt[lev[perm[p]] + 1]++;
     for (PetscInt l = 0; l < L; l++) cnt[l + 1] += cnt[l];
     for (PetscInt l = 0; l < L; l++) h_lptr[g + l] = (int)(r0 + cnt[l]);
-    for (PetscInt p = r0; p < ord->bstart[b + 1]; p++) jac->stor[ord->perm[p]] = r0 + cnt[lev[p]]++;
+    for (PetscInt p = r0; p < r1; p++) {
+      const PetscInt s = r0 + cnt[lev[perm[p]]]++;
+
+      stor[perm[p]] = s;
+      h_sperm[s]    = (int)perm[p];
+    }
     g += L;
   }
-  h_rstart[ord->nblocks] = (int)m;
-  h_lstart[ord->nblocks] = (int)g;
-  h_lptr[g]              = (int)m;
-  PetscCall(PetscMalloc5(ns, &h_sperm, nslots, &h_col, nslots, &h_map, ns, &h_dmap, ns, &h_nl));
-  PetscCall(PetscMalloc3(jac->maxw + 1, &tmp_pos, jac->maxw + 1, &tmp_st, jac->maxw + 1, &tmp_k));
-  for (PetscInt64 s = 0; s < ns; s++) {
-    h_sperm[s] = -1;
-    h_dmap[s]  = -1;
-    h_nl[s]    = 0;
-  }
-  for (PetscInt64 q = 0; q < nslots; q++) {
-    h_col[q] = -1;
-    h_map[q] = -1;
-  }
-  jac->nlower = jac->nupper = 0;
-  for (PetscInt o = 0; o < m && *ok; o++) {
-    const PetscInt64 s = jac->stor[o];
-    const PetscInt   b = blk[o], c = bcol[b], r0 = ord->bstart[b], R = ord->bstart[b + 1] - r0;
-    const PetscInt64 slot0 = lay->soff[c] + (PetscInt64)(r0 - lay->roff[c]) * lay->W[c] + (s - r0);
-    PetscInt         w = 0, nlo = 0;
-
-    h_sperm[s] = (int)o;
-    for (PetscInt e = ai[o]; e < ai[o + 1]; e++) {
-      const PetscInt cc = aj[e];
-      if (cc == o) {
-        h_dmap[s] = (int)e;
-        continue;
-      }
-      if (blk[cc] != b && bcol[blk[cc]] == c) {
-        *ok = PETSC_FALSE; /* two blocks of one colour coupled */
-        break;
-      }
-      tmp_pos[w] = pos[cc];
-      tmp_st[w]  = jac->stor[cc];
-      tmp_k[w]   = e;
-      w++;
-      nlo += pos[cc] < pos[o];
-    }
-    if (!*ok) break;
-    PetscCall(PetscSortIntWithArrayPair(w, tmp_pos, tmp_st, tmp_k));
-    for (PetscInt q = 0; q < w; q++) {
-      h_col[slot0 + q * R] = (int)tmp_st[q];
-      h_map[slot0 + q * R] = (int)tmp_k[q];
-    }
-    h_nl[s] = (unsigned short)nlo;
-    nu[o]   = w - nlo;
-    jac->nlower += nlo;
-    jac->nupper += w - nlo;
-  }
-  if (*ok) {
-    /* factorization work: per lower entry (k) a division and a multiply-add per upper entry of row k; per row the drop */
-    for (PetscInt o = 0; o < m; o++)
-      for (PetscInt e = ai[o]; e < ai[o + 1]; e++)
-        if (aj[e] != o && pos[aj[e]] < pos[o]) ff += 1.0 + 2.0 * nu[aj[e]];
-    jac->factor_flops = ff + 2.0 * m;
-    jac->apply_flops  = 2.0 * (PetscLogDouble)(jac->nlower + jac->nupper) + (PetscLogDouble)m;
-    PetscCall(PCBRBILUUpload(op, &jac->rstart, h_rstart, sizeof(int) * (size_t)(ord->nblocks + 1), "PCBRBILU's block starts"));
-    PetscCall(PCBRBILUUpload(op, &jac->lstart, h_lstart, sizeof(int) * (size_t)(ord->nblocks + 1), "PCBRBILU's block levels"));
-    PetscCall(PCBRBILUUpload(op, &jac->lptr, h_lptr, sizeof(int) * (size_t)(nlev + 1), "PCBRBILU's level starts"));
-    PetscCall(PCBRBILUUpload(op, &jac->sperm, h_sperm, sizeof(int) * (size_t)ns, "PCBRBILU's permutation"));
-    PetscCall(PCBRBILUUpload(op, &jac->col, h_col, sizeof(int) * (size_t)nslots, "PCBRBILU's factor columns"));
-    PetscCall(PCBRBILUUpload(op, &jac->nl, h_nl, sizeof(unsigned short) * (size_t)ns, "PCBRBILU's lower counts"));
-    PetscCall(PCBRBILUUpload(op, &jac->map, h_map, sizeof(int) * (size_t)nslots, "PCBRBILU's value map"));
-    PetscCall(PCBRBILUUpload(op, &jac->dmap, h_dmap, sizeof(int) * (size_t)ns, "PCBRBILU's diagonal map"));
-    PetscCall(PCMSBufferEnsure(op, &jac->fvals, (size_t)PCBRBILUElem(jac) * (size_t)nslots, "PCBRBILU's factors"));
-    PetscCall(PCMSBufferEnsure(op, &jac->fdinv, (size_t)PCBRBILUElem(jac) * (size_t)ns, "PCBRBILU's inverse pivots"));
-    PetscCall(PCMSBufferEnsure(op, &jac->y, sizeof(double) * (size_t)ns, "PCBRBILU's substitution vector"));
-    lay->rstart = (const int *)jac->rstart.ptr;
-    lay->lstart = (const int *)jac->lstart.ptr;
-    lay->lptr   = (const int *)jac->lptr.ptr;
-    lay->sperm  = (const int *)jac->sperm.ptr;
-    lay->col    = (const int *)jac->col.ptr;
-    lay->nl     = (const unsigned short *)jac->nl.ptr;
-    if (op->device) PetscCall(PCMSSynchronize(op)); /* the host arrays are freed next */
-  }
-  PetscCall(PetscFree3(tmp_pos, tmp_st, tmp_k));
-  PetscCall(PetscFree5(h_sperm, h_col, h_map, h_dmap, h_nl));
+  h_rstart[nb] = (int)m;
+  h_lstart[nb] = (int)g;
+  h_lptr[g]    = (int)m;
   PetscCall(PetscFree(cnt));
-  PetscCall(PetscFree3(h_rstart, h_lstart, h_lptr));
-  PetscCall(PetscFree6(pos, blk, nu, lev, nlevb, bcol));
-  if (!*ok) PetscCall(PetscFree(jac->stor)); /* else kept: local row -> storage row, for the error messages */
+  PetscCall(PetscTime(&t1));
+  jac->tsplit[2] += t1 - t0;
+  t0 = t1;
+  /* the layout's arrays and what the slots kernel reads, in the backend's memory */
+  PetscCall(PCBRBILUCommit(op, &jac->rstart, sizeof(int) * (size_t)(nb + 1), "PCBRBILU's block starts", &h_rstart));
+  PetscCall(PCBRBILUCommit(op, &jac->lstart, sizeof(int) * (size_t)(nb + 1), "PCBRBILU's block levels", &h_lstart));
+  PetscCall(PCBRBILUCommit(op, &jac->lptr, sizeof(int) * (size_t)(nlev + 1), "PCBRBILU's level starts", &h_lptr));
+  PetscCall(PCBRBILUCommit(op, &jac->sperm, sizeof(int) * (size_t)ns, "PCBRBILU's permutation", &h_sperm));
+  lay->rstart = (const int *)jac->rstart.ptr;
+  lay->lstart = (const int *)jac->lstart.ptr;
+  lay->lptr   = (const int *)jac->lptr.ptr;
+  lay->sperm  = (const int *)jac->sperm.ptr;
+  /* the device CSR of aijcusparse (32-bit indices) when there is no empty row (else it may be compressed: its row starts are not Ad's) */
+  if (op->device && !nempty && sizeof(PetscInt) == sizeof(int)) PetscCall(MatSeqAIJGetCSRAndMemType(op->Ad, &dai, &daj, NULL, &mt));
+  if (PetscMemTypeDevice(mt)) {
+    PetscCall(PCBRBILUIntArray(op, dai, m + 1, PETSC_TRUE, &t_ai, "PCBRBILU's copy of the row starts", &k_ai));
+    PetscCall(PCBRBILUIntArray(op, daj, ai[m], PETSC_TRUE, &t_aj, "PCBRBILU's copy of the columns", &k_aj));
+  } else {
+    PetscCall(PCBRBILUIntArray(op, ai, m + 1, (PetscBool)!op->device, &t_ai, "PCBRBILU's copy of the row starts", &k_ai));
+    PetscCall(PCBRBILUIntArray(op, aj, ai[m], (PetscBool)!op->device, &t_aj, "PCBRBILU's copy of the columns", &k_aj));
+  }
+  if (op->device) PetscCall(PCBRBILUUpload(op, &t_pos, pos, sizeof(int) * (size_t)m, "PCBRBILU's positions"));
+  k_pos = op->device ? (const int *)t_pos.ptr : pos;
+  PetscCall(PCBRBILUIntArray(op, stor, m, (PetscBool)!op->device, &t_stor, "PCBRBILU's storage rows", &k_stor));
+  PetscCall(PCMSBufferDestroy(&jac->col));
+  PetscCall(PCMSBufferDestroy(&jac->map));
+  PetscCall(PCMSBufferDestroy(&jac->nl));
+  PetscCall(PCMSBufferDestroy(&jac->dmap));
+  PetscCall(PCMSBufferEnsure(op, &jac->col, sizeof(int) * (size_t)nslots, "PCBRBILU's factor columns"));
+  PetscCall(PCMSBufferEnsure(op, &jac->map, sizeof(int) * (size_t)nslots, "PCBRBILU's value map"));
+  PetscCall(PCMSBufferEnsure(op, &jac->nl, sizeof(unsigned short) * (size_t)ns, "PCBRBILU's lower counts"));
+  PetscCall(PCMSBufferEnsure(op, &jac->dmap, sizeof(int) * (size_t)ns, "PCBRBILU's diagonal map"));
+  PetscCall(PCMSBufferEnsure(op, &jac->fvals, (size_t)PCBRBILUElem(jac) * (size_t)nslots, "PCBRBILU's factors"));
+  PetscCall(PCMSBufferEnsure(op, &jac->fdinv, (size_t)PCBRBILUElem(jac) * (size_t)ns, "PCBRBILU's inverse pivots"));
+  PetscCall(PCMSBufferEnsure(op, &jac->y, sizeof(double) * (size_t)ns, "PCBRBILU's substitution vector"));
+  PetscCall(PetscTime(&t1));
+  jac->tsplit[4] += t1 - t0;
+  t0 = t1;
+  /* 4. the slots, by the backend */
+  PetscCall(PCMSKernelBegin(op, &stream));
+  err = jac->k->slots(lay, k_ai, k_aj, k_pos, k_stor, (int *)jac->col.ptr, (int *)jac->map.ptr, (unsigned short *)jac->nl.ptr, (int *)jac->dmap.ptr, stream);
+  PetscCall(PCMSKernelEnd(op, err, jac->k->backend, "slots", 0));
+  lay->col = (const int *)jac->col.ptr;
+  lay->nl  = (const unsigned short *)jac->nl.ptr;
+  if (PetscDefined(USE_DEBUG) && !op->device) { /* the GPU's row function (MSBRBSlotsRow) gives the reference's arrays */
+    int            *c2, *m2, *d2;
+    unsigned short *n2;
+    PetscBool       eq[4];
+
+    PetscCall(PetscMalloc4(nslots, &c2, nslots, &m2, ns, &n2, ns, &d2));
+    for (PetscInt64 s = 0; s < ns; s++) MSBRBSlotsRow(lay, s, k_ai, k_aj, k_pos, k_stor, c2, m2, n2, d2);
+    PetscCall(PetscArraycmp(c2, (const int *)jac->col.ptr, nslots, &eq[0]));
+    PetscCall(PetscArraycmp(m2, (const int *)jac->map.ptr, nslots, &eq[1]));
+    PetscCall(PetscArraycmp(n2, (const unsigned short *)jac->nl.ptr, ns, &eq[2]));
+    PetscCall(PetscArraycmp(d2, (const int *)jac->dmap.ptr, ns, &eq[3]));
+    PetscCheck(eq[0] && eq[1] && eq[2] && eq[3], PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCBRBILU: the slots of the GPU's row function (MSBRBSlotsRow) differ from the reference's (col %d, map %d, nl %d, dmap %d equal)", (int)eq[0], (int)eq[1], (int)eq[2], (int)eq[3]);
+    PetscCall(PetscFree4(c2, m2, n2, d2));
+  }
+  if (op->device) PetscCall(PCMSSynchronize(op)); /* the temporary arrays are freed next */
+  PetscCall(PCBRBILUFreeTarget(op, &h_rstart));
+  PetscCall(PCBRBILUFreeTarget(op, &h_lstart));
+  PetscCall(PCBRBILUFreeTarget(op, &h_lptr));
+  PetscCall(PCBRBILUFreeTarget(op, &h_sperm));
+  PetscCall(PCMSBufferDestroy(&t_ai));
+  PetscCall(PCMSBufferDestroy(&t_aj));
+  PetscCall(PCMSBufferDestroy(&t_pos));
+  PetscCall(PCMSBufferDestroy(&t_stor));
+  PetscCall(PetscFree2(lev, nu));
+  PetscCall(PetscFree3(pos, nlevb, tq)); /* stor kept: local row -> storage row, for the error messages */
   PetscCall(MatRestoreRowIJ(op->Ad, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
+  PetscCall(PetscTime(&t1));
+  jac->tsplit[3] += t1 - t0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -353,9 +513,11 @@ static PetscErrorCode PCBRBILUStructure(PC pc)
   PetscInt      box[3] = {0, 1, 1}, nblk[3] = {1, 1, 1}, sh, nsm = 0;
   PetscBool     ok;
   int           nsm32 = 0, err;
+  PetscLogDouble t0, t1;
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(PC_BRBILUOrdering, pc, 0, 0, 0));
+  PetscCall(PetscTime(&t0));
   err = jac->k->multiprocessors(&nsm32);
   PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_GPU, "PCBRBILU: the %s kernel multiprocessors failed with code %d", jac->k->backend, err);
   jac->nsm = nsm = nsm32;
@@ -370,7 +532,10 @@ static PetscErrorCode PCBRBILUStructure(PC pc)
         for (PetscInt a = 0; a < 3; a++) nblk[a] = PetscMin(PetscMax(jac->nblk[a], 1), box[a]);
       } else PetscCall(BRBOrderingGridBlocks(box, nsm, jac->minrows, nblk));
       PetscCall(BRBOrderingCreateGrid(box, nblk, &jac->ord));
+      PetscCall(PetscTime(&t1));
+      jac->tsplit[1] += t1 - t0;
       PetscCall(PCBRBILUBuildLayout(pc, &ok));
+      PetscCall(PetscTime(&t0));
       if (!ok) {
         why = "the operator couples two blocks of one colour (not a star stencil on the DMDA)";
         PetscCheck(jac->ordering != PCBRBILU_ORDERING_GRID, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "PCBRBILU: -pc_brbilu_ordering grid: %s", why);
@@ -385,6 +550,8 @@ static PetscErrorCode PCBRBILUStructure(PC pc)
       PetscCall(BRBOrderingCreateGraph(op->Ad, sh, &jac->ord));
     }
   }
+  PetscCall(PetscTime(&t1));
+  jac->tsplit[1] += t1 - t0;
   if (!jac->stor) {
     PetscCall(PCBRBILUBuildLayout(pc, &ok));
     PetscCheck(ok, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCBRBILU: the block colouring couples two blocks of one colour");
@@ -521,13 +688,16 @@ static PetscErrorCode PCSetUp_BRBILU(PC pc)
   PCMSOperator          *op  = &jac->op;
   /* no image: PCBRBILU reads the CSR of the diagonal block (block Jacobi across processes: Ao unused) */
   const PCMSImageRequest dreq = {PCMS_ENCODING_NONE, 0, PCMS_ORDERING_ANY, PETSC_FALSE}, oreq = {PCMS_ENCODING_NONE, 0, PCMS_ORDERING_ANY, PETSC_FALSE};
-  PetscLogDouble         t0, t1;
+  PetscLogDouble         t0, t1, tf;
   PetscBool              set, flg;
 
   PetscFunctionBegin;
   PetscCall(PetscTime(&t0));
   jac->setup = PETSC_FALSE;
+  for (PetscInt i = 0; i < 6; i++) jac->tsplit[i] = 0;
   PetscCall(PCMSOperatorSetUp(pc, op, &dreq, &oreq));
+  PetscCall(PetscTime(&t1));
+  jac->tsplit[0] = t1 - t0;
   jac->k = PCMSKernels(op, MSBRBKernels);
   if (op->rebuilt || !jac->structure) {
     PetscCall(PCBRBILUFreeStructure(pc));
@@ -537,9 +707,12 @@ static PetscErrorCode PCSetUp_BRBILU(PC pc)
     PetscCall(MatIsSymmetricKnown(pc->pmat, &set, &flg));
     jac->symmetric = (PetscBool)(set && flg);
   } else jac->symmetric = (PetscBool)(jac->symmetric_opt == PETSC_BOOL3_TRUE);
+  PetscCall(PetscTime(&tf));
   PetscCall(PCBRBILUFactor(pc));
   PetscCall(PetscTime(&t1));
+  jac->tsplit[5]  = t1 - tf;
   jac->setup_time = t1 - t0;
+  PetscCall(PetscInfo(pc, "PCBRBILU setup %g s = operator %g + ordering %g + levels %g + slots %g + upload %g + factor %g s\n", jac->setup_time, jac->tsplit[0], jac->tsplit[1], jac->tsplit[2], jac->tsplit[3], jac->tsplit[4], jac->tsplit[5]));
   jac->nsetups++;
   jac->setup = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -682,7 +855,7 @@ static PetscErrorCode PCView_BRBILU(PC pc, PetscViewer viewer)
     PetscCall(PCBRBILUGetStatistics(pc, &bytes, NULL));
     PetscCall(PetscViewerASCIIPrintf(viewer, "  one application moves at least %.6g MB (all processes)\n", (double)(bytes / 1e6)));
   }
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  setup time %g s (last of %" PetscInt_FMT " setups, process 0)\n", jac->setup_time, jac->nsetups));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  setup time %.4g s (last of %" PetscInt_FMT " setups, process 0) = operator %.4g s + ordering %.4g s + levels %.4g s + slots %.4g s + upload %.4g s + factor %.4g s\n", jac->setup_time, jac->nsetups, jac->tsplit[0], jac->tsplit[1], jac->tsplit[2], jac->tsplit[3], jac->tsplit[4], jac->tsplit[5]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

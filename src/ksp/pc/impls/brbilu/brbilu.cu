@@ -232,4 +232,30 @@ MS_BRB_APPLY(MSBRBApply_CUDA)
   return brb_apply<double>(lay, (const double *)fvals, (const double *)fdinv, b, x, y, (cudaStream_t)stream);
 }
 
-const MSBRBKernels MSBRBKernels_CUDA = {"CUDA", MSBRBMultiprocessors_CUDA, MSBRBFactor_CUDA, MSBRBConvert_CUDA, MSBRBApply_CUDA};
+/* one thread per storage row: consecutive threads (rows of a level) write consecutive slots */
+__global__ static void brb_slots_kernel(const MSBRBLayout *__restrict__ lay, const int *__restrict__ ai, const int *__restrict__ aj, const int *__restrict__ pos, const int *__restrict__ stor, int *col, int *map, unsigned short *nl, int *dmap)
+{
+  const long long s = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (s >= lay->roff[lay->ncolors]) return;
+  MSBRBSlotsRow(lay, s, ai, aj, pos, stor, col, map, nl, dmap);
+}
+
+MS_BRB_SLOTS(MSBRBSlots_CUDA)
+{
+  cudaStream_t    st = (cudaStream_t)stream;
+  const long long ns = lay->roff[lay->ncolors];
+  MSBRBLayout    *dlay = NULL;
+  cudaError_t     err;
+
+  if (ns <= 0) return 0;
+  if ((err = brb_layout_copy(lay, &dlay, st)) != cudaSuccess) return (int)err;
+  brb_slots_kernel<<<brb_grid(ns, 256), 256, 0, st>>>(dlay, ai, aj, pos, stor, col, map, nl, dmap);
+  err = cudaGetLastError();
+  {
+    const cudaError_t ferr = cudaFreeAsync(dlay, st);
+    if (err == cudaSuccess) err = ferr;
+  }
+  return (int)err;
+}
+
+const MSBRBKernels MSBRBKernels_CUDA = {"CUDA", MSBRBMultiprocessors_CUDA, MSBRBFactor_CUDA, MSBRBConvert_CUDA, MSBRBApply_CUDA, MSBRBSlots_CUDA};
