@@ -143,6 +143,12 @@ static PetscErrorCode CreateKSP(System *s, Mat A, KSP *ksp)
   PetscCall(KSPCreate(PetscObjectComm((PetscObject)A), ksp));
   PetscCall(KSPSetOperators(*ksp, A, A));
   if (s->da) {
+    VecType vt;
+
+    /* the KSP takes its work vectors from the DM: of the operator's vector type (a host vector given to an
+       aijcusparse product made CG + Jacobi 'converge' in one iteration to a wrong answer on the H100) */
+    PetscCall(MatGetVecType(A, &vt));
+    PetscCall(DMSetVecType(s->da, vt));
     PetscCall(KSPSetDM(*ksp, s->da));
     PetscCall(KSPSetDMActive(*ksp, KSP_DMACTIVE_ALL, PETSC_FALSE));
   }
