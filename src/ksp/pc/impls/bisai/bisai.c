@@ -71,6 +71,13 @@ typedef struct {
   PetscLogDouble t_ilu, t_pattern, t_inverse, t_upload, t_setup;
 } PC_BISAI;
 
+/* whether the apply's products go to cuSPARSE's bsrmv: asked for, on the GPU, and blocks of 2 or more (bsrmv failed on
+   1 x 1 blocks on the H100) */
+static PetscBool PCBISAIUsesCusparse(PC_BISAI *jac)
+{
+  return (PetscBool)(jac->op.device && jac->spmv == PCBISAI_SPMV_CUSPARSE && jac->bs > 1);
+}
+
 /* ---------------------------------------------------------------------------------------------------------- */
 /* backend memory                                                                                               */
 
@@ -546,7 +553,7 @@ static PetscErrorCode PCSetUp_BISAI(PC pc)
   PetscCall(PCBISAIElapsed(jac, &t, &jac->t_inverse));
   if (!jac->work) PetscCall(PCMSCreateVec(op, PETSC_COMM_SELF, m, &jac->work));
 #if defined(PETSC_HAVE_CUDA)
-  if (op->device && jac->spmv == PCBISAI_SPMV_CUSPARSE && jac->bs > 1 && !jac->cusparse) { /* the cuSPARSE handle, here rather than in the first apply */
+  if (PCBISAIUsesCusparse(jac) && !jac->cusparse) { /* the cuSPARSE handle, here rather than in the first apply */
     cudaStream_t stream;
     int          err;
 
@@ -577,7 +584,7 @@ static PetscErrorCode PCBISAIMult(PC pc, PCBISAIInv *M, const PetscScalar *x, Pe
   PetscFunctionBegin;
   PetscCall(PCMSKernelBegin(&jac->op, &stream));
 #if defined(PETSC_HAVE_CUDA)
-  if (jac->op.device && jac->spmv == PCBISAI_SPMV_CUSPARSE && jac->bs > 1) { /* bsrmv refuses 1 x 1 blocks */
+  if (PCBISAIUsesCusparse(jac)) {
     err = MSBISAIBSRMultCusparse_CUDA(&jac->cusparse, (int)jac->nb, (int)jac->bs, M->nnzb, (const int *)M->d_rowptr.ptr, (const int *)M->d_cols.ptr, (const double *)M->vals.ptr, x, y, stream);
     PetscCheck(err >= 0, PETSC_COMM_SELF, PETSC_ERR_GPU, "PCBISAI: cusparseDbsrmv() failed with cusparseStatus_t %d; use -pc_bisai_spmv own", -err);
     PetscCall(PCMSKernelEnd(&jac->op, err, "cuSPARSE", "bsrmv", 2.0 * (PetscLogDouble)M->nnzb * jac->bs * jac->bs));
@@ -713,7 +720,7 @@ static PetscErrorCode PCView_BISAI(PC pc, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "  memory (%s): factors and inverse diagonal blocks %.3g MB, M_L + M_U %.3g MB, column views %.3g MB; the operator's diagonal block (CSR) %.3g MB\n", jac->op.device ? "device" : "host", mem[1] / 1e6, mem[2] / 1e6, mem[3] / 1e6, mem[0] / 1e6));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  last setup: %.4g s = block ILU %.4g s + patterns %.4g s + inverses %.4g s + upload %.4g s (max over processes)\n", tm[4], tm[0], tm[1], tm[2], tm[3]));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  patterns: %s at the last setup\n", jac->patterns_reused ? "reused (the operator's values changed only)" : "computed"));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  apply: two block sparse products, %s\n", !jac->op.device ? "host kernel" : jac->spmv != PCBISAI_SPMV_CUSPARSE ? "own BSR kernel (GPU)" : jac->bs > 1 ? "cuSPARSE bsrmv" : "own BSR kernel (GPU; cuSPARSE bsrmv takes blocks of 2 or more)"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  apply: two block sparse products, %s\n", !jac->op.device ? "host kernel" : PCBISAIUsesCusparse(jac) ? "cuSPARSE bsrmv" : jac->spmv == PCBISAI_SPMV_CUSPARSE ? "own BSR kernel (GPU; cuSPARSE bsrmv takes blocks of 2 or more)" : "own BSR kernel (GPU)"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

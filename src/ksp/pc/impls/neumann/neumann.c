@@ -166,7 +166,7 @@ static PetscErrorCode PCNeumannSetUpDeflation(PC pc)
   PetscMPIInt   size, rank;
   PetscInt      m = op->m, nl, nt, *sub, *gsub_ghost = NULL, *xcnt = NULL, *xc = NULL, *xfill = NULL, nx = 0;
   PetscScalar  *zw = NULL, *xv = NULL;
-  int          *sub32, *xsb = NULL;
+  int          *sub32, *xsb = NULL, *xr32 = NULL;
   const PetscInt    *ai, *aj;
   const PetscScalar *aa;
   PetscInt           nrow;
@@ -318,7 +318,6 @@ static PetscErrorCode PCNeumannSetUpDeflation(PC pc)
   PetscCall(PCNeumannCopyToBuffer(op, jac->sub.ptr, sub32, (size_t)m * sizeof(int)));
   PetscCall(PCNeumannCopyToBuffer(op, jac->einv.ptr, Einv, (size_t)nl * nt * sizeof(PetscScalar)));
   if (!op->mpi) { /* Z^T A (one process) */
-    int *xr32;
     PetscCall(PetscMalloc1(PetscMax(nx, 1), &xr32));
     for (PetscInt e = 0; e < nx; e++) xr32[e] = (int)xc[e];
     PetscCall(PCMSBufferEnsure(op, &jac->zw, (size_t)PetscMax(m, 1) * sizeof(PetscScalar), "PCNEUMANN's Z^T A (own subdomains)"));
@@ -329,14 +328,15 @@ static PetscErrorCode PCNeumannSetUpDeflation(PC pc)
     PetscCall(PCNeumannCopyToBuffer(op, jac->xrow.ptr, xr32, (size_t)nx * sizeof(int)));
     PetscCall(PCNeumannCopyToBuffer(op, jac->xsub.ptr, xsb, (size_t)nx * sizeof(int)));
     PetscCall(PCNeumannCopyToBuffer(op, jac->xval.ptr, xv, (size_t)nx * sizeof(PetscScalar)));
-    PetscCall(PCMSSynchronize(op));
-    PetscCall(PetscFree(xr32));
-    PetscCall(PetscFree4(xc, xv, xsb, xfill));
-    PetscCall(PetscFree2(zw, xcnt));
     jac->zta = PETSC_TRUE;
     jac->nx  = nx;
   }
   PetscCall(PCMSSynchronize(op)); /* the host arrays are freed below */
+  if (!op->mpi) {
+    PetscCall(PetscFree(xr32));
+    PetscCall(PetscFree4(xc, xv, xsb, xfill));
+    PetscCall(PetscFree2(zw, xcnt));
+  }
   PetscCall(PetscFree2(E, Einv));
   PetscCall(PetscFree2(sub, sub32));
   PetscCall(PetscMalloc2(nl, &jac->hgl, nt, &jac->hg));
