@@ -84,6 +84,106 @@ __global__ static void brb_convert_kernel(const MSBRBLayout *__restrict__ play, 
   fdinv[s] = (T)di;
 }
 
+/* The substitutions walk a block's rows in chunks: the rows lptr[g] + 32 t .. of level g, one per lane. What a chunk
+   reads besides the y of other rows (its rows' counts, right-hand sides or diagonals, permutation, columns and factor
+   values: the first BRB_PF slots of each row in registers) does not depend on the chunk's level, so it is loaded for
+   the next chunk while the present one waits for its gathers of y: after a level's __syncwarp() a lane waits for one
+   round of gathers, not for a chain of dependent loads. The sums keep the slot order (the reference's function). */
+#define BRB_PF 6
+
+/* the chunk after the rows s0 .. of level g (r1: the level's end) in direction dir; false past the block's last level
+   (gend); *sync: the next chunk starts a new level */
+static __device__ __forceinline__ bool brb_next_chunk(const int *__restrict__ lptr, int gend, int dir, int *g, int *s0, int *r1, bool *sync)
+{
+  *s0 += 32;
+  *sync = false;
+  if (*s0 < *r1) return true;
+  *g += dir;
+  if (*g == gend) return false;
+  *s0   = __ldg(lptr + *g);
+  *r1   = __ldg(lptr + *g + 1);
+  *sync = true;
+  return true;
+}
+
+/* one lane's row of a chunk: s (valid: s is a row of the chunk), n slots to sum (the first BRB_PF in registers), acc:
+   the forward right-hand side b[sperm[s]] or the backward dinv_s y_s; k0: its first slot to sum (0 forward, nl
+   backward), x0: sperm[s] (backward) */
+template <typename T>
+struct brb_chunk {
+  int    s, n, k0, x0;
+  bool   valid;
+  double acc;
+  int    cols[BRB_PF];
+  T      vals[BRB_PF];
+};
+
+/* forward: the lower slots 0 .. nl-1 */
+template <typename T>
+static __device__ __forceinline__ void brb_fload(brb_chunk<T> *ch, int s, int r1, long long sb, int R, const unsigned short *__restrict__ nlv, const int *__restrict__ sperm, const int *__restrict__ col, const T *__restrict__ v, const double *__restrict__ b)
+{
+  ch->s     = s;
+  ch->valid = s < r1;
+  ch->n     = 0;
+  ch->k0    = 0;
+  if (!ch->valid) return;
+  const long long base = sb + s;
+  ch->n                = __ldg(nlv + s);
+  ch->acc              = __ldg(b + __ldg(sperm + s));
+#pragma unroll
+  for (int k = 0; k < BRB_PF; k++)
+    if (k < ch->n) {
+      ch->cols[k] = __ldg(col + base + (long long)k * R);
+      ch->vals[k] = __ldg(v + base + (long long)k * R);
+    }
+}
+
+/* backward: the upper slots nl .. up to the first padding slot (col -1) or W; y[s] was written by the forward launches
+   and is not written in this launch before row s itself */
+template <typename T>
+static __device__ __forceinline__ void brb_bload(brb_chunk<T> *ch, int s, int r1, long long sb, int R, int W, const unsigned short *__restrict__ nlv, const int *__restrict__ sperm, const int *__restrict__ col, const T *__restrict__ v, const T *__restrict__ dinv, const double *y)
+{
+  ch->s     = s;
+  ch->valid = s < r1;
+  ch->n     = 0;
+  if (!ch->valid) return;
+  const long long base = sb + s;
+  const int       nl   = __ldg(nlv + s);
+  int             n    = 0;
+  ch->k0               = nl;
+  ch->x0               = __ldg(sperm + s);
+  ch->acc              = (double)__ldg(dinv + s) * y[s];
+#pragma unroll
+  for (int k = 0; k < BRB_PF; k++)
+    if (nl + k < W && n == k) {
+      const int cc = __ldg(col + base + (long long)(nl + k) * R);
+      if (cc >= 0) {
+        ch->cols[k] = cc;
+        ch->vals[k] = __ldg(v + base + (long long)(nl + k) * R);
+        n++;
+      }
+    }
+  /* more than BRB_PF upper slots: the count of the rest (read again in the sum) */
+  if (n == BRB_PF)
+    for (int k = nl + BRB_PF; k < W && __ldg(col + base + (long long)k * R) >= 0; k++) n++;
+  ch->n = n;
+}
+
+/* the row's sum (slots k0 .. k0+n-1 in order) and its store */
+template <typename T>
+static __device__ __forceinline__ double brb_sum(const brb_chunk<T> *ch, const double *yv, long long sb, int R, const int *__restrict__ col, const T *__restrict__ v, const double *y)
+{
+  double acc = ch->acc;
+#pragma unroll
+  for (int k = 0; k < BRB_PF; k++)
+    if (k < ch->n) acc -= (double)ch->vals[k] * yv[k];
+  for (int k = BRB_PF; k < ch->n; k++) {
+    const long long slot = sb + ch->s + (long long)(ch->k0 + k) * R;
+    acc -= (double)__ldg(v + slot) * y[__ldg(col + slot)];
+  }
+  return acc;
+}
+
 /* forward substitution of colour c, one warp per block, levels in order: y_s = b[sperm[s]] - sum_lower l y_col.
    y is read with coherent loads: rows of earlier levels were written by lanes of this warp (before a __syncwarp()),
    rows of earlier colours by earlier launches. */
@@ -93,24 +193,33 @@ __global__ static void __launch_bounds__(BRB_THREADS) brb_forward_kernel(const M
   const int lane = threadIdx.x & 31, j = blockIdx.x * BRB_WARPS + (threadIdx.x >> 5);
 
   if (j >= lay.nb[c]) return; /* the whole warp */
-  const int *__restrict__ col             = lay.col;
-  const int *__restrict__ sperm           = lay.sperm;
-  const unsigned short *__restrict__ nlv  = lay.nl;
-  const int                          blk  = lay.boff[c] + j;
-  const int                          r0   = __ldg(lay.rstart + blk), R = __ldg(lay.rstart + blk + 1) - r0;
-  const int                          g1   = __ldg(lay.lstart + blk + 1);
-  const long long                    sb   = lay.soff[c] + (long long)(r0 - lay.roff[c]) * lay.W[c] - r0; /* slot of (row s, k): sb + s + k R */
-  for (int g = __ldg(lay.lstart + blk); g < g1; g++) {
-    const int r1 = __ldg(lay.lptr + g + 1);
-    for (int s = __ldg(lay.lptr + g) + lane; s < r1; s += 32) {
-      const long long base = sb + s;
-      const int       nl   = __ldg(nlv + s);
-      double          acc  = __ldg(b + __ldg(sperm + s));
-      for (int k = 0; k < nl; k++) acc -= (double)__ldg(v + base + (long long)k * R) * y[__ldg(col + base + (long long)k * R)];
-      y[s] = acc;
-    }
-    __syncwarp();
-  }
+  const int *__restrict__ col            = lay.col;
+  const int *__restrict__ sperm          = lay.sperm;
+  const int *__restrict__ lptr           = lay.lptr;
+  const unsigned short *__restrict__ nlv = lay.nl;
+  const int                          blk = lay.boff[c] + j;
+  const int                          r0 = __ldg(lay.rstart + blk), R = __ldg(lay.rstart + blk + 1) - r0;
+  const int                          g1 = __ldg(lay.lstart + blk + 1);
+  const long long                    sb = lay.soff[c] + (long long)(r0 - lay.roff[c]) * lay.W[c] - r0; /* slot of (row s, k): sb + s + k R */
+  int                                g  = __ldg(lay.lstart + blk), s0, r1;
+  bool                               more, sync;
+  brb_chunk<T>                       cur, nxt;
+
+  if (g >= g1) return; /* a block with no rows */
+  s0 = __ldg(lptr + g);
+  r1 = __ldg(lptr + g + 1);
+  brb_fload(&cur, s0 + lane, r1, sb, R, nlv, sperm, col, v, b);
+  do {
+    double yv[BRB_PF];
+#pragma unroll
+    for (int k = 0; k < BRB_PF; k++)
+      if (k < cur.n) yv[k] = y[cur.cols[k]];
+    more = brb_next_chunk(lptr, g1, 1, &g, &s0, &r1, &sync);
+    if (more) brb_fload(&nxt, s0 + lane, r1, sb, R, nlv, sperm, col, v, b);
+    if (cur.valid) y[cur.s] = brb_sum(&cur, yv, sb, R, col, v, y);
+    cur = nxt;
+    if (sync) __syncwarp(); /* the level's rows are final for the next level's lanes */
+  } while (more);
 }
 
 /* backward substitution of colour c, one warp per block, levels in reverse: y_s = dinv_s y_s - sum_upper u~ y_col,
@@ -121,29 +230,38 @@ __global__ static void __launch_bounds__(BRB_THREADS) brb_backward_kernel(const 
   const int lane = threadIdx.x & 31, j = blockIdx.x * BRB_WARPS + (threadIdx.x >> 5);
 
   if (j >= lay.nb[c]) return; /* the whole warp */
-  const int *__restrict__ col             = lay.col;
-  const int *__restrict__ sperm           = lay.sperm;
-  const unsigned short *__restrict__ nlv  = lay.nl;
-  const int                          W    = lay.W[c];
-  const int                          blk  = lay.boff[c] + j;
-  const int                          r0   = __ldg(lay.rstart + blk), R = __ldg(lay.rstart + blk + 1) - r0;
-  const int                          g0   = __ldg(lay.lstart + blk);
-  const long long                    sb   = lay.soff[c] + (long long)(r0 - lay.roff[c]) * W - r0;
-  for (int g = __ldg(lay.lstart + blk + 1) - 1; g >= g0; g--) {
-    const int r1 = __ldg(lay.lptr + g + 1);
-    for (int s = __ldg(lay.lptr + g) + lane; s < r1; s += 32) {
-      const long long base = sb + s;
-      double          acc  = (double)__ldg(dinv + s) * y[s];
-      for (int k = __ldg(nlv + s); k < W; k++) {
-        const int cc = __ldg(col + base + (long long)k * R);
-        if (cc < 0) break;
-        acc -= (double)__ldg(v + base + (long long)k * R) * y[cc];
-      }
-      y[s]                = acc;
-      x[__ldg(sperm + s)] = acc;
+  const int *__restrict__ col            = lay.col;
+  const int *__restrict__ sperm          = lay.sperm;
+  const int *__restrict__ lptr           = lay.lptr;
+  const unsigned short *__restrict__ nlv = lay.nl;
+  const int                          W   = lay.W[c];
+  const int                          blk = lay.boff[c] + j;
+  const int                          r0 = __ldg(lay.rstart + blk), R = __ldg(lay.rstart + blk + 1) - r0;
+  const int                          g0 = __ldg(lay.lstart + blk);
+  const long long                    sb = lay.soff[c] + (long long)(r0 - lay.roff[c]) * W - r0;
+  int                                g  = __ldg(lay.lstart + blk + 1) - 1, s0, r1;
+  bool                               more, sync;
+  brb_chunk<T>                       cur, nxt;
+
+  if (g < g0) return; /* a block with no rows */
+  s0 = __ldg(lptr + g);
+  r1 = __ldg(lptr + g + 1);
+  brb_bload(&cur, s0 + lane, r1, sb, R, W, nlv, sperm, col, v, dinv, y);
+  do {
+    double yv[BRB_PF];
+#pragma unroll
+    for (int k = 0; k < BRB_PF; k++)
+      if (k < cur.n) yv[k] = y[cur.cols[k]];
+    more = brb_next_chunk(lptr, g0 - 1, -1, &g, &s0, &r1, &sync);
+    if (more) brb_bload(&nxt, s0 + lane, r1, sb, R, W, nlv, sperm, col, v, dinv, y);
+    if (cur.valid) {
+      const double acc = brb_sum(&cur, yv, sb, R, col, v, y);
+      y[cur.s]         = acc;
+      x[cur.x0]        = acc;
     }
-    __syncwarp();
-  }
+    cur = nxt;
+    if (sync) __syncwarp();
+  } while (more);
 }
 
 MS_BRB_MULTIPROCESSORS(MSBRBMultiprocessors_CUDA)
