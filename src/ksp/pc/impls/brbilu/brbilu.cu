@@ -184,15 +184,12 @@ static __device__ __forceinline__ double brb_sum(const brb_chunk<T> *ch, const d
   return acc;
 }
 
-/* forward substitution of colour c, one warp per block, levels in order: y_s = b[sperm[s]] - sum_lower l y_col.
+/* forward substitution of block j of colour c by one warp, levels in order: y_s = b[sperm[s]] - sum_lower l y_col.
    y is read with coherent loads: rows of earlier levels were written by lanes of this warp (before a __syncwarp()),
    rows of earlier colours by earlier launches. */
 template <typename T>
-__global__ static void __launch_bounds__(BRB_THREADS) brb_forward_kernel(const MSBRBLayout lay, int c, const T *__restrict__ v, const double *__restrict__ b, double *y)
+static __device__ __forceinline__ void brb_forward_block(const MSBRBLayout &lay, int c, int j, int lane, const T *__restrict__ v, const double *__restrict__ b, double *y)
 {
-  const int lane = threadIdx.x & 31, j = blockIdx.x * BRB_WARPS + (threadIdx.x >> 5);
-
-  if (j >= lay.nb[c]) return; /* the whole warp */
   const int *__restrict__ col            = lay.col;
   const int *__restrict__ sperm          = lay.sperm;
   const int *__restrict__ lptr           = lay.lptr;
@@ -222,14 +219,11 @@ __global__ static void __launch_bounds__(BRB_THREADS) brb_forward_kernel(const M
   } while (more);
 }
 
-/* backward substitution of colour c, one warp per block, levels in reverse: y_s = dinv_s y_s - sum_upper u~ y_col,
+/* backward substitution of block j of colour c by one warp, levels in reverse: y_s = dinv_s y_s - sum_upper u~ y_col,
    x[sperm[s]] = y_s */
 template <typename T>
-__global__ static void __launch_bounds__(BRB_THREADS) brb_backward_kernel(const MSBRBLayout lay, int c, const T *__restrict__ v, const T *__restrict__ dinv, double *y, double *x)
+static __device__ __forceinline__ void brb_backward_block(const MSBRBLayout &lay, int c, int j, int lane, const T *__restrict__ v, const T *__restrict__ dinv, double *y, double *x)
 {
-  const int lane = threadIdx.x & 31, j = blockIdx.x * BRB_WARPS + (threadIdx.x >> 5);
-
-  if (j >= lay.nb[c]) return; /* the whole warp */
   const int *__restrict__ col            = lay.col;
   const int *__restrict__ sperm          = lay.sperm;
   const int *__restrict__ lptr           = lay.lptr;
@@ -262,6 +256,19 @@ __global__ static void __launch_bounds__(BRB_THREADS) brb_backward_kernel(const 
     cur = nxt;
     if (sync) __syncwarp();
   } while (more);
+}
+
+/* one warp per block of colour c: the forward substitution (FWD), the backward one (BWD), or both (the last colour: its
+   backward phase reads only its own block's y, which the same warp has just written; __syncwarp() orders them) */
+template <typename T, bool FWD, bool BWD>
+__global__ static void __launch_bounds__(BRB_THREADS) brb_subst_kernel(const MSBRBLayout lay, int c, const T *__restrict__ v, const T *__restrict__ dinv, const double *__restrict__ b, double *y, double *x)
+{
+  const int lane = threadIdx.x & 31, j = blockIdx.x * BRB_WARPS + (threadIdx.x >> 5);
+
+  if (j >= lay.nb[c]) return; /* the whole warp */
+  if (FWD) brb_forward_block(lay, c, j, lane, v, b, y);
+  if (FWD && BWD) __syncwarp();
+  if (BWD) brb_backward_block(lay, c, j, lane, v, dinv, y, x);
 }
 
 MS_BRB_MULTIPROCESSORS(MSBRBMultiprocessors_CUDA)
@@ -326,19 +333,25 @@ MS_BRB_CONVERT(MSBRBConvert_CUDA)
   return (int)err;
 }
 
+/* colours in order forward, the last colour forward and backward in one launch, the others backward in reverse */
 template <typename T>
 static int brb_apply(const MSBRBLayout *lay, const T *v, const T *dinv, const double *b, double *x, double *y, cudaStream_t st)
 {
+  const int   last = lay->ncolors - 1;
   cudaError_t err;
 
-  for (int c = 0; c < lay->ncolors; c++) {
+  for (int c = 0; c < last; c++) {
     if (!lay->nb[c]) continue;
-    brb_forward_kernel<T><<<brb_grid(lay->nb[c], BRB_WARPS), BRB_THREADS, 0, st>>>(*lay, c, v, b, y);
+    brb_subst_kernel<T, true, false><<<brb_grid(lay->nb[c], BRB_WARPS), BRB_THREADS, 0, st>>>(*lay, c, v, dinv, b, y, x);
     if ((err = cudaGetLastError()) != cudaSuccess) return (int)err;
   }
-  for (int c = lay->ncolors - 1; c >= 0; c--) {
+  if (last >= 0 && lay->nb[last]) {
+    brb_subst_kernel<T, true, true><<<brb_grid(lay->nb[last], BRB_WARPS), BRB_THREADS, 0, st>>>(*lay, last, v, dinv, b, y, x);
+    if ((err = cudaGetLastError()) != cudaSuccess) return (int)err;
+  }
+  for (int c = last - 1; c >= 0; c--) {
     if (!lay->nb[c]) continue;
-    brb_backward_kernel<T><<<brb_grid(lay->nb[c], BRB_WARPS), BRB_THREADS, 0, st>>>(*lay, c, v, dinv, y, x);
+    brb_subst_kernel<T, false, true><<<brb_grid(lay->nb[c], BRB_WARPS), BRB_THREADS, 0, st>>>(*lay, c, v, dinv, b, y, x);
     if ((err = cudaGetLastError()) != cudaSuccess) return (int)err;
   }
   return 0;
