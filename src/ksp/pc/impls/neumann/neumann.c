@@ -30,7 +30,7 @@
 
 const char *const PCNeumannTypes[] = {"neu1", "neu2", "ip", "jacobi", "PCNeumannType", "PCNEUMANN_", NULL};
 
-static PetscLogEvent PC_NeuSetUp = 0, PC_NeuApply = 0, PC_NeuDeflation = 0;
+static PetscLogEvent PC_NeuSetUp = 0, PC_NeuApply = 0, PC_NeuDeflation = 0, PC_NeuDeflSetUp = 0;
 
 typedef struct {
   /* options */
@@ -322,6 +322,7 @@ static PetscErrorCode PCNeumannSetUpDeflation(PC pc)
   PetscLogDouble t0, t1, t2, t3;
 
   PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(PC_NeuDeflSetUp, pc, 0, 0, 0));
   PetscCall(PCNeumannFreeDeflation(jac));
   PetscCall(PetscTime(&t0));
   PetscCallMPI(MPI_Comm_size(comm, &size));
@@ -480,6 +481,7 @@ static PetscErrorCode PCNeumannSetUpDeflation(PC pc)
   jac->tdefl[2] = t3 - t2;
   jac->tdefl[3] = t3 - t0;
   PetscCall(PetscInfo(pc, "deflation setup on the %s: %" PetscInt_FMT " subdomains (%s), subdomains %.4f s, Galerkin (E, Z^T A: %" PetscInt_FMT " entries outside the columns' subdomains) %.4f s, coarse factorization %.4f s, total %.4f s\n", op->device ? "GPU" : "host", nt, jac->defl_kind, (double)jac->tdefl[0], jac->nx, (double)jac->tdefl[1], (double)jac->tdefl[2], (double)jac->tdefl[3]));
+  PetscCall(PetscLogEventEnd(PC_NeuDeflSetUp, pc, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1365,5 +1367,6 @@ PETSC_INTERN PetscErrorCode PCRegister_Neumann_Private(void)
   PetscCall(PetscLogEventRegister("PCNeumannSetUp", PC_CLASSID, &PC_NeuSetUp));
   PetscCall(PetscLogEventRegister("PCNeumannApply", PC_CLASSID, &PC_NeuApply));
   PetscCall(PetscLogEventRegister("PCNeumannDefl", PC_CLASSID, &PC_NeuDeflation));
+  PetscCall(PetscLogEventRegister("PCNeumannDeflSetUp", PC_CLASSID, &PC_NeuDeflSetUp));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
