@@ -11,8 +11,10 @@
    image of Ad (neumannkernels.h), ip one product with the image of the explicit matrix.
 
    Deflation (paper 003 section 4): Z piecewise constant on subdomains (DMDA operators: the local box cut into n^d
-   boxes; others: the locality blocks of localityimpl.h), E = Z^T A Z (dense, nsub x nsub over all processes) built
-   and inverted on the host once per setup, the process's rows of E^-1 kept in the PC's memory. PCApply is the
+   boxes; others: the locality blocks of localityimpl.h, or blocks of consecutive rows), the subdomains, E = Z^T A Z's
+   rows (dense, nsub x nsub over all processes) and Z^T A built where the PC computes (kernels blocks, order, cut,
+   galerkin: on the GPU for a device operator, bit for bit the host's), E inverted on the host once per setup, the
+   process's rows of E^-1 kept in the PC's memory. PCApply is the
    A-DEF2 two-level preconditioner z = y + Z E^-1 Z^T (r - A y), y = M^-1 r; PCPreSolve makes the initial residual
    orthogonal to Z (x0 <- x0 + Z E^-1 Z^T r0), on which subspace A-DEF2 equals the symmetric BNN preconditioner
    P^T M^-1 P + Q, so PETSc's plain CG applies (docs/neumann.md).
