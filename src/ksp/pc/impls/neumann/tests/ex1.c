@@ -755,10 +755,15 @@ int main(int argc, char **argv)
      test:
        # the subdomains (locality partition on the GPU) and E (the galerkin kernel) of the PC on aijcusparse equal the
        # host PC's bit for bit; E = Z^T A Z; 1 and 3 processes (then the off-process block's part added on the host),
-       # locality blocks and consecutive rows, small blocks and 512 blocks of 125 rows
+       # locality blocks and consecutive rows, blocks of 16 and 125 rows, and 512 blocks of 125 rows of 40^3
        suffix: cuda_coarse
        nsize: {{1 3}}
-       args: -test coarse -compare_device -dim 3 -n {{12 40}} -contrast 1e3 -bubbles 3 -coarse_bs {{16 125}} -pc_neumann_deflation_contiguous {{0 1}} -pc_neumann_warn 0
+       args: -test coarse -compare_device -dim 3 -n 12 -contrast 1e3 -bubbles 3 -coarse_bs {{16 125}} -pc_neumann_deflation_contiguous {{0 1}} -pc_neumann_warn 0
+       output_file: output/ex1_cuda_coarse.out
+     test:
+       suffix: cuda_coarse_large
+       nsize: {{1 3}}
+       args: -test coarse -compare_device -dim 3 -n 40 -contrast 1e3 -bubbles 8 -coarse_bs 125 -pc_neumann_deflation_contiguous {{0 1}} -pc_neumann_warn 0
        output_file: output/ex1_cuda_coarse.out
      test:
        suffix: cuda_galerkin
