@@ -6,29 +6,33 @@
 # bubbles) with NEU_N^3 cells (default 200: 8 M unknowns), CG to rtol 1e-8 on the true residual ||b - A x|| <= 1e-8 ||b||
 # (the driver's unpreconditioned norm, the same criterion for every configuration) from x = 0, each configuration
 # assembled from the generated rows, set up (KSPSetUp + one product) and solved, with one unreported warm-up solve
-# before the measured one (GAMG and neu2dl: no warm-up, their setups take ~17 s at 8 M).
+# before the measured one (GAMG: no warm-up, its setup takes ~16 s at 8 M).
 #
 # Two runs of the driver:
 #   1. the main comparison, right-hand side random (NEU_RHS, default random): an initial error with every frequency,
 #      as the paper's random initial guess gives ("to avoid artificially fast convergence"); deflation exists for its
-#      smooth part. Configurations, jacobi and neu2d measured twice (alternating, start and end) to see drift:
+#      smooth part. Deflation is on NEU_DEFL^3 = 512 subdomains: locality blocks (the default of
+#      -pc_neumann_deflation_subdomains without a DMDA; partition, E = Z^T A Z and Z^T A built on the GPU) or, where
+#      named, blocks of consecutive rows. Configurations, jacobi and neu2d measured twice (alternating, start and end)
+#      to see drift:
 #        jacobi   aijcusparse + PCJACOBI                        (the reference of the ratios: its first measurement)
-#        neu2d    modsell + PCNEUMANN neu2 + deflation (NEU_DEFL^3 = 512 subdomains of consecutive rows)
-#        jacd     modsell + PCNEUMANN jacobi + deflation (the same subdomains: what deflation alone gives)
+#        neu2d    modsell + PCNEUMANN neu2 + deflation on locality blocks (the issue's configuration)
+#        neu2dc   modsell + PCNEUMANN neu2 + deflation on blocks of consecutive rows (the paper's stripes)
+#        jacd     modsell + PCNEUMANN jacobi + deflation on locality blocks (what deflation alone gives)
 #        neu2     modsell + PCNEUMANN neu2 without deflation
-#        neu1d    modsell + PCNEUMANN neu1 + deflation
+#        neu1d    modsell + PCNEUMANN neu1 + deflation on locality blocks
 #        bjsmooth modsell + PCBJSMOOTH (its defaults)
 #        jacobi, neu2d again
 #        gamg     aijcusparse + PCGAMG (its defaults)
-#        neu2dl   modsell + PCNEUMANN neu2 + deflation on 512 locality blocks (host partition)
 #   2. the right-hand side of the earlier runs, b = A x*, x*_i = cos(i) (the suite's default for twophase): jacobi,
 #      jacd, neu2, neu2d. Its initial error is nearly one oscillatory Fourier mode: the iteration counts depend on
 #      N mod 2 pi and deflation looked harmful there (docs/neumann.md).
 # The issue's target: setup + solve of neu2d at most half that of jacobi (run 1).
 # Needs the plugin built against a PETSc with CUDA in BUILD (default build-cuda); builds the driver there.
-# Writes OUTDIR/neumann.log (summary: iterations, true residual, setup, solve, setup + solve, ratio jacobi / config),
-# OUTDIR/run-random.log and run-cosine.log (the driver's output) and OUTDIR/logview.txt (-log_view of run 1: the
-# PCNeumann events with GPU flops).
+# Writes OUTDIR/neumann.log (summary: iterations, true residual, setup, solve, setup + solve, ratio jacobi / config,
+# and the -log_view lines of the PCNeumann events and the partition: PCNeumannDeflSetUp is the deflation's whole
+# setup, ModSELLPartition the locality partition inside it), OUTDIR/run-random.log and run-cosine.log (the driver's
+# output) and OUTDIR/logview.txt (-log_view of run 1: the events with GPU time and flops).
 set -uo pipefail
 out=${1:?usage: bench/neumann.sh OUTDIR}
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -45,15 +49,15 @@ say() { echo "$*" | tee -a "$log"; }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 make -C "$top" BUILD="$B" "$B/bin/examples/problems/problems" > "$out/build.log" 2>&1 || { say "build failed (see build.log)"; exit 1; }
 say "== bench/neumann.sh $(date -u +%FT%TZ) commit $(git -C "$top" rev-parse --short HEAD 2>/dev/null) device $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)"
-say "twophase 3D ${N}^3 cells, contrast 1e3, ${NEU_BUBBLES:-8} bubbles; CG to ||b - A x|| <= 1e-8 ||b|| from x = 0; deflation ${D}^3 subdomains"
+say "twophase 3D ${N}^3 cells, contrast 1e3, ${NEU_BUBBLES:-8} bubbles; CG to ||b - A x|| <= 1e-8 ||b|| from x = 0; deflation ${D}^3 subdomains (locality blocks; neu2dc: consecutive rows)"
 
 common=(-problem twophase -dim 3 -n "$N" -contrast 1e3 -bubbles "${NEU_BUBBLES:-8}" -solve -timings -warmup 1 -use_gpu_aware_mpi 0
   -jacobi_mat_type "$AIJ" -jacobi_pc_type jacobi
-  -neu2d_mat_type modsell -neu2d_pc_type neumann -neu2d_pc_neumann_type neu2 -neu2d_pc_neumann_deflation_subdomains "$D" -neu2d_pc_neumann_deflation_contiguous
-  -jacd_mat_type modsell -jacd_pc_type neumann -jacd_pc_neumann_type jacobi -jacd_pc_neumann_deflation_subdomains "$D" -jacd_pc_neumann_deflation_contiguous
+  -neu2d_mat_type modsell -neu2d_pc_type neumann -neu2d_pc_neumann_type neu2 -neu2d_pc_neumann_deflation_subdomains "$D"
+  -neu2dc_mat_type modsell -neu2dc_pc_type neumann -neu2dc_pc_neumann_type neu2 -neu2dc_pc_neumann_deflation_subdomains "$D" -neu2dc_pc_neumann_deflation_contiguous
+  -jacd_mat_type modsell -jacd_pc_type neumann -jacd_pc_neumann_type jacobi -jacd_pc_neumann_deflation_subdomains "$D"
   -neu2_mat_type modsell -neu2_pc_type neumann -neu2_pc_neumann_type neu2
-  -neu1d_mat_type modsell -neu1d_pc_type neumann -neu1d_pc_neumann_type neu1 -neu1d_pc_neumann_deflation_subdomains "$D" -neu1d_pc_neumann_deflation_contiguous
-  -neu2dl_mat_type modsell -neu2dl_pc_type neumann -neu2dl_pc_neumann_type neu2 -neu2dl_pc_neumann_deflation_subdomains "$D" -neu2dl_warmup 0
+  -neu1d_mat_type modsell -neu1d_pc_type neumann -neu1d_pc_neumann_type neu1 -neu1d_pc_neumann_deflation_subdomains "$D"
   -bjsmooth_mat_type modsell -bjsmooth_pc_type bjsmooth
   -gamg_mat_type "$AIJ" -gamg_pc_type gamg -gamg_warmup 0)
 
@@ -75,12 +79,12 @@ summary() {
 
 say "-- 1. right-hand side $RHS"
 timeout ${NEU_TIMEOUT:-300} "$B/bin/examples/problems/problems" "${common[@]}" -rhs "$RHS" \
-  -configs jacobi,neu2d,jacd,neu2,neu1d,bjsmooth,jacobi,neu2d,gamg,neu2dl -log_view :"$out/logview.txt" > "$out/run-$RHS.log" 2>&1
+  -configs jacobi,neu2d,neu2dc,jacd,neu2,neu1d,bjsmooth,jacobi,neu2d,gamg -log_view :"$out/logview.txt" > "$out/run-$RHS.log" 2>&1
 rc=$?
 [ $rc -eq 0 ] || say "the driver exited with $rc (see run-$RHS.log)"
 grep -E "unknowns|WARNING" "$out/run-$RHS.log" | tee -a "$log"
 summary "$out/run-$RHS.log"
-grep -E "^PCNeumann" "$out/logview.txt" 2>/dev/null | tee -a "$log"
+grep -E "^(PCNeumann|ModSELLPartition)" "$out/logview.txt" 2>/dev/null | tee -a "$log"
 
 say "-- 2. right-hand side cosine (b = A x*, x*_i = cos(i): the earlier runs' system)"
 timeout ${NEU_TIMEOUT2:-120} "$B/bin/examples/problems/problems" "${common[@]}" -rhs cosine -configs jacobi,jacd,neu2,neu2d > "$out/run-cosine.log" 2>&1

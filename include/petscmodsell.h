@@ -296,3 +296,5 @@ PETSC_EXTERN PetscErrorCode PCNeumannGetIPDrop(PC, PetscReal *);
 PETSC_EXTERN PetscErrorCode PCNeumannSetDeflation(PC, PetscInt, PetscInt);
 PETSC_EXTERN PetscErrorCode PCNeumannGetDeflation(PC, PetscInt *, PetscInt *, PetscInt *);
 PETSC_EXTERN PetscErrorCode PCNeumannGetLowerNorm(PC, PetscReal *);
+PETSC_EXTERN PetscErrorCode PCNeumannGetSubdomains(PC, IS *);
+PETSC_EXTERN PetscErrorCode PCNeumannGetCoarseMatrix(PC, Mat *);

@@ -11,8 +11,10 @@
    image of Ad (neumannkernels.h), ip one product with the image of the explicit matrix.
 
    Deflation (paper 003 section 4): Z piecewise constant on subdomains (DMDA operators: the local box cut into n^d
-   boxes; others: the locality blocks of localityimpl.h), E = Z^T A Z (dense, nsub x nsub over all processes) built
-   and inverted on the host once per setup, the process's rows of E^-1 kept in the PC's memory. PCApply is the
+   boxes; others: the locality blocks of localityimpl.h, or blocks of consecutive rows), the subdomains, E = Z^T A Z's
+   rows (dense, nsub x nsub over all processes) and Z^T A built where the PC computes (kernels blocks, order, cut,
+   galerkin: on the GPU for a device operator, bit for bit the host's), E inverted on the host once per setup, the
+   process's rows of E^-1 kept in the PC's memory. PCApply is the
    A-DEF2 two-level preconditioner z = y + Z E^-1 Z^T (r - A y), y = M^-1 r; PCPreSolve makes the initial residual
    orthogonal to Z (x0 <- x0 + Z E^-1 Z^T r0), on which subspace A-DEF2 equals the symmetric BNN preconditioner
    P^T M^-1 P + Q, so PETSc's plain CG applies (docs/neumann.md).
@@ -30,7 +32,7 @@
 
 const char *const PCNeumannTypes[] = {"neu1", "neu2", "ip", "jacobi", "PCNeumannType", "PCNEUMANN_", NULL};
 
-static PetscLogEvent PC_NeuSetUp = 0, PC_NeuApply = 0, PC_NeuDeflation = 0;
+static PetscLogEvent PC_NeuSetUp = 0, PC_NeuApply = 0, PC_NeuDeflation = 0, PC_NeuDeflSetUp = 0;
 
 typedef struct {
   /* options */
@@ -61,14 +63,19 @@ typedef struct {
   const char  *defl_kind;
   PetscInt     nl, nt, noff; /* local and total subdomains, the first of this process */
   PetscMPIInt *counts, *displs;
-  PCMSBuffer   sub, einv, gl, g, c;
+  PCMSBuffer   sub, order, off, einv, gl, g, c, work;
+  PetscBool    ordered;          /* rows reordered by subdomain for the restriction (else subdomains of consecutive rows) */
+  PetscInt     maxitems;         /* the most rows plus list entries of one subdomain */
   PetscBool    zta;              /* one process: Z^T A kept (w, the list x*), Z^T A y without a product with A */
-  PCMSBuffer   zw, xrow, xsub, xval; /* w[c]: column c of Z^T A in c's own subdomain; the other entries, by subdomain */
+  PCMSBuffer   zw, xrow, xval, xoff, cnt; /* w[c]: column c of Z^T A in c's own subdomain; the other entries, by subdomain */
   PetscInt     nx;
+  PetscScalar *Eh;       /* this process's rows of E (host, nl x nt, row-major): PCNeumannGetCoarseMatrix() */
   PetscScalar *hgl, *hg; /* host copies (several processes) */
   Vec          t;        /* A y */
   PetscBool    saved_nonzero, presolved;
   PetscInt     defl_box[3];
+  PetscBool    defl_device;  /* the subdomains, E and Z^T A were computed on the GPU */
+  PetscLogDouble tdefl[4];   /* setup times: subdomains, Galerkin (E, Z^T A), coarse factorization, total */
 } PC_Neumann;
 
 /* -------------------------------------------------------------------------------------------------------------- */
@@ -93,93 +100,240 @@ static PetscErrorCode PCNeumannFreeDeflation(PC_Neumann *jac)
 {
   PetscFunctionBegin;
   PetscCall(PCMSBufferDestroy(&jac->sub));
+  PetscCall(PCMSBufferDestroy(&jac->order));
+  PetscCall(PCMSBufferDestroy(&jac->off));
   PetscCall(PCMSBufferDestroy(&jac->einv));
   PetscCall(PCMSBufferDestroy(&jac->gl));
   PetscCall(PCMSBufferDestroy(&jac->g));
   PetscCall(PCMSBufferDestroy(&jac->c));
+  PetscCall(PCMSBufferDestroy(&jac->work));
   PetscCall(PCMSBufferDestroy(&jac->zw));
   PetscCall(PCMSBufferDestroy(&jac->xrow));
-  PetscCall(PCMSBufferDestroy(&jac->xsub));
   PetscCall(PCMSBufferDestroy(&jac->xval));
-  jac->zta = PETSC_FALSE;
-  jac->nx  = 0;
+  PetscCall(PCMSBufferDestroy(&jac->xoff));
+  PetscCall(PCMSBufferDestroy(&jac->cnt));
+  jac->zta      = PETSC_FALSE;
+  jac->ordered  = PETSC_FALSE;
+  jac->nx       = 0;
+  jac->maxitems = 0;
   PetscCall(PetscFree2(jac->counts, jac->displs));
   PetscCall(PetscFree2(jac->hgl, jac->hg));
+  PetscCall(PetscFree(jac->Eh));
   PetscCall(VecDestroy(&jac->t));
   jac->defl = PETSC_FALSE;
   jac->nl = jac->nt = jac->noff = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Subdomain of every local row (host array of m ints); *nl subdomains on this process */
-static PetscErrorCode PCNeumannSubdomains(PC pc, PetscInt *sub, PetscInt *nl)
+/* The diagonal block's CSR (columns ascending, values) in the PC's memory, as the deflation kernels read it: on the
+   host the matrix's arrays; on the GPU the device CSR of an aijcusparse block (when it has every row: cuSPARSE
+   compresses the rows of a block with empty rows, whose row starts then are not the block's), else a copy of the host
+   arrays uploaded into tmp (MATMODSELL and other types; as the image builder does). Release with
+   PCNeumannCSRRestore() after the kernels that read it have finished. */
+typedef struct {
+  MSNeuCSR           A;
+  const PetscInt    *ai, *aj;
+  const PetscScalar *aa;
+  PetscBool          hostvals; /* aa from MatSeqAIJGetArrayRead() */
+  PCMSBuffer         tmp[3];
+  int               *h32[2]; /* 32-bit copies of 64-bit host indices */
+} PCNeumannCSR;
+
+static PetscErrorCode PCNeumannCSRGet(PC_Neumann *jac, PCNeumannCSR *csr)
+{
+  PCMSOperator *op = &jac->op;
+  PetscInt      nrow, m = op->m, nnz;
+  PetscBool     done;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(csr, sizeof(*csr)));
+  PetscCall(MatGetRowIJ(op->Ad, 0, PETSC_FALSE, PETSC_FALSE, &nrow, &csr->ai, &csr->aj, &done));
+  PetscCheck(done && nrow == m, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCNEUMANN: the diagonal block of type %s does not give its rows (MatGetRowIJ)", ((PetscObject)op->Ad)->type_name);
+  nnz = csr->ai[m];
+  PetscCheck(nnz <= PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCNEUMANN: deflation needs fewer than 2^31 entries in the diagonal block of a process (%" PetscInt_FMT ")", nnz);
+  csr->A.m   = (int)m;
+  csr->A.nnz = (int)nnz;
+#if defined(PETSC_HAVE_CUDA)
+  if (op->device) {
+    const PetscInt *di = NULL, *dj = NULL;
+    PetscScalar    *da = NULL;
+    PetscInt        nempty = 0;
+    PetscMemType    mt     = PETSC_MEMTYPE_HOST;
+
+    for (PetscInt o = 0; o < m; o++) nempty += csr->ai[o + 1] == csr->ai[o];
+    if (m && !nempty && sizeof(PetscInt) == sizeof(int)) PetscCall(MatSeqAIJGetCSRAndMemType(op->Ad, &di, &dj, &da, &mt));
+    if (PetscMemTypeDevice(mt)) {
+      csr->A.ai = (const int *)di;
+      csr->A.aj = (const int *)dj;
+      csr->A.aa = (const double *)da;
+    } else {
+      const int *i32, *j32;
+
+      PetscCall(MatSeqAIJGetArrayRead(op->Ad, &csr->aa));
+      csr->hostvals = PETSC_TRUE;
+      if (sizeof(PetscInt) == sizeof(int)) {
+        i32 = (const int *)csr->ai;
+        j32 = (const int *)csr->aj;
+      } else {
+        PetscCall(PetscMalloc1(m + 1, &csr->h32[0]));
+        PetscCall(PetscMalloc1(PetscMax(nnz, 1), &csr->h32[1]));
+        for (PetscInt o = 0; o <= m; o++) csr->h32[0][o] = (int)csr->ai[o];
+        for (PetscInt e = 0; e < nnz; e++) csr->h32[1][e] = (int)csr->aj[e];
+        i32 = csr->h32[0];
+        j32 = csr->h32[1];
+      }
+      PetscCall(PCMSBufferEnsure(op, &csr->tmp[0], sizeof(int) * (size_t)(m + 1), "PCNEUMANN's copy of the row starts"));
+      PetscCall(PCMSBufferEnsure(op, &csr->tmp[1], sizeof(int) * (size_t)PetscMax(nnz, 1), "PCNEUMANN's copy of the columns"));
+      PetscCall(PCMSBufferEnsure(op, &csr->tmp[2], sizeof(double) * (size_t)PetscMax(nnz, 1), "PCNEUMANN's copy of the values"));
+      PetscCall(PCNeumannCopyToBuffer(op, csr->tmp[0].ptr, i32, sizeof(int) * (size_t)(m + 1)));
+      PetscCall(PCNeumannCopyToBuffer(op, csr->tmp[1].ptr, j32, sizeof(int) * (size_t)nnz));
+      PetscCall(PCNeumannCopyToBuffer(op, csr->tmp[2].ptr, csr->aa, sizeof(double) * (size_t)nnz));
+      csr->A.ai = (const int *)csr->tmp[0].ptr;
+      csr->A.aj = (const int *)csr->tmp[1].ptr;
+      csr->A.aa = (const double *)csr->tmp[2].ptr;
+    }
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+#endif
+  PetscCall(MatSeqAIJGetArrayRead(op->Ad, &csr->aa));
+  csr->hostvals = PETSC_TRUE;
+  if (sizeof(PetscInt) == sizeof(int)) {
+    csr->A.ai = (const int *)csr->ai;
+    csr->A.aj = (const int *)csr->aj;
+  } else {
+    PetscCall(PetscMalloc1(m + 1, &csr->h32[0]));
+    PetscCall(PetscMalloc1(PetscMax(nnz, 1), &csr->h32[1]));
+    for (PetscInt o = 0; o <= m; o++) csr->h32[0][o] = (int)csr->ai[o];
+    for (PetscInt e = 0; e < nnz; e++) csr->h32[1][e] = (int)csr->aj[e];
+    csr->A.ai = csr->h32[0];
+    csr->A.aj = csr->h32[1];
+  }
+  csr->A.aa = (const double *)csr->aa;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCNeumannCSRRestore(PC_Neumann *jac, PCNeumannCSR *csr)
+{
+  PCMSOperator *op = &jac->op;
+  PetscInt      nrow = op->m;
+  PetscBool     done;
+
+  PetscFunctionBegin;
+  PetscCall(PCMSSynchronize(op)); /* the kernels and copies that read the arrays have finished */
+  for (PetscInt k = 0; k < 3; k++) PetscCall(PCMSBufferDestroy(&csr->tmp[k]));
+  PetscCall(PetscFree(csr->h32[0]));
+  PetscCall(PetscFree(csr->h32[1]));
+  if (csr->hostvals) PetscCall(MatSeqAIJRestoreArrayRead(op->Ad, &csr->aa));
+  PetscCall(MatRestoreRowIJ(op->Ad, 0, PETSC_FALSE, PETSC_FALSE, &nrow, &csr->ai, &csr->aj, &done));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The subdomain of every local row (jac->sub, in the PC's memory: m ints); *nl subdomains on this process.
+   DMDA boxes on the host (uploaded on the GPU); blocks of consecutive rows by the kernel blocks; locality blocks from
+   the locality partition of the block's CSR, MSLocalityPermHost() on the host and MSLocalityPermDevice() on the GPU
+   (the same permutation bit for bit, docs/locality.md), then the kernel blocks (sub[perm[r]] = r / bs). */
+static PetscErrorCode PCNeumannSubdomains(PC pc, const PCNeumannCSR *csr, PetscInt *nl)
 {
   PC_Neumann   *jac = (PC_Neumann *)pc->data;
   PCMSOperator *op  = &jac->op;
   PetscInt      box[4], m = op->m;
+  void         *stream;
+  int           err;
 
   PetscFunctionBegin;
+  PetscCall(PCMSBufferEnsure(op, &jac->sub, (size_t)PetscMax(m, 1) * sizeof(int), "PCNEUMANN's subdomain map"));
   PetscCall(MatModSELLGetDMDABox_Private(pc->pmat, box));
   if (box[0] && !jac->defl_bs && (PetscInt64)box[0] * box[1] * box[2] * box[3] == m) {
     const PetscInt n = jac->defl_n, nx = box[0], ny = box[1], nz = box[2], dof = box[3];
     const PetscInt sx = PetscMin(n, nx), sy = ny > 1 ? PetscMin(n, ny) : 1, sz = nz > 1 ? PetscMin(n, nz) : 1;
+    int           *sub;
 
+    PetscCall(PetscMalloc1(PetscMax(m, 1), &sub));
     for (PetscInt o = 0; o < m; o++) {
       const PetscInt p = o / dof, ix = p % nx, iy = (p / nx) % ny, iz = p / (nx * ny);
-      sub[o] = (ix * sx) / nx + sx * ((iy * sy) / ny + sy * ((iz * sz) / nz));
+      sub[o] = (int)((ix * sx) / nx + sx * ((iy * sy) / ny + sy * ((iz * sz) / nz)));
     }
+    PetscCall(PCNeumannCopyToBuffer(op, jac->sub.ptr, sub, (size_t)m * sizeof(int)));
+    PetscCall(PCMSSynchronize(op)); /* sub is freed */
+    PetscCall(PetscFree(sub));
     *nl              = sx * sy * sz;
+    jac->ordered     = PETSC_TRUE;
     jac->defl_kind   = "boxes of the DMDA's local box";
     jac->defl_box[0] = sx;
     jac->defl_box[1] = sy;
     jac->defl_box[2] = sz;
   } else {
     PetscInt   bs = jac->defl_bs;
-    MSLocality loc;
+    PCMSBuffer perm = {0};
 
     if (!bs) {
       const PetscInt n3 = jac->defl_n * jac->defl_n * jac->defl_n;
       bs                = PetscMax(1, (m + n3 - 1) / n3);
     }
-    *nl = 0;
-    if (m && jac->defl_contig) {
-      for (PetscInt o = 0; o < m; o++) sub[o] = o / bs;
-      *nl = (m + bs - 1) / bs;
-    } else if (m) {
-      PetscCall(MSLocalityCompute(op->Ad, bs, &loc));
-      for (PetscInt r = 0; r < m; r++) sub[loc->perm[r]] = r / bs;
-      *nl = loc->nblocks;
-      PetscCall(MSLocalityDestroy(&loc));
+    PetscCheck(bs <= PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "PCNEUMANN: deflation block size %" PetscInt_FMT " too large", bs);
+    *nl = m ? (m + bs - 1) / bs : 0;
+    if (m && !jac->defl_contig) { /* the locality partition: perm (new -> old) in the PC's memory */
+      PetscCall(PCMSBufferEnsure(op, &perm, (size_t)m * sizeof(int), "PCNEUMANN's locality partition"));
+#if defined(PETSC_HAVE_CUDA)
+      if (op->device) PetscCall(MSLocalityPermDevice(m, csr->A.ai, csr->A.aj, bs, (int *)perm.ptr, NULL));
+      else
+#endif
+      {
+        PetscInt *p;
+
+        (void)csr;
+        if (sizeof(PetscInt) == sizeof(int)) p = (PetscInt *)perm.ptr;
+        else PetscCall(PetscMalloc1(m, &p));
+        PetscCall(MSLocalityPermHost(op->Ad, bs, p));
+        if (sizeof(PetscInt) != sizeof(int)) {
+          for (PetscInt r = 0; r < m; r++) ((int *)perm.ptr)[r] = (int)p[r];
+          PetscCall(PetscFree(p));
+        }
+      }
     }
+    PetscCall(PCMSKernelBegin(op, &stream));
+    err = jac->k->blocks((int)m, (const int *)perm.ptr, (int)bs, (int *)jac->sub.ptr, stream);
+    PetscCall(PCMSKernelEnd(op, err, jac->k->backend, "blocks", 0.0));
+    PetscCall(PCMSSynchronize(op)); /* perm is freed */
+    PetscCall(PCMSBufferDestroy(&perm));
+    jac->ordered     = (PetscBool)!jac->defl_contig;
     jac->defl_kind   = jac->defl_contig ? "blocks of consecutive rows" : "locality blocks";
     jac->defl_box[0] = bs;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Z, E = Z^T A Z over all processes, its inverse (host), the process's rows of E^-1 in the PC's memory */
+/* Z, E = Z^T A Z over all processes, its inverse (host), the process's rows of E^-1 in the PC's memory. Where the PC
+   computes (the GPU for a device operator): the subdomains, their order, E's rows from the diagonal block and, with one
+   process, Z^T A (kernels galerkin and cut). Only E's rows come back to the host; the off-process block's
+   contributions to E (several processes) are added there, from its rows, with the ghost columns' subdomains. */
 static PetscErrorCode PCNeumannSetUpDeflation(PC pc)
 {
-  PC_Neumann   *jac  = (PC_Neumann *)pc->data;
-  PCMSOperator *op   = &jac->op;
-  MPI_Comm      comm = PetscObjectComm((PetscObject)pc);
-  PetscMPIInt   size, rank;
-  PetscInt      m = op->m, nl, nt, *sub, *gsub_ghost = NULL, *xcnt = NULL, *xc = NULL, *xfill = NULL, nx = 0;
-  PetscScalar  *zw = NULL, *xv = NULL;
-  int          *sub32, *xsb = NULL, *xr32 = NULL;
-  const PetscInt    *ai, *aj;
-  const PetscScalar *aa;
-  PetscInt           nrow;
-  PetscBool          done;
-  PetscScalar  *Eloc, *E, *Einv;
-  PetscBLASInt  bn, info;
+  PC_Neumann    *jac  = (PC_Neumann *)pc->data;
+  PCMSOperator  *op   = &jac->op;
+  MPI_Comm       comm = PetscObjectComm((PetscObject)pc);
+  PetscMPIInt    size, rank;
+  PetscInt       m = op->m, nl, nt;
+  PetscScalar   *E, *Einv;
+  PetscBLASInt   bn, info;
+  PCNeumannCSR   csr;
+  PCMSBuffer     Ebuf = {0};
+  MSNeuZtA       Z;
+  void          *stream;
+  int            err, *hoff = NULL, *hxoff = NULL;
+  PetscLogDouble t0, t1, t2, t3;
 
   PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(PC_NeuDeflSetUp, pc, 0, 0, 0));
   PetscCall(PCNeumannFreeDeflation(jac));
+  PetscCall(PetscTime(&t0));
   PetscCallMPI(MPI_Comm_size(comm, &size));
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  PetscCall(PetscMalloc2(m, &sub, m, &sub32));
-  PetscCall(PCNeumannSubdomains(pc, sub, &nl));
+  jac->defl_device = op->device;
+  PetscCall(PCNeumannCSRGet(jac, &csr));
+  PetscCall(PCNeumannSubdomains(pc, &csr, &nl));
+  PetscCall(PCMSSynchronize(op));
+  PetscCall(PetscTime(&t1));
   PetscCall(PetscMalloc2(size, &jac->counts, size, &jac->displs));
   {
     PetscMPIInt nlm;
@@ -197,54 +351,83 @@ static PetscErrorCode PCNeumannSetUpDeflation(PC pc)
   PetscCheck(nt > 0, comm, PETSC_ERR_ARG_WRONG, "PCNEUMANN: deflation needs at least one subdomain (the operator has no rows?)");
   PetscCheck((PetscInt64)nt * nt <= 64 * 1024 * 1024, comm, PETSC_ERR_ARG_OUTOFRANGE, "PCNEUMANN: %" PetscInt_FMT " subdomains over all processes: the dense E = Z^T A Z would hold %g entries; use fewer subdomains (-pc_neumann_deflation_subdomains, -pc_neumann_deflation_block_size)", nt, (double)nt * nt);
 
-  /* the global subdomain of the ghost columns */
+  /* the rows by subdomain (the restriction's order), E's rows from Ad and, with one process, Z^T A */
+  PetscCall(PCMSBufferEnsure(op, &jac->off, sizeof(int) * (size_t)(nl + 1), "PCNEUMANN's subdomain offsets"));
+  if (jac->ordered) PetscCall(PCMSBufferEnsure(op, &jac->order, sizeof(int) * (size_t)PetscMax(m, 1), "PCNEUMANN's rows by subdomain"));
+  PetscCall(PCMSKernelBegin(op, &stream));
+  err = jac->k->order((int)m, (const int *)jac->sub.ptr, (int)nl, jac->ordered ? (int *)jac->order.ptr : NULL, (int *)jac->off.ptr, stream);
+  PetscCall(PCMSKernelEnd(op, err, jac->k->backend, "order", 0.0));
+  jac->zta = (PetscBool)!op->mpi;
+  PetscCall(PetscMemzero(&Z, sizeof(Z)));
+  if (jac->zta) {
+    long long ncut;
+
+    PetscCall(PCMSBufferEnsure(op, &jac->cnt, sizeof(long long), "PCNEUMANN's list length"));
+    PetscCall(PCMSKernelBegin(op, &stream));
+    err = jac->k->cut(&csr.A, (const int *)jac->sub.ptr, (long long *)jac->cnt.ptr, stream);
+    PetscCall(PCMSKernelEnd(op, err, jac->k->backend, "cut", 0.0));
+    PetscCall(PCMSReadBack(op, &ncut, jac->cnt.ptr, sizeof(ncut)));
+    PetscCheck(ncut >= 0 && ncut <= csr.A.nnz, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCNEUMANN: %lld entries between subdomains of %d", ncut, csr.A.nnz);
+    PetscCall(PCMSBufferEnsure(op, &jac->zw, (size_t)PetscMax(m, 1) * sizeof(PetscScalar), "PCNEUMANN's Z^T A (own subdomains)"));
+    PetscCall(PCMSBufferEnsure(op, &jac->xrow, (size_t)PetscMax(ncut, 1) * sizeof(int), "PCNEUMANN's Z^T A (other subdomains: columns)"));
+    PetscCall(PCMSBufferEnsure(op, &jac->xval, (size_t)PetscMax(ncut, 1) * sizeof(PetscScalar), "PCNEUMANN's Z^T A (other subdomains: values)"));
+    PetscCall(PCMSBufferEnsure(op, &jac->xoff, sizeof(int) * (size_t)(nl + 1), "PCNEUMANN's Z^T A (other subdomains: offsets)"));
+    Z.zw   = (double *)jac->zw.ptr;
+    Z.xrow = (int *)jac->xrow.ptr;
+    Z.xval = (double *)jac->xval.ptr;
+    Z.xoff = (int *)jac->xoff.ptr;
+    Z.cap  = ncut;
+    Z.nx   = (long long *)jac->cnt.ptr;
+  }
+  PetscCall(PCMSBufferEnsure(op, &Ebuf, sizeof(double) * (size_t)PetscMax(nl * nt, 1), "PCNEUMANN's rows of the coarse matrix"));
+  PetscCall(PCMSKernelBegin(op, &stream));
+  err = jac->k->galerkin(&csr.A, (const int *)jac->sub.ptr, (int)nl, (int)nt, (int)jac->noff, (double *)Ebuf.ptr, jac->zta ? &Z : NULL, stream);
+  PetscCall(PCMSKernelEnd(op, err, jac->k->backend, "galerkin", (PetscLogDouble)csr.A.nnz));
+  PetscCall(PetscMalloc1((size_t)PetscMax(nl * nt, 1), &jac->Eh));
+  if (nl) PetscCall(PCMSReadBack(op, jac->Eh, Ebuf.ptr, sizeof(double) * (size_t)nl * nt));
+  PetscCall(PetscMalloc2(nl + 1, &hoff, nl + 1, &hxoff));
+  PetscCall(PCMSReadBack(op, hoff, jac->off.ptr, sizeof(int) * (size_t)(nl + 1)));
+  if (jac->zta) {
+    long long nx;
+
+    PetscCall(PCMSReadBack(op, &nx, jac->cnt.ptr, sizeof(nx)));
+    PetscCheck(nx >= 0 && nx <= Z.cap, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCNEUMANN: Z^T A has %lld entries outside the columns' subdomains, more than the %lld entries between subdomains", nx, Z.cap);
+    jac->nx = (PetscInt)nx;
+    PetscCall(PCMSReadBack(op, hxoff, jac->xoff.ptr, sizeof(int) * (size_t)(nl + 1)));
+  } else
+    for (PetscInt j = 0; j <= nl; j++) hxoff[j] = 0;
+  jac->maxitems = 0;
+  for (PetscInt j = 0; j < nl; j++) jac->maxitems = PetscMax(jac->maxitems, (PetscInt)(hoff[j + 1] - hoff[j]) + (PetscInt)(hxoff[j + 1] - hxoff[j]));
+  PetscCall(PetscFree2(hoff, hxoff));
+  PetscCall(PCMSBufferDestroy(&Ebuf));
+  PetscCall(PCNeumannCSRRestore(jac, &csr));
+
+  /* several processes: the off-process block's contributions, with the global subdomains of the ghost columns */
   if (op->mpi) {
-    Vec                gs;
+    Vec                gs, hgv;
     PetscScalar       *a;
     const PetscScalar *ga;
+    int               *sub;
+    PetscInt          *gsub_ghost;
 
+    PetscCall(PetscMalloc1(PetscMax(m, 1), &sub));
+    if (m) PetscCall(PCMSReadBack(op, sub, jac->sub.ptr, sizeof(int) * (size_t)m));
     PetscCall(VecCreateMPI(comm, m, PETSC_DETERMINE, &gs));
     PetscCall(VecGetArrayWrite(gs, &a));
     for (PetscInt o = 0; o < m; o++) a[o] = (PetscScalar)(sub[o] + jac->noff);
     PetscCall(VecRestoreArrayWrite(gs, &a));
-    {
-      Vec hg;
-      PetscCall(VecCreateSeq(PETSC_COMM_SELF, op->nghost, &hg));
-      /* the layer's scatter works between vectors of the PC's memory type; these are host vectors of the same layout */
-      PetscCall(VecScatterBegin(op->scat, gs, hg, INSERT_VALUES, SCATTER_FORWARD));
-      PetscCall(VecScatterEnd(op->scat, gs, hg, INSERT_VALUES, SCATTER_FORWARD));
-      PetscCall(PetscMalloc1(op->nghost, &gsub_ghost));
-      PetscCall(VecGetArrayRead(hg, &ga));
-      for (PetscInt k = 0; k < op->nghost; k++) gsub_ghost[k] = (PetscInt)PetscRealPart(ga[k]);
-      PetscCall(VecRestoreArrayRead(hg, &ga));
-      PetscCall(VecDestroy(&hg));
-    }
+    PetscCall(VecCreateSeq(PETSC_COMM_SELF, op->nghost, &hgv));
+    /* the layer's scatter works between vectors of the PC's memory type; these are host vectors of the same layout */
+    PetscCall(VecScatterBegin(op->scat, gs, hgv, INSERT_VALUES, SCATTER_FORWARD));
+    PetscCall(VecScatterEnd(op->scat, gs, hgv, INSERT_VALUES, SCATTER_FORWARD));
+    PetscCall(PetscMalloc1(PetscMax(op->nghost, 1), &gsub_ghost));
+    PetscCall(VecGetArrayRead(hgv, &ga));
+    for (PetscInt k = 0; k < op->nghost; k++) gsub_ghost[k] = (PetscInt)PetscRealPart(ga[k]);
+    PetscCall(VecRestoreArrayRead(hgv, &ga));
+    PetscCall(VecDestroy(&hgv));
     PetscCall(VecDestroy(&gs));
-  }
-
-  /* this process's rows of E; with one process also Z^T A: (Z^T A)_{j c} = sum_{sub[o] = j} a_oc, its entry in c's
-     own subdomain in zw[c], the others as (column, value) pairs bucketed by subdomain (xcnt: bucket offsets), each
-     bucket then sorted by column with equal columns merged (xsb: the subdomain of each pair). Ad through its CSR
-     arrays (as the image builder reads it), Ao by rows */
-  PetscCall(PetscCalloc1((size_t)nl * nt, &Eloc));
-  PetscCall(MatGetRowIJ(op->Ad, 0, PETSC_FALSE, PETSC_FALSE, &nrow, &ai, &aj, &done));
-  PetscCheck(done && nrow == m, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCNEUMANN: the diagonal block of type %s does not give its rows (MatGetRowIJ)", ((PetscObject)op->Ad)->type_name);
-  PetscCall(MatSeqAIJGetArrayRead(op->Ad, &aa));
-  if (!op->mpi) PetscCall(PetscCalloc2(m, &zw, nl + 1, &xcnt));
-  for (PetscInt o = 0; o < m; o++) {
-    PetscScalar   *row = Eloc + (size_t)sub[o] * nt;
-    const PetscInt so  = sub[o];
-
-    for (PetscInt e = ai[o]; e < ai[o + 1]; e++) {
-      const PetscInt c = aj[e];
-
-      row[jac->noff + sub[c]] += aa[e];
-      if (!op->mpi) {
-        if (sub[c] == so) zw[c] += aa[e];
-        else xcnt[so + 1]++;
-      }
-    }
-    if (op->mpi) {
+    for (PetscInt o = 0; o < m; o++) {
+      PetscScalar       *row = jac->Eh + (size_t)sub[o] * nt;
       const PetscInt    *cols;
       const PetscScalar *vals;
       PetscInt           nc;
@@ -253,38 +436,13 @@ static PetscErrorCode PCNeumannSetUpDeflation(PC pc)
       for (PetscInt k = 0; k < nc; k++) row[gsub_ghost[cols[k]]] += vals[k];
       PetscCall(MatRestoreRow(op->Ao, o, &nc, &cols, &vals));
     }
+    PetscCall(PetscFree(gsub_ghost));
+    PetscCall(PetscFree(sub));
   }
-  if (!op->mpi) {
-    for (PetscInt j = 0; j < nl; j++) xcnt[j + 1] += xcnt[j];
-    PetscCall(PetscMalloc4(xcnt[nl], &xc, xcnt[nl], &xv, xcnt[nl], &xsb, nl, &xfill));
-    for (PetscInt j = 0; j < nl; j++) xfill[j] = xcnt[j];
-    for (PetscInt o = 0; o < m; o++)
-      for (PetscInt e = ai[o]; e < ai[o + 1]; e++)
-        if (sub[aj[e]] != sub[o]) {
-          xc[xfill[sub[o]]]   = aj[e];
-          xv[xfill[sub[o]]++] = aa[e];
-        }
-    nx = 0;
-    for (PetscInt j = 0; j < nl; j++) {
-      const PetscInt beg = xcnt[j], end = xcnt[j + 1];
-
-      PetscCall(PetscSortIntWithScalarArray(end - beg, xc + beg, xv + beg));
-      for (PetscInt e = beg; e < end; e++) {
-        if (e > beg && xc[e] == xc[e - 1]) xv[nx - 1] += xv[e];
-        else {
-          xc[nx]    = xc[e];
-          xv[nx]    = xv[e];
-          xsb[nx++] = (int)j;
-        }
-      }
-    }
-  }
-  PetscCall(MatSeqAIJRestoreArrayRead(op->Ad, &aa));
-  PetscCall(MatRestoreRowIJ(op->Ad, 0, PETSC_FALSE, PETSC_FALSE, &nrow, &ai, &aj, &done));
-  PetscCall(PetscFree(gsub_ghost));
+  PetscCall(PetscTime(&t2));
 
   /* all rows of E on every process, the inverse by Cholesky (E is SPD when A is) */
-  PetscCall(PetscMalloc2((size_t)nt * nt, &E, (size_t)nl * nt, &Einv));
+  PetscCall(PetscMalloc2((size_t)nt * nt, &E, (size_t)PetscMax(nl * nt, 1), &Einv));
   {
     PetscMPIInt *rc, *rd;
     PetscCall(PetscMalloc2(size, &rc, size, &rd));
@@ -292,10 +450,9 @@ static PetscErrorCode PCNeumannSetUpDeflation(PC pc)
       rc[p] = (PetscMPIInt)((PetscInt64)jac->counts[p] * nt);
       rd[p] = (PetscMPIInt)((PetscInt64)jac->displs[p] * nt);
     }
-    PetscCallMPI(MPI_Allgatherv(Eloc, (PetscMPIInt)(nl * nt), MPIU_SCALAR, E, rc, rd, MPIU_SCALAR, comm));
+    PetscCallMPI(MPI_Allgatherv(jac->Eh, (PetscMPIInt)(nl * nt), MPIU_SCALAR, E, rc, rd, MPIU_SCALAR, comm));
     PetscCall(PetscFree2(rc, rd));
   }
-  PetscCall(PetscFree(Eloc));
   PetscCall(PetscBLASIntCast(nt, &bn));
   PetscCallBLAS("LAPACKpotrf", LAPACKpotrf_("L", &bn, E, &bn, &info));
   PetscCheck(info == 0, comm, PETSC_ERR_MAT_CH_ZRPVT, "PCNEUMANN: the coarse matrix E = Z^T A Z of the deflation is not positive definite (LAPACK potrf: %d at subdomain %d): the operator must be SPD, with no subdomain in its null space; add a Dirichlet condition or turn deflation off", (int)info, (int)info - 1);
@@ -309,39 +466,24 @@ static PetscErrorCode PCNeumannSetUpDeflation(PC pc)
     }
 
   /* into the PC's memory */
-  for (PetscInt o = 0; o < m; o++) sub32[o] = (int)sub[o];
-  PetscCall(PCMSBufferEnsure(op, &jac->sub, (size_t)m * sizeof(int), "PCNEUMANN's subdomain map"));
-  PetscCall(PCMSBufferEnsure(op, &jac->einv, (size_t)nl * nt * sizeof(PetscScalar), "PCNEUMANN's rows of the inverse coarse matrix"));
-  PetscCall(PCMSBufferEnsure(op, &jac->gl, (size_t)nl * sizeof(PetscScalar), "PCNEUMANN's subdomain sums"));
+  PetscCall(PCMSBufferEnsure(op, &jac->einv, (size_t)PetscMax(nl * nt, 1) * sizeof(PetscScalar), "PCNEUMANN's rows of the inverse coarse matrix"));
+  PetscCall(PCMSBufferEnsure(op, &jac->gl, (size_t)PetscMax(nl, 1) * sizeof(PetscScalar), "PCNEUMANN's subdomain sums"));
   PetscCall(PCMSBufferEnsure(op, &jac->g, (size_t)nt * sizeof(PetscScalar), "PCNEUMANN's subdomain sums"));
-  PetscCall(PCMSBufferEnsure(op, &jac->c, (size_t)nl * sizeof(PetscScalar), "PCNEUMANN's coarse correction"));
-  PetscCall(PCNeumannCopyToBuffer(op, jac->sub.ptr, sub32, (size_t)m * sizeof(int)));
+  PetscCall(PCMSBufferEnsure(op, &jac->c, (size_t)PetscMax(nl, 1) * sizeof(PetscScalar), "PCNEUMANN's coarse correction"));
+  if (op->device) PetscCall(PCMSBufferEnsure(op, &jac->work, sizeof(double) * (size_t)PetscMax(nl, 1) * (size_t)MS_NEU_NCHUNKS(jac->maxitems), "PCNEUMANN's restriction partial sums"));
   PetscCall(PCNeumannCopyToBuffer(op, jac->einv.ptr, Einv, (size_t)nl * nt * sizeof(PetscScalar)));
-  if (!op->mpi) { /* Z^T A (one process) */
-    PetscCall(PetscMalloc1(PetscMax(nx, 1), &xr32));
-    for (PetscInt e = 0; e < nx; e++) xr32[e] = (int)xc[e];
-    PetscCall(PCMSBufferEnsure(op, &jac->zw, (size_t)PetscMax(m, 1) * sizeof(PetscScalar), "PCNEUMANN's Z^T A (own subdomains)"));
-    PetscCall(PCMSBufferEnsure(op, &jac->xrow, (size_t)PetscMax(nx, 1) * sizeof(int), "PCNEUMANN's Z^T A (other subdomains: columns)"));
-    PetscCall(PCMSBufferEnsure(op, &jac->xsub, (size_t)PetscMax(nx, 1) * sizeof(int), "PCNEUMANN's Z^T A (other subdomains: subdomains)"));
-    PetscCall(PCMSBufferEnsure(op, &jac->xval, (size_t)PetscMax(nx, 1) * sizeof(PetscScalar), "PCNEUMANN's Z^T A (other subdomains: values)"));
-    PetscCall(PCNeumannCopyToBuffer(op, jac->zw.ptr, zw, (size_t)m * sizeof(PetscScalar)));
-    PetscCall(PCNeumannCopyToBuffer(op, jac->xrow.ptr, xr32, (size_t)nx * sizeof(int)));
-    PetscCall(PCNeumannCopyToBuffer(op, jac->xsub.ptr, xsb, (size_t)nx * sizeof(int)));
-    PetscCall(PCNeumannCopyToBuffer(op, jac->xval.ptr, xv, (size_t)nx * sizeof(PetscScalar)));
-    jac->zta = PETSC_TRUE;
-    jac->nx  = nx;
-  }
   PetscCall(PCMSSynchronize(op)); /* the host arrays are freed below */
-  if (!op->mpi) {
-    PetscCall(PetscFree(xr32));
-    PetscCall(PetscFree4(xc, xv, xsb, xfill));
-    PetscCall(PetscFree2(zw, xcnt));
-  }
   PetscCall(PetscFree2(E, Einv));
-  PetscCall(PetscFree2(sub, sub32));
-  PetscCall(PetscMalloc2(nl, &jac->hgl, nt, &jac->hg));
+  PetscCall(PetscMalloc2(PetscMax(nl, 1), &jac->hgl, nt, &jac->hg));
   PetscCall(MatCreateVecs(pc->pmat, &jac->t, NULL));
   jac->defl = PETSC_TRUE;
+  PetscCall(PetscTime(&t3));
+  jac->tdefl[0] = t1 - t0;
+  jac->tdefl[1] = t2 - t1;
+  jac->tdefl[2] = t3 - t2;
+  jac->tdefl[3] = t3 - t0;
+  PetscCall(PetscInfo(pc, "deflation setup on the %s: %" PetscInt_FMT " subdomains (%s), subdomains %.4f s, Galerkin (E, Z^T A: %" PetscInt_FMT " entries outside the columns' subdomains) %.4f s, coarse factorization %.4f s, total %.4f s\n", op->device ? "GPU" : "host", nt, jac->defl_kind, (double)jac->tdefl[0], jac->nx, (double)jac->tdefl[1], (double)jac->tdefl[2], (double)jac->tdefl[3]));
+  PetscCall(PetscLogEventEnd(PC_NeuDeflSetUp, pc, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -644,13 +786,22 @@ static PetscErrorCode PCNeumannCoarse(PC pc, const PetscScalar *a, const PetscSc
   void         *stream;
   int           err;
   const double *g;
+  MSNeuDefl     D;
 
   PetscFunctionBegin;
+  PetscCheck(!zta || (jac->zta && b), PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCNEUMANN: Z^T A is not stored");
+  D.m        = (int)op->m;
+  D.nsub     = (int)jac->nl;
+  D.maxitems = (int)jac->maxitems;
+  D.order    = jac->ordered ? (const int *)jac->order.ptr : NULL;
+  D.off      = (const int *)jac->off.ptr;
+  D.w        = jac->zta ? (const double *)jac->zw.ptr : NULL;
+  D.xoff     = jac->zta ? (const int *)jac->xoff.ptr : NULL;
+  D.xrow     = jac->zta ? (const int *)jac->xrow.ptr : NULL;
+  D.xval     = jac->zta ? (const double *)jac->xval.ptr : NULL;
+  D.work     = (double *)jac->work.ptr;
   PetscCall(PCMSKernelBegin(op, &stream));
-  if (zta) {
-    PetscCheck(jac->zta && b, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCNEUMANN: Z^T A is not stored");
-    err = jac->k->restrict_((int)op->m, (const int *)jac->sub.ptr, (int)jac->nl, a, b, (const double *)jac->zw.ptr, (int)jac->nx, (const int *)jac->xrow.ptr, (const int *)jac->xsub.ptr, (const double *)jac->xval.ptr, (double *)jac->gl.ptr, stream);
-  } else err = jac->k->restrict_((int)op->m, (const int *)jac->sub.ptr, (int)jac->nl, a, b, NULL, 0, NULL, NULL, NULL, (double *)jac->gl.ptr, stream);
+  err = jac->k->restrict_(&D, a, b, (int)zta, (double *)jac->gl.ptr, stream);
   PetscCall(PCMSKernelEnd(op, err, jac->k->backend, "restrict", (zta ? 3.0 : (b ? 2.0 : 1.0)) * op->m + 2.0 * (zta ? jac->nx : 0)));
   if (op->mpi) { /* the subdomain sums of all processes (on the GPU: one device-to-host copy of nl values) */
     PetscCall(PCMSReadBack(op, jac->hgl, jac->gl.ptr, (size_t)jac->nl * sizeof(PetscScalar)));
@@ -852,6 +1003,7 @@ static PetscErrorCode PCView_Neumann(PC pc, PetscViewer viewer)
   }
   if (jac->defl) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "  deflation (A-DEF2, initial residual made orthogonal to Z): %" PetscInt_FMT " subdomains in all (%s), coarse matrix E = Z^T A Z of size %" PetscInt_FMT ", inverse stored dense\n", jac->nt, jac->defl_kind, jac->nt));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  deflation setup on the %s (process 0): subdomains %.4f s, E and Z^T A %.4f s, coarse factorization %.4f s\n", jac->defl_device ? "GPU" : "host", (double)jac->tdefl[0], (double)jac->tdefl[1], (double)jac->tdefl[2]));
     if (jac->zta) PetscCall(PetscViewerASCIIPrintf(viewer, "  Z^T A stored (%" PetscInt_FMT " entries outside the columns' own subdomains): Z^T A y without a product with A\n", jac->nx));
     else PetscCall(PetscViewerASCIIPrintf(viewer, "  Z^T A y through a product with A (several processes)\n"));
   } else PetscCall(PetscViewerASCIIPrintf(viewer, "  no deflation\n"));
@@ -1044,6 +1196,88 @@ PetscErrorCode PCNeumannGetDeflation(PC pc, PetscInt *n, PetscInt *bs, PetscInt 
 }
 
 /*@
+  PCNeumannGetSubdomains - Gets the subdomain of every local row in the deflation of `PCNEUMANN` (the last setup)
+
+  Collective
+
+  Input Parameter:
+. pc - the preconditioner context, set up with deflation
+
+  Output Parameter:
+. sub - an `IS` on the preconditioner's communicator, one entry per local row: the global number of the row's subdomain
+        (the subdomains of process p are numbered after those of processes 0 .. p-1); destroy it with `ISDestroy()`
+
+  Level: developer
+
+  Note:
+  On the GPU the subdomains live in device memory; this copies them to the host.
+
+.seealso: [](ch_ksp), `PCNEUMANN`, `PCNeumannSetDeflation()`, `PCNeumannGetCoarseMatrix()`
+@*/
+PetscErrorCode PCNeumannGetSubdomains(PC pc, IS *sub)
+{
+  PC_Neumann *jac;
+  PetscInt   *idx;
+  int        *s32;
+  PetscInt    m;
+
+  PetscFunctionBegin;
+  PetscCall(PCMSGetData(pc, PCNEUMANN, PETSC_TRUE, &jac));
+  PetscAssertPointer(sub, 2);
+  PetscCheck(jac->defl, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONGSTATE, "PCNEUMANN: set up the preconditioner with deflation first (PCNeumannSetDeflation(), PCSetUp())");
+  m = jac->op.m;
+  PetscCall(PetscMalloc1(PetscMax(m, 1), &idx));
+  PetscCall(PetscMalloc1(PetscMax(m, 1), &s32));
+  if (m) PetscCall(PCMSReadBack(&jac->op, s32, jac->sub.ptr, sizeof(int) * (size_t)m));
+  for (PetscInt o = 0; o < m; o++) idx[o] = jac->noff + s32[o];
+  PetscCall(PetscFree(s32));
+  PetscCall(ISCreateGeneral(PetscObjectComm((PetscObject)pc), m, idx, PETSC_OWN_POINTER, sub));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCNeumannGetCoarseMatrix - Gets a copy of the coarse matrix E = Z^T A Z of the deflation of `PCNEUMANN` (the last setup)
+
+  Collective
+
+  Input Parameter:
+. pc - the preconditioner context, set up with deflation
+
+  Output Parameter:
+. E - a `MATDENSE` matrix on the preconditioner's communicator, of size the number of subdomains over all processes,
+      each process holding the rows of its subdomains (numbered as in `PCNeumannGetSubdomains()`); destroy it with
+      `MatDestroy()`
+
+  Level: developer
+
+  Note:
+  E is computed where the preconditioner computes (on the GPU for a device operator, in an order of the additions that
+  makes it equal bit for bit to the host's), factored on the host; the copy is the matrix before the factorization.
+
+.seealso: [](ch_ksp), `PCNEUMANN`, `PCNeumannSetDeflation()`, `PCNeumannGetSubdomains()`
+@*/
+PetscErrorCode PCNeumannGetCoarseMatrix(PC pc, Mat *E)
+{
+  PC_Neumann  *jac;
+  PetscScalar *a;
+  PetscInt     lda;
+
+  PetscFunctionBegin;
+  PetscCall(PCMSGetData(pc, PCNEUMANN, PETSC_TRUE, &jac));
+  PetscAssertPointer(E, 2);
+  PetscCheck(jac->defl, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONGSTATE, "PCNEUMANN: set up the preconditioner with deflation first (PCNeumannSetDeflation(), PCSetUp())");
+  PetscCall(MatCreateDense(PetscObjectComm((PetscObject)pc), jac->nl, PETSC_DECIDE, jac->nt, jac->nt, NULL, E));
+  PetscCall(MatDenseGetLDA(*E, &lda));
+  PetscCall(MatDenseGetArrayWrite(*E, &a));
+  for (PetscInt i = 0; i < jac->nl; i++)
+    for (PetscInt j = 0; j < jac->nt; j++) a[i + j * lda] = jac->Eh[(size_t)i * jac->nt + j];
+  PetscCall(MatDenseRestoreArrayWrite(*E, &a));
+  PetscCall(MatAssemblyBegin(*E, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*E, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
   PCNeumannGetLowerNorm - Gets ||L~||_inf, the infinity norm of the strictly lower part of the diagonally scaled
   operator (max over the processes' diagonal blocks), computed by the last setup; the Neumann series of
   (I + L~)^-1 converges when it is below 1
@@ -1103,7 +1337,7 @@ PetscErrorCode PCNeumannGetLowerNorm(PC pc, PetscReal *norm)
 
    A zero, negative or missing diagonal entry is an error naming the row.
 
-.seealso: [](ch_ksp), `PCCreate()`, `PCSetType()`, `PCType`, `PC`, `PCJACOBI`, `PCDEFLATION`, `PCNeumannSetType()`, `PCNeumannSetIPDrop()`, `PCNeumannSetDeflation()`, `PCNeumannGetLowerNorm()`, `MATMODSELL`
+.seealso: [](ch_ksp), `PCCreate()`, `PCSetType()`, `PCType`, `PC`, `PCJACOBI`, `PCDEFLATION`, `PCNeumannSetType()`, `PCNeumannSetIPDrop()`, `PCNeumannSetDeflation()`, `PCNeumannGetLowerNorm()`, `PCNeumannGetSubdomains()`, `PCNeumannGetCoarseMatrix()`, `MATMODSELL`
 M*/
 static PetscErrorCode PCCreate_Neumann(PC pc)
 {
@@ -1135,5 +1369,6 @@ PETSC_INTERN PetscErrorCode PCRegister_Neumann_Private(void)
   PetscCall(PetscLogEventRegister("PCNeumannSetUp", PC_CLASSID, &PC_NeuSetUp));
   PetscCall(PetscLogEventRegister("PCNeumannApply", PC_CLASSID, &PC_NeuApply));
   PetscCall(PetscLogEventRegister("PCNeumannDefl", PC_CLASSID, &PC_NeuDeflation));
+  PetscCall(PetscLogEventRegister("PCNeumannDeflSetUp", PC_CLASSID, &PC_NeuDeflSetUp));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -1,7 +1,7 @@
 static char help[] = "PCNEUMANN: the apply against the explicit formula built with Mat operations (each type, per process on the\n"
                      "diagonal block); the deflation's Galerkin property Z^T (r - A z) = 0 on a DMDA; CG with each type, with and\n"
                      "without deflation, on the Laplacian and the suite's two-phase problem.\n"
-                     "  -test formula|deflation|solve|bad|lnorm|compare (GPU)\n"
+                     "  -test formula|deflation|galerkin|symmetry|deflgain|coarse|solve|bad|lnorm|compare (GPU)\n"
                      "  -lap: the 5-/7-point Laplacian (-nx -ny -nz) instead of the problem suite (-problem twophase -dim -n -contrast)\n";
 
 /*
@@ -490,6 +490,98 @@ static PetscErrorCode TestCompare(Mat A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The deflation's subdomains and coarse matrix (PCNeumannGetSubdomains(), PCNeumannGetCoarseMatrix()) on blocks of
+   -coarse_bs rows (locality blocks, or consecutive rows with -pc_neumann_deflation_contiguous): E equals Z^T A Z formed
+   with Mat operations (Z from the subdomains, MatPtAP) to 1e-12; with -compare_device (GPU) the same PC on an
+   aijcusparse copy of A, which computes the subdomains (locality partition on the GPU), E and Z^T A with the CUDA
+   kernels, gives the same subdomains and the same E bit for bit */
+static PetscErrorCode TestCoarse(Mat A)
+{
+  MPI_Comm  comm = PetscObjectComm((PetscObject)A);
+  PetscInt  bs = 16, m, rstart, nl, nt;
+  PetscBool device = PETSC_FALSE;
+  PC        pa;
+  IS        isa;
+  Mat       Ea, Z, Aa, P, Pd;
+  PetscReal d, e;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-coarse_bs", &bs, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-compare_device", &device, NULL));
+  PetscCall(PCCreate(comm, &pa));
+  PetscCall(PCSetOperators(pa, A, A));
+  PetscCall(PCSetType(pa, PCNEUMANN));
+  PetscCall(PCSetFromOptions(pa));
+  PetscCall(PCNeumannSetDeflation(pa, 0, bs));
+  PetscCall(PCSetUp(pa));
+  PetscCall(PCNeumannGetSubdomains(pa, &isa));
+  PetscCall(PCNeumannGetCoarseMatrix(pa, &Ea));
+  PetscCall(PCNeumannGetDeflation(pa, NULL, NULL, &nt));
+  PetscCall(MatGetLocalSize(Ea, &nl, NULL));
+  PetscCall(MatGetLocalSize(A, &m, NULL));
+  PetscCall(MatGetOwnershipRange(A, &rstart, NULL));
+  {
+    const PetscInt *idx;
+    PetscCall(MatCreateAIJ(comm, m, nl, PETSC_DETERMINE, nt, 1, NULL, 1, NULL, &Z));
+    PetscCall(ISGetIndices(isa, &idx));
+    for (PetscInt o = 0; o < m; o++) PetscCall(MatSetValue(Z, rstart + o, idx[o], 1.0, INSERT_VALUES));
+    PetscCall(ISRestoreIndices(isa, &idx));
+    PetscCall(MatAssemblyBegin(Z, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(Z, MAT_FINAL_ASSEMBLY));
+  }
+  PetscCall(MatConvert(A, MATAIJ, MAT_INITIAL_MATRIX, &Aa));
+  PetscCall(MatPtAP(Aa, Z, MAT_INITIAL_MATRIX, PETSC_DETERMINE, &P));
+  PetscCall(MatConvert(P, MATDENSE, MAT_INITIAL_MATRIX, &Pd));
+  PetscCall(MatNorm(Ea, NORM_FROBENIUS, &e));
+  PetscCall(MatAXPY(Pd, -1.0, Ea, SAME_NONZERO_PATTERN));
+  PetscCall(MatNorm(Pd, NORM_FROBENIUS, &d));
+  PetscCall(PetscPrintf(comm, "E = Z^T A Z (Mat operations) to 1e-12: %s\n", d <= 1e-12 * e ? "yes" : "NO"));
+  if (d > 1e-12 * e) PetscCall(PetscPrintf(comm, "  ||E - Z^T A Z|| %g, ||E|| %g\n", (double)d, (double)e));
+  PetscCall(MatDestroy(&Pd));
+  PetscCall(MatDestroy(&P));
+  PetscCall(MatDestroy(&Aa));
+  PetscCall(MatDestroy(&Z));
+  if (device) {
+    Mat                B, Eb;
+    PC                 pb;
+    IS                 isb;
+    PetscBool          same, bits = PETSC_TRUE;
+    const PetscScalar *ea, *eb;
+    PetscInt           lda, ldb;
+
+    PetscCall(MatConvert(A, MATAIJCUSPARSE, MAT_INITIAL_MATRIX, &B));
+    PetscCall(PCCreate(comm, &pb));
+    PetscCall(PCSetOperators(pb, B, B));
+    PetscCall(PCSetType(pb, PCNEUMANN));
+    PetscCall(PCSetFromOptions(pb));
+    PetscCall(PCNeumannSetDeflation(pb, 0, bs));
+    PetscCall(PCSetUp(pb));
+    PetscCall(PCNeumannGetSubdomains(pb, &isb));
+    PetscCall(PCNeumannGetCoarseMatrix(pb, &Eb));
+    PetscCall(ISEqualUnsorted(isa, isb, &same));
+    PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &same, 1, MPI_C_BOOL, MPI_LAND, comm));
+    PetscCall(PetscPrintf(comm, "GPU subdomains equal the host's: %s\n", same ? "yes" : "NO"));
+    PetscCall(MatDenseGetLDA(Ea, &lda));
+    PetscCall(MatDenseGetLDA(Eb, &ldb));
+    PetscCall(MatDenseGetArrayRead(Ea, &ea));
+    PetscCall(MatDenseGetArrayRead(Eb, &eb));
+    for (PetscInt j = 0; j < nt; j++)
+      for (PetscInt i = 0; i < nl; i++) bits = (PetscBool)(bits && !memcmp(&ea[i + j * lda], &eb[i + j * ldb], sizeof(PetscScalar)));
+    PetscCall(MatDenseRestoreArrayRead(Ea, &ea));
+    PetscCall(MatDenseRestoreArrayRead(Eb, &eb));
+    PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &bits, 1, MPI_C_BOOL, MPI_LAND, comm));
+    PetscCall(PetscPrintf(comm, "GPU coarse matrix E equals the host's bit for bit: %s\n", bits ? "yes" : "NO"));
+    PetscCall(ISDestroy(&isb));
+    PetscCall(MatDestroy(&Eb));
+    PetscCall(PCDestroy(&pb));
+    PetscCall(MatDestroy(&B));
+  }
+  PetscCall(ISDestroy(&isa));
+  PetscCall(MatDestroy(&Ea));
+  PetscCall(PCDestroy(&pa));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   MPI_Comm  comm;
@@ -531,6 +623,7 @@ int main(int argc, char **argv)
   else if (!strcmp(test, "galerkin")) PetscCall(TestGalerkin(A));
   else if (!strcmp(test, "symmetry")) PetscCall(TestSymmetry(A));
   else if (!strcmp(test, "deflgain")) PetscCall(TestDeflationGain(A, b));
+  else if (!strcmp(test, "coarse")) PetscCall(TestCoarse(A));
   else {
     KSP ksp;
     Vec x;
@@ -578,6 +671,14 @@ int main(int argc, char **argv)
      nsize: {{1 3}}
      args: -test deflation -boxes {{1 2 3}}
      output_file: output/ex1_deflation.out
+
+   # the deflation's coarse matrix E (PCNeumannGetCoarseMatrix) equals Z^T A Z formed with Mat operations from the
+   # subdomains (PCNeumannGetSubdomains): locality blocks and consecutive rows, small and large blocks
+   test:
+     suffix: coarse
+     nsize: {{1 3}}
+     args: -test coarse -dim 3 -n 12 -contrast 1e3 -bubbles 3 -coarse_bs {{16 200}} -pc_neumann_deflation_contiguous {{0 1}} -pc_neumann_warn 0 -mat_type {{aij modsell}}
+     output_file: output/ex1_coarse.out
 
    # the preconditioner is symmetric (deflated: on residuals with Z^T r = 0, where A-DEF2 equals BNN)
    test:
@@ -651,6 +752,19 @@ int main(int argc, char **argv)
        nsize: {{1 3}}
        args: -test compare -dim 2 -n 160 -contrast 1e3 -compare_bs 42 -pc_neumann_deflation_contiguous {{0 1}} -compare_tol 1e-9 -pc_neumann_warn 0
        output_file: output/ex1_compare.out
+     test:
+       # the subdomains (locality partition on the GPU) and E (the galerkin kernel) of the PC on aijcusparse equal the
+       # host PC's bit for bit; E = Z^T A Z; 1 and 3 processes (then the off-process block's part added on the host),
+       # locality blocks and consecutive rows, blocks of 16 and 125 rows, and 512 blocks of 125 rows of 40^3
+       suffix: cuda_coarse
+       nsize: {{1 3}}
+       args: -test coarse -compare_device -dim 3 -n 12 -contrast 1e3 -bubbles 3 -coarse_bs {{16 125}} -pc_neumann_deflation_contiguous {{0 1}} -pc_neumann_warn 0
+       output_file: output/ex1_cuda_coarse.out
+     test:
+       suffix: cuda_coarse_large
+       nsize: {{1 3}}
+       args: -test coarse -compare_device -dim 3 -n 40 -contrast 1e3 -bubbles 8 -coarse_bs 125 -pc_neumann_deflation_contiguous {{0 1}} -pc_neumann_warn 0
+       output_file: output/ex1_cuda_coarse.out
      test:
        suffix: cuda_galerkin
        nsize: {{1 3}}
