@@ -690,6 +690,8 @@ static PetscErrorCode PCBRBILUPivotError(PC pc, PetscInt64 lrow)
     info[8] = (PetscReal)(jac->ord->bstart[b + 1] - jac->ord->bstart[b]);
   }
   PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, info, 9, MPIU_REAL, MPIU_SUM, comm));
+  /* a zero or missing diagonal entry: no choice of the factorization helps */
+  PetscCheck(info[4] != 0, comm, PETSC_ERR_MAT_LU_ZRPVT, "PCBRBILU: zero pivot %g in row %" PetscInt64_FMT " (global, user numbering; process %d): the row has no diagonal entry, or a zero one, in the process's diagonal block; ILU(0)-type factorizations need a nonzero diagonal: fix the operator, or use another preconditioner", (double)info[3], g, (int)info[0]);
   if (jac->ord->grid)
     SETERRQ(comm, PETSC_ERR_MAT_LU_ZRPVT, "PCBRBILU: zero pivot %g in row %" PetscInt64_FMT " (global, user numbering): block (%d,%d,%d) of %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " on process %d, colour %s, %d rows; |pivot| <= %g |a_ii| (a_ii = %g): the %s factorization broke down (unperturbed modified ILU under block red-black ordering, paper 004 ch. 4); use -pc_brbilu_type rmilu or pmilu, or change -pc_brbilu_pivot_tol",
             (double)info[3], g, (int)info[5], (int)info[6], (int)info[7], jac->ord->nblk[0], jac->ord->nblk[1], jac->ord->nblk[2], (int)info[0], info[2] == 0 ? "red" : "black", (int)info[8], (double)jac->pivtol, (double)info[4], PCBRBILUTypes[jac->type]);
