@@ -100,6 +100,49 @@ typedef struct {
    the backend's memory, as int. */
 #define MS_BRB_SLOTS(name) int name(const MSBRBLayout *lay, const int *ai, const int *aj, const int *pos, const int *stor, int *col, int *map, unsigned short *nl, int *dmap, void *stream)
 
+/* A grid ordering (brbordering.h) as the layout kernels see it: the process's box (x fastest) and its bricks per axis */
+typedef struct {
+  int box[3], nblk[3];
+} MSBRBGrid;
+
+/* What the level pass found (MS_BRB_LEVELS), in the backend's memory: the host reads it back in one copy */
+typedef struct {
+  unsigned long long nlower, nupper;      /* off-diagonal entries whose column comes earlier / later (logical order) */
+  unsigned long long ffi;                 /* the factorization's flops but 2 per row: 1 + 2 nu_k per lower entry (i, k) */
+  int                W[MS_BRB_MAXCOLORS]; /* the most off-diagonal entries of a row of colour c */
+  int                bad;                 /* 1: an entry couples two blocks of one colour */
+  int                nlev;                /* levels of all blocks: lstart[nblocks] */
+  int                maxl;                /* the most levels of one block */
+  int                pad;
+} MSBRBLevelInfo;
+
+/* The layout of an ordering (the symbolic setup before the slots), in three steps that the host path and the GPU path
+   run alike; both backends give the same arrays, bit for bit. The ordering is given by lay's host fields ncolors,
+   nb, boff, roff (colour c holds the logical positions roff[c] .. roff[c+1]-1, m = roff[ncolors]) and lay->rstart
+   (backend memory: block b holds the positions rstart[b] .. rstart[b+1]-1), perm (logical position -> local row),
+   and for a grid ordering grid and bid (bid[b] = ix + bx (iy + by iz), the brick of block b; backend memory). ai, aj:
+   the CSR structure of the local diagonal block (int, backend memory, columns < m); arrays are int. */
+
+/* perm of a grid ordering from its description, as BRBOrderingCreateGrid() makes it: block b's brick (x0..x1-1, y0..,
+   z0.., x0 = ix box[0] / nblk[0], ...) lexicographic, x fastest, local row i + box[0] (j + box[1] k) */
+#define MS_BRB_GRID_PERM(name) int name(const MSBRBLayout *lay, const MSBRBGrid *grid, const int *bid, int *perm, void *stream)
+
+/* The level pass. Writes pos[perm[p]] = p; lev[p], the level of the row at logical position p: the longest chain of
+   rows of its block that ends there, each row coupled to the next (a_ij or a_ji nonzero) and earlier in the logical
+   order (0: no earlier coupled row of its block), i.e. the least fixed point of lev[p] = max(0, lev[q] + 1 over the
+   coupled q < p of the block); nu[p] the row's upper entries (columns at later positions, any block); lstart[b] the
+   first level of block b (levels numbered block by block: an exclusive sum of the blocks' level counts,
+   lstart[nblocks] all levels); info. A row's level, counts and flops do not depend on the order rows are visited in
+   (the reference walks a grid ordering's rows in their own order, streaming through the CSR; the GPU one warp per
+   block). grid, bid: NULL for a graph ordering. */
+#define MS_BRB_LEVELS(name) \
+  int name(const MSBRBLayout *lay, const MSBRBGrid *grid, const int *bid, const int *ai, const int *aj, const int *perm, int *pos, int *lev, int *nu, int *lstart, MSBRBLevelInfo *info, void *stream)
+
+/* The storage rows (lay->lstart set too): inside each block its rows by level, in logical order inside a level (a
+   stable counting sort): lptr[g] the first storage row of level g (lptr[nlev] = m), sperm[s] the local row of storage
+   row s, stor its inverse. cur: scratch of at least nlev ints (may be the level pass's nu). */
+#define MS_BRB_STORAGE(name) int name(const MSBRBLayout *lay, const int *perm, const int *lev, int *cur, int *lptr, int *sperm, int *stor, void *stream)
+
 #if defined(__CUDACC__)
   #define MS_BRB_HD __host__ __device__
 #else
@@ -132,6 +175,25 @@ static inline MS_BRB_HD void MSBRBRow(const MSBRBLayout *lay, long long s, long 
   *slot0  = lay->soff[c] + (long long)(r0 - lay->roff[c]) * lay->W[c] + (s - r0);
   *stride = lay->rstart[b + 1] - r0;
   *w      = lay->W[c];
+}
+
+/* the brick of grid block id (bid[]): the points lo[a] .. hi[a]-1 along axis a */
+static inline MS_BRB_HD void MSBRBGridBrick(const MSBRBGrid *g, int id, int lo[3], int hi[3])
+{
+  const int t[3] = {id % g->nblk[0], (id / g->nblk[0]) % g->nblk[1], id / (g->nblk[0] * g->nblk[1])};
+
+  for (int a = 0; a < 3; a++) {
+    lo[a] = (int)((long long)t[a] * g->box[a] / g->nblk[a]);
+    hi[a] = (int)((long long)(t[a] + 1) * g->box[a] / g->nblk[a]);
+  }
+}
+
+/* the local row of the t-th point (x fastest) of the brick lo .. hi-1 */
+static inline MS_BRB_HD int MSBRBGridRowAt(const MSBRBGrid *g, const int lo[3], const int hi[3], int t)
+{
+  const int wx = hi[0] - lo[0], wy = hi[1] - lo[1], u = t / wx;
+
+  return lo[0] + t % wx + g->box[0] * (lo[1] + u % wy + g->box[1] * (lo[2] + u / wy));
 }
 
 /* The operations of one row, shared by both backends so that they compute the same function */
@@ -235,6 +297,9 @@ typedef struct {
   MS_BRB_CONVERT((*convert));
   MS_BRB_APPLY((*apply));
   MS_BRB_SLOTS((*slots));
+  MS_BRB_GRID_PERM((*gridperm));
+  MS_BRB_LEVELS((*levels));
+  MS_BRB_STORAGE((*storage));
 } MSBRBKernels;
 
 MS_BRB_MULTIPROCESSORS(MSBRBMultiprocessors_Reference);
@@ -242,6 +307,9 @@ MS_BRB_FACTOR(MSBRBFactor_Reference);
 MS_BRB_CONVERT(MSBRBConvert_Reference);
 MS_BRB_APPLY(MSBRBApply_Reference);
 MS_BRB_SLOTS(MSBRBSlots_Reference);
+MS_BRB_GRID_PERM(MSBRBGridPerm_Reference);
+MS_BRB_LEVELS(MSBRBLevels_Reference);
+MS_BRB_STORAGE(MSBRBStorage_Reference);
 MS_KERNEL_EXTERN const MSBRBKernels MSBRBKernels_Reference;
 #if defined(PETSC_HAVE_CUDA) || defined(__CUDACC__)
 MS_BRB_MULTIPROCESSORS(MSBRBMultiprocessors_CUDA);
@@ -249,6 +317,9 @@ MS_BRB_FACTOR(MSBRBFactor_CUDA);
 MS_BRB_CONVERT(MSBRBConvert_CUDA);
 MS_BRB_APPLY(MSBRBApply_CUDA);
 MS_BRB_SLOTS(MSBRBSlots_CUDA);
+MS_BRB_GRID_PERM(MSBRBGridPerm_CUDA);
+MS_BRB_LEVELS(MSBRBLevels_CUDA);
+MS_BRB_STORAGE(MSBRBStorage_CUDA);
 MS_KERNEL_EXTERN const MSBRBKernels MSBRBKernels_CUDA;
 #endif
 

@@ -53,10 +53,15 @@ typedef struct {
   const MSBRBKernels *k;
   BRBOrdering         ord;
   MSBRBLayout         lay;
-  PetscInt           *stor; /* local row -> storage row (host) */
+  PetscBool           laid; /* the layout of ord is built */
   PetscInt64          nslots, nlower, nupper, nlevels;
   PetscLogDouble      factor_flops, apply_flops;
   PetscInt            maxw, maxlev;
+
+  /* -pc_brbilu_layout_check: the backend's layout against the host reference's (a developer's check) */
+  PetscBool lcheck, lcheck_bad;
+  PetscInt  lcheck_done;
+  char      lcheck_msg[256];
 
   /* backend memory */
   PCMSBuffer rstart, lstart, lptr;  /* the layout: blocks and levels */
@@ -84,7 +89,7 @@ static PetscErrorCode PCBRBILUFreeStructure(PC pc)
 
   PetscFunctionBegin;
   PetscCall(BRBOrderingDestroy(&jac->ord));
-  PetscCall(PetscFree(jac->stor));
+  jac->laid = PETSC_FALSE;
   PetscCall(PCMSBufferDestroy(&jac->rstart));
   PetscCall(PCMSBufferDestroy(&jac->lstart));
   PetscCall(PCMSBufferDestroy(&jac->lptr));
@@ -155,35 +160,34 @@ static PetscErrorCode PCBRBILUGetBox(PC pc, PetscInt m, PetscInt box[3], const c
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A host array to fill for the buffer buf: the buffer itself on the host, else a temporary array uploaded by
-   PCBRBILUCommit() (one copy per array, no initialisation pass: every entry is written by the caller) */
-static PetscErrorCode PCBRBILUTarget(PCMSOperator *op, PCMSBuffer *buf, size_t bytes, const char *what, void *host)
+/* an exact-size buffer (the memory statistics read buf->bytes) in the PC's memory, content undefined */
+static PetscErrorCode PCBRBILUBufferExact(PCMSOperator *op, PCMSBuffer *buf, size_t bytes, const char *what)
 {
   PetscFunctionBegin;
-  if (op->device) PetscCall(PetscMalloc(PetscMax(bytes, (size_t)1), (void **)host));
-  else {
-    PetscCall(PCMSBufferDestroy(buf)); /* exact size: the memory statistics read buf->bytes */
-    PetscCall(PCMSBufferEnsure(op, buf, bytes, what));
-    *(void **)host = buf->ptr;
-  }
+  PetscCall(PCMSBufferDestroy(buf));
+  PetscCall(PCMSBufferEnsure(op, buf, bytes, what));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PCBRBILUCommit(PCMSOperator *op, PCMSBuffer *buf, size_t bytes, const char *what, void *host)
+/* an int copy of a PetscInt array: a new host array */
+static PetscErrorCode PCBRBILUHostInt(const PetscInt *src, PetscInt64 n, int **dst)
 {
   PetscFunctionBegin;
-  if (op->device) {
-    PetscCall(PCMSBufferDestroy(buf));
-    PetscCall(PCBRBILUUpload(op, buf, *(void **)host, bytes, what));
-  }
+  PetscCall(PetscMalloc1(PetscMax(n, 1), dst));
+  for (PetscInt64 i = 0; i < n; i++) (*dst)[i] = (int)src[i];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PCBRBILUFreeTarget(PCMSOperator *op, void *host)
+/* an exact-size buffer in the PC's memory holding an int copy of n PetscInts (small arrays: block starts) */
+static PetscErrorCode PCBRBILUIntBuffer(PCMSOperator *op, PCMSBuffer *buf, const PetscInt *src, PetscInt64 n, const char *what)
 {
+  int *h;
+
   PetscFunctionBegin;
-  if (op->device) PetscCall(PetscFree(*(void **)host));
-  *(void **)host = NULL;
+  PetscCall(PCBRBILUHostInt(src, n, &h));
+  PetscCall(PCMSBufferDestroy(buf));
+  PetscCall(PCBRBILUUpload(op, buf, h, sizeof(int) * (size_t)n, what)); /* host-synchronous: h may go */
+  PetscCall(PetscFree(h));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -199,250 +203,227 @@ static PetscErrorCode PCBRBILUIntArray(PCMSOperator *op, const PetscInt *src, Pe
   else {
     int *h;
 
-    PetscCall(PetscMalloc1(n, &h));
-    for (PetscInt64 i = 0; i < n; i++) h[i] = (int)src[i];
-    PetscCall(PCBRBILUUpload(op, temp, h, sizeof(int) * (size_t)n, what));
-    if (op->device) PetscCall(PCMSSynchronize(op)); /* h is freed next */
+    PetscCall(PCBRBILUHostInt(src, n, &h));
+    PetscCall(PCBRBILUUpload(op, temp, h, sizeof(int) * (size_t)n, what)); /* host-synchronous: h may go */
     PetscCall(PetscFree(h));
   }
   *dst = (const int *)temp->ptr;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* what the level pass sums */
+/* -pc_brbilu_layout_check: the host reference's layout of the same ordering, built here from the host CSR with the
+   reference kernels, against the backend's arrays (read back) */
 typedef struct {
-  PetscInt64 ffi, nlower, nupper;
-  int        bad;
-} BRBLevelSums;
+  MSBRBLayout     lay;
+  MSBRBLevelInfo  info;
+  int            *ai, *aj, *rstart, *bid, *perm, *pos, *lev, *nu, *lstart, *lptr, *sperm, *stor, *col, *map, *dmap;
+  unsigned short *nl;
+} BRBLayoutRef;
 
-/* The level pass for row o at logical position p of the block of positions r0 .. r1-1, whose colour holds the
-   positions rc0 .. rc1-1: its level (lev[], by local row) is pulled from its earlier coupled rows of the block (final:
-   they came before it) and pushed to its later ones; nu[o] its upper count. Returns the number of off-diagonal entries,
-   the level in *lp. Without branches: the outcome of each test changes from entry to entry (block faces, colours);
-   lev[] and nu[] are initialised, so the loads whose values are masked read defined values. */
-static inline PetscInt BRBLevelRow(PetscInt o, PetscInt p, PetscInt r0, PetscInt r1, PetscInt rc0, PetscInt rc1, const PetscInt *ai, const PetscInt *aj, const int *pos, int *lev, int *nu, PetscInt *tq, BRBLevelSums *sum, int *lp)
+static PetscErrorCode BRBLayoutRefDestroy(BRBLayoutRef *r)
 {
-  const PetscInt e1 = ai[o + 1];
-  PetscInt       nlo = 0, nup = 0, nin = 0;
-  PetscInt64     ffi = 0;
-  int            l = lev[o], bad = 0;
+  PetscFunctionBegin;
+  PetscCall(PetscFree(r->ai));
+  PetscCall(PetscFree(r->aj));
+  PetscCall(PetscFree(r->rstart));
+  PetscCall(PetscFree(r->bid));
+  PetscCall(PetscFree(r->perm));
+  PetscCall(PetscFree(r->pos));
+  PetscCall(PetscFree(r->lev));
+  PetscCall(PetscFree(r->nu));
+  PetscCall(PetscFree(r->lstart));
+  PetscCall(PetscFree(r->lptr));
+  PetscCall(PetscFree(r->sperm));
+  PetscCall(PetscFree(r->stor));
+  PetscCall(PetscFree(r->col));
+  PetscCall(PetscFree(r->map));
+  PetscCall(PetscFree(r->dmap));
+  PetscCall(PetscFree(r->nl));
+  PetscCall(PetscMemzero(r, sizeof(*r)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
-  for (PetscInt e = ai[o]; e < e1; e++) {
-    const PetscInt cc = aj[e], q = pos[cc];
-    const int      lo = q < p, up = q > p, in = (size_t)(q - r0) < (size_t)(r1 - r0);
+/* the backend's array src (n elements of es bytes: 4 int, 2 unsigned short) against ref; the first difference is kept */
+static PetscErrorCode PCBRBILUCheckArray(PC pc, const char *what, const void *src, const void *ref, PetscInt64 n, size_t es)
+{
+  PC_BRBILU *jac = (PC_BRBILU *)pc->data;
+  char      *h;
 
-    l = PetscMax(l, (lev[cc] + 1) & -(lo & in)); /* pulled from an earlier row of the block */
-    ffi += lo * (PetscInt64)(1 + 2 * nu[cc]);    /* factorization: a division, a multiply-add per upper entry of that row */
-    nlo += lo;
-    nup += up;
-    tq[nin] = cc; /* a later row of the block: pushed below */
-    nin += in & up;
-    bad |= !in & ((size_t)(q - rc0) < (size_t)(rc1 - rc0)); /* two blocks of one colour coupled */
+  PetscFunctionBegin;
+  if (jac->lcheck_bad || n <= 0) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscMalloc((size_t)n * es, &h));
+  PetscCall(PCMSReadBack(&jac->op, h, src, (size_t)n * es));
+  if (memcmp(h, ref, (size_t)n * es)) {
+    PetscInt64 i = 0;
+
+    while (memcmp(h + i * es, (const char *)ref + i * es, es)) i++;
+    while (!memcmp(h + i * es, (const char *)ref + i * es, es)) i++;
+    jac->lcheck_bad = PETSC_TRUE;
+    if (es == sizeof(int)) PetscCall(PetscSNPrintf(jac->lcheck_msg, sizeof(jac->lcheck_msg), "%s[%" PetscInt64_FMT "] = %d, the reference's %d", what, i, ((int *)h)[i], ((const int *)ref)[i]));
+    else PetscCall(PetscSNPrintf(jac->lcheck_msg, sizeof(jac->lcheck_msg), "%s[%" PetscInt64_FMT "] = %d, the reference's %d", what, i, (int)((unsigned short *)h)[i], (int)((const unsigned short *)ref)[i]));
   }
-  lev[o] = l;
-  for (PetscInt t = 0; t < nin; t++) lev[tq[t]] = PetscMax(lev[tq[t]], l + 1);
-  nu[o] = (int)nup;
-  sum->ffi += ffi;
-  sum->nlower += nlo;
-  sum->nupper += nup;
-  sum->bad |= bad;
-  *lp = l;
-  return nlo + nup;
+  PetscCall(PetscFree(h));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCBRBILUCheckScalar(PC pc, const char *what, PetscInt64 v, PetscInt64 ref)
+{
+  PC_BRBILU *jac = (PC_BRBILU *)pc->data;
+
+  PetscFunctionBegin;
+  if (jac->lcheck_bad || v == ref) PetscFunctionReturn(PETSC_SUCCESS);
+  jac->lcheck_bad = PETSC_TRUE;
+  PetscCall(PetscSNPrintf(jac->lcheck_msg, sizeof(jac->lcheck_msg), "%s = %" PetscInt64_FMT ", the reference's %" PetscInt64_FMT, what, v, ref));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* stage 0: the level pass (perm, pos, lev, nu, lstart and the info); 1: the storage rows; 2: the slots */
+static PetscErrorCode PCBRBILULayoutCheck(PC pc, PetscInt stage, BRBLayoutRef *r, const PetscInt *ai, const PetscInt *aj, const MSBRBGrid *grid, const int *k_perm, const int *k_pos, const int *k_lev, const int *k_nu, const int *k_stor, const MSBRBLevelInfo *info)
+{
+  PC_BRBILU     *jac = (PC_BRBILU *)pc->data;
+  BRBOrdering    ord = jac->ord;
+  const PetscInt m = ord->m, nb = ord->nblocks;
+  const int      nc = (int)ord->ncolors;
+  int            err;
+
+  PetscFunctionBegin;
+  if (stage == 0) {
+    PetscCall(BRBLayoutRefDestroy(r));
+    r->lay = jac->lay;
+    PetscCall(PCBRBILUHostInt(ai, m + 1, &r->ai));
+    PetscCall(PCBRBILUHostInt(aj, ai[m], &r->aj));
+    PetscCall(PCBRBILUHostInt(ord->bstart, nb + 1, &r->rstart));
+    r->lay.rstart = r->rstart;
+    if (grid) {
+      int *hp;
+
+      PetscCall(PCBRBILUHostInt(ord->bid, nb, &r->bid));
+      PetscCall(PetscMalloc1(PetscMax(m, 1), &r->perm));
+      err = MSBRBGridPerm_Reference(&r->lay, grid, r->bid, r->perm, NULL);
+      PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCBRBILU: the reference grid ordering failed (%d)", err);
+      PetscCall(PCBRBILUHostInt(ord->perm, m, &hp)); /* the host's own ordering (BRBOrderingCreateGrid) */
+      for (PetscInt p = 0; p < m && !jac->lcheck_bad; p++)
+        if (hp[p] != r->perm[p]) PetscCall(PCBRBILUCheckScalar(pc, "the grid ordering (reference kernel against BRBOrderingCreateGrid) at a position", hp[p], r->perm[p]));
+      PetscCall(PetscFree(hp));
+    } else PetscCall(PCBRBILUHostInt(ord->perm, m, &r->perm));
+    PetscCall(PetscMalloc4(PetscMax(m, 1), &r->pos, PetscMax(m, 1), &r->lev, PetscMax(m, 1), &r->nu, nb + 1, &r->lstart));
+    err = MSBRBLevels_Reference(&r->lay, grid, r->bid, r->ai, r->aj, r->perm, r->pos, r->lev, r->nu, r->lstart, &r->info, NULL);
+    PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_MEM, "PCBRBILU: the reference level pass could not allocate its work arrays");
+    PetscCall(PCBRBILUCheckArray(pc, "perm", k_perm, r->perm, m, sizeof(int)));
+    PetscCall(PCBRBILUCheckArray(pc, "pos", k_pos, r->pos, m, sizeof(int)));
+    PetscCall(PCBRBILUCheckArray(pc, "lev", k_lev, r->lev, m, sizeof(int)));
+    PetscCall(PCBRBILUCheckArray(pc, "nu", k_nu, r->nu, m, sizeof(int)));
+    PetscCall(PCBRBILUCheckArray(pc, "lstart", jac->lstart.ptr, r->lstart, nb + 1, sizeof(int)));
+    PetscCall(PCBRBILUCheckScalar(pc, "nlower", (PetscInt64)info->nlower, (PetscInt64)r->info.nlower));
+    PetscCall(PCBRBILUCheckScalar(pc, "nupper", (PetscInt64)info->nupper, (PetscInt64)r->info.nupper));
+    PetscCall(PCBRBILUCheckScalar(pc, "factorization flops", (PetscInt64)info->ffi, (PetscInt64)r->info.ffi));
+    PetscCall(PCBRBILUCheckScalar(pc, "bad", info->bad, r->info.bad));
+    PetscCall(PCBRBILUCheckScalar(pc, "nlev", info->nlev, r->info.nlev));
+    PetscCall(PCBRBILUCheckScalar(pc, "maxl", info->maxl, r->info.maxl));
+    for (int c = 0; c < nc; c++) PetscCall(PCBRBILUCheckScalar(pc, "W of a colour", info->W[c], r->info.W[c]));
+  } else if (stage == 1) {
+    const PetscInt64 nlev = r->info.nlev;
+
+    r->lay.lstart = r->lstart;
+    PetscCall(PetscMalloc3(nlev + 1, &r->lptr, PetscMax(m, 1), &r->sperm, PetscMax(m, 1), &r->stor));
+    err = MSBRBStorage_Reference(&r->lay, r->perm, r->lev, r->nu, r->lptr, r->sperm, r->stor, NULL);
+    PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCBRBILU: the reference storage pass failed (%d)", err);
+    PetscCall(PCBRBILUCheckArray(pc, "lptr", jac->lptr.ptr, r->lptr, nlev + 1, sizeof(int)));
+    PetscCall(PCBRBILUCheckArray(pc, "sperm", jac->sperm.ptr, r->sperm, m, sizeof(int)));
+    PetscCall(PCBRBILUCheckArray(pc, "stor", k_stor, r->stor, m, sizeof(int)));
+  } else {
+    const PetscInt64 ns = m, nslots = jac->nslots;
+
+    r->lay        = jac->lay; /* now with the slots' widths and offsets */
+    r->lay.rstart = r->rstart;
+    r->lay.lstart = r->lstart;
+    r->lay.lptr   = r->lptr;
+    r->lay.sperm  = r->sperm;
+    r->lay.col    = NULL;
+    r->lay.nl     = NULL;
+    PetscCall(PetscMalloc4(PetscMax(nslots, 1), &r->col, PetscMax(nslots, 1), &r->map, PetscMax(ns, 1), &r->dmap, PetscMax(ns, 1), &r->nl));
+    err = MSBRBSlots_Reference(&r->lay, r->ai, r->aj, r->pos, r->stor, r->col, r->map, r->nl, r->dmap, NULL);
+    PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_MEM, "PCBRBILU: the reference slots could not allocate their work arrays");
+    PetscCall(PCBRBILUCheckArray(pc, "col", jac->col.ptr, r->col, nslots, sizeof(int)));
+    PetscCall(PCBRBILUCheckArray(pc, "map", jac->map.ptr, r->map, nslots, sizeof(int)));
+    PetscCall(PCBRBILUCheckArray(pc, "nl", jac->nl.ptr, r->nl, ns, sizeof(unsigned short)));
+    PetscCall(PCBRBILUCheckArray(pc, "dmap", jac->dmap.ptr, r->dmap, ns, sizeof(int)));
+    if (!jac->lcheck_bad) jac->lcheck_done++;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* The storage layout of an ordering (brbilukernels.h): the levels (wavefronts) of every block, its rows stored by
    level, slot-major inside the block. Returns PETSC_FALSE in *ok when the operator couples two blocks of one colour (a
    grid ordering on an operator that is not a star stencil).
 
-   On the host, linear passes:
-     1. every row's logical position pos[] (the blocks and the colours are ranges of positions, so "same block" and
-        "same colour" are range tests);
-     2. one pass over the CSR of Ad (BRBLevelRow): every row's level (pulled from its earlier coupled rows in the
-        block, then pushed to its later ones), off-diagonal and upper counts, the widest row of each colour, the
-        coupling test, the factorization's flops (the upper count of an earlier row is final). Grid orderings take
-        the rows in their own order, streaming through the CSR (inside a brick the logical order is the rows' order,
-        and a level depends only on rows of its brick); graph orderings block by block in logical order;
-     3. per block, a counting sort by level gives the storage rows (stor, sperm).
-   Then, by the backend (on the GPU: one thread per row, nothing of the slots built on the host or uploaded), the slots
-   (MS_BRB_SLOTS: col, map, nl, dmap) from pos, stor and Ad's CSR structure (on the GPU the device CSR of aijcusparse,
-   else uploaded). */
+   All by the backend's kernels (MS_BRB_GRID_PERM, MS_BRB_LEVELS, MS_BRB_STORAGE, MS_BRB_SLOTS), so that on the GPU
+   nothing proportional to the rows is computed on the host or uploaded (but a graph ordering's perm):
+     0. the arrays the kernels read: the block starts (int), the ordering's perm (a grid ordering's computed by the
+        backend from the bricks: MS_BRB_GRID_PERM), Ad's CSR structure (on the GPU the device CSR of aijcusparse when
+        there is no empty row, else uploaded);
+     1. the level pass (MS_BRB_LEVELS): positions, every row's level (wavefront) inside its block, counts, the widest
+        row of each colour, the coupling test, the factorization's flops, the first level of each block; its
+        MSBRBLevelInfo is read back (on the GPU the one synchronisation), and the host sizes the rest from it;
+     2. the storage rows (MS_BRB_STORAGE): per block a stable counting sort by level (lptr, sperm, stor);
+     3. the slots (MS_BRB_SLOTS: col, map, nl, dmap) from pos, stor and Ad's CSR structure.
+   The host reference walks a grid ordering's rows in their own order, streaming through the CSR; the GPU one warp
+   per block; both give the same arrays, bit for bit (-pc_brbilu_layout_check compares them). */
 static PetscErrorCode PCBRBILUBuildLayout(PC pc, PetscBool *ok)
 {
   PC_BRBILU      *jac = (PC_BRBILU *)pc->data;
   PCMSOperator   *op  = &jac->op;
   BRBOrdering     ord = jac->ord;
   MSBRBLayout    *lay = &jac->lay;
-  const PetscInt  m = ord->m, nb = ord->nblocks, *perm = ord->perm, *bstart = ord->bstart, *cstart = ord->cstart;
+  const PetscInt  m = ord->m, nb = ord->nblocks, *bstart = ord->bstart, *cstart = ord->cstart;
   const PetscInt *ai, *aj, *dai = NULL, *daj = NULL;
-  PetscInt        n, *stor, *tq, *cnt, maxrow = 0, maxl = 0, nempty = 0;
-  int            *pos, *lev, *nu, *nlevb;
+  PetscInt        n, nempty = 0;
   PetscBool       done;
-  int            *h_rstart = NULL, *h_lstart = NULL, *h_lptr = NULL, *h_sperm = NULL;
-  const int      *k_ai, *k_aj, *k_pos, *k_stor;
-  PCMSBuffer      t_ai = {0}, t_aj = {0}, t_pos = {0}, t_stor = {0};
-  PetscMemType    mt   = PETSC_MEMTYPE_HOST;
-  PetscInt64      ns = m, nslots = 0, nlev = 0, g;
-  BRBLevelSums    sum = {0, 0, 0, 0};
-  PetscInt        Wc[MS_BRB_MAXCOLORS];
+  const int      *k_ai, *k_aj, *k_perm, *k_bid = NULL;
+  PCMSBuffer      t_ai = {0}, t_aj = {0}, t_perm = {0}, t_bid = {0}, t_pos = {0}, t_lev = {0}, t_nu = {0}, t_stor = {0}, t_info = {0};
+  PetscMemType    mt = PETSC_MEMTYPE_HOST;
+  PetscInt64      ns = m, nslots = 0, nlev;
+  MSBRBLevelInfo  info;
+  MSBRBGrid       grid;
+  BRBLayoutRef    ref;
   PetscLogDouble  t0, t1;
   void           *stream;
-  int             err;
+  int             err, *pos, *lev, *nu;
 
   PetscFunctionBegin;
   PetscCall(PetscTime(&t0));
+  PetscCall(PetscMemzero(&ref, sizeof(ref)));
   *ok = PETSC_TRUE;
   PetscCheck(ord->ncolors <= MS_BRB_MAXCOLORS, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCBRBILU: the block colouring of the operator needs %" PetscInt_FMT " colours, more than the %d the kernels take; use larger blocks (-pc_brbilu_block_rows)", ord->ncolors, MS_BRB_MAXCOLORS);
+  PetscCheck(ns < PETSC_INT32_MAX - 64, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCBRBILU: %" PetscInt64_FMT " rows on a process; the kernels take fewer than 2^31 - 64: use more processes", ns);
   PetscCall(MatGetRowIJ(op->Ad, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
   PetscCheck(done && n == m, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCBRBILU: needs the CSR structure of the local diagonal block (type %s)", ((PetscObject)op->Ad)->type_name);
   PetscCheck((PetscInt64)ai[m] < PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCBRBILU: the local diagonal block has %" PetscInt64_FMT " entries; the kernels take fewer than 2^31 per process: use more processes", (PetscInt64)ai[m]);
-  for (PetscInt o = 0; o < m; o++) {
-    maxrow = PetscMax(maxrow, ai[o + 1] - ai[o]);
-    nempty += ai[o + 1] == ai[o];
-  }
-  PetscCall(PetscMalloc3(m, &pos, nb, &nlevb, maxrow + 1, &tq));
-  PetscCall(PetscCalloc2(m, &lev, m, &nu));
-  PetscCall(PetscFree(jac->stor));
-  PetscCall(PetscMalloc1(m, &jac->stor));
-  stor = jac->stor;
-  /* 1. logical positions */
-  for (PetscInt p = 0; p < m; p++) pos[perm[p]] = (int)p;
-  /* 2. levels: a row's level is 1 + the largest level of the earlier rows (logical order) of its block it is coupled
-     to, in either direction (a_ij or a_ji), so that levels order the forward (lower entries) and the backward (upper
-     entries) dependencies alike, whatever the pattern */
+  /* the layout's host fields: colours and blocks */
   PetscCall(PetscMemzero(lay, sizeof(*lay)));
   lay->ncolors = (int)ord->ncolors;
-  jac->maxw    = 0;
-  for (PetscInt c = 0; c < ord->ncolors; c++) Wc[c] = 0;
-  for (PetscInt b = 0; b < nb; b++) nlevb[b] = 0;
-  if (ord->grid) {
-    /* grid: the rows in their own order (streaming through the CSR; a brick's rows come in its logical order, x
-       fastest, and a row's level depends only on rows of its brick), the brick of (i, j, k) from per-axis tables */
-    const PetscInt *box = ord->box, *nbk = ord->nblk;
-    PetscInt       *ax, *binv, *bc, o = 0;
-
-    PetscCall(PetscMalloc3(box[0] + box[1] + box[2], &ax, nb, &binv, nb, &bc));
-    for (PetscInt a = 0, off = 0; a < 3; off += box[a], a++)
-      for (PetscInt t = 0; t < nbk[a]; t++)
-        for (PetscInt i = t * box[a] / nbk[a]; i < (t + 1) * box[a] / nbk[a]; i++) ax[off + i] = t;
-    for (PetscInt c = 0; c < ord->ncolors; c++)
-      for (PetscInt b = cstart[c]; b < cstart[c + 1]; b++) {
-        binv[ord->bid[b]] = b;
-        bc[b]             = c;
-      }
-    for (PetscInt k = 0; k < box[2]; k++)
-      for (PetscInt j = 0; j < box[1]; j++) {
-        const PetscInt yz = nbk[0] * (ax[box[0] + j] + nbk[1] * ax[box[0] + box[1] + k]);
-
-        for (PetscInt i = 0; i < box[0]; i++, o++) {
-          const PetscInt b = binv[ax[i] + yz], c = bc[b];
-          PetscInt       w;
-          int            lp;
-
-          w        = BRBLevelRow(o, pos[o], bstart[b], bstart[b + 1], bstart[cstart[c]], bstart[cstart[c + 1]], ai, aj, pos, lev, nu, tq, &sum, &lp);
-          Wc[c]    = PetscMax(Wc[c], w);
-          nlevb[b] = PetscMax(nlevb[b], lp + 1);
-        }
-      }
-    PetscCall(PetscFree3(ax, binv, bc));
-  } else {
-    /* graph: block by block, a block's rows in logical order */
-    for (PetscInt c = 0; c < ord->ncolors; c++)
-      for (PetscInt b = cstart[c]; b < cstart[c + 1]; b++)
-        for (PetscInt p = bstart[b]; p < bstart[b + 1]; p++) {
-          PetscInt w;
-          int      lp;
-
-          w        = BRBLevelRow(perm[p], p, bstart[b], bstart[b + 1], bstart[cstart[c]], bstart[cstart[c + 1]], ai, aj, pos, lev, nu, tq, &sum, &lp);
-          Wc[c]    = PetscMax(Wc[c], w);
-          nlevb[b] = PetscMax(nlevb[b], lp + 1);
-        }
-  }
-  *ok = (PetscBool)!sum.bad;
-  for (PetscInt b = 0; b < nb; b++) {
-    nlev += nlevb[b];
-    maxl = PetscMax(maxl, nlevb[b]);
-  }
-  for (PetscInt c = 0; c < ord->ncolors && *ok; c++) {
-    const PetscInt rc0 = bstart[cstart[c]], rc1 = bstart[cstart[c + 1]], W = Wc[c];
-
-    PetscCheck(W < 65536, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCBRBILU: a row of the local diagonal block has %" PetscInt_FMT " off-diagonal entries; the kernels take at most 65535", W);
+  for (PetscInt c = 0; c < ord->ncolors; c++) {
     lay->nb[c]   = (int)(cstart[c + 1] - cstart[c]);
-    lay->W[c]    = (int)W;
     lay->boff[c] = (int)cstart[c];
-    lay->roff[c] = rc0;
-    lay->soff[c] = nslots;
-    nslots += (PetscInt64)(rc1 - rc0) * W;
-    jac->maxw = PetscMax(jac->maxw, W);
+    lay->roff[c] = bstart[cstart[c]];
   }
-  if (!*ok) {
-    PetscCall(PetscFree(jac->stor));
-    PetscCall(PetscFree3(pos, nlevb, tq));
-    PetscCall(PetscFree2(lev, nu));
-    PetscCall(MatRestoreRowIJ(op->Ad, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  if (PetscDefined(USE_DEBUG))
-    for (PetscInt b = 0; b < nb; b++)
-      for (PetscInt p = bstart[b]; p < bstart[b + 1]; p++) {
-        const PetscInt o = perm[p];
-        for (PetscInt e = ai[o]; e < ai[o + 1]; e++) {
-          const PetscInt q = pos[aj[e]];
-          PetscCheck(aj[e] == o || q < bstart[b] || q >= bstart[b + 1] || (q < p) == (lev[aj[e]] < lev[o]), PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCBRBILU: rows %" PetscInt_FMT " and %" PetscInt_FMT " of one block are coupled and their levels do not follow the elimination order", o, aj[e]);
-        }
-      }
   lay->boff[ord->ncolors] = (int)nb;
   lay->roff[ord->ncolors] = ns;
-  lay->soff[ord->ncolors] = nslots;
-  PetscCheck(ns < PETSC_INT32_MAX && nlev < PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCBRBILU: %" PetscInt64_FMT " rows on a process; the kernels take fewer than 2^31: use more processes", ns);
-  jac->nslots       = nslots;
-  jac->nlevels      = nlev;
-  jac->maxlev       = maxl;
-  jac->nlower       = sum.nlower;
-  jac->nupper       = sum.nupper;
-  jac->factor_flops = (PetscLogDouble)sum.ffi + 2.0 * m; /* per lower entry (k) a division and a multiply-add per upper entry of row k; per row the drop */
-  jac->apply_flops  = 2.0 * (PetscLogDouble)(sum.nlower + sum.nupper) + (PetscLogDouble)m;
-  /* storage row of every local row: a block's rows by level, in logical order inside a level (counting sort) */
-  PetscCall(PCBRBILUTarget(op, &jac->rstart, sizeof(int) * (size_t)(nb + 1), "PCBRBILU's block starts", &h_rstart));
-  PetscCall(PCBRBILUTarget(op, &jac->lstart, sizeof(int) * (size_t)(nb + 1), "PCBRBILU's block levels", &h_lstart));
-  PetscCall(PCBRBILUTarget(op, &jac->lptr, sizeof(int) * (size_t)(nlev + 1), "PCBRBILU's level starts", &h_lptr));
-  PetscCall(PCBRBILUTarget(op, &jac->sperm, sizeof(int) * (size_t)ns, "PCBRBILU's permutation", &h_sperm));
-  PetscCall(PetscMalloc1(maxl + 1, &cnt));
-  g = 0;
-  for (PetscInt b = 0; b < nb; b++) {
-    const PetscInt r0 = bstart[b], r1 = bstart[b + 1], L = nlevb[b];
-
-    h_rstart[b] = (int)r0;
-    h_lstart[b] = (int)g;
-    for (PetscInt l = 0; l <= L; l++) cnt[l] = 0;
-    for (PetscInt p = r0; p < r1; p++) cnt[lev[perm[p]] + 1]++;
-    for (PetscInt l = 0; l < L; l++) cnt[l + 1] += cnt[l];
-    for (PetscInt l = 0; l < L; l++) h_lptr[g + l] = (int)(r0 + cnt[l]);
-    for (PetscInt p = r0; p < r1; p++) {
-      const PetscInt s = r0 + cnt[lev[perm[p]]]++;
-
-      stor[perm[p]] = s;
-      h_sperm[s]    = (int)perm[p];
+  if (ord->grid)
+    for (PetscInt a = 0; a < 3; a++) {
+      grid.box[a]  = (int)ord->box[a];
+      grid.nblk[a] = (int)ord->nblk[a];
     }
-    g += L;
-  }
-  h_rstart[nb] = (int)m;
-  h_lstart[nb] = (int)g;
-  h_lptr[g]    = (int)m;
-  PetscCall(PetscFree(cnt));
-  PetscCall(PetscTime(&t1));
-  jac->tsplit[2] += t1 - t0;
-  t0 = t1;
-  /* the layout's arrays and what the slots kernel reads, in the backend's memory */
-  PetscCall(PCBRBILUCommit(op, &jac->rstart, sizeof(int) * (size_t)(nb + 1), "PCBRBILU's block starts", &h_rstart));
-  PetscCall(PCBRBILUCommit(op, &jac->lstart, sizeof(int) * (size_t)(nb + 1), "PCBRBILU's block levels", &h_lstart));
-  PetscCall(PCBRBILUCommit(op, &jac->lptr, sizeof(int) * (size_t)(nlev + 1), "PCBRBILU's level starts", &h_lptr));
-  PetscCall(PCBRBILUCommit(op, &jac->sperm, sizeof(int) * (size_t)ns, "PCBRBILU's permutation", &h_sperm));
+  /* 0. what the kernels read, in the backend's memory */
+  PetscCall(PCBRBILUIntBuffer(op, &jac->rstart, bstart, nb + 1, "PCBRBILU's block starts"));
   lay->rstart = (const int *)jac->rstart.ptr;
-  lay->lstart = (const int *)jac->lstart.ptr;
-  lay->lptr   = (const int *)jac->lptr.ptr;
-  lay->sperm  = (const int *)jac->sperm.ptr;
-  /* the device CSR of aijcusparse (32-bit indices) when there is no empty row (else it may be compressed: its row starts are not Ad's) */
-  if (op->device && !nempty && sizeof(PetscInt) == sizeof(int)) PetscCall(MatSeqAIJGetCSRAndMemType(op->Ad, &dai, &daj, NULL, &mt));
+  if (ord->grid) PetscCall(PCBRBILUIntArray(op, ord->bid, nb, (PetscBool)!op->device, &t_bid, "PCBRBILU's bricks", &k_bid));
+  /* the device CSR of aijcusparse (32-bit indices) when there is no empty row (else it may be compressed: its row
+     starts are not Ad's): a vectorised read of the host row starts, 4 B per row */
+  if (op->device && sizeof(PetscInt) == sizeof(int)) {
+    for (PetscInt o = 0; o < m; o++) nempty += ai[o + 1] == ai[o];
+    if (!nempty) PetscCall(MatSeqAIJGetCSRAndMemType(op->Ad, &dai, &daj, NULL, &mt));
+  }
   if (PetscMemTypeDevice(mt)) {
     PetscCall(PCBRBILUIntArray(op, dai, m + 1, PETSC_TRUE, &t_ai, "PCBRBILU's copy of the row starts", &k_ai));
     PetscCall(PCBRBILUIntArray(op, daj, ai[m], PETSC_TRUE, &t_aj, "PCBRBILU's copy of the columns", &k_aj));
@@ -450,9 +431,99 @@ static PetscErrorCode PCBRBILUBuildLayout(PC pc, PetscBool *ok)
     PetscCall(PCBRBILUIntArray(op, ai, m + 1, (PetscBool)!op->device, &t_ai, "PCBRBILU's copy of the row starts", &k_ai));
     PetscCall(PCBRBILUIntArray(op, aj, ai[m], (PetscBool)!op->device, &t_aj, "PCBRBILU's copy of the columns", &k_aj));
   }
-  if (op->device) PetscCall(PCBRBILUUpload(op, &t_pos, pos, sizeof(int) * (size_t)m, "PCBRBILU's positions"));
-  k_pos = op->device ? (const int *)t_pos.ptr : pos;
-  PetscCall(PCBRBILUIntArray(op, stor, m, (PetscBool)!op->device, &t_stor, "PCBRBILU's storage rows", &k_stor));
+  PetscCall(PCMSBufferEnsure(op, &t_pos, sizeof(int) * (size_t)m, "PCBRBILU's positions"));
+  PetscCall(PCMSBufferEnsure(op, &t_lev, sizeof(int) * (size_t)m, "PCBRBILU's levels"));
+  PetscCall(PCMSBufferEnsure(op, &t_nu, sizeof(int) * (size_t)m, "PCBRBILU's upper counts"));
+  PetscCall(PCMSBufferEnsure(op, &t_info, sizeof(MSBRBLevelInfo), "PCBRBILU's level pass counts"));
+  PetscCall(PCBRBILUBufferExact(op, &jac->lstart, sizeof(int) * (size_t)(nb + 1), "PCBRBILU's block levels"));
+  pos = (int *)t_pos.ptr;
+  lev = (int *)t_lev.ptr;
+  nu  = (int *)t_nu.ptr;
+  if (ord->grid && op->device) { /* the grid ordering's perm: computed there, not uploaded */
+    PetscCall(PCMSBufferEnsure(op, &t_perm, sizeof(int) * (size_t)m, "PCBRBILU's ordering"));
+    PetscCall(PetscTime(&t1));
+    jac->tsplit[4] += t1 - t0;
+    t0 = t1;
+    PetscCall(PCMSKernelBegin(op, &stream));
+    err = jac->k->gridperm(lay, &grid, k_bid, (int *)t_perm.ptr, stream);
+    PetscCall(PCMSKernelEnd(op, err, jac->k->backend, "grid ordering", 0));
+    k_perm = (const int *)t_perm.ptr;
+  } else {
+    PetscCall(PCBRBILUIntArray(op, ord->perm, m, (PetscBool)!op->device, &t_perm, "PCBRBILU's ordering", &k_perm));
+    PetscCall(PetscTime(&t1));
+    jac->tsplit[4] += t1 - t0;
+    t0 = t1;
+  }
+  /* 1. levels: a row's level is 1 + the largest level of the earlier rows (logical order) of its block it is coupled
+     to, in either direction (a_ij or a_ji), so that levels order the forward (lower entries) and the backward (upper
+     entries) dependencies alike, whatever the pattern */
+  PetscCall(PCMSKernelBegin(op, &stream));
+  err = jac->k->levels(lay, ord->grid ? &grid : NULL, k_bid, k_ai, k_aj, k_perm, pos, lev, nu, (int *)jac->lstart.ptr, (MSBRBLevelInfo *)t_info.ptr, stream);
+  PetscCall(PCMSKernelEnd(op, err, jac->k->backend, "levels", 0));
+  PetscCall(PCMSReadBack(op, &info, t_info.ptr, sizeof(info))); /* the one synchronisation */
+  lay->lstart = (const int *)jac->lstart.ptr;
+  if (jac->lcheck) PetscCall(PCBRBILULayoutCheck(pc, 0, &ref, ai, aj, ord->grid ? &grid : NULL, k_perm, pos, lev, nu, NULL, &info));
+  *ok = (PetscBool)!info.bad;
+  jac->maxw = 0;
+  for (PetscInt c = 0; c < ord->ncolors && *ok; c++) {
+    const PetscInt rc0 = bstart[cstart[c]], rc1 = bstart[cstart[c + 1]], W = info.W[c];
+
+    PetscCheck(W < 65536, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCBRBILU: a row of the local diagonal block has %" PetscInt_FMT " off-diagonal entries; the kernels take at most 65535", W);
+    lay->W[c]    = (int)W;
+    lay->soff[c] = nslots;
+    nslots += (PetscInt64)(rc1 - rc0) * W;
+    jac->maxw = PetscMax(jac->maxw, W);
+  }
+  lay->soff[ord->ncolors] = nslots;
+  nlev                    = info.nlev;
+  if (*ok && !jac->lcheck_bad && PetscDefined(USE_DEBUG) && !op->device) /* every coupling inside a block goes from a lower to a higher level */
+    for (PetscInt b = 0; b < nb; b++)
+      for (PetscInt p = bstart[b]; p < bstart[b + 1]; p++) {
+        const PetscInt o = ord->perm[p];
+        for (PetscInt e = ai[o]; e < ai[o + 1]; e++) {
+          const PetscInt q = pos[aj[e]];
+          PetscCheck(aj[e] == o || q < bstart[b] || q >= bstart[b + 1] || (q < p) == (lev[q] < lev[p]), PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCBRBILU: rows %" PetscInt_FMT " and %" PetscInt_FMT " of one block are coupled and their levels do not follow the elimination order", o, aj[e]);
+        }
+      }
+  if (*ok && !jac->lcheck_bad) {
+    PetscCheck(nlev < PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCBRBILU: %" PetscInt64_FMT " levels", nlev);
+    jac->nslots       = nslots;
+    jac->nlevels      = nlev;
+    jac->maxlev       = info.maxl;
+    jac->nlower       = (PetscInt64)info.nlower;
+    jac->nupper       = (PetscInt64)info.nupper;
+    jac->factor_flops = (PetscLogDouble)info.ffi + 2.0 * m; /* per lower entry (k) a division and a multiply-add per upper entry of row k; per row the drop */
+    jac->apply_flops  = 2.0 * (PetscLogDouble)(info.nlower + info.nupper) + (PetscLogDouble)m;
+    /* 2. storage rows: a block's rows by level, in logical order inside a level */
+    PetscCall(PCBRBILUBufferExact(op, &jac->lptr, sizeof(int) * (size_t)(nlev + 1), "PCBRBILU's level starts"));
+    PetscCall(PCBRBILUBufferExact(op, &jac->sperm, sizeof(int) * (size_t)ns, "PCBRBILU's permutation"));
+    PetscCall(PCMSBufferEnsure(op, &t_stor, sizeof(int) * (size_t)m, "PCBRBILU's storage rows"));
+    PetscCall(PCMSKernelBegin(op, &stream));
+    err = jac->k->storage(lay, k_perm, lev, nu, (int *)jac->lptr.ptr, (int *)jac->sperm.ptr, (int *)t_stor.ptr, stream);
+    PetscCall(PCMSKernelEnd(op, err, jac->k->backend, "storage", 0));
+    lay->lptr  = (const int *)jac->lptr.ptr;
+    lay->sperm = (const int *)jac->sperm.ptr;
+  }
+  PetscCall(PetscTime(&t1));
+  jac->tsplit[2] += t1 - t0;
+  t0 = t1;
+  if (*ok && jac->lcheck && !jac->lcheck_bad) PetscCall(PCBRBILULayoutCheck(pc, 1, &ref, ai, aj, ord->grid ? &grid : NULL, k_perm, pos, lev, nu, (const int *)t_stor.ptr, &info));
+  if (!*ok || jac->lcheck_bad) { /* not a layout for this ordering, or (-pc_brbilu_layout_check) not the reference's: stop here */
+    PetscCall(BRBLayoutRefDestroy(&ref));
+    if (op->device) PetscCall(PCMSSynchronize(op)); /* before the temporaries go */
+    PetscCall(PCMSBufferDestroy(&t_ai));
+    PetscCall(PCMSBufferDestroy(&t_aj));
+    PetscCall(PCMSBufferDestroy(&t_perm));
+    PetscCall(PCMSBufferDestroy(&t_bid));
+    PetscCall(PCMSBufferDestroy(&t_pos));
+    PetscCall(PCMSBufferDestroy(&t_lev));
+    PetscCall(PCMSBufferDestroy(&t_nu));
+    PetscCall(PCMSBufferDestroy(&t_stor));
+    PetscCall(PCMSBufferDestroy(&t_info));
+    PetscCall(MatRestoreRowIJ(op->Ad, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  /* the factors' and the slots' arrays */
   PetscCall(PCMSBufferDestroy(&jac->col));
   PetscCall(PCMSBufferDestroy(&jac->map));
   PetscCall(PCMSBufferDestroy(&jac->nl));
@@ -467,9 +538,9 @@ static PetscErrorCode PCBRBILUBuildLayout(PC pc, PetscBool *ok)
   PetscCall(PetscTime(&t1));
   jac->tsplit[4] += t1 - t0;
   t0 = t1;
-  /* 4. the slots, by the backend */
+  /* 3. the slots, by the backend */
   PetscCall(PCMSKernelBegin(op, &stream));
-  err = jac->k->slots(lay, k_ai, k_aj, k_pos, k_stor, (int *)jac->col.ptr, (int *)jac->map.ptr, (unsigned short *)jac->nl.ptr, (int *)jac->dmap.ptr, stream);
+  err = jac->k->slots(lay, k_ai, k_aj, pos, (const int *)t_stor.ptr, (int *)jac->col.ptr, (int *)jac->map.ptr, (unsigned short *)jac->nl.ptr, (int *)jac->dmap.ptr, stream);
   PetscCall(PCMSKernelEnd(op, err, jac->k->backend, "slots", 0));
   lay->col = (const int *)jac->col.ptr;
   lay->nl  = (const unsigned short *)jac->nl.ptr;
@@ -479,7 +550,7 @@ static PetscErrorCode PCBRBILUBuildLayout(PC pc, PetscBool *ok)
     PetscBool       eq[4];
 
     PetscCall(PetscMalloc4(nslots, &c2, nslots, &m2, ns, &n2, ns, &d2));
-    for (PetscInt64 s = 0; s < ns; s++) MSBRBSlotsRow(lay, s, k_ai, k_aj, k_pos, k_stor, c2, m2, n2, d2);
+    for (PetscInt64 s = 0; s < ns; s++) MSBRBSlotsRow(lay, s, k_ai, k_aj, pos, (const int *)t_stor.ptr, c2, m2, n2, d2);
     PetscCall(PetscArraycmp(c2, (const int *)jac->col.ptr, nslots, &eq[0]));
     PetscCall(PetscArraycmp(m2, (const int *)jac->map.ptr, nslots, &eq[1]));
     PetscCall(PetscArraycmp(n2, (const unsigned short *)jac->nl.ptr, ns, &eq[2]));
@@ -487,18 +558,22 @@ static PetscErrorCode PCBRBILUBuildLayout(PC pc, PetscBool *ok)
     PetscCheck(eq[0] && eq[1] && eq[2] && eq[3], PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCBRBILU: the slots of the GPU's row function (MSBRBSlotsRow) differ from the reference's (col %d, map %d, nl %d, dmap %d equal)", (int)eq[0], (int)eq[1], (int)eq[2], (int)eq[3]);
     PetscCall(PetscFree4(c2, m2, n2, d2));
   }
-  if (op->device) PetscCall(PCMSSynchronize(op)); /* the temporary arrays are freed next */
-  PetscCall(PCBRBILUFreeTarget(op, &h_rstart));
-  PetscCall(PCBRBILUFreeTarget(op, &h_lstart));
-  PetscCall(PCBRBILUFreeTarget(op, &h_lptr));
-  PetscCall(PCBRBILUFreeTarget(op, &h_sperm));
+  if (jac->lcheck) {
+    PetscCall(PCBRBILULayoutCheck(pc, 2, &ref, ai, aj, ord->grid ? &grid : NULL, k_perm, pos, lev, nu, (const int *)t_stor.ptr, &info));
+    PetscCall(BRBLayoutRefDestroy(&ref));
+  }
+  if (op->device) PetscCall(PCMSSynchronize(op)); /* the temporaries are freed next */
   PetscCall(PCMSBufferDestroy(&t_ai));
   PetscCall(PCMSBufferDestroy(&t_aj));
+  PetscCall(PCMSBufferDestroy(&t_perm));
+  PetscCall(PCMSBufferDestroy(&t_bid));
   PetscCall(PCMSBufferDestroy(&t_pos));
+  PetscCall(PCMSBufferDestroy(&t_lev));
+  PetscCall(PCMSBufferDestroy(&t_nu));
   PetscCall(PCMSBufferDestroy(&t_stor));
-  PetscCall(PetscFree2(lev, nu));
-  PetscCall(PetscFree3(pos, nlevb, tq)); /* stor kept: local row -> storage row, for the error messages */
+  PetscCall(PCMSBufferDestroy(&t_info));
   PetscCall(MatRestoreRowIJ(op->Ad, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
+  jac->laid = PETSC_TRUE;
   PetscCall(PetscTime(&t1));
   jac->tsplit[3] += t1 - t0;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -518,6 +593,8 @@ static PetscErrorCode PCBRBILUStructure(PC pc)
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(PC_BRBILUOrdering, pc, 0, 0, 0));
   PetscCall(PetscTime(&t0));
+  jac->lcheck_bad    = PETSC_FALSE;
+  jac->lcheck_msg[0] = 0;
   err = jac->k->multiprocessors(&nsm32);
   PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_GPU, "PCBRBILU: the %s kernel multiprocessors failed with code %d", jac->k->backend, err);
   jac->nsm = nsm = nsm32;
@@ -536,7 +613,7 @@ static PetscErrorCode PCBRBILUStructure(PC pc)
       jac->tsplit[1] += t1 - t0;
       PetscCall(PCBRBILUBuildLayout(pc, &ok));
       PetscCall(PetscTime(&t0));
-      if (!ok) {
+      if (!ok && !jac->lcheck_bad) {
         why = "the operator couples two blocks of one colour (not a star stencil on the DMDA)";
         PetscCheck(jac->ordering != PCBRBILU_ORDERING_GRID, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "PCBRBILU: -pc_brbilu_ordering grid: %s", why);
         PetscCall(PetscInfo(pc, "PCBRBILU: grid ordering not used: %s; graph ordering instead\n", why));
@@ -552,11 +629,11 @@ static PetscErrorCode PCBRBILUStructure(PC pc)
   }
   PetscCall(PetscTime(&t1));
   jac->tsplit[1] += t1 - t0;
-  if (!jac->stor) {
+  if (!jac->laid && !jac->lcheck_bad) {
     PetscCall(PCBRBILUBuildLayout(pc, &ok));
-    PetscCheck(ok, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCBRBILU: the block colouring couples two blocks of one colour");
+    PetscCheck(ok || jac->lcheck_bad, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCBRBILU: the block colouring couples two blocks of one colour");
   }
-  jac->structure = PETSC_TRUE;
+  jac->structure = (PetscBool)!jac->lcheck_bad; /* else PCSetUp_BRBILU() raises the check's error on every process */
   PetscCall(PetscLogEventEnd(PC_BRBILUOrdering, pc, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -577,14 +654,20 @@ static PetscErrorCode PCBRBILUPivotError(PC pc, PetscInt64 lrow)
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   if (g >= op->rstart && g < op->rstart + op->m) {
     const PetscInt  o = (PetscInt)(g - op->rstart);
-    const PetscInt  s = jac->stor[o];
-    PetscInt        b = 0, c = 0, bid;
+    PetscInt        s = 0, b = 0, c = 0, bid;
+    int            *sp;
     double          piv;
     const PetscScalar *aa;
     PetscInt        ncols;
     const PetscInt *cols;
     const PetscScalar *vals;
 
+    /* its storage row: found in sperm (only the setup's temporaries had the inverse) */
+    PetscCall(PetscMalloc1(op->m, &sp));
+    PetscCall(PCMSReadBack(op, sp, jac->sperm.ptr, sizeof(int) * (size_t)op->m));
+    while (s < op->m && sp[s] != (int)o) s++;
+    PetscCall(PetscFree(sp));
+    PetscCheck(s < op->m, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCBRBILU: row %" PetscInt_FMT " has no storage row", o);
     PetscCall(PCMSReadBack(op, &piv, (const double *)jac->d.ptr + s, sizeof(double)));
     /* a block's storage rows are its logical positions, rearranged by level */
     while (b + 1 < jac->ord->nblocks && s >= jac->ord->bstart[b + 1]) b++;
@@ -607,6 +690,8 @@ static PetscErrorCode PCBRBILUPivotError(PC pc, PetscInt64 lrow)
     info[8] = (PetscReal)(jac->ord->bstart[b + 1] - jac->ord->bstart[b]);
   }
   PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, info, 9, MPIU_REAL, MPIU_SUM, comm));
+  /* a zero or missing diagonal entry: no choice of the factorization helps */
+  PetscCheck(info[4] != 0, comm, PETSC_ERR_MAT_LU_ZRPVT, "PCBRBILU: zero pivot %g in row %" PetscInt64_FMT " (global, user numbering; process %d): the row has no diagonal entry, or a zero one, in the process's diagonal block; ILU(0)-type factorizations need a nonzero diagonal: fix the operator, or use another preconditioner", (double)info[3], g, (int)info[0]);
   if (jac->ord->grid)
     SETERRQ(comm, PETSC_ERR_MAT_LU_ZRPVT, "PCBRBILU: zero pivot %g in row %" PetscInt64_FMT " (global, user numbering): block (%d,%d,%d) of %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " on process %d, colour %s, %d rows; |pivot| <= %g |a_ii| (a_ii = %g): the %s factorization broke down (unperturbed modified ILU under block red-black ordering, paper 004 ch. 4); use -pc_brbilu_type rmilu or pmilu, or change -pc_brbilu_pivot_tol",
             (double)info[3], g, (int)info[5], (int)info[6], (int)info[7], jac->ord->nblk[0], jac->ord->nblk[1], jac->ord->nblk[2], (int)info[0], info[2] == 0 ? "red" : "black", (int)info[8], (double)jac->pivtol, (double)info[4], PCBRBILUTypes[jac->type]);
@@ -702,6 +787,12 @@ static PetscErrorCode PCSetUp_BRBILU(PC pc)
   if (op->rebuilt || !jac->structure) {
     PetscCall(PCBRBILUFreeStructure(pc));
     PetscCall(PCBRBILUStructure(pc));
+  }
+  if (jac->lcheck) { /* collective: every process stops if one found a difference */
+    PetscMPIInt bad = jac->lcheck_bad, gbad;
+
+    PetscCallMPI(MPIU_Allreduce(&bad, &gbad, 1, MPI_INT, MPI_MAX, PetscObjectComm((PetscObject)pc)));
+    PetscCheck(!gbad, PetscObjectComm((PetscObject)pc), PETSC_ERR_PLIB, "PCBRBILU: -pc_brbilu_layout_check: the %s kernels' layout differs from the host reference's: %s", jac->k->backend, jac->lcheck_bad ? jac->lcheck_msg : "on another process");
   }
   if (jac->symmetric_opt == PETSC_BOOL3_UNKNOWN) {
     PetscCall(MatIsSymmetricKnown(pc->pmat, &set, &flg));
@@ -806,6 +897,7 @@ static PetscErrorCode PCSetFromOptions_BRBILU(PC pc, PetscOptionItems PetscOptio
     jac->minrows = minrows;
     PCBRBILUInvalidate(jac);
   }
+  PetscCall(PetscOptionsBool("-pc_brbilu_layout_check", "(developer) Compare the layout the kernels build (levels, storage rows, slots; on the GPU the CUDA kernels) with the host reference's, bit for bit, at every new structure; an error if they differ", "", jac->lcheck, &jac->lcheck, NULL));
   sym = jac->symmetric_opt == PETSC_BOOL3_TRUE ? PETSC_TRUE : PETSC_FALSE;
   PetscCall(PetscOptionsBool("-pc_brbilu_symmetric", "Symmetric (IC-type) factors M = (I + L) D (I + L)^T, for CG (default: when the operator is known to be symmetric, MatIsSymmetricKnown())", "PCBRBILUSetSymmetric", sym, &sym, &flg));
   if (flg) PetscCall(PCBRBILUSetSymmetric(pc, sym ? PETSC_BOOL3_TRUE : PETSC_BOOL3_FALSE));
@@ -830,6 +922,13 @@ static PetscErrorCode PCView_BRBILU(PC pc, PetscViewer viewer)
   else if (jac->type == PCBRBILU_PMILU) PetscCall(PetscViewerASCIIPrintf(viewer, "  factorization pmilu(0), perturbation zeta h^2 %g (diagonal times %g)\n", (double)jac->perturb, (double)(1 + jac->perturb)));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  factorization %s(0)\n", PCBRBILUTypes[jac->type]));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  factors in %s precision, pivot tolerance %g (relative to |a_ii|)\n", PCBRBILUPrecisions[jac->precision], (double)jac->pivtol));
+  if (jac->lcheck) { /* collective */
+    PetscInt done = jac->lcheck_done, gmin;
+
+    PetscCallMPI(MPIU_Allreduce(&done, &gmin, 1, MPIU_INT, MPI_MIN, PetscObjectComm((PetscObject)pc)));
+    if (gmin > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  layout check: the %s kernels' layout equals the host reference's, bit for bit, on every process (ordering, positions, levels, upper counts, block and level starts, storage rows, slots, sums, flops)\n", jac->k ? jac->k->backend : "?"));
+    else PetscCall(PetscViewerASCIIPrintf(viewer, "  layout check: not run on every process\n"));
+  }
   if (!jac->setup) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "  (not set up yet)\n"));
     PetscFunctionReturn(PETSC_SUCCESS);

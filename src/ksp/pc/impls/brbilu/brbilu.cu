@@ -8,7 +8,8 @@
    same warp: __syncwarp() orders memory among the participating lanes, and those arrays are read with ordinary
    (coherent) loads, never __ldg. Each row computes what the reference computes for it, in the same order.
    Colour phases are consecutive launches on the stream (the only synchronisation between them). The row operations
-   of the factorization are the header's (MSBRBGatherRow, MSBRBFactorRow), shared with the reference.
+   of the factorization are the header's (MSBRBGatherRow, MSBRBFactorRow), shared with the reference. The layout
+   (ordering, levels, storage rows) is built by brbilu_layout.cu.
 */
 #include <cuda_runtime.h>
 #include <petscmodsell/private/brbilukernels.h>
@@ -389,4 +390,4 @@ MS_BRB_SLOTS(MSBRBSlots_CUDA)
   return (int)err;
 }
 
-const MSBRBKernels MSBRBKernels_CUDA = {"CUDA", MSBRBMultiprocessors_CUDA, MSBRBFactor_CUDA, MSBRBConvert_CUDA, MSBRBApply_CUDA, MSBRBSlots_CUDA};
+const MSBRBKernels MSBRBKernels_CUDA = {"CUDA", MSBRBMultiprocessors_CUDA, MSBRBFactor_CUDA, MSBRBConvert_CUDA, MSBRBApply_CUDA, MSBRBSlots_CUDA, MSBRBGridPerm_CUDA, MSBRBLevels_CUDA, MSBRBStorage_CUDA};

@@ -6,10 +6,13 @@
    function is the same. The rows of one level are run in the order opposite to the logical one (forward and
    factorization: last row first; backward: first row first), the order in which a dependency between two rows of
    one level, which the GPU's lanes would race on, changes the result: the tests against PETSc's ILU(0) catch it.
+   The layout (MS_BRB_GRID_PERM, MS_BRB_LEVELS, MS_BRB_STORAGE) is what the host setup ran before the GPU got its own
+   (brbilu_layout.cu), on one thread: one pass over the CSR and a counting sort per block.
    Plain C on raw pointers.
 */
 #include <petscmodsell/private/brbilukernels.h>
 #include <stdlib.h>
+#include <string.h>
 
 MS_BRB_MULTIPROCESSORS(MSBRBMultiprocessors_Reference)
 {
@@ -179,4 +182,178 @@ MS_BRB_SLOTS(MSBRBSlots_Reference)
   return 0;
 }
 
-const MSBRBKernels MSBRBKernels_Reference = {"reference", MSBRBMultiprocessors_Reference, MSBRBFactor_Reference, MSBRBConvert_Reference, MSBRBApply_Reference, MSBRBSlots_Reference};
+MS_BRB_GRID_PERM(MSBRBGridPerm_Reference)
+{
+  (void)stream;
+  for (int b = 0; b < lay->boff[lay->ncolors]; b++) {
+    const int r0 = lay->rstart[b], R = lay->rstart[b + 1] - r0;
+    int       lo[3], hi[3];
+
+    MSBRBGridBrick(grid, bid[b], lo, hi);
+    for (int t = 0; t < R; t++) perm[r0 + t] = MSBRBGridRowAt(grid, lo, hi, t);
+  }
+  return 0;
+}
+
+/* what the level pass sums */
+typedef struct {
+  unsigned long long ffi, nlower, nupper;
+  int                bad;
+} MSBRBSums;
+
+/* The level pass for row o at logical position p of the block of positions r0 .. r1-1, whose colour holds the
+   positions rc0 .. rc1-1 (arrays by position): its level is pulled from its earlier coupled rows of the block (final:
+   they came before it) and pushed to its later ones; nu[p] its upper count. Returns the number of off-diagonal entries,
+   the level in *lp. Without branches: the outcome of each test changes from entry to entry (block faces, colours);
+   lev[] and nu[] are initialised, so the loads whose values are masked read defined values.
+   The flops need the upper count of each lower row. natural = 0: the rows are visited in logical order, every lower
+   row is done. natural = 1 (a grid ordering visited in the rows' own order): a lower row cc > o of another block is
+   not done yet; its share is deferred: counted in nu[q] until that row comes (nu[] of a row not done yet holds the
+   count of the rows waiting for it), which then adds 2 nu x that count. */
+static inline int MSBRBLevelRow(int o, int p, int r0, int r1, long long rc0, long long rc1, int natural, const int *ai, const int *aj, const int *pos, int *lev, int *nu, int *tq, int *td, MSBRBSums *sum, int *lp)
+{
+  const int          e1 = ai[o + 1], wait = nu[p];
+  int                nlo = 0, nup = 0, nin = 0, nd = 0, l = lev[p], bad = 0;
+  unsigned long long ffi = 0;
+
+  for (int e = ai[o]; e < e1; e++) {
+    const int cc = aj[e], q = pos[cc];
+    const int lo = q < p, up = q > p, in = (unsigned)(q - r0) < (unsigned)(r1 - r0), dn = natural ? cc < o : 1;
+    const int pl = (lev[q] + 1) & -(lo & in); /* pulled from an earlier row of the block */
+
+    l = pl > l ? pl : l;
+    ffi += (unsigned long long)(lo & dn) * (1 + 2 * (unsigned long long)nu[q]) + (unsigned long long)(lo & !dn); /* a division, a multiply-add per upper entry of that row */
+    td[nd] = q; /* a lower row not done: deferred */
+    nd += lo & !dn;
+    nlo += lo;
+    nup += up;
+    tq[nin] = q; /* a later row of the block: pushed below */
+    nin += in & up;
+    bad |= !in & ((unsigned long long)(q - rc0) < (unsigned long long)(rc1 - rc0)); /* two blocks of one colour coupled */
+  }
+  lev[p] = l;
+  for (int t = 0; t < nin; t++) lev[tq[t]] = lev[tq[t]] > l + 1 ? lev[tq[t]] : l + 1;
+  for (int t = 0; t < nd; t++) nu[td[t]]++;
+  ffi += 2 * (unsigned long long)nup * (unsigned long long)wait;
+  nu[p] = nup;
+  sum->ffi += ffi;
+  sum->nlower += (unsigned long long)nlo;
+  sum->nupper += (unsigned long long)nup;
+  sum->bad |= bad;
+  *lp = l;
+  return nlo + nup;
+}
+
+/* On one host thread, one pass over the CSR: grid orderings take the rows in their own order, streaming through the
+   CSR (inside a brick the logical order is the rows' order, and a level depends only on rows of its brick; the brick
+   of (i, j, k) from per-axis tables), graph orderings block by block in logical order. */
+MS_BRB_LEVELS(MSBRBLevels_Reference)
+{
+  const int nc = lay->ncolors, nbk = lay->boff[nc], m = (int)lay->roff[nc];
+  int       maxrow = 0, nlev = 0, maxl = 0, *tq, *nlevb = lstart;
+  MSBRBSums sum = {0, 0, 0, 0};
+
+  (void)stream;
+  memset(info, 0, sizeof(*info));
+  for (int p = 0; p < m; p++) pos[perm[p]] = p;
+  for (int o = 0; o < m; o++) maxrow = ai[o + 1] - ai[o] > maxrow ? ai[o + 1] - ai[o] : maxrow;
+  if (m) {
+    memset(lev, 0, sizeof(int) * (size_t)m);
+    memset(nu, 0, sizeof(int) * (size_t)m);
+  }
+  for (int b = 0; b <= nbk; b++) nlevb[b] = 0;
+  tq = (int *)malloc(2 * sizeof(int) * (size_t)(maxrow + 1));
+  if (!tq) return MS_KERNEL_ERR_MEM;
+  if (grid) {
+    const int *box = grid->box, *nblk = grid->nblk;
+    int       *ax, *binv, *bc, o = 0;
+
+    ax = (int *)malloc(sizeof(int) * (size_t)(box[0] + box[1] + box[2] + 3 * nbk + 1));
+    if (!ax) {
+      free(tq);
+      return MS_KERNEL_ERR_MEM;
+    }
+    binv = ax + box[0] + box[1] + box[2];
+    bc   = binv + nbk;
+    for (int a = 0, off = 0; a < 3; off += box[a], a++)
+      for (int t = 0; t < nblk[a]; t++)
+        for (int i = (int)((long long)t * box[a] / nblk[a]); i < (int)((long long)(t + 1) * box[a] / nblk[a]); i++) ax[off + i] = t;
+    for (int c = 0; c < nc; c++)
+      for (int b = lay->boff[c]; b < lay->boff[c + 1]; b++) {
+        binv[bid[b]] = b;
+        bc[b]        = c;
+      }
+    for (int k = 0; k < box[2]; k++)
+      for (int j = 0; j < box[1]; j++) {
+        const int yz = nblk[0] * (ax[box[0] + j] + nblk[1] * ax[box[0] + box[1] + k]);
+
+        for (int i = 0; i < box[0]; i++, o++) {
+          const int b = binv[ax[i] + yz], c = bc[b];
+          int       w, lp;
+
+          w          = MSBRBLevelRow(o, pos[o], lay->rstart[b], lay->rstart[b + 1], lay->roff[c], lay->roff[c + 1], 1, ai, aj, pos, lev, nu, tq, tq + maxrow + 1, &sum, &lp);
+          info->W[c] = w > info->W[c] ? w : info->W[c];
+          nlevb[b]   = lp + 1 > nlevb[b] ? lp + 1 : nlevb[b];
+        }
+      }
+    free(ax);
+  } else {
+    for (int c = 0; c < nc; c++)
+      for (int b = lay->boff[c]; b < lay->boff[c + 1]; b++)
+        for (int p = lay->rstart[b]; p < lay->rstart[b + 1]; p++) {
+          int w, lp;
+
+          w          = MSBRBLevelRow(perm[p], p, lay->rstart[b], lay->rstart[b + 1], lay->roff[c], lay->roff[c + 1], 0, ai, aj, pos, lev, nu, tq, tq + maxrow + 1, &sum, &lp);
+          info->W[c] = w > info->W[c] ? w : info->W[c];
+          nlevb[b]   = lp + 1 > nlevb[b] ? lp + 1 : nlevb[b];
+        }
+  }
+  free(tq);
+  for (int b = 0; b < nbk; b++) { /* the level counts (in lstart) -> the first level of each block */
+    const int L = nlevb[b];
+
+    lstart[b] = nlev;
+    nlev += L;
+    maxl = L > maxl ? L : maxl;
+  }
+  lstart[nbk]  = nlev;
+  info->nlower = sum.nlower;
+  info->nupper = sum.nupper;
+  info->ffi    = sum.ffi;
+  info->bad    = sum.bad;
+  info->nlev   = nlev;
+  info->maxl   = maxl;
+  return 0;
+}
+
+/* per block a counting sort by level (cur[lstart[b] ..]: the counts, then the cursors) */
+MS_BRB_STORAGE(MSBRBStorage_Reference)
+{
+  const int nbk = lay->boff[lay->ncolors];
+
+  (void)stream;
+  for (int b = 0; b < nbk; b++) {
+    const int r0 = lay->rstart[b], r1 = lay->rstart[b + 1], g0 = lay->lstart[b], L = lay->lstart[b + 1] - g0;
+    int      *cnt = cur + g0, run = r0;
+
+    for (int l = 0; l < L; l++) cnt[l] = 0;
+    for (int p = r0; p < r1; p++) cnt[lev[p]]++;
+    for (int l = 0; l < L; l++) {
+      const int t = cnt[l];
+
+      lptr[g0 + l] = run;
+      cnt[l]       = run;
+      run += t;
+    }
+    for (int p = r0; p < r1; p++) {
+      const int s = cnt[lev[p]]++;
+
+      sperm[s]      = perm[p];
+      stor[perm[p]] = s;
+    }
+  }
+  lptr[lay->lstart[nbk]] = (int)lay->roff[lay->ncolors];
+  return 0;
+}
+
+const MSBRBKernels MSBRBKernels_Reference = {"reference", MSBRBMultiprocessors_Reference, MSBRBFactor_Reference, MSBRBConvert_Reference, MSBRBApply_Reference, MSBRBSlots_Reference, MSBRBGridPerm_Reference, MSBRBLevels_Reference, MSBRBStorage_Reference};

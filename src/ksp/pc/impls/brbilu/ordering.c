@@ -71,9 +71,10 @@ PetscErrorCode BRBOrderingCreateGrid(const PetscInt box[3], const PetscInt nblk[
     for (PetscInt iz = 0; iz < nblk[2]; iz++)
       for (PetscInt iy = 0; iy < nblk[1]; iy++)
         for (PetscInt ix = 0; ix < nblk[0]; ix++) {
-          const PetscInt x0 = ix * box[0] / nblk[0], x1 = (ix + 1) * box[0] / nblk[0];
-          const PetscInt y0 = iy * box[1] / nblk[1], y1 = (iy + 1) * box[1] / nblk[1];
-          const PetscInt z0 = iz * box[2] / nblk[2], z1 = (iz + 1) * box[2] / nblk[2];
+          /* 64-bit products: a long box cut in many blocks exceeds 2^31 */
+          const PetscInt x0 = (PetscInt)((PetscInt64)ix * box[0] / nblk[0]), x1 = (PetscInt)((PetscInt64)(ix + 1) * box[0] / nblk[0]);
+          const PetscInt y0 = (PetscInt)((PetscInt64)iy * box[1] / nblk[1]), y1 = (PetscInt)((PetscInt64)(iy + 1) * box[1] / nblk[1]);
+          const PetscInt z0 = (PetscInt)((PetscInt64)iz * box[2] / nblk[2]), z1 = (PetscInt)((PetscInt64)(iz + 1) * box[2] / nblk[2]);
 
           if ((ix + iy + iz) % 2 != c) continue;
           o->bid[b]    = ix + nblk[0] * (iy + nblk[1] * iz);

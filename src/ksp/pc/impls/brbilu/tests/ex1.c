@@ -1,10 +1,11 @@
 static char help[] = "PCBRBILU: the factorizations against PETSc's, the zero-pivot breakdown, value refreshes and Krylov solves.\n\
   -problem dmda|magnetron|fvm|...: a 7-point Laplacian on a DMDA (-da_grid_x/y/z, Dirichlet boundaries eliminated:\n\
     interior rows have zero row sums; -dirichlet_rows: boundary points kept as identity rows, a pattern that is not\n\
-    symmetric), or a system of examples/problems/problems.h (-h_mm, -n, ...); -attach_dmda:\n\
+    symmetric; -empty_rows n: the rows with i + 2j + 3k = 1 mod n left empty), or a system of\n\
+    examples/problems/problems.h (-h_mm, -n, ...); -attach_dmda:\n\
     attach a DMDA of the problem's grid to the KSP (one process, node problems: magnetron, aniso) so that the\n\
     grid ordering applies;\n\
-  -test ilu|rowsum|error|refresh|solve|compare:\n\
+  -test ilu|rowsum|error|refresh|solve|compare|layout:\n\
     ilu:     -pc_brbilu_type ilu with double factors equals PCBJACOBI + ILU(0) (PETSc's) of the matrix permuted by\n\
              the PC's ordering (PCBRBILUGetOrdering(), MatPermute()): one application, to rounding;\n\
     rowsum:  milu preserves row sums: M^-1 (A_d e) = e (A_d: the process's diagonal block, e = ones);\n\
@@ -16,7 +17,10 @@ static char help[] = "PCBRBILU: the factorizations against PETSc's, the zero-piv
              new KSP timed: KSPSetUp + KSPSolve (log stage Timed), -bench_applies applications of the PC and as many\n\
              VecCopy (the copy bandwidth), PCBRBILUGetStatistics();\n\
     compare: the PC on the operator as -mat_type aij (host reference kernels) and as -gpu_mat_type (aijcusparse:\n\
-             CUDA kernels): the same application to -compare_tol.\n";
+             CUDA kernels): the same application to -compare_tol;\n\
+    layout:  the setup with -pc_brbilu_layout_check (the layout the kernels build against the host reference's,\n\
+             bit for bit: with -mat_type aijcusparse the CUDA kernels'), its error if any, then the PC's view (the\n\
+             harness keeps the lines of the check and of the error).\n";
 
 #include <petscmodsell.h>
 #include <petscksp.h>
@@ -32,9 +36,10 @@ typedef enum {
   TEST_REFRESH,
   TEST_SOLVE,
   TEST_COMPARE,
-  TEST_BENCH
+  TEST_BENCH,
+  TEST_LAYOUT
 } TestKind;
-static const char *const TestKinds[] = {"ilu", "rowsum", "error", "refresh", "solve", "compare", "bench", "TestKind", "TEST_", NULL};
+static const char *const TestKinds[] = {"ilu", "rowsum", "error", "refresh", "solve", "compare", "bench", "layout", "TestKind", "TEST_", NULL};
 
 static PetscErrorCode Sync(void)
 {
@@ -55,9 +60,11 @@ static PetscErrorCode CreateDMDALaplacian(DM da, MatType type, Mat *A)
   MatStencil  row, col[7];
   PetscScalar v[7];
   PetscBool   drows = PETSC_FALSE;
+  PetscInt    empty = 0;
 
   PetscFunctionBegin;
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-dirichlet_rows", &drows, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-empty_rows", &empty, NULL));
   PetscCall(DMSetMatType(da, type));
   PetscCall(DMCreateMatrix(da, A));
   PetscCall(DMDAGetInfo(da, NULL, &M, &N, &P, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
@@ -66,6 +73,7 @@ static PetscErrorCode CreateDMDALaplacian(DM da, MatType type, Mat *A)
     for (PetscInt j = ys; j < ys + ym; j++)
       for (PetscInt i = xs; i < xs + xm; i++) {
         PetscInt n = 0;
+        if (empty > 0 && (i + 2 * j + 3 * k) % empty == 1) continue; /* an empty row */
         row.i = i, row.j = j, row.k = k, row.c = 0;
         col[n] = row;
         v[n++] = 6.0;
@@ -85,7 +93,7 @@ static PetscErrorCode CreateDMDALaplacian(DM da, MatType type, Mat *A)
       }
   PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatSetOption(*A, MAT_SYMMETRIC, drows ? PETSC_FALSE : PETSC_TRUE));
+  PetscCall(MatSetOption(*A, MAT_SYMMETRIC, drows || empty > 0 ? PETSC_FALSE : PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -167,7 +175,9 @@ static PetscErrorCode PrintError(MPI_Comm comm, PetscErrorCode ierr)
 
   PetscFunctionBegin;
   PetscCall(PetscErrorMessage(ierr, &text, &msg));
-  PetscCall(PetscStrallocpy(msg ? msg : "", &p));
+  if (!msg) msg = "";
+  PetscCall(PetscMalloc1(strlen(msg) + 8, &p)); /* room for "(value)" in place of a shorter value */
+  PetscCall(PetscStrcpy(p, msg));
   {
     char *z = strstr(p, "zero pivot ");
     if (z) {
@@ -425,6 +435,15 @@ int main(int argc, char **argv)
     PetscCall(KSPDestroy(&kg));
     PetscCall(MatDestroy(&G));
   } break;
+  case TEST_LAYOUT: {
+    PetscErrorCode ierr;
+
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    ierr = KSPSetUp(ksp);
+    PetscCall(PetscPopErrorHandler());
+    if (ierr) PetscCall(PrintError(comm, ierr));
+    PetscCall(KSPView(ksp, PETSC_VIEWER_STDOUT_WORLD));
+  } break;
   }
 
   PetscCall(KSPDestroy(&ksp));
@@ -578,5 +597,66 @@ int main(int argc, char **argv)
       nsize: {{1 3}}
       args: -test solve -ksp_type {{cg bcgs gmres}} -problem magnetron -h_mm 1 -mat_type aijcusparse -pc_brbilu_symmetric -max_its 150
       output_file: output/ex1_solve.out
+
+   testset:
+      args: -test layout -pc_brbilu_layout_check
+      filter: grep -E "layout check|error raised"
+      output_file: output/ex1_layout.out
+      test:
+         suffix: layout_dmda
+         nsize: {{1 3}}
+         args: -da_grid_x 20 -da_grid_y 18 -da_grid_z 16 -pc_brbilu_blocks {{4,3,2 10,9,8}} -dirichlet_rows {{0 1}}
+      test:
+         suffix: layout_graph
+         nsize: {{1 3}}
+         args: -problem fvm -n 14 -pc_brbilu_block_rows {{0 7}}
+      test:
+         suffix: layout_fallback
+         args: -problem aniso -n 12 -theta 30 -attach_dmda
+
+   test:
+      suffix: layout_empty_rows
+      nsize: {{1 3}}
+      args: -test layout -pc_brbilu_layout_check -da_grid_x 15 -da_grid_y 14 -da_grid_z 13 -pc_brbilu_blocks 5,4,3 -empty_rows 7
+      filter: grep -E "layout check|error raised"
+      output_file: output/ex1_layout_empty_rows.out
+
+   testset:
+      requires: cuda
+      args: -test layout -pc_brbilu_layout_check -mat_type aijcusparse
+      filter: grep -E "layout check|error raised"
+      output_file: output/ex1_layout_cuda.out
+      test:
+         suffix: cuda_layout_dmda
+         nsize: {{1 3}}
+         args: -da_grid_x 20 -da_grid_y 18 -da_grid_z 16 -pc_brbilu_blocks {{4,3,2 10,9,8}} -dirichlet_rows {{0 1}}
+      test:
+         suffix: cuda_layout_auto
+         args: -da_grid_x 40 -da_grid_y 40 -da_grid_z 40
+      test:
+         suffix: cuda_layout_wide
+         args: -da_grid_x 24 -da_grid_y 24 -da_grid_z 24 -pc_brbilu_blocks {{2,2,2 1,1,1}} -dirichlet_rows {{0 1}}
+      test:
+         suffix: cuda_layout_magnetron
+         args: -problem magnetron -h_mm 1 -attach_dmda
+      test:
+         suffix: cuda_layout_graph
+         nsize: {{1 3}}
+         args: -problem fvm -n 14 -pc_brbilu_block_rows {{0 7 1000}}
+      test:
+         suffix: cuda_layout_fallback
+         args: -problem aniso -n 12 -theta 30 -attach_dmda
+      test:
+         suffix: cuda_layout_modsell
+         nsize: {{1 3}}
+         args: -problem fvm -n 10 -mat_type aijmodsell
+
+   test:
+      requires: cuda
+      suffix: cuda_layout_empty_rows
+      nsize: {{1 3}}
+      args: -test layout -pc_brbilu_layout_check -mat_type aijcusparse -da_grid_x 15 -da_grid_y 14 -da_grid_z 13 -pc_brbilu_blocks 5,4,3 -empty_rows 7
+      filter: grep -E "layout check|error raised"
+      output_file: output/ex1_layout_empty_rows_cuda.out
 
 TEST*/
