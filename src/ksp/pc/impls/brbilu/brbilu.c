@@ -228,17 +228,9 @@ static PetscErrorCode BRBLayoutRefDestroy(BRBLayoutRef *r)
   PetscCall(PetscFree(r->rstart));
   PetscCall(PetscFree(r->bid));
   PetscCall(PetscFree(r->perm));
-  PetscCall(PetscFree(r->pos));
-  PetscCall(PetscFree(r->lev));
-  PetscCall(PetscFree(r->nu));
-  PetscCall(PetscFree(r->lstart));
-  PetscCall(PetscFree(r->lptr));
-  PetscCall(PetscFree(r->sperm));
-  PetscCall(PetscFree(r->stor));
-  PetscCall(PetscFree(r->col));
-  PetscCall(PetscFree(r->map));
-  PetscCall(PetscFree(r->dmap));
-  PetscCall(PetscFree(r->nl));
+  PetscCall(PetscFree4(r->pos, r->lev, r->nu, r->lstart)); /* as allocated: one chunk each in optimized builds */
+  PetscCall(PetscFree3(r->lptr, r->sperm, r->stor));
+  PetscCall(PetscFree4(r->col, r->map, r->dmap, r->nl));
   PetscCall(PetscMemzero(r, sizeof(*r)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
