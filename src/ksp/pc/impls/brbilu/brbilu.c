@@ -248,8 +248,7 @@ static PetscErrorCode PCBRBILUCheckArray(PC pc, const char *what, const void *sr
   if (memcmp(h, ref, (size_t)n * es)) {
     PetscInt64 i = 0;
 
-    while (memcmp(h + i * es, (const char *)ref + i * es, es)) i++;
-    while (!memcmp(h + i * es, (const char *)ref + i * es, es)) i++;
+    while (!memcmp(h + i * es, (const char *)ref + i * es, es)) i++; /* the first difference: there is one */
     jac->lcheck_bad = PETSC_TRUE;
     if (es == sizeof(int)) PetscCall(PetscSNPrintf(jac->lcheck_msg, sizeof(jac->lcheck_msg), "%s[%" PetscInt64_FMT "] = %d, the reference's %d", what, i, ((int *)h)[i], ((const int *)ref)[i]));
     else PetscCall(PetscSNPrintf(jac->lcheck_msg, sizeof(jac->lcheck_msg), "%s[%" PetscInt64_FMT "] = %d, the reference's %d", what, i, (int)((unsigned short *)h)[i], (int)((const unsigned short *)ref)[i]));
