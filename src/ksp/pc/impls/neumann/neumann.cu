@@ -11,6 +11,7 @@
 */
 #include <petscmodsell/private/msdevice.cuh>
 #include <petscmodsell/private/neumannkernels.h>
+#include <petscmodsell/private/msdevarrays.cuh>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_run_length_encode.cuh>
 #include <cub/device/device_scan.cuh>
@@ -361,52 +362,6 @@ extern "C" MS_NEU_SCALE(MSNeuScale_CUDA)
     if (e_ != cudaSuccess) return e_; \
   } while (0)
 
-/* the device arrays of one call, freed (stream-ordered) when it returns or by put() */
-struct NeuAlloc {
-  cudaStream_t        st;
-  std::vector<void *> ptrs;
-  explicit NeuAlloc(cudaStream_t s) : st(s) { }
-  template <class T>
-  cudaError_t get(T **p, long long n)
-  {
-    void       *q = nullptr;
-    cudaError_t e = cudaMallocAsync(&q, (size_t)(n > 0 ? n : 1) * sizeof(T), st);
-    *p            = nullptr;
-    if (e != cudaSuccess) return e;
-    ptrs.push_back(q);
-    *p = (T *)q;
-    return cudaSuccess;
-  }
-  void put(void *p)
-  {
-    if (!p) return;
-    for (auto &q : ptrs)
-      if (q == p) {
-        cudaFreeAsync(p, st);
-        q = nullptr;
-        return;
-      }
-  }
-  ~NeuAlloc()
-  {
-    for (auto q : ptrs)
-      if (q) cudaFreeAsync(q, st);
-  }
-};
-
-/* a CUB call in two phases (size, then work) with its temporary storage */
-template <class F>
-static cudaError_t neu_cub(cudaStream_t st, F f)
-{
-  size_t      bytes = 0;
-  void       *tmp   = nullptr;
-  cudaError_t e     = f(nullptr, bytes), e2;
-  if (e != cudaSuccess) return e;
-  if ((e = cudaMallocAsync(&tmp, bytes ? bytes : 1, st)) != cudaSuccess) return e;
-  e  = f(tmp, bytes);
-  e2 = cudaFreeAsync(tmp, st);
-  return e != cudaSuccess ? e : e2;
-}
 
 static int neu_bits(unsigned long long x) /* bits to hold 0..x (at least 1) */
 {
@@ -471,7 +426,7 @@ __global__ void neu_offsets_kernel(int m, const unsigned *__restrict__ ssub, int
 extern "C" MS_NEU_ORDER(MSNeuOrder_CUDA)
 {
   cudaStream_t st = (cudaStream_t)stream;
-  NeuAlloc     mem(st);
+  MSDeviceArrays     mem(st);
   unsigned    *ssub;
   int         *iota;
 
@@ -487,7 +442,7 @@ extern "C" MS_NEU_ORDER(MSNeuOrder_CUDA)
   NEU_TRY(cudaGetLastError());
   { /* stable: the rows of a subdomain stay ascending */
     const int bits = neu_bits(nsub > 0 ? (unsigned long long)(nsub - 1) : 0ULL);
-    NEU_TRY(neu_cub(st, [&](void *t, size_t &b) { return cub::DeviceRadixSort::SortPairs(t, b, (const unsigned *)sub, ssub, (const int *)iota, order, m, 0, bits, st); }));
+    NEU_TRY(ms_cub(st, [&](void *t, size_t &b) { return cub::DeviceRadixSort::SortPairs(t, b, (const unsigned *)sub, ssub, (const int *)iota, order, m, 0, bits, st); }));
   }
   neu_offsets_kernel<<<ms_grid((long long)nsub + 1, 256), 256, 0, st>>>(m, ssub, nsub, off);
   return (int)cudaGetLastError();
@@ -602,7 +557,7 @@ __global__ void neu_segsum_kernel(int nseg, const unsigned *__restrict__ ukey2, 
 template <class K>
 static cudaError_t neu_galerkin(const MSNeuCSR *A, const int *sub, int nsub, int nt, int coff, double *E, const MSNeuZtA *Z, int cb, int kb, cudaStream_t st)
 {
-  NeuAlloc  mem(st);
+  MSDeviceArrays  mem(st);
   const int nnz = A->nnz;
   K        *kbuf[2], *ukeys;
   double   *vbuf[2], *S, *S2[2];
@@ -626,7 +581,7 @@ static cudaError_t neu_galerkin(const MSNeuCSR *A, const int *sub, int nsub, int
   {
     cub::DoubleBuffer<K>      dk(kbuf[0], kbuf[1]);
     cub::DoubleBuffer<double> dv(vbuf[0], vbuf[1]);
-    NEU_TRY(neu_cub(st, [&](void *t, size_t &b) { return cub::DeviceRadixSort::SortPairs(t, b, dk, dv, nnz, 0, cb + kb, st); }));
+    NEU_TRY(ms_cub(st, [&](void *t, size_t &b) { return cub::DeviceRadixSort::SortPairs(t, b, dk, dv, nnz, 0, cb + kb, st); }));
     sel = dk.selector;
     if (dv.selector != sel) return cudaErrorUnknown; /* (keys and values move together) */
   }
@@ -634,13 +589,13 @@ static cudaError_t neu_galerkin(const MSNeuCSR *A, const int *sub, int nsub, int
   NEU_TRY(mem.get(&ukeys, nnz));
   NEU_TRY(mem.get(&counts, nnz));
   NEU_TRY(mem.get(&dn, 1));
-  NEU_TRY(neu_cub(st, [&](void *t, size_t &b) { return cub::DeviceRunLengthEncode::Encode(t, b, kbuf[sel], ukeys, counts, dn, nnz, st); }));
+  NEU_TRY(ms_cub(st, [&](void *t, size_t &b) { return cub::DeviceRunLengthEncode::Encode(t, b, kbuf[sel], ukeys, counts, dn, nnz, st); }));
   NEU_TRY(neu_read(&nruns, dn, st));
   mem.put(kbuf[0]);
   mem.put(kbuf[1]);
   mem.put(vbuf[1 - sel]);
   NEU_TRY(mem.get(&starts, nruns));
-  NEU_TRY(neu_cub(st, [&](void *t, size_t &b) { return cub::DeviceScan::ExclusiveSum(t, b, counts, starts, nruns, st); }));
+  NEU_TRY(ms_cub(st, [&](void *t, size_t &b) { return cub::DeviceScan::ExclusiveSum(t, b, counts, starts, nruns, st); }));
   NEU_TRY(mem.get(&S, nruns));
   NEU_TRY(mem.get(&k2[0], nruns));
   if (Z) {
@@ -654,7 +609,7 @@ static cudaError_t neu_galerkin(const MSNeuCSR *A, const int *sub, int nsub, int
   mem.put(starts);
   if (Z) { /* the list: the flagged runs in order */
     NEU_TRY(mem.get(&pos, (long long)nruns + 1));
-    NEU_TRY(neu_cub(st, [&](void *t, size_t &b) { return cub::DeviceScan::ExclusiveSum(t, b, flag, pos, nruns + 1, st); }));
+    NEU_TRY(ms_cub(st, [&](void *t, size_t &b) { return cub::DeviceScan::ExclusiveSum(t, b, flag, pos, nruns + 1, st); }));
     neu_list_kernel<K><<<ms_grid(nruns, 256), 256, 0, st>>>(nruns, ukeys, flag, pos, S, cb, Z->cap, Z->xrow, Z->xval);
     NEU_TRY(cudaGetLastError());
     neu_xoff_kernel<K><<<ms_grid((long long)nsub + 1, 256), 256, 0, st>>>(nruns, ukeys, pos, cb, nsub, Z->xoff, Z->nx);
@@ -671,16 +626,16 @@ static cudaError_t neu_galerkin(const MSNeuCSR *A, const int *sub, int nsub, int
     cub::DoubleBuffer<unsigned> dk(k2[0], k2[1]);
     cub::DoubleBuffer<double>   dv(S2[0], S2[1]);
     const int                   bits = neu_bits((unsigned long long)nsub * (unsigned long long)nsub - 1ULL);
-    NEU_TRY(neu_cub(st, [&](void *t, size_t &b) { return cub::DeviceRadixSort::SortPairs(t, b, dk, dv, nruns, 0, bits, st); }));
+    NEU_TRY(ms_cub(st, [&](void *t, size_t &b) { return cub::DeviceRadixSort::SortPairs(t, b, dk, dv, nruns, 0, bits, st); }));
     sel = dk.selector;
     if (dv.selector != sel) return cudaErrorUnknown;
   }
   NEU_TRY(mem.get(&ukey2, nruns));
   NEU_TRY(mem.get(&counts, nruns));
-  NEU_TRY(neu_cub(st, [&](void *t, size_t &b) { return cub::DeviceRunLengthEncode::Encode(t, b, k2[sel], ukey2, counts, dn, nruns, st); }));
+  NEU_TRY(ms_cub(st, [&](void *t, size_t &b) { return cub::DeviceRunLengthEncode::Encode(t, b, k2[sel], ukey2, counts, dn, nruns, st); }));
   NEU_TRY(neu_read(&nseg, dn, st));
   NEU_TRY(mem.get(&starts, nseg));
-  NEU_TRY(neu_cub(st, [&](void *t, size_t &b) { return cub::DeviceScan::ExclusiveSum(t, b, counts, starts, nseg, st); }));
+  NEU_TRY(ms_cub(st, [&](void *t, size_t &b) { return cub::DeviceScan::ExclusiveSum(t, b, counts, starts, nseg, st); }));
   neu_segsum_kernel<<<ms_grid(32LL * nseg, 256), 256, 0, st>>>(nseg, ukey2, starts, counts, S2[sel], nsub, nt, coff, E);
   return cudaGetLastError();
 }

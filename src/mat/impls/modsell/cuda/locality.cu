@@ -21,6 +21,7 @@
      last      perm[pos[u]] = u (and iperm = pos).
 */
 #include <petscmodsell/private/localitykernels.h>
+#include <petscmodsell/private/msdevarrays.cuh>
 #include <cuda_runtime.h>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
@@ -60,52 +61,6 @@ static int msl_bits(unsigned long long x) /* bits to hold 0..x */
   return b ? b : 1;
 }
 
-/* the device arrays of one call, freed (stream-ordered) when it returns */
-struct MSLAlloc {
-  cudaStream_t       st;
-  std::vector<void *> ptrs;
-  explicit MSLAlloc(cudaStream_t s) : st(s) { }
-  template <class T>
-  cudaError_t get(T **p, long long n)
-  {
-    void       *q = nullptr;
-    cudaError_t e = cudaMallocAsync(&q, (size_t)(n > 0 ? n : 1) * sizeof(T), st);
-    *p            = nullptr;
-    if (e != cudaSuccess) return e;
-    ptrs.push_back(q);
-    *p = (T *)q;
-    return cudaSuccess;
-  }
-  void put(void *p)
-  {
-    if (!p) return;
-    for (auto &q : ptrs)
-      if (q == p) {
-        cudaFreeAsync(p, st);
-        q = nullptr;
-        return;
-      }
-  }
-  ~MSLAlloc()
-  {
-    for (auto q : ptrs)
-      if (q) cudaFreeAsync(q, st);
-  }
-};
-
-/* a CUB call in two phases (size, then work) with its temporary storage */
-template <class F>
-static cudaError_t msl_cub(cudaStream_t st, F f)
-{
-  size_t      bytes = 0;
-  void       *tmp   = nullptr;
-  cudaError_t e     = f(nullptr, bytes), e2;
-  if (e != cudaSuccess) return e;
-  if ((e = cudaMallocAsync(&tmp, bytes ? bytes : 1, st)) != cudaSuccess) return e;
-  e  = f(tmp, bytes);
-  e2 = cudaFreeAsync(tmp, st);
-  return e != cudaSuccess ? e : e2;
-}
 
 template <class T>
 static cudaError_t msl_read(T *h, const T *d, cudaStream_t st)
@@ -118,7 +73,7 @@ static cudaError_t msl_read(T *h, const T *d, cudaStream_t st)
 template <class Tin, class Tout>
 static cudaError_t msl_scan(const Tin *in, Tout *out, long long n, cudaStream_t st)
 {
-  return msl_cub(st, [&](void *t, size_t &b) { return cub::DeviceScan::ExclusiveSum(t, b, in, out, n, st); });
+  return ms_cub(st, [&](void *t, size_t &b) { return cub::DeviceScan::ExclusiveSum(t, b, in, out, n, st); });
 }
 
 /* warp-aggregated count */
@@ -407,7 +362,7 @@ struct MSLLevel {
 
 static cudaError_t msl_partition(int m, const int *ai, const int *aj, int sh, int *perm, int *iperm, MSLocalityInfo *inf, cudaStream_t st)
 {
-  MSLAlloc              A(st);
+  MSDeviceArrays              A(st);
   std::vector<MSLLevel> lev(1);
   unsigned long long   *dcnt, hcnt;
   int                  *match, *pick, *start, *cstart;
@@ -432,7 +387,7 @@ static cudaError_t msl_partition(int m, const int *ai, const int *aj, int sh, in
     MSL_TRY(A.get(&trow, ann));
     {
       const int bits = msl_bits((unsigned long long)m);
-      MSL_TRY(msl_cub(st, [&](void *t, size_t &b) { return cub::DeviceRadixSort::SortPairs(t, b, aj, tkeys, rowof, trow, (long long)ann, 0, bits, st); }));
+      MSL_TRY(ms_cub(st, [&](void *t, size_t &b) { return cub::DeviceRadixSort::SortPairs(t, b, aj, tkeys, rowof, trow, (long long)ann, 0, bits, st); }));
     }
     A.put(rowof);
     MSL_TRY(A.get(&ti, (long long)m + 1));
@@ -501,7 +456,7 @@ static cudaError_t msl_partition(int m, const int *ai, const int *aj, int sh, in
       MSL_TRY(A.get(&tk2, f.nnz));
       MSL_TRY(A.get(&tv2, f.nnz));
       MSL_LAUNCH(msl_gather, c.n, c.n, c.c0, c.c1, f.xi, f.xj, f.xw, f.cid, toff, tk, tv);
-      if (f.nnz > 0) MSL_TRY(msl_cub(st, [&](void *t, size_t &b) { return cub::DeviceSegmentedSort::SortPairs(t, b, tk, tk2, tv, tv2, f.nnz, (long long)c.n, toff, toff + 1, st); }));
+      if (f.nnz > 0) MSL_TRY(ms_cub(st, [&](void *t, size_t &b) { return cub::DeviceSegmentedSort::SortPairs(t, b, tk, tk2, tv, tv2, f.nnz, (long long)c.n, toff, toff + 1, st); }));
       A.put(tk);
       A.put(tv);
       MSL_TRY(A.get(&c.xi, (long long)c.n + 1));
@@ -588,9 +543,9 @@ static cudaError_t msl_partition(int m, const int *ai, const int *aj, int sh, in
         MSL_TRY(A.get(&sp2, nc));
         MSL_LAUNCH(msl_cand_keys, m, m, flag, idx, cstart, sh, nb, cb, cg, keyp, keyg, cu, iota);
         /* (block pair, direction, gain descending, row): stable sorts by the gain, then by the pair (rows ascending before) */
-        MSL_TRY(msl_cub(st, [&](void *t, size_t &b) { return cub::DeviceRadixSort::SortPairs(t, b, keyg, keyg1, iota, ord1, (long long)nc, 0, gbits, st); }));
+        MSL_TRY(ms_cub(st, [&](void *t, size_t &b) { return cub::DeviceRadixSort::SortPairs(t, b, keyg, keyg1, iota, ord1, (long long)nc, 0, gbits, st); }));
         MSL_LAUNCH(msl_gather_keys, nc, nc, ord1, keyp, sp1);
-        MSL_TRY(msl_cub(st, [&](void *t, size_t &b) { return cub::DeviceRadixSort::SortPairs(t, b, sp1, sp2, ord1, ord2, (long long)nc, 0, pbits, st); }));
+        MSL_TRY(ms_cub(st, [&](void *t, size_t &b) { return cub::DeviceRadixSort::SortPairs(t, b, sp1, sp2, ord1, ord2, (long long)nc, 0, pbits, st); }));
         MSL_TRY(cudaMemsetAsync(dcnt, 0, sizeof(*dcnt), st));
         MSL_LAUNCH(msl_pair, nc, nc, sp2, ord2, cu, cg, l.xi, l.xj, l.xw, cstart, dcnt);
         MSL_TRY(msl_read(&hcnt, dcnt, st));
