@@ -344,6 +344,15 @@ static PetscErrorCode PCBRBILULayoutCheck(PC pc, PetscInt stage, BRBLayoutRef *r
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the layout's temporaries, freed once the backend has finished with them */
+static PetscErrorCode PCBRBILUFreeTemporaries(PCMSOperator *op, PCMSBuffer *temps[], size_t n)
+{
+  PetscFunctionBegin;
+  if (op->device) PetscCall(PCMSSynchronize(op)); /* kernels in flight may still read them */
+  for (size_t i = 0; i < n; i++) PetscCall(PCMSBufferDestroy(temps[i]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The storage layout of an ordering (brbilukernels.h): the levels (wavefronts) of every block, its rows stored by
    level, slot-major inside the block. Returns PETSC_FALSE in *ok when the operator couples two blocks of one colour (a
    grid ordering on an operator that is not a star stencil).
@@ -372,6 +381,7 @@ static PetscErrorCode PCBRBILUBuildLayout(PC pc, PetscBool *ok)
   PetscBool       done;
   const int      *k_ai, *k_aj, *k_perm, *k_bid = NULL;
   PCMSBuffer      t_ai = {0}, t_aj = {0}, t_perm = {0}, t_bid = {0}, t_pos = {0}, t_lev = {0}, t_nu = {0}, t_stor = {0}, t_info = {0};
+  PCMSBuffer     *temps[] = {&t_ai, &t_aj, &t_perm, &t_bid, &t_pos, &t_lev, &t_nu, &t_stor, &t_info}; /* freed on every way out */
   PetscMemType    mt = PETSC_MEMTYPE_HOST;
   PetscInt64      ns = m, nslots = 0, nlev;
   MSBRBLevelInfo  info;
@@ -501,16 +511,7 @@ static PetscErrorCode PCBRBILUBuildLayout(PC pc, PetscBool *ok)
   if (*ok && jac->lcheck && !jac->lcheck_bad) PetscCall(PCBRBILULayoutCheck(pc, 1, &ref, ai, aj, ord->grid ? &grid : NULL, k_perm, pos, lev, nu, (const int *)t_stor.ptr, &info));
   if (!*ok || jac->lcheck_bad) { /* not a layout for this ordering, or (-pc_brbilu_layout_check) not the reference's: stop here */
     PetscCall(BRBLayoutRefDestroy(&ref));
-    if (op->device) PetscCall(PCMSSynchronize(op)); /* before the temporaries go */
-    PetscCall(PCMSBufferDestroy(&t_ai));
-    PetscCall(PCMSBufferDestroy(&t_aj));
-    PetscCall(PCMSBufferDestroy(&t_perm));
-    PetscCall(PCMSBufferDestroy(&t_bid));
-    PetscCall(PCMSBufferDestroy(&t_pos));
-    PetscCall(PCMSBufferDestroy(&t_lev));
-    PetscCall(PCMSBufferDestroy(&t_nu));
-    PetscCall(PCMSBufferDestroy(&t_stor));
-    PetscCall(PCMSBufferDestroy(&t_info));
+    PetscCall(PCBRBILUFreeTemporaries(op, temps, PETSC_STATIC_ARRAY_LENGTH(temps)));
     PetscCall(MatRestoreRowIJ(op->Ad, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -553,16 +554,7 @@ static PetscErrorCode PCBRBILUBuildLayout(PC pc, PetscBool *ok)
     PetscCall(PCBRBILULayoutCheck(pc, 2, &ref, ai, aj, ord->grid ? &grid : NULL, k_perm, pos, lev, nu, (const int *)t_stor.ptr, &info));
     PetscCall(BRBLayoutRefDestroy(&ref));
   }
-  if (op->device) PetscCall(PCMSSynchronize(op)); /* the temporaries are freed next */
-  PetscCall(PCMSBufferDestroy(&t_ai));
-  PetscCall(PCMSBufferDestroy(&t_aj));
-  PetscCall(PCMSBufferDestroy(&t_perm));
-  PetscCall(PCMSBufferDestroy(&t_bid));
-  PetscCall(PCMSBufferDestroy(&t_pos));
-  PetscCall(PCMSBufferDestroy(&t_lev));
-  PetscCall(PCMSBufferDestroy(&t_nu));
-  PetscCall(PCMSBufferDestroy(&t_stor));
-  PetscCall(PCMSBufferDestroy(&t_info));
+  PetscCall(PCBRBILUFreeTemporaries(op, temps, PETSC_STATIC_ARRAY_LENGTH(temps)));
   PetscCall(MatRestoreRowIJ(op->Ad, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
   jac->laid = PETSC_TRUE;
   PetscCall(PetscTime(&t1));
