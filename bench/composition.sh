@@ -45,7 +45,7 @@ run() {
   shift
   "$@" > /dev/null 2>&1
   "$@" -ksp_converged_reason -log_view ${GPU_TIME:+-log_view_gpu_time} > "$f" 2>&1
-  { echo "### $name: $*"; grep -E "^(KSPSetUp|KSPSolve|PCSetUp|PCApply|MatMult|MatMultAdd|MatMultTranspose|MatPtAP|MatPtAPNumeric|MatProduct[A-Za-z]*|MatSolve|MatLUFactor|MatILUFactor[A-Za-z]*|MatICCFactor[A-Za-z]*|MatGetDiagonal|VecPointwiseMult|ModSELL[A-Za-z]*|KSPChebyEig|PCGAMG[A-Za-z]*) |Linear solve|iterations|rror" "$f"; } >> "$logs"
+  { echo "### $name: $*"; grep -E "^(KSPSetUp|KSPSolve|PCSetUp|PCApply|MatMult|MatMultAdd|MatMultTranspose|MatPtAP|MatPtAPNumeric|MatProduct[A-Za-z]*|MatSolve|MatLUFactor|MatILUFactor[A-Za-z]*|MatICCFactor[A-Za-z]*|MatGetDiagonal|MatAXPY|MatDiagonalScale|VecPointwiseMult|ModSELL[A-Za-z]*|KSPChebyEig|PCGAMG[A-Za-z]*) |^Time \(sec\)|Linear solve|iterations|rror" "$f"; } >> "$logs"
   local its setup solve
   its=$(grep -m1 -oE "iterations [0-9]+" "$f" | awk '{print $2}')
   grep -q "Linear solve converged" "$f" || its="${its:-?}(not converged)"

@@ -212,6 +212,7 @@ PETSC_INTERN PetscErrorCode MatSeqAIJModSELLGetCUSPARSE_Private(Mat, Mat *);
 PETSC_INTERN PetscErrorCode MatMultTranspose_SeqAIJModSELL(Mat, Vec, Vec);
 PETSC_INTERN PetscErrorCode MatGetBlockDiagonal_SeqAIJModSELL(Mat, Mat *);
 PETSC_INTERN PetscErrorCode MatProductSetFromOptions_SeqAIJModSELL(Mat);
+PETSC_INTERN PetscErrorCode MatAXPY_SeqAIJModSELL_OnCUSPARSE(Mat, PetscScalar, Mat, MatStructure);
 PETSC_INTERN PetscErrorCode MatGetFactor_SeqAIJModSELL_CUSPARSE(Mat, MatFactorType, Mat *);
 #endif
 

@@ -395,13 +395,23 @@ static PetscErrorCode MatAXPY_SeqAIJModSELL_Subset(Mat Y, PetscScalar a, Mat X, 
 /* SeqAIJ's MatAXPY() trusts the caller's structure flag: DIFFERENT_NONZERO_PATTERN builds a new matrix through
    MatSetValues() even when the patterns are equal (PCGAMG's graph symmetrization, A + A^T, passes it for every
    structurally nonsymmetric-flagged operator; aijcusparse compares the patterns and adds in place). So: equal
-   patterns -> SAME_NONZERO_PATTERN (an axpy of the value arrays), a subset -> a merge of the rows in place. */
+   patterns -> SAME_NONZERO_PATTERN (an axpy of the value arrays), a subset -> a merge of the rows in place.
+   With CUDA the results of products on the views (MATSEQAIJCUSPARSE) carry this operation too: Y is then such a
+   result, handed to aijcusparse's MatAXPY (seq/cusparseview.c). */
 static PetscErrorCode MatAXPY_SeqAIJModSELL(Mat Y, PetscScalar a, Mat X, MatStructure str)
 {
-  Mat_SeqAIJModSELL saved = *(Mat_SeqAIJModSELL *)Y->spptr;
+  Mat_SeqAIJModSELL saved;
   PetscBool         xaij;
 
   PetscFunctionBegin;
+#if defined(PETSC_HAVE_CUDA)
+  PetscCall(PetscObjectTypeCompare((PetscObject)Y, MATSEQAIJMODSELL, &xaij));
+  if (!xaij) {
+    PetscCall(MatAXPY_SeqAIJModSELL_OnCUSPARSE(Y, a, X, str));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+#endif
+  saved = *(Mat_SeqAIJModSELL *)Y->spptr;
   PetscCall(PetscObjectBaseTypeCompare((PetscObject)X, MATSEQAIJ, &xaij));
   if (xaij && str != SAME_NONZERO_PATTERN && !X->structure_only && !Y->structure_only) {
     const PetscInt *yi, *yj, *xi, *xj;

@@ -162,6 +162,59 @@ static PetscErrorCode MatProductNumeric_SeqAIJModSELL_View(Mat C)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* ------------------------------------------------------------------------------ MatAXPY() on a product's result */
+/* PCGAMG smooths its prolongator with MatAYPX(A P, alpha, P, SUBSET_NONZERO_PATTERN): A P is a product's result
+   (MATSEQAIJCUSPARSE, computed on the views) and P has the operator's type. MatAXPY() calls the destination's
+   operation only for two matrices of one type or of one MatAXPY operation; otherwise PETSc's generic MatAXPY_Basic()
+   adds row by row through MatSetValues() on the host (the product's values brought back from the GPU and sent again:
+   4.3 s against aijcusparse's 1.0 s in GAMG's smoothing at 256^3, docs/composition.md). So a product's result gets
+   MATSEQAIJMODSELL's MatAXPY operation (the first MATSEQAIJMODSELL operand's), which comes here: aijcusparse's
+   operation, with a MATSEQAIJMODSELL X replaced by its view (csrgeam on the GPU, or aijcusparse's host fallback when
+   either matrix is bound to the CPU). */
+static PetscErrorCode (*MSCUSPARSEAXPY)(Mat, PetscScalar, Mat, MatStructure) = NULL; /* aijcusparse's (one function) */
+
+PetscErrorCode MatAXPY_SeqAIJModSELL_OnCUSPARSE(Mat Y, PetscScalar a, Mat X, MatStructure str)
+{
+  PetscErrorCode (*mine)(Mat, PetscScalar, Mat, MatStructure) = Y->ops->axpy;
+  PetscBool      iscs, isms;
+  Mat            Xv = X;
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)Y, MATSEQAIJCUSPARSE, &iscs));
+  PetscCheck(iscs && MSCUSPARSEAXPY, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MATSEQAIJMODSELL's MatAXPY on a matrix of type %s that is not the result of a product", ((PetscObject)Y)->type_name);
+  PetscCall(PetscObjectTypeCompare((PetscObject)X, MATSEQAIJMODSELL, &isms));
+  if (isms && !X->boundtocpu && !Y->boundtocpu && !X->structure_only) PetscCall(MatSeqAIJModSELLGetCUSPARSE_Private(X, &Xv));
+  Y->ops->axpy = MSCUSPARSEAXPY; /* aijcusparse adds on the GPU only when both operations are its own */
+  ierr         = (*MSCUSPARSEAXPY)(Y, a, Xv, str);
+  if (Y->ops->axpy == MSCUSPARSEAXPY) Y->ops->axpy = mine;
+  PetscCall(ierr);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Give a product's MATSEQAIJCUSPARSE result the MatAXPY operation of its MATSEQAIJMODSELL operands (above) */
+static PetscErrorCode MSProductResultTakeAXPY(Mat C, Mat saved[3])
+{
+  PetscBool iscs;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)C, MATSEQAIJCUSPARSE, &iscs));
+  if (!iscs || !C->ops->axpy) PetscFunctionReturn(PETSC_SUCCESS);
+  for (int i = 0; i < 3; i++) {
+    PetscBool isms = PETSC_FALSE;
+
+    if (saved[i]) PetscCall(PetscObjectTypeCompare((PetscObject)saved[i], MATSEQAIJMODSELL, &isms));
+    if (!isms) continue;
+    if (C->ops->axpy != saved[i]->ops->axpy) {
+      if (!MSCUSPARSEAXPY) MSCUSPARSEAXPY = C->ops->axpy;
+      PetscCheck(C->ops->axpy == MSCUSPARSEAXPY, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MATSEQAIJMODSELL product: unexpected MatAXPY operation on its MATSEQAIJCUSPARSE result");
+      C->ops->axpy = saved[i]->ops->axpy;
+    }
+    break;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The symbolic phase: aijcusparse's, chosen again on the views (nothing is kept from MatProductSetFromOptions()), then
    its data and numeric phase are wrapped */
 static PetscErrorCode MatProductSymbolic_SeqAIJModSELL_View(Mat C)
@@ -177,6 +230,7 @@ static PetscErrorCode MatProductSymbolic_SeqAIJModSELL_View(Mat C)
   if (!ierr && C->ops->productsymbolic) ierr = (*C->ops->productsymbolic)(C);
   MSProductSwapOut(C, saved);
   PetscCall(ierr);
+  PetscCall(MSProductResultTakeAXPY(C, saved));
   PetscCheck(C->ops->productnumeric, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MATSEQAIJMODSELL product: aijcusparse gave no numeric phase");
   PetscCall(PetscNew(&ctx));
   ctx->data              = p->data;

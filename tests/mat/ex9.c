@@ -1,0 +1,136 @@
+static char help[] = "Products of MATSEQAIJMODSELL matrices and MatAXPY() on their results, against a reference type\n\
+(-ref_mat_type, default aij): C = A P, then PCGAMG's prolongator smoothing MatAYPX(C, alpha, P, SUBSET_NONZERO_PATTERN)\n\
+(DIFFERENT_NONZERO_PATTERN when a row of A lacks its diagonal), then MatAXPY(C, beta, P, DIFFERENT_NONZERO_PATTERN) and\n\
+MatAXPY(C, gamma, C0, SUBSET_NONZERO_PATTERN) with C0 = A P of the reference type;\n\
+products of each result and its reference must agree. With -check_device (PETSc with CUDA), C's values must be\n\
+current on the GPU after each sum whenever the reference's are (aijcusparse adds a subset pattern on the GPU; PETSc's\n\
+generic MatAXPY, which mixed types took before, brings the values to the host).\n\
+A: the test matrix (-kind ..., see mstest.h), square; P: an aggregation-like tentative prolongator (one entry per row,\n\
+every -agg rows one column) with a second entry in every third row. One process.\n";
+
+#include <mstest.h>
+
+/* P: n x ceil(n / agg), row i -> column i / agg (1.0), and every third row also column (i / agg + 1) % nc (0.5) */
+static PetscErrorCode CreateP(PetscInt n, PetscInt agg, MatType type, Mat *P)
+{
+  const PetscInt nc = (n + agg - 1) / agg;
+
+  PetscFunctionBegin;
+  PetscCall(MatCreate(PETSC_COMM_SELF, P));
+  PetscCall(MatSetSizes(*P, n, nc, n, nc));
+  PetscCall(MatSetType(*P, type));
+  PetscCall(MatSeqAIJSetPreallocation(*P, 2, NULL));
+  for (PetscInt i = 0; i < n; i++) {
+    PetscInt    c[2] = {i / agg, (i / agg + 1) % nc};
+    PetscScalar v[2] = {1.0, 0.5};
+    PetscCall(MatSetValues(*P, 1, &i, (i % 3 == 0 && nc > 1) ? 2 : 1, c, v, INSERT_VALUES));
+  }
+  PetscCall(MatAssemblyBegin(*P, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*P, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* with -check_device: C's values are current on the device whenever the reference's are */
+static PetscErrorCode CheckDevice(Mat C, Mat Cr, PetscBool check, const char *what)
+{
+  PetscMemType mt, mtr;
+
+  PetscFunctionBegin;
+  if (!check) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatGetCurrentMemType(C, &mt));
+  PetscCall(MatGetCurrentMemType(Cr, &mtr));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s: result on the device when the reference's is: %s\n", what, PetscMemTypeDevice(mt) || !PetscMemTypeDevice(mtr) ? "yes" : "NO"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  MSTestCSR   csr;
+  Mat         A, Ar, P, Pr, C, Cr, C0;
+  PetscRandom rnd;
+  PetscInt    nfail = 0, agg = 4;
+  PetscMPIInt size;
+  PetscReal   tol = 1e-12;
+  PetscBool   check = PETSC_FALSE, sub;
+  char        ref[64] = MATAIJ;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(PetscModSELLInitializePackage());
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  PetscCheck(size == 1, PETSC_COMM_WORLD, PETSC_ERR_WRONG_MPI_SIZE, "One process: the test is about MATSEQAIJMODSELL");
+  PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "ex9 options", NULL);
+  PetscCall(PetscOptionsString("-ref_mat_type", "reference matrix type", NULL, ref, ref, sizeof(ref), NULL));
+  PetscCall(PetscOptionsInt("-agg", "rows per aggregate of P", NULL, agg, &agg, NULL));
+  PetscCall(PetscOptionsReal("-tol", "relative tolerance of the products", NULL, tol, &tol, NULL));
+  PetscCall(PetscOptionsBool("-check_device", "check that the sums leave the result current on the device", NULL, check, &check, NULL));
+  PetscOptionsEnd();
+  PetscCheck(agg >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-agg must be at least 1");
+  PetscCall(MSTestGenerate(PETSC_COMM_WORLD, &csr));
+  PetscCheck(csr.nrows == csr.ncols, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "A square test matrix, please");
+  PetscCall(MSTestRandomCreate(PETSC_COMM_WORLD, &rnd));
+  PetscCall(MSTestCreateMat(PETSC_COMM_WORLD, &csr, NULL, &A)); /* MATMODSELL with the -mat_modsell_* options */
+  PetscCall(MSTestCreateMat(PETSC_COMM_WORLD, &csr, ref, &Ar));
+  PetscCall(CreateP(csr.nrows, agg, MATSEQAIJMODSELL, &P));
+  PetscCall(CreateP(csr.nrows, agg, ref, &Pr));
+
+  PetscCall(MatMatMult(A, P, MAT_INITIAL_MATRIX, PETSC_DETERMINE, &C));
+  PetscCall(MatMatMult(Ar, Pr, MAT_INITIAL_MATRIX, PETSC_DETERMINE, &Cr));
+  PetscCall(MatMatMult(Ar, Pr, MAT_INITIAL_MATRIX, PETSC_DETERMINE, &C0));
+  PetscCall(MatProductClear(C));
+  PetscCall(MatProductClear(Cr));
+  PetscCall(MSTestCompareMult(Cr, C, rnd, tol, "A P", &nfail));
+
+  /* P's pattern is in A P's when every row of A has its diagonal (PCGAMG's case); else a different pattern */
+  sub = (PetscBool)(csr.nempty == 0 && csr.nnodiag == 0);
+  PetscCall(MatAYPX(C, -0.7, P, sub ? SUBSET_NONZERO_PATTERN : DIFFERENT_NONZERO_PATTERN));
+  PetscCall(MatAYPX(Cr, -0.7, Pr, sub ? SUBSET_NONZERO_PATTERN : DIFFERENT_NONZERO_PATTERN));
+  PetscCall(CheckDevice(C, Cr, check, "MatAYPX(A P, alpha, P)"));
+  PetscCall(MSTestCompareMult(Cr, C, rnd, tol, "MatAYPX(A P, alpha, P)", &nfail));
+
+  PetscCall(MatAXPY(C, 0.25, P, DIFFERENT_NONZERO_PATTERN));
+  PetscCall(MatAXPY(Cr, 0.25, Pr, DIFFERENT_NONZERO_PATTERN));
+  PetscCall(CheckDevice(C, Cr, check, "MatAXPY(C, beta, P, DIFFERENT_NONZERO_PATTERN)"));
+  PetscCall(MSTestCompareMult(Cr, C, rnd, tol, "MatAXPY(C, beta, P)", &nfail));
+
+  PetscCall(MatAXPY(C, 2.0, C0, SUBSET_NONZERO_PATTERN));
+  PetscCall(MatAXPY(Cr, 2.0, C0, SUBSET_NONZERO_PATTERN));
+  PetscCall(CheckDevice(C, Cr, check, "MatAXPY(C, gamma, C0, SUBSET_NONZERO_PATTERN)"));
+  PetscCall(MSTestCompareMult(Cr, C, rnd, tol, "MatAXPY(C, gamma, C0)", &nfail));
+
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s\n", nfail ? "FAILED" : "OK"));
+  PetscCall(MatDestroy(&C0));
+  PetscCall(MatDestroy(&Cr));
+  PetscCall(MatDestroy(&C));
+  PetscCall(MatDestroy(&Pr));
+  PetscCall(MatDestroy(&P));
+  PetscCall(MatDestroy(&Ar));
+  PetscCall(MatDestroy(&A));
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscCall(MSTestCSRDestroy(&csr));
+  PetscCall(PetscFinalize());
+  return 0;
+}
+
+/*TEST
+
+   test:
+     suffix: lap2d
+     args: -kind lap2d -nx 23 -ny 19
+   test:
+     suffix: unstructured
+     args: -kind unstructured -n 900 -agg 7 -mat_modsell_ordering {{natural partition}}
+   test:
+     suffix: edge
+     args: -kind edge -n 700 -dense_row 500 -agg 3
+   testset:
+     requires: cuda
+     args: -ref_mat_type aijcusparse -check_device -vec_type cuda
+     test:
+       suffix: cuda_lap2d
+       args: -kind lap2d -nx 23 -ny 19
+     test:
+       suffix: cuda_unstructured
+       args: -kind unstructured -n 900 -agg 7 -mat_modsell_ordering {{natural partition}}
+
+TEST*/
