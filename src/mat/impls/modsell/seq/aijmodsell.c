@@ -91,6 +91,31 @@ PetscErrorCode MatSeqAIJModSELLEagerSetUp(Mat A, Mat owner)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The eager set-up from inside the matrix's own MatAssemblyEnd(): MatSetValues() marked the matrix unassembled and
+   MatAssemblyEnd() marks it assembled, and increases its state, only after this operation returns. So the matrix is
+   taken as assembled for the set-up, and the image's values are recorded as those of the state the assembly is about
+   to give the matrix (else the first product would upload the same values again) */
+static PetscErrorCode MatSeqAIJModSELLEagerSetUpInAssembly(Mat A)
+{
+  Mat_SeqAIJModSELL *ms  = (Mat_SeqAIJModSELL *)A->spptr;
+  PetscBool          was = A->assembled;
+  PetscObjectState   state;
+  PetscErrorCode     ierr;
+
+  PetscFunctionBegin;
+  /* the values may have changed without a change of state (MatSetValues()): whatever the image holds is stale */
+  ms->img->devstate  = -1;
+  ms->img->hoststate = -1;
+  A->assembled       = PETSC_TRUE;
+  ierr               = MatSeqAIJModSELLEagerSetUp(A, A);
+  A->assembled       = was;
+  PetscCall(ierr);
+  PetscCall(PetscObjectStateGet((PetscObject)A, &state));
+  if (ms->img->devstate == state) ms->img->devstate = state + 1;
+  if (ms->img->hoststate == state) ms->img->hoststate = state + 1;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 #if defined(PETSC_HAVE_CUDA)
 /* MatGetCurrentMemType(): where the products run when the vectors are CUDA vectors (without CUDA the operation is
    not set and the answer is the host) */
@@ -204,7 +229,7 @@ static PetscErrorCode MatAssemblyEnd_SeqAIJModSELL(Mat A, MatAssemblyType mode)
 #if defined(PETSC_HAVE_CUDA)
   A->ops->multtranspose    = MatMultTranspose_SeqAIJModSELL;
 #endif
-  if (mode == MAT_FINAL_ASSEMBLY && !ms->block) PetscCall(MatSeqAIJModSELLEagerSetUp(A, A));
+  if (mode == MAT_FINAL_ASSEMBLY && !ms->block) PetscCall(MatSeqAIJModSELLEagerSetUpInAssembly(A));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
