@@ -1,5 +1,5 @@
 static char help[] = "Products of MATSEQAIJMODSELL matrices and MatAXPY() on their results, against a reference type\n\
-(-ref_mat_type, default aij): C = A P, then PCGAMG's prolongator smoothing MatAYPX(C, alpha, P, SUBSET_NONZERO_PATTERN)\n\
+(-ref_mat_type, default aij): C = A P, P^T A P (again after a change of A's values), P^T C, then PCGAMG's prolongator smoothing MatAYPX(C, alpha, P, SUBSET_NONZERO_PATTERN)\n\
 (DIFFERENT_NONZERO_PATTERN when a row of A lacks its diagonal), then MatAXPY(C, beta, P, DIFFERENT_NONZERO_PATTERN) and\n\
 MatAXPY(C, gamma, C0, SUBSET_NONZERO_PATTERN) with C0 = A P of the reference type;\n\
 products of each result and its reference must agree. With -check_device (PETSc with CUDA), C's values must be\n\
@@ -27,6 +27,46 @@ static PetscErrorCode CreateP(PetscInt n, PetscInt agg, MatType type, Mat *P)
   }
   PetscCall(MatAssemblyBegin(*P, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(*P, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* MatMult, MatMultTranspose and the diagonal of a result against the reference's, relative to the norms of Cr and of
+   the vector (products on the GPU add in another order than the host's) */
+static PetscErrorCode Compare(Mat Cr, Mat C, PetscRandom rnd, PetscReal tol, const char *label, PetscInt *nfail)
+{
+  Vec       x, y, yr, u, v, vr;
+  PetscReal nA, n1, nx, nu;
+  PetscInt  M, N;
+
+  PetscFunctionBegin;
+  PetscCall(MatNorm(Cr, NORM_INFINITY, &nA));
+  PetscCall(MatNorm(Cr, NORM_1, &n1));
+  PetscCall(MSTestCreateVecs(C, &x, &y));
+  PetscCall(MSTestCreateVecs(C, &v, &u));
+  PetscCall(VecDuplicate(y, &yr));
+  PetscCall(VecDuplicate(v, &vr));
+  PetscCall(VecSetRandom(x, rnd));
+  PetscCall(VecSetRandom(u, rnd));
+  PetscCall(VecNorm(x, NORM_INFINITY, &nx));
+  PetscCall(VecNorm(u, NORM_INFINITY, &nu));
+  PetscCall(MatMult(C, x, y));
+  PetscCall(MatMult(Cr, x, yr));
+  PetscCall(MSTestCheck(PETSC_COMM_WORLD, label, "MatMult", y, yr, nA * nx, tol, nfail));
+  PetscCall(MatMultTranspose(C, u, v));
+  PetscCall(MatMultTranspose(Cr, u, vr));
+  PetscCall(MSTestCheck(PETSC_COMM_WORLD, label, "MatMultTranspose", v, vr, n1 * nu, tol, nfail));
+  PetscCall(MatGetSize(C, &M, &N));
+  if (M == N) {
+    PetscCall(MatGetDiagonal(C, y));
+    PetscCall(MatGetDiagonal(Cr, yr));
+    PetscCall(MSTestCheck(PETSC_COMM_WORLD, label, "MatGetDiagonal", y, yr, nA, tol, nfail));
+  }
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&y));
+  PetscCall(VecDestroy(&yr));
+  PetscCall(VecDestroy(&u));
+  PetscCall(VecDestroy(&v));
+  PetscCall(VecDestroy(&vr));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -79,24 +119,45 @@ int main(int argc, char **argv)
   PetscCall(MatMatMult(Ar, Pr, MAT_INITIAL_MATRIX, PETSC_DETERMINE, &C0));
   PetscCall(MatProductClear(C));
   PetscCall(MatProductClear(Cr));
-  PetscCall(MSTestCompareMult(Cr, C, rnd, tol, "A P", &nfail));
+  PetscCall(Compare(Cr, C, rnd, tol, "A P", &nfail));
+  { /* Galerkin products (PCGAMG, PCMG): P^T A P, and P^T (A P) through MatTransposeMatMult(), twice (the second reuses) */
+    Mat D, Dr;
+
+    PetscCall(MatPtAP(A, P, MAT_INITIAL_MATRIX, PETSC_DETERMINE, &D));
+    PetscCall(MatPtAP(Ar, Pr, MAT_INITIAL_MATRIX, PETSC_DETERMINE, &Dr));
+    PetscCall(Compare(Dr, D, rnd, tol, "P^T A P", &nfail));
+    PetscCall(MatScale(A, 2.0));
+    PetscCall(MatScale(Ar, 2.0));
+    PetscCall(MatPtAP(A, P, MAT_REUSE_MATRIX, PETSC_DETERMINE, &D));
+    PetscCall(MatPtAP(Ar, Pr, MAT_REUSE_MATRIX, PETSC_DETERMINE, &Dr));
+    PetscCall(Compare(Dr, D, rnd, tol, "P^T A P again after A *= 2", &nfail));
+    PetscCall(MatScale(A, 0.5));
+    PetscCall(MatScale(Ar, 0.5));
+    PetscCall(MatDestroy(&D));
+    PetscCall(MatDestroy(&Dr));
+    PetscCall(MatTransposeMatMult(P, C, MAT_INITIAL_MATRIX, PETSC_DETERMINE, &D));
+    PetscCall(MatTransposeMatMult(Pr, Cr, MAT_INITIAL_MATRIX, PETSC_DETERMINE, &Dr));
+    PetscCall(Compare(Dr, D, rnd, tol, "P^T (A P)", &nfail));
+    PetscCall(MatDestroy(&D));
+    PetscCall(MatDestroy(&Dr));
+  }
 
   /* P's pattern is in A P's when every row of A has its diagonal (PCGAMG's case); else a different pattern */
   sub = (PetscBool)(csr.nempty == 0 && csr.nnodiag == 0);
   PetscCall(MatAYPX(C, -0.7, P, sub ? SUBSET_NONZERO_PATTERN : DIFFERENT_NONZERO_PATTERN));
   PetscCall(MatAYPX(Cr, -0.7, Pr, sub ? SUBSET_NONZERO_PATTERN : DIFFERENT_NONZERO_PATTERN));
   PetscCall(CheckDevice(C, Cr, check, "MatAYPX(A P, alpha, P)"));
-  PetscCall(MSTestCompareMult(Cr, C, rnd, tol, "MatAYPX(A P, alpha, P)", &nfail));
+  PetscCall(Compare(Cr, C, rnd, tol, "MatAYPX(A P, alpha, P)", &nfail));
 
   PetscCall(MatAXPY(C, 0.25, P, DIFFERENT_NONZERO_PATTERN));
   PetscCall(MatAXPY(Cr, 0.25, Pr, DIFFERENT_NONZERO_PATTERN));
   PetscCall(CheckDevice(C, Cr, check, "MatAXPY(C, beta, P, DIFFERENT_NONZERO_PATTERN)"));
-  PetscCall(MSTestCompareMult(Cr, C, rnd, tol, "MatAXPY(C, beta, P)", &nfail));
+  PetscCall(Compare(Cr, C, rnd, tol, "MatAXPY(C, beta, P)", &nfail));
 
   PetscCall(MatAXPY(C, 2.0, C0, SUBSET_NONZERO_PATTERN));
   PetscCall(MatAXPY(Cr, 2.0, C0, SUBSET_NONZERO_PATTERN));
   PetscCall(CheckDevice(C, Cr, check, "MatAXPY(C, gamma, C0, SUBSET_NONZERO_PATTERN)"));
-  PetscCall(MSTestCompareMult(Cr, C, rnd, tol, "MatAXPY(C, gamma, C0)", &nfail));
+  PetscCall(Compare(Cr, C, rnd, tol, "MatAXPY(C, gamma, C0)", &nfail));
 
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s\n", nfail ? "FAILED" : "OK"));
   PetscCall(MatDestroy(&C0));

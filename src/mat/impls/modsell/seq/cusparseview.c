@@ -153,6 +153,11 @@ static PetscErrorCode MatProductNumeric_SeqAIJModSELL_View(Mat C)
   p->data    = ctx->data;
   p->destroy = ctx->destroy;
   ierr       = (*ctx->numeric)(C);
+  /* an inner numeric phase may install itself again (PETSc's ABC_Basic does, for PtAP and RARt): keep it as the
+     inner phase, and this wrapper as the product's (else a MAT_REUSE_MATRIX product ran the inner phase on this
+     wrapper's data: garbage Galerkin operators in PCMG's second set-up) */
+  if (C->ops->productnumeric && C->ops->productnumeric != MatProductNumeric_SeqAIJModSELL_View) ctx->numeric = C->ops->productnumeric;
+  C->ops->productnumeric = MatProductNumeric_SeqAIJModSELL_View;
   ctx->data    = p->data;
   ctx->destroy = p->destroy;
   p->data      = ctx;
