@@ -12,11 +12,15 @@
 #             modsell + bjsmooth, KSPSolve time and iterations from -log_view; then iterations of jacobi and bjsmooth
 #             on modsell at 32^3 .. 128^3
 #   partition bench/partition (the partition alone at 10.4 M rows), when the program exists
+#   chunk     the bucketed permuted product (-mat_modsell_permute_chunk) on the FVM random numbering: bench/spmv with
+#             aijcusparse and modsell (ordering auto: partition) with chunks 0 (the separate gathers), 2^20, 2^21 (the
+#             default), 2^22 and 2^24 (one bucket: the product reads x through the permutation); then the same
+#             chunks with the recoded column codes (-mat_modsell_permute_recode, a developer option) in a second run
 # Needs a build of the plugin against a PETSc with CUDA in BUILD (default build-cuda) and PETSc's ex45 at
 # $BUILD/ex45 (bench/gpu-run.sh's build stage makes both). Writes OUTDIR/locality.log (summary) and the programs'
 # outputs next to it.
 set -uo pipefail
-out=${1:?usage: bench/locality.sh OUTDIR [spmv cg ex45 partition]}
+out=${1:?usage: bench/locality.sh OUTDIR [spmv cg ex45 partition chunk]}
 shift
 steps=${*:-spmv cg ex45 partition}
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -80,6 +84,14 @@ for step in $steps; do
       "$B/bin/bench/partition" > "$out/partition.log" 2>&1
       say "-- partition"; tail -5 "$out/partition.log" | tee -a "$log"
     else say "no bench/partition"; fi ;;
+  chunk)
+    f=$(fvm random 1)
+    chunks=0/1048576/2097152/4194304/16777216
+    for rc in 0 1; do
+      "$B/bin/bench/spmv" -file "$f" -name fvm-random -formats aijcusparse,modsell:chunk=$chunks -mat_modsell_permute_recode $rc > "$out/chunk-recode$rc.log" 2>&1
+      say "-- SpMV, FVM random numbering, permute chunks $chunks, recoded column codes: $rc"
+      sed -n '/^-- summary/,$p' "$out/chunk-recode$rc.log" | tee -a "$log"
+    done ;;
   *) say "unknown step $step" ;;
   esac
 done

@@ -9,7 +9,8 @@ column (x), i.e. 12 nnz + 16 n for a square matrix, whatever the format really m
 \n\
 -formats is a comma-separated list of FORMAT[:KEY=V1/V2/...]... items; lists expand to every\n\
 combination. FORMAT: aij (the CPU reference, no conversion), aijcusparse, sellcuda, modsell, or any\n\
-other MatType. Keys of modsell: sh (slice height), kernel (modsell|sell), ordering (natural|rcm|bricks|partition|...);\n\
+other MatType. Keys of modsell: sh (slice height), kernel (modsell|sell), ordering (natural|rcm|bricks|partition|...),\n\
+chunk (rows per bucket of the permuted product on the GPU, 0: separate gathers; -mat_modsell_permute_chunk);\n\
 of sellcuda: sh (-mat_sell_slice_height). Example:\n\
   -formats aij,aijcusparse,sellcuda,modsell:sh=32/128/512:kernel=modsell/sell:ordering=natural/rcm\n\
 Formats that need CUDA are skipped (with a message) when PETSc has no CUDA.\n\n";
@@ -53,6 +54,7 @@ typedef struct {
   PetscInt   sh;       /* slice height; -1: the type's default */
   PetscInt   kernel;   /* MatModSELLKernel; -1: default */
   PetscInt   ordering; /* MatModSELLOrdering; -1: default */
+  PetscInt   chunk;    /* permute chunk; -1: default (not named in the variant's label) */
   char       variant[128];
   /* results */
   PetscBool      ran, device, wrong, hasinfo;
@@ -87,7 +89,7 @@ typedef struct {
   Vec         x0, yref; /* host reference input and aij product */
   PetscReal   scale;    /* ||A||_inf ||x0||_inf: the size of y's rounding errors */
   PetscReal   copy_host, copy_device; /* GB/s, 0 when not measured */
-  PetscInt    ms_sh0, ms_k0, ms_o0;   /* settings of a freshly converted MATMODSELL: what an unset key means */
+  PetscInt    ms_sh0, ms_k0, ms_o0, ms_c0; /* settings of a freshly converted MATMODSELL: what an unset key means */
 } Ctx;
 
 /* ------------------------------------------------------------------------------------------------ */
@@ -445,7 +447,7 @@ static PetscErrorCode ParseFormats(MPI_Comm comm, const char *spec, Variant *v, 
   nitems = SplitString(buf, ',', items, MAX_VARIANTS);
   for (PetscInt it = 0; it < nitems; it++) {
     char     *parts[8], *item = items[it];
-    PetscInt  nparts, shs[32], nsh = 1, kers[2], nker = 1, ords[MS_NORDERINGS], nord = 1;
+    PetscInt  nparts, shs[32], nsh = 1, kers[2], nker = 1, ords[MS_NORDERINGS], nord = 1, chunks[32], nchunk = 1;
     Variant   proto;
     PetscBool flg;
 
@@ -454,7 +456,7 @@ static PetscErrorCode ParseFormats(MPI_Comm comm, const char *spec, Variant *v, 
     PetscCall(PetscStrcmp(item, "none", &flg));
     if (flg) continue;
     PetscCall(PetscMemzero(&proto, sizeof(proto)));
-    shs[0] = kers[0] = ords[0] = -1;
+    shs[0] = kers[0] = ords[0] = chunks[0] = -1;
     nparts                     = SplitString(item, ':', parts, 8);
     PetscCall(TrimString(&parts[0]));
     PetscCall(PetscStrncpy(proto.format, parts[0], sizeof(proto.format)));
@@ -518,15 +520,29 @@ static PetscErrorCode ParseFormats(MPI_Comm comm, const char *spec, Variant *v, 
         nord = nvals;
         continue;
       }
-      SETERRQ(comm, PETSC_ERR_ARG_WRONG, "-formats: unknown key \"%s\" for %s (modsell: sh, kernel, ordering; sellcuda: sh)", kv[0], proto.format);
+      PetscCall(PetscStrcmp(kv[0], "chunk", &flg));
+      if (flg) {
+        PetscCheck(proto.kind == FMT_MODSELL, comm, PETSC_ERR_ARG_WRONG, "-formats: only modsell takes chunk=");
+        for (PetscInt i = 0; i < nvals; i++) {
+          char *end;
+          chunks[i] = (PetscInt)strtol(vals[i], &end, 10);
+          PetscCheck(end != vals[i] && !*end && chunks[i] >= 0, comm, PETSC_ERR_ARG_WRONG, "-formats: chunk \"%s\" for %s is not a nonnegative integer", vals[i], proto.format);
+        }
+        nchunk = nvals;
+        continue;
+      }
+      SETERRQ(comm, PETSC_ERR_ARG_WRONG, "-formats: unknown key \"%s\" for %s (modsell: sh, kernel, ordering, chunk; sellcuda: sh)", kv[0], proto.format);
     }
     for (PetscInt io = 0; io < nord; io++) {
       for (PetscInt ik = 0; ik < nker; ik++) {
         for (PetscInt is = 0; is < nsh; is++) {
-          proto.sh       = shs[is];
-          proto.kernel   = kers[ik];
-          proto.ordering = ords[io];
-          PetscCall(AddVariant(comm, v, nv, &proto));
+          for (PetscInt ic = 0; ic < nchunk; ic++) {
+            proto.sh       = shs[is];
+            proto.kernel   = kers[ik];
+            proto.ordering = ords[io];
+            proto.chunk    = chunks[ic];
+            PetscCall(AddVariant(comm, v, nv, &proto));
+          }
         }
       }
     }
@@ -801,6 +817,7 @@ static PetscErrorCode RunVariant(Ctx *ctx, Mat A, Variant *v, Mat *ms)
         PetscCall(MatModSELLGetOrdering(*ms, &o));
         ctx->ms_k0 = k;
         ctx->ms_o0 = o;
+        PetscCall(MatModSELLGetPermuteChunk(*ms, &ctx->ms_c0));
       }
     }
     B = *ms;
@@ -809,6 +826,7 @@ static PetscErrorCode RunVariant(Ctx *ctx, Mat A, Variant *v, Mat *ms)
     PetscCall(MatModSELLSetSliceHeight(B, v->sh > 0 ? v->sh : ctx->ms_sh0));
     PetscCall(MatModSELLSetKernel(B, (MatModSELLKernel)(v->kernel >= 0 ? v->kernel : ctx->ms_k0)));
     PetscCall(MatModSELLSetOrdering(B, (MatModSELLOrdering)(v->ordering >= 0 ? v->ordering : ctx->ms_o0)));
+    PetscCall(MatModSELLSetPermuteChunk(B, v->chunk >= 0 ? v->chunk : ctx->ms_c0));
     break;
   case FMT_OTHER:
     PetscCall(MatConvert(A, v->format, MAT_INITIAL_MATRIX, &B));
@@ -831,6 +849,12 @@ static PetscErrorCode RunVariant(Ctx *ctx, Mat A, Variant *v, Mat *ms)
     v->kernel   = k;
     v->ordering = o;
     PetscCall(PetscSNPrintf(v->variant, sizeof(v->variant), "sh=%" PetscInt_FMT ":kernel=%s:ordering=%s", sh, MatModSELLKernels[k], MatModSELLOrderings[o]));
+    if (v->chunk >= 0) { /* named only when asked for */
+      size_t len;
+      PetscCall(MatModSELLGetPermuteChunk(B, &v->chunk));
+      PetscCall(PetscStrlen(v->variant, &len));
+      PetscCall(PetscSNPrintf(v->variant + len, sizeof(v->variant) - len, ":chunk=%" PetscInt_FMT, v->chunk));
+    }
   } else if (v->kind == FMT_SELLCUDA) {
     if (v->sh > 0) PetscCall(PetscSNPrintf(v->variant, sizeof(v->variant), "sh=%" PetscInt_FMT, v->sh));
     else PetscCall(PetscStrncpy(v->variant, "sh=default", sizeof(v->variant)));
@@ -1318,6 +1342,11 @@ int main(int argc, char **argv)
   test:
     suffix: lap27_random
     args: -problem lap27 -n 6 -permute random -formats aij,modsell:sh=32/1024:ordering=natural/rcm -timings 0
+
+  # the permuted product's buckets (GPU products on a CUDA build; the label names the chunk)
+  test:
+    suffix: lap27_random_chunk
+    args: -problem lap27 -n 6 -permute random -formats aij,modsell:sh=32:ordering=rcm/partition:chunk=0/1/37/100000 -timings 0
 
   test:
     suffix: lap7_rcm_mpi

@@ -94,6 +94,8 @@ typedef struct {
   PetscReal  natural_local_fraction; /* off-diagonal entries of the diagonal block(s) in their row's slice in the
                                         matrix's own order, over those entries (what MATMODSELL_ORDERING_AUTO looks at;
                                         -1 when it was not computed) */
+  size_t     permute_bytes; /* of device_bytes: the index arrays of the bucketed permuted product on the GPU
+                               (MatModSELLSetPermuteChunk(); 0 until the first permuted product on the GPU) */
 } MatModSELLInfo;
 
 PETSC_EXTERN PetscErrorCode PetscModSELLInitializePackage(void);
@@ -107,6 +109,8 @@ PETSC_EXTERN PetscErrorCode MatModSELLGetKernel(Mat, MatModSELLKernel *);
 PETSC_EXTERN PetscErrorCode MatModSELLSetOrdering(Mat, MatModSELLOrdering);
 PETSC_EXTERN PetscErrorCode MatModSELLGetOrdering(Mat, MatModSELLOrdering *);
 PETSC_EXTERN PetscErrorCode MatModSELLGetInfo(Mat, MatModSELLInfo *);
+PETSC_EXTERN PetscErrorCode MatModSELLSetPermuteChunk(Mat, PetscInt);
+PETSC_EXTERN PetscErrorCode MatModSELLGetPermuteChunk(Mat, PetscInt *);
 
 /* PCRUIZ */
 PETSC_EXTERN PetscErrorCode PCRuizSetNorm(PC, NormType);

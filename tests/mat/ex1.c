@@ -2,7 +2,9 @@ static char help[] = "MATMODSELL products against AIJ: MatMult, MatMultAdd, MatM
 for every kernel, slice height and ordering, on matrices built three ways (MatConvert, MatSetType +\n\
 MatSetFromOptions + MatSetValues, MatCreateModSELL). Options: -kind lap2d|lap3d|unstructured|random|edge\n\
 and its sizes (see mstest.h), -row_weights w0,w1,.. (uneven split), -slice_heights 32,64,..,\n\
--tol <1e-11> (relative to ||A|| ||x||).\n";
+-orderings natural,rcm,.. (default natural,rcm), -tol <1e-11> (relative to ||A|| ||x||).\n\
+-exact_chunk0 (GPU products): every configuration's MatMult and MatMultAdd also bit for bit against the same\n\
+products with -mat_modsell_permute_chunk 0, and the device bytes of the bucket arrays as expected.\n";
 
 #include <mstest.h>
 
@@ -18,6 +20,77 @@ static PetscErrorCode ExpectedSlices(Mat B, PetscInt sh, PetscInt *ns)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The matrix's permute chunk c > 0 against chunk 0 (the separate gathers), bit for bit: every variant forms each row's
+   sum in the same order. Right after the chunk-c products (on the GPU) the bucket arrays exist: 16 bytes per row on
+   every process whose diagonal block is permuted (more than one row) and has more rows than c, when the ordering
+   applied is known (not mixed); more with the recoded codes (-mat_modsell_permute_recode) */
+static PetscErrorCode CompareChunk0(Mat B, PetscRandom rnd, const char *label, PetscInt *nfail)
+{
+  MPI_Comm       comm = PetscObjectComm((PetscObject)B);
+  PetscInt       c, m;
+  Vec            x, y, w, y0, z, z0;
+  PetscBool      eq[2], recode = PETSC_FALSE;
+  MatModSELLInfo info;
+
+  PetscFunctionBegin;
+  PetscCall(MatModSELLGetPermuteChunk(B, &c));
+  if (!c) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-mat_modsell_permute_recode", &recode, NULL));
+  PetscCall(MSTestCreateVecs(B, &x, &y));
+  PetscCall(VecDuplicate(y, &w));
+  PetscCall(VecDuplicate(y, &y0));
+  PetscCall(VecDuplicate(y, &z));
+  PetscCall(VecDuplicate(y, &z0));
+  PetscCall(VecSetRandom(x, rnd));
+  PetscCall(VecSetRandom(w, rnd));
+  PetscCall(MatMult(B, x, y));
+  PetscCall(MatMultAdd(B, x, w, z));
+  PetscCall(MatModSELLGetInfo(B, &info));
+  {
+    const PetscScalar *a;
+    PetscMemType       mt;
+    PetscMPIInt        dev, alldev;
+    PetscCall(VecGetArrayReadAndMemType(x, &a, &mt));
+    PetscCall(VecRestoreArrayReadAndMemType(x, &a));
+    dev = PetscMemTypeDevice(mt) ? 1 : 0;
+    PetscCallMPI(MPIU_Allreduce(&dev, &alldev, 1, MPI_INT, MPI_MIN, comm));
+    if (!alldev) info.ordering = MATMODSELL_ORDERING_AUTO; /* host products: no bucket arrays to check */
+  }
+  if (info.ordering != MATMODSELL_ORDERING_AUTO) {
+    const PetscBool permuted = (PetscBool)(info.ordering != MATMODSELL_ORDERING_NATURAL);
+    PetscInt64      loc[2], glob[2], expect;
+    PetscInt        n;
+
+    PetscCall(MatGetLocalSize(B, &m, &n));
+    loc[0] = (permuted && m == n && m > 1 && m > c) ? 16 * (PetscInt64)m : 0; /* px, qx, py, qy */
+    loc[1] = (permuted && m == n && m > 1) ? 1 : 0;                           /* a permuted block */
+    PetscCallMPI(MPIU_Allreduce(loc, glob, 2, MPIU_INT64, MPI_SUM, comm));
+    expect = glob[0];
+    if (recode ? (info.permute_bytes < (size_t)expect || (glob[1] && !info.permute_bytes)) : info.permute_bytes != (size_t)expect) {
+      (*nfail)++;
+      PetscCall(PetscPrintf(comm, "FAIL %s: the bucket arrays of permute chunk %" PetscInt_FMT " take %zu device bytes, expected %s%" PetscInt64_FMT "\n", label, c, info.permute_bytes, recode ? "more than " : "", expect));
+    }
+  }
+  PetscCall(MatModSELLSetPermuteChunk(B, 0));
+  PetscCall(MatMult(B, x, y0));
+  PetscCall(MatMultAdd(B, x, w, z0));
+  PetscCall(MatModSELLSetPermuteChunk(B, c));
+  PetscCall(VecEqual(y, y0, &eq[0]));
+  PetscCall(VecEqual(z, z0, &eq[1]));
+  for (PetscInt i = 0; i < 2; i++)
+    if (!eq[i]) {
+      (*nfail)++;
+      PetscCall(PetscPrintf(comm, "FAIL %s: %s with permute chunk %" PetscInt_FMT " differs from permute chunk 0 (bit for bit)\n", label, i ? "MatMultAdd" : "MatMult", c));
+    }
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&y));
+  PetscCall(VecDestroy(&w));
+  PetscCall(VecDestroy(&y0));
+  PetscCall(VecDestroy(&z));
+  PetscCall(VecDestroy(&z0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   MPI_Comm           comm;
@@ -26,10 +99,11 @@ int main(int argc, char **argv)
   PetscRandom        rnd;
   PetscInt           shs[16] = {32, 64, 96, 512, 1024}, nsh = 5, nfailtot = 0;
   PetscReal          tol = 1e-11;
-  PetscBool          flg;
+  PetscBool          flg, exact = PETSC_FALSE;
+  PetscInt           nord = 2;
   const char *const  paths[] = {"MatConvert", "MatSetType+MatSetFromOptions", "MatCreateModSELL"};
   MatModSELLKernel   kernels[2]   = {MATMODSELL_KERNEL_MODSELL, MATMODSELL_KERNEL_SELL};
-  MatModSELLOrdering orderings[2] = {MATMODSELL_ORDERING_NATURAL, MATMODSELL_ORDERING_RCM};
+  MatModSELLOrdering orderings[5] = {MATMODSELL_ORDERING_NATURAL, MATMODSELL_ORDERING_RCM};
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
@@ -38,7 +112,11 @@ int main(int argc, char **argv)
   PetscOptionsBegin(comm, NULL, "ex1 options", NULL);
   PetscCall(PetscOptionsIntArray("-slice_heights", "slice heights to try", NULL, shs, &nsh, &flg));
   if (!flg) nsh = 5;
+  nord = 5;
+  PetscCall(PetscOptionsEnumArray("-orderings", "orderings to try (bricks needs a DMDA: not here)", NULL, MatModSELLOrderings, (PetscEnum *)orderings, &nord, &flg));
+  if (!flg) nord = 2;
   PetscCall(PetscOptionsReal("-tol", "relative tolerance", NULL, tol, &tol, NULL));
+  PetscCall(PetscOptionsBool("-exact_chunk0", "products also bit for bit against permute chunk 0 (GPU)", NULL, exact, &exact, NULL));
   PetscOptionsEnd();
 
   PetscCall(MSTestGenerate(comm, &csr));
@@ -83,10 +161,11 @@ int main(int argc, char **argv)
       char label[256];
       PetscCall(PetscSNPrintf(label, sizeof(label), "%s, initial settings", paths[path]));
       PetscCall(MSTestCompareProducts(A, B, rnd, tol, label, &nfail));
+      if (exact) PetscCall(CompareChunk0(B, rnd, label, &nfail));
     }
     for (PetscInt ki = 0; ki < 2; ki++)
       for (PetscInt si = 0; si < nsh; si++)
-        for (PetscInt oi = 0; oi < 2; oi++) {
+        for (PetscInt oi = 0; oi < nord; oi++) {
           char               label[256];
           PetscInt           sh, nsl;
           MatModSELLKernel   k;
@@ -105,6 +184,7 @@ int main(int argc, char **argv)
             PetscCall(PetscPrintf(comm, "FAIL %s: getters return slice height %" PetscInt_FMT ", kernel %s, ordering %s\n", label, sh, MatModSELLKernels[k], MatModSELLOrderings[o]));
           }
           PetscCall(MSTestCompareProducts(A, B, rnd, tol, label, &nfail));
+          if (exact) PetscCall(CompareChunk0(B, rnd, label, &nfail));
           /* the products used an image built with these settings */
           PetscCall(MatModSELLGetInfo(B, &info));
           PetscCall(ExpectedSlices(B, shs[si], &nsl));
@@ -204,6 +284,11 @@ int main(int argc, char **argv)
      nsize: 2
      args: -kind lap2d -nx 13 -ny 9 -mat_modsell_slice_height 64 -mat_modsell_kernel sell -mat_modsell_ordering rcm -slice_heights 96
 
+   # the partition ordering too (host products here; the GPU cases below compare with this output)
+   test:
+     suffix: orderings
+     args: -kind lap2d -nx 23 -ny 17 -orderings natural,rcm,partition
+
    # With CUDA the default vectors of MATMODSELL are on the GPU, so the tests above run the device
    # kernels; these run the same comparisons with explicit device vectors and with host vectors.
    testset:
@@ -254,5 +339,38 @@ int main(int argc, char **argv)
        suffix: cuda_host_lap2d
        args: -kind lap2d -nx 23 -ny 17
        output_file: output/ex1_lap2d.out
+   # The bucketed permuted product on the GPU (-mat_modsell_permute_chunk): buckets of 1 row (one per row), 37 and 256
+   # rows (many buckets at these sizes, one on a process of fewer rows), 0 (the separate gathers). -exact_chunk0: every
+   # MatMult and MatMultAdd also bit for bit against chunk 0's, and the bucket arrays' device bytes as expected. Each
+   # run: kernels modsell (diagonal apart, in-slice codes) and sell (neither), MatMultAdd with w != y and w == y; on 3
+   # processes uneven rows and a process without rows. The outputs print only the number of configurations (kernels x
+   # slice heights x orderings), the same as in the tests named
+   testset:
+     requires: cuda
+     args: -vec_type cuda -exact_chunk0 -mat_modsell_permute_chunk {{0 1 37 256}}
+     test:
+       suffix: cuda_chunk_lap2d
+       args: -kind lap2d -nx 23 -ny 17 -orderings natural,rcm,partition
+       output_file: output/ex1_orderings.out
+     test:
+       suffix: cuda_chunk_lap2d_3
+       nsize: 3
+       args: -kind lap2d -nx 23 -ny 17 -row_weights 2,5,0 -slice_heights 32,96,1024 -orderings rcm,partition
+       output_file: output/ex1_lap2d_3.out
+     test:
+       suffix: cuda_chunk_edge_3
+       nsize: 3
+       args: -kind edge -n 2500 -slice_heights 32,96,1024 -row_weights 1,3,0 -orderings rcm,partition
+       output_file: output/ex1_edge_3.out
+     test:
+       suffix: cuda_chunk_small
+       args: -kind edge -n 20 -dense_row 15 -orderings rcm,partition
+       output_file: output/ex1_small.out
+     # the developer's alternative: the column codes rewritten once to positions of the bucketed x
+     test:
+       suffix: cuda_chunk_recode_3
+       nsize: 3
+       args: -kind unstructured -n 1500 -k 7 -row_weights 0,3,2 -slice_heights 32,96,1024 -orderings rcm,partition -mat_modsell_permute_recode
+       output_file: output/ex1_unstructured_3.out
 
 TEST*/

@@ -363,6 +363,13 @@ int main(int argc, char **argv)
        suffix: cuda_edge
        args: -kind edge -n 1500 -dense_row 1200 -mat_modsell_kernel {{modsell sell}} -mat_modsell_ordering {{natural rcm partition}}
        output_file: output/ex2_edge.out
+     # the bucketed permuted product with buckets of 37 rows: its arrays must follow every rebuild of the image (the
+     # pattern changes), value-only updates keep them
+     test:
+       suffix: cuda_chunk_3
+       nsize: 3
+       args: -kind lap2d -nx 19 -ny 21 -row_weights 2,0,3 -mat_modsell_kernel {{modsell sell}} -mat_modsell_ordering {{rcm partition}} -mat_modsell_slice_height 64 -mat_modsell_permute_chunk 37
+       output_file: output/ex2_lap2d_3.out
      # the threaded pinned upload of the CSR and of new values: with the default chunk (4 MiB) the 20 MB of
      # values go through it; with chunks of 4 kB every array does, in ranges that are not multiples of a chunk
      test:

@@ -37,7 +37,7 @@ int main(int argc, char **argv)
   Vec                x, y, z;
   PetscBool          create = PETSC_FALSE, oom = PETSC_FALSE, wide = PETSC_FALSE;
   PetscErrorCode     ierr;
-  PetscInt           sh, m, n;
+  PetscInt           sh, m, n, chunk;
   MatModSELLKernel   k;
   MatModSELLOrdering o;
   MatModSELLInfo     info;
@@ -123,7 +123,8 @@ int main(int argc, char **argv)
     PetscCall(MatSetType(B, MATMODSELL));
     PetscCall(MatSetFromOptions(B));
     PetscCall(MatModSELLGetSliceHeight(B, &sh));
-    PetscCall(PetscPrintf(c.comm, "created with slice height %" PetscInt_FMT "\n", sh));
+    PetscCall(MatModSELLGetPermuteChunk(B, &chunk));
+    PetscCall(PetscPrintf(c.comm, "created with slice height %" PetscInt_FMT ", permute chunk %" PetscInt_FMT "\n", sh, chunk));
     PetscCall(MatDestroy(&B));
     PetscCall(PetscFinalize());
     return 0;
@@ -135,6 +136,7 @@ int main(int argc, char **argv)
   PetscCall(MatModSELLSetSliceHeight(B, 64));
   PetscCall(MatModSELLSetKernel(B, MATMODSELL_KERNEL_SELL));
   PetscCall(MatModSELLSetOrdering(B, MATMODSELL_ORDERING_RCM));
+  PetscCall(MatModSELLSetPermuteChunk(B, 4096));
 
   PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
   {
@@ -150,19 +152,24 @@ int main(int argc, char **argv)
   PetscCall(Expect(&c, "MatModSELLSetKernel(2)", ierr, PETSC_ERR_ARG_OUTOFRANGE));
   ierr = MatModSELLSetOrdering(B, (MatModSELLOrdering)-1);
   PetscCall(Expect(&c, "MatModSELLSetOrdering(-1)", ierr, PETSC_ERR_ARG_OUTOFRANGE));
+  ierr = MatModSELLSetPermuteChunk(B, -1);
+  PetscCall(Expect(&c, "MatModSELLSetPermuteChunk(-1)", ierr, PETSC_ERR_ARG_OUTOFRANGE));
 
   /* the settings did not change */
   PetscCall(MatModSELLGetSliceHeight(B, &sh));
   PetscCall(MatModSELLGetKernel(B, &k));
   PetscCall(MatModSELLGetOrdering(B, &o));
-  PetscCall(PetscPrintf(c.comm, "settings after the bad calls unchanged: %s\n", sh == 64 && k == MATMODSELL_KERNEL_SELL && o == MATMODSELL_ORDERING_RCM ? "yes" : "NO"));
-  if (!(sh == 64 && k == MATMODSELL_KERNEL_SELL && o == MATMODSELL_ORDERING_RCM)) c.nfail++;
+  PetscCall(MatModSELLGetPermuteChunk(B, &chunk));
+  PetscCall(PetscPrintf(c.comm, "settings after the bad calls unchanged: %s\n", sh == 64 && k == MATMODSELL_KERNEL_SELL && o == MATMODSELL_ORDERING_RCM && chunk == 4096 ? "yes" : "NO"));
+  if (!(sh == 64 && k == MATMODSELL_KERNEL_SELL && o == MATMODSELL_ORDERING_RCM && chunk == 4096)) c.nfail++;
 
   /* the MATMODSELL functions on a matrix of another type */
   ierr = MatModSELLGetSliceHeight(A, &sh);
   PetscCall(Expect(&c, "MatModSELLGetSliceHeight(AIJ matrix)", ierr, PETSC_ERR_SUP));
   ierr = MatModSELLGetInfo(A, &info);
   PetscCall(Expect(&c, "MatModSELLGetInfo(AIJ matrix)", ierr, PETSC_ERR_SUP));
+  ierr = MatModSELLGetPermuteChunk(A, &chunk);
+  PetscCall(Expect(&c, "MatModSELLGetPermuteChunk(AIJ matrix)", ierr, PETSC_ERR_SUP));
 
   /* a MATMODSELL matrix that is not assembled */
   PetscCall(MatGetLocalSize(A, &m, &n));
@@ -240,10 +247,14 @@ int main(int argc, char **argv)
      suffix: err_ordering
      args: -create -mat_modsell_ordering foo
      filter: Error: grep -E "PETSC ERROR: (Invalid MATMODSELL|Unknown option)"
-   # and a good value
+   test:
+     suffix: err_permute_chunk
+     args: -create -mat_modsell_permute_chunk -1
+     filter: Error: grep -E "PETSC ERROR: (Invalid MATMODSELL|Unknown option)"
+   # and good values
    test:
      suffix: create
-     args: -create -mat_modsell_slice_height 1024
+     args: -create -mat_modsell_slice_height 1024 -mat_modsell_permute_chunk 1000
 
    # the GPU out of memory while building the image (MATMODSELL's own, or the one PCBJSMOOTH builds for an
    # aijcusparse operator) or a preconditioner: PETSC_ERR_MEM naming the bytes, then a clean exit

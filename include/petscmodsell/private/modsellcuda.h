@@ -12,12 +12,45 @@
 extern "C" {
 #endif
 
+/*
+   The bucketed permutation of a permuted image's product (m rows, C = chunk rows per bucket, K = ceil(m / C) buckets;
+   perm: image row -> user row, iperm its inverse). Bucket b of x holds the user rows j whose image row iperm[j] lies in
+   [bC, min(m, (b+1)C)), in increasing j: px[j] = bC + (its rank among them), and qx[r] = px[perm[r]] is where image row
+   r's x value lies. Bucket b of y holds the image rows r whose user row perm[r] lies in [bC, ...), in increasing r:
+   py[r], and qy[j] = py[iperm[j]]. A product is then
+     (a) inter[px[j]] = x[j]                   (MSCUDABucketScatter: sequential read, K write frontiers)
+     (b) the slices read x through qx (own value inter[qx[r]], an off-slice code c > 0 inter[qx[c - 1]]: inside one
+         bucket, L2-resident) and write their row r to yout[py[r]] (K write frontiers)
+     (c) y[j] = (yin ? yin[j] : 0) + yout[qy[j]]   (MSCUDABucketGather: an L2-local gather, sequential write)
+   With K == 1 no array is needed: px, py are the identity, inter = x, qx = perm, qy = iperm.
+*/
+typedef struct {
+  int        chunk;          /* C > 0 (C >= m: one bucket) */
+  int        nbuckets;       /* K */
+  const int *px, *qx, *py, *qy; /* m each; NULL when K == 1 */
+  const int *bcols;          /* NULL, or the image's column codes with every c > 0 replaced by qx[c - 1] + 1 (qx = perm
+                                when K == 1): the product then reads inter[c - 1] with no dependent load */
+} MSPermBuckets;
+
 /* y[perm[r]] = (yin ? yin[perm[r]] : 0) + diag[r]*x[perm[r]] + sum_k vals[slot]*x(cols[slot]) over the slices of
    the image (see modsellimpl.h for the encoding); diag, perm, yin may be NULL. img->local_cols != 0: negative codes
-   read the slice's x window from shared memory. A permuted image (perm, perm_cols) first gathers x into work
-   (the image numbering), which the product reads; the product goes to work + m and comes back by a gather through
-   img->iperm (required with perm). work: 2 m doubles (not used without perm: may be NULL). */
-int MSCUDAMult(const MSImageView *img, const double *x, const double *yin, double *y, double *work, void *stream);
+   read the slice's x window from shared memory. A permuted image (perm, perm_cols; img->iperm required):
+     pb NULL (or pb->chunk == 0): x is first gathered into work (the image numbering), which the product reads; the
+       product goes to work + m and comes back by a gather through img->iperm;
+     pb: the bucketed product above, inter = work (K > 1), yout = work + m.
+   Either way every row's sum is formed in the same order: the results are the same bit for bit. work: 2 m doubles
+   (not used without perm: may be NULL). */
+int MSCUDAMult(const MSImageView *img, const MSPermBuckets *pb, const double *x, const double *yin, double *y, double *work, void *stream);
+
+/* The arrays of MSPermBuckets for m rows, chunk C (1 <= C < m): px, qx, py, qy (m ints each, device) from perm and
+   iperm (stable radix sorts by bucket on the stream; stream-ordered temporaries of 4 m ints) */
+int MSCUDAPermBucketsBuild(int m, int chunk, const int *perm, const int *iperm, int *px, int *qx, int *py, int *qy, void *stream);
+/* bcols[s] = cols[s] > 0 ? qx[cols[s] - 1] + 1 : cols[s] for the nslots slots of an image */
+int MSCUDAPermBucketsRecode(long long nslots, const int *cols, const int *qx, int *bcols, void *stream);
+/* pass (a): inter[px[j]] = x[j], j < m */
+int MSCUDABucketScatter(int m, const int *px, const double *x, double *inter, void *stream);
+/* pass (c): y[j] = (yin ? yin[j] : 0) + yout[qy[j]], j < m (yin may be y) */
+int MSCUDABucketGather(int m, const int *qy, const double *yout, const double *yin, double *y, void *stream);
 
 /* vals[csr2slot[k]] = a[k] (csr2slot[k] >= 0) or diag[-csr2slot[k]-1] = a[k] */
 int MSCUDAScatterValues(long long nnz, const long long *csr2slot, const double *a, double *vals, double *diag, void *stream);

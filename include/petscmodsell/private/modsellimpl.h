@@ -33,6 +33,9 @@ PETSC_EXTERN PetscLogEvent MATMODSELL_ImageBuild, MATMODSELL_ImageValues, MATMOD
    (larger blocks take fewer outer iterations at the same cost per iteration: docs/locality.md) */
 #define MS_SLICE_HEIGHT_DEFAULT  128
 #define MS_SLICE_HEIGHT_SLICE_PC 512
+/* Default rows per bucket of the bucketed permuted product on the GPU (-mat_modsell_permute_chunk): 2^21 rows, 16.8 MB of
+   doubles, whose x and y values should stay in the GPU's L2 cache (H100: 50 MB) */
+#define MS_PERMUTE_CHUNK_DEFAULT 2097152
 
 typedef struct _n_MSImage *MSImage;
 struct _n_MSImage {
@@ -88,11 +91,24 @@ struct _n_MSImage {
   void     *d_xwork; /* 2 m: x and y in the image numbering, for a product (permuted images) */
   void     *d_iperm; /* m: old -> new (permuted images) */
   size_t    dev_bytes;
+
+  /* the bucketed permuted product on the GPU (MSImageMultDevice(); modsellcuda.h, MSPermBuckets): set up at the first
+     permuted product after each device build or change of these settings, freed with the device image */
+  PetscInt  permute_chunk;  /* rows per bucket (0: x and y gathered through the permutation by separate kernels) */
+  PetscBool permute_recode; /* developer: a copy of the column codes rewritten to positions of the bucketed x */
+  PetscBool pb_ready;       /* the arrays below match the device image and these settings */
+  PetscInt  pb_nbuckets;    /* ceil(m / chunk) */
+  void     *d_pbuckets;     /* 4 m ints px, qx, py, qy (more than one bucket; else none are needed) */
+  void     *d_pbcols;       /* nslots ints: the recoded column codes (permute_recode) */
+  size_t    pb_bytes;       /* device bytes of the two (counted in dev_bytes too) */
 };
 
 PETSC_EXTERN PetscErrorCode MSImageCreate(MSImage *);
 PETSC_EXTERN PetscErrorCode MSImageDestroy(MSImage *);
 PETSC_EXTERN PetscErrorCode MSImageSetSliceHeight(MSImage, PetscInt);
+/* The bucket of the permuted product on the GPU (0: separate gathers) and the developer's recoding switch; a change
+   drops the bucket arrays, not the image */
+PETSC_EXTERN PetscErrorCode MSImageSetPermuteChunk(MSImage, PetscInt, PetscBool);
 /* Bring the image of a (square or rectangular) SeqAIJ-family matrix up to date, on the host
    (mtype PETSC_MEMTYPE_HOST) or on the device (PETSC_MEMTYPE_DEVICE): rebuilds the pattern
    when the matrix's nonzero state (or identity) changed, else refreshes only the values. */
@@ -140,6 +156,9 @@ typedef struct {
   PetscBool          slice_pc; /* a slice-based preconditioner works on the matrix's image (MATMODSELL_ORDERING_AUTO
                                   then takes bricks for a DMDA matrix, and the slice height MS_SLICE_HEIGHT_SLICE_PC unless
                                   one was given): MatModSELLSetSlicePreconditioner_Private() */
+  PetscInt           permute_chunk;  /* rows per bucket of the permuted product on the GPU (0: separate gathers) */
+  PetscBool          permute_recode; /* developer (-mat_modsell_permute_recode): recoded column codes instead of the
+                                        dependent load of the bucketed product */
 } MatModSELLSettings;
 
 /* The cuSPARSE view of a MATSEQAIJMODSELL matrix (seq/cusparseview.c, PETSc with CUDA): a MATSEQAIJCUSPARSE matrix on
@@ -172,6 +191,7 @@ PETSC_INTERN PetscErrorCode MatModSELLSettingsSetSliceHeight_Private(Mat, MatMod
 PETSC_INTERN PetscErrorCode MatModSELLSettingsSetKernel_Private(Mat, MatModSELLSettings *, MatModSELLKernel);
 PETSC_INTERN PetscErrorCode MatModSELLSettingsSetOrdering_Private(Mat, MatModSELLSettings *, MatModSELLOrdering);
 PETSC_INTERN PetscErrorCode MatModSELLSettingsSetEager_Private(Mat, MatModSELLSettings *, PetscBool);
+PETSC_INTERN PetscErrorCode MatModSELLSettingsSetPermuteChunk_Private(Mat, MatModSELLSettings *, PetscInt);
 /* Tell a MATMODSELL matrix (nothing for another type) that a slice-based preconditioner works on its image, before
    the image is built for it: MATMODSELL_ORDERING_AUTO takes that into account */
 PETSC_EXTERN PetscErrorCode MatModSELLSetSlicePreconditioner_Private(Mat, PetscBool);

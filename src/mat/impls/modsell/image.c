@@ -28,6 +28,7 @@ PetscErrorCode MSImageCreate(MSImage *img)
   (*img)->applied    = MATMODSELL_ORDERING_NATURAL;
   (*img)->nat_local  = -1;
   (*img)->nat_off    = -1;
+  (*img)->permute_chunk = MS_PERMUTE_CHUNK_DEFAULT;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -35,7 +36,7 @@ static PetscErrorCode MSImageFreeDevice(MSImage img)
 {
   PetscFunctionBegin;
 #if defined(PETSC_HAVE_CUDA)
-  void **p[] = {&img->d_sliceptr, &img->d_cols, &img->d_vals, &img->d_diag, &img->d_perm, &img->d_csr2slot, &img->d_csrvals, &img->d_xwork, &img->d_iperm};
+  void **p[] = {&img->d_sliceptr, &img->d_cols, &img->d_vals, &img->d_diag, &img->d_perm, &img->d_csr2slot, &img->d_csrvals, &img->d_xwork, &img->d_iperm, &img->d_pbuckets, &img->d_pbcols};
   for (size_t i = 0; i < PETSC_STATIC_ARRAY_LENGTH(p); i++) {
     if (*p[i]) PetscCallCUDA(cudaFree(*p[i]));
     *p[i] = NULL;
@@ -43,6 +44,25 @@ static PetscErrorCode MSImageFreeDevice(MSImage img)
 #endif
   img->dev_bytes   = 0;
   img->dev_pattern = PETSC_FALSE;
+  img->pb_ready    = PETSC_FALSE;
+  img->pb_bytes    = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Drop the arrays of the bucketed permuted product (the image stays) */
+static PetscErrorCode MSImageFreePermBuckets(MSImage img)
+{
+  PetscFunctionBegin;
+#if defined(PETSC_HAVE_CUDA)
+  if (img->d_pbuckets) PetscCallCUDA(cudaFree(img->d_pbuckets));
+  if (img->d_pbcols) PetscCallCUDA(cudaFree(img->d_pbcols));
+#endif
+  img->d_pbuckets = NULL;
+  img->d_pbcols   = NULL;
+  img->dev_bytes -= img->pb_bytes;
+  img->pb_bytes    = 0;
+  img->pb_ready    = PETSC_FALSE;
+  img->pb_nbuckets = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -78,6 +98,18 @@ PetscErrorCode MSImageSetSliceHeight(MSImage img, PetscInt sh)
   if (img->sh != sh) {
     img->sh    = sh;
     img->built = PETSC_FALSE;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MSImageSetPermuteChunk(MSImage img, PetscInt chunk, PetscBool recode)
+{
+  PetscFunctionBegin;
+  PetscCheck(chunk >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Invalid MATMODSELL permute chunk %" PetscInt_FMT ": it must be 0 (separate gathers) or a positive number of rows", chunk);
+  if (img->permute_chunk != chunk || img->permute_recode != recode) {
+    PetscCall(MSImageFreePermBuckets(img));
+    img->permute_chunk  = chunk;
+    img->permute_recode = recode;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -664,6 +696,7 @@ PetscErrorCode MSImageGetInfo(MSImage img, MatModSELLInfo *info)
   info->device_bytes   = img->dev_bytes;
   info->ordering       = img->applied;
   info->natural_local_fraction = img->nat_off > 0 ? (PetscReal)img->nat_local / (PetscReal)img->nat_off : (img->nat_off == 0 ? 1.0 : -1.0);
+  info->permute_bytes          = img->pb_bytes;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -776,10 +809,46 @@ PetscErrorCode MSImageGetView(MSImage img, PetscMemType mtype, PetscBool diag_bl
 }
 
 #if defined(PETSC_HAVE_CUDA)
+/* The arrays of the bucketed permuted product (modsellcuda.h, MSPermBuckets) for the device image v of img: none with
+   one bucket (chunk >= m), else px, qx, py, qy in one allocation; the recoded column codes when asked. On the stream,
+   no synchronization (cudaMalloc aside) */
+static PetscErrorCode MSImageSetUpPermBuckets(MSImage img, const MSImageView *v, cudaStream_t stream)
+{
+  const PetscInt m = img->m, chunk = PetscMin(img->permute_chunk, m), nb = (m + chunk - 1) / chunk;
+  size_t         bytes = 0;
+  const int     *qx    = v->perm;
+
+  PetscFunctionBegin;
+  PetscCall(MSImageFreePermBuckets(img));
+  if (nb > 1) {
+    int *px;
+    PetscCall(MSDeviceMalloc(&img->d_pbuckets, 4 * (size_t)m * sizeof(int), "the bucketed permutation of the mod-SELL image (px, qx, py, qy)"));
+    bytes += 4 * (size_t)m * sizeof(int);
+    px = (int *)img->d_pbuckets;
+    qx = px + m;
+    PetscCall(PetscLogGpuTimeBegin());
+    PetscCallCUDA((cudaError_t)MSCUDAPermBucketsBuild((int)m, (int)chunk, v->perm, v->iperm, px, px + m, px + 2 * m, px + 3 * m, stream));
+    PetscCall(PetscLogGpuTimeEnd());
+  }
+  if (img->permute_recode) {
+    PetscCall(MSDeviceMalloc(&img->d_pbcols, PetscMax((size_t)img->nslots, 1) * sizeof(int), "the recoded column codes of the mod-SELL image"));
+    bytes += PetscMax((size_t)img->nslots, 1) * sizeof(int);
+    PetscCall(PetscLogGpuTimeBegin());
+    PetscCallCUDA((cudaError_t)MSCUDAPermBucketsRecode((long long)img->nslots, v->cols, qx, (int *)img->d_pbcols, stream));
+    PetscCall(PetscLogGpuTimeEnd());
+  }
+  img->pb_nbuckets = nb;
+  img->pb_bytes    = bytes;
+  img->dev_bytes += bytes;
+  img->pb_ready = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MSImageMultDevice(MSImage img, const PetscScalar *x, const PetscScalar *yin, PetscScalar *y)
 {
-  MSImageView  v;
-  cudaStream_t stream;
+  MSImageView   v;
+  MSPermBuckets pb, *ppb = NULL;
+  cudaStream_t  stream;
 
   PetscFunctionBegin;
   PetscCall(MSImageGetView(img, PETSC_MEMTYPE_DEVICE, PETSC_FALSE, &v));
@@ -788,8 +857,24 @@ PetscErrorCode MSImageMultDevice(MSImage img, const PetscScalar *x, const PetscS
     PetscCall(MSDeviceMalloc(&img->d_xwork, 2 * (size_t)img->m * sizeof(double), "the permuted copies of x and y of the mod-SELL image"));
     img->dev_bytes += 2 * (size_t)img->m * sizeof(double);
   }
+  if (v.perm && img->permute_chunk > 0) { /* the bucketed product */
+    const int *a;
+    if (!img->pb_ready) PetscCall(MSImageSetUpPermBuckets(img, &v, stream));
+    a = (const int *)img->d_pbuckets;
+    PetscCall(PetscMemzero(&pb, sizeof(pb)));
+    pb.chunk    = (int)PetscMin(img->permute_chunk, img->m);
+    pb.nbuckets = (int)img->pb_nbuckets;
+    if (a) {
+      pb.px = a;
+      pb.qx = a + img->m;
+      pb.py = a + 2 * img->m;
+      pb.qy = a + 3 * img->m;
+    }
+    pb.bcols = (const int *)img->d_pbcols;
+    ppb      = &pb;
+  }
   PetscCall(PetscLogGpuTimeBegin());
-  PetscCallCUDA((cudaError_t)MSCUDAMult(&v, x, yin, y, (double *)img->d_xwork, stream));
+  PetscCallCUDA((cudaError_t)MSCUDAMult(&v, ppb, x, yin, y, (double *)img->d_xwork, stream));
   PetscCall(PetscLogGpuTimeEnd());
   PetscCall(PetscLogGpuFlops(PetscMax(0.0, 2.0 * (img->noffdiag + (img->dapart ? img->m : 0)) - (yin ? 0 : img->m))));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -13,7 +13,8 @@
 .  -mat_modsell_slice_height <128>        - rows per slice (a multiple of 32, at most 1024; default 128, 512 when
                                              `PCBJSMOOTH` works on the image)
 .  -mat_modsell_kernel <modsell,sell>     - modified SELL or plain SELL SpMV kernel
--  -mat_modsell_ordering <natural,rcm,bricks,partition> - row ordering inside the format (bricks: matrices of a `DMDA`)
+.  -mat_modsell_ordering <natural,rcm,bricks,partition> - row ordering inside the format (bricks: matrices of a `DMDA`)
+-  -mat_modsell_permute_chunk <2097152>   - rows per bucket of the permuted product on the GPU (0: separate gathers)
 
    Level: beginner
 
@@ -84,6 +85,8 @@ PetscErrorCode MatModSELLSettingsSetDefaults_Private(MatModSELLSettings *s)
   s->ordering = MATMODSELL_ORDERING_AUTO;
   s->eager    = PETSC_TRUE;
   s->slice_pc = PETSC_FALSE;
+  s->permute_chunk  = MS_PERMUTE_CHUNK_DEFAULT;
+  s->permute_recode = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -134,6 +137,15 @@ PetscErrorCode MatModSELLSettingsSetEager_Private(Mat A, MatModSELLSettings *s, 
 {
   PetscFunctionBegin;
   s->eager = eager;
+  PetscTryMethod(A, "MatModSELLApplySettings_C", (Mat), (A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MatModSELLSettingsSetPermuteChunk_Private(Mat A, MatModSELLSettings *s, PetscInt chunk)
+{
+  PetscFunctionBegin;
+  PetscCheck(chunk >= 0, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_OUTOFRANGE, "Invalid MATMODSELL permute chunk %" PetscInt_FMT ": it must be 0 (the permuted product gathers x and y through the permutation in separate kernels) or a positive number of rows per bucket (default %d, the rows whose x and y values should stay in the GPU's L2 cache)", chunk, MS_PERMUTE_CHUNK_DEFAULT);
+  s->permute_chunk = chunk;
   PetscTryMethod(A, "MatModSELLApplySettings_C", (Mat), (A));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -333,6 +345,74 @@ PetscErrorCode MatModSELLGetOrdering(Mat A, MatModSELLOrdering *o)
 }
 
 /*@
+  MatModSELLSetPermuteChunk - Sets the bucket, in rows, of the permuted product of a `MATMODSELL` matrix on the GPU
+
+  Logically Collective
+
+  Input Parameters:
++ A     - the matrix
+- chunk - rows per bucket (default 2097152 = 2^21), or 0 for the separate gathers
+
+  Options Database Key:
+. -mat_modsell_permute_chunk <chunk> - the bucket
+
+  Level: advanced
+
+  Notes:
+  With a row ordering that permutes the rows (`MATMODSELL_ORDERING_RCM`, `MATMODSELL_ORDERING_BRICKS`,
+  `MATMODSELL_ORDERING_PARTITION`) the image works in its own numbering and a product moves x into it and y out of it.
+  With chunk 0 each is a gather through the permutation: a random read per row, which on a randomly numbered mesh
+  costs more than the product itself. With chunk C > 0 each moves in two steps through buckets of C rows: x is
+  scattered into the buckets of its image rows (a sequential read), the product reads its values inside one bucket and
+  writes its results into the buckets of their user rows, and a last pass gathers y inside one bucket (a sequential
+  write). Choose C so that a bucket of x and y values (8 C bytes each) stays in the GPU's L2 cache: the default, 16.8 MB,
+  suits an H100 (50 MB). With C at least the local number of rows there is one bucket and the product reads x through
+  the permutation itself. Every choice gives the same result bit for bit. Changing it keeps the format; the index
+  arrays (16 bytes per row, counted in `MatModSELLInfo`'s device bytes) are made again at the next product on the GPU.
+  Host products are not affected.
+
+.seealso: `MATMODSELL`, `MatModSELLGetPermuteChunk()`, `MatModSELLSetOrdering()`
+@*/
+PetscErrorCode MatModSELLSetPermuteChunk(Mat A, PetscInt chunk)
+{
+  MatModSELLSettings *s;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
+  PetscValidLogicalCollectiveInt(A, chunk, 2);
+  PetscCall(MatModSELLQuerySettings(A, &s));
+  if (s) PetscCall(MatModSELLSettingsSetPermuteChunk_Private(A, s, chunk));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  MatModSELLGetPermuteChunk - Gets the bucket, in rows, of the permuted product of a `MATMODSELL` matrix on the GPU
+
+  Not Collective
+
+  Input Parameter:
+. A - the matrix
+
+  Output Parameter:
+. chunk - rows per bucket (0: separate gathers)
+
+  Level: advanced
+
+.seealso: `MATMODSELL`, `MatModSELLSetPermuteChunk()`
+@*/
+PetscErrorCode MatModSELLGetPermuteChunk(Mat A, PetscInt *chunk)
+{
+  MatModSELLSettings *s;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
+  PetscAssertPointer(chunk, 2);
+  PetscCall(MatModSELLGetSettings(A, &s));
+  *chunk = s->permute_chunk;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
   MatModSELLGetInfo - Statistics of the mod-SELL format of an assembled `MATMODSELL` matrix (builds it if needed)
 
   Collective on several processes (sums over processes)
@@ -388,6 +468,18 @@ PetscErrorCode MatModSELLReadOptions_Private(Mat A, PetscOptionItems PetscOption
     PetscCall(PetscOptionsInt("-mat_modsell_upload_chunk", "Bytes per pinned buffer of the threaded upload (copies of less than 4 chunks are one cudaMemcpy)", "MATMODSELL", nt, &nt, &flg));
     if (flg) PetscCall(MSUploadSetChunk(nt));
   }
+  {
+    PetscInt  chunk = s->permute_chunk;
+    PetscBool recode = s->permute_recode, rflg;
+    PetscCall(PetscOptionsInt("-mat_modsell_permute_chunk", "Rows per bucket of the permuted product on the GPU: the bucket of rows whose x and y values should stay in the GPU's L2 cache (0: x and y gathered through the permutation by separate kernels)", "MatModSELLSetPermuteChunk", chunk, &chunk, &flg));
+    if (flg) PetscCall(MatModSELLSetPermuteChunk(A, chunk));
+    /* developer: the bucketed product reads recoded column codes (a copy of the codes) instead of a dependent load */
+    PetscCall(PetscOptionsGetBool(((PetscObject)A)->options, ((PetscObject)A)->prefix, "-mat_modsell_permute_recode", &recode, &rflg));
+    if (rflg && recode != s->permute_recode) {
+      s->permute_recode = recode;
+      PetscTryMethod(A, "MatModSELLApplySettings_C", (Mat), (A));
+    }
+  }
   PetscCall(PetscOptionsBool("-mat_modsell_eager_setup", "Build the GPU image at final assembly (when vectors are CUDA vectors) instead of at the first product", "MATMODSELL", eager, &eager, &flg));
   if (flg) PetscCall(MatModSELLSettingsSetEager_Private(A, s, eager));
   PetscOptionsHeadEnd();
@@ -437,6 +529,10 @@ PetscErrorCode MatModSELLView_Private(Mat A, PetscViewer viewer)
   }
   PetscCall(PetscViewerASCIIPrintf(viewer, "  slices %" PetscInt_FMT ", widest slice %" PetscInt_FMT ", off-diagonal slots %" PetscInt64_FMT " for %" PetscInt64_FMT " off-diagonal nonzeros (padding ratio %.3f)\n", info.nslices, info.max_width, info.nslots, info.noffdiag, (double)info.padding_ratio));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  off-diagonals read from shared memory: %.1f%%, device bytes %zu\n", 100.0 * (double)info.local_fraction, info.device_bytes));
+  if (info.ordering != MATMODSELL_ORDERING_NATURAL) { /* a permuted image (on some process) */
+    if (s->permute_chunk > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  permuted product on the GPU: buckets of %" PetscInt_FMT " rows%s, device bytes %zu of their index arrays\n", s->permute_chunk, s->permute_recode ? " (recoded column codes)" : "", info.permute_bytes));
+    else PetscCall(PetscViewerASCIIPrintf(viewer, "  permuted product on the GPU: x and y gathered through the permutation (permute chunk 0)\n"));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -87,7 +87,7 @@ static PetscErrorCode MatModSELLGetInfo_MPIAIJModSELL(Mat A, MatModSELLInfo *inf
 {
   Mat            Ad, Ao;
   MatModSELLInfo di, oi;
-  PetscInt64     loc[7], glob[7];
+  PetscInt64     loc[8], glob[8];
   PetscInt       w[3], wg[3];
 
   PetscFunctionBegin;
@@ -104,7 +104,8 @@ static PetscErrorCode MatModSELLGetInfo_MPIAIJModSELL(Mat A, MatModSELLInfo *inf
     loc[5]             = dimg->nat_off >= 0 ? dimg->nat_local : 0;
     loc[6]             = dimg->nat_off >= 0 ? dimg->nat_off : 0;
   }
-  PetscCallMPI(MPIU_Allreduce(loc, glob, 7, MPIU_INT64, MPI_SUM, PetscObjectComm((PetscObject)A)));
+  loc[7] = (PetscInt64)di.permute_bytes;
+  PetscCallMPI(MPIU_Allreduce(loc, glob, 8, MPIU_INT64, MPI_SUM, PetscObjectComm((PetscObject)A)));
   w[0] = PetscMax(di.max_width, oi.max_width);
   w[1] = (PetscInt)di.ordering; /* the same on every process when max(o) = -max(-o) */
   w[2] = -(PetscInt)di.ordering;
@@ -121,6 +122,7 @@ static PetscErrorCode MatModSELLGetInfo_MPIAIJModSELL(Mat A, MatModSELLInfo *inf
   info->local_fraction         = glob[2] ? (PetscReal)glob[3] / (PetscReal)glob[2] : 0.0;
   info->ordering               = wg[1] == -wg[2] ? (MatModSELLOrdering)wg[1] : MATMODSELL_ORDERING_AUTO;
   info->natural_local_fraction = glob[6] ? (PetscReal)glob[5] / (PetscReal)glob[6] : -1.0;
+  info->permute_bytes          = (size_t)glob[7];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -40,6 +40,8 @@ static PetscErrorCode MatSeqAIJModSELLSyncSettings(Mat A)
     PetscCall(PetscArraycpy(img->box, ms->box, 4));
     img->built = PETSC_FALSE;
   }
+  /* the bucketed permuted product: a change drops its arrays, not the image */
+  PetscCall(MSImageSetPermuteChunk(img, ms->settings.permute_chunk, ms->settings.permute_recode));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
