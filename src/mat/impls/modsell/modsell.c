@@ -14,7 +14,7 @@
                                              `PCBJSMOOTH` works on the image)
 .  -mat_modsell_kernel <modsell,sell>     - modified SELL or plain SELL SpMV kernel
 .  -mat_modsell_ordering <natural,rcm,bricks,partition> - row ordering inside the format (bricks: matrices of a `DMDA`)
--  -mat_modsell_permute_chunk <2097152>   - rows per bucket of the permuted product on the GPU (0: separate gathers)
+-  -mat_modsell_permute_chunk <1048576>   - rows per bucket of the permuted product on the GPU (0: separate gathers)
 
    Level: beginner
 
@@ -351,7 +351,7 @@ PetscErrorCode MatModSELLGetOrdering(Mat A, MatModSELLOrdering *o)
 
   Input Parameters:
 + A     - the matrix
-- chunk - rows per bucket (default 2097152 = 2^21), or 0 for the separate gathers
+- chunk - rows per bucket (default 1048576 = 2^20), or 0 for the separate gathers
 
   Options Database Key:
 . -mat_modsell_permute_chunk <chunk> - the bucket
