@@ -103,8 +103,10 @@ static PetscErrorCode PCBJSmoothSweep(PC pc, Vec b, Vec xin, Vec xout, PetscBool
   const PetscScalar          *ba, *xi = NULL, *op_ = NULL;
   PetscScalar                *xo;
   MSImageView                 v;
-  MSPermBuckets               pb;
   const MSPermBuckets        *ppb = NULL;
+#if defined(PETSC_HAVE_CUDA)
+  MSPermBuckets pb;
+#endif
   void                       *stream;
   int                         err;
 
