@@ -16,11 +16,13 @@
 #             aijcusparse and modsell (ordering auto: partition) with chunks 0 (the separate gathers), 2^20, 2^21 (the
 #             default), 2^22 and 2^24 (one bucket: the product reads x through the permutation); then the same
 #             chunks with the recoded column codes (-mat_modsell_permute_recode, a developer option) in a second run
+#   bjsbucket CG + bjsmooth on modsell, FVM random numbering, with chunks 2^20 (the PC's sweeps through the buckets),
+#             2^24 (one bucket: through the permutation) and 0: times per iteration, PCApply and MatMult from -log_view
 # Needs a build of the plugin against a PETSc with CUDA in BUILD (default build-cuda) and PETSc's ex45 at
 # $BUILD/ex45 (bench/gpu-run.sh's build stage makes both). Writes OUTDIR/locality.log (summary) and the programs'
 # outputs next to it.
 set -uo pipefail
-out=${1:?usage: bench/locality.sh OUTDIR [spmv cg ex45 partition chunk]}
+out=${1:?usage: bench/locality.sh OUTDIR [spmv cg ex45 partition chunk bjsbucket]}
 shift
 steps=${*:-spmv cg ex45 partition}
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -91,6 +93,18 @@ for step in $steps; do
       "$B/bin/bench/spmv" -file "$f" -name fvm-random -formats aijcusparse,modsell:chunk=$chunks -mat_modsell_permute_recode $rc > "$out/chunk-recode$rc.log" 2>&1
       say "-- SpMV, FVM random numbering, permute chunks $chunks, recoded column codes: $rc"
       sed -n '/^-- summary/,$p' "$out/chunk-recode$rc.log" | tee -a "$log"
+    done ;;
+  bjsbucket)
+    # CG + bjsmooth on modsell, FVM random numbering: the PC's sweeps (and the product) through the buckets of the
+    # permuted image (the default chunk 2^20) against one bucket (2^24: the PC reads b through the permutation and
+    # gathers z back through it; the product reads x through it) and chunk 0 (separate gathers); PCApply and MatMult
+    # times from -log_view
+    f=$(fvm random 1)
+    for ch in 1048576 16777216 0; do
+      "$B/bin/examples/fvm/fvmpoisson" -read_system "$f" -configs modsell:bjsmooth -ref modsell:bjsmooth -repeat 2 -mat_modsell_permute_chunk $ch -log_view :"$out/bjsbucket-$ch-logview.txt" > "$out/bjsbucket-$ch.log" 2>&1
+      say "-- CG + bjsmooth on modsell, FVM random numbering, -mat_modsell_permute_chunk $ch"
+      grep -E "configuration|bjsmooth|device" "$out/bjsbucket-$ch.log" | tee -a "$log"
+      grep -E "^(PCApply|MatMult|PCBJSmooth[A-Za-z]*) " "$out/bjsbucket-$ch-logview.txt" | tee -a "$log"
     done ;;
   *) say "unknown step $step" ;;
   esac

@@ -23,6 +23,7 @@
 #pragma once
 
 #include <petscmodsell/private/mskernels.h>
+#include <petscmodsell/private/modsellcuda.h> /* MSPermBuckets (plain C) */
 
 #ifdef __cplusplus
 extern "C" {
@@ -60,20 +61,32 @@ typedef struct {
 
 /* One outer sweep over all slices (see above). offp may be NULL (no off-process part); zero != 0: the
    current iterate is zero (xin is not read); async != 0: xin == xout is allowed, blocks read whatever
-   values other blocks have written and publish their own with a memory fence (block-asynchronous). */
+   values other blocks have written and publish their own with a memory fence (block-asynchronous).
+   pb, work: see MS_BJS_BUCKETED below (the reference ignores them); NULL: a permuted image reads b, offp and xin
+   through perm and writes xout through it (a random access per row each). */
 #define MS_BJS_SWEEP(name) \
-  int name(const MSImageView *img, int inner, int inner_its, double inner_rtol, int nloc, int use_shared, size_t smem, int zero, int async, const double *b, const double *offp, const double *xin, double *xout, void *stream)
+  int name(const MSImageView *img, const MSPermBuckets *pb, int inner, int inner_its, double inner_rtol, int nloc, int use_shared, size_t smem, int zero, int async, const double *b, const double *offp, const double *xin, double *xout, double *work, void *stream)
 
 /* The zero-guess Jacobi path (the preconditioner's PCApply and the first sweep of a smoother from zero, inner
    jacobi with a fixed count): with x = 0 a sweep needs only b, the diagonal and the in-slice entries, so the setup
    copies the latter into a compact ELLPACK array (the pattern kernel extract_local of mskernels.h, part
    MS_PART_ALL, nloc <= MS_PATTERN_MAXLOC) and zero_jacobi reads those instead of the image: the same arithmetic,
    in the same order, as sweep with zero != 0, inner jacobi and inner_rtol == 0 (xout[o] = y after inner_its
-   sweeps from y = 0; every sweep multiplies by the inverse diagonal dinv). work: NULL or m doubles; with a permuted
-   image whose view has iperm, the CUDA version writes y there in the image's order and brings it back by a gather
-   (MSCUDAUnpermute()) instead of a random write per row; the reference does not use it. */
+   sweeps from y = 0; every sweep multiplies by the inverse diagonal dinv). With a permuted image whose view has
+   iperm and pb NULL, work (NULL or m doubles): the CUDA version writes y there in the image's order and brings it
+   back by a gather (MSCUDAUnpermute()) instead of a random write per row (b and offp are read through perm); the
+   reference uses neither. pb: see MS_BJS_BUCKETED. */
 #define MS_BJS_ZERO_JACOBI(name) \
-  int name(const MSImageView *img, int nloc, const short *lc, const double *lv, const double *dinv, int inner_its, const double *b, const double *offp, double *xout, double *work, void *stream)
+  int name(const MSImageView *img, const MSPermBuckets *pb, int nloc, const short *lc, const double *lv, const double *dinv, int inner_its, const double *b, const double *offp, double *xout, double *work, void *stream)
+
+/* The bucketed permutation (modsellcuda.h, MSPermBuckets; issue 12) in the CUDA sweep and zero_jacobi: when the image
+   is permuted, pb != NULL with pb->nbuckets > 1 and work holds MS_BJS_BUCKET_WORK(m, offp, zero) doubles (and, for
+   sweep, async == 0), b, offp and (zero == 0) xin are scattered into their buckets (MSCUDABucketScatter(), into
+   work + m, + 2m, ...), the kernel reads them at qx[r] (an off-slice code c at qx[c - 1]: inside one bucket), writes
+   row r's result to work[py[r]] and MSCUDABucketGather() brings it back into xout. Only the data movement changes:
+   the results are the same bit for bit. Otherwise pb is ignored. */
+#define MS_BJS_BUCKETED(img, pb, work) ((img)->perm && (pb) && (pb)->nbuckets > 1 && (pb)->px && (pb)->qx && (pb)->py && (pb)->qy && (work))
+#define MS_BJS_BUCKET_WORK(m, has_offp, zero) ((size_t)(m) * (size_t)(2 + ((has_offp) ? 1 : 0) + ((zero) ? 0 : 1)))
 
 typedef struct {
   const char *backend;

@@ -22,6 +22,7 @@
 #include <petscmodsell.h>
 #include <petsc/private/matimpl.h>
 #include <petscmodsell/private/mskernels.h>
+#include <petscmodsell/private/modsellcuda.h> /* MSPermBuckets (plain C) */
 
 #if defined(PETSC_USE_COMPLEX) || !defined(PETSC_USE_REAL_DOUBLE)
   #error "petsc-modsell supports PETSc configured with real double-precision scalars only"
@@ -127,6 +128,11 @@ PETSC_EXTERN PetscErrorCode MSImageGetView(MSImage, PetscMemType, PetscBool, MSI
 #if defined(PETSC_HAVE_CUDA)
 PETSC_EXTERN PetscErrorCode MSImageMultDevice(MSImage, const PetscScalar *, const PetscScalar *, PetscScalar *);
 PETSC_EXTERN PetscErrorCode MSImageGetDiagonalDevice(MSImage, PetscScalar *);
+/* The bucketed permutation of the permuted product (modsellcuda.h, MSPermBuckets) for the device view v of img: *has
+   PETSC_FALSE when there is none (no permutation, or permute chunk 0), else *pb describes it (px..qy NULL with one
+   bucket). The arrays are built on the current stream when missing (a device allocation then: call it at setup too,
+   not only inside an application), once per device build or change of the chunk; MSImageMultDevice() uses it. */
+PETSC_EXTERN PetscErrorCode MSImageGetPermBucketsDevice(MSImage, const MSImageView *, MSPermBuckets *, PetscBool *);
 #endif
 /* Host-to-device copy of a large host array by several threads through pinned buffers (upload.c); stream
    is a cudaStream_t: work queued on it before is waited for, and the data is on the device on return */

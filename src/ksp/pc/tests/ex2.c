@@ -488,6 +488,42 @@ static void DirectSweepJacobi(Ctx *c, PetscInt its, PetscBool zero, const double
   free(rl);
 }
 
+#if defined(PETSC_HAVE_CUDA)
+/* the bucketed permutation of the device image's permuted product (modsellcuda.h) with buckets of chunk rows: its
+   arrays in arr (device), described by *pb */
+static PetscErrorCode BucketsBuild(Ctx *c, int chunk, Buf *arr, MSPermBuckets *pb)
+{
+  const int m = (int)c->m;
+  int      *a;
+
+  PetscFunctionBegin;
+  PetscCall(BufCreate(c, 4 * sizeof(int) * (size_t)m, arr));
+  a = (int *)arr->d;
+  PetscCallCUDA((cudaError_t)MSCUDAPermBucketsBuild(m, chunk, c->dv.perm, c->dv.iperm, a, a + m, a + 2 * m, a + 3 * m, NULL));
+  PetscCall(PetscMemzero(pb, sizeof(*pb)));
+  pb->chunk    = chunk;
+  pb->nbuckets = (m + chunk - 1) / chunk;
+  pb->px       = a;
+  pb->qx       = a + m;
+  pb->py       = a + 2 * m;
+  pb->qy       = a + 3 * m;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* whether the device array of bout holds exactly want (bit for bit) */
+static PetscErrorCode SameBits(Buf *bout, const double *want, PetscInt m, PetscBool *same)
+{
+  double *got;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(bout->bytes / sizeof(double) + 1, &got));
+  PetscCall(BufDownload(bout, got));
+  *same = (PetscBool)!memcmp(got, want, sizeof(double) * (size_t)m);
+  PetscCall(PetscFree(got));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+#endif
+
 static PetscErrorCode TestBJS(Ctx *c)
 {
   const PetscInt m = c->m, nloc = MaxLocal(c);
@@ -498,8 +534,20 @@ static PetscErrorCode TestBJS(Ctx *c)
   int            err, use_shared;
   size_t         smem, need, optin;
   const char    *names[] = {"jacobi", "gs", "sgs", "cg"};
+#if defined(PETSC_HAVE_CUDA)
+  Buf           pbarr = {0}, bwork = {0};
+  MSPermBuckets pb;
+  const int     chunk = 37; /* many buckets, the last one partial */
+  PetscBool     bucketed = (PetscBool)(c->cuda && c->dv.perm && c->m > chunk);
+#endif
 
   PetscFunctionBegin;
+#if defined(PETSC_HAVE_CUDA)
+  if (bucketed) {
+    PetscCall(BucketsBuild(c, chunk, &pbarr, &pb));
+    PetscCall(BufCreate(c, sizeof(double) * MS_BJS_BUCKET_WORK(c->m, PETSC_TRUE, PETSC_FALSE), &bwork));
+  }
+#endif
   PetscCall(PetscMalloc5(m, &b, m, &offp, m, &x, m, &want, m, &d));
   RandomVector(m, 31, -1.0, 1.0, b);
   RandomVector(m, 37, -0.5, 0.5, offp);
@@ -532,7 +580,7 @@ static PetscErrorCode TestBJS(Ctx *c)
         PetscCall(BufCreate(c, sizeof(double) * m, &bout));
         err = MSBJSKernels_Reference.configure((int)c->sh, (int)nloc, inner, !shared, &use_shared, &smem, &need, &optin);
         ok  = (PetscBool)(err == 0 && use_shared == shared);
-        err = MSBJSKernels_Reference.sweep(&c->hv, inner, 3, 0.0, (int)nloc, use_shared, smem, zero, 0, (const double *)bb.h, (const double *)boff.h, zero ? NULL : (const double *)bx.h, (double *)bout.h, NULL);
+        err = MSBJSKernels_Reference.sweep(&c->hv, NULL, inner, 3, 0.0, (int)nloc, use_shared, smem, zero, 0, (const double *)bb.h, (const double *)boff.h, zero ? NULL : (const double *)bx.h, (double *)bout.h, NULL, NULL);
         ok  = (PetscBool)(ok && err == 0);
         if (inner == MS_BJS_INNER_JACOBI) {
           DirectSweepJacobi(c, 3, (PetscBool)zero, b, offp, x, want);
@@ -542,9 +590,17 @@ static PetscErrorCode TestBJS(Ctx *c)
         if (c->cuda && ok) {
           err = MSBJSKernels_CUDA.configure((int)c->sh, (int)nloc, inner, !shared, &use_shared, &smem, &need, &optin);
           ok  = (PetscBool)(err == 0);
-          err = MSBJSKernels_CUDA.sweep(&c->dv, inner, 3, 0.0, (int)nloc, use_shared, smem, zero, 0, (const double *)bb.d, (const double *)boff.d, zero ? NULL : (const double *)bx.d, (double *)bout.d, NULL);
+          err = MSBJSKernels_CUDA.sweep(&c->dv, NULL, inner, 3, 0.0, (int)nloc, use_shared, smem, zero, 0, (const double *)bb.d, (const double *)boff.d, zero ? NULL : (const double *)bx.d, (double *)bout.d, NULL, NULL);
           PetscCall(BufDownload(&bout, d));
           ok = (PetscBool)(ok && err == 0 && RelDiff(d, (double *)bout.h, m, 1.0) < (inner == MS_BJS_INNER_CG ? 1e-10 : 1e-13));
+          if (bucketed && ok) { /* through the buckets: the same arithmetic, the same bits */
+            PetscBool same;
+            PetscCallCUDA(cudaMemset(bout.d, POISON, bout.bytes));
+            err = MSBJSKernels_CUDA.sweep(&c->dv, &pb, inner, 3, 0.0, (int)nloc, use_shared, smem, zero, 0, (const double *)bb.d, (const double *)boff.d, zero ? NULL : (const double *)bx.d, (double *)bout.d, (double *)bwork.d, NULL);
+            PetscCall(SameBits(&bout, d, m, &same));
+            ok = (PetscBool)(err == 0 && same);
+            if (!ok) PetscCall(PetscPrintf(PETSC_COMM_SELF, "  the bucketed sweep (buckets of %d rows) differs from the sweep through perm\n", chunk));
+          }
         }
 #endif
         PetscCall(PetscSNPrintf(what, sizeof(what), "bjsmooth sweep inner %s%s, coefficients %s", names[inner], zero ? " from zero" : "", shared ? "apart" : "from the image"));
@@ -561,7 +617,7 @@ static PetscErrorCode TestBJS(Ctx *c)
     PetscCall(BufCreate(c, sizeof(double) * m, &bout));
     err = MSPatternKernels_Reference.extract_local(&c->hv, (int)nloc, MS_PART_ALL, (short *)lc.h, (double *)lv.h, (double *)dinv.h, NULL);
     ok  = (PetscBool)(err == 0);
-    err = MSBJSKernels_Reference.zero_jacobi(&c->hv, (int)nloc, (const short *)lc.h, (const double *)lv.h, (const double *)dinv.h, 3, (const double *)bb.h, (const double *)boff.h, (double *)bout.h, NULL, NULL);
+    err = MSBJSKernels_Reference.zero_jacobi(&c->hv, NULL, (int)nloc, (const short *)lc.h, (const double *)lv.h, (const double *)dinv.h, 3, (const double *)bb.h, (const double *)boff.h, (double *)bout.h, NULL, NULL);
     DirectSweepJacobi(c, 3, PETSC_TRUE, b, offp, x, want);
     ok = (PetscBool)(ok && err == 0 && RelDiff((double *)bout.h, want, m, 1.0) < 1e-13);
 #if defined(PETSC_HAVE_CUDA)
@@ -573,10 +629,28 @@ static PetscErrorCode TestBJS(Ctx *c)
       for (int w = 0; w < 2 && ok; w++) {
         Buf work;
         PetscCall(BufCreate(c, sizeof(double) * m, &work));
-        err = MSBJSKernels_CUDA.zero_jacobi(&c->dv, (int)nloc, (const short *)lc.d, (const double *)lv.d, (const double *)dinv.d, 3, (const double *)bb.d, (const double *)boff.d, (double *)bout.d, w ? (double *)work.d : NULL, NULL);
+        err = MSBJSKernels_CUDA.zero_jacobi(&c->dv, NULL, (int)nloc, (const short *)lc.d, (const double *)lv.d, (const double *)dinv.d, 3, (const double *)bb.d, (const double *)boff.d, (double *)bout.d, w ? (double *)work.d : NULL, NULL);
         PetscCall(BufDownload(&bout, d));
         ok = (PetscBool)(ok && err == 0 && RelDiff(d, (double *)bout.h, m, 1.0) < 1e-13);
         PetscCall(BufDestroy(&work));
+      }
+      /* through the buckets (b and offp scattered, y written into its buckets and gathered back), with and without
+         offp: the same bits as through perm */
+      for (int o = 0; o < 2 && ok && bucketed; o++) {
+        const double *off = o ? (const double *)boff.d : NULL;
+        double       *want;
+        PetscBool     same;
+
+        PetscCall(PetscMalloc1(m, &want));
+        err = MSBJSKernels_CUDA.zero_jacobi(&c->dv, NULL, (int)nloc, (const short *)lc.d, (const double *)lv.d, (const double *)dinv.d, 3, (const double *)bb.d, off, (double *)bout.d, NULL, NULL);
+        PetscCall(BufDownload(&bout, d));
+        PetscCall(PetscArraycpy(want, d, m));
+        PetscCallCUDA(cudaMemset(bout.d, POISON, bout.bytes));
+        err = err ? err : MSBJSKernels_CUDA.zero_jacobi(&c->dv, &pb, (int)nloc, (const short *)lc.d, (const double *)lv.d, (const double *)dinv.d, 3, (const double *)bb.d, off, (double *)bout.d, (double *)bwork.d, NULL);
+        PetscCall(SameBits(&bout, want, m, &same));
+        ok = (PetscBool)(err == 0 && same);
+        if (!ok) PetscCall(PetscPrintf(PETSC_COMM_SELF, "  the bucketed zero_jacobi (buckets of %d rows%s) differs from the one through perm\n", chunk, o ? ", offp" : ""));
+        PetscCall(PetscFree(want));
       }
     }
 #endif
@@ -589,6 +663,12 @@ static PetscErrorCode TestBJS(Ctx *c)
   PetscCall(BufDestroy(&bb));
   PetscCall(BufDestroy(&boff));
   PetscCall(BufDestroy(&bx));
+#if defined(PETSC_HAVE_CUDA)
+  if (bucketed) {
+    PetscCall(BufDestroy(&pbarr));
+    PetscCall(BufDestroy(&bwork));
+  }
+#endif
   PetscCall(PetscFree5(b, offp, x, want, d));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

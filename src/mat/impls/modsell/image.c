@@ -844,10 +844,36 @@ static PetscErrorCode MSImageSetUpPermBuckets(MSImage img, const MSImageView *v,
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode MSImageGetPermBucketsDevice(MSImage img, const MSImageView *v, MSPermBuckets *pb, PetscBool *has)
+{
+  cudaStream_t stream;
+  const int   *a;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(pb, sizeof(*pb)));
+  *has = (PetscBool)(v->perm && img->permute_chunk > 0);
+  if (!*has) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCheck(v->iperm, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The device view of a permuted mod-SELL image has no inverse permutation");
+  PetscCall(PetscGetCurrentCUDAStream(&stream));
+  if (!img->pb_ready) PetscCall(MSImageSetUpPermBuckets(img, v, stream));
+  a            = (const int *)img->d_pbuckets;
+  pb->chunk    = (int)PetscMin(img->permute_chunk, img->m);
+  pb->nbuckets = (int)img->pb_nbuckets;
+  if (a) {
+    pb->px = a;
+    pb->qx = a + img->m;
+    pb->py = a + 2 * img->m;
+    pb->qy = a + 3 * img->m;
+  }
+  pb->bcols = (const int *)img->d_pbcols;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MSImageMultDevice(MSImage img, const PetscScalar *x, const PetscScalar *yin, PetscScalar *y)
 {
   MSImageView   v;
-  MSPermBuckets pb, *ppb = NULL;
+  MSPermBuckets pb;
+  PetscBool     bucketed;
   cudaStream_t  stream;
 
   PetscFunctionBegin;
@@ -857,24 +883,9 @@ PetscErrorCode MSImageMultDevice(MSImage img, const PetscScalar *x, const PetscS
     PetscCall(MSDeviceMalloc(&img->d_xwork, 2 * (size_t)img->m * sizeof(double), "the permuted copies of x and y of the mod-SELL image"));
     img->dev_bytes += 2 * (size_t)img->m * sizeof(double);
   }
-  if (v.perm && img->permute_chunk > 0) { /* the bucketed product */
-    const int *a;
-    if (!img->pb_ready) PetscCall(MSImageSetUpPermBuckets(img, &v, stream));
-    a = (const int *)img->d_pbuckets;
-    PetscCall(PetscMemzero(&pb, sizeof(pb)));
-    pb.chunk    = (int)PetscMin(img->permute_chunk, img->m);
-    pb.nbuckets = (int)img->pb_nbuckets;
-    if (a) {
-      pb.px = a;
-      pb.qx = a + img->m;
-      pb.py = a + 2 * img->m;
-      pb.qy = a + 3 * img->m;
-    }
-    pb.bcols = (const int *)img->d_pbcols;
-    ppb      = &pb;
-  }
+  PetscCall(MSImageGetPermBucketsDevice(img, &v, &pb, &bucketed)); /* the bucketed product */
   PetscCall(PetscLogGpuTimeBegin());
-  PetscCallCUDA((cudaError_t)MSCUDAMult(&v, ppb, x, yin, y, (double *)img->d_xwork, stream));
+  PetscCallCUDA((cudaError_t)MSCUDAMult(&v, bucketed ? &pb : NULL, x, yin, y, (double *)img->d_xwork, stream));
   PetscCall(PetscLogGpuTimeEnd());
   PetscCall(PetscLogGpuFlops(PetscMax(0.0, 2.0 * (img->noffdiag + (img->dapart ? img->m : 0)) - (yin ? 0 : img->m))));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -57,8 +57,14 @@ typedef struct {
 
   /* zero-guess Jacobi path: the compact in-slice block, nloc x m (the pattern kernel extract_local) */
   PCMSBuffer zlc, zlv, zdinv;
-  PCMSBuffer zwork; /* a permuted image on the GPU: the result in the image's order, before it is gathered back */
+  PCMSBuffer zwork; /* a permuted image on the GPU: the result in the image's order, before it is gathered back, or
+                       the bucketed permutation's copies (bjsmoothkernels.h, MS_BJS_BUCKET_WORK) */
   PetscBool  zfast; /* zero-guess sweeps use it */
+
+  /* a permuted image on the GPU with more than one bucket of its permuted product (MSPermBuckets, issue 12): the
+     sweeps move b, offp, xin and the result through the buckets instead of a random access per row */
+  PetscBool bucketed;
+  PetscInt  nbuckets, chunk;
 } PC_BJSmooth;
 
 /* flops of one outer sweep (approximate for the inner methods with a tolerance: the maximum) */
@@ -97,6 +103,10 @@ static PetscErrorCode PCBJSmoothSweep(PC pc, Vec b, Vec xin, Vec xout, PetscBool
   const PetscScalar          *ba, *xi = NULL, *op_ = NULL;
   PetscScalar                *xo;
   MSImageView                 v;
+  const MSPermBuckets        *ppb = NULL;
+#if defined(PETSC_HAVE_CUDA)
+  MSPermBuckets pb;
+#endif
   void                       *stream;
   int                         err;
 
@@ -129,9 +139,17 @@ static PetscErrorCode PCBJSmoothSweep(PC pc, Vec b, Vec xin, Vec xout, PetscBool
   }
   if (inplace) xi = xo;
   PetscCall(PCMSOperatorGetView(op, 0, &v));
+#if defined(PETSC_HAVE_CUDA)
+  if (jac->bucketed) { /* the arrays were built at setup (the image rebuilt since: built again here) */
+    PetscBool has;
+
+    PetscCall(MSImageGetPermBucketsDevice(op->img[0], &v, &pb, &has));
+    if (has && pb.nbuckets > 1 && jac->zwork.bytes >= MS_BJS_BUCKET_WORK(op->m, op_ != NULL, zero) * sizeof(double)) ppb = &pb;
+  }
+#endif
   PetscCall(PCMSKernelBegin(op, &stream));
-  if (zero && jac->zfast) err = jac->k->zero_jacobi(&v, (int)jac->nloc, (const short *)jac->zlc.ptr, (const double *)jac->zlv.ptr, (const double *)jac->zdinv.ptr, (int)jac->inner_its, ba, op_, xo, (double *)jac->zwork.ptr, stream);
-  else err = jac->k->sweep(&v, (int)jac->inner, (int)jac->inner_its, (double)jac->inner_rtol, (int)jac->nloc, (int)jac->use_shared, jac->smem, (int)zero, (int)jac->async, ba, op_, xi, xo, stream);
+  if (zero && jac->zfast) err = jac->k->zero_jacobi(&v, ppb, (int)jac->nloc, (const short *)jac->zlc.ptr, (const double *)jac->zlv.ptr, (const double *)jac->zdinv.ptr, (int)jac->inner_its, ba, op_, xo, (double *)jac->zwork.ptr, stream);
+  else err = jac->k->sweep(&v, ppb, (int)jac->inner, (int)jac->inner_its, (double)jac->inner_rtol, (int)jac->nloc, (int)jac->use_shared, jac->smem, (int)zero, (int)jac->async, ba, op_, xi, xo, (double *)jac->zwork.ptr, stream);
   PetscCall(PCMSKernelEnd(op, err, jac->k->backend, zero && jac->zfast ? "zero_jacobi" : "sweep", BJSSweepFlops(jac, zero)));
   PetscCall(PCMSVecRestoreArrayRead(op, b, &ba));
   if (inplace) PetscCall(PCMSVecRestoreArray(op, xout, RW, &xo));
@@ -239,7 +257,8 @@ static PetscErrorCode PCBJSmoothFreeWork(PC pc)
   PetscCall(PCMSBufferDestroy(&jac->zlv));
   PetscCall(PCMSBufferDestroy(&jac->zdinv));
   PetscCall(PCMSBufferDestroy(&jac->zwork));
-  jac->zfast = PETSC_FALSE;
+  jac->zfast    = PETSC_FALSE;
+  jac->bucketed = PETSC_FALSE;
   jac->setup = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -277,6 +296,48 @@ static PetscErrorCode PCBJSmoothAnalyze(PC pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A permuted image on the GPU: the bucketed permutation of its product, shared with the image's own product (built
+   here when it is not yet, so that no application allocates), and the work the sweeps need: the result in the image's
+   order (zero-guess Jacobi path, one bucket), or the copies of the bucketed path (bjsmoothkernels.h,
+   MS_BJS_BUCKET_WORK: b and the result from a zero guess; offp and xin too for the sweeps from a nonzero iterate,
+   run when there is more than one synchronous outer iteration; others from a nonzero iterate, e.g.
+   PCApplyRichardson() with a nonzero guess and one outer iteration, read through perm) */
+static PetscErrorCode PCBJSmoothSetUpBuckets(PC pc)
+{
+  PC_BJSmooth  *jac   = (PC_BJSmooth *)pc->data;
+  PCMSOperator *op    = &jac->op;
+  size_t        bytes = 0;
+  MSImageView   v;
+
+  PetscFunctionBegin;
+  jac->bucketed = PETSC_FALSE;
+  jac->nbuckets = 1;
+  jac->chunk    = 0;
+  if (!op->device || op->m <= 0) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PCMSOperatorGetView(op, 0, &v));
+  if (!v.perm) PetscFunctionReturn(PETSC_SUCCESS);
+#if defined(PETSC_HAVE_CUDA)
+  {
+    MSPermBuckets pb;
+    PetscBool     has;
+
+    PetscCall(MSImageGetPermBucketsDevice(op->img[0], &v, &pb, &has));
+    if (has && pb.nbuckets > 1) {
+      const PetscBool nonzero = (PetscBool)(jac->its > 1 && !jac->async);
+
+      jac->bucketed = PETSC_TRUE;
+      jac->nbuckets = pb.nbuckets;
+      jac->chunk    = pb.chunk;
+      bytes         = MS_BJS_BUCKET_WORK(op->m, PETSC_FALSE, PETSC_TRUE) * sizeof(double);
+      if (nonzero) bytes = PetscMax(bytes, MS_BJS_BUCKET_WORK(op->m, op->mpi, PETSC_FALSE) * sizeof(double));
+    }
+  }
+#endif
+  if (!jac->bucketed && jac->zfast) bytes = (size_t)op->m * sizeof(double);
+  if (bytes) PetscCall(PCMSBufferEnsure(op, &jac->zwork, bytes, jac->bucketed ? "PCBJSMOOTH's copies of b, the off-process part, the iterate and the result in the buckets of the permuted image" : "PCBJSMOOTH's result in the image's order"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PCSetUp_BJSmooth(PC pc)
 {
   PC_BJSmooth           *jac = (PC_BJSmooth *)pc->data;
@@ -311,12 +372,12 @@ static PetscErrorCode PCSetUp_BJSmooth(PC pc)
     PetscCall(PCMSBufferEnsure(op, &jac->zlv, nl * sizeof(double), "PCBJSMOOTH's compact in-slice values"));
     PetscCall(PCMSBufferEnsure(op, &jac->zdinv, (size_t)op->m * sizeof(double), "PCBJSMOOTH's inverse diagonal"));
     PetscCall(PCMSOperatorGetView(op, 0, &v));
-    if (op->device && v.perm) PetscCall(PCMSBufferEnsure(op, &jac->zwork, (size_t)op->m * sizeof(double), "PCBJSMOOTH's result in the image's order"));
     PetscCall(PCMSKernelBegin(op, &stream));
     err = pk->extract_local(&v, (int)jac->nloc, MS_PART_ALL, (short *)jac->zlc.ptr, (double *)jac->zlv.ptr, (double *)jac->zdinv.ptr, stream);
     PetscCall(PCMSKernelEnd(op, err, pk->backend, "extract_local", (PetscLogDouble)op->m));
     jac->zfast = PETSC_TRUE;
   }
+  PetscCall(PCBJSmoothSetUpBuckets(pc));
   jac->setup = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -709,6 +770,7 @@ static PetscErrorCode PCView_BJSmooth(PC pc, PetscViewer viewer)
   else if (img && img->m) PetscCall(PetscViewerASCIIPrintf(viewer, "  the image's row ordering on this process: %s%s%s\n", MatModSELLOrderings[img->applied], img->ordering == MATMODSELL_ORDERING_AUTO ? " (auto: " : "", img->ordering == MATMODSELL_ORDERING_AUTO ? (img->applied == MATMODSELL_ORDERING_PARTITION ? "the operator's order is not local)" : "the operator's order is already local, or one slice)") : ""));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  on the %s; in-slice coefficients in %s memory%s\n", where, jac->use_shared ? "shared" : "global", jac->use_shared ? "" : (jac->force_global ? " (forced)" : " (fallback: they do not fit in shared memory)")));
   if (jac->zfast) PetscCall(PetscViewerASCIIPrintf(viewer, "  sweeps from a zero guess (PCApply) read a compact copy of the in-slice entries (%" PetscInt_FMT " per row) instead of the image\n", jac->nloc));
+  if (jac->bucketed) PetscCall(PetscViewerASCIIPrintf(viewer, "  the permuted image's vectors move through %" PetscInt_FMT " buckets of %" PetscInt_FMT " rows (those of its product on the GPU, -mat_modsell_permute_chunk)\n", jac->nbuckets, jac->chunk));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -37,14 +37,17 @@ __device__ static inline double bjs_local_off(int t, int sh, int nn, const doubl
   return sum;
 }
 
+/* qx: where image row r's values of b, offp and xin lie (NULL: at r; a permuted image: perm, or the bucket positions
+   of MSPermBuckets with the inputs scattered into their buckets), and where an off-slice code c's value of xin lies
+   (qx[c - 1]); py: where row r's result goes (NULL: r; perm, or the bucket position of its user row) */
 template <int INNER, bool SHARED, bool ASYNC>
-__global__ void __launch_bounds__(1024) bjs_sweep_kernel(int m, const long long *__restrict__ sliceptr, const int *__restrict__ cols, const double *__restrict__ vals, const double *__restrict__ diag, const int *__restrict__ perm, int nloc, int inner_its, double rtol, int zero, const double *__restrict__ b, const double *__restrict__ offp, const double *xin, double *xout)
+__global__ void __launch_bounds__(1024) bjs_sweep_kernel(int m, const long long *__restrict__ sliceptr, const int *__restrict__ cols, const double *__restrict__ vals, const double *__restrict__ diag, const int *__restrict__ qx, const int *__restrict__ py, int nloc, int inner_its, double rtol, int zero, const double *__restrict__ b, const double *__restrict__ offp, const double *xin, double *xout)
 {
   extern __shared__ double smem[];
   const int  sh = blockDim.x, t = threadIdx.x, s = blockIdx.x;
   const int  r     = s * sh + t;
   const bool valid = r < m;
-  const int  o     = valid ? (perm ? perm[r] : r) : 0;
+  const int  o     = valid ? (qx ? __ldg(qx + r) : r) : 0;
   double    *win   = smem;                   /* sh: x window, then the inner iterate (or CG direction) */
   double    *red   = smem + sh;              /* BJS_RED */
   double    *lv    = smem + sh + BJS_RED;    /* nloc * sh (SHARED) */
@@ -83,7 +86,7 @@ __global__ void __launch_bounds__(1024) bjs_sweep_kernel(int m, const long long 
         nn++;
         if (!zero) acc -= v * win[-c - 1];
       } else if (c > 0 && !zero) {
-        const int j = perm ? __ldg(perm + (c - 1)) : c - 1; /* MS_CODE_COL(): a permuted image's codes are in its numbering */
+        const int j = qx ? __ldg(qx + (c - 1)) : c - 1; /* MS_CODE_COL() (qx = perm), or the bucket position */
         acc -= __ldg(vals + slot) * (ASYNC ? __ldcg(xin + j) : __ldg(xin + j));
       }
     }
@@ -156,40 +159,64 @@ __global__ void __launch_bounds__(1024) bjs_sweep_kernel(int m, const long long 
     }
   }
   if (valid) {
-    xout[o] = xi + y; /* eq. 4.9 */
+    xout[py ? __ldg(py + r) : r] = xi + y; /* eq. 4.9 */
     if (ASYNC) __threadfence();
   }
 }
 
 template <int INNER, bool SHARED>
-static void bjs_launch(const MSImageView *img, int inner_its, double rtol, int nloc, size_t smem, int zero, int async, const double *b, const double *offp, const double *xin, double *xout, cudaStream_t st)
+static void bjs_launch(const MSImageView *img, const int *qx, const int *py, int inner_its, double rtol, int nloc, size_t smem, int zero, int async, const double *b, const double *offp, const double *xin, double *xout, cudaStream_t st)
 {
-  if (async) bjs_sweep_kernel<INNER, SHARED, true><<<img->nslices, img->sh, smem, st>>>(img->m, img->sliceptr, img->cols, img->vals, img->diag, img->perm, nloc, inner_its, rtol, zero, b, offp, xin, xout);
-  else bjs_sweep_kernel<INNER, SHARED, false><<<img->nslices, img->sh, smem, st>>>(img->m, img->sliceptr, img->cols, img->vals, img->diag, img->perm, nloc, inner_its, rtol, zero, b, offp, xin, xout);
+  if (async) bjs_sweep_kernel<INNER, SHARED, true><<<img->nslices, img->sh, smem, st>>>(img->m, img->sliceptr, img->cols, img->vals, img->diag, qx, py, nloc, inner_its, rtol, zero, b, offp, xin, xout);
+  else bjs_sweep_kernel<INNER, SHARED, false><<<img->nslices, img->sh, smem, st>>>(img->m, img->sliceptr, img->cols, img->vals, img->diag, qx, py, nloc, inner_its, rtol, zero, b, offp, xin, xout);
 }
 
 extern "C" MS_BJS_SWEEP(MSBJSSweep_CUDA)
 {
   cudaStream_t st = (cudaStream_t)stream;
-  if (img->m <= 0 || img->nslices <= 0) return (int)cudaSuccess;
+  const int    m  = img->m;
+  /* the bucketed permutation (not in asynchronous mode: there xin is xout, read while other blocks write it) */
+  const bool   bk = MS_BJS_BUCKETED(img, pb, work) && !async;
+  const int   *qx = bk ? pb->qx : img->perm, *py = bk ? pb->py : img->perm;
+  double      *yo = bk ? work : xout;
+  const double *bi = b, *oi = offp, *xi = xin;
+  int          err;
+
+  if (m <= 0 || img->nslices <= 0) return (int)cudaSuccess;
+  if (bk) { /* b, offp, xin into their buckets: work + m, + 2m, ... (work: the results in their buckets) */
+    double *w = work + m;
+    if ((err = MSCUDABucketScatter(m, pb->px, b, w, stream))) return err;
+    bi = w;
+    w += m;
+    if (offp) {
+      if ((err = MSCUDABucketScatter(m, pb->px, offp, w, stream))) return err;
+      oi = w;
+      w += m;
+    }
+    if (!zero) {
+      if ((err = MSCUDABucketScatter(m, pb->px, xin, w, stream))) return err;
+      xi = w;
+    }
+  }
   switch (inner) {
   case MS_BJS_INNER_JACOBI:
-    if (use_shared) bjs_launch<MS_BJS_INNER_JACOBI, true>(img, inner_its, inner_rtol, nloc, smem, zero, async, b, offp, xin, xout, st);
-    else bjs_launch<MS_BJS_INNER_JACOBI, false>(img, inner_its, inner_rtol, nloc, smem, zero, async, b, offp, xin, xout, st);
+    if (use_shared) bjs_launch<MS_BJS_INNER_JACOBI, true>(img, qx, py, inner_its, inner_rtol, nloc, smem, zero, async, bi, oi, xi, yo, st);
+    else bjs_launch<MS_BJS_INNER_JACOBI, false>(img, qx, py, inner_its, inner_rtol, nloc, smem, zero, async, bi, oi, xi, yo, st);
     break;
   case MS_BJS_INNER_GS:
-    if (use_shared) bjs_launch<MS_BJS_INNER_GS, true>(img, inner_its, inner_rtol, nloc, smem, zero, async, b, offp, xin, xout, st);
-    else bjs_launch<MS_BJS_INNER_GS, false>(img, inner_its, inner_rtol, nloc, smem, zero, async, b, offp, xin, xout, st);
+    if (use_shared) bjs_launch<MS_BJS_INNER_GS, true>(img, qx, py, inner_its, inner_rtol, nloc, smem, zero, async, bi, oi, xi, yo, st);
+    else bjs_launch<MS_BJS_INNER_GS, false>(img, qx, py, inner_its, inner_rtol, nloc, smem, zero, async, bi, oi, xi, yo, st);
     break;
   case MS_BJS_INNER_SGS:
-    if (use_shared) bjs_launch<MS_BJS_INNER_SGS, true>(img, inner_its, inner_rtol, nloc, smem, zero, async, b, offp, xin, xout, st);
-    else bjs_launch<MS_BJS_INNER_SGS, false>(img, inner_its, inner_rtol, nloc, smem, zero, async, b, offp, xin, xout, st);
+    if (use_shared) bjs_launch<MS_BJS_INNER_SGS, true>(img, qx, py, inner_its, inner_rtol, nloc, smem, zero, async, bi, oi, xi, yo, st);
+    else bjs_launch<MS_BJS_INNER_SGS, false>(img, qx, py, inner_its, inner_rtol, nloc, smem, zero, async, bi, oi, xi, yo, st);
     break;
   default:
-    if (use_shared) bjs_launch<MS_BJS_INNER_CG, true>(img, inner_its, inner_rtol, nloc, smem, zero, async, b, offp, xin, xout, st);
-    else bjs_launch<MS_BJS_INNER_CG, false>(img, inner_its, inner_rtol, nloc, smem, zero, async, b, offp, xin, xout, st);
+    if (use_shared) bjs_launch<MS_BJS_INNER_CG, true>(img, qx, py, inner_its, inner_rtol, nloc, smem, zero, async, bi, oi, xi, yo, st);
+    else bjs_launch<MS_BJS_INNER_CG, false>(img, qx, py, inner_its, inner_rtol, nloc, smem, zero, async, bi, oi, xi, yo, st);
   }
-  return (int)cudaGetLastError();
+  if ((err = (int)cudaGetLastError())) return err;
+  return bk ? MSCUDABucketGather(m, pb->qy, work, NULL, xout, stream) : (int)cudaSuccess;
 }
 
 template <int INNER>
@@ -283,14 +310,14 @@ extern "C" MS_BJS_ANALYZE(MSBJSAnalyze_CUDA)
    inverse diagonal). The window is double-buffered: sweep it writes buffer it % 2 and reads it after one
    barrier; the other buffer was last read in sweep it - 1, which every thread finished before that
    barrier, so one barrier per sweep suffices. */
-template <int NL, bool OUTIMG>
-__global__ void __launch_bounds__(1024) bjs_zero_jacobi_kernel(int m, const short *__restrict__ lcg, const double *__restrict__ lvg, const double *__restrict__ dinv, const int *__restrict__ perm, int inner_its, const double *__restrict__ b, const double *__restrict__ offp, double *__restrict__ xout)
+template <int NL>
+__global__ void __launch_bounds__(1024) bjs_zero_jacobi_kernel(int m, const short *__restrict__ lcg, const double *__restrict__ lvg, const double *__restrict__ dinv, const int *__restrict__ qx, const int *__restrict__ py, int inner_its, const double *__restrict__ b, const double *__restrict__ offp, double *__restrict__ xout)
 {
   extern __shared__ double win[]; /* 2 * sh */
   const int  sh = blockDim.x, t = threadIdx.x;
   const int  r     = blockIdx.x * sh + t;
   const bool valid = r < m;
-  const int  o     = valid ? (perm ? perm[r] : r) : 0;
+  const int  o     = valid ? (qx ? __ldg(qx + r) : r) : 0; /* where row r's b and offp lie (as in bjs_sweep_kernel) */
   double     lv[NL], rl = 0.0, di = 1.0, y = 0.0;
   int        lc[NL];
 
@@ -315,22 +342,36 @@ __global__ void __launch_bounds__(1024) bjs_zero_jacobi_kernel(int m, const shor
       if (lc[j] >= 0) sm += lv[j] * wb[lc[j]];
     y = (rl - sm) * di;
   }
-  if (valid) xout[OUTIMG ? r : o] = y; /* OUTIMG: in the image's order (brought back by bjs_unpermute_kernel) */
+  if (valid) xout[py ? __ldg(py + r) : r] = y; /* py NULL with a permuted image: in the image's order (gathered back) */
 }
 
 extern "C" MS_BJS_ZERO_JACOBI(MSBJSZeroJacobi_CUDA)
 {
-  cudaStream_t st   = (cudaStream_t)stream;
-  const size_t smem = 2 * (size_t)img->sh * sizeof(double);
-  const bool   outimg = img->perm && img->iperm && work; /* y in the image's order, then brought back */
-  double      *xo     = outimg ? work : xout;
-  cudaError_t  err;
-  if (img->m <= 0 || img->nslices <= 0) return (int)cudaSuccess;
+  cudaStream_t  st     = (cudaStream_t)stream;
+  const int     m      = img->m;
+  const size_t  smem   = 2 * (size_t)img->sh * sizeof(double);
+  const bool    bk     = MS_BJS_BUCKETED(img, pb, work);              /* b, offp scattered into buckets, y into buckets */
+  const bool    outimg = !bk && img->perm && img->iperm && work;       /* y in the image's order, then gathered back */
+  const int    *qx     = bk ? pb->qx : img->perm;                      /* where row r's b and offp lie */
+  const int    *py     = bk ? pb->py : (outimg ? NULL : img->perm);    /* where its result goes */
+  double       *xo     = bk || outimg ? work : xout;
+  const double *bi = b, *oi = offp;
+  int           err;
+
+  if (m <= 0 || img->nslices <= 0) return (int)cudaSuccess;
+  if (nloc < 1 || nloc > MS_PATTERN_MAXLOC) return (int)cudaErrorInvalidValue; /* the cases below */
+  if (bk) { /* b and offp into their buckets: work + m, work + 2m */
+    if ((err = MSCUDABucketScatter(m, pb->px, b, work + m, stream))) return err;
+    bi = work + m;
+    if (offp) {
+      if ((err = MSCUDABucketScatter(m, pb->px, offp, work + 2 * (size_t)m, stream))) return err;
+      oi = work + 2 * (size_t)m;
+    }
+  }
   switch (nloc) {
 #define BJS_ZCASE(NL) \
   case NL: \
-    if (outimg) bjs_zero_jacobi_kernel<NL, true><<<img->nslices, img->sh, smem, st>>>(img->m, lc, lv, dinv, img->perm, inner_its, b, offp, xo); \
-    else bjs_zero_jacobi_kernel<NL, false><<<img->nslices, img->sh, smem, st>>>(img->m, lc, lv, dinv, img->perm, inner_its, b, offp, xo); \
+    bjs_zero_jacobi_kernel<NL><<<img->nslices, img->sh, smem, st>>>(m, lc, lv, dinv, qx, py, inner_its, bi, oi, xo); \
     break;
     BJS_ZCASE(1)
     BJS_ZCASE(2)
@@ -341,11 +382,10 @@ extern "C" MS_BJS_ZERO_JACOBI(MSBJSZeroJacobi_CUDA)
     BJS_ZCASE(7)
     BJS_ZCASE(8)
 #undef BJS_ZCASE
-  default:
-    return (int)cudaErrorInvalidValue;
   }
-  if ((err = cudaGetLastError())) return (int)err;
-  return outimg ? MSCUDAUnpermute(img->m, img->iperm, work, NULL, xout, stream) : (int)cudaSuccess;
+  if ((err = (int)cudaGetLastError())) return err;
+  if (bk) return MSCUDABucketGather(m, pb->qy, work, NULL, xout, stream);
+  return outimg ? MSCUDAUnpermute(m, img->iperm, work, NULL, xout, stream) : (int)cudaSuccess;
 }
 
 extern "C" const MSBJSKernels MSBJSKernels_CUDA = {"cuda", MSBJSAnalyze_CUDA, MSBJSConfigure_CUDA, MSBJSSweep_CUDA, MSBJSZeroJacobi_CUDA};

@@ -166,6 +166,8 @@ MS_BJS_SWEEP(MSBJSSweep_Reference)
 
   (void)smem;
   (void)async; /* in place (xin == xout): the slices are visited in order */
+  (void)pb;    /* data movement of the CUDA version only */
+  (void)work;
   (void)stream;
   if ((err = BJSBlockCreate(&h, img, inner, inner_its, inner_rtol, nloc, use_shared))) return err;
   for (int s = 0; s < img->nslices; s++) {
@@ -216,6 +218,7 @@ MS_BJS_ZERO_JACOBI(MSBJSZeroJacobi_Reference)
   const int sh = img->sh, m = img->m;
   double   *y, *win, *rl;
 
+  (void)pb; /* data movement of the CUDA version only */
   (void)work;
   (void)stream;
   if (m <= 0) return 0;
