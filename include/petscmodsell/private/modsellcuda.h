@@ -43,8 +43,9 @@ typedef struct {
 int MSCUDAMult(const MSImageView *img, const MSPermBuckets *pb, const double *x, const double *yin, double *y, double *work, void *stream);
 
 /* The arrays of MSPermBuckets for m rows, chunk C (1 <= C < m): px, qx, py, qy (m ints each, device) from perm and
-   iperm (stable radix sorts by bucket on the stream; stream-ordered temporaries of 4 m ints) */
-int MSCUDAPermBucketsBuild(int m, int chunk, const int *perm, const int *iperm, int *px, int *qx, int *py, int *qy, void *stream);
+   iperm (stable radix sorts by bucket on the stream; stream-ordered temporaries of 4 m ints); exported for the kernel
+   tests (src/ksp/pc/tests/ex2) */
+MS_KERNEL_EXTERN int MSCUDAPermBucketsBuild(int m, int chunk, const int *perm, const int *iperm, int *px, int *qx, int *py, int *qy, void *stream);
 /* bcols[s] = cols[s] > 0 ? qx[cols[s] - 1] + 1 : cols[s] for the nslots slots of an image */
 int MSCUDAPermBucketsRecode(long long nslots, const int *cols, const int *qx, int *bcols, void *stream);
 /* pass (a): inter[px[j]] = x[j], j < m */
