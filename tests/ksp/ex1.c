@@ -256,6 +256,15 @@ int main(int argc, char **argv)
          suffix: factor
          args: -ksp_type {{gmres cg}} -pc_type {{ilu icc}}
 
+   testset:
+      # PCFIELDSPLIT by the DMDA's components (MatCreateSubMatrix of the operator), additive and multiplicative
+      requires: !cuda
+      output_file: output/ex1_agree.out
+      nsize: {{1 3}}
+      args: -n 8 -dof 3 -ksp_type gmres -ksp_rtol 1e-8 -pc_type fieldsplit -pc_fieldsplit_type {{additive multiplicative}} -fieldsplit_pc_type jacobi
+      test:
+         suffix: fieldsplit
+
    # the same on the GPU against aijcusparse, with the copies of the solve
    testset:
       requires: cuda
@@ -278,6 +287,9 @@ int main(int argc, char **argv)
          suffix: cuda_mg_galerkin
          TODO: 8 iterations against aijcusparse's 5 on the H100 (2026-11-24; the Galerkin products agree, being investigated; docs/composition.md)
          args: -n 17 -ksp_type cg -ksp_rtol 1e-8 -pc_type mg -pc_mg_levels 3 -pc_mg_galerkin both -test_mat_type aijmodsell
+      test:
+         suffix: cuda_fieldsplit
+         args: -n 8 -dof 3 -ksp_type gmres -ksp_rtol 1e-8 -pc_type fieldsplit -pc_fieldsplit_type {{additive multiplicative}} -fieldsplit_pc_type jacobi
       test:
          suffix: cuda_pbjacobi
          args: -n 6 -ksp_type cg -ksp_rtol 1e-8 -pc_type pbjacobi -dof {{1 2 3 4 5 6 7}}
