@@ -32,23 +32,6 @@ PetscErrorCode MSImageCreate(MSImage *img)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode MSImageFreeDevice(MSImage img)
-{
-  PetscFunctionBegin;
-#if defined(PETSC_HAVE_CUDA)
-  void **p[] = {&img->d_sliceptr, &img->d_cols, &img->d_vals, &img->d_diag, &img->d_perm, &img->d_csr2slot, &img->d_csrvals, &img->d_xwork, &img->d_iperm, &img->d_pbuckets, &img->d_pbcols};
-  for (size_t i = 0; i < PETSC_STATIC_ARRAY_LENGTH(p); i++) {
-    if (*p[i]) PetscCallCUDA(cudaFree(*p[i]));
-    *p[i] = NULL;
-  }
-#endif
-  img->dev_bytes   = 0;
-  img->dev_pattern = PETSC_FALSE;
-  img->pb_ready    = PETSC_FALSE;
-  img->pb_bytes    = 0;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* Drop the arrays of the bucketed permuted product (the image stays) */
 static PetscErrorCode MSImageFreePermBuckets(MSImage img)
 {
@@ -63,6 +46,23 @@ static PetscErrorCode MSImageFreePermBuckets(MSImage img)
   img->pb_bytes    = 0;
   img->pb_ready    = PETSC_FALSE;
   img->pb_nbuckets = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the image's device arrays, the bucket arrays included */
+static PetscErrorCode MSImageFreeDevice(MSImage img)
+{
+  PetscFunctionBegin;
+  PetscCall(MSImageFreePermBuckets(img));
+#if defined(PETSC_HAVE_CUDA)
+  void **p[] = {&img->d_sliceptr, &img->d_cols, &img->d_vals, &img->d_diag, &img->d_perm, &img->d_csr2slot, &img->d_csrvals, &img->d_xwork, &img->d_iperm};
+  for (size_t i = 0; i < PETSC_STATIC_ARRAY_LENGTH(p); i++) {
+    if (*p[i]) PetscCallCUDA(cudaFree(*p[i]));
+    *p[i] = NULL;
+  }
+#endif
+  img->dev_bytes   = 0;
+  img->dev_pattern = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
