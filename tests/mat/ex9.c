@@ -2,7 +2,7 @@ static char help[] = "Products of MATMODSELL matrices and MatAXPY() on their res
 (-ref_mat_type, default aij): C = A P, P^T A P (again after a change of A's values), P^T C, then PCGAMG's prolongator smoothing MatAYPX(C, alpha, P, SUBSET_NONZERO_PATTERN)\n\
 (DIFFERENT_NONZERO_PATTERN when a row of A lacks its diagonal), then MatAXPY(C, beta, P, DIFFERENT_NONZERO_PATTERN) and\n\
 MatAXPY(C, gamma, C0, SUBSET_NONZERO_PATTERN) with C0 = A P of the reference type;\n\
-products of each result and its reference must agree; the operator's MatMultTranspose(Add) must agree with the reference's. With -check_device (PETSc with CUDA), C's values must be\n\
+products of each result and its reference must agree; the operator's MatMultTranspose(Add) too (PCMG's restriction). With -check_device (PETSc with CUDA), C's values must be\n\
 current on the GPU after each sum whenever the reference's are (aijcusparse adds a subset pattern on the GPU; PETSc's\n\
 generic MatAXPY, which mixed types took before, brings the values to the host).\n\
 A: the test matrix (-kind ..., see mstest.h), square; P: an aggregation-like tentative prolongator (one entry per row,\n\
@@ -37,9 +37,11 @@ static PetscErrorCode CreateP(MPI_Comm comm, PetscInt n, PetscInt agg, MatType t
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* MatMult, MatMultTranspose, MatMultTransposeAdd (into another vector) and the diagonal of a result against the
-   reference's, relative to the norms of Cr and of the vectors (products on the GPU add in another order than the host's) */
-static PetscErrorCode Compare(Mat Cr, Mat C, PetscRandom rnd, PetscReal tol, const char *label, PetscInt *nfail)
+/* MatMult, MatMultTranspose and the diagonal of a result against the reference's, relative to the norms of Cr and of
+   the vectors (products on the GPU add in another order than the host's). With tadd also MatMultTransposeAdd(C, u, w, v)
+   into a vector v that holds other values, against Cr^T u + w computed by MatMultTranspose() and VecAXPY() (PETSc
+   3.26.1's aijcusparse MatMultTransposeAdd() with distinct w and v adds v's old device values: not the reference) */
+static PetscErrorCode Compare(Mat Cr, Mat C, PetscBool tadd, PetscRandom rnd, PetscReal tol, const char *label, PetscInt *nfail)
 {
   Vec       x, y, yr, u, v, vr, w;
   PetscReal nA, n1, nx, nu, nw;
@@ -62,13 +64,16 @@ static PetscErrorCode Compare(Mat Cr, Mat C, PetscRandom rnd, PetscReal tol, con
   PetscCall(MatMultTranspose(C, u, v));
   PetscCall(MatMultTranspose(Cr, u, vr));
   PetscCall(MSTestCheck(PETSC_COMM_WORLD, label, "MatMultTranspose", v, vr, n1 * nu, tol, nfail));
-  PetscCall(VecDuplicate(v, &w));
-  PetscCall(VecSetRandom(w, rnd));
-  PetscCall(VecNorm(w, NORM_INFINITY, &nw));
-  PetscCall(MatMultTransposeAdd(C, u, w, v));
-  PetscCall(MatMultTransposeAdd(Cr, u, w, vr));
-  PetscCall(MSTestCheck(PETSC_COMM_WORLD, label, "MatMultTransposeAdd", v, vr, n1 * nu + nw, tol, nfail));
-  PetscCall(VecDestroy(&w));
+  if (tadd) {
+    PetscCall(VecDuplicate(v, &w));
+    PetscCall(VecSetRandom(w, rnd));
+    PetscCall(VecNorm(w, NORM_INFINITY, &nw));
+    PetscCall(VecSet(v, 1000.0));
+    PetscCall(MatMultTransposeAdd(C, u, w, v));
+    PetscCall(VecAXPY(vr, 1.0, w));
+    PetscCall(MSTestCheck(PETSC_COMM_WORLD, label, "MatMultTransposeAdd", v, vr, n1 * nu + nw, tol, nfail));
+    PetscCall(VecDestroy(&w));
+  }
   PetscCall(MatGetSize(C, &M, &N));
   if (M == N) {
     PetscCall(MatGetDiagonal(C, y));
@@ -127,32 +132,32 @@ int main(int argc, char **argv)
   PetscCall(MSTestCreateMat(PETSC_COMM_WORLD, &csr, ref, &Ar));
   PetscCall(CreateP(PETSC_COMM_WORLD, csr.nrows, agg, MATMODSELL, &P));
   PetscCall(CreateP(PETSC_COMM_WORLD, csr.nrows, agg, ref, &Pr));
-  PetscCall(Compare(Ar, A, rnd, tol, "A", &nfail)); /* the operator's own transposed products (PCMG's restriction) */
+  PetscCall(Compare(Ar, A, PETSC_TRUE, rnd, tol, "A", &nfail)); /* the operator's own transposed products (PCMG's restriction) */
 
   PetscCall(MatMatMult(A, P, MAT_INITIAL_MATRIX, PETSC_DETERMINE, &C));
   PetscCall(MatMatMult(Ar, Pr, MAT_INITIAL_MATRIX, PETSC_DETERMINE, &Cr));
   PetscCall(MatMatMult(Ar, Pr, MAT_INITIAL_MATRIX, PETSC_DETERMINE, &C0));
   PetscCall(MatProductClear(C));
   PetscCall(MatProductClear(Cr));
-  PetscCall(Compare(Cr, C, rnd, tol, "A P", &nfail));
+  PetscCall(Compare(Cr, C, PETSC_FALSE, rnd, tol, "A P", &nfail));
   { /* Galerkin products (PCGAMG, PCMG): P^T A P, and P^T (A P) through MatTransposeMatMult(), twice (the second reuses) */
     Mat D, Dr;
 
     PetscCall(MatPtAP(A, P, MAT_INITIAL_MATRIX, PETSC_DETERMINE, &D));
     PetscCall(MatPtAP(Ar, Pr, MAT_INITIAL_MATRIX, PETSC_DETERMINE, &Dr));
-    PetscCall(Compare(Dr, D, rnd, tol, "P^T A P", &nfail));
+    PetscCall(Compare(Dr, D, PETSC_FALSE, rnd, tol, "P^T A P", &nfail));
     PetscCall(MatScale(A, 2.0));
     PetscCall(MatScale(Ar, 2.0));
     PetscCall(MatPtAP(A, P, MAT_REUSE_MATRIX, PETSC_DETERMINE, &D));
     PetscCall(MatPtAP(Ar, Pr, MAT_REUSE_MATRIX, PETSC_DETERMINE, &Dr));
-    PetscCall(Compare(Dr, D, rnd, tol, "P^T A P again after A *= 2", &nfail));
+    PetscCall(Compare(Dr, D, PETSC_FALSE, rnd, tol, "P^T A P again after A *= 2", &nfail));
     PetscCall(MatScale(A, 0.5));
     PetscCall(MatScale(Ar, 0.5));
     PetscCall(MatDestroy(&D));
     PetscCall(MatDestroy(&Dr));
     PetscCall(MatTransposeMatMult(P, C, MAT_INITIAL_MATRIX, PETSC_DETERMINE, &D));
     PetscCall(MatTransposeMatMult(Pr, Cr, MAT_INITIAL_MATRIX, PETSC_DETERMINE, &Dr));
-    PetscCall(Compare(Dr, D, rnd, tol, "P^T (A P)", &nfail));
+    PetscCall(Compare(Dr, D, PETSC_FALSE, rnd, tol, "P^T (A P)", &nfail));
     PetscCall(MatDestroy(&D));
     PetscCall(MatDestroy(&Dr));
   }
@@ -162,17 +167,17 @@ int main(int argc, char **argv)
   PetscCall(MatAYPX(C, -0.7, P, sub ? SUBSET_NONZERO_PATTERN : DIFFERENT_NONZERO_PATTERN));
   PetscCall(MatAYPX(Cr, -0.7, Pr, sub ? SUBSET_NONZERO_PATTERN : DIFFERENT_NONZERO_PATTERN));
   PetscCall(CheckDevice(C, Cr, check, "MatAYPX(A P, alpha, P)"));
-  PetscCall(Compare(Cr, C, rnd, tol, "MatAYPX(A P, alpha, P)", &nfail));
+  PetscCall(Compare(Cr, C, PETSC_FALSE, rnd, tol, "MatAYPX(A P, alpha, P)", &nfail));
 
   PetscCall(MatAXPY(C, 0.25, P, DIFFERENT_NONZERO_PATTERN));
   PetscCall(MatAXPY(Cr, 0.25, Pr, DIFFERENT_NONZERO_PATTERN));
   PetscCall(CheckDevice(C, Cr, check, "MatAXPY(C, beta, P, DIFFERENT_NONZERO_PATTERN)"));
-  PetscCall(Compare(Cr, C, rnd, tol, "MatAXPY(C, beta, P)", &nfail));
+  PetscCall(Compare(Cr, C, PETSC_FALSE, rnd, tol, "MatAXPY(C, beta, P)", &nfail));
 
   PetscCall(MatAXPY(C, 2.0, C0, SUBSET_NONZERO_PATTERN));
   PetscCall(MatAXPY(Cr, 2.0, C0, SUBSET_NONZERO_PATTERN));
   PetscCall(CheckDevice(C, Cr, check, "MatAXPY(C, gamma, C0, SUBSET_NONZERO_PATTERN)"));
-  PetscCall(Compare(Cr, C, rnd, tol, "MatAXPY(C, gamma, C0)", &nfail));
+  PetscCall(Compare(Cr, C, PETSC_FALSE, rnd, tol, "MatAXPY(C, gamma, C0)", &nfail));
 
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s\n", nfail ? "FAILED" : "OK"));
   PetscCall(MatDestroy(&C0));

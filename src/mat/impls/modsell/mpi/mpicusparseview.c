@@ -14,7 +14,8 @@
    collective. Through it, in PETSc's (MPI)aijcusparse code and with public interfaces only:
 
    - MatMultTranspose() and MatMultTransposeAdd() with CUDA vectors (PCMG's and PCGAMG's restriction on several
-     processes; MPIAIJ's operation ran the blocks' own, through the blocks' sequential views: two views' memory);
+     processes; MPIAIJ's operation ran the blocks' own, through the blocks' sequential views: two views' memory; the
+     add in place, see below);
    - the MatProduct family when every operand is MATMPIAIJMODSELL or MATMPIAIJCUSPARSE, none bound to the CPU: MPIAIJ's
      device backend (MatProductSetFromOptions_MPIAIJBACKEND: AB, AtB, PtAP by COO on the GPU; the others MPIAIJ's
      host code on the views, as for aijcusparse), the result MATMPIAIJCUSPARSE; the phases are wrapped by the
@@ -167,9 +168,10 @@ PetscErrorCode MatMultTranspose_MPIAIJModSELL(Mat A, Vec x, Vec y)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* z = y + A^T x. Through the view as z = A^T x + z after z = y: the sequential view's transposed product-and-add with
-   distinct y and z gave wrong results on an H100 (seq/cusparseview.c), the in-place form is the one MPIAIJ's code uses
-   for every block */
+/* z = y + A^T x. Through the view as z = A^T x + z after z = y: PETSc 3.26.1's aijcusparse transposed product-and-add
+   with distinct y and z is wrong (MatMultAddKernel_SeqAIJCUSPARSE, transposed branch: z taken write-only, then the SpMV
+   with beta = 1 adds z's old device values, then y), which MPIAIJ's MatMultTransposeAdd would hit in the diagonal
+   block; the in-place form (y == z: z read, beta = 1) is correct */
 PetscErrorCode MatMultTransposeAdd_MPIAIJModSELL(Mat A, Vec x, Vec y, Vec z)
 {
   Mat_MPIAIJModSELL *mm = (Mat_MPIAIJModSELL *)A->spptr;
