@@ -12,6 +12,9 @@
    - the point-block Jacobi setups (PCPBJACOBI, PCVPBJACOBI take their CUDA path for a cuSPARSE block diagonal);
    - the cusparse factorizations (-pc_factor_mat_solver_type cusparse: ILU, ICC, LU, Cholesky), which factor the view.
 
+   The products' wrappers (operands swapped for their views, the numeric phase refreshing them, the result's MatAXPY)
+   also serve MATMPIAIJMODSELL and its MPI view (mpi/mpicusparseview.c).
+
    Memory: the device CSR, nnz (8 + 4) + 4 (m + 1) bytes (-mat_view ::ascii_info reports it once the view exists).
    A matrix bound to the CPU, and operations with host vectors, keep SeqAIJ's host operations.
 */
