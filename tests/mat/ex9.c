@@ -1,26 +1,33 @@
-static char help[] = "Products of MATSEQAIJMODSELL matrices and MatAXPY() on their results, against a reference type\n\
+static char help[] = "Products of MATMODSELL matrices and MatAXPY() on their results, against a reference type\n\
 (-ref_mat_type, default aij): C = A P, P^T A P (again after a change of A's values), P^T C, then PCGAMG's prolongator smoothing MatAYPX(C, alpha, P, SUBSET_NONZERO_PATTERN)\n\
 (DIFFERENT_NONZERO_PATTERN when a row of A lacks its diagonal), then MatAXPY(C, beta, P, DIFFERENT_NONZERO_PATTERN) and\n\
 MatAXPY(C, gamma, C0, SUBSET_NONZERO_PATTERN) with C0 = A P of the reference type;\n\
-products of each result and its reference must agree. With -check_device (PETSc with CUDA), C's values must be\n\
+products of each result and its reference must agree; the operator's MatMultTranspose(Add) too (PCMG's restriction). With -check_device (PETSc with CUDA), C's values must be\n\
 current on the GPU after each sum whenever the reference's are (aijcusparse adds a subset pattern on the GPU; PETSc's\n\
 generic MatAXPY, which mixed types took before, brings the values to the host).\n\
 A: the test matrix (-kind ..., see mstest.h), square; P: an aggregation-like tentative prolongator (one entry per row,\n\
-every -agg rows one column) with a second entry in every third row. One process.\n";
+every -agg rows one column) with a second entry in every third row. Any number of processes (MATSEQAIJMODSELL on one,\n\
+MATMPIAIJMODSELL on several; -row_weights w0,w1,... splits the rows unevenly, a weight 0 gives a process no rows).\n";
 
 #include <mstest.h>
 
-/* P: n x ceil(n / agg), row i -> column i / agg (1.0), and every third row also column (i / agg + 1) % nc (0.5) */
-static PetscErrorCode CreateP(PetscInt n, PetscInt agg, MatType type, Mat *P)
+/* P: n x ceil(n / agg), row i -> column i / agg (1.0), and every third row also column (i / agg + 1) % nc (0.5); rows
+   split as the test matrix's (MSTestSplit()), set by the process that owns them */
+static PetscErrorCode CreateP(MPI_Comm comm, PetscInt n, PetscInt agg, MatType type, Mat *P)
 {
   const PetscInt nc = (n + agg - 1) / agg;
+  PetscInt       m, mc, rstart, rend;
 
   PetscFunctionBegin;
-  PetscCall(MatCreate(PETSC_COMM_SELF, P));
-  PetscCall(MatSetSizes(*P, n, nc, n, nc));
+  PetscCall(MSTestSplit(comm, n, &m));
+  PetscCall(MSTestSplit(comm, nc, &mc));
+  PetscCall(MatCreate(comm, P));
+  PetscCall(MatSetSizes(*P, m, mc, n, nc));
   PetscCall(MatSetType(*P, type));
   PetscCall(MatSeqAIJSetPreallocation(*P, 2, NULL));
-  for (PetscInt i = 0; i < n; i++) {
+  PetscCall(MatMPIAIJSetPreallocation(*P, 2, NULL, 2, NULL));
+  PetscCall(MatGetOwnershipRange(*P, &rstart, &rend));
+  for (PetscInt i = rstart; i < rend; i++) {
     PetscInt    c[2] = {i / agg, (i / agg + 1) % nc};
     PetscScalar v[2] = {1.0, 0.5};
     PetscCall(MatSetValues(*P, 1, &i, (i % 3 == 0 && nc > 1) ? 2 : 1, c, v, INSERT_VALUES));
@@ -31,11 +38,13 @@ static PetscErrorCode CreateP(PetscInt n, PetscInt agg, MatType type, Mat *P)
 }
 
 /* MatMult, MatMultTranspose and the diagonal of a result against the reference's, relative to the norms of Cr and of
-   the vector (products on the GPU add in another order than the host's) */
-static PetscErrorCode Compare(Mat Cr, Mat C, PetscRandom rnd, PetscReal tol, const char *label, PetscInt *nfail)
+   the vectors (products on the GPU add in another order than the host's). With tadd also MatMultTransposeAdd(C, u, w, v)
+   into a vector v that holds other values, against Cr^T u + w computed by MatMultTranspose() and VecAXPY() (PETSc
+   3.26.1's aijcusparse MatMultTransposeAdd() with distinct w and v adds v's old device values: not the reference) */
+static PetscErrorCode Compare(Mat Cr, Mat C, PetscBool tadd, PetscRandom rnd, PetscReal tol, const char *label, PetscInt *nfail)
 {
-  Vec       x, y, yr, u, v, vr;
-  PetscReal nA, n1, nx, nu;
+  Vec       x, y, yr, u, v, vr, w;
+  PetscReal nA, n1, nx, nu, nw;
   PetscInt  M, N;
 
   PetscFunctionBegin;
@@ -55,6 +64,16 @@ static PetscErrorCode Compare(Mat Cr, Mat C, PetscRandom rnd, PetscReal tol, con
   PetscCall(MatMultTranspose(C, u, v));
   PetscCall(MatMultTranspose(Cr, u, vr));
   PetscCall(MSTestCheck(PETSC_COMM_WORLD, label, "MatMultTranspose", v, vr, n1 * nu, tol, nfail));
+  if (tadd) {
+    PetscCall(VecDuplicate(v, &w));
+    PetscCall(VecSetRandom(w, rnd));
+    PetscCall(VecNorm(w, NORM_INFINITY, &nw));
+    PetscCall(VecSet(v, 1000.0));
+    PetscCall(MatMultTransposeAdd(C, u, w, v));
+    PetscCall(VecAXPY(vr, 1.0, w));
+    PetscCall(MSTestCheck(PETSC_COMM_WORLD, label, "MatMultTransposeAdd", v, vr, n1 * nu + nw, tol, nfail));
+    PetscCall(VecDestroy(&w));
+  }
   PetscCall(MatGetSize(C, &M, &N));
   if (M == N) {
     PetscCall(MatGetDiagonal(C, y));
@@ -70,16 +89,19 @@ static PetscErrorCode Compare(Mat Cr, Mat C, PetscRandom rnd, PetscReal tol, con
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* with -check_device: C's values are current on the device whenever the reference's are */
+/* with -check_device: C's values are current on the device whenever the reference's are (on every process) */
 static PetscErrorCode CheckDevice(Mat C, Mat Cr, PetscBool check, const char *what)
 {
   PetscMemType mt, mtr;
+  PetscMPIInt  bad, anybad;
 
   PetscFunctionBegin;
   if (!check) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(MatGetCurrentMemType(C, &mt));
   PetscCall(MatGetCurrentMemType(Cr, &mtr));
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s: result on the device when the reference's is: %s\n", what, PetscMemTypeDevice(mt) || !PetscMemTypeDevice(mtr) ? "yes" : "NO"));
+  bad = (PetscMemTypeDevice(mt) || !PetscMemTypeDevice(mtr)) ? 0 : 1;
+  PetscCallMPI(MPIU_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, PetscObjectComm((PetscObject)C)));
+  PetscCall(PetscPrintf(PetscObjectComm((PetscObject)C), "%s: result on the device when the reference's is: %s\n", what, anybad ? "NO" : "yes"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -89,7 +111,6 @@ int main(int argc, char **argv)
   Mat         A, Ar, P, Pr, C, Cr, C0;
   PetscRandom rnd;
   PetscInt    nfail = 0, agg = 4;
-  PetscMPIInt size;
   PetscReal   tol = 1e-12;
   PetscBool   check = PETSC_FALSE, sub;
   char        ref[64] = MATAIJ;
@@ -97,8 +118,6 @@ int main(int argc, char **argv)
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(PetscModSELLInitializePackage());
-  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
-  PetscCheck(size == 1, PETSC_COMM_WORLD, PETSC_ERR_WRONG_MPI_SIZE, "One process: the test is about MATSEQAIJMODSELL");
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "ex9 options", NULL);
   PetscCall(PetscOptionsString("-ref_mat_type", "reference matrix type", NULL, ref, ref, sizeof(ref), NULL));
   PetscCall(PetscOptionsInt("-agg", "rows per aggregate of P", NULL, agg, &agg, NULL));
@@ -111,33 +130,34 @@ int main(int argc, char **argv)
   PetscCall(MSTestRandomCreate(PETSC_COMM_WORLD, &rnd));
   PetscCall(MSTestCreateMat(PETSC_COMM_WORLD, &csr, NULL, &A)); /* MATMODSELL with the -mat_modsell_* options */
   PetscCall(MSTestCreateMat(PETSC_COMM_WORLD, &csr, ref, &Ar));
-  PetscCall(CreateP(csr.nrows, agg, MATSEQAIJMODSELL, &P));
-  PetscCall(CreateP(csr.nrows, agg, ref, &Pr));
+  PetscCall(CreateP(PETSC_COMM_WORLD, csr.nrows, agg, MATMODSELL, &P));
+  PetscCall(CreateP(PETSC_COMM_WORLD, csr.nrows, agg, ref, &Pr));
+  PetscCall(Compare(Ar, A, PETSC_TRUE, rnd, tol, "A", &nfail)); /* the operator's own transposed products (PCMG's restriction) */
 
   PetscCall(MatMatMult(A, P, MAT_INITIAL_MATRIX, PETSC_DETERMINE, &C));
   PetscCall(MatMatMult(Ar, Pr, MAT_INITIAL_MATRIX, PETSC_DETERMINE, &Cr));
   PetscCall(MatMatMult(Ar, Pr, MAT_INITIAL_MATRIX, PETSC_DETERMINE, &C0));
   PetscCall(MatProductClear(C));
   PetscCall(MatProductClear(Cr));
-  PetscCall(Compare(Cr, C, rnd, tol, "A P", &nfail));
+  PetscCall(Compare(Cr, C, PETSC_FALSE, rnd, tol, "A P", &nfail));
   { /* Galerkin products (PCGAMG, PCMG): P^T A P, and P^T (A P) through MatTransposeMatMult(), twice (the second reuses) */
     Mat D, Dr;
 
     PetscCall(MatPtAP(A, P, MAT_INITIAL_MATRIX, PETSC_DETERMINE, &D));
     PetscCall(MatPtAP(Ar, Pr, MAT_INITIAL_MATRIX, PETSC_DETERMINE, &Dr));
-    PetscCall(Compare(Dr, D, rnd, tol, "P^T A P", &nfail));
+    PetscCall(Compare(Dr, D, PETSC_FALSE, rnd, tol, "P^T A P", &nfail));
     PetscCall(MatScale(A, 2.0));
     PetscCall(MatScale(Ar, 2.0));
     PetscCall(MatPtAP(A, P, MAT_REUSE_MATRIX, PETSC_DETERMINE, &D));
     PetscCall(MatPtAP(Ar, Pr, MAT_REUSE_MATRIX, PETSC_DETERMINE, &Dr));
-    PetscCall(Compare(Dr, D, rnd, tol, "P^T A P again after A *= 2", &nfail));
+    PetscCall(Compare(Dr, D, PETSC_FALSE, rnd, tol, "P^T A P again after A *= 2", &nfail));
     PetscCall(MatScale(A, 0.5));
     PetscCall(MatScale(Ar, 0.5));
     PetscCall(MatDestroy(&D));
     PetscCall(MatDestroy(&Dr));
     PetscCall(MatTransposeMatMult(P, C, MAT_INITIAL_MATRIX, PETSC_DETERMINE, &D));
     PetscCall(MatTransposeMatMult(Pr, Cr, MAT_INITIAL_MATRIX, PETSC_DETERMINE, &Dr));
-    PetscCall(Compare(Dr, D, rnd, tol, "P^T (A P)", &nfail));
+    PetscCall(Compare(Dr, D, PETSC_FALSE, rnd, tol, "P^T (A P)", &nfail));
     PetscCall(MatDestroy(&D));
     PetscCall(MatDestroy(&Dr));
   }
@@ -147,17 +167,17 @@ int main(int argc, char **argv)
   PetscCall(MatAYPX(C, -0.7, P, sub ? SUBSET_NONZERO_PATTERN : DIFFERENT_NONZERO_PATTERN));
   PetscCall(MatAYPX(Cr, -0.7, Pr, sub ? SUBSET_NONZERO_PATTERN : DIFFERENT_NONZERO_PATTERN));
   PetscCall(CheckDevice(C, Cr, check, "MatAYPX(A P, alpha, P)"));
-  PetscCall(Compare(Cr, C, rnd, tol, "MatAYPX(A P, alpha, P)", &nfail));
+  PetscCall(Compare(Cr, C, PETSC_FALSE, rnd, tol, "MatAYPX(A P, alpha, P)", &nfail));
 
   PetscCall(MatAXPY(C, 0.25, P, DIFFERENT_NONZERO_PATTERN));
   PetscCall(MatAXPY(Cr, 0.25, Pr, DIFFERENT_NONZERO_PATTERN));
   PetscCall(CheckDevice(C, Cr, check, "MatAXPY(C, beta, P, DIFFERENT_NONZERO_PATTERN)"));
-  PetscCall(Compare(Cr, C, rnd, tol, "MatAXPY(C, beta, P)", &nfail));
+  PetscCall(Compare(Cr, C, PETSC_FALSE, rnd, tol, "MatAXPY(C, beta, P)", &nfail));
 
   PetscCall(MatAXPY(C, 2.0, C0, SUBSET_NONZERO_PATTERN));
   PetscCall(MatAXPY(Cr, 2.0, C0, SUBSET_NONZERO_PATTERN));
   PetscCall(CheckDevice(C, Cr, check, "MatAXPY(C, gamma, C0, SUBSET_NONZERO_PATTERN)"));
-  PetscCall(Compare(Cr, C, rnd, tol, "MatAXPY(C, gamma, C0)", &nfail));
+  PetscCall(Compare(Cr, C, PETSC_FALSE, rnd, tol, "MatAXPY(C, gamma, C0)", &nfail));
 
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s\n", nfail ? "FAILED" : "OK"));
   PetscCall(MatDestroy(&C0));
@@ -177,6 +197,7 @@ int main(int argc, char **argv)
 
    test:
      suffix: lap2d
+     nsize: {{1 3}}
      args: -kind lap2d -nx 23 -ny 19
    test:
      suffix: unstructured
@@ -184,6 +205,18 @@ int main(int argc, char **argv)
    test:
      suffix: edge
      args: -kind edge -n 700 -dense_row 500 -agg 3
+   testset:
+     # three processes, the second without rows
+     nsize: 3
+     args: -row_weights 2,0,1
+     test:
+       suffix: unstructured_uneven
+       output_file: output/ex9_unstructured.out
+       args: -kind unstructured -n 900 -agg 7 -mat_modsell_ordering {{natural partition}}
+     test:
+       suffix: edge_uneven
+       output_file: output/ex9_edge.out
+       args: -kind edge -n 700 -dense_row 500 -agg 3
    testset:
      requires: cuda
      args: -ref_mat_type aijcusparse -check_device -vec_type cuda
@@ -193,5 +226,18 @@ int main(int argc, char **argv)
      test:
        suffix: cuda_unstructured
        args: -kind unstructured -n 900 -agg 7 -mat_modsell_ordering {{natural partition}}
+   testset:
+     # MATMPIAIJMODSELL's products, sums and transposed products through its MPIAIJCUSPARSE view
+     requires: cuda
+     nsize: 3
+     args: -ref_mat_type aijcusparse -check_device -vec_type cuda -use_gpu_aware_mpi 0
+     test:
+       suffix: cuda_np3_lap2d
+       output_file: output/ex9_cuda_lap2d.out
+       args: -kind lap2d -nx 23 -ny 19
+     test:
+       suffix: cuda_np3_unstructured_uneven
+       output_file: output/ex9_cuda_unstructured.out
+       args: -kind unstructured -n 900 -agg 7 -mat_modsell_ordering {{natural partition}} -row_weights 2,0,1
 
 TEST*/

@@ -189,6 +189,29 @@ typedef struct {
   struct _MatOps     parent;        /* the SeqAIJ operations overridden by this type */
 } Mat_SeqAIJModSELL;
 
+/* The cuSPARSE view of a MATMPIAIJMODSELL matrix (mpi/mpicusparseview.c, PETSc with CUDA): a MATMPIAIJCUSPARSE matrix
+   made by MatCreateMPIAIJWithSplitArrays() on the host CSR arrays of the diagonal block and on the row offsets and
+   values of the off-diagonal block; the off-diagonal block's column indices are a copy (PETSc's constructor takes
+   them in global numbering and compacts them in place at assembly). Made collectively on first need. */
+typedef struct {
+  Mat                view;                   /* NULL until first needed */
+  PetscObjectState   state, dstate, ostate;  /* of the matrix and of its blocks when the view's values were taken */
+  PetscObjectState   nzstate, dnzstate, onzstate; /* nonzero states when the view was made */
+  const PetscInt    *ai, *aj, *oi, *oj, *garray; /* the host arrays it was made from (made again when they move) */
+  const PetscScalar *aa, *oa;
+  PetscInt          *ojcopy;     /* the off-diagonal block's column indices, owned here (local numbering after assembly) */
+  size_t             bytes;      /* on this process: device CSR of both blocks and the ghost vector */
+  size_t             host_bytes; /* on this process: ojcopy */
+} MSMPICUSPARSEView;
+
+/* The MATMPIAIJMODSELL private data (A->spptr) */
+typedef struct {
+  MatModSELLSettings settings; /* passed on to the blocks */
+  MSMPICUSPARSEView  cs;
+  struct _MatOps     parent;
+  PetscErrorCode (*prealloc)(Mat, PetscInt, const PetscInt[], PetscInt, const PetscInt[]);
+} Mat_MPIAIJModSELL;
+
 /* The settings of either type, one code for both (modsell.c). A MATMODSELL matrix composes "MatModSELLGetSettings_C",
    (Mat, MatModSELLSettings **), which gives the address of its settings, and may compose "MatModSELLApplySettings_C",
    (Mat), which the setters call after a change (an MPI matrix passes its settings on to its blocks). The setters
@@ -241,6 +264,20 @@ PETSC_INTERN PetscErrorCode MatGetBlockDiagonal_SeqAIJModSELL(Mat, Mat *);
 PETSC_INTERN PetscErrorCode MatProductSetFromOptions_SeqAIJModSELL(Mat);
 PETSC_INTERN PetscErrorCode MatAXPY_SeqAIJModSELL_OnCUSPARSE(Mat, PetscScalar, Mat, MatStructure);
 PETSC_INTERN PetscErrorCode MatGetFactor_SeqAIJModSELL_CUSPARSE(Mat, MatFactorType, Mat *);
+/* the products' wrappers, shared with the MPI type: aijcusparse's product chosen on the operands' views (every
+   MATSEQAIJMODSELL and MATMPIAIJMODSELL operand replaced by its view), its symbolic and numeric phases wrapped */
+PETSC_INTERN PetscErrorCode MatProductSetFromOptions_ModSELL_OnViews(Mat);
+/* mpi/mpicusparseview.c: the up-to-date MPI view (a borrowed reference; collective), freeing it, and the operations
+   that use it */
+PETSC_INTERN PetscErrorCode MatMPIAIJModSELLGetCUSPARSE_Private(Mat, Mat *);
+PETSC_INTERN PetscErrorCode MatMPIAIJModSELLDestroyCUSPARSE_Private(Mat);
+PETSC_INTERN PetscErrorCode MatMPIAIJModSELLViewCUSPARSE_Private(Mat, PetscViewer);
+PETSC_INTERN PetscErrorCode MatMultTranspose_MPIAIJModSELL(Mat, Vec, Vec);
+PETSC_INTERN PetscErrorCode MatMultTransposeAdd_MPIAIJModSELL(Mat, Vec, Vec, Vec);
+PETSC_INTERN PetscErrorCode MatProductSetFromOptions_MPIAIJModSELL(Mat);
+PETSC_INTERN PetscErrorCode MatAXPY_MPIAIJModSELL_OnCUSPARSE(Mat, PetscScalar, Mat, MatStructure);
+/* a product's MATMPIAIJCUSPARSE result C gets X's MatAXPY operation (X: its first MATMPIAIJMODSELL operand) */
+PETSC_INTERN PetscErrorCode MatMPIAIJModSELLResultTakeAXPY_Private(Mat, Mat);
 #endif
 
 /* The local box (nx, ny, nz points, dof per point) of the DMDA a matrix was created from (DMCreateMatrix());

@@ -8,11 +8,7 @@
 */
 #include <petscmodsell/private/modsellimpl.h>
 
-typedef struct {
-  MatModSELLSettings settings; /* passed on to the blocks */
-  struct _MatOps     parent;
-  PetscErrorCode (*prealloc)(Mat, PetscInt, const PetscInt[], PetscInt, const PetscInt[]);
-} Mat_MPIAIJModSELL;
+/* Mat_MPIAIJModSELL: modsellimpl.h (its cuSPARSE view: mpicusparseview.c) */
 
 /* Make both blocks MATSEQAIJMODSELL with this matrix's settings */
 static PetscErrorCode MatMPIAIJModSELLSetUpBlocks(Mat A)
@@ -143,6 +139,9 @@ static PetscErrorCode MatView_MPIAIJModSELL(Mat A, PetscViewer viewer)
   PetscFunctionBegin;
   PetscCall((*mm->parent.view)(A, viewer));
   PetscCall(MatModSELLView_Private(A, viewer));
+#if defined(PETSC_HAVE_CUDA)
+  PetscCall(MatMPIAIJModSELLViewCUSPARSE_Private(A, viewer));
+#endif
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -206,6 +205,9 @@ static PetscErrorCode MatComposeAll_MPIAIJModSELL(Mat B, PetscBool set)
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatModSELLGetSettings_C", set ? MatModSELLGetSettings_MPIAIJModSELL : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatModSELLApplySettings_C", set ? MatModSELLApplySettings_MPIAIJModSELL : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatModSELLGetInfo_C", set ? MatModSELLGetInfo_MPIAIJModSELL : NULL));
+#if defined(PETSC_HAVE_CUDA)
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatProductSetFromOptions_anytype_C", set ? MatProductSetFromOptions_MPIAIJModSELL : NULL));
+#endif
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -215,6 +217,12 @@ static PetscErrorCode MatMPIAIJModSELLStrip(Mat B, PetscBool blocks)
 
   PetscFunctionBegin;
   if (!mm) PetscFunctionReturn(PETSC_SUCCESS);
+#if defined(PETSC_HAVE_CUDA)
+  PetscCall(MatMPIAIJModSELLDestroyCUSPARSE_Private(B));
+  B->ops->multtranspose         = mm->parent.multtranspose;
+  B->ops->multtransposeadd      = mm->parent.multtransposeadd;
+  B->ops->productsetfromoptions = mm->parent.productsetfromoptions;
+#endif
   if (blocks && B->preallocated) {
     Mat Ad, Ao;
 
@@ -260,11 +268,27 @@ static PetscErrorCode MatDestroy_MPIAIJModSELL(Mat A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* With CUDA the results of products on the views (MATMPIAIJCUSPARSE) carry this operation too: Y is then such a result
+   (mpicusparseview.c) */
 static PetscErrorCode MatAXPY_MPIAIJModSELL(Mat Y, PetscScalar a, Mat X, MatStructure str)
 {
-  Mat_MPIAIJModSELL saved = *(Mat_MPIAIJModSELL *)Y->spptr;
+  Mat_MPIAIJModSELL saved;
 
   PetscFunctionBegin;
+#if defined(PETSC_HAVE_CUDA)
+  {
+    PetscBool isms;
+
+    PetscCall(PetscObjectTypeCompare((PetscObject)Y, MATMPIAIJMODSELL, &isms));
+    if (!isms) {
+      PetscCall(MatAXPY_MPIAIJModSELL_OnCUSPARSE(Y, a, X, str));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+  }
+#endif
+  saved = *(Mat_MPIAIJModSELL *)Y->spptr;
+  saved.cs.view   = NULL; /* the copy carries the settings and the parent's operations only */
+  saved.cs.ojcopy = NULL;
   PetscCall((*saved.parent.axpy)(Y, a, X, str));
   PetscCall(MatModSELLSettingsCopy_Private(&saved.settings, Y)); /* a new matrix moved in with MatHeaderMerge() */
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -327,6 +351,11 @@ PetscErrorCode MatCreate_MPIAIJModSELL(Mat A)
   A->ops->setfromoptions = MatSetFromOptions_MPIAIJModSELL;
   A->ops->axpy           = MatAXPY_MPIAIJModSELL;
   A->ops->transpose      = MatTranspose_MPIAIJModSELL;
+#if defined(PETSC_HAVE_CUDA)
+  A->ops->multtranspose         = MatMultTranspose_MPIAIJModSELL;
+  A->ops->multtransposeadd      = MatMultTransposeAdd_MPIAIJModSELL;
+  A->ops->productsetfromoptions = MatProductSetFromOptions_MPIAIJModSELL;
+#endif
   PetscCall(MatComposeAll_MPIAIJModSELL(A, PETSC_TRUE));
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatConvert_mpiaijmodsell_mpiaij_C", MatConvert_MPIAIJModSELL_MPIAIJ));
   PetscCall(MatModSELLSetType_Private(A, MATMPIAIJMODSELL));

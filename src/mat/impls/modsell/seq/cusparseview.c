@@ -12,6 +12,9 @@
    - the point-block Jacobi setups (PCPBJACOBI, PCVPBJACOBI take their CUDA path for a cuSPARSE block diagonal);
    - the cusparse factorizations (-pc_factor_mat_solver_type cusparse: ILU, ICC, LU, Cholesky), which factor the view.
 
+   The products' wrappers (operands swapped for their views, the numeric phase refreshing them, the result's MatAXPY)
+   also serve MATMPIAIJMODSELL and its MPI view (mpi/mpicusparseview.c).
+
    Memory: the device CSR, nnz (8 + 4) + 4 (m + 1) bytes (-mat_view ::ascii_info reports it once the view exists).
    A matrix bound to the CPU, and operations with host vectors, keep SeqAIJ's host operations.
 */
@@ -95,8 +98,8 @@ PetscErrorCode MatGetBlockDiagonal_SeqAIJModSELL(Mat A, Mat *D)
 }
 
 /* ---------------------------------------------------------------------------------------------------- products */
-/* Replace the MATSEQAIJMODSELL operands of the product C by their views (saved[] keeps them; no reference counts
-   change), and put them back */
+/* Replace the MATSEQAIJMODSELL and MATMPIAIJMODSELL operands of the product C by their views (saved[] keeps them; no
+   reference counts change), and put them back. The MPI view is collective: every process swaps the same operands. */
 static PetscErrorCode MSProductSwapIn(Mat C, Mat saved[3])
 {
   Mat_Product *p      = C->product;
@@ -104,11 +107,13 @@ static PetscErrorCode MSProductSwapIn(Mat C, Mat saved[3])
 
   PetscFunctionBegin;
   for (int i = 0; i < 3; i++) {
-    PetscBool ms = PETSC_FALSE;
+    PetscBool ms = PETSC_FALSE, mpims = PETSC_FALSE;
 
     saved[i] = *ops[i];
     if (*ops[i]) PetscCall(PetscObjectTypeCompare((PetscObject)*ops[i], MATSEQAIJMODSELL, &ms));
+    if (*ops[i] && !ms) PetscCall(PetscObjectTypeCompare((PetscObject)*ops[i], MATMPIAIJMODSELL, &mpims));
     if (ms) PetscCall(MatSeqAIJModSELLGetCUSPARSE_Private(saved[i], ops[i]));
+    else if (mpims) PetscCall(MatMPIAIJModSELLGetCUSPARSE_Private(saved[i], ops[i]));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -126,7 +131,29 @@ typedef struct {
   void              *data;
   PetscCtxDestroyFn *destroy;
   PetscErrorCode (*numeric)(Mat);
+  PetscObjectId mpiview[3]; /* the MPI views the symbolic phase ran on (0: not a MATMPIAIJMODSELL operand) */
 } MSProductCtx;
+
+/* MPIAIJ's product data (MPIAIJBACKEND's intermediate products) hold the blocks of the MPI views of the symbolic phase:
+   a view made again since (a new nonzero pattern, or the host arrays moved) cannot be used by the numeric phase. The
+   views are made collectively, so every process sees the same. */
+static PetscErrorCode MSProductRecordMPIViews(Mat C, Mat saved[3], MSProductCtx *ctx, PetscBool check)
+{
+  Mat_Product *p      = C->product;
+  Mat          ops[3] = {p->A, p->B, p->C};
+
+  PetscFunctionBegin;
+  for (int i = 0; i < 3; i++) {
+    PetscBool     mpims = PETSC_FALSE;
+    PetscObjectId id    = 0;
+
+    if (saved[i]) PetscCall(PetscObjectTypeCompare((PetscObject)saved[i], MATMPIAIJMODSELL, &mpims));
+    if (mpims) PetscCall(PetscObjectGetId((PetscObject)ops[i], &id));
+    if (check) PetscCheck(id == ctx->mpiview[i], PetscObjectComm((PetscObject)C), PETSC_ERR_ARG_WRONGSTATE, "MATMPIAIJMODSELL product: the nonzero pattern (or the arrays) of an operand changed since the symbolic phase; make the product again with MAT_INITIAL_MATRIX");
+    else ctx->mpiview[i] = id;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 static PetscErrorCode MSProductCtxDestroy(void *arg) /* called with the address of the data slot */
 {
@@ -150,6 +177,11 @@ static PetscErrorCode MatProductNumeric_SeqAIJModSELL_View(Mat C)
   PetscFunctionBegin;
   PetscCheck(ctx && p->destroy == MSProductCtxDestroy && ctx->numeric, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MATSEQAIJMODSELL product without its numeric phase");
   PetscCall(MSProductSwapIn(C, saved));
+  ierr = MSProductRecordMPIViews(C, saved, ctx, PETSC_TRUE);
+  if (ierr) {
+    MSProductSwapOut(C, saved);
+    PetscCall(ierr);
+  }
   p->data    = ctx->data;
   p->destroy = ctx->destroy;
   ierr       = (*ctx->numeric)(C);
@@ -203,6 +235,18 @@ static PetscErrorCode MSProductResultTakeAXPY(Mat C, Mat saved[3])
   PetscBool iscs;
 
   PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)C, MATMPIAIJCUSPARSE, &iscs));
+  if (iscs) { /* an MPI result: the first MATMPIAIJMODSELL operand's operation (mpi/mpicusparseview.c) */
+    for (int i = 0; i < 3; i++) {
+      PetscBool isms = PETSC_FALSE;
+
+      if (saved[i]) PetscCall(PetscObjectTypeCompare((PetscObject)saved[i], MATMPIAIJMODSELL, &isms));
+      if (!isms) continue;
+      PetscCall(MatMPIAIJModSELLResultTakeAXPY_Private(C, saved[i]));
+      break;
+    }
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(PetscObjectTypeCompare((PetscObject)C, MATSEQAIJCUSPARSE, &iscs));
   if (!iscs || !C->ops->axpy) PetscFunctionReturn(PETSC_SUCCESS);
   for (int i = 0; i < 3; i++) {
@@ -226,18 +270,20 @@ static PetscErrorCode MatProductSymbolic_SeqAIJModSELL_View(Mat C)
 {
   Mat_Product   *p = C->product;
   Mat            saved[3];
-  MSProductCtx  *ctx;
+  MSProductCtx  *ctx = NULL;
   PetscErrorCode ierr;
 
   PetscFunctionBegin;
   PetscCall(MSProductSwapIn(C, saved));
   ierr = (*p->A->ops->productsetfromoptions)(C);
   if (!ierr && C->ops->productsymbolic) ierr = (*C->ops->productsymbolic)(C);
+  if (!ierr) ierr = PetscNew(&ctx);
+  if (!ierr) ierr = MSProductRecordMPIViews(C, saved, ctx, PETSC_FALSE);
   MSProductSwapOut(C, saved);
+  if (ierr) PetscCall(PetscFree(ctx));
   PetscCall(ierr);
   PetscCall(MSProductResultTakeAXPY(C, saved));
   PetscCheck(C->ops->productnumeric, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MATSEQAIJMODSELL product: aijcusparse gave no numeric phase");
-  PetscCall(PetscNew(&ctx));
   ctx->data              = p->data;
   ctx->destroy           = p->destroy;
   ctx->numeric           = C->ops->productnumeric;
@@ -255,9 +301,8 @@ static PetscErrorCode MatProductSymbolic_SeqAIJModSELL_View(Mat C)
 PetscErrorCode MatProductSetFromOptions_SeqAIJModSELL(Mat C)
 {
   Mat_Product *p      = C->product;
-  Mat          ops[3] = {p->A, p->B, p->type == MATPRODUCT_ABC ? p->C : NULL}, saved[3], ms = NULL;
+  Mat          ops[3] = {p->A, p->B, p->type == MATPRODUCT_ABC ? p->C : NULL}, ms = NULL;
   PetscBool    dev    = (PetscBool)!C->structure_only;
-  PetscErrorCode ierr;
 
   PetscFunctionBegin;
   for (int i = 0; i < 3; i++) {
@@ -275,6 +320,19 @@ PetscErrorCode MatProductSetFromOptions_SeqAIJModSELL(Mat C)
     PetscCall((*((Mat_SeqAIJModSELL *)ms->spptr)->parent.productsetfromoptions)(C));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
+  PetscCall(MatProductSetFromOptions_ModSELL_OnViews(C));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* aijcusparse's MatProductSetFromOptions() on the views of the operands (the caller has decided that every operand is
+   (MPI)AIJMODSELL or (MPI)AIJCUSPARSE, none bound to the CPU), its symbolic phase wrapped */
+PetscErrorCode MatProductSetFromOptions_ModSELL_OnViews(Mat C)
+{
+  Mat_Product   *p = C->product;
+  Mat            saved[3];
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
   PetscCall(MSProductSwapIn(C, saved));
   ierr = (*p->A->ops->productsetfromoptions)(C); /* aijcusparse's, on the views */
   MSProductSwapOut(C, saved);
