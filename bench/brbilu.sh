@@ -12,7 +12,10 @@
 #              of copy bandwidth) and reports the PC's device memory per unknown
 # Configurations: brbilu (default rmilu) single and double factors with BiCGSTAB, brbilu single with CG (symmetric
 # variant: -pc_brbilu_symmetric), brbilu single BiCGSTAB with larger blocks (-pc_brbilu_min_block_rows 4096: ~16^3
-# bricks, fewer and wider-levelled blocks for the warp-per-block kernels; a different preconditioner), CG + Jacobi on aijcusparse and on sellcuda, BiCGSTAB + ILU(0) cusparse,
+# bricks, fewer and wider-levelled blocks for the warp-per-block kernels; a different preconditioner), brbilu single
+# BiCGSTAB without the shared-memory staging of the substitution (-pc_brbilu_apply_stage 0: the same function),
+# brbilu single on a MATMODSELL operator (aijmodsell: the plugin's product) with BiCGSTAB and with CG (symmetric
+# variant), CG + Jacobi on aijcusparse and on sellcuda, BiCGSTAB + ILU(0) cusparse,
 # CG + GAMG (run once: no warm-up solve, its setup takes 10-23 s).
 # Run in the repository root after `source .carry/setup2.sh` (PETSC_DIR: a CUDA PETSc, B=$PWD/build-cuda with
 # $B/lib/libpetscmodsell.so and $B/ex45). Writes OUTDIR/brbilu.log (summary) and the programs' outputs.
@@ -41,11 +44,16 @@ configs=(
   "brbilu-double-bcgs|aijcusparse|-ksp_type bcgs -pc_type brbilu -pc_brbilu_factor_precision double"
   "brbilu-single-cg-sym|aijcusparse|-ksp_type cg -pc_type brbilu -pc_brbilu_symmetric -pc_brbilu_factor_precision single"
   "brbilu-single-bcgs-large|aijcusparse|-ksp_type bcgs -pc_type brbilu -pc_brbilu_factor_precision single -pc_brbilu_min_block_rows 4096"
+  "brbilu-single-bcgs-nostage|aijcusparse|-ksp_type bcgs -pc_type brbilu -pc_brbilu_factor_precision single -pc_brbilu_apply_stage 0"
+  "brbilu-single-bcgs-modsell|aijmodsell|-ksp_type bcgs -pc_type brbilu -pc_brbilu_factor_precision single"
+  "brbilu-single-cg-sym-modsell|aijmodsell|-ksp_type cg -pc_type brbilu -pc_brbilu_symmetric -pc_brbilu_factor_precision single"
   "jacobi-cg-aijcusparse|aijcusparse|-ksp_type cg -pc_type jacobi"
   "jacobi-cg-sellcuda|sellcuda|-ksp_type cg -pc_type jacobi"
   "ilu0-bcgs-cusparse|aijcusparse|-ksp_type bcgs -pc_type ilu -pc_factor_mat_solver_type cusparse"
   "gamg-cg|aijcusparse|-ksp_type cg -pc_type gamg -bench_warmup 0"
 )
+
+brbtags=$(for c in "${configs[@]}"; do t=${c%%|*}; case $t in brbilu-*) echo "$t" ;; esac; done)
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0 && b > 0) printf "%.2f", a / b; else print "n/a" }'; }
 
@@ -85,7 +93,7 @@ for step in $steps; do
     done
     run45 jacobi-cg-aijcusparse-again aijcusparse -ksp_type cg -pc_type jacobi
     ref=${tot45[jacobi-cg-aijcusparse]:-0}
-    for tag in brbilu-single-bcgs brbilu-double-bcgs brbilu-single-cg-sym brbilu-single-bcgs-large; do
+    for tag in $brbtags; do
       say "ex45 ratios $tag: vs jacobi/aijcusparse $(ratio "$ref" "${tot45[$tag]:-0}")x, vs jacobi/sellcuda $(ratio "${tot45[jacobi-cg-sellcuda]:-0}" "${tot45[$tag]:-0}")x, vs ILU(0) cusparse $(ratio "${tot45[ilu0-bcgs-cusparse]:-0}" "${tot45[$tag]:-0}")x, vs GAMG $(ratio "${tot45[gamg-cg]:-0}" "${tot45[$tag]:-0}")x (setup+solve, >1: brbilu faster)"
     done ;;
   magnetron)
@@ -103,7 +111,7 @@ for step in $steps; do
       grep -E '^bench: (copy|apply)' "$f" | sed 's/^bench: /    /'
     done
     ref=${totm[jacobi-cg-aijcusparse]:-0}
-    for tag in brbilu-single-bcgs brbilu-double-bcgs brbilu-single-cg-sym brbilu-single-bcgs-large; do
+    for tag in $brbtags; do
       say "magnetron ratios $tag: vs jacobi/aijcusparse $(ratio "$ref" "${totm[$tag]:-0}")x, vs jacobi/sellcuda $(ratio "${totm[jacobi-cg-sellcuda]:-0}" "${totm[$tag]:-0}")x, vs ILU(0) cusparse $(ratio "${totm[ilu0-bcgs-cusparse]:-0}" "${totm[$tag]:-0}")x, vs GAMG $(ratio "${totm[gamg-cg]:-0}" "${totm[$tag]:-0}")x (setup+solve, >1: brbilu faster)"
     done ;;
   *) say "unknown step $step" ;;
