@@ -12,9 +12,7 @@
 #              of copy bandwidth) and reports the PC's device memory per unknown
 # Configurations: brbilu (default rmilu) single and double factors with BiCGSTAB, brbilu single with CG (symmetric
 # variant: -pc_brbilu_symmetric), brbilu single BiCGSTAB with larger blocks (-pc_brbilu_min_block_rows 4096: ~16^3
-# bricks, fewer and wider-levelled blocks for the warp-per-block kernels; a different preconditioner), brbilu single
-# BiCGSTAB without the shared-memory staging of the substitution (-pc_brbilu_apply_stage 0: the same function),
-# brbilu single on a MATMODSELL operator (aijmodsell: the plugin's product) with BiCGSTAB and with CG (symmetric
+# bricks, fewer and wider-levelled blocks for the warp-per-block kernels; a different preconditioner), brbilu single on a MATMODSELL operator (aijmodsell: the plugin's product) with BiCGSTAB and with CG (symmetric
 # variant), CG + Jacobi on aijcusparse and on sellcuda, BiCGSTAB + ILU(0) cusparse,
 # CG + GAMG (run once: no warm-up solve, its setup takes 10-23 s).
 # Run in the repository root after `source .carry/setup2.sh` (PETSC_DIR: a CUDA PETSc, B=$PWD/build-cuda with
@@ -44,7 +42,6 @@ configs=(
   "brbilu-double-bcgs|aijcusparse|-ksp_type bcgs -pc_type brbilu -pc_brbilu_factor_precision double"
   "brbilu-single-cg-sym|aijcusparse|-ksp_type cg -pc_type brbilu -pc_brbilu_symmetric -pc_brbilu_factor_precision single"
   "brbilu-single-bcgs-large|aijcusparse|-ksp_type bcgs -pc_type brbilu -pc_brbilu_factor_precision single -pc_brbilu_min_block_rows 4096"
-  "brbilu-single-bcgs-nostage|aijcusparse|-ksp_type bcgs -pc_type brbilu -pc_brbilu_factor_precision single -pc_brbilu_apply_stage 0"
   "brbilu-single-bcgs-modsell|aijmodsell|-ksp_type bcgs -pc_type brbilu -pc_brbilu_factor_precision single"
   "brbilu-single-cg-sym-modsell|aijmodsell|-ksp_type cg -pc_type brbilu -pc_brbilu_symmetric -pc_brbilu_factor_precision single"
   "jacobi-cg-aijcusparse|aijcusparse|-ksp_type cg -pc_type jacobi"

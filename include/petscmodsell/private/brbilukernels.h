@@ -43,10 +43,6 @@ extern "C" {
 #define MS_BRB_BAD_NONE (~0ULL)
 
 /* the layout (host scalars and the backend's arrays) */
-/* The GPU substitution stages a block's solution in shared memory (one warp per block, 4 per thread block) for blocks
-   of at most this many rows (48 KB per thread block) */
-#define MS_BRB_STAGE_MAXROWS 1536
-
 typedef struct {
   int       ncolors;
   int       nb[MS_BRB_MAXCOLORS];       /* blocks of colour c */
@@ -54,7 +50,6 @@ typedef struct {
   int       boff[MS_BRB_MAXCOLORS + 1]; /* first block (blocks numbered colour by colour) */
   long long roff[MS_BRB_MAXCOLORS + 1]; /* first storage row of colour c (= rstart[boff[c]]) */
   long long soff[MS_BRB_MAXCOLORS + 1]; /* first slot of colour c: soff[c + 1] = soff[c] + (roff[c + 1] - roff[c]) * W[c] */
-  int       shrows;                     /* the substitution's staging in shared memory: the most rows of a block (0: none; at most MS_BRB_STAGE_MAXROWS) */
   /* backend memory */
   const int            *rstart; /* nblocks + 1: first storage row of each block */
   const int            *lstart; /* nblocks + 1: first level of each block */

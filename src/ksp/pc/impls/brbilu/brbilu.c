@@ -57,8 +57,6 @@ typedef struct {
   PetscInt64          nslots, nlower, nupper, nlevels;
   PetscLogDouble      factor_flops, apply_flops;
   PetscInt            maxw, maxlev;
-  PetscInt            maxrows; /* the most rows of a block */
-  PetscBool           stage;   /* -pc_brbilu_apply_stage: the GPU substitution stages a block's y in shared memory */
 
   /* -pc_brbilu_layout_check: the backend's layout against the host reference's (a developer's check) */
   PetscBool lcheck, lcheck_bad;
@@ -412,8 +410,6 @@ static PetscErrorCode PCBRBILUBuildLayout(PC pc, PetscBool *ok)
   }
   lay->boff[ord->ncolors] = (int)nb;
   lay->roff[ord->ncolors] = ns;
-  jac->maxrows            = 0;
-  for (PetscInt b = 0; b < nb; b++) jac->maxrows = PetscMax(jac->maxrows, bstart[b + 1] - bstart[b]);
   if (ord->grid)
     for (PetscInt a = 0; a < 3; a++) {
       grid.box[a]  = (int)ord->box[a];
@@ -814,8 +810,7 @@ static PetscErrorCode PCApply_BRBILU(PC pc, Vec r, Vec z)
   PetscCall(PCMSVecGetArrayRead(op, ru, &b));
   PetscCall(PCMSVecGetArray(op, zu, PETSC_MEMORY_ACCESS_WRITE, &x));
   PetscCall(PCMSKernelBegin(op, &stream));
-  jac->lay.shrows = jac->stage ? (int)jac->maxrows : 0;
-  err             = jac->k->apply(&jac->lay, jac->precision == PCBRBILU_PRECISION_SINGLE, jac->fvals.ptr, jac->fdinv.ptr, (const double *)b, (double *)x, (double *)jac->y.ptr, stream);
+  err = jac->k->apply(&jac->lay, jac->precision == PCBRBILU_PRECISION_SINGLE, jac->fvals.ptr, jac->fdinv.ptr, (const double *)b, (double *)x, (double *)jac->y.ptr, stream);
   PetscCall(PCMSKernelEnd(op, err, jac->k->backend, "apply", jac->apply_flops));
   PetscCall(PCMSVecRestoreArrayRead(op, ru, &b));
   PetscCall(PCMSVecRestoreArray(op, zu, PETSC_MEMORY_ACCESS_WRITE, &x));
@@ -885,7 +880,6 @@ static PetscErrorCode PCSetFromOptions_BRBILU(PC pc, PetscOptionItems PetscOptio
     jac->minrows = minrows;
     PCBRBILUInvalidate(jac);
   }
-  PetscCall(PetscOptionsBool("-pc_brbilu_apply_stage", "(developer) The GPU substitution keeps each block's solution in shared memory while it walks the block's levels (blocks of at most " PetscStringize(MS_BRB_STAGE_MAXROWS) " rows; the same function either way)", "", jac->stage, &jac->stage, NULL));
   PetscCall(PetscOptionsBool("-pc_brbilu_layout_check", "(developer) Compare the layout the kernels build (levels, storage rows, slots; on the GPU the CUDA kernels) with the host reference's, bit for bit, at every new structure; an error if they differ", "", jac->lcheck, &jac->lcheck, NULL));
   sym = jac->symmetric_opt == PETSC_BOOL3_TRUE ? PETSC_TRUE : PETSC_FALSE;
   PetscCall(PetscOptionsBool("-pc_brbilu_symmetric", "Symmetric (IC-type) factors M = (I + L) D (I + L)^T, for CG (default: when the operator is known to be symmetric, MatIsSymmetricKnown())", "PCBRBILUSetSymmetric", sym, &sym, &flg));
@@ -936,7 +930,6 @@ static PetscErrorCode PCView_BRBILU(PC pc, PetscViewer viewer)
   mem[2] = (PetscReal)jac->op.m;
   PetscCallMPI(MPIU_Allreduce(mem, gm, 3, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)pc)));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  on the %s; %" PetscInt_FMT " slots per row at most; levels (wavefronts) of a block: %" PetscInt_FMT " at most, %.1f rows per level on average (process 0; on the GPU one warp per block and colour phase, the rows of a level on its lanes)\n", where, jac->maxw, jac->maxlev, jac->nlevels > 0 ? (double)jac->op.m / (double)jac->nlevels : 0.0));
-  if (jac->op.device) PetscCall(PetscViewerASCIIPrintf(viewer, "  the most rows of a block: %" PetscInt_FMT " (process 0); a block's solution staged in shared memory: %s\n", jac->maxrows, jac->stage && jac->maxrows <= MS_BRB_STAGE_MAXROWS ? "yes" : (jac->stage ? "no (blocks too large)" : "no (-pc_brbilu_apply_stage 0)")));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  %s memory per unknown: %.1f bytes for the factors and the apply, %.1f more kept for value refreshes\n", jac->op.device ? "device" : "host", gm[2] > 0 ? (double)(gm[0] / gm[2]) : 0.0, gm[2] > 0 ? (double)(gm[1] / gm[2]) : 0.0));
   {
     PetscReal bytes;
@@ -1405,7 +1398,6 @@ static PetscErrorCode PCCreate_BRBILU(PC pc)
   jac->precision     = PCBRBILU_PRECISION_SINGLE;
   jac->ordering      = PCBRBILU_ORDERING_AUTO;
   jac->minrows       = 64;
-  jac->stage         = PETSC_TRUE;
   jac->symmetric_opt = PETSC_BOOL3_UNKNOWN;
 
   pc->ops->apply          = PCApply_BRBILU;

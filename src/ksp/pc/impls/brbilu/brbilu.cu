@@ -117,37 +117,11 @@ struct brb_chunk {
   double acc;
   int    cols[BRB_PF];
   T      vals[BRB_PF];
-  double yx[BRB_PF]; /* staged (SH): the y of a column outside the block, loaded with the chunk (cols[k] -1) */
 };
 
-/* Staging in shared memory (SH: lay.shrows > 0, the most rows of a block): the warp keeps its block's y in a slice of
-   shared memory as it writes them (and in y for the later phases), so a level's gathers of earlier levels of the block
-   are shared-memory loads; a column outside the block (an earlier colour forward, a later one backward) holds a value
-   final before the launch (no lane of this launch writes it), loaded with the chunk's other data. cols[k] then holds
-   the column's row in the block (col - r0) or -1. */
-template <typename T, bool SH>
-static __device__ __forceinline__ void brb_stage(brb_chunk<T> *ch, int k, int cc, int r0, int R, const double *y)
-{
-  if (!SH) ch->cols[k] = cc;
-  else if ((unsigned)(cc - r0) < (unsigned)R) ch->cols[k] = cc - r0;
-  else {
-    ch->cols[k] = -1;
-    ch->yx[k]   = __ldg(y + cc);
-  }
-}
-
-/* the y of a prefetched slot: the block's slice of shared memory or the staged value (SH), else global memory (the
-   rows of earlier levels written by lanes of this warp before a __syncwarp(): a coherent load) */
-template <typename T, bool SH>
-static __device__ __forceinline__ double brb_yval(const brb_chunk<T> *ch, int k, const double *sy, const double *y)
-{
-  if (!SH) return y[ch->cols[k]];
-  return ch->cols[k] >= 0 ? sy[ch->cols[k]] : ch->yx[k];
-}
-
 /* forward: the lower slots 0 .. nl-1 */
-template <typename T, bool SH>
-static __device__ __forceinline__ void brb_fload(brb_chunk<T> *ch, int s, int r1, long long sb, int r0, int R, const unsigned short *__restrict__ nlv, const int *__restrict__ sperm, const int *__restrict__ col, const T *__restrict__ v, const double *__restrict__ b, const double *y)
+template <typename T>
+static __device__ __forceinline__ void brb_fload(brb_chunk<T> *ch, int s, int r1, long long sb, int R, const unsigned short *__restrict__ nlv, const int *__restrict__ sperm, const int *__restrict__ col, const T *__restrict__ v, const double *__restrict__ b)
 {
   ch->s     = s;
   ch->valid = s < r1;
@@ -160,15 +134,15 @@ static __device__ __forceinline__ void brb_fload(brb_chunk<T> *ch, int s, int r1
 #pragma unroll
   for (int k = 0; k < BRB_PF; k++)
     if (k < ch->n) {
-      brb_stage<T, SH>(ch, k, __ldg(col + base + (long long)k * R), r0, R, y);
+      ch->cols[k] = __ldg(col + base + (long long)k * R);
       ch->vals[k] = __ldg(v + base + (long long)k * R);
     }
 }
 
 /* backward: the upper slots nl .. up to the first padding slot (col -1) or W; y[s] was written by the forward launches
    and is not written in this launch before row s itself */
-template <typename T, bool SH>
-static __device__ __forceinline__ void brb_bload(brb_chunk<T> *ch, int s, int r1, long long sb, int r0, int R, int W, const unsigned short *__restrict__ nlv, const int *__restrict__ sperm, const int *__restrict__ col, const T *__restrict__ v, const T *__restrict__ dinv, const double *y)
+template <typename T>
+static __device__ __forceinline__ void brb_bload(brb_chunk<T> *ch, int s, int r1, long long sb, int R, int W, const unsigned short *__restrict__ nlv, const int *__restrict__ sperm, const int *__restrict__ col, const T *__restrict__ v, const T *__restrict__ dinv, const double *y)
 {
   ch->s     = s;
   ch->valid = s < r1;
@@ -185,7 +159,7 @@ static __device__ __forceinline__ void brb_bload(brb_chunk<T> *ch, int s, int r1
     if (nl + k < W && n == k) {
       const int cc = __ldg(col + base + (long long)(nl + k) * R);
       if (cc >= 0) {
-        brb_stage<T, SH>(ch, k, cc, r0, R, y);
+        ch->cols[k] = cc;
         ch->vals[k] = __ldg(v + base + (long long)(nl + k) * R);
         n++;
       }
@@ -214,8 +188,8 @@ static __device__ __forceinline__ double brb_sum(const brb_chunk<T> *ch, const d
 /* forward substitution of block j of colour c by one warp, levels in order: y_s = b[sperm[s]] - sum_lower l y_col.
    y is read with coherent loads: rows of earlier levels were written by lanes of this warp (before a __syncwarp()),
    rows of earlier colours by earlier launches. */
-template <typename T, bool SH>
-static __device__ __forceinline__ void brb_forward_block(const MSBRBLayout &lay, int c, int j, int lane, const T *__restrict__ v, const double *__restrict__ b, double *y, double *sy)
+template <typename T>
+static __device__ __forceinline__ void brb_forward_block(const MSBRBLayout &lay, int c, int j, int lane, const T *__restrict__ v, const double *__restrict__ b, double *y)
 {
   const int *__restrict__ col            = lay.col;
   const int *__restrict__ sperm          = lay.sperm;
@@ -232,19 +206,15 @@ static __device__ __forceinline__ void brb_forward_block(const MSBRBLayout &lay,
   if (g >= g1) return; /* a block with no rows */
   s0 = __ldg(lptr + g);
   r1 = __ldg(lptr + g + 1);
-  brb_fload<T, SH>(&cur, s0 + lane, r1, sb, r0, R, nlv, sperm, col, v, b, y);
+  brb_fload(&cur, s0 + lane, r1, sb, R, nlv, sperm, col, v, b);
   do {
     double yv[BRB_PF];
 #pragma unroll
     for (int k = 0; k < BRB_PF; k++)
-      if (k < cur.n) yv[k] = brb_yval<T, SH>(&cur, k, sy, y);
+      if (k < cur.n) yv[k] = y[cur.cols[k]];
     more = brb_next_chunk(lptr, g1, 1, &g, &s0, &r1, &sync);
-    if (more) brb_fload<T, SH>(&nxt, s0 + lane, r1, sb, r0, R, nlv, sperm, col, v, b, y);
-    if (cur.valid) {
-      const double acc = brb_sum(&cur, yv, sb, R, col, v, y);
-      y[cur.s]         = acc;
-      if (SH) sy[cur.s - r0] = acc;
-    }
+    if (more) brb_fload(&nxt, s0 + lane, r1, sb, R, nlv, sperm, col, v, b);
+    if (cur.valid) y[cur.s] = brb_sum(&cur, yv, sb, R, col, v, y);
     cur = nxt;
     if (sync) __syncwarp(); /* the level's rows are final for the next level's lanes */
   } while (more);
@@ -252,8 +222,8 @@ static __device__ __forceinline__ void brb_forward_block(const MSBRBLayout &lay,
 
 /* backward substitution of block j of colour c by one warp, levels in reverse: y_s = dinv_s y_s - sum_upper u~ y_col,
    x[sperm[s]] = y_s */
-template <typename T, bool SH>
-static __device__ __forceinline__ void brb_backward_block(const MSBRBLayout &lay, int c, int j, int lane, const T *__restrict__ v, const T *__restrict__ dinv, double *y, double *x, double *sy)
+template <typename T>
+static __device__ __forceinline__ void brb_backward_block(const MSBRBLayout &lay, int c, int j, int lane, const T *__restrict__ v, const T *__restrict__ dinv, double *y, double *x)
 {
   const int *__restrict__ col            = lay.col;
   const int *__restrict__ sperm          = lay.sperm;
@@ -271,19 +241,18 @@ static __device__ __forceinline__ void brb_backward_block(const MSBRBLayout &lay
   if (g < g0) return; /* a block with no rows */
   s0 = __ldg(lptr + g);
   r1 = __ldg(lptr + g + 1);
-  brb_bload<T, SH>(&cur, s0 + lane, r1, sb, r0, R, W, nlv, sperm, col, v, dinv, y);
+  brb_bload(&cur, s0 + lane, r1, sb, R, W, nlv, sperm, col, v, dinv, y);
   do {
     double yv[BRB_PF];
 #pragma unroll
     for (int k = 0; k < BRB_PF; k++)
-      if (k < cur.n) yv[k] = brb_yval<T, SH>(&cur, k, sy, y);
+      if (k < cur.n) yv[k] = y[cur.cols[k]];
     more = brb_next_chunk(lptr, g0 - 1, -1, &g, &s0, &r1, &sync);
-    if (more) brb_bload<T, SH>(&nxt, s0 + lane, r1, sb, r0, R, W, nlv, sperm, col, v, dinv, y);
+    if (more) brb_bload(&nxt, s0 + lane, r1, sb, R, W, nlv, sperm, col, v, dinv, y);
     if (cur.valid) {
       const double acc = brb_sum(&cur, yv, sb, R, col, v, y);
       y[cur.s]         = acc;
       x[cur.x0]        = acc;
-      if (SH) sy[cur.s - r0] = acc;
     }
     cur = nxt;
     if (sync) __syncwarp();
@@ -292,17 +261,15 @@ static __device__ __forceinline__ void brb_backward_block(const MSBRBLayout &lay
 
 /* one warp per block of colour c: the forward substitution (FWD), the backward one (BWD), or both (the last colour: its
    backward phase reads only its own block's y, which the same warp has just written; __syncwarp() orders them) */
-template <typename T, bool FWD, bool BWD, bool SH>
+template <typename T, bool FWD, bool BWD>
 __global__ static void __launch_bounds__(BRB_THREADS) brb_subst_kernel(const MSBRBLayout lay, int c, const T *__restrict__ v, const T *__restrict__ dinv, const double *__restrict__ b, double *y, double *x)
 {
-  extern __shared__ double brb_sy[]; /* SH: lay.shrows doubles per warp */
-  const int                lane = threadIdx.x & 31, j = blockIdx.x * BRB_WARPS + (threadIdx.x >> 5);
-  double                  *sy   = SH ? brb_sy + (size_t)(threadIdx.x >> 5) * lay.shrows : NULL;
+  const int lane = threadIdx.x & 31, j = blockIdx.x * BRB_WARPS + (threadIdx.x >> 5);
 
   if (j >= lay.nb[c]) return; /* the whole warp */
-  if (FWD) brb_forward_block<T, SH>(lay, c, j, lane, v, b, y, sy);
+  if (FWD) brb_forward_block(lay, c, j, lane, v, b, y);
   if (FWD && BWD) __syncwarp();
-  if (BWD) brb_backward_block<T, SH>(lay, c, j, lane, v, dinv, y, x, sy);
+  if (BWD) brb_backward_block(lay, c, j, lane, v, dinv, y, x);
 }
 
 MS_BRB_MULTIPROCESSORS(MSBRBMultiprocessors_CUDA)
@@ -368,25 +335,24 @@ MS_BRB_CONVERT(MSBRBConvert_CUDA)
 }
 
 /* colours in order forward, the last colour forward and backward in one launch, the others backward in reverse */
-template <typename T, bool SH>
+template <typename T>
 static int brb_apply(const MSBRBLayout *lay, const T *v, const T *dinv, const double *b, double *x, double *y, cudaStream_t st)
 {
-  const int    last = lay->ncolors - 1;
-  const size_t sh   = SH ? (size_t)BRB_WARPS * lay->shrows * sizeof(double) : 0;
-  cudaError_t  err;
+  const int   last = lay->ncolors - 1;
+  cudaError_t err;
 
   for (int c = 0; c < last; c++) {
     if (!lay->nb[c]) continue;
-    brb_subst_kernel<T, true, false, SH><<<brb_grid(lay->nb[c], BRB_WARPS), BRB_THREADS, sh, st>>>(*lay, c, v, dinv, b, y, x);
+    brb_subst_kernel<T, true, false><<<brb_grid(lay->nb[c], BRB_WARPS), BRB_THREADS, 0, st>>>(*lay, c, v, dinv, b, y, x);
     if ((err = cudaGetLastError()) != cudaSuccess) return (int)err;
   }
   if (last >= 0 && lay->nb[last]) {
-    brb_subst_kernel<T, true, true, SH><<<brb_grid(lay->nb[last], BRB_WARPS), BRB_THREADS, sh, st>>>(*lay, last, v, dinv, b, y, x);
+    brb_subst_kernel<T, true, true><<<brb_grid(lay->nb[last], BRB_WARPS), BRB_THREADS, 0, st>>>(*lay, last, v, dinv, b, y, x);
     if ((err = cudaGetLastError()) != cudaSuccess) return (int)err;
   }
   for (int c = last - 1; c >= 0; c--) {
     if (!lay->nb[c]) continue;
-    brb_subst_kernel<T, false, true, SH><<<brb_grid(lay->nb[c], BRB_WARPS), BRB_THREADS, sh, st>>>(*lay, c, v, dinv, b, y, x);
+    brb_subst_kernel<T, false, true><<<brb_grid(lay->nb[c], BRB_WARPS), BRB_THREADS, 0, st>>>(*lay, c, v, dinv, b, y, x);
     if ((err = cudaGetLastError()) != cudaSuccess) return (int)err;
   }
   return 0;
@@ -394,15 +360,8 @@ static int brb_apply(const MSBRBLayout *lay, const T *v, const T *dinv, const do
 
 MS_BRB_APPLY(MSBRBApply_CUDA)
 {
-  const cudaStream_t st = (cudaStream_t)stream;
-
-  static_assert(BRB_WARPS * MS_BRB_STAGE_MAXROWS * sizeof(double) <= 48 * 1024, "the staging fits the shared memory a launch gets without opting in");
-  if (lay->shrows > 0 && lay->shrows <= MS_BRB_STAGE_MAXROWS) {
-    if (single) return brb_apply<float, true>(lay, (const float *)fvals, (const float *)fdinv, b, x, y, st);
-    return brb_apply<double, true>(lay, (const double *)fvals, (const double *)fdinv, b, x, y, st);
-  }
-  if (single) return brb_apply<float, false>(lay, (const float *)fvals, (const float *)fdinv, b, x, y, st);
-  return brb_apply<double, false>(lay, (const double *)fvals, (const double *)fdinv, b, x, y, st);
+  if (single) return brb_apply<float>(lay, (const float *)fvals, (const float *)fdinv, b, x, y, (cudaStream_t)stream);
+  return brb_apply<double>(lay, (const double *)fvals, (const double *)fdinv, b, x, y, (cudaStream_t)stream);
 }
 
 /* one thread per storage row: consecutive threads (rows of a level) write consecutive slots */

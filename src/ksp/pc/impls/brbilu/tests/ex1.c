@@ -576,7 +576,7 @@ int main(int argc, char **argv)
    test:
       requires: cuda
       suffix: cuda_compare_single
-      args: -test compare -compare_tol 1e-5 -problem magnetron -h_mm 1 -attach_dmda -pc_brbilu_apply_stage {{0 1}}
+      args: -test compare -compare_tol 1e-5 -problem magnetron -h_mm 1 -attach_dmda
       output_file: output/ex1_compare_single.out
 
    test:
