@@ -9,6 +9,7 @@ to its iterations when it took more).\n\
   -test_mat_type <modsell>, -ref_mat_type <aij> : the two matrix types compared\n\
   -its_rtol <0.1>, -its_atol <2> : |its - its_ref| <= max(its_atol, its_rtol its_ref)\n\
   -check_copies          : compare the CpuToGpu + GpuToCpu counts of KSPSolve (PETSc with a device)\n\
+  -view_levels           : print norms of PCMG's level operators and interpolations, per type (a diagnostic)\n\
   -vblocks               : give the matrix variable block sizes (dof, alternating with 1 where dof > 1) for PCVPBJACOBI\n\
 Every other option (-ksp_type, -pc_type, -pc_gamg_*, -mg_levels_*, ...) applies to both solves.\n";
 
@@ -19,7 +20,86 @@ Every other option (-ksp_type, -pc_type, -pc_gamg_*, -mg_levels_*, ...) applies 
 typedef struct {
   PetscInt  dof;
   PetscBool vblocks;
+  PetscBool view_levels;
 } AppCtx;
+
+/* -view_levels (a diagnostic, not part of the tests' outputs): for each level of a PCMG, the norms of its operator
+   (host values), of its operator times a fixed vector and of its diagonal (the vectors' type: on the device in a GPU
+   run), and of the interpolation to it, times and transposed times fixed vectors: the two types' lines should agree
+   to rounding */
+static PetscErrorCode Norm(Mat A, PetscBool transpose, PetscReal *nx)
+{
+  Vec         x, y;
+  PetscRandom rnd;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatCreateVecs(A, transpose ? NULL : &x, transpose ? &x : NULL));
+  PetscCall(MatCreateVecs(A, transpose ? &y : NULL, transpose ? NULL : &y));
+  PetscCall(PetscRandomCreate(PetscObjectComm((PetscObject)A), &rnd));
+  PetscCall(PetscRandomSetSeed(rnd, 7));
+  PetscCall(PetscRandomSeed(rnd));
+  PetscCall(VecSetRandom(x, rnd));
+  if (transpose) PetscCall(MatMultTranspose(A, x, y));
+  else PetscCall(MatMult(A, x, y));
+  PetscCall(VecNorm(y, NORM_2, &nx[0]));
+  PetscCall(VecSet(y, 1.0));
+  if (transpose) PetscCall(MatMultTransposeAdd(A, x, y, y)); /* in place, as PCMG's restriction with add would */
+  else PetscCall(MatMultAdd(A, x, y, y));
+  PetscCall(VecNorm(y, NORM_2, &nx[1]));
+  { /* into another vector holding other values (z = y + A x overwrites z) */
+    Vec z;
+
+    PetscCall(VecDuplicate(y, &z));
+    PetscCall(VecSet(y, 1.0));
+    PetscCall(VecSet(z, 5.0));
+    if (transpose) PetscCall(MatMultTransposeAdd(A, x, y, z));
+    else PetscCall(MatMultAdd(A, x, y, z));
+    PetscCall(VecNorm(z, NORM_2, &nx[2]));
+    PetscCall(VecDestroy(&z));
+  }
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode ViewLevels(KSP ksp, const char *mtype)
+{
+  PC        pc;
+  PetscBool ismg;
+  PetscInt  nlev;
+
+  PetscFunctionBeginUser;
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCMG, &ismg));
+  if (!ismg) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PCMGGetLevels(pc, &nlev));
+  for (PetscInt l = 0; l < nlev; l++) {
+    KSP       smoother;
+    Mat       A, P;
+    Vec       d;
+    PetscReal fa, ax[3], dn, fp = 0, px[3] = {0, 0, 0}, ptx[3] = {0, 0, 0};
+    MatType   atype;
+
+    PetscCall(PCMGGetSmoother(pc, l, &smoother));
+    PetscCall(KSPGetOperators(smoother, &A, NULL));
+    PetscCall(MatGetType(A, &atype));
+    PetscCall(MatNorm(A, NORM_FROBENIUS, &fa));
+    PetscCall(Norm(A, PETSC_FALSE, ax));
+    PetscCall(MatCreateVecs(A, &d, NULL));
+    PetscCall(MatGetDiagonal(A, d));
+    PetscCall(VecNorm(d, NORM_2, &dn));
+    PetscCall(VecDestroy(&d));
+    if (l > 0) {
+      PetscCall(PCMGGetInterpolation(pc, l, &P));
+      PetscCall(MatNorm(P, NORM_FROBENIUS, &fp));
+      PetscCall(Norm(P, PETSC_FALSE, px));
+      PetscCall(Norm(P, PETSC_TRUE, ptx));
+    }
+    PetscCall(PetscPrintf(PetscObjectComm((PetscObject)ksp), "%s level %" PetscInt_FMT ": A %s |A|_F %.12e |Ax| %.12e |y+Ax| %.12e %.12e |diag| %.12e; P %.12e |Px| %.12e |y+Px| %.12e %.12e |P^Tx| %.12e |y+P^Tx| %.12e %.12e\n", mtype, l, atype, (double)fa, (double)ax[0], (double)ax[1], (double)ax[2], (double)dn, (double)fp, (double)px[0], (double)px[1], (double)px[2], (double)ptx[0], (double)ptx[1], (double)ptx[2]));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 static PetscErrorCode ComputeMatrix(KSP ksp, Mat J, Mat A, void *ctx)
 {
@@ -137,6 +217,7 @@ static PetscErrorCode Solve(MPI_Comm comm, PetscInt n, AppCtx *app, const char *
   PetscCall(CopyCounts(ev, &c1));
   PetscCall(PetscLogStagePop());
   *copies = c1 - c0;
+  if (app->view_levels) PetscCall(ViewLevels(ksp, mtype));
   PetscCall(KSPGetIterationNumber(ksp, its));
   PetscCall(KSPGetConvergedReason(ksp, reason));
   PetscCall(KSPDestroy(&ksp));
@@ -147,7 +228,7 @@ static PetscErrorCode Solve(MPI_Comm comm, PetscInt n, AppCtx *app, const char *
 int main(int argc, char **argv)
 {
   MPI_Comm           comm;
-  AppCtx             app = {1, PETSC_FALSE};
+  AppCtx             app = {1, PETSC_FALSE, PETSC_FALSE};
   PetscInt           n = 12, its[2], atol = 2;
   PetscReal          rtol = 0.1;
   PetscBool          check = PETSC_FALSE;
@@ -169,6 +250,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsReal("-its_rtol", "Relative tolerance of the iteration comparison", "", rtol, &rtol, NULL));
   PetscCall(PetscOptionsInt("-its_atol", "Absolute tolerance of the iteration comparison", "", atol, &atol, NULL));
   PetscCall(PetscOptionsBool("-check_copies", "Compare the host-device copies of KSPSolve", "", check, &check, NULL));
+  PetscCall(PetscOptionsBool("-view_levels", "Print norms of PCMG's level operators and interpolations (a diagnostic)", "", app.view_levels, &app.view_levels, NULL));
   PetscCall(PetscOptionsBool("-vblocks", "Variable block sizes (for PCVPBJACOBI)", "", app.vblocks, &app.vblocks, NULL));
   PetscOptionsEnd();
 

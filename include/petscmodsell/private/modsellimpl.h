@@ -115,6 +115,9 @@ PETSC_EXTERN PetscErrorCode MSImageSetPermuteChunk(MSImage, PetscInt, PetscBool)
    (mtype PETSC_MEMTYPE_HOST) or on the device (PETSC_MEMTYPE_DEVICE): rebuilds the pattern
    when the matrix's nonzero state (or identity) changed, else refreshes only the values. */
 PETSC_EXTERN PetscErrorCode MSImageSetUp(MSImage, Mat, PetscMemType);
+/* The device image holds A's current pattern with the values of an earlier state (MSImageSetUp() would upload the
+   values again; PETSC_FALSE when there is no device image for this pattern, or its values are current) */
+PETSC_EXTERN PetscErrorCode MSImageDeviceValuesStale(MSImage, Mat, PetscBool *);
 PETSC_EXTERN PetscErrorCode MSImageGetInfo(MSImage, MatModSELLInfo *);
 PETSC_EXTERN PetscErrorCode MSImageEnsureStats(MSImage, Mat);
 /* MATMODSELL_ORDERING_BRICKS: the brick (points per direction) for a box nx, ny, nz, dof and slice height */

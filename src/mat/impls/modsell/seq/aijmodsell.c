@@ -203,6 +203,22 @@ static PetscErrorCode MatGetDiagonal_SeqAIJModSELL(Mat A, Vec v)
     PetscCall((*ms->parent.getdiagonal)(A, v));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
+#if defined(PETSC_HAVE_CUDA)
+  {
+    PetscBool stale;
+
+    /* the device image holds the values of an earlier state (e.g. MatCreateSubMatrix() increases the state of the
+       new matrix once more after its assembly made the image): the diagonal from the host's values, as aijcusparse
+       takes it where its values are, instead of uploading all values for it (PCFIELDSPLIT's splits with
+       -ksp_type preonly and PCJACOBI never multiply); a product uploads them when it needs them */
+    PetscCall(MatSeqAIJModSELLSyncSettings(A));
+    PetscCall(MSImageDeviceValuesStale(ms->img, A, &stale));
+    if (stale) {
+      PetscCall((*ms->parent.getdiagonal)(A, v));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+  }
+#endif
   PetscCall(VecGetArrayWriteAndMemType(v, &d, &mt));
 #if defined(PETSC_HAVE_CUDA)
   if (PetscMemTypeDevice(mt)) { /* a device array: the device image (also when bound to the CPU) */
