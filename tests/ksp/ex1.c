@@ -63,7 +63,7 @@ static PetscErrorCode Norm(Mat A, PetscBool transpose, PetscReal *nx)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode ViewLevels(KSP ksp, const char *mtype)
+static PetscErrorCode ViewLevels(KSP ksp, const char *mtype, const char *when)
 {
   PC        pc;
   PetscBool ismg;
@@ -96,7 +96,7 @@ static PetscErrorCode ViewLevels(KSP ksp, const char *mtype)
       PetscCall(Norm(P, PETSC_FALSE, px));
       PetscCall(Norm(P, PETSC_TRUE, ptx));
     }
-    PetscCall(PetscPrintf(PetscObjectComm((PetscObject)ksp), "%s level %" PetscInt_FMT ": A %s |A|_F %.12e |Ax| %.12e |y+Ax| %.12e %.12e |diag| %.12e; P %.12e |Px| %.12e |y+Px| %.12e %.12e |P^Tx| %.12e |y+P^Tx| %.12e %.12e\n", mtype, l, atype, (double)fa, (double)ax[0], (double)ax[1], (double)ax[2], (double)dn, (double)fp, (double)px[0], (double)px[1], (double)px[2], (double)ptx[0], (double)ptx[1], (double)ptx[2]));
+    PetscCall(PetscPrintf(PetscObjectComm((PetscObject)ksp), "%s %s level %" PetscInt_FMT ": A %s |A|_F %.12e |Ax| %.12e |y+Ax| %.12e %.12e |diag| %.12e; P %.12e |Px| %.12e |y+Px| %.12e %.12e |P^Tx| %.12e |y+P^Tx| %.12e %.12e\n", mtype, when, l, atype, (double)fa, (double)ax[0], (double)ax[1], (double)ax[2], (double)dn, (double)fp, (double)px[0], (double)px[1], (double)px[2], (double)ptx[0], (double)ptx[1], (double)ptx[2]));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -211,13 +211,14 @@ static PetscErrorCode Solve(MPI_Comm comm, PetscInt n, AppCtx *app, const char *
   PetscCall(KSPSetFromOptions(ksp));
   PetscCall(PetscLogStagePush(stage)); /* -log_view: each type's solves in a stage of its own */
   PetscCall(KSPSetUp(ksp));
+  if (app->view_levels) PetscCall(ViewLevels(ksp, mtype, "after KSPSetUp"));
   PetscCall(PetscLogEventGetId("KSPSolve", &ev));
   PetscCall(CopyCounts(ev, &c0));
   PetscCall(KSPSolve(ksp, NULL, NULL));
   PetscCall(CopyCounts(ev, &c1));
   PetscCall(PetscLogStagePop());
   *copies = c1 - c0;
-  if (app->view_levels) PetscCall(ViewLevels(ksp, mtype));
+  if (app->view_levels) PetscCall(ViewLevels(ksp, mtype, "after KSPSolve"));
   PetscCall(KSPGetIterationNumber(ksp, its));
   PetscCall(KSPGetConvergedReason(ksp, reason));
   PetscCall(KSPDestroy(&ksp));

@@ -97,6 +97,9 @@ PetscErrorCode MatSeqAIJModSELLEagerSetUp(Mat A, Mat owner)
    MatAssemblyEnd() marks it assembled, and increases its state, only after this operation returns. So the matrix is
    taken as assembled for the set-up, and the image's values are recorded as those of the state the assembly is about
    to give the matrix (else the first product would upload the same values again) */
+/* MatCreateSubMatrices() under way on a MATSEQAIJMODSELL matrix: the new matrices' assemblies make no eager image */
+static PetscInt ms_creating_submatrices = 0;
+
 static PetscErrorCode MatSeqAIJModSELLEagerSetUpInAssembly(Mat A)
 {
   Mat_SeqAIJModSELL *ms  = (Mat_SeqAIJModSELL *)A->spptr;
@@ -108,6 +111,7 @@ static PetscErrorCode MatSeqAIJModSELLEagerSetUpInAssembly(Mat A)
   /* the values may have changed without a change of state (MatSetValues()): whatever the image holds is stale */
   ms->img->devstate  = -1;
   ms->img->hoststate = -1;
+  if (ms_creating_submatrices) PetscFunctionReturn(PETSC_SUCCESS);
   A->assembled       = PETSC_TRUE;
   ierr               = MatSeqAIJModSELLEagerSetUp(A, A);
   A->assembled       = was;
@@ -336,6 +340,7 @@ static PetscErrorCode MatSeqAIJModSELLStrip(Mat B)
   B->ops->setfromoptions    = ms->parent.setfromoptions;
   B->ops->axpy              = ms->parent.axpy;
   B->ops->transpose         = ms->parent.transpose;
+  B->ops->createsubmatrices = ms->parent.createsubmatrices;
   B->ops->getcurrentmemtype = ms->parent.getcurrentmemtype;
   B->ops->multtranspose         = ms->parent.multtranspose;
   B->ops->productsetfromoptions = ms->parent.productsetfromoptions;
@@ -479,6 +484,23 @@ static PetscErrorCode MatAXPY_SeqAIJModSELL(Mat Y, PetscScalar a, Mat X, MatStru
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* SeqAIJ's MatCreateSubMatrices() (also behind MatCreateSubMatrix() on one process), the new matrices' images made at
+   their first use: MatCreateSubMatrix() increases a new matrix's state once more after the assembly, so an image made
+   in the assembly would hold the values of an earlier state and be uploaded again at its first use (PCFIELDSPLIT's
+   blocks); aijcusparse too uploads a submatrix at its first use */
+static PetscErrorCode MatCreateSubMatrices_SeqAIJModSELL(Mat A, PetscInt n, const IS irow[], const IS icol[], MatReuse scall, Mat *B[])
+{
+  Mat_SeqAIJModSELL *ms = (Mat_SeqAIJModSELL *)A->spptr;
+  PetscErrorCode     ierr;
+
+  PetscFunctionBegin;
+  ms_creating_submatrices++;
+  ierr = (*ms->parent.createsubmatrices)(A, n, irow, icol, scall, B);
+  ms_creating_submatrices--;
+  PetscCall(ierr);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode MatTranspose_SeqAIJModSELL(Mat A, MatReuse reuse, Mat *B)
 {
   Mat_SeqAIJModSELL saved = *(Mat_SeqAIJModSELL *)A->spptr;
@@ -502,6 +524,7 @@ static PetscErrorCode MatSeqAIJModSELLSetOps(Mat B)
   B->ops->setfromoptions    = MatSetFromOptions_SeqAIJModSELL;
   B->ops->axpy              = MatAXPY_SeqAIJModSELL;
   B->ops->transpose         = MatTranspose_SeqAIJModSELL;
+  B->ops->createsubmatrices = MatCreateSubMatrices_SeqAIJModSELL;
 #if defined(PETSC_HAVE_CUDA)
   B->ops->getcurrentmemtype     = MatGetCurrentMemType_SeqAIJModSELL;
   B->ops->multtranspose         = MatMultTranspose_SeqAIJModSELL;
