@@ -44,7 +44,7 @@ static PetscErrorCode SolveOn(MPI_Comm comm, const char mtype[], SolveResult *r)
   PetscCall(ProblemCreateMat(&p, NULL, mtype, &A));
 #if defined(PETSC_HAVE_CUDA)
   /* vectors where the matrix computes (MatCreateVecs of an AIJ type gives host vectors) */
-  PetscCall(PetscStrbeginswith(mtype, MATMODSELL, &cuda));
+  PetscCall(PetscStrendswith(mtype, MATMODSELL, &cuda)); /* modsell, aijmodsell, seqaijmodsell, mpiaijmodsell */
   if (!cuda) PetscCall(PetscStrInList(mtype, "aijcusparse,seqaijcusparse,mpiaijcusparse,sellcuda,seqsellcuda,mpisellcuda", ',', &cuda));
 #endif
   PetscCall(MatCreateVecs(A, &x, &b));
