@@ -28,7 +28,7 @@
   #error "petsc-modsell supports PETSc configured with real double-precision scalars only"
 #endif
 
-PETSC_EXTERN PetscLogEvent MATMODSELL_ImageBuild, MATMODSELL_ImageValues, MATMODSELL_Upload;
+PETSC_EXTERN PetscLogEvent MATMODSELL_ImageBuild, MATMODSELL_ImageValues, MATMODSELL_Upload, MATMODSELL_View;
 
 /* Default slice heights: of an image, and of the image a slice-based preconditioner (PCBJSMOOTH) uses as its blocks
    (larger blocks take fewer outer iterations at the same cost per iteration: docs/locality.md) */

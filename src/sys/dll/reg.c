@@ -62,6 +62,7 @@ PetscErrorCode PetscModSELLInitializePackage(void)
   PetscCall(PetscLogEventRegister("ModSELLBuild", MAT_CLASSID, &MATMODSELL_ImageBuild));
   PetscCall(PetscLogEventRegister("ModSELLValues", MAT_CLASSID, &MATMODSELL_ImageValues));
   PetscCall(PetscLogEventRegister("ModSELLUpload", MAT_CLASSID, &MATMODSELL_Upload));
+  PetscCall(PetscLogEventRegister("ModSELLView", MAT_CLASSID, &MATMODSELL_View)); /* making a cuSPARSE view (its device CSR is uploaded at its first device use) */
   PetscCall(PetscLogEventRegister("ModSELLPartition", MAT_CLASSID, &MATMODSELL_Partition));
   PetscCall(PetscModSELLRegisterPCs_Private());
   {

@@ -78,6 +78,7 @@ PetscErrorCode MatMPIAIJModSELLGetCUSPARSE_Private(Mat A, Mat *V)
     PetscInt      *ojg;
     size_t         bytes[2], sum[2];
 
+    PetscCall(PetscLogEventBegin(MATMODSELL_View, A, 0, 0, 0));
     PetscCall(MatMPIAIJModSELLDestroyCUSPARSE_Private(A));
     PetscCall(PetscMalloc1(nzo, &ojg));
     for (PetscInt k = 0; k < nzo; k++) ojg[k] = garray[oj[k]]; /* global numbering (sorted in each row, as oj) */
@@ -105,6 +106,7 @@ PetscErrorCode MatMPIAIJModSELLGetCUSPARSE_Private(Mat A, Mat *V)
     bytes[1]       = cv->host_bytes;
     PetscCallMPI(MPIU_Allreduce(bytes, sum, 2, MPIU_SIZE_T, MPI_SUM, comm));
     PetscCall(PetscInfo(A, "MATMPIAIJMODSELL: made the cuSPARSE view (all processes: %zu bytes of device CSR and ghost values, %zu bytes of host column indices and ghost values)\n", sum[0], sum[1]));
+    PetscCall(PetscLogEventEnd(MATMODSELL_View, A, 0, 0, 0));
   } else if (s != cv->state || sd != cv->dstate || so != cv->ostate) {
     Mat Wd, Wo;
 

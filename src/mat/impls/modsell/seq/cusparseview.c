@@ -41,6 +41,7 @@ PetscErrorCode MatSeqAIJModSELLGetCUSPARSE_Private(Mat A, Mat *S)
   if (!ms->cs.view) {
     Mat V;
 
+    PetscCall(PetscLogEventBegin(MATMODSELL_View, A, 0, 0, 0));
     PetscCall(MatCreateSeqAIJWithArrays(PETSC_COMM_SELF, A->rmap->n, A->cmap->n, (PetscInt *)ai, (PetscInt *)aj, aa, &V));
     PetscCall(MatSetBlockSizesFromMats(V, A, A));
     PetscCall(MatConvert(V, MATSEQAIJCUSPARSE, MAT_INPLACE_MATRIX, &V));
@@ -54,6 +55,7 @@ PetscErrorCode MatSeqAIJModSELLGetCUSPARSE_Private(Mat A, Mat *S)
     ms->cs.state   = state;
     ms->cs.bytes   = (size_t)ai[A->rmap->n] * (sizeof(PetscScalar) + sizeof(int)) + (size_t)(A->rmap->n + 1) * sizeof(int);
     PetscCall(PetscInfo(A, "MATSEQAIJMODSELL: made the cuSPARSE view (%zu bytes of device CSR)\n", ms->cs.bytes));
+    PetscCall(PetscLogEventEnd(MATMODSELL_View, A, 0, 0, 0));
   } else if (state != ms->cs.state) {
     ms->cs.view->offloadmask = PETSC_OFFLOAD_CPU; /* aijcusparse copies the values (same pattern) at its next device use */
     PetscCall(PetscObjectStateIncrease((PetscObject)ms->cs.view));
