@@ -263,6 +263,11 @@ PETSC_INTERN PetscErrorCode MatSeqAIJModSELLUncompose_Private(Mat);
 /* seq/cusparseview.c: the up-to-date view (a borrowed reference) and the operations that use it */
 PETSC_INTERN PetscErrorCode MatSeqAIJModSELLGetCUSPARSE_Private(Mat, Mat *);
 PETSC_INTERN PetscErrorCode MatMultTranspose_SeqAIJModSELL(Mat, Vec, Vec);
+PETSC_INTERN PetscErrorCode MatMultTransposeAdd_SeqAIJModSELL(Mat, Vec, Vec, Vec);
+/* the views' shared pieces (seq/cusparseview.c): x and y are both CUDA vectors; z = y + V^T x on a cuSPARSE view V in
+   place (PETSc 3.26.1's aijcusparse MatMultTransposeAdd() with distinct y and z adds z's old values) */
+PETSC_INTERN PetscErrorCode MSVecsAreCUDA(Vec, Vec, PetscBool *);
+PETSC_INTERN PetscErrorCode MSViewMultTransposeAdd(Mat, Vec, Vec, Vec);
 PETSC_INTERN PetscErrorCode MatGetBlockDiagonal_SeqAIJModSELL(Mat, Mat *);
 PETSC_INTERN PetscErrorCode MatProductSetFromOptions_SeqAIJModSELL(Mat);
 PETSC_INTERN PetscErrorCode MatAXPY_SeqAIJModSELL_OnCUSPARSE(Mat, PetscScalar, Mat, MatStructure);

@@ -145,14 +145,6 @@ PetscErrorCode MatMPIAIJModSELLViewCUSPARSE_Private(Mat A, PetscViewer viewer)
 }
 
 /* ------------------------------------------------------------------------------------------------ transposes */
-static PetscErrorCode MSVecsAreCUDA(Vec x, Vec y, PetscBool *cuda)
-{
-  PetscFunctionBegin;
-  PetscCall(PetscObjectTypeCompareAny((PetscObject)x, cuda, VECSEQCUDA, VECMPICUDA, ""));
-  if (*cuda) PetscCall(PetscObjectTypeCompareAny((PetscObject)y, cuda, VECSEQCUDA, VECMPICUDA, ""));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 PetscErrorCode MatMultTranspose_MPIAIJModSELL(Mat A, Vec x, Vec y)
 {
   Mat_MPIAIJModSELL *mm = (Mat_MPIAIJModSELL *)A->spptr;
@@ -170,10 +162,8 @@ PetscErrorCode MatMultTranspose_MPIAIJModSELL(Mat A, Vec x, Vec y)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* z = y + A^T x. Through the view as z = A^T x + z after z = y: PETSc 3.26.1's aijcusparse transposed product-and-add
-   with distinct y and z is wrong (MatMultAddKernel_SeqAIJCUSPARSE, transposed branch: z taken write-only, then the SpMV
-   with beta = 1 adds z's old device values, then y), which MPIAIJ's MatMultTransposeAdd would hit in the diagonal
-   block; the in-place form (y == z: z read, beta = 1) is correct */
+/* z = y + A^T x through the view, in place (MSViewMultTransposeAdd(): MPIAIJ's MatMultTransposeAdd would hit
+   aijcusparse's defect with distinct y and z in the diagonal block) */
 PetscErrorCode MatMultTransposeAdd_MPIAIJModSELL(Mat A, Vec x, Vec y, Vec z)
 {
   Mat_MPIAIJModSELL *mm = (Mat_MPIAIJModSELL *)A->spptr;
@@ -188,8 +178,7 @@ PetscErrorCode MatMultTransposeAdd_MPIAIJModSELL(Mat A, Vec x, Vec y, Vec z)
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(MatMPIAIJModSELLGetCUSPARSE_Private(A, &V));
-  if (y != z) PetscCall(VecCopy(y, z));
-  PetscCall((*V->ops->multtransposeadd)(V, x, z, z));
+  PetscCall(MSViewMultTransposeAdd(V, x, y, z));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -250,6 +250,7 @@ static PetscErrorCode MatAssemblyEnd_SeqAIJModSELL(Mat A, MatAssemblyType mode)
   A->ops->multadd = MatMultAdd_SeqAIJModSELL;
 #if defined(PETSC_HAVE_CUDA)
   A->ops->multtranspose    = MatMultTranspose_SeqAIJModSELL;
+  A->ops->multtransposeadd = MatMultTransposeAdd_SeqAIJModSELL;
 #endif
   if (mode == MAT_FINAL_ASSEMBLY && !ms->block) PetscCall(MatSeqAIJModSELLEagerSetUpInAssembly(A));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -343,6 +344,7 @@ static PetscErrorCode MatSeqAIJModSELLStrip(Mat B)
   B->ops->createsubmatrices = ms->parent.createsubmatrices;
   B->ops->getcurrentmemtype = ms->parent.getcurrentmemtype;
   B->ops->multtranspose         = ms->parent.multtranspose;
+  B->ops->multtransposeadd      = ms->parent.multtransposeadd;
   B->ops->productsetfromoptions = ms->parent.productsetfromoptions;
   B->ops->getblockdiagonal      = ms->parent.getblockdiagonal;
   B->ops->getvblockdiagonal     = ms->parent.getvblockdiagonal;
@@ -528,6 +530,7 @@ static PetscErrorCode MatSeqAIJModSELLSetOps(Mat B)
 #if defined(PETSC_HAVE_CUDA)
   B->ops->getcurrentmemtype     = MatGetCurrentMemType_SeqAIJModSELL;
   B->ops->multtranspose         = MatMultTranspose_SeqAIJModSELL;
+  B->ops->multtransposeadd      = MatMultTransposeAdd_SeqAIJModSELL;
   B->ops->productsetfromoptions = MatProductSetFromOptions_SeqAIJModSELL;
   B->ops->getblockdiagonal      = MatGetBlockDiagonal_SeqAIJModSELL;
   B->ops->getvblockdiagonal     = MatGetBlockDiagonal_SeqAIJModSELL;

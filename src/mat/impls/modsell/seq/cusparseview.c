@@ -5,8 +5,8 @@
    made again after a change of its nonzero pattern). Through it the operations that MATMODSELL does not implement
    with its own image run on the GPU in PETSc's aijcusparse code, as they do for an aijcusparse matrix:
 
-   - MatMultTranspose() with CUDA vectors (PCMG's and PCGAMG's restriction; MatMultTransposeAdd() through the view
-     gave wrong results in tests/mat/ex1 on an H100 and keeps SeqAIJ's host code until that is understood);
+   - MatMultTranspose() and MatMultTransposeAdd() with CUDA vectors (PCMG's and PCGAMG's restriction; the latter in
+     place: aijcusparse's own with distinct y and z is wrong in PETSc 3.26.1, see MSViewMultTransposeAdd());
    - the MatProduct family (AB, AtB, ABt, PtAP, RARt, ABC) when every operand is MATSEQAIJMODSELL or
      MATSEQAIJCUSPARSE: the result is MATSEQAIJCUSPARSE (PCGAMG's and PCMG's Galerkin coarse operators);
    - the point-block Jacobi setups (PCPBJACOBI, PCVPBJACOBI take their CUDA path for a cuSPARSE block diagonal);
@@ -66,6 +66,26 @@ PetscErrorCode MatSeqAIJModSELLGetCUSPARSE_Private(Mat A, Mat *S)
 }
 
 /* ------------------------------------------------------------------------------------------------ transposes */
+PetscErrorCode MSVecsAreCUDA(Vec x, Vec y, PetscBool *cuda)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)x, cuda, VECSEQCUDA, VECMPICUDA, ""));
+  if (*cuda) PetscCall(PetscObjectTypeCompareAny((PetscObject)y, cuda, VECSEQCUDA, VECMPICUDA, ""));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* z = y + V^T x as z = V^T x + z after z = y: PETSc 3.26.1's aijcusparse transposed product-and-add with distinct y and
+   z is wrong (MatMultAddKernel_SeqAIJCUSPARSE, transposed branch: z taken write-only, then the SpMV with beta = 1 adds
+   z's old device values, then y; tests/ksp/ex1 -view_levels showed it on an H100); the in-place form (y == z: z read,
+   beta = 1) is correct */
+PetscErrorCode MSViewMultTransposeAdd(Mat V, Vec x, Vec y, Vec z)
+{
+  PetscFunctionBegin;
+  if (y != z) PetscCall(VecCopy(y, z));
+  PetscCall((*V->ops->multtransposeadd)(V, x, z, z));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MatMultTranspose_SeqAIJModSELL(Mat A, Vec x, Vec y)
 {
   Mat_SeqAIJModSELL *ms = (Mat_SeqAIJModSELL *)A->spptr;
@@ -73,14 +93,32 @@ PetscErrorCode MatMultTranspose_SeqAIJModSELL(Mat A, Vec x, Vec y)
   Mat                S;
 
   PetscFunctionBegin;
-  PetscCall(PetscObjectTypeCompareAny((PetscObject)x, &cuda, VECSEQCUDA, VECMPICUDA, ""));
-  if (cuda) PetscCall(PetscObjectTypeCompareAny((PetscObject)y, &cuda, VECSEQCUDA, VECMPICUDA, ""));
+  PetscCall(MSVecsAreCUDA(x, y, &cuda));
   if (A->boundtocpu || !cuda) {
     PetscCall((*ms->parent.multtranspose)(A, x, y));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(MatSeqAIJModSELLGetCUSPARSE_Private(A, &S));
   PetscCall((*S->ops->multtranspose)(S, x, y)); /* the operation: MPIAIJ gives a block its parallel vectors */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* z = y + A^T x through the view with CUDA vectors (PCMG's restriction of an interpolation given as a restriction) */
+PetscErrorCode MatMultTransposeAdd_SeqAIJModSELL(Mat A, Vec x, Vec y, Vec z)
+{
+  Mat_SeqAIJModSELL *ms = (Mat_SeqAIJModSELL *)A->spptr;
+  PetscBool          cuda, cudaz;
+  Mat                S;
+
+  PetscFunctionBegin;
+  PetscCall(MSVecsAreCUDA(x, y, &cuda));
+  PetscCall(MSVecsAreCUDA(z, z, &cudaz));
+  if (A->boundtocpu || !cuda || !cudaz) {
+    PetscCall((*ms->parent.multtransposeadd)(A, x, y, z));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(MatSeqAIJModSELLGetCUSPARSE_Private(A, &S));
+  PetscCall(MSViewMultTransposeAdd(S, x, y, z));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
