@@ -682,20 +682,20 @@ PetscErrorCode MSImageSetUp(MSImage img, Mat A, PetscMemType mtype)
 
 PetscErrorCode MSImageDeviceValuesStale(MSImage img, Mat A, PetscBool *stale)
 {
-  PetscObjectId    id;
-  PetscObjectState state;
-
   PetscFunctionBegin;
   *stale = PETSC_FALSE;
 #if defined(PETSC_HAVE_CUDA)
-  PetscCall(PetscObjectGetId((PetscObject)A, &id));
-  PetscCall(PetscObjectStateGet((PetscObject)A, &state));
-  *stale = (PetscBool)(img->built && img->dev_pattern && img->id == id && img->nzstate == A->nonzerostate && img->devstate != state);
+  {
+    PetscObjectId    id;
+    PetscObjectState state;
+
+    PetscCall(PetscObjectGetId((PetscObject)A, &id));
+    PetscCall(PetscObjectStateGet((PetscObject)A, &state));
+    *stale = (PetscBool)(img->built && img->dev_pattern && img->id == id && img->nzstate == A->nonzerostate && img->devstate != state);
+  }
 #else
   (void)img;
   (void)A;
-  (void)id;
-  (void)state;
 #endif
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -215,7 +215,6 @@ static PetscErrorCode MatGetDiagonal_SeqAIJModSELL(Mat A, Vec v)
        new matrix once more after its assembly made the image): the diagonal from the host's values, as aijcusparse
        takes it where its values are, instead of uploading all values for it (PCFIELDSPLIT's splits with
        -ksp_type preonly and PCJACOBI never multiply); a product uploads them when it needs them */
-    PetscCall(MatSeqAIJModSELLSyncSettings(A));
     PetscCall(MSImageDeviceValuesStale(ms->img, A, &stale));
     if (stale) {
       PetscCall((*ms->parent.getdiagonal)(A, v));
