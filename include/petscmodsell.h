@@ -132,7 +132,9 @@ PETSC_EXTERN PetscErrorCode PCRuizGetConvergence(PC, PetscInt *, PetscReal *, Pe
 +  `PCBJSMOOTH_INNER_JACOBI` - Jacobi sweeps (default)
 .  `PCBJSMOOTH_INNER_GS`     - warp-serialised forward Gauss-Seidel: the 32-row groups of a block in order, Jacobi inside a group
 .  `PCBJSMOOTH_INNER_SGS`    - a forward then a backward such sweep
--  `PCBJSMOOTH_INNER_CG`     - conjugate gradients on the block
+.  `PCBJSMOOTH_INNER_CG`     - conjugate gradients on the block
+-  `PCBJSMOOTH_INNER_CHEBYSHEV` - Chebyshev iteration on the interval [hi / ratio, hi] of the block's D^-1 A, hi a Gershgorin bound
+                                  (`PCBJSmoothSetChebyshevRatio()`): Jacobi's cost per sweep, fewer outer iterations
 
    Level: intermediate
 
@@ -142,7 +144,8 @@ typedef enum {
   PCBJSMOOTH_INNER_JACOBI,
   PCBJSMOOTH_INNER_GS,
   PCBJSMOOTH_INNER_SGS,
-  PCBJSMOOTH_INNER_CG
+  PCBJSMOOTH_INNER_CG,
+  PCBJSMOOTH_INNER_CHEBYSHEV
 } PCBJSmoothInner;
 PETSC_EXTERN const char *const PCBJSmoothInners[];
 
@@ -151,6 +154,8 @@ PETSC_EXTERN PetscErrorCode PCBJSmoothSetBlockSize(PC, PetscInt);
 PETSC_EXTERN PetscErrorCode PCBJSmoothGetBlockSize(PC, PetscInt *);
 PETSC_EXTERN PetscErrorCode PCBJSmoothSetInner(PC, PCBJSmoothInner, PetscInt, PetscReal);
 PETSC_EXTERN PetscErrorCode PCBJSmoothGetInner(PC, PCBJSmoothInner *, PetscInt *, PetscReal *);
+PETSC_EXTERN PetscErrorCode PCBJSmoothSetChebyshevRatio(PC, PetscReal);
+PETSC_EXTERN PetscErrorCode PCBJSmoothGetChebyshevRatio(PC, PetscReal *);
 PETSC_EXTERN PetscErrorCode PCBJSmoothSetIterations(PC, PetscInt);
 PETSC_EXTERN PetscErrorCode PCBJSmoothGetIterations(PC, PetscInt *);
 PETSC_EXTERN PetscErrorCode PCBJSmoothSetAsync(PC, PetscBool);

@@ -455,11 +455,16 @@ static PetscInt MaxLocal(Ctx *c)
   return mx;
 }
 
-/* direct: one outer sweep with inner_its Jacobi sweeps (sync), x = 0 when zero */
-static void DirectSweepJacobi(Ctx *c, PetscInt its, PetscBool zero, const double *b, const double *offp, const double *x, double *xout)
+/* direct: one outer sweep with inner_its Jacobi sweeps (sync), or (hi > 0) Chebyshev sweeps on [lo, hi] written
+   in the other classical form (Golub and Varga's semi-iteration: y_1 = gamma z_0, y_{k+1} = w_{k+1} (gamma z_k + y_k -
+   y_{k-1}) + y_{k-1}, z_k = D^-1 (rl - A_ll y_k), gamma = 2 / (hi + lo), mu = (hi - lo) / (hi + lo), w_2 = 1 / (1 -
+   mu^2 / 2), w_{k+1} = 1 / (1 - mu^2 w_k / 4)), then scaled by T_k / (T_k + 1) (bjsmoothkernels.h); x = 0 when zero */
+static void DirectSweep(Ctx *c, PetscInt its, double lo, double hi, PetscBool zero, const double *b, const double *offp, const double *x, double *xout)
 {
   const PetscInt m = c->m;
-  double        *rl = (double *)malloc(sizeof(double) * 3 * m), *y = rl + m, *yn = rl + 2 * m;
+  double        *rl = (double *)malloc(sizeof(double) * 4 * m), *y = rl + m, *yn = rl + 2 * m, *yp = rl + 3 * m;
+  const double   gamma = hi > 0.0 ? 2.0 / (hi + lo) : 1.0, mu = hi > 0.0 ? (hi - lo) / (hi + lo) : 0.0;
+  double         w = 1.0;
 
   for (PetscInt o = 0; o < m; o++) {
     double acc = b[o] - offp[o], d = 0.0;
@@ -472,20 +477,45 @@ static void DirectSweepJacobi(Ctx *c, PetscInt its, PetscBool zero, const double
     }
     rl[o] = acc;
     y[o]  = 0.0;
+    yp[o] = 0.0;
   }
   for (PetscInt it = 0; it < its; it++) {
+    if (hi > 0.0) w = it == 0 ? 1.0 : (it == 1 ? 1.0 / (1.0 - 0.5 * mu * mu) : 1.0 / (1.0 - 0.25 * mu * mu * w));
     for (PetscInt o = 0; o < m; o++) {
       double sm = 0.0, d = 0.0;
       for (PetscInt k = c->csr.ia[o]; k < c->csr.ia[o + 1]; k++) {
         if (c->csr.ja[k] == o) d = c->csr.va[k];
         else if (InSlice(c, o, c->csr.ja[k]) >= 0) sm += c->csr.va[k] * y[c->csr.ja[k]];
       }
-      yn[o] = (rl[o] - sm) * (1.0 / d);
+      if (hi > 0.0) yn[o] = w * (gamma * ((rl[o] - sm) / d - y[o]) + y[o] - yp[o]) + yp[o];
+      else yn[o] = (rl[o] - sm) * (1.0 / d);
     }
-    for (PetscInt o = 0; o < m; o++) y[o] = yn[o];
+    for (PetscInt o = 0; o < m; o++) {
+      yp[o] = y[o];
+      y[o]  = yn[o];
+    }
+  }
+  if (hi > 0.0 && its > 0) { /* the scale T_k(sigma) / (T_k(sigma) + 1), T_k = cosh(k acosh(sigma)) */
+    const double tk = cosh((double)its * acosh((hi + lo) / (hi - lo)));
+    for (PetscInt o = 0; o < m; o++) y[o] *= tk / (tk + 1.0);
   }
   for (PetscInt o = 0; o < m; o++) xout[o] = (zero ? 0.0 : x[o]) + y[o];
   free(rl);
+}
+
+/* 1 + max over rows of sum of |in-slice off-diagonal entries| / diagonal: the Gershgorin bound of the analysis */
+static double GershgorinBound(Ctx *c)
+{
+  double mx = 0.0;
+  for (PetscInt o = 0; o < c->m; o++) {
+    double g = 0.0, d = 0.0;
+    for (PetscInt k = c->csr.ia[o]; k < c->csr.ia[o + 1]; k++) {
+      if (c->csr.ja[k] == o) d = c->csr.va[k];
+      else if (InSlice(c, o, c->csr.ja[k]) >= 0) g += PetscAbsReal(c->csr.va[k]);
+    }
+    if (d > 0.0) mx = PetscMax(mx, g / d);
+  }
+  return 1.0 + mx;
 }
 
 #if defined(PETSC_HAVE_CUDA)
@@ -533,7 +563,8 @@ static PetscErrorCode TestBJS(Ctx *c)
   PetscBool      ok;
   int            err, use_shared;
   size_t         smem, need, optin;
-  const char    *names[] = {"jacobi", "gs", "sgs", "cg"};
+  const char    *names[] = {"jacobi", "gs", "sgs", "cg", "chebyshev"};
+  double         hi, lo, gersh;
 #if defined(PETSC_HAVE_CUDA)
   Buf           pbarr = {0}, bwork = {0};
   MSPermBuckets pb;
@@ -556,13 +587,16 @@ static PetscErrorCode TestBJS(Ctx *c)
   PetscCall(BufCreate(c, sizeof(MSBJSStatus), &bst));
   err = MSBJSKernels_Reference.analyze(&c->hv, (MSBJSStatus *)bst.h, NULL);
   hst = *(MSBJSStatus *)bst.h;
-  ok  = (PetscBool)(err == 0 && hst.maxloc == (unsigned long long)nloc && hst.badrow == MS_BJS_BAD_NONE && hst.badval == MS_BJS_BAD_NONE);
+  PetscCall(PetscMemcpy(&gersh, &hst.gersh, sizeof(gersh)));
+  hi = GershgorinBound(c);
+  lo = hi / 20.0;
+  ok = (PetscBool)(err == 0 && hst.maxloc == (unsigned long long)nloc && hst.badrow == MS_BJS_BAD_NONE && hst.badval == MS_BJS_BAD_NONE && PetscAbsReal(1.0 + gersh - hi) <= 1e-14 * hi);
 #if defined(PETSC_HAVE_CUDA)
   if (c->cuda && ok) {
     MSBJSStatus dst;
     err = MSBJSKernels_CUDA.analyze(&c->dv, (MSBJSStatus *)bst.d, NULL);
     PetscCall(BufDownload(&bst, &dst));
-    ok = (PetscBool)(err == 0 && dst.maxloc == hst.maxloc && dst.badrow == hst.badrow && dst.badval == hst.badval);
+    ok = (PetscBool)(err == 0 && dst.maxloc == hst.maxloc && dst.badrow == hst.badrow && dst.badval == hst.badval && dst.gersh == hst.gersh);
   }
 #endif
   PetscCall(Report(c, "bjsmooth analyze", ok));
@@ -571,8 +605,8 @@ static PetscErrorCode TestBJS(Ctx *c)
   PetscCall(BufInput(c, sizeof(double) * m, b, &bb));
   PetscCall(BufInput(c, sizeof(double) * m, offp, &boff));
   PetscCall(BufInput(c, sizeof(double) * m, x, &bx));
-  /* sweeps: jacobi against the direct computation, every inner method against the reference on the device */
-  for (int inner = MS_BJS_INNER_JACOBI; inner <= MS_BJS_INNER_CG; inner++) {
+  /* sweeps: jacobi and chebyshev against the direct computation, every inner method against the reference on the device */
+  for (int inner = MS_BJS_INNER_JACOBI; inner <= MS_BJS_INNER_CHEBY; inner++) {
     for (int zero = 0; zero < 2; zero++) {
       for (int shared = 0; shared < 2; shared++) {
         char what[128];
@@ -580,23 +614,23 @@ static PetscErrorCode TestBJS(Ctx *c)
         PetscCall(BufCreate(c, sizeof(double) * m, &bout));
         err = MSBJSKernels_Reference.configure((int)c->sh, (int)nloc, inner, !shared, &use_shared, &smem, &need, &optin);
         ok  = (PetscBool)(err == 0 && use_shared == shared);
-        err = MSBJSKernels_Reference.sweep(&c->hv, NULL, inner, 3, 0.0, (int)nloc, use_shared, smem, zero, 0, (const double *)bb.h, (const double *)boff.h, zero ? NULL : (const double *)bx.h, (double *)bout.h, NULL, NULL);
+        err = MSBJSKernels_Reference.sweep(&c->hv, NULL, inner, 3, 0.0, lo, hi, (int)nloc, use_shared, smem, zero, 0, (const double *)bb.h, (const double *)boff.h, zero ? NULL : (const double *)bx.h, (double *)bout.h, NULL, NULL);
         ok  = (PetscBool)(ok && err == 0);
-        if (inner == MS_BJS_INNER_JACOBI) {
-          DirectSweepJacobi(c, 3, (PetscBool)zero, b, offp, x, want);
-          ok = (PetscBool)(ok && RelDiff((double *)bout.h, want, m, 1.0) < 1e-13);
+        if (inner == MS_BJS_INNER_JACOBI || inner == MS_BJS_INNER_CHEBY) {
+          DirectSweep(c, 3, inner == MS_BJS_INNER_CHEBY ? lo : 0.0, inner == MS_BJS_INNER_CHEBY ? hi : 0.0, (PetscBool)zero, b, offp, x, want);
+          ok = (PetscBool)(ok && RelDiff((double *)bout.h, want, m, 1.0) < (inner == MS_BJS_INNER_CHEBY ? 1e-12 : 1e-13));
         } else ok = (PetscBool)(ok && Written((double *)bout.h, m) && RelDiff((double *)bout.h, (double *)bout.h, m, 1.0) == 0.0); /* every entry written, finite */
 #if defined(PETSC_HAVE_CUDA)
         if (c->cuda && ok) {
           err = MSBJSKernels_CUDA.configure((int)c->sh, (int)nloc, inner, !shared, &use_shared, &smem, &need, &optin);
           ok  = (PetscBool)(err == 0);
-          err = MSBJSKernels_CUDA.sweep(&c->dv, NULL, inner, 3, 0.0, (int)nloc, use_shared, smem, zero, 0, (const double *)bb.d, (const double *)boff.d, zero ? NULL : (const double *)bx.d, (double *)bout.d, NULL, NULL);
+          err = MSBJSKernels_CUDA.sweep(&c->dv, NULL, inner, 3, 0.0, lo, hi, (int)nloc, use_shared, smem, zero, 0, (const double *)bb.d, (const double *)boff.d, zero ? NULL : (const double *)bx.d, (double *)bout.d, NULL, NULL);
           PetscCall(BufDownload(&bout, d));
           ok = (PetscBool)(ok && err == 0 && RelDiff(d, (double *)bout.h, m, 1.0) < (inner == MS_BJS_INNER_CG ? 1e-10 : 1e-13));
           if (bucketed && ok) { /* through the buckets: the same arithmetic, the same bits */
             PetscBool same;
             PetscCallCUDA(cudaMemset(bout.d, POISON, bout.bytes));
-            err = MSBJSKernels_CUDA.sweep(&c->dv, &pb, inner, 3, 0.0, (int)nloc, use_shared, smem, zero, 0, (const double *)bb.d, (const double *)boff.d, zero ? NULL : (const double *)bx.d, (double *)bout.d, (double *)bwork.d, NULL);
+            err = MSBJSKernels_CUDA.sweep(&c->dv, &pb, inner, 3, 0.0, lo, hi, (int)nloc, use_shared, smem, zero, 0, (const double *)bb.d, (const double *)boff.d, zero ? NULL : (const double *)bx.d, (double *)bout.d, (double *)bwork.d, NULL);
             PetscCall(SameBits(&bout, d, m, &same));
             ok = (PetscBool)(err == 0 && same);
             if (!ok) PetscCall(PetscPrintf(PETSC_COMM_SELF, "  the bucketed sweep (buckets of %d rows) differs from the sweep through perm\n", chunk));
@@ -617,44 +651,49 @@ static PetscErrorCode TestBJS(Ctx *c)
     PetscCall(BufCreate(c, sizeof(double) * m, &bout));
     err = MSPatternKernels_Reference.extract_local(&c->hv, (int)nloc, MS_PART_ALL, (short *)lc.h, (double *)lv.h, (double *)dinv.h, NULL);
     ok  = (PetscBool)(err == 0);
-    err = MSBJSKernels_Reference.zero_jacobi(&c->hv, NULL, (int)nloc, (const short *)lc.h, (const double *)lv.h, (const double *)dinv.h, 3, (const double *)bb.h, (const double *)boff.h, (double *)bout.h, NULL, NULL);
-    DirectSweepJacobi(c, 3, PETSC_TRUE, b, offp, x, want);
-    ok = (PetscBool)(ok && err == 0 && RelDiff((double *)bout.h, want, m, 1.0) < 1e-13);
-#if defined(PETSC_HAVE_CUDA)
-    if (c->cuda && ok) {
-      err = MSPatternKernels_CUDA.extract_local(&c->dv, (int)nloc, MS_PART_ALL, (short *)lc.d, (double *)lv.d, (double *)dinv.d, NULL);
-      ok  = (PetscBool)(err == 0);
-      /* without a work array (a permuted image: written through perm) and with one (written in the image's order and
-         gathered back through iperm): the same function */
-      for (int w = 0; w < 2 && ok; w++) {
-        Buf work;
-        PetscCall(BufCreate(c, sizeof(double) * m, &work));
-        err = MSBJSKernels_CUDA.zero_jacobi(&c->dv, NULL, (int)nloc, (const short *)lc.d, (const double *)lv.d, (const double *)dinv.d, 3, (const double *)bb.d, (const double *)boff.d, (double *)bout.d, w ? (double *)work.d : NULL, NULL);
-        PetscCall(BufDownload(&bout, d));
-        ok = (PetscBool)(ok && err == 0 && RelDiff(d, (double *)bout.h, m, 1.0) < 1e-13);
-        PetscCall(BufDestroy(&work));
-      }
-      /* through the buckets (b and offp scattered, y written into its buckets and gathered back), with and without
-         offp: the same bits as through perm */
-      for (int o = 0; o < 2 && ok && bucketed; o++) {
-        const double *off = o ? (const double *)boff.d : NULL;
-        double       *want;
-        PetscBool     same;
+    for (int cheb = 0; cheb < 2; cheb++) { /* inner jacobi, then chebyshev */
+      const double zlo = cheb ? lo : 0.0, zhi = cheb ? hi : 0.0;
 
-        PetscCall(PetscMalloc1(m, &want));
-        err = MSBJSKernels_CUDA.zero_jacobi(&c->dv, NULL, (int)nloc, (const short *)lc.d, (const double *)lv.d, (const double *)dinv.d, 3, (const double *)bb.d, off, (double *)bout.d, NULL, NULL);
-        PetscCall(BufDownload(&bout, d));
-        PetscCall(PetscArraycpy(want, d, m));
-        PetscCallCUDA(cudaMemset(bout.d, POISON, bout.bytes));
-        err = err ? err : MSBJSKernels_CUDA.zero_jacobi(&c->dv, &pb, (int)nloc, (const short *)lc.d, (const double *)lv.d, (const double *)dinv.d, 3, (const double *)bb.d, off, (double *)bout.d, (double *)bwork.d, NULL);
-        PetscCall(SameBits(&bout, want, m, &same));
-        ok = (PetscBool)(err == 0 && same);
-        if (!ok) PetscCall(PetscPrintf(PETSC_COMM_SELF, "  the bucketed zero_jacobi (buckets of %d rows%s) differs from the one through perm\n", chunk, o ? ", offp" : ""));
-        PetscCall(PetscFree(want));
+      ok = (PetscBool)(err == 0);
+      err = MSBJSKernels_Reference.zero_jacobi(&c->hv, NULL, (int)nloc, (const short *)lc.h, (const double *)lv.h, (const double *)dinv.h, 3, zlo, zhi, (const double *)bb.h, (const double *)boff.h, (double *)bout.h, NULL, NULL);
+      DirectSweep(c, 3, zlo, zhi, PETSC_TRUE, b, offp, x, want);
+      ok = (PetscBool)(ok && err == 0 && RelDiff((double *)bout.h, want, m, 1.0) < 1e-12);
+#if defined(PETSC_HAVE_CUDA)
+      if (c->cuda && ok) {
+        err = MSPatternKernels_CUDA.extract_local(&c->dv, (int)nloc, MS_PART_ALL, (short *)lc.d, (double *)lv.d, (double *)dinv.d, NULL);
+        ok  = (PetscBool)(err == 0);
+        /* without a work array (a permuted image: written through perm) and with one (written in the image's order and
+           gathered back through iperm): the same function */
+        for (int w = 0; w < 2 && ok; w++) {
+          Buf work;
+          PetscCall(BufCreate(c, sizeof(double) * m, &work));
+          err = MSBJSKernels_CUDA.zero_jacobi(&c->dv, NULL, (int)nloc, (const short *)lc.d, (const double *)lv.d, (const double *)dinv.d, 3, zlo, zhi, (const double *)bb.d, (const double *)boff.d, (double *)bout.d, w ? (double *)work.d : NULL, NULL);
+          PetscCall(BufDownload(&bout, d));
+          ok = (PetscBool)(ok && err == 0 && RelDiff(d, (double *)bout.h, m, 1.0) < 1e-13);
+          PetscCall(BufDestroy(&work));
+        }
+        /* through the buckets (b and offp scattered, y written into its buckets and gathered back), with and without
+           offp: the same bits as through perm */
+        for (int o = 0; o < 2 && ok && bucketed; o++) {
+          const double *off = o ? (const double *)boff.d : NULL;
+          double       *want;
+          PetscBool     same;
+
+          PetscCall(PetscMalloc1(m, &want));
+          err = MSBJSKernels_CUDA.zero_jacobi(&c->dv, NULL, (int)nloc, (const short *)lc.d, (const double *)lv.d, (const double *)dinv.d, 3, zlo, zhi, (const double *)bb.d, off, (double *)bout.d, NULL, NULL);
+          PetscCall(BufDownload(&bout, d));
+          PetscCall(PetscArraycpy(want, d, m));
+          PetscCallCUDA(cudaMemset(bout.d, POISON, bout.bytes));
+          err = err ? err : MSBJSKernels_CUDA.zero_jacobi(&c->dv, &pb, (int)nloc, (const short *)lc.d, (const double *)lv.d, (const double *)dinv.d, 3, zlo, zhi, (const double *)bb.d, off, (double *)bout.d, (double *)bwork.d, NULL);
+          PetscCall(SameBits(&bout, want, m, &same));
+          ok = (PetscBool)(err == 0 && same);
+          if (!ok) PetscCall(PetscPrintf(PETSC_COMM_SELF, "  the bucketed zero_jacobi (buckets of %d rows%s) differs from the one through perm\n", chunk, o ? ", offp" : ""));
+          PetscCall(PetscFree(want));
+        }
       }
-    }
 #endif
-    PetscCall(Report(c, "bjsmooth zero_jacobi", ok));
+      PetscCall(Report(c, cheb ? "bjsmooth zero_jacobi chebyshev" : "bjsmooth zero_jacobi", ok));
+    }
     PetscCall(BufDestroy(&lc));
     PetscCall(BufDestroy(&lv));
     PetscCall(BufDestroy(&dinv));

@@ -8,7 +8,7 @@
    One outer iteration, for every block l at once (synchronous: reads x^(k), writes x^(k+1) to another
    array; asynchronous: one array, blocks see what other blocks have written):
        rl   = b_l - sum_j A_lj x_j - A_ll x_l    (the off-block and off-process entries, eq. 4.8)
-       y    ~ A_ll^-1 rl  (inner sweeps from y = 0: Jacobi, warp-serialised GS/SGS (eq. 4.14), or CG)
+       y    ~ A_ll^-1 rl  (inner sweeps from y = 0: Jacobi, warp-serialised GS/SGS (eq. 4.14), CG or Chebyshev)
        x_l <- x_l + y                               (eq. 4.9)
    On several processes the blocks are local to each process; the off-process entries use the ghost
    values of x at the start of the outer iteration (block Jacobi across processes).
@@ -26,7 +26,7 @@
 
 static PetscLogEvent PC_BJSmoothSweep = 0, PC_BJSmoothApply = 0;
 
-const char *const PCBJSmoothInners[] = {"jacobi", "gs", "sgs", "cg", "PCBJSmoothInner", "PCBJSMOOTH_INNER_", NULL};
+const char *const PCBJSmoothInners[] = {"jacobi", "gs", "sgs", "cg", "chebyshev", "PCBJSmoothInner", "PCBJSMOOTH_INNER_", NULL};
 
 /* what kind of operator M^-1 the settings give (for PCView and the manual page) */
 typedef enum {
@@ -43,6 +43,7 @@ typedef struct {
   PCBJSmoothInner inner;
   PetscInt        inner_its, its;
   PetscReal       inner_rtol;
+  PetscReal       cheb_ratio; /* inner Chebyshev's interval: [hi / cheb_ratio, hi] */
   PetscBool       async, force_global;
 
   /* the last setup */
@@ -50,6 +51,7 @@ typedef struct {
   const MSBJSKernels *k;  /* the kernels of the backend the operator lives on */
   PetscBool           setup;
   PetscInt            sh, nloc, nblocks;
+  PetscReal           cheb_lo, cheb_hi; /* inner Chebyshev: hi = 1 + the analysis's Gershgorin bound, lo = hi / cheb_ratio */
   PetscBool           use_shared;
   size_t              smem, smem_needed, smem_optin;
   Vec                 offp, work;
@@ -85,6 +87,9 @@ static PetscLogDouble BJSSweepFlops(PC_BJSmooth *jac, PetscBool zero)
     break;
   case PCBJSMOOTH_INNER_SGS:
     sweep = 4.0 * loc + 4.0 * m;
+    break;
+  case PCBJSMOOTH_INNER_CHEBYSHEV:
+    sweep = 2.0 * loc + 7.0 * m;
     break;
   default:
     sweep = 2.0 * loc + 12.0 * m;
@@ -148,8 +153,8 @@ static PetscErrorCode PCBJSmoothSweep(PC pc, Vec b, Vec xin, Vec xout, PetscBool
   }
 #endif
   PetscCall(PCMSKernelBegin(op, &stream));
-  if (zero && jac->zfast) err = jac->k->zero_jacobi(&v, ppb, (int)jac->nloc, (const short *)jac->zlc.ptr, (const double *)jac->zlv.ptr, (const double *)jac->zdinv.ptr, (int)jac->inner_its, ba, op_, xo, (double *)jac->zwork.ptr, stream);
-  else err = jac->k->sweep(&v, ppb, (int)jac->inner, (int)jac->inner_its, (double)jac->inner_rtol, (int)jac->nloc, (int)jac->use_shared, jac->smem, (int)zero, (int)jac->async, ba, op_, xi, xo, (double *)jac->zwork.ptr, stream);
+  if (zero && jac->zfast) err = jac->k->zero_jacobi(&v, ppb, (int)jac->nloc, (const short *)jac->zlc.ptr, (const double *)jac->zlv.ptr, (const double *)jac->zdinv.ptr, (int)jac->inner_its, (double)jac->cheb_lo, (double)jac->cheb_hi, ba, op_, xo, (double *)jac->zwork.ptr, stream);
+  else err = jac->k->sweep(&v, ppb, (int)jac->inner, (int)jac->inner_its, (double)jac->inner_rtol, (double)jac->cheb_lo, (double)jac->cheb_hi, (int)jac->nloc, (int)jac->use_shared, jac->smem, (int)zero, (int)jac->async, ba, op_, xi, xo, (double *)jac->zwork.ptr, stream);
   PetscCall(PCMSKernelEnd(op, err, jac->k->backend, zero && jac->zfast ? "zero_jacobi" : "sweep", BJSSweepFlops(jac, zero)));
   PetscCall(PCMSVecRestoreArrayRead(op, b, &ba));
   if (inplace) PetscCall(PCMSVecRestoreArray(op, xout, RW, &xo));
@@ -285,8 +290,13 @@ static PetscErrorCode PCBJSmoothAnalyze(PC pc)
     PetscCall(PCMSKernelEnd(op, err, jac->k->backend, "analyze", 0.0));
     PetscCall(PCMSReadBack(op, &h, jac->status.ptr, sizeof(h)));
     if (!which) {
+      double g;
+
       jac->nloc = (PetscInt)h.maxloc;
       bad[1]    = h.badrow == MS_BJS_BAD_NONE ? -1 : (PetscInt64)h.badrow;
+      PetscCall(PetscMemcpy(&g, &h.gersh, sizeof(g)));
+      jac->cheb_hi = jac->inner == PCBJSMOOTH_INNER_CHEBYSHEV ? 1.0 + (PetscReal)g : 0.0; /* 0: not Chebyshev */
+      jac->cheb_lo = jac->cheb_hi / jac->cheb_ratio;
     }
     if (h.badval != MS_BJS_BAD_NONE && (bad[0] < 0 || (PetscInt64)h.badval < bad[0])) bad[0] = (PetscInt64)h.badval;
   }
@@ -360,9 +370,9 @@ static PetscErrorCode PCSetUp_BJSmooth(PC pc)
   jac->use_shared = (PetscBool)(use_shared != 0);
   if (!jac->use_shared && !jac->force_global) PetscCall(PetscInfo(pc, "PCBJSMOOTH: %zu bytes of shared memory per block (slice height %" PetscInt_FMT ", %" PetscInt_FMT " in-slice entries per row) exceed the device's limit %zu: the inner sweeps read the in-slice coefficients from global memory\n", jac->smem_needed, jac->sh, jac->nloc, jac->smem_optin));
 
-  /* zero-guess Jacobi path: the compact in-slice block, refreshed at every setup (the values may have changed) */
+  /* zero-guess Jacobi (and Chebyshev) path: the compact in-slice block, refreshed at every setup (the values may have changed) */
   jac->zfast = PETSC_FALSE;
-  if (jac->inner == PCBJSMOOTH_INNER_JACOBI && jac->inner_rtol == 0.0 && !jac->force_global && jac->nloc > 0 && jac->nloc <= MS_PATTERN_MAXLOC && op->m > 0) {
+  if ((jac->inner == PCBJSMOOTH_INNER_JACOBI || jac->inner == PCBJSMOOTH_INNER_CHEBYSHEV) && jac->inner_rtol == 0.0 && !jac->force_global && jac->nloc > 0 && jac->nloc <= MS_PATTERN_MAXLOC && op->m > 0) {
     const MSPatternKernels *pk = PCMSKernels(op, MSPatternKernels);
     const size_t            nl = (size_t)jac->nloc * (size_t)op->m;
     MSImageView             v;
@@ -405,7 +415,7 @@ static PetscErrorCode PCSetFromOptions_BJSmooth(PC pc, PetscOptionItems PetscOpt
 {
   PC_BJSmooth    *jac   = (PC_BJSmooth *)pc->data;
   PetscInt        bs    = jac->bs, iits = jac->inner_its, its = jac->its;
-  PetscReal       rtol  = jac->inner_rtol;
+  PetscReal       rtol  = jac->inner_rtol, ratio = jac->cheb_ratio;
   PCBJSmoothInner inner = jac->inner;
   PetscBool       async = jac->async, global = jac->force_global, flg;
 
@@ -413,10 +423,12 @@ static PetscErrorCode PCSetFromOptions_BJSmooth(PC pc, PetscOptionItems PetscOpt
   PetscOptionsHeadBegin(PetscOptionsObject, "Block Jacobi smoother (mod-SELL slices) options");
   PetscCall(PetscOptionsBoundedInt("-pc_bjsmooth_block_size", "Rows per block = slice height of the mod-SELL image (a multiple of 32, at most 1024; 0: the MATMODSELL operator's slice height, else 512; an operator's slice height not set is 512 under bjsmooth)", "PCBJSmoothSetBlockSize", bs, &bs, &flg, 0));
   if (flg) PetscCall(PCBJSmoothSetBlockSize(pc, bs));
-  PetscCall(PetscOptionsEnum("-pc_bjsmooth_inner", "Inner method on each block: jacobi, gs (warp-serialised forward Gauss-Seidel), sgs (forward then backward), cg", "PCBJSmoothSetInner", PCBJSmoothInners, (PetscEnum)inner, (PetscEnum *)&inner, NULL));
+  PetscCall(PetscOptionsEnum("-pc_bjsmooth_inner", "Inner method on each block: jacobi, gs (warp-serialised forward Gauss-Seidel), sgs (forward then backward), cg, chebyshev", "PCBJSmoothSetInner", PCBJSmoothInners, (PetscEnum)inner, (PetscEnum *)&inner, NULL));
   PetscCall(PetscOptionsBoundedInt("-pc_bjsmooth_inner_its", "Inner sweeps (iterations) per block and outer iteration (at most, with -pc_bjsmooth_inner_rtol)", "PCBJSmoothSetInner", iits, &iits, NULL, 1));
   PetscCall(PetscOptionsRangeReal("-pc_bjsmooth_inner_rtol", "Stop the inner sweeps of a block when its residual norm is at most this times its right-hand side's (0: always -pc_bjsmooth_inner_its)", "PCBJSmoothSetInner", rtol, &rtol, NULL, 0.0, 1.0));
   PetscCall(PCBJSmoothSetInner(pc, inner, iits, rtol));
+  PetscCall(PetscOptionsReal("-pc_bjsmooth_chebyshev_ratio", "Inner chebyshev: the interval is [hi / ratio, hi], hi a Gershgorin bound of the spectrum of each block's D^-1 A (ratio > 1)", "PCBJSmoothSetChebyshevRatio", ratio, &ratio, &flg));
+  if (flg) PetscCall(PCBJSmoothSetChebyshevRatio(pc, ratio));
   PetscCall(PetscOptionsBoundedInt("-pc_bjsmooth_its", "Outer (block Jacobi) iterations per application", "PCBJSmoothSetIterations", its, &its, &flg, 1));
   if (flg) PetscCall(PCBJSmoothSetIterations(pc, its));
   PetscCall(PetscOptionsBool("-pc_bjsmooth_async", "Block-asynchronous outer iterations (one array; blocks read what others already wrote): M^-1 becomes nonlinear", "PCBJSmoothSetAsync", async, &async, &flg));
@@ -500,13 +512,14 @@ PetscErrorCode PCBJSmoothGetBlockSize(PC pc, PetscInt *bs)
 
   Input Parameters:
 + pc    - the preconditioner context
-. inner - `PCBJSMOOTH_INNER_JACOBI` (default), `PCBJSMOOTH_INNER_GS`, `PCBJSMOOTH_INNER_SGS` or `PCBJSMOOTH_INNER_CG`
+. inner - `PCBJSMOOTH_INNER_JACOBI` (default), `PCBJSMOOTH_INNER_GS`, `PCBJSMOOTH_INNER_SGS`, `PCBJSMOOTH_INNER_CG` or
+          `PCBJSMOOTH_INNER_CHEBYSHEV`
 . its   - inner sweeps per block and outer iteration, at least 1 (the most with a tolerance; default 5), or `PETSC_CURRENT`
 - rtol  - stop a block's sweeps when its residual norm is at most this times its right-hand side's, in [0, 1)
           (0, the default: always its sweeps), or `PETSC_CURRENT`
 
   Options Database Keys:
-+ -pc_bjsmooth_inner <jacobi,gs,sgs,cg> - the method
++ -pc_bjsmooth_inner <jacobi,gs,sgs,cg,chebyshev> - the method
 . -pc_bjsmooth_inner_its <5>            - the sweeps
 - -pc_bjsmooth_inner_rtol <0>           - the tolerance
 
@@ -527,10 +540,11 @@ PetscErrorCode PCBJSmoothSetInner(PC pc, PCBJSmoothInner inner, PetscInt its, Pe
   PetscValidLogicalCollectiveEnum(pc, inner, 2);
   PetscValidLogicalCollectiveInt(pc, its, 3);
   PetscValidLogicalCollectiveReal(pc, rtol, 4);
-  PetscCheck(inner >= PCBJSMOOTH_INNER_JACOBI && inner <= PCBJSMOOTH_INNER_CG, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCBJSMOOTH: unknown inner method %d: use PCBJSMOOTH_INNER_JACOBI, _GS, _SGS or _CG", (int)inner);
+  PetscCheck(inner >= PCBJSMOOTH_INNER_JACOBI && inner <= PCBJSMOOTH_INNER_CHEBYSHEV, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCBJSMOOTH: unknown inner method %d: use PCBJSMOOTH_INNER_JACOBI, _GS, _SGS, _CG or _CHEBYSHEV", (int)inner);
   PetscCheck(its >= 1 || its == PETSC_CURRENT, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCBJSMOOTH: %" PetscInt_FMT " inner sweeps: give at least 1", its);
   PetscCheck((rtol >= 0.0 && rtol < 1.0) || rtol == (PetscReal)PETSC_CURRENT, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCBJSMOOTH: the inner tolerance %g must be in [0, 1)", (double)rtol);
   if (!jac) PetscFunctionReturn(PETSC_SUCCESS);
+  if (jac->setup && inner != jac->inner) pc->setupcalled = PETSC_FALSE; /* the setup's paths and interval follow the method */
   jac->inner = inner;
   if (its != PETSC_CURRENT) jac->inner_its = its;
   if (rtol != (PetscReal)PETSC_CURRENT) jac->inner_rtol = rtol;
@@ -563,6 +577,71 @@ PetscErrorCode PCBJSmoothGetInner(PC pc, PCBJSmoothInner *inner, PetscInt *its, 
   if (inner) *inner = jac->inner;
   if (its) *its = jac->inner_its;
   if (rtol) *rtol = jac->inner_rtol;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCBJSmoothSetChebyshevRatio - Sets the interval of `PCBJSMOOTH`'s inner Chebyshev iteration
+
+  Logically Collective
+
+  Input Parameters:
++ pc    - the preconditioner context
+- ratio - greater than 1 (default 20): the interval is [hi / ratio, hi]
+
+  Options Database Key:
+. -pc_bjsmooth_chebyshev_ratio <20> - the ratio
+
+  Level: advanced
+
+  Notes:
+  hi is 1 plus the largest sum, over the rows with a positive diagonal, of the absolute values of a row's in-block
+  entries divided by its diagonal entry: a Gershgorin bound of the spectrum of every block's D^-1 A_ll, computed at
+  setup. Because hi bounds the spectrum, the inner polynomial is positive on it and one outer iteration gives a
+  symmetric positive definite M^-1 for every SPD operator, whatever the ratio and the number of sweeps. The ratio
+  only places the low end: the sweeps damp the error components of the block between hi / ratio and hi, those below
+  less. 20 took the fewest CG iterations on 7-point Laplacians and FVM tetrahedral meshes with 5 sweeps and blocks
+  of 512 rows (docs/locality.md).
+
+.seealso: [](ch_ksp), `PCBJSMOOTH`, `PCBJSmoothGetChebyshevRatio()`, `PCBJSmoothSetInner()`, `PCBJSMOOTH_INNER_CHEBYSHEV`
+@*/
+PetscErrorCode PCBJSmoothSetChebyshevRatio(PC pc, PetscReal ratio)
+{
+  PC_BJSmooth *jac;
+
+  PetscFunctionBegin;
+  PetscCall(PCMSGetData(pc, PCBJSMOOTH, PETSC_FALSE, &jac));
+  PetscValidLogicalCollectiveReal(pc, ratio, 2);
+  PetscCheck(ratio > 1.0 && PetscIsNormalReal(ratio), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCBJSMOOTH: the Chebyshev ratio %g must be a finite number greater than 1 (the interval is [hi / ratio, hi])", (double)ratio);
+  if (!jac) PetscFunctionReturn(PETSC_SUCCESS);
+  jac->cheb_ratio = ratio;
+  jac->cheb_lo    = jac->cheb_hi / ratio;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCBJSmoothGetChebyshevRatio - Gets the ratio of the interval of `PCBJSMOOTH`'s inner Chebyshev iteration
+
+  Not Collective
+
+  Input Parameter:
+. pc - the preconditioner context
+
+  Output Parameter:
+. ratio - the interval is [hi / ratio, hi]
+
+  Level: advanced
+
+.seealso: [](ch_ksp), `PCBJSMOOTH`, `PCBJSmoothSetChebyshevRatio()`
+@*/
+PetscErrorCode PCBJSmoothGetChebyshevRatio(PC pc, PetscReal *ratio)
+{
+  PC_BJSmooth *jac;
+
+  PetscFunctionBegin;
+  PetscCall(PCMSGetData(pc, PCBJSMOOTH, PETSC_TRUE, &jac));
+  PetscAssertPointer(ratio, 2);
+  *ratio = jac->cheb_ratio;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -731,6 +810,7 @@ static BJSKind PCBJSmoothKind(PC_BJSmooth *jac)
 {
   if (jac->async || jac->inner == PCBJSMOOTH_INNER_CG || jac->inner_rtol > 0.0) return BJS_KIND_NONLINEAR;
   if (jac->inner == PCBJSMOOTH_INNER_GS) return BJS_KIND_NONSYM;
+  if (jac->its % 2 == 1 && jac->inner == PCBJSMOOTH_INNER_CHEBYSHEV) return BJS_KIND_SPD; /* any number of sweeps */
   if (jac->its % 2 == 1 && (jac->inner == PCBJSMOOTH_INNER_SGS || jac->inner_its % 2 == 1)) return jac->inner == PCBJSMOOTH_INNER_SGS ? BJS_KIND_SPD_COND : BJS_KIND_SPD;
   return BJS_KIND_SPD_COND;
 }
@@ -747,6 +827,10 @@ static PetscErrorCode PCView_BJSmooth(PC pc, PetscViewer viewer)
   if (!isascii) PetscFunctionReturn(PETSC_SUCCESS);
   if (jac->inner_rtol > 0.0) PetscCall(PetscViewerASCIIPrintf(viewer, "  outer iterations %" PetscInt_FMT " (%s), inner %s, at most %" PetscInt_FMT " sweeps, block rtol %g\n", jac->its, jac->async ? "asynchronous" : "synchronous", PCBJSmoothInners[jac->inner], jac->inner_its, (double)jac->inner_rtol));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  outer iterations %" PetscInt_FMT " (%s), inner %s, %" PetscInt_FMT " sweeps\n", jac->its, jac->async ? "asynchronous" : "synchronous", PCBJSmoothInners[jac->inner], jac->inner_its));
+  if (jac->inner == PCBJSMOOTH_INNER_CHEBYSHEV) {
+    if (jac->setup && jac->cheb_hi > 0.0) PetscCall(PetscViewerASCIIPrintf(viewer, "  inner Chebyshev interval [%g, %g] (a Gershgorin bound of the blocks' D^-1 A / ratio %g, that bound)\n", (double)jac->cheb_lo, (double)jac->cheb_hi, (double)jac->cheb_ratio));
+    else PetscCall(PetscViewerASCIIPrintf(viewer, "  inner Chebyshev interval [hi / %g, hi], hi a Gershgorin bound of the blocks' D^-1 A\n", (double)jac->cheb_ratio));
+  }
   switch (PCBJSmoothKind(jac)) {
   case BJS_KIND_SPD:
     PetscCall(PetscViewerASCIIPrintf(viewer, "  M^-1 is linear, symmetric and positive definite for SPD operators: usable with CG\n"));
@@ -783,7 +867,8 @@ static PetscErrorCode PCView_BJSmooth(PC pc, PetscViewer viewer)
    Options Database Keys:
 +  -pc_bjsmooth_block_size <0>          - rows per block = slice height of the image (multiple of 32, at most 1024); 0: the
                                           `MATMODSELL` operator's slice height (512 unless set), else 512
-.  -pc_bjsmooth_inner <jacobi>          - inner method: jacobi, gs (warp-serialised forward Gauss-Seidel), sgs (forward then backward), cg
+.  -pc_bjsmooth_inner <jacobi>          - inner method: jacobi, gs (warp-serialised forward Gauss-Seidel), sgs (forward then backward), cg, chebyshev
+.  -pc_bjsmooth_chebyshev_ratio <20>    - inner chebyshev: the interval [hi / ratio, hi], hi a Gershgorin bound of the blocks' D^-1 A
 .  -pc_bjsmooth_inner_its <5>           - inner sweeps per block and outer iteration (at most, with a tolerance)
 .  -pc_bjsmooth_inner_rtol <0>          - stop a block's inner sweeps when its residual norm is at most this times its right-hand side's
 .  -pc_bjsmooth_its <1>                 - outer iterations per application
@@ -810,12 +895,15 @@ static PetscErrorCode PCView_BJSmooth(PC pc, PetscViewer viewer)
 
    Inner methods: jacobi; gs, warp-serialised Gauss-Seidel: the 32-row groups (warps) of a block are updated in order
    with the newest values, the rows inside a group simultaneously (Jacobi); sgs: a gs sweep then the same backwards;
-   cg: conjugate gradients on the block.
+   cg: conjugate gradients on the block; chebyshev: the Chebyshev iteration on [hi / ratio, hi] of the block's
+   D^-1 A (hi: 1 plus the largest sum of a row's |in-block entries| over its diagonal, a Gershgorin bound), at
+   Jacobi's cost per sweep, its result scaled by T_k / (T_k + 1) (`PCBJSmoothSetChebyshevRatio()`).
 
    As a preconditioner M^-1 r is the result of -pc_bjsmooth_its outer iterations from zero. Which settings give an
    operator usable with `KSPCG` (`PCView()` reports it):
 +  SPD for every SPD operator - one outer iteration (any odd count) with inner jacobi and an odd -pc_bjsmooth_inner_its
-   (the default): M^-1 = blockdiag(p(D_l^-1 A_ll) D_l^-1) with p(t) = (1 - (1 - t)^k)/t > 0 for odd k
+   (the default): M^-1 = blockdiag(p(D_l^-1 A_ll) D_l^-1) with p(t) = (1 - (1 - t)^k)/t > 0 for odd k; or with inner
+   chebyshev and any number of sweeps (its polynomial is positive up to the Gershgorin bound)
 .  symmetric, positive definite for diagonally dominant SPD operators (Laplacians) - inner jacobi with an even count, or
    inner sgs (its symmetric splitting has P + P^T - A_ll = 2 D - N, N the couplings inside the 32-row groups), or an
    even number of outer iterations; exact inner solves give block Jacobi, SPD for SPD operators
@@ -848,6 +936,7 @@ static PetscErrorCode PCCreate_BJSmooth(PC pc)
   jac->inner     = PCBJSMOOTH_INNER_JACOBI;
   jac->inner_its = 5;
   jac->its       = 1;
+  jac->cheb_ratio = 20.0;
 
   pc->ops->apply           = PCApply_BJSmooth;
   pc->ops->applyrichardson = PCApplyRichardson_BJSmooth;

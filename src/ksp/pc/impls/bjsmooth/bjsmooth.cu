@@ -41,7 +41,7 @@ __device__ static inline double bjs_local_off(int t, int sh, int nn, const doubl
    of MSPermBuckets with the inputs scattered into their buckets), and where an off-slice code c's value of xin lies
    (qx[c - 1]); py: where row r's result goes (NULL: r; perm, or the bucket position of its user row) */
 template <int INNER, bool SHARED, bool ASYNC>
-__global__ void __launch_bounds__(1024) bjs_sweep_kernel(int m, const long long *__restrict__ sliceptr, const int *__restrict__ cols, const double *__restrict__ vals, const double *__restrict__ diag, const int *__restrict__ qx, const int *__restrict__ py, int nloc, int inner_its, double rtol, int zero, const double *__restrict__ b, const double *__restrict__ offp, const double *xin, double *xout)
+__global__ void __launch_bounds__(1024) bjs_sweep_kernel(int m, const long long *__restrict__ sliceptr, const int *__restrict__ cols, const double *__restrict__ vals, const double *__restrict__ diag, const int *__restrict__ qx, const int *__restrict__ py, int nloc, int inner_its, double rtol, double clo, double chi, int zero, const double *__restrict__ b, const double *__restrict__ offp, const double *xin, double *xout)
 {
   extern __shared__ double smem[];
   const int  sh = blockDim.x, t = threadIdx.x, s = blockIdx.x;
@@ -133,6 +133,28 @@ __global__ void __launch_bounds__(1024) bjs_sweep_kernel(int m, const long long 
         y      = yn;
         __syncthreads();
       }
+    } else if (INNER == MS_BJS_INNER_CHEBY) { /* bjsmoothkernels.h, MSBJSCheb: the reference's order of operations */
+      MSBJSCheb    cb;
+      const double c0 = MSBJSChebFirst(&cb, clo, chi);
+      double       c1 = 0.0, c2 = c0, dd = 0.0;
+      int          done = 0;
+      for (int it = 0; it < inner_its; it++) {
+        const double sm = bjs_local_off<SHARED>(t, sh, nn, lv, lc, cols, vals, beg, w, win);
+        if (rtol > 0.0) {
+          const double res = (rl - sm) - d * y;
+          if (bjs_block_sum(valid ? res * res : 0.0, red) <= tol2) break;
+        }
+        if (it) MSBJSChebNext(&cb, &c1, &c2);
+        const double res = (rl - sm) * di - y;
+        dd               = it ? c1 * dd + c2 * res : c0 * res;
+        const double yn  = y + dd;
+        __syncthreads();
+        win[t] = yn;
+        y      = yn;
+        __syncthreads();
+        done = it + 1;
+      }
+      if (done) y *= MSBJSChebScale(&cb);
     } else { /* warp-serialised Gauss-Seidel (eq. 4.14): warps in order, Jacobi inside a warp */
       const int nw = sh >> 5, wid = t >> 5;
       /* the group g of 32 rows takes a Jacobi step with the newest values of the others */
@@ -165,10 +187,10 @@ __global__ void __launch_bounds__(1024) bjs_sweep_kernel(int m, const long long 
 }
 
 template <int INNER, bool SHARED>
-static void bjs_launch(const MSImageView *img, const int *qx, const int *py, int inner_its, double rtol, int nloc, size_t smem, int zero, int async, const double *b, const double *offp, const double *xin, double *xout, cudaStream_t st)
+static void bjs_launch(const MSImageView *img, const int *qx, const int *py, int inner_its, double rtol, double clo, double chi, int nloc, size_t smem, int zero, int async, const double *b, const double *offp, const double *xin, double *xout, cudaStream_t st)
 {
-  if (async) bjs_sweep_kernel<INNER, SHARED, true><<<img->nslices, img->sh, smem, st>>>(img->m, img->sliceptr, img->cols, img->vals, img->diag, qx, py, nloc, inner_its, rtol, zero, b, offp, xin, xout);
-  else bjs_sweep_kernel<INNER, SHARED, false><<<img->nslices, img->sh, smem, st>>>(img->m, img->sliceptr, img->cols, img->vals, img->diag, qx, py, nloc, inner_its, rtol, zero, b, offp, xin, xout);
+  if (async) bjs_sweep_kernel<INNER, SHARED, true><<<img->nslices, img->sh, smem, st>>>(img->m, img->sliceptr, img->cols, img->vals, img->diag, qx, py, nloc, inner_its, rtol, clo, chi, zero, b, offp, xin, xout);
+  else bjs_sweep_kernel<INNER, SHARED, false><<<img->nslices, img->sh, smem, st>>>(img->m, img->sliceptr, img->cols, img->vals, img->diag, qx, py, nloc, inner_its, rtol, clo, chi, zero, b, offp, xin, xout);
 }
 
 extern "C" MS_BJS_SWEEP(MSBJSSweep_CUDA)
@@ -200,20 +222,24 @@ extern "C" MS_BJS_SWEEP(MSBJSSweep_CUDA)
   }
   switch (inner) {
   case MS_BJS_INNER_JACOBI:
-    if (use_shared) bjs_launch<MS_BJS_INNER_JACOBI, true>(img, qx, py, inner_its, inner_rtol, nloc, smem, zero, async, bi, oi, xi, yo, st);
-    else bjs_launch<MS_BJS_INNER_JACOBI, false>(img, qx, py, inner_its, inner_rtol, nloc, smem, zero, async, bi, oi, xi, yo, st);
+    if (use_shared) bjs_launch<MS_BJS_INNER_JACOBI, true>(img, qx, py, inner_its, inner_rtol, cheb_lo, cheb_hi, nloc, smem, zero, async, bi, oi, xi, yo, st);
+    else bjs_launch<MS_BJS_INNER_JACOBI, false>(img, qx, py, inner_its, inner_rtol, cheb_lo, cheb_hi, nloc, smem, zero, async, bi, oi, xi, yo, st);
     break;
   case MS_BJS_INNER_GS:
-    if (use_shared) bjs_launch<MS_BJS_INNER_GS, true>(img, qx, py, inner_its, inner_rtol, nloc, smem, zero, async, bi, oi, xi, yo, st);
-    else bjs_launch<MS_BJS_INNER_GS, false>(img, qx, py, inner_its, inner_rtol, nloc, smem, zero, async, bi, oi, xi, yo, st);
+    if (use_shared) bjs_launch<MS_BJS_INNER_GS, true>(img, qx, py, inner_its, inner_rtol, cheb_lo, cheb_hi, nloc, smem, zero, async, bi, oi, xi, yo, st);
+    else bjs_launch<MS_BJS_INNER_GS, false>(img, qx, py, inner_its, inner_rtol, cheb_lo, cheb_hi, nloc, smem, zero, async, bi, oi, xi, yo, st);
     break;
   case MS_BJS_INNER_SGS:
-    if (use_shared) bjs_launch<MS_BJS_INNER_SGS, true>(img, qx, py, inner_its, inner_rtol, nloc, smem, zero, async, bi, oi, xi, yo, st);
-    else bjs_launch<MS_BJS_INNER_SGS, false>(img, qx, py, inner_its, inner_rtol, nloc, smem, zero, async, bi, oi, xi, yo, st);
+    if (use_shared) bjs_launch<MS_BJS_INNER_SGS, true>(img, qx, py, inner_its, inner_rtol, cheb_lo, cheb_hi, nloc, smem, zero, async, bi, oi, xi, yo, st);
+    else bjs_launch<MS_BJS_INNER_SGS, false>(img, qx, py, inner_its, inner_rtol, cheb_lo, cheb_hi, nloc, smem, zero, async, bi, oi, xi, yo, st);
+    break;
+  case MS_BJS_INNER_CHEBY:
+    if (use_shared) bjs_launch<MS_BJS_INNER_CHEBY, true>(img, qx, py, inner_its, inner_rtol, cheb_lo, cheb_hi, nloc, smem, zero, async, bi, oi, xi, yo, st);
+    else bjs_launch<MS_BJS_INNER_CHEBY, false>(img, qx, py, inner_its, inner_rtol, cheb_lo, cheb_hi, nloc, smem, zero, async, bi, oi, xi, yo, st);
     break;
   default:
-    if (use_shared) bjs_launch<MS_BJS_INNER_CG, true>(img, qx, py, inner_its, inner_rtol, nloc, smem, zero, async, bi, oi, xi, yo, st);
-    else bjs_launch<MS_BJS_INNER_CG, false>(img, qx, py, inner_its, inner_rtol, nloc, smem, zero, async, bi, oi, xi, yo, st);
+    if (use_shared) bjs_launch<MS_BJS_INNER_CG, true>(img, qx, py, inner_its, inner_rtol, cheb_lo, cheb_hi, nloc, smem, zero, async, bi, oi, xi, yo, st);
+    else bjs_launch<MS_BJS_INNER_CG, false>(img, qx, py, inner_its, inner_rtol, cheb_lo, cheb_hi, nloc, smem, zero, async, bi, oi, xi, yo, st);
   }
   if ((err = (int)cudaGetLastError())) return err;
   return bk ? MSCUDABucketGather(m, pb->qy, work, NULL, xout, stream) : (int)cudaSuccess;
@@ -252,6 +278,9 @@ extern "C" MS_BJS_CONFIGURE(MSBJSConfigure_CUDA)
       case MS_BJS_INNER_SGS:
         err = bjs_raise_limit<MS_BJS_INNER_SGS>((int)need);
         break;
+      case MS_BJS_INNER_CHEBY:
+        err = bjs_raise_limit<MS_BJS_INNER_CHEBY>((int)need);
+        break;
       default:
         err = bjs_raise_limit<MS_BJS_INNER_CG>((int)need);
       }
@@ -271,6 +300,7 @@ __global__ void bjs_analyze_kernel(int m, int sh, const long long *__restrict__ 
   const int          r   = blockIdx.x * blockDim.x + threadIdx.x;
   unsigned int       cnt = 0;
   unsigned long long bad = MS_BJS_BAD_NONE, badv = MS_BJS_BAD_NONE;
+  double             g   = 0.0; /* sum of |in-slice entries| / diagonal */
   if (r < m) {
     const int       s = r / sh, t = r - s * sh;
     const long long beg = sliceptr[s];
@@ -278,16 +308,23 @@ __global__ void bjs_analyze_kernel(int m, int sh, const long long *__restrict__ 
     bool            fin = diag ? isfinite(diag[r]) : true;
     for (int k = 0; k < w; k++) {
       const long long slot = beg + (long long)k * sh + t;
-      if (cols[slot] < 0) cnt++;
+      if (cols[slot] < 0) {
+        cnt++;
+        g += fabs(vals[slot]);
+      }
       if (!isfinite(vals[slot])) fin = false;
     }
+    g = diag && diag[r] > 0.0 && isfinite(diag[r]) ? g / diag[r] : 0.0;
+    if (!isfinite(g)) g = 0.0; /* a non-finite value: reported as badval */
     if (diag && !(diag[r] > 0.0)) bad = (unsigned long long)(perm ? perm[r] : r);
     if (!fin) badv = (unsigned long long)(perm ? perm[r] : r);
   }
   cnt  = ms_warp_reduce<MSOpMax>(cnt);
   bad  = ms_warp_reduce<MSOpMin>(bad);
   badv = ms_warp_reduce<MSOpMin>(badv);
+  g    = ms_warp_reduce<MSOpMax>(g);
   if ((threadIdx.x & 31) == 0) {
+    if (g > 0.0) atomicMax(&status->gersh, (unsigned long long)__double_as_longlong(g)); /* nonnegative: bits order as values */
     if (cnt) atomicMax(&status->maxloc, (unsigned long long)cnt);
     if (bad != MS_BJS_BAD_NONE) atomicMin(&status->badrow, bad);
     if (badv != MS_BJS_BAD_NONE) atomicMin(&status->badval, badv);
@@ -300,18 +337,19 @@ extern "C" MS_BJS_ANALYZE(MSBJSAnalyze_CUDA)
   cudaError_t  err;
   if ((err = cudaMemsetAsync(&status->maxloc, 0, sizeof(unsigned long long), st))) return (int)err;
   if ((err = cudaMemsetAsync(&status->badrow, 0xff, 2 * sizeof(unsigned long long), st))) return (int)err;
+  if ((err = cudaMemsetAsync(&status->gersh, 0, sizeof(unsigned long long), st))) return (int)err;
   if (img->m <= 0) return (int)cudaSuccess;
   bjs_analyze_kernel<<<(img->m + 255) / 256, 256, 0, st>>>(img->m, img->sh, img->sliceptr, img->cols, img->vals, img->diag, img->perm, status);
   return (int)cudaGetLastError();
 }
 
-/* inner jacobi from x = 0: the row's in-slice entries in registers, the iterate exchanged through a
+/* inner jacobi (or Chebyshev: CHEB) from x = 0: the row's in-slice entries in registers, the iterate exchanged through a
    shared window; sm and y computed exactly as in bjs_sweep_kernel (same order of the terms, the same
    inverse diagonal). The window is double-buffered: sweep it writes buffer it % 2 and reads it after one
    barrier; the other buffer was last read in sweep it - 1, which every thread finished before that
    barrier, so one barrier per sweep suffices. */
-template <int NL>
-__global__ void __launch_bounds__(1024) bjs_zero_jacobi_kernel(int m, const short *__restrict__ lcg, const double *__restrict__ lvg, const double *__restrict__ dinv, const int *__restrict__ qx, const int *__restrict__ py, int inner_its, const double *__restrict__ b, const double *__restrict__ offp, double *__restrict__ xout)
+template <int NL, bool CHEB>
+__global__ void __launch_bounds__(1024) bjs_zero_jacobi_kernel(int m, const short *__restrict__ lcg, const double *__restrict__ lvg, const double *__restrict__ dinv, const int *__restrict__ qx, const int *__restrict__ py, int inner_its, double clo, double chi, const double *__restrict__ b, const double *__restrict__ offp, double *__restrict__ xout)
 {
   extern __shared__ double win[]; /* 2 * sh */
   const int  sh = blockDim.x, t = threadIdx.x;
@@ -331,17 +369,27 @@ __global__ void __launch_bounds__(1024) bjs_zero_jacobi_kernel(int m, const shor
     if (offp) rl -= offp[o];
     di = dinv[r];
   }
-  if (inner_its > 0) y = rl * di; /* the first sweep from y = 0 has sm = 0 */
+  MSBJSCheb cb;
+  double    c1 = 0.0, c2 = 0.0, dd = 0.0; /* inner Chebyshev (CHEB): the reference's order of operations */
+  if (CHEB) {
+    dd = MSBJSChebFirst(&cb, clo, chi) * (rl * di);
+    if (inner_its > 0) y = dd;
+  } else if (inner_its > 0) y = rl * di; /* the first sweep from y = 0 has sm = 0 */
   for (int it = 1; it < inner_its; it++) {
     double *wb = win + (it & 1) * sh;
     double  sm = 0.0;
-    wb[t]      = y;
+    if (CHEB) MSBJSChebNext(&cb, &c1, &c2);
+    wb[t] = y;
     __syncthreads();
 #pragma unroll
     for (int j = 0; j < NL; j++)
       if (lc[j] >= 0) sm += lv[j] * wb[lc[j]];
-    y = (rl - sm) * di;
+    if (CHEB) {
+      dd = c1 * dd + c2 * ((rl - sm) * di - y);
+      y  = y + dd;
+    } else y = (rl - sm) * di;
   }
+  if (CHEB && inner_its > 0) y *= MSBJSChebScale(&cb);
   if (valid) xout[py ? __ldg(py + r) : r] = y; /* py NULL with a permuted image: in the image's order (gathered back) */
 }
 
@@ -371,7 +419,8 @@ extern "C" MS_BJS_ZERO_JACOBI(MSBJSZeroJacobi_CUDA)
   switch (nloc) {
 #define BJS_ZCASE(NL) \
   case NL: \
-    bjs_zero_jacobi_kernel<NL><<<img->nslices, img->sh, smem, st>>>(m, lc, lv, dinv, qx, py, inner_its, bi, oi, xo); \
+    if (cheb_hi > 0.0) bjs_zero_jacobi_kernel<NL, true><<<img->nslices, img->sh, smem, st>>>(m, lc, lv, dinv, qx, py, inner_its, cheb_lo, cheb_hi, bi, oi, xo); \
+    else bjs_zero_jacobi_kernel<NL, false><<<img->nslices, img->sh, smem, st>>>(m, lc, lv, dinv, qx, py, inner_its, cheb_lo, cheb_hi, bi, oi, xo); \
     break;
     BJS_ZCASE(1)
     BJS_ZCASE(2)

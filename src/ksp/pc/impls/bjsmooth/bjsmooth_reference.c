@@ -6,18 +6,19 @@
 #include <petscmodsell/private/bjsmoothkernels.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* one block's work arrays */
 typedef struct {
   const MSImageView *img;
   int                sh, nloc, inner_its, inner, shared;
-  double             rtol;
+  double             rtol, lo, hi; /* lo, hi: the interval of inner Chebyshev */
   double            *xs, *rl, *y, *s, *p, *q, *d, *lv; /* sh each (lv: nloc*sh) */
   int               *lc;                               /* nloc*sh: in-slice neighbour of the j-th local entry of row t */
   int               *nnb;                              /* sh: local entries per row */
 } BJSBlock;
 
-static int BJSBlockCreate(BJSBlock *h, const MSImageView *img, int inner, int inner_its, double rtol, int nloc, int shared)
+static int BJSBlockCreate(BJSBlock *h, const MSImageView *img, int inner, int inner_its, double rtol, double lo, double hi, int nloc, int shared)
 {
   const size_t sh = (size_t)img->sh, nl = (size_t)(nloc > 0 ? nloc : 1);
 
@@ -27,6 +28,8 @@ static int BJSBlockCreate(BJSBlock *h, const MSImageView *img, int inner, int in
   h->inner     = inner;
   h->inner_its = inner_its;
   h->rtol      = rtol;
+  h->lo        = lo;
+  h->hi        = hi;
   h->shared    = shared;
   h->xs        = (double *)malloc(sizeof(double) * (7 * sh + nl * sh));
   h->lc        = (int *)malloc(sizeof(int) * (nl * sh + sh));
@@ -121,6 +124,35 @@ static void BJSInner(BJSBlock *h, int s, int nr)
       for (int t = 0; t < nr; t++) h->y[t] = (h->rl[t] - h->s[t]) * (1.0 / h->d[t]);
     }
     break;
+  case MS_BJS_INNER_CHEBY: { /* h->p holds the direction d_k (bjsmoothkernels.h, MSBJSCheb) */
+    MSBJSCheb    cb;
+    const double c0 = MSBJSChebFirst(&cb, h->lo, h->hi);
+    double       c1 = 0.0, c2 = c0;
+    int          done = 0;
+
+    for (int it = 0; it < h->inner_its; it++) {
+      for (int t = 0; t < nr; t++) h->s[t] = BJSLocalOff(h, s, t, h->y);
+      if (h->rtol > 0.0) {
+        double nrm = 0.0;
+        for (int t = 0; t < nr; t++) {
+          const double res = (h->rl[t] - h->s[t]) - h->d[t] * h->y[t];
+          nrm += res * res;
+        }
+        if (nrm <= tol2) break;
+      }
+      if (it) MSBJSChebNext(&cb, &c1, &c2);
+      for (int t = 0; t < nr; t++) {
+        const double r = (h->rl[t] - h->s[t]) * (1.0 / h->d[t]) - h->y[t];
+        h->p[t]        = it ? c1 * h->p[t] + c2 * r : c0 * r;
+        h->y[t] += h->p[t];
+      }
+      done = it + 1;
+    }
+    if (done) {
+      const double sc = MSBJSChebScale(&cb);
+      for (int t = 0; t < nr; t++) h->y[t] *= sc;
+    }
+  } break;
   case MS_BJS_INNER_GS:
   case MS_BJS_INNER_SGS:
     for (int it = 0; it < h->inner_its; it++) {
@@ -169,7 +201,7 @@ MS_BJS_SWEEP(MSBJSSweep_Reference)
   (void)pb;    /* data movement of the CUDA version only */
   (void)work;
   (void)stream;
-  if ((err = BJSBlockCreate(&h, img, inner, inner_its, inner_rtol, nloc, use_shared))) return err;
+  if ((err = BJSBlockCreate(&h, img, inner, inner_its, inner_rtol, cheb_lo, cheb_hi, nloc, use_shared))) return err;
   for (int s = 0; s < img->nslices; s++) {
     const int       first = s * sh, nr = sh < m - first ? sh : m - first;
     const long long beg   = img->sliceptr[s];
@@ -215,28 +247,36 @@ MS_BJS_SWEEP(MSBJSSweep_Reference)
 
 MS_BJS_ZERO_JACOBI(MSBJSZeroJacobi_Reference)
 {
-  const int sh = img->sh, m = img->m;
-  double   *y, *win, *rl;
+  const int sh = img->sh, m = img->m, cheb = cheb_hi > 0.0;
+  double   *y, *win, *rl, *dd;
 
   (void)pb; /* data movement of the CUDA version only */
   (void)work;
   (void)stream;
   if (m <= 0) return 0;
   if (nloc < 1 || nloc > MS_PATTERN_MAXLOC) return MS_KERNEL_ERR_ARG;
-  y = (double *)malloc(sizeof(double) * 3 * (size_t)sh);
+  y = (double *)malloc(sizeof(double) * 4 * (size_t)sh);
   if (!y) return MS_KERNEL_ERR_MEM;
   win = y + sh;
   rl  = y + 2 * sh;
+  dd  = y + 3 * sh; /* Chebyshev's direction */
   for (int s = 0; s < img->nslices; s++) {
     const int first = s * sh, nr = sh < m - first ? sh : m - first;
+    MSBJSCheb cb;
+    double    c0 = cheb ? MSBJSChebFirst(&cb, cheb_lo, cheb_hi) : 1.0, c1 = 0.0, c2 = 0.0;
 
     for (int t = 0; t < nr; t++) {
       const int o = img->perm ? img->perm[first + t] : first + t;
       rl[t]       = b[o];
       if (offp) rl[t] -= offp[o];
-      y[t] = inner_its > 0 ? rl[t] * dinv[first + t] : 0.0; /* the first sweep from y = 0 has no in-slice sum */
+      /* the first sweep from y = 0 has no in-slice sum */
+      if (cheb) {
+        dd[t] = c0 * (rl[t] * dinv[first + t]);
+        y[t]  = inner_its > 0 ? dd[t] : 0.0;
+      } else y[t] = inner_its > 0 ? rl[t] * dinv[first + t] : 0.0;
     }
     for (int it = 1; it < inner_its; it++) {
+      if (cheb) MSBJSChebNext(&cb, &c1, &c2);
       for (int t = 0; t < nr; t++) win[t] = y[t];
       for (int t = 0; t < nr; t++) {
         const int r  = first + t;
@@ -245,8 +285,15 @@ MS_BJS_ZERO_JACOBI(MSBJSZeroJacobi_Reference)
           const int q = lc[(size_t)j * m + r];
           if (q >= 0) sm += lv[(size_t)j * m + r] * win[q];
         }
-        y[t] = (rl[t] - sm) * dinv[r];
+        if (cheb) {
+          dd[t] = c1 * dd[t] + c2 * ((rl[t] - sm) * dinv[r] - win[t]);
+          y[t]  = win[t] + dd[t];
+        } else y[t] = (rl[t] - sm) * dinv[r];
       }
+    }
+    if (cheb && inner_its > 0) {
+      const double sc = MSBJSChebScale(&cb);
+      for (int t = 0; t < nr; t++) y[t] *= sc;
     }
     for (int t = 0; t < nr; t++) xout[img->perm ? img->perm[first + t] : first + t] = y[t];
   }
@@ -256,6 +303,8 @@ MS_BJS_ZERO_JACOBI(MSBJSZeroJacobi_Reference)
 
 MS_BJS_ANALYZE(MSBJSAnalyze_Reference)
 {
+  double gersh = 0.0;
+
   (void)stream;
   status->maxloc = 0;
   status->badrow = status->badval = MS_BJS_BAD_NONE;
@@ -272,9 +321,20 @@ MS_BJS_ANALYZE(MSBJSAnalyze_Reference)
       if (!isfinite(img->vals[slot])) fin = 0;
     }
     if (nn > status->maxloc) status->maxloc = nn;
+    if (img->diag && img->diag[r] > 0.0 && isfinite(img->diag[r])) {
+      double g = 0.0;
+      for (int k = 0; k < w; k++) {
+        const long long slot = beg + (long long)k * img->sh + t;
+        if (img->cols[slot] < 0) g += fabs(img->vals[slot]);
+      }
+      g /= img->diag[r];
+      if (g > gersh) gersh = g;
+    }
     if (img->diag && !(img->diag[r] > 0.0) && (unsigned long long)o < status->badrow) status->badrow = (unsigned long long)o;
     if (!fin && (unsigned long long)o < status->badval) status->badval = (unsigned long long)o;
   }
+  if (!isfinite(gersh)) gersh = 0.0; /* a non-finite value: reported as badval */
+  memcpy(&status->gersh, &gersh, sizeof(gersh));
   return 0;
 }
 

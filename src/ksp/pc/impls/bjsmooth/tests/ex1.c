@@ -4,7 +4,7 @@ static char help[] = "PCBJSMOOTH: properties of one application and of the smoot
   -n <6>; -test exact|reduce|spd|fallback|error:\n\
     exact:    one outer iteration with inner CG to rtol 1e-13 equals PCBJACOBI + LU on the same blocks (slices\n\
               of -pc_bjsmooth_block_size rows: contiguous row ranges in the natural ordering);\n\
-    reduce:   each inner method (jacobi, gs, sgs, cg) reduces ||b - A M^-1 b|| below ||b||, and the Richardson\n\
+    reduce:   each inner method (jacobi, gs, sgs, cg, chebyshev) reduces ||b - A M^-1 b|| below ||b||, and the Richardson\n\
               smoothing loop (PCApplyRichardson, 30 iterations) reduces the residual by more than one sweep;\n\
     spd:      for the settings given, u'M^-1 v = v'M^-1 u and u'M^-1 u > 0 on random vectors, and the PCView verdict;\n\
     fallback: the global-memory coefficient path gives exactly the same result as the shared-memory one;\n\
@@ -230,7 +230,7 @@ int main(int argc, char **argv)
     PetscCall(VecDestroy(&yb));
     PetscCall(MatDestroy(&Aaij));
   } else if (test == TEST_REDUCE) {
-    const char *inners[] = {"jacobi", "gs", "sgs", "cg"};
+    const char *inners[] = {"jacobi", "gs", "sgs", "cg", "chebyshev"};
     PetscBool   async    = PETSC_FALSE;
 
     PetscCall(PetscOptionsGetBool(NULL, NULL, "-pc_bjsmooth_async", &async, NULL));
@@ -345,7 +345,7 @@ int main(int argc, char **argv)
    test:
      suffix: spd
      nsize: {{1 3}}
-     args: -test spd -problem rand -n 6 -pc_bjsmooth_block_size 32 -pc_bjsmooth_inner {{jacobi sgs}separate output} -pc_bjsmooth_inner_its {{1 4}separate output}
+     args: -test spd -problem rand -n 6 -pc_bjsmooth_block_size 32 -pc_bjsmooth_inner {{jacobi sgs chebyshev}separate output} -pc_bjsmooth_inner_its {{1 4}separate output}
      filter: grep -e "M^-1" -e "coefficients in" -e "same result" -e "u.M"
    test:
      suffix: spd_nonsym
@@ -362,7 +362,7 @@ int main(int argc, char **argv)
    test:
      suffix: fallback
      nsize: {{1 3}}
-     args: -test fallback -problem rand -n 6 -pc_bjsmooth_block_size 64 -pc_bjsmooth_inner {{jacobi sgs cg}separate output}
+     args: -test fallback -problem rand -n 6 -pc_bjsmooth_block_size 64 -pc_bjsmooth_inner {{jacobi sgs cg chebyshev}separate output}
      filter: grep -e "M^-1" -e "coefficients in" -e "same result" -e "u.M"
 
    # bad operators: a negative or missing diagonal, a NaN off the diagonal (off-process with 3 processes), an
@@ -394,11 +394,11 @@ int main(int argc, char **argv)
        nsize: {{1 3}}
        args: -test reduce -problem lap3d -n 7 -pc_bjsmooth_block_size 64 -pc_bjsmooth_async -mat_type modsell
        output_file: output/ex1_reduce_async.out
-     # zero-guess inner jacobi reads the compact in-slice block: identical to the image-reading kernel
+     # zero-guess inner jacobi and chebyshev read the compact in-slice block: identical to the image-reading kernel
      test:
        suffix: cuda_fallback
        nsize: {{1 3}}
-       args: -test fallback -problem lap3d -n 6 -pc_bjsmooth_block_size 64 -pc_bjsmooth_inner_its 4 -mat_type modsell -view_shared
+       args: -test fallback -problem lap3d -n 6 -pc_bjsmooth_block_size 64 -pc_bjsmooth_inner_its 4 -pc_bjsmooth_inner {{jacobi chebyshev}} -mat_type modsell -view_shared
        filter: sed -n -e "/same result/p" -e "/compact copy/p"
        output_file: output/ex1_cuda_fallback.out
      test:

@@ -123,7 +123,7 @@ int main(int argc, char **argv)
      suffix: perm
      requires: !cuda
      nsize: {{1 3}}
-     args: -n 10 -mat_modsell_ordering partition -mat_modsell_slice_height 64 -mat_modsell_permute_chunk 37 -pc_bjsmooth_its {{1 2}} -pc_bjsmooth_inner {{jacobi sgs}}
+     args: -n 10 -mat_modsell_ordering partition -mat_modsell_slice_height 64 -mat_modsell_permute_chunk 37 -pc_bjsmooth_its {{1 2}} -pc_bjsmooth_inner {{jacobi sgs chebyshev}}
      output_file: output/ex3.out
 
    # GPU: many buckets (chunk 37 rows) against separate gathers (chunk 0) and one bucket (chunk 1000000), with and
@@ -133,7 +133,7 @@ int main(int argc, char **argv)
      suffix: cuda_buckets
      requires: cuda
      nsize: {{1 3}}
-     args: -n 10 -mat_modsell_ordering partition -mat_modsell_slice_height 64 -mat_modsell_permute_chunk 37 -chunk_ref {{0 1000000}} -pc_bjsmooth_its {{1 2}} -pc_bjsmooth_inner {{jacobi sgs}}
+     args: -n 10 -mat_modsell_ordering partition -mat_modsell_slice_height 64 -mat_modsell_permute_chunk 37 -chunk_ref {{0 1000000}} -pc_bjsmooth_its {{1 2}} -pc_bjsmooth_inner {{jacobi sgs chebyshev}}
      output_file: output/ex3.out
    test:
      suffix: cuda_buckets_view
