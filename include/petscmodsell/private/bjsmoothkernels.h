@@ -17,7 +17,7 @@
      xout[o] = x_t + y_t.
    Inner methods: Jacobi; warp-serialised Gauss-Seidel (warps of 32 rows in order, Jacobi inside a warp,
    equation 4.14), forward (GS) or forward then backward (SGS); CG; Chebyshev on an interval [lo, hi] of the
-   spectrum of D^-1 A_ll (MSBJSCheb below: the same cost per sweep as Jacobi).
+   spectrum of D^-1 A_ll (MSBJSChebTable() below: the same cost per sweep as Jacobi).
    The in-slice coefficients are kept in shared memory (ELLPACK, nloc per row, paper eq. 4.15) when they
    fit, else read from the image in global memory at every inner sweep (the fallback).
 */
@@ -57,55 +57,41 @@ typedef struct {
 /* Inner Chebyshev iteration (Saad, Iterative Methods for Sparse Linear Systems, 2nd ed., algorithm 12.1) on
    D^-1 A_ll y = D^-1 rl from y = 0, the interval [lo, hi] (0 < lo < hi):
      theta = (hi + lo) / 2, delta = (hi - lo) / 2, sigma = theta / delta, rho_0 = 1 / sigma,
-     d_0 = (D^-1 rl) / theta, y_1 = d_0,
-     sweep k = 1, 2, ...: r_k = (rl - sum_in-slice a y_k) / d - y_k (= D^-1 (rl - A_ll y_k)),
-                          rho_k = 1 / (2 sigma - rho_{k-1}), d_k = rho_k rho_{k-1} d_{k-1} + (2 rho_k / delta) r_k,
-                          y_{k+1} = y_k + d_k.
-   After k sweeps the result is y_{k+1} times MSBJSChebScale() = T_k(sigma) / (T_k(sigma) + 1). The residual polynomial
-   1 - t q(t) of y = q(D^-1 A_ll) D^-1 rl is T_k((theta - t) / delta) / T_k(sigma): in (0, 1) below lo and within
-   +-1 / T_k(sigma) on [lo, hi], so t q(t) lies in (0, 1 + 1 / T_k(sigma)] on (0, hi] and the scaled polynomial's in
-   (0, 1]: with hi at least the spectral radius of D^-1 A_ll, q > 0 there, so one outer iteration gives an SPD M^-1 for
-   every SPD operator (any number of sweeps), and M_l^-1 <= A_ll^-1, so that the outer (Richardson) iteration
-   converges wherever block Jacobi with exact block solves does (unscaled it overshoots the exact block solve by up to
+     y_0 = 0, d_{-1} = 0; sweep j = 0, 1, ...: r_j = (rl - sum_in-slice a y_j) / d - y_j (= D^-1 (rl - A_ll y_j)),
+       d_j = c1_j d_{j-1} + c2_j r_j, y_{j+1} = y_j + d_j, with c1_0 = 0, c2_0 = 1 / theta and, for j >= 1,
+       rho_j = 1 / (2 sigma - rho_{j-1}), c1_j = rho_j rho_{j-1}, c2_j = 2 rho_j / delta;
+   after k sweeps the result is y_k times s_k = T_k(sigma) / (T_k(sigma) + 1). The residual polynomial 1 - t q(t) of
+   y_k = q(D^-1 A_ll) D^-1 rl is T_k((theta - t) / delta) / T_k(sigma): in (0, 1) below lo and within +-1 / T_k(sigma)
+   on [lo, hi], so t q(t) lies in (0, 1 + 1 / T_k(sigma)] on (0, hi] and the scaled polynomial's in (0, 1]: with hi
+   at least the spectral radius of D^-1 A_ll, q > 0 there, so one outer iteration gives an SPD M^-1 for every SPD
+   operator (any number of sweeps), and M_l^-1 <= A_ll^-1, so that the outer (Richardson) iteration converges
+   wherever block Jacobi with exact block solves does (unscaled it overshoots the exact block solve by up to
    1 / T_k(sigma), 20% with 5 sweeps and ratio 20, and diverged on a 7-point Laplacian). A Krylov method does not see
-   the scale. The scalars are the same for every row: both backends compute them with these functions. */
-#if defined(__CUDACC__)
-  #define MS_BJS_HD __host__ __device__
-#else
-  #define MS_BJS_HD
-#endif
-typedef struct {
-  double sigma, delta, rho;
-  double t, tprev; /* T_k(sigma), T_{k-1}(sigma) after k sweeps */
-} MSBJSCheb;
+   the scale.
+   The scalars are the same for every row: the glue computes them once (MSBJSChebTable()) into a table of
+   MS_BJS_CHEB_TABLE(k) doubles in the backend's memory, {c1_j, c2_j, s_{j+1}} for sweep j, which the kernels read
+   (on the GPU a uniform load per sweep, instead of the recurrence in registers that halved the occupancy). */
+#define MS_BJS_CHEB_TABLE(k) (3 * (size_t)(k))
 
-/* before the first sweep: returns 1 / theta (d_0 = (D^-1 rl) / theta) */
-static inline MS_BJS_HD double MSBJSChebFirst(MSBJSCheb *c, double lo, double hi)
+static inline void MSBJSChebTable(double lo, double hi, int k, double *tab)
 {
-  const double theta = 0.5 * (hi + lo);
-  c->delta           = 0.5 * (hi - lo);
-  c->sigma           = theta / c->delta;
-  c->rho             = 1.0 / c->sigma;
-  c->t               = c->sigma;
-  c->tprev           = 1.0;
-  return 1.0 / theta;
-}
+  const double theta = 0.5 * (hi + lo), delta = 0.5 * (hi - lo), sigma = theta / delta;
+  double       rho = 1.0 / sigma, t = sigma, tprev = 1.0; /* T_1(sigma), T_0(sigma) */
 
-/* before sweep k + 1 (k >= 1): its two coefficients */
-static inline MS_BJS_HD void MSBJSChebNext(MSBJSCheb *c, double *c1, double *c2)
-{
-  const double rho = 1.0 / (2.0 * c->sigma - c->rho), t = 2.0 * c->sigma * c->t - c->tprev;
-  *c1              = rho * c->rho;
-  *c2              = 2.0 * rho / c->delta;
-  c->rho           = rho;
-  c->tprev         = c->t;
-  c->t             = t;
-}
-
-/* the factor of the result after the sweeps done since MSBJSChebFirst() (at least one) */
-static inline MS_BJS_HD double MSBJSChebScale(const MSBJSCheb *c)
-{
-  return c->t / (c->t + 1.0);
+  for (int j = 0; j < k; j++) {
+    if (j) {
+      const double rn = 1.0 / (2.0 * sigma - rho), tn = 2.0 * sigma * t - tprev;
+      tab[3 * j]      = rn * rho;
+      tab[3 * j + 1]  = 2.0 * rn / delta;
+      rho             = rn;
+      tprev           = t;
+      t               = tn;
+    } else {
+      tab[0] = 0.0;
+      tab[1] = 1.0 / theta;
+    }
+    tab[3 * j + 2] = t / (t + 1.0);
+  }
 }
 
 /* Resets *status and computes it (the caller reads it back once) */
@@ -122,13 +108,14 @@ static inline MS_BJS_HD double MSBJSChebScale(const MSBJSCheb *c)
 /* One outer sweep over all slices (see above). offp may be NULL (no off-process part); zero != 0: the
    current iterate is zero (xin is not read); async != 0: xin == xout is allowed, blocks read whatever
    values other blocks have written and publish their own with a memory fence (block-asynchronous).
+   cheb: inner chebyshev's table (MSBJSChebTable(), backend memory, at least inner_its sweeps; NULL for the other methods).
    pb, work: see MS_BJS_BUCKETED below (the reference ignores them); NULL: a permuted image reads b, offp and xin
    through perm and writes xout through it (a random access per row each). */
 #define MS_BJS_SWEEP(name) \
-  int name(const MSImageView *img, const MSPermBuckets *pb, int inner, int inner_its, double inner_rtol, double cheb_lo, double cheb_hi, int nloc, int use_shared, size_t smem, int zero, int async, const double *b, const double *offp, const double *xin, double *xout, double *work, void *stream)
+  int name(const MSImageView *img, const MSPermBuckets *pb, int inner, int inner_its, double inner_rtol, const double *cheb, int nloc, int use_shared, size_t smem, int zero, int async, const double *b, const double *offp, const double *xin, double *xout, double *work, void *stream)
 
 /* The zero-guess Jacobi path (the preconditioner's PCApply and the first sweep of a smoother from zero, inner
-   jacobi, or chebyshev when cheb_hi > 0, with a fixed count): with x = 0 a sweep needs only b, the diagonal and the in-slice entries, so the setup
+   jacobi, or chebyshev when cheb (its table) is not NULL, with a fixed count): with x = 0 a sweep needs only b, the diagonal and the in-slice entries, so the setup
    copies the latter into a compact ELLPACK array (the pattern kernel extract_local of mskernels.h, part
    MS_PART_ALL, nloc <= MS_PATTERN_MAXLOC) and zero_jacobi reads those instead of the image: the same arithmetic,
    in the same order, as sweep with zero != 0, inner jacobi and inner_rtol == 0 (xout[o] = y after inner_its
@@ -137,7 +124,7 @@ static inline MS_BJS_HD double MSBJSChebScale(const MSBJSCheb *c)
    back by a gather (MSCUDAUnpermute()) instead of a random write per row (b and offp are read through perm); the
    reference uses neither. pb: see MS_BJS_BUCKETED. */
 #define MS_BJS_ZERO_JACOBI(name) \
-  int name(const MSImageView *img, const MSPermBuckets *pb, int nloc, const short *lc, const double *lv, const double *dinv, int inner_its, double cheb_lo, double cheb_hi, const double *b, const double *offp, double *xout, double *work, void *stream)
+  int name(const MSImageView *img, const MSPermBuckets *pb, int nloc, const short *lc, const double *lv, const double *dinv, int inner_its, const double *cheb, const double *b, const double *offp, double *xout, double *work, void *stream)
 
 /* The bucketed permutation (modsellcuda.h, MSPermBuckets; issue 12) in the CUDA sweep and zero_jacobi: when the image
    is permuted, pb != NULL with pb->nbuckets > 1 and work holds MS_BJS_BUCKET_WORK(m, offp, zero) doubles (and, for

@@ -121,6 +121,8 @@ PETSC_INTERN PetscErrorCode PCMSStageOut(Vec, Vec);
    undefined after a reallocation */
 PETSC_INTERN PetscErrorCode PCMSBufferEnsure(PCMSOperator *, PCMSBuffer *, size_t, const char *);
 PETSC_INTERN PetscErrorCode PCMSBufferDestroy(PCMSBuffer *);
+/* buf (ensured to hold bytes in the PC's memory) <- src (host); src may be freed on return */
+PETSC_INTERN PetscErrorCode PCMSBufferUpload(PCMSOperator *, PCMSBuffer *, const void *, size_t, const char *);
 /* dst (host) <- src (backend memory), waiting for the work queued before */
 PETSC_INTERN PetscErrorCode PCMSReadBack(PCMSOperator *, void *, const void *, size_t);
 /* the stream kernels are queued on (a cudaStream_t; NULL on the host), and waiting for it */

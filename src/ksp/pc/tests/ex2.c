@@ -558,7 +558,7 @@ static PetscErrorCode TestBJS(Ctx *c)
 {
   const PetscInt m = c->m, nloc = MaxLocal(c);
   double        *b, *offp, *x, *want, *d;
-  Buf            bb, boff, bx, bout, bst, lc, lv, dinv;
+  Buf            bb, boff, bx, bout, bst, lc, lv, dinv, tab;
   MSBJSStatus    hst;
   PetscBool      ok;
   int            err, use_shared;
@@ -602,6 +602,11 @@ static PetscErrorCode TestBJS(Ctx *c)
   PetscCall(Report(c, "bjsmooth analyze", ok));
   PetscCall(BufDestroy(&bst));
 
+  { /* inner chebyshev's coefficients for 3 sweeps on [hi / 20, hi] */
+    double h[MS_BJS_CHEB_TABLE(3)];
+    MSBJSChebTable(lo, hi, 3, h);
+    PetscCall(BufInput(c, sizeof(h), h, &tab));
+  }
   PetscCall(BufInput(c, sizeof(double) * m, b, &bb));
   PetscCall(BufInput(c, sizeof(double) * m, offp, &boff));
   PetscCall(BufInput(c, sizeof(double) * m, x, &bx));
@@ -614,7 +619,7 @@ static PetscErrorCode TestBJS(Ctx *c)
         PetscCall(BufCreate(c, sizeof(double) * m, &bout));
         err = MSBJSKernels_Reference.configure((int)c->sh, (int)nloc, inner, !shared, &use_shared, &smem, &need, &optin);
         ok  = (PetscBool)(err == 0 && use_shared == shared);
-        err = MSBJSKernels_Reference.sweep(&c->hv, NULL, inner, 3, 0.0, lo, hi, (int)nloc, use_shared, smem, zero, 0, (const double *)bb.h, (const double *)boff.h, zero ? NULL : (const double *)bx.h, (double *)bout.h, NULL, NULL);
+        err = MSBJSKernels_Reference.sweep(&c->hv, NULL, inner, 3, 0.0, inner == MS_BJS_INNER_CHEBY ? (const double *)tab.h : NULL, (int)nloc, use_shared, smem, zero, 0, (const double *)bb.h, (const double *)boff.h, zero ? NULL : (const double *)bx.h, (double *)bout.h, NULL, NULL);
         ok  = (PetscBool)(ok && err == 0);
         if (inner == MS_BJS_INNER_JACOBI || inner == MS_BJS_INNER_CHEBY) {
           DirectSweep(c, 3, inner == MS_BJS_INNER_CHEBY ? lo : 0.0, inner == MS_BJS_INNER_CHEBY ? hi : 0.0, (PetscBool)zero, b, offp, x, want);
@@ -624,13 +629,13 @@ static PetscErrorCode TestBJS(Ctx *c)
         if (c->cuda && ok) {
           err = MSBJSKernels_CUDA.configure((int)c->sh, (int)nloc, inner, !shared, &use_shared, &smem, &need, &optin);
           ok  = (PetscBool)(err == 0);
-          err = MSBJSKernels_CUDA.sweep(&c->dv, NULL, inner, 3, 0.0, lo, hi, (int)nloc, use_shared, smem, zero, 0, (const double *)bb.d, (const double *)boff.d, zero ? NULL : (const double *)bx.d, (double *)bout.d, NULL, NULL);
+          err = MSBJSKernels_CUDA.sweep(&c->dv, NULL, inner, 3, 0.0, inner == MS_BJS_INNER_CHEBY ? (const double *)tab.d : NULL, (int)nloc, use_shared, smem, zero, 0, (const double *)bb.d, (const double *)boff.d, zero ? NULL : (const double *)bx.d, (double *)bout.d, NULL, NULL);
           PetscCall(BufDownload(&bout, d));
           ok = (PetscBool)(ok && err == 0 && RelDiff(d, (double *)bout.h, m, 1.0) < (inner == MS_BJS_INNER_CG ? 1e-10 : 1e-13));
           if (bucketed && ok) { /* through the buckets: the same arithmetic, the same bits */
             PetscBool same;
             PetscCallCUDA(cudaMemset(bout.d, POISON, bout.bytes));
-            err = MSBJSKernels_CUDA.sweep(&c->dv, &pb, inner, 3, 0.0, lo, hi, (int)nloc, use_shared, smem, zero, 0, (const double *)bb.d, (const double *)boff.d, zero ? NULL : (const double *)bx.d, (double *)bout.d, (double *)bwork.d, NULL);
+            err = MSBJSKernels_CUDA.sweep(&c->dv, &pb, inner, 3, 0.0, inner == MS_BJS_INNER_CHEBY ? (const double *)tab.d : NULL, (int)nloc, use_shared, smem, zero, 0, (const double *)bb.d, (const double *)boff.d, zero ? NULL : (const double *)bx.d, (double *)bout.d, (double *)bwork.d, NULL);
             PetscCall(SameBits(&bout, d, m, &same));
             ok = (PetscBool)(err == 0 && same);
             if (!ok) PetscCall(PetscPrintf(PETSC_COMM_SELF, "  the bucketed sweep (buckets of %d rows) differs from the sweep through perm\n", chunk));
@@ -652,10 +657,10 @@ static PetscErrorCode TestBJS(Ctx *c)
     err = MSPatternKernels_Reference.extract_local(&c->hv, (int)nloc, MS_PART_ALL, (short *)lc.h, (double *)lv.h, (double *)dinv.h, NULL);
     ok  = (PetscBool)(err == 0);
     for (int cheb = 0; cheb < 2; cheb++) { /* inner jacobi, then chebyshev */
-      const double zlo = cheb ? lo : 0.0, zhi = cheb ? hi : 0.0;
+      const double zlo = cheb ? lo : 0.0, zhi = cheb ? hi : 0.0; /* the direct computation's interval */
 
       ok = (PetscBool)(err == 0);
-      err = MSBJSKernels_Reference.zero_jacobi(&c->hv, NULL, (int)nloc, (const short *)lc.h, (const double *)lv.h, (const double *)dinv.h, 3, zlo, zhi, (const double *)bb.h, (const double *)boff.h, (double *)bout.h, NULL, NULL);
+      err = MSBJSKernels_Reference.zero_jacobi(&c->hv, NULL, (int)nloc, (const short *)lc.h, (const double *)lv.h, (const double *)dinv.h, 3, cheb ? (const double *)tab.h : NULL, (const double *)bb.h, (const double *)boff.h, (double *)bout.h, NULL, NULL);
       DirectSweep(c, 3, zlo, zhi, PETSC_TRUE, b, offp, x, want);
       ok = (PetscBool)(ok && err == 0 && RelDiff((double *)bout.h, want, m, 1.0) < 1e-12);
 #if defined(PETSC_HAVE_CUDA)
@@ -667,7 +672,7 @@ static PetscErrorCode TestBJS(Ctx *c)
         for (int w = 0; w < 2 && ok; w++) {
           Buf work;
           PetscCall(BufCreate(c, sizeof(double) * m, &work));
-          err = MSBJSKernels_CUDA.zero_jacobi(&c->dv, NULL, (int)nloc, (const short *)lc.d, (const double *)lv.d, (const double *)dinv.d, 3, zlo, zhi, (const double *)bb.d, (const double *)boff.d, (double *)bout.d, w ? (double *)work.d : NULL, NULL);
+          err = MSBJSKernels_CUDA.zero_jacobi(&c->dv, NULL, (int)nloc, (const short *)lc.d, (const double *)lv.d, (const double *)dinv.d, 3, cheb ? (const double *)tab.d : NULL, (const double *)bb.d, (const double *)boff.d, (double *)bout.d, w ? (double *)work.d : NULL, NULL);
           PetscCall(BufDownload(&bout, d));
           ok = (PetscBool)(ok && err == 0 && RelDiff(d, (double *)bout.h, m, 1.0) < 1e-13);
           PetscCall(BufDestroy(&work));
@@ -680,11 +685,11 @@ static PetscErrorCode TestBJS(Ctx *c)
           PetscBool     same;
 
           PetscCall(PetscMalloc1(m, &want));
-          err = MSBJSKernels_CUDA.zero_jacobi(&c->dv, NULL, (int)nloc, (const short *)lc.d, (const double *)lv.d, (const double *)dinv.d, 3, zlo, zhi, (const double *)bb.d, off, (double *)bout.d, NULL, NULL);
+          err = MSBJSKernels_CUDA.zero_jacobi(&c->dv, NULL, (int)nloc, (const short *)lc.d, (const double *)lv.d, (const double *)dinv.d, 3, cheb ? (const double *)tab.d : NULL, (const double *)bb.d, off, (double *)bout.d, NULL, NULL);
           PetscCall(BufDownload(&bout, d));
           PetscCall(PetscArraycpy(want, d, m));
           PetscCallCUDA(cudaMemset(bout.d, POISON, bout.bytes));
-          err = err ? err : MSBJSKernels_CUDA.zero_jacobi(&c->dv, &pb, (int)nloc, (const short *)lc.d, (const double *)lv.d, (const double *)dinv.d, 3, zlo, zhi, (const double *)bb.d, off, (double *)bout.d, (double *)bwork.d, NULL);
+          err = err ? err : MSBJSKernels_CUDA.zero_jacobi(&c->dv, &pb, (int)nloc, (const short *)lc.d, (const double *)lv.d, (const double *)dinv.d, 3, cheb ? (const double *)tab.d : NULL, (const double *)bb.d, off, (double *)bout.d, (double *)bwork.d, NULL);
           PetscCall(SameBits(&bout, want, m, &same));
           ok = (PetscBool)(err == 0 && same);
           if (!ok) PetscCall(PetscPrintf(PETSC_COMM_SELF, "  the bucketed zero_jacobi (buckets of %d rows%s) differs from the one through perm\n", chunk, o ? ", offp" : ""));
@@ -699,6 +704,7 @@ static PetscErrorCode TestBJS(Ctx *c)
     PetscCall(BufDestroy(&dinv));
     PetscCall(BufDestroy(&bout));
   }
+  PetscCall(BufDestroy(&tab));
   PetscCall(BufDestroy(&bb));
   PetscCall(BufDestroy(&boff));
   PetscCall(BufDestroy(&bx));

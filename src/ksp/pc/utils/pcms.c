@@ -404,6 +404,23 @@ PetscErrorCode PCMSSynchronize(PCMSOperator *op)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode PCMSBufferUpload(PCMSOperator *op, PCMSBuffer *buf, const void *src, size_t bytes, const char *what)
+{
+  PetscFunctionBegin;
+  PetscCall(PCMSBufferEnsure(op, buf, bytes, what));
+  if (!bytes) PetscFunctionReturn(PETSC_SUCCESS);
+  if (op->device) {
+#if defined(PETSC_HAVE_CUDA)
+    void *stream;
+
+    PetscCall(PCMSGetStream(op, &stream));
+    PetscCall(MSCopyHostToDevice(buf->ptr, src, bytes, stream)); /* host-synchronous */
+    PetscCall(PetscLogCpuToGpu((PetscLogDouble)bytes));
+#endif
+  } else PetscCall(PetscMemcpy(buf->ptr, src, bytes));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode PCMSReadBack(PCMSOperator *op, void *dst, const void *src, size_t bytes)
 {
   PetscFunctionBegin;

@@ -81,23 +81,6 @@ static PetscBool PCBISAIUsesCusparse(PC_BISAI *jac)
 /* ---------------------------------------------------------------------------------------------------------- */
 /* backend memory                                                                                               */
 
-static PetscErrorCode PCBISAIUpload(PC_BISAI *jac, PCMSBuffer *b, const void *h, size_t bytes, const char *what)
-{
-  PetscFunctionBegin;
-  PetscCall(PCMSBufferEnsure(&jac->op, b, bytes, what));
-  if (!bytes) PetscFunctionReturn(PETSC_SUCCESS);
-  if (jac->op.device) {
-#if defined(PETSC_HAVE_CUDA)
-    cudaStream_t stream;
-
-    PetscCall(PetscGetCurrentCUDAStream(&stream));
-    PetscCallCUDA(cudaMemcpyAsync(b->ptr, h, bytes, cudaMemcpyHostToDevice, stream));
-    PetscCall(PetscLogCpuToGpu((PetscLogDouble)bytes));
-#endif
-  } else PetscCall(PetscMemcpy(b->ptr, h, bytes));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 static PetscErrorCode PCBISAIInvFree(PCBISAIInv *M)
 {
   PetscFunctionBegin;
@@ -449,10 +432,10 @@ static PetscErrorCode PCSetUp_BISAI(PC pc)
 
   /* the factor's pattern on the backend */
   if (rebuild) {
-    PetscCall(PCBISAIUpload(jac, &jac->d_rowptr, jac->rowptr, sizeof(int) * (jac->nb + 1), "PCBISAI's block pattern"));
-    PetscCall(PCBISAIUpload(jac, &jac->d_cols, jac->cols, sizeof(int) * jac->nnzb, "PCBISAI's block pattern"));
-    PetscCall(PCBISAIUpload(jac, &jac->d_rowidx, jac->rowidx, sizeof(int) * jac->nnzb, "PCBISAI's block pattern"));
-    PetscCall(PCBISAIUpload(jac, &jac->d_diag, jac->diag, sizeof(int) * jac->nb, "PCBISAI's block pattern"));
+    PetscCall(PCMSBufferUpload(&jac->op, &jac->d_rowptr, jac->rowptr, sizeof(int) * (jac->nb + 1), "PCBISAI's block pattern"));
+    PetscCall(PCMSBufferUpload(&jac->op, &jac->d_cols, jac->cols, sizeof(int) * jac->nnzb, "PCBISAI's block pattern"));
+    PetscCall(PCMSBufferUpload(&jac->op, &jac->d_rowidx, jac->rowidx, sizeof(int) * jac->nnzb, "PCBISAI's block pattern"));
+    PetscCall(PCMSBufferUpload(&jac->op, &jac->d_diag, jac->diag, sizeof(int) * jac->nb, "PCBISAI's block pattern"));
   }
   PetscCall(PCMSBufferEnsure(op, &jac->F, sizeof(double) * jac->nnzb * bs2, "PCBISAI's block ILU(0) factors"));
   PetscCall(PCMSBufferEnsure(op, &jac->Dinv, sizeof(double) * jac->nb * bs2, "PCBISAI's inverse diagonal blocks"));
@@ -480,12 +463,12 @@ static PetscErrorCode PCSetUp_BISAI(PC pc)
       PetscCall(PetscLogEventEnd(PC_BISAIILU, pc, 0, 0, 0));
       PetscCall(PCBISAIElapsed(jac, &t, &jac->t_ilu));
       if (op->device) {
-        PetscCall(PCBISAIUpload(jac, &jac->F, jac->hF, sizeof(double) * jac->nnzb * bs2, "PCBISAI's block ILU(0) factors"));
-        PetscCall(PCBISAIUpload(jac, &jac->Dinv, jac->hDinv, sizeof(double) * jac->nb * bs2, "PCBISAI's inverse diagonal blocks"));
+        PetscCall(PCMSBufferUpload(&jac->op, &jac->F, jac->hF, sizeof(double) * jac->nnzb * bs2, "PCBISAI's block ILU(0) factors"));
+        PetscCall(PCMSBufferUpload(&jac->op, &jac->Dinv, jac->hDinv, sizeof(double) * jac->nb * bs2, "PCBISAI's inverse diagonal blocks"));
         PetscCall(PCBISAIElapsed(jac, &t, &jac->t_upload));
       }
     } else {
-      PetscCall(PCBISAIUpload(jac, &jac->A, jac->hA, sizeof(double) * jac->nnzb * bs2, "PCBISAI's copy of the operator's blocks"));
+      PetscCall(PCMSBufferUpload(&jac->op, &jac->A, jac->hA, sizeof(double) * jac->nnzb * bs2, "PCBISAI's copy of the operator's blocks"));
       PetscCall(PCMSBufferEnsure(op, &jac->S, sizeof(double) * jac->nnzb * bs2, "PCBISAI's sweep residual"));
       PetscCall(PCBISAIElapsed(jac, &t, &jac->t_upload));
       /* initial guess L = I, U = triu(A) */
@@ -529,11 +512,11 @@ static PetscErrorCode PCSetUp_BISAI(PC pc)
     for (PetscInt w = 0; w < 2; w++) {
       PCBISAIInv *M = &jac->inv[w];
 
-      PetscCall(PCBISAIUpload(jac, &M->d_rowptr, M->rowptr, sizeof(int) * (jac->nb + 1), "PCBISAI's inverse pattern"));
-      PetscCall(PCBISAIUpload(jac, &M->d_cols, M->cols, sizeof(int) * M->nnzb, "PCBISAI's inverse pattern"));
-      PetscCall(PCBISAIUpload(jac, &M->d_colptr, M->colptr, sizeof(int) * (jac->nb + 1), "PCBISAI's inverse pattern"));
-      PetscCall(PCBISAIUpload(jac, &M->d_rowidx, M->rowidx, sizeof(int) * M->nnzb, "PCBISAI's inverse pattern"));
-      PetscCall(PCBISAIUpload(jac, &M->d_pos, M->pos, sizeof(int) * M->nnzb, "PCBISAI's inverse pattern"));
+      PetscCall(PCMSBufferUpload(&jac->op, &M->d_rowptr, M->rowptr, sizeof(int) * (jac->nb + 1), "PCBISAI's inverse pattern"));
+      PetscCall(PCMSBufferUpload(&jac->op, &M->d_cols, M->cols, sizeof(int) * M->nnzb, "PCBISAI's inverse pattern"));
+      PetscCall(PCMSBufferUpload(&jac->op, &M->d_colptr, M->colptr, sizeof(int) * (jac->nb + 1), "PCBISAI's inverse pattern"));
+      PetscCall(PCMSBufferUpload(&jac->op, &M->d_rowidx, M->rowidx, sizeof(int) * M->nnzb, "PCBISAI's inverse pattern"));
+      PetscCall(PCMSBufferUpload(&jac->op, &M->d_pos, M->pos, sizeof(int) * M->nnzb, "PCBISAI's inverse pattern"));
       PetscCall(PCMSBufferEnsure(op, &M->vals, sizeof(double) * M->nnzb * bs2, "PCBISAI's approximate inverse"));
     }
     PetscCall(PCBISAIElapsed(jac, &t, &jac->t_upload));

@@ -52,6 +52,9 @@ typedef struct {
   PetscBool           setup;
   PetscInt            sh, nloc, nblocks;
   PetscReal           cheb_lo, cheb_hi; /* inner Chebyshev: hi = 1 + the analysis's Gershgorin bound, lo = hi / cheb_ratio */
+  PCMSBuffer          chebtab;          /* its coefficients (MSBJSChebTable()) for cheb_its sweeps, in the backend's memory */
+  PetscInt            cheb_its;         /* 0: no table */
+  PetscReal           cheb_tab_lo, cheb_tab_hi;
   PetscBool           use_shared;
   size_t              smem, smem_needed, smem_optin;
   Vec                 offp, work;
@@ -98,6 +101,30 @@ static PetscLogDouble BJSSweepFlops(PC_BJSmooth *jac, PetscBool zero)
 }
 
 
+/* inner chebyshev: the table of the interval and sweeps set now (built again when they changed since the setup) */
+static PetscErrorCode PCBJSmoothChebTable(PC pc, const double **tab)
+{
+  PC_BJSmooth *jac = (PC_BJSmooth *)pc->data;
+
+  PetscFunctionBegin;
+  *tab = NULL;
+  if (jac->inner != PCBJSMOOTH_INNER_CHEBYSHEV) PetscFunctionReturn(PETSC_SUCCESS);
+  if (jac->cheb_its != jac->inner_its || jac->cheb_tab_lo != jac->cheb_lo || jac->cheb_tab_hi != jac->cheb_hi) {
+    double *h;
+
+    PetscCheck(jac->cheb_hi > jac->cheb_lo && jac->cheb_lo > 0.0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ORDER, "PCBJSMOOTH: inner chebyshev has no interval: call PCSetUp() after PCBJSmoothSetInner()");
+    PetscCall(PetscMalloc1(MS_BJS_CHEB_TABLE(jac->inner_its), &h));
+    MSBJSChebTable((double)jac->cheb_lo, (double)jac->cheb_hi, (int)jac->inner_its, h);
+    PetscCall(PCMSBufferUpload(&jac->op, &jac->chebtab, h, MS_BJS_CHEB_TABLE(jac->inner_its) * sizeof(double), "PCBJSMOOTH's Chebyshev coefficients"));
+    PetscCall(PetscFree(h));
+    jac->cheb_its    = jac->inner_its;
+    jac->cheb_tab_lo = jac->cheb_lo;
+    jac->cheb_tab_hi = jac->cheb_hi;
+  }
+  *tab = (const double *)jac->chebtab.ptr;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* One outer sweep: xout = sweep(xin) (xin ignored when zero; xin == xout in asynchronous mode) */
 static PetscErrorCode PCBJSmoothSweep(PC pc, Vec b, Vec xin, Vec xout, PetscBool zero)
 {
@@ -106,6 +133,7 @@ static PetscErrorCode PCBJSmoothSweep(PC pc, Vec b, Vec xin, Vec xout, PetscBool
   const PetscBool             inplace = (PetscBool)(xin == xout);
   const PetscMemoryAccessMode W = PETSC_MEMORY_ACCESS_WRITE, RW = PETSC_MEMORY_ACCESS_READ_WRITE;
   const PetscScalar          *ba, *xi = NULL, *op_ = NULL;
+  const double               *cheb;
   PetscScalar                *xo;
   MSImageView                 v;
   const MSPermBuckets        *ppb = NULL;
@@ -152,9 +180,10 @@ static PetscErrorCode PCBJSmoothSweep(PC pc, Vec b, Vec xin, Vec xout, PetscBool
     if (has && pb.nbuckets > 1 && jac->zwork.bytes >= MS_BJS_BUCKET_WORK(op->m, op_ != NULL, zero) * sizeof(double)) ppb = &pb;
   }
 #endif
+  PetscCall(PCBJSmoothChebTable(pc, &cheb));
   PetscCall(PCMSKernelBegin(op, &stream));
-  if (zero && jac->zfast) err = jac->k->zero_jacobi(&v, ppb, (int)jac->nloc, (const short *)jac->zlc.ptr, (const double *)jac->zlv.ptr, (const double *)jac->zdinv.ptr, (int)jac->inner_its, (double)jac->cheb_lo, (double)jac->cheb_hi, ba, op_, xo, (double *)jac->zwork.ptr, stream);
-  else err = jac->k->sweep(&v, ppb, (int)jac->inner, (int)jac->inner_its, (double)jac->inner_rtol, (double)jac->cheb_lo, (double)jac->cheb_hi, (int)jac->nloc, (int)jac->use_shared, jac->smem, (int)zero, (int)jac->async, ba, op_, xi, xo, (double *)jac->zwork.ptr, stream);
+  if (zero && jac->zfast) err = jac->k->zero_jacobi(&v, ppb, (int)jac->nloc, (const short *)jac->zlc.ptr, (const double *)jac->zlv.ptr, (const double *)jac->zdinv.ptr, (int)jac->inner_its, cheb, ba, op_, xo, (double *)jac->zwork.ptr, stream);
+  else err = jac->k->sweep(&v, ppb, (int)jac->inner, (int)jac->inner_its, (double)jac->inner_rtol, cheb, (int)jac->nloc, (int)jac->use_shared, jac->smem, (int)zero, (int)jac->async, ba, op_, xi, xo, (double *)jac->zwork.ptr, stream);
   PetscCall(PCMSKernelEnd(op, err, jac->k->backend, zero && jac->zfast ? "zero_jacobi" : "sweep", BJSSweepFlops(jac, zero)));
   PetscCall(PCMSVecRestoreArrayRead(op, b, &ba));
   if (inplace) PetscCall(PCMSVecRestoreArray(op, xout, RW, &xo));
@@ -262,6 +291,8 @@ static PetscErrorCode PCBJSmoothFreeWork(PC pc)
   PetscCall(PCMSBufferDestroy(&jac->zlv));
   PetscCall(PCMSBufferDestroy(&jac->zdinv));
   PetscCall(PCMSBufferDestroy(&jac->zwork));
+  PetscCall(PCMSBufferDestroy(&jac->chebtab));
+  jac->cheb_its = 0;
   jac->zfast    = PETSC_FALSE;
   jac->bucketed = PETSC_FALSE;
   jac->setup = PETSC_FALSE;
@@ -388,6 +419,11 @@ static PetscErrorCode PCSetUp_BJSmooth(PC pc)
     jac->zfast = PETSC_TRUE;
   }
   PetscCall(PCBJSmoothSetUpBuckets(pc));
+  {
+    const double *tab;
+
+    PetscCall(PCBJSmoothChebTable(pc, &tab)); /* now, not in the first application */
+  }
   jac->setup = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -41,7 +41,7 @@ __device__ static inline double bjs_local_off(int t, int sh, int nn, const doubl
    of MSPermBuckets with the inputs scattered into their buckets), and where an off-slice code c's value of xin lies
    (qx[c - 1]); py: where row r's result goes (NULL: r; perm, or the bucket position of its user row) */
 template <int INNER, bool SHARED, bool ASYNC>
-__global__ void __launch_bounds__(1024) bjs_sweep_kernel(int m, const long long *__restrict__ sliceptr, const int *__restrict__ cols, const double *__restrict__ vals, const double *__restrict__ diag, const int *__restrict__ qx, const int *__restrict__ py, int nloc, int inner_its, double rtol, double clo, double chi, int zero, const double *__restrict__ b, const double *__restrict__ offp, const double *xin, double *xout)
+__global__ void __launch_bounds__(1024) bjs_sweep_kernel(int m, const long long *__restrict__ sliceptr, const int *__restrict__ cols, const double *__restrict__ vals, const double *__restrict__ diag, const int *__restrict__ qx, const int *__restrict__ py, int nloc, int inner_its, double rtol, const double *__restrict__ cheb, int zero, const double *__restrict__ b, const double *__restrict__ offp, const double *xin, double *xout)
 {
   extern __shared__ double smem[];
   const int  sh = blockDim.x, t = threadIdx.x, s = blockIdx.x;
@@ -133,20 +133,17 @@ __global__ void __launch_bounds__(1024) bjs_sweep_kernel(int m, const long long 
         y      = yn;
         __syncthreads();
       }
-    } else if (INNER == MS_BJS_INNER_CHEBY) { /* bjsmoothkernels.h, MSBJSCheb: the reference's order of operations */
-      MSBJSCheb    cb;
-      const double c0 = MSBJSChebFirst(&cb, clo, chi);
-      double       c1 = 0.0, c2 = c0, dd = 0.0;
-      int          done = 0;
+    } else if (INNER == MS_BJS_INNER_CHEBY) { /* bjsmoothkernels.h, MSBJSChebTable(): the reference's order of operations */
+      double dd   = 0.0;
+      int    done = 0;
       for (int it = 0; it < inner_its; it++) {
         const double sm = bjs_local_off<SHARED>(t, sh, nn, lv, lc, cols, vals, beg, w, win);
         if (rtol > 0.0) {
           const double res = (rl - sm) - d * y;
           if (bjs_block_sum(valid ? res * res : 0.0, red) <= tol2) break;
         }
-        if (it) MSBJSChebNext(&cb, &c1, &c2);
         const double res = (rl - sm) * di - y;
-        dd               = it ? c1 * dd + c2 * res : c0 * res;
+        dd               = __ldg(cheb + 3 * it) * dd + __ldg(cheb + 3 * it + 1) * res;
         const double yn  = y + dd;
         __syncthreads();
         win[t] = yn;
@@ -154,7 +151,7 @@ __global__ void __launch_bounds__(1024) bjs_sweep_kernel(int m, const long long 
         __syncthreads();
         done = it + 1;
       }
-      if (done) y *= MSBJSChebScale(&cb);
+      if (done) y *= __ldg(cheb + 3 * (done - 1) + 2);
     } else { /* warp-serialised Gauss-Seidel (eq. 4.14): warps in order, Jacobi inside a warp */
       const int nw = sh >> 5, wid = t >> 5;
       /* the group g of 32 rows takes a Jacobi step with the newest values of the others */
@@ -187,10 +184,10 @@ __global__ void __launch_bounds__(1024) bjs_sweep_kernel(int m, const long long 
 }
 
 template <int INNER, bool SHARED>
-static void bjs_launch(const MSImageView *img, const int *qx, const int *py, int inner_its, double rtol, double clo, double chi, int nloc, size_t smem, int zero, int async, const double *b, const double *offp, const double *xin, double *xout, cudaStream_t st)
+static void bjs_launch(const MSImageView *img, const int *qx, const int *py, int inner_its, double rtol, const double *cheb, int nloc, size_t smem, int zero, int async, const double *b, const double *offp, const double *xin, double *xout, cudaStream_t st)
 {
-  if (async) bjs_sweep_kernel<INNER, SHARED, true><<<img->nslices, img->sh, smem, st>>>(img->m, img->sliceptr, img->cols, img->vals, img->diag, qx, py, nloc, inner_its, rtol, clo, chi, zero, b, offp, xin, xout);
-  else bjs_sweep_kernel<INNER, SHARED, false><<<img->nslices, img->sh, smem, st>>>(img->m, img->sliceptr, img->cols, img->vals, img->diag, qx, py, nloc, inner_its, rtol, clo, chi, zero, b, offp, xin, xout);
+  if (async) bjs_sweep_kernel<INNER, SHARED, true><<<img->nslices, img->sh, smem, st>>>(img->m, img->sliceptr, img->cols, img->vals, img->diag, qx, py, nloc, inner_its, rtol, cheb, zero, b, offp, xin, xout);
+  else bjs_sweep_kernel<INNER, SHARED, false><<<img->nslices, img->sh, smem, st>>>(img->m, img->sliceptr, img->cols, img->vals, img->diag, qx, py, nloc, inner_its, rtol, cheb, zero, b, offp, xin, xout);
 }
 
 extern "C" MS_BJS_SWEEP(MSBJSSweep_CUDA)
@@ -222,24 +219,24 @@ extern "C" MS_BJS_SWEEP(MSBJSSweep_CUDA)
   }
   switch (inner) {
   case MS_BJS_INNER_JACOBI:
-    if (use_shared) bjs_launch<MS_BJS_INNER_JACOBI, true>(img, qx, py, inner_its, inner_rtol, cheb_lo, cheb_hi, nloc, smem, zero, async, bi, oi, xi, yo, st);
-    else bjs_launch<MS_BJS_INNER_JACOBI, false>(img, qx, py, inner_its, inner_rtol, cheb_lo, cheb_hi, nloc, smem, zero, async, bi, oi, xi, yo, st);
+    if (use_shared) bjs_launch<MS_BJS_INNER_JACOBI, true>(img, qx, py, inner_its, inner_rtol, cheb, nloc, smem, zero, async, bi, oi, xi, yo, st);
+    else bjs_launch<MS_BJS_INNER_JACOBI, false>(img, qx, py, inner_its, inner_rtol, cheb, nloc, smem, zero, async, bi, oi, xi, yo, st);
     break;
   case MS_BJS_INNER_GS:
-    if (use_shared) bjs_launch<MS_BJS_INNER_GS, true>(img, qx, py, inner_its, inner_rtol, cheb_lo, cheb_hi, nloc, smem, zero, async, bi, oi, xi, yo, st);
-    else bjs_launch<MS_BJS_INNER_GS, false>(img, qx, py, inner_its, inner_rtol, cheb_lo, cheb_hi, nloc, smem, zero, async, bi, oi, xi, yo, st);
+    if (use_shared) bjs_launch<MS_BJS_INNER_GS, true>(img, qx, py, inner_its, inner_rtol, cheb, nloc, smem, zero, async, bi, oi, xi, yo, st);
+    else bjs_launch<MS_BJS_INNER_GS, false>(img, qx, py, inner_its, inner_rtol, cheb, nloc, smem, zero, async, bi, oi, xi, yo, st);
     break;
   case MS_BJS_INNER_SGS:
-    if (use_shared) bjs_launch<MS_BJS_INNER_SGS, true>(img, qx, py, inner_its, inner_rtol, cheb_lo, cheb_hi, nloc, smem, zero, async, bi, oi, xi, yo, st);
-    else bjs_launch<MS_BJS_INNER_SGS, false>(img, qx, py, inner_its, inner_rtol, cheb_lo, cheb_hi, nloc, smem, zero, async, bi, oi, xi, yo, st);
+    if (use_shared) bjs_launch<MS_BJS_INNER_SGS, true>(img, qx, py, inner_its, inner_rtol, cheb, nloc, smem, zero, async, bi, oi, xi, yo, st);
+    else bjs_launch<MS_BJS_INNER_SGS, false>(img, qx, py, inner_its, inner_rtol, cheb, nloc, smem, zero, async, bi, oi, xi, yo, st);
     break;
   case MS_BJS_INNER_CHEBY:
-    if (use_shared) bjs_launch<MS_BJS_INNER_CHEBY, true>(img, qx, py, inner_its, inner_rtol, cheb_lo, cheb_hi, nloc, smem, zero, async, bi, oi, xi, yo, st);
-    else bjs_launch<MS_BJS_INNER_CHEBY, false>(img, qx, py, inner_its, inner_rtol, cheb_lo, cheb_hi, nloc, smem, zero, async, bi, oi, xi, yo, st);
+    if (use_shared) bjs_launch<MS_BJS_INNER_CHEBY, true>(img, qx, py, inner_its, inner_rtol, cheb, nloc, smem, zero, async, bi, oi, xi, yo, st);
+    else bjs_launch<MS_BJS_INNER_CHEBY, false>(img, qx, py, inner_its, inner_rtol, cheb, nloc, smem, zero, async, bi, oi, xi, yo, st);
     break;
   default:
-    if (use_shared) bjs_launch<MS_BJS_INNER_CG, true>(img, qx, py, inner_its, inner_rtol, cheb_lo, cheb_hi, nloc, smem, zero, async, bi, oi, xi, yo, st);
-    else bjs_launch<MS_BJS_INNER_CG, false>(img, qx, py, inner_its, inner_rtol, cheb_lo, cheb_hi, nloc, smem, zero, async, bi, oi, xi, yo, st);
+    if (use_shared) bjs_launch<MS_BJS_INNER_CG, true>(img, qx, py, inner_its, inner_rtol, cheb, nloc, smem, zero, async, bi, oi, xi, yo, st);
+    else bjs_launch<MS_BJS_INNER_CG, false>(img, qx, py, inner_its, inner_rtol, cheb, nloc, smem, zero, async, bi, oi, xi, yo, st);
   }
   if ((err = (int)cudaGetLastError())) return err;
   return bk ? MSCUDABucketGather(m, pb->qy, work, NULL, xout, stream) : (int)cudaSuccess;
@@ -349,7 +346,7 @@ extern "C" MS_BJS_ANALYZE(MSBJSAnalyze_CUDA)
    barrier; the other buffer was last read in sweep it - 1, which every thread finished before that
    barrier, so one barrier per sweep suffices. */
 template <int NL, bool CHEB>
-__global__ void __launch_bounds__(1024) bjs_zero_jacobi_kernel(int m, const short *__restrict__ lcg, const double *__restrict__ lvg, const double *__restrict__ dinv, const int *__restrict__ qx, const int *__restrict__ py, int inner_its, double clo, double chi, const double *__restrict__ b, const double *__restrict__ offp, double *__restrict__ xout)
+__global__ void __launch_bounds__(1024, (CHEB && NL <= 5) ? 2 : 1) bjs_zero_jacobi_kernel(int m, const short *__restrict__ lcg, const double *__restrict__ lvg, const double *__restrict__ dinv, const int *__restrict__ qx, const int *__restrict__ py, int inner_its, const double *__restrict__ cheb, const double *__restrict__ b, const double *__restrict__ offp, double *__restrict__ xout)
 {
   extern __shared__ double win[]; /* 2 * sh */
   const int  sh = blockDim.x, t = threadIdx.x;
@@ -369,27 +366,25 @@ __global__ void __launch_bounds__(1024) bjs_zero_jacobi_kernel(int m, const shor
     if (offp) rl -= offp[o];
     di = dinv[r];
   }
-  MSBJSCheb cb;
-  double    c1 = 0.0, c2 = 0.0, dd = 0.0; /* inner Chebyshev (CHEB): the reference's order of operations */
+  double dd = 0.0; /* inner Chebyshev (CHEB): the reference's order of operations */
   if (CHEB) {
-    dd = MSBJSChebFirst(&cb, clo, chi) * (rl * di);
+    dd = __ldg(cheb) * 0.0 + __ldg(cheb + 1) * (rl * di);
     if (inner_its > 0) y = dd;
   } else if (inner_its > 0) y = rl * di; /* the first sweep from y = 0 has sm = 0 */
   for (int it = 1; it < inner_its; it++) {
     double *wb = win + (it & 1) * sh;
     double  sm = 0.0;
-    if (CHEB) MSBJSChebNext(&cb, &c1, &c2);
-    wb[t] = y;
+    wb[t]      = y;
     __syncthreads();
 #pragma unroll
     for (int j = 0; j < NL; j++)
       if (lc[j] >= 0) sm += lv[j] * wb[lc[j]];
     if (CHEB) {
-      dd = c1 * dd + c2 * ((rl - sm) * di - y);
+      dd = __ldg(cheb + 3 * it) * dd + __ldg(cheb + 3 * it + 1) * ((rl - sm) * di - y);
       y  = y + dd;
     } else y = (rl - sm) * di;
   }
-  if (CHEB && inner_its > 0) y *= MSBJSChebScale(&cb);
+  if (CHEB && inner_its > 0) y *= __ldg(cheb + 3 * (inner_its - 1) + 2);
   if (valid) xout[py ? __ldg(py + r) : r] = y; /* py NULL with a permuted image: in the image's order (gathered back) */
 }
 
@@ -419,8 +414,8 @@ extern "C" MS_BJS_ZERO_JACOBI(MSBJSZeroJacobi_CUDA)
   switch (nloc) {
 #define BJS_ZCASE(NL) \
   case NL: \
-    if (cheb_hi > 0.0) bjs_zero_jacobi_kernel<NL, true><<<img->nslices, img->sh, smem, st>>>(m, lc, lv, dinv, qx, py, inner_its, cheb_lo, cheb_hi, bi, oi, xo); \
-    else bjs_zero_jacobi_kernel<NL, false><<<img->nslices, img->sh, smem, st>>>(m, lc, lv, dinv, qx, py, inner_its, cheb_lo, cheb_hi, bi, oi, xo); \
+    if (cheb) bjs_zero_jacobi_kernel<NL, true><<<img->nslices, img->sh, smem, st>>>(m, lc, lv, dinv, qx, py, inner_its, cheb, bi, oi, xo); \
+    else bjs_zero_jacobi_kernel<NL, false><<<img->nslices, img->sh, smem, st>>>(m, lc, lv, dinv, qx, py, inner_its, cheb, bi, oi, xo); \
     break;
     BJS_ZCASE(1)
     BJS_ZCASE(2)

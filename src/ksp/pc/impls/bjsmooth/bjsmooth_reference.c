@@ -12,13 +12,14 @@
 typedef struct {
   const MSImageView *img;
   int                sh, nloc, inner_its, inner, shared;
-  double             rtol, lo, hi; /* lo, hi: the interval of inner Chebyshev */
+  double             rtol;
+  const double      *cheb; /* inner Chebyshev's table */
   double            *xs, *rl, *y, *s, *p, *q, *d, *lv; /* sh each (lv: nloc*sh) */
   int               *lc;                               /* nloc*sh: in-slice neighbour of the j-th local entry of row t */
   int               *nnb;                              /* sh: local entries per row */
 } BJSBlock;
 
-static int BJSBlockCreate(BJSBlock *h, const MSImageView *img, int inner, int inner_its, double rtol, double lo, double hi, int nloc, int shared)
+static int BJSBlockCreate(BJSBlock *h, const MSImageView *img, int inner, int inner_its, double rtol, const double *cheb, int nloc, int shared)
 {
   const size_t sh = (size_t)img->sh, nl = (size_t)(nloc > 0 ? nloc : 1);
 
@@ -28,8 +29,7 @@ static int BJSBlockCreate(BJSBlock *h, const MSImageView *img, int inner, int in
   h->inner     = inner;
   h->inner_its = inner_its;
   h->rtol      = rtol;
-  h->lo        = lo;
-  h->hi        = hi;
+  h->cheb      = cheb;
   h->shared    = shared;
   h->xs        = (double *)malloc(sizeof(double) * (7 * sh + nl * sh));
   h->lc        = (int *)malloc(sizeof(int) * (nl * sh + sh));
@@ -124,13 +124,13 @@ static void BJSInner(BJSBlock *h, int s, int nr)
       for (int t = 0; t < nr; t++) h->y[t] = (h->rl[t] - h->s[t]) * (1.0 / h->d[t]);
     }
     break;
-  case MS_BJS_INNER_CHEBY: { /* h->p holds the direction d_k (bjsmoothkernels.h, MSBJSCheb) */
-    MSBJSCheb    cb;
-    const double c0 = MSBJSChebFirst(&cb, h->lo, h->hi);
-    double       c1 = 0.0, c2 = c0;
-    int          done = 0;
+  case MS_BJS_INNER_CHEBY: { /* h->p holds the direction d_j (bjsmoothkernels.h, MSBJSChebTable()) */
+    int done = 0;
 
+    for (int t = 0; t < nr; t++) h->p[t] = 0.0;
     for (int it = 0; it < h->inner_its; it++) {
+      const double c1 = h->cheb[3 * it], c2 = h->cheb[3 * it + 1];
+
       for (int t = 0; t < nr; t++) h->s[t] = BJSLocalOff(h, s, t, h->y);
       if (h->rtol > 0.0) {
         double nrm = 0.0;
@@ -140,16 +140,15 @@ static void BJSInner(BJSBlock *h, int s, int nr)
         }
         if (nrm <= tol2) break;
       }
-      if (it) MSBJSChebNext(&cb, &c1, &c2);
       for (int t = 0; t < nr; t++) {
         const double r = (h->rl[t] - h->s[t]) * (1.0 / h->d[t]) - h->y[t];
-        h->p[t]        = it ? c1 * h->p[t] + c2 * r : c0 * r;
+        h->p[t]        = c1 * h->p[t] + c2 * r;
         h->y[t] += h->p[t];
       }
       done = it + 1;
     }
     if (done) {
-      const double sc = MSBJSChebScale(&cb);
+      const double sc = h->cheb[3 * (done - 1) + 2];
       for (int t = 0; t < nr; t++) h->y[t] *= sc;
     }
   } break;
@@ -201,7 +200,7 @@ MS_BJS_SWEEP(MSBJSSweep_Reference)
   (void)pb;    /* data movement of the CUDA version only */
   (void)work;
   (void)stream;
-  if ((err = BJSBlockCreate(&h, img, inner, inner_its, inner_rtol, cheb_lo, cheb_hi, nloc, use_shared))) return err;
+  if ((err = BJSBlockCreate(&h, img, inner, inner_its, inner_rtol, cheb, nloc, use_shared))) return err;
   for (int s = 0; s < img->nslices; s++) {
     const int       first = s * sh, nr = sh < m - first ? sh : m - first;
     const long long beg   = img->sliceptr[s];
@@ -247,7 +246,7 @@ MS_BJS_SWEEP(MSBJSSweep_Reference)
 
 MS_BJS_ZERO_JACOBI(MSBJSZeroJacobi_Reference)
 {
-  const int sh = img->sh, m = img->m, cheb = cheb_hi > 0.0;
+  const int sh = img->sh, m = img->m;
   double   *y, *win, *rl, *dd;
 
   (void)pb; /* data movement of the CUDA version only */
@@ -262,8 +261,6 @@ MS_BJS_ZERO_JACOBI(MSBJSZeroJacobi_Reference)
   dd  = y + 3 * sh; /* Chebyshev's direction */
   for (int s = 0; s < img->nslices; s++) {
     const int first = s * sh, nr = sh < m - first ? sh : m - first;
-    MSBJSCheb cb;
-    double    c0 = cheb ? MSBJSChebFirst(&cb, cheb_lo, cheb_hi) : 1.0, c1 = 0.0, c2 = 0.0;
 
     for (int t = 0; t < nr; t++) {
       const int o = img->perm ? img->perm[first + t] : first + t;
@@ -271,12 +268,11 @@ MS_BJS_ZERO_JACOBI(MSBJSZeroJacobi_Reference)
       if (offp) rl[t] -= offp[o];
       /* the first sweep from y = 0 has no in-slice sum */
       if (cheb) {
-        dd[t] = c0 * (rl[t] * dinv[first + t]);
+        dd[t] = cheb[0] * 0.0 + cheb[1] * (rl[t] * dinv[first + t]);
         y[t]  = inner_its > 0 ? dd[t] : 0.0;
       } else y[t] = inner_its > 0 ? rl[t] * dinv[first + t] : 0.0;
     }
     for (int it = 1; it < inner_its; it++) {
-      if (cheb) MSBJSChebNext(&cb, &c1, &c2);
       for (int t = 0; t < nr; t++) win[t] = y[t];
       for (int t = 0; t < nr; t++) {
         const int r  = first + t;
@@ -286,13 +282,13 @@ MS_BJS_ZERO_JACOBI(MSBJSZeroJacobi_Reference)
           if (q >= 0) sm += lv[(size_t)j * m + r] * win[q];
         }
         if (cheb) {
-          dd[t] = c1 * dd[t] + c2 * ((rl[t] - sm) * dinv[r] - win[t]);
+          dd[t] = cheb[3 * it] * dd[t] + cheb[3 * it + 1] * ((rl[t] - sm) * dinv[r] - win[t]);
           y[t]  = win[t] + dd[t];
         } else y[t] = (rl[t] - sm) * dinv[r];
       }
     }
     if (cheb && inner_its > 0) {
-      const double sc = MSBJSChebScale(&cb);
+      const double sc = cheb[3 * (inner_its - 1) + 2];
       for (int t = 0; t < nr; t++) y[t] *= sc;
     }
     for (int t = 0; t < nr; t++) xout[img->perm ? img->perm[first + t] : first + t] = y[t];

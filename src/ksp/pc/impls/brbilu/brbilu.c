@@ -111,24 +111,6 @@ static PetscErrorCode PCBRBILUFreeStructure(PC pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* host array -> buffer in the PC's memory */
-static PetscErrorCode PCBRBILUUpload(PCMSOperator *op, PCMSBuffer *buf, const void *src, size_t bytes, const char *what)
-{
-  PetscFunctionBegin;
-  PetscCall(PCMSBufferEnsure(op, buf, bytes, what));
-  if (!bytes) PetscFunctionReturn(PETSC_SUCCESS);
-  if (op->device) {
-#if defined(PETSC_HAVE_CUDA)
-    void *stream;
-
-    PetscCall(PCMSGetStream(op, &stream));
-    PetscCall(MSCopyHostToDevice(buf->ptr, src, bytes, stream));
-    PetscCall(PetscLogCpuToGpu((PetscLogDouble)bytes));
-#endif
-  } else PetscCall(PetscMemcpy(buf->ptr, src, bytes));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* The DMDA box of the local rows (dof 1, star stencil, as many points as local rows), or why there is none */
 static PetscErrorCode PCBRBILUGetBox(PC pc, PetscInt m, PetscInt box[3], const char **why)
 {
@@ -186,7 +168,7 @@ static PetscErrorCode PCBRBILUIntBuffer(PCMSOperator *op, PCMSBuffer *buf, const
   PetscFunctionBegin;
   PetscCall(PCBRBILUHostInt(src, n, &h));
   PetscCall(PCMSBufferDestroy(buf));
-  PetscCall(PCBRBILUUpload(op, buf, h, sizeof(int) * (size_t)n, what)); /* host-synchronous: h may go */
+  PetscCall(PCMSBufferUpload(op, buf, h, sizeof(int) * (size_t)n, what)); /* host-synchronous: h may go */
   PetscCall(PetscFree(h));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -199,12 +181,12 @@ static PetscErrorCode PCBRBILUIntArray(PCMSOperator *op, const PetscInt *src, Pe
     *dst = (const int *)src;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  if (sizeof(PetscInt) == sizeof(int)) PetscCall(PCBRBILUUpload(op, temp, src, sizeof(int) * (size_t)n, what));
+  if (sizeof(PetscInt) == sizeof(int)) PetscCall(PCMSBufferUpload(op, temp, src, sizeof(int) * (size_t)n, what));
   else {
     int *h;
 
     PetscCall(PCBRBILUHostInt(src, n, &h));
-    PetscCall(PCBRBILUUpload(op, temp, h, sizeof(int) * (size_t)n, what)); /* host-synchronous: h may go */
+    PetscCall(PCMSBufferUpload(op, temp, h, sizeof(int) * (size_t)n, what)); /* host-synchronous: h may go */
     PetscCall(PetscFree(h));
   }
   *dst = (const int *)temp->ptr;
@@ -712,7 +694,7 @@ static PetscErrorCode PCBRBILUFactor(PC pc)
 
       PetscCall(MatGetInfo(op->Ad, MAT_LOCAL, &info));
       nnz = (PetscInt)info.nz_used;
-      PetscCall(PCBRBILUUpload(op, &jac->csrv, vals, sizeof(double) * (size_t)nnz, "PCBRBILU's copy of the operator's values"));
+      PetscCall(PCMSBufferUpload(op, &jac->csrv, vals, sizeof(double) * (size_t)nnz, "PCBRBILU's copy of the operator's values"));
       PetscCall(MatSeqAIJRestoreArrayRead(op->Ad, &vals));
       hostread = PETSC_FALSE;
       vals     = (const PetscScalar *)jac->csrv.ptr;
