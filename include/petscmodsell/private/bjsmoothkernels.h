@@ -54,42 +54,39 @@ typedef struct {
                                 to symmetric matrices) */
 } MSBJSStatus;
 
-/* Inner Chebyshev iteration (Saad, Iterative Methods for Sparse Linear Systems, 2nd ed., algorithm 12.1) on
-   D^-1 A_ll y = D^-1 rl from y = 0, the interval [lo, hi] (0 < lo < hi):
-     theta = (hi + lo) / 2, delta = (hi - lo) / 2, sigma = theta / delta, rho_0 = 1 / sigma,
-     y_0 = 0, d_{-1} = 0; sweep j = 0, 1, ...: r_j = (rl - sum_in-slice a y_j) / d - y_j (= D^-1 (rl - A_ll y_j)),
-       d_j = c1_j d_{j-1} + c2_j r_j, y_{j+1} = y_j + d_j, with c1_0 = 0, c2_0 = 1 / theta and, for j >= 1,
-       rho_j = 1 / (2 sigma - rho_{j-1}), c1_j = rho_j rho_{j-1}, c2_j = 2 rho_j / delta;
-   after k sweeps the result is y_k times s_k = T_k(sigma) / (T_k(sigma) + 1). The residual polynomial 1 - t q(t) of
-   y_k = q(D^-1 A_ll) D^-1 rl is T_k((theta - t) / delta) / T_k(sigma): in (0, 1) below lo and within +-1 / T_k(sigma)
-   on [lo, hi], so t q(t) lies in (0, 1 + 1 / T_k(sigma)] on (0, hi] and the scaled polynomial's in (0, 1]: with hi
+/* Inner Chebyshev iteration on D^-1 A_ll y = D^-1 rl from y = 0 on the interval [lo, hi] (0 < lo < hi), in the
+   semi-iterative form (Golub and Varga 1961; Saad, Iterative Methods for Sparse Linear Systems, 2nd ed., 12.3.1):
+     theta = (hi + lo) / 2, delta = (hi - lo) / 2, mu = delta / theta, g = 1 / theta,
+     y_{-1} = y_0 = 0; sweep j = 0, 1, ...: r_j = (rl - sum_in-slice a y_j) / d - y_j (= D^-1 (rl - A_ll y_j)),
+       y_{j+1} = w_j (g r_j + y_j - y_{j-1}) + y_{j-1},  w_0 = 1, w_1 = 1 / (1 - mu^2 / 2), w_j = 1 / (1 - mu^2 w_{j-1} / 4);
+   after k sweeps the result is y_k times s_k = T_k(1 / mu) / (T_k(1 / mu) + 1). The residual polynomial 1 - t q(t) of
+   y_k = q(D^-1 A_ll) D^-1 rl is T_k((theta - t) / delta) / T_k(1 / mu): in (0, 1) below lo and within +-1 / T_k(1 / mu)
+   on [lo, hi], so t q(t) lies in (0, 1 + 1 / T_k(1 / mu)] on (0, hi] and the scaled polynomial's in (0, 1]: with hi
    at least the spectral radius of D^-1 A_ll, q > 0 there, so one outer iteration gives an SPD M^-1 for every SPD
    operator (any number of sweeps), and M_l^-1 <= A_ll^-1, so that the outer (Richardson) iteration converges
    wherever block Jacobi with exact block solves does (unscaled it overshoots the exact block solve by up to
-   1 / T_k(sigma), 20% with 5 sweeps and ratio 20, and diverged on a 7-point Laplacian). A Krylov method does not see
-   the scale.
+   1 / T_k(1 / mu), 20% with 5 sweeps and ratio 20, and diverged on a 7-point Laplacian). A Krylov method does not
+   see the scale.
    The scalars are the same for every row: the glue computes them once (MSBJSChebTable()) into a table of
-   MS_BJS_CHEB_TABLE(k) doubles in the backend's memory, {c1_j, c2_j, s_{j+1}} for sweep j, which the kernels read
-   (on the GPU a uniform load per sweep, instead of the recurrence in registers that halved the occupancy). */
+   MS_BJS_CHEB_TABLE(k) doubles in the backend's memory, {w_j, g, s_{j+1}} for sweep j, which the kernels read (on the
+   GPU a uniform load per sweep; the zero-guess kernel finds y_{j-1} in its own slot of the other half of its
+   double-buffered window, so Chebyshev costs it no register more than Jacobi). */
 #define MS_BJS_CHEB_TABLE(k) (3 * (size_t)(k))
 
 static inline void MSBJSChebTable(double lo, double hi, int k, double *tab)
 {
-  const double theta = 0.5 * (hi + lo), delta = 0.5 * (hi - lo), sigma = theta / delta;
-  double       rho = 1.0 / sigma, t = sigma, tprev = 1.0; /* T_1(sigma), T_0(sigma) */
+  const double theta = 0.5 * (hi + lo), delta = 0.5 * (hi - lo), mu = delta / theta, sigma = theta / delta;
+  double       w = 1.0, t = sigma, tprev = 1.0; /* T_1(sigma), T_0(sigma) */
 
   for (int j = 0; j < k; j++) {
     if (j) {
-      const double rn = 1.0 / (2.0 * sigma - rho), tn = 2.0 * sigma * t - tprev;
-      tab[3 * j]      = rn * rho;
-      tab[3 * j + 1]  = 2.0 * rn / delta;
-      rho             = rn;
+      const double tn = 2.0 * sigma * t - tprev;
+      w               = j == 1 ? 1.0 / (1.0 - 0.5 * mu * mu) : 1.0 / (1.0 - 0.25 * mu * mu * w);
       tprev           = t;
       t               = tn;
-    } else {
-      tab[0] = 0.0;
-      tab[1] = 1.0 / theta;
     }
+    tab[3 * j]     = w;
+    tab[3 * j + 1] = 1.0 / theta;
     tab[3 * j + 2] = t / (t + 1.0);
   }
 }

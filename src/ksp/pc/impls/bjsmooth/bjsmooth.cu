@@ -134,7 +134,7 @@ __global__ void __launch_bounds__(1024) bjs_sweep_kernel(int m, const long long 
         __syncthreads();
       }
     } else if (INNER == MS_BJS_INNER_CHEBY) { /* bjsmoothkernels.h, MSBJSChebTable(): the reference's order of operations */
-      double dd   = 0.0;
+      double yp   = 0.0; /* y_{j-1} */
       int    done = 0;
       for (int it = 0; it < inner_its; it++) {
         const double sm = bjs_local_off<SHARED>(t, sh, nn, lv, lc, cols, vals, beg, w, win);
@@ -143,8 +143,8 @@ __global__ void __launch_bounds__(1024) bjs_sweep_kernel(int m, const long long 
           if (bjs_block_sum(valid ? res * res : 0.0, red) <= tol2) break;
         }
         const double res = (rl - sm) * di - y;
-        dd               = __ldg(cheb + 3 * it) * dd + __ldg(cheb + 3 * it + 1) * res;
-        const double yn  = y + dd;
+        const double yn  = __ldg(cheb + 3 * it) * (__ldg(cheb + 3 * it + 1) * res + y - yp) + yp;
+        yp               = y;
         __syncthreads();
         win[t] = yn;
         y      = yn;
@@ -346,7 +346,7 @@ extern "C" MS_BJS_ANALYZE(MSBJSAnalyze_CUDA)
    barrier; the other buffer was last read in sweep it - 1, which every thread finished before that
    barrier, so one barrier per sweep suffices. */
 template <int NL, bool CHEB>
-__global__ void __launch_bounds__(1024, (CHEB && NL <= 5) ? 2 : 1) bjs_zero_jacobi_kernel(int m, const short *__restrict__ lcg, const double *__restrict__ lvg, const double *__restrict__ dinv, const int *__restrict__ qx, const int *__restrict__ py, int inner_its, const double *__restrict__ cheb, const double *__restrict__ b, const double *__restrict__ offp, double *__restrict__ xout)
+__global__ void __launch_bounds__(1024, (CHEB && NL <= 4) ? 2 : 1) bjs_zero_jacobi_kernel(int m, const short *__restrict__ lcg, const double *__restrict__ lvg, const double *__restrict__ dinv, const int *__restrict__ qx, const int *__restrict__ py, int inner_its, const double *__restrict__ cheb, const double *__restrict__ b, const double *__restrict__ offp, double *__restrict__ xout)
 {
   extern __shared__ double win[]; /* 2 * sh */
   const int  sh = blockDim.x, t = threadIdx.x;
@@ -366,11 +366,13 @@ __global__ void __launch_bounds__(1024, (CHEB && NL <= 5) ? 2 : 1) bjs_zero_jaco
     if (offp) rl -= offp[o];
     di = dinv[r];
   }
-  double dd = 0.0; /* inner Chebyshev (CHEB): the reference's order of operations */
+  /* inner Chebyshev (CHEB; the reference's order of operations): y_{j-1} is the thread's own slot of the other half of
+     the window, written by it in the previous sweep (and read by the others before the last barrier); 0 at first */
   if (CHEB) {
-    dd = __ldg(cheb) * 0.0 + __ldg(cheb + 1) * (rl * di);
-    if (inner_its > 0) y = dd;
+    win[t] = 0.0;
+    if (inner_its > 0) y = __ldg(cheb) * (__ldg(cheb + 1) * (rl * di) + 0.0 - 0.0) + 0.0;
   } else if (inner_its > 0) y = rl * di; /* the first sweep from y = 0 has sm = 0 */
+#pragma unroll 1
   for (int it = 1; it < inner_its; it++) {
     double *wb = win + (it & 1) * sh;
     double  sm = 0.0;
@@ -380,8 +382,8 @@ __global__ void __launch_bounds__(1024, (CHEB && NL <= 5) ? 2 : 1) bjs_zero_jaco
     for (int j = 0; j < NL; j++)
       if (lc[j] >= 0) sm += lv[j] * wb[lc[j]];
     if (CHEB) {
-      dd = __ldg(cheb + 3 * it) * dd + __ldg(cheb + 3 * it + 1) * ((rl - sm) * di - y);
-      y  = y + dd;
+      const double yp = win[((it - 1) & 1) * sh + t];
+      y               = __ldg(cheb + 3 * it) * (__ldg(cheb + 3 * it + 1) * ((rl - sm) * di - y) + y - yp) + yp;
     } else y = (rl - sm) * di;
   }
   if (CHEB && inner_its > 0) y *= __ldg(cheb + 3 * (inner_its - 1) + 2);

@@ -124,12 +124,12 @@ static void BJSInner(BJSBlock *h, int s, int nr)
       for (int t = 0; t < nr; t++) h->y[t] = (h->rl[t] - h->s[t]) * (1.0 / h->d[t]);
     }
     break;
-  case MS_BJS_INNER_CHEBY: { /* h->p holds the direction d_j (bjsmoothkernels.h, MSBJSChebTable()) */
+  case MS_BJS_INNER_CHEBY: { /* h->p holds y_{j-1} (bjsmoothkernels.h, MSBJSChebTable()) */
     int done = 0;
 
     for (int t = 0; t < nr; t++) h->p[t] = 0.0;
     for (int it = 0; it < h->inner_its; it++) {
-      const double c1 = h->cheb[3 * it], c2 = h->cheb[3 * it + 1];
+      const double w = h->cheb[3 * it], g = h->cheb[3 * it + 1];
 
       for (int t = 0; t < nr; t++) h->s[t] = BJSLocalOff(h, s, t, h->y);
       if (h->rtol > 0.0) {
@@ -141,9 +141,9 @@ static void BJSInner(BJSBlock *h, int s, int nr)
         if (nrm <= tol2) break;
       }
       for (int t = 0; t < nr; t++) {
-        const double r = (h->rl[t] - h->s[t]) * (1.0 / h->d[t]) - h->y[t];
-        h->p[t]        = c1 * h->p[t] + c2 * r;
-        h->y[t] += h->p[t];
+        const double r = (h->rl[t] - h->s[t]) * (1.0 / h->d[t]) - h->y[t], yp = h->p[t];
+        h->p[t]        = h->y[t];
+        h->y[t]        = w * (g * r + h->y[t] - yp) + yp;
       }
       done = it + 1;
     }
@@ -258,7 +258,7 @@ MS_BJS_ZERO_JACOBI(MSBJSZeroJacobi_Reference)
   if (!y) return MS_KERNEL_ERR_MEM;
   win = y + sh;
   rl  = y + 2 * sh;
-  dd  = y + 3 * sh; /* Chebyshev's direction */
+  dd  = y + 3 * sh; /* Chebyshev: y_{j-1} */
   for (int s = 0; s < img->nslices; s++) {
     const int first = s * sh, nr = sh < m - first ? sh : m - first;
 
@@ -267,10 +267,9 @@ MS_BJS_ZERO_JACOBI(MSBJSZeroJacobi_Reference)
       rl[t]       = b[o];
       if (offp) rl[t] -= offp[o];
       /* the first sweep from y = 0 has no in-slice sum */
-      if (cheb) {
-        dd[t] = cheb[0] * 0.0 + cheb[1] * (rl[t] * dinv[first + t]);
-        y[t]  = inner_its > 0 ? dd[t] : 0.0;
-      } else y[t] = inner_its > 0 ? rl[t] * dinv[first + t] : 0.0;
+      dd[t] = 0.0; /* y_{-1}, then y_{j-1} */
+      if (cheb) y[t] = inner_its > 0 ? cheb[0] * (cheb[1] * (rl[t] * dinv[first + t]) + 0.0 - 0.0) + 0.0 : 0.0;
+      else y[t] = inner_its > 0 ? rl[t] * dinv[first + t] : 0.0;
     }
     for (int it = 1; it < inner_its; it++) {
       for (int t = 0; t < nr; t++) win[t] = y[t];
@@ -282,8 +281,8 @@ MS_BJS_ZERO_JACOBI(MSBJSZeroJacobi_Reference)
           if (q >= 0) sm += lv[(size_t)j * m + r] * win[q];
         }
         if (cheb) {
-          dd[t] = cheb[3 * it] * dd[t] + cheb[3 * it + 1] * ((rl[t] - sm) * dinv[r] - win[t]);
-          y[t]  = win[t] + dd[t];
+          y[t]  = cheb[3 * it] * (cheb[3 * it + 1] * ((rl[t] - sm) * dinv[r] - win[t]) + win[t] - dd[t]) + dd[t];
+          dd[t] = win[t];
         } else y[t] = (rl[t] - sm) * dinv[r];
       }
     }
