@@ -129,12 +129,12 @@ PETSC_EXTERN PetscErrorCode PCRuizGetConvergence(PC, PetscInt *, PetscReal *, Pe
    PCBJSmoothInner - the method `PCBJSMOOTH` runs inside each block
 
    Values:
-+  `PCBJSMOOTH_INNER_JACOBI` - Jacobi sweeps (default)
++  `PCBJSMOOTH_INNER_JACOBI` - Jacobi sweeps
 .  `PCBJSMOOTH_INNER_GS`     - warp-serialised forward Gauss-Seidel: the 32-row groups of a block in order, Jacobi inside a group
 .  `PCBJSMOOTH_INNER_SGS`    - a forward then a backward such sweep
 .  `PCBJSMOOTH_INNER_CG`     - conjugate gradients on the block
 -  `PCBJSMOOTH_INNER_CHEBYSHEV` - Chebyshev iteration on the interval [hi / ratio, hi] of the block's D^-1 A, hi a Gershgorin bound
-                                  (`PCBJSmoothSetChebyshevRatio()`): Jacobi's cost per sweep, fewer outer iterations
+                                  (`PCBJSmoothSetChebyshevRatio()`): Jacobi's cost per sweep, fewer outer iterations (default)
 
    Level: intermediate
 

@@ -548,14 +548,14 @@ PetscErrorCode PCBJSmoothGetBlockSize(PC pc, PetscInt *bs)
 
   Input Parameters:
 + pc    - the preconditioner context
-. inner - `PCBJSMOOTH_INNER_JACOBI` (default), `PCBJSMOOTH_INNER_GS`, `PCBJSMOOTH_INNER_SGS`, `PCBJSMOOTH_INNER_CG` or
-          `PCBJSMOOTH_INNER_CHEBYSHEV`
+. inner - `PCBJSMOOTH_INNER_CHEBYSHEV` (default), `PCBJSMOOTH_INNER_JACOBI`, `PCBJSMOOTH_INNER_GS`, `PCBJSMOOTH_INNER_SGS` or
+          `PCBJSMOOTH_INNER_CG`
 . its   - inner sweeps per block and outer iteration, at least 1 (the most with a tolerance; default 5), or `PETSC_CURRENT`
 - rtol  - stop a block's sweeps when its residual norm is at most this times its right-hand side's, in [0, 1)
           (0, the default: always its sweeps), or `PETSC_CURRENT`
 
   Options Database Keys:
-+ -pc_bjsmooth_inner <jacobi,gs,sgs,cg,chebyshev> - the method
++ -pc_bjsmooth_inner <chebyshev,jacobi,gs,sgs,cg> - the method
 . -pc_bjsmooth_inner_its <5>            - the sweeps
 - -pc_bjsmooth_inner_rtol <0>           - the tolerance
 
@@ -903,7 +903,7 @@ static PetscErrorCode PCView_BJSmooth(PC pc, PetscViewer viewer)
    Options Database Keys:
 +  -pc_bjsmooth_block_size <0>          - rows per block = slice height of the image (multiple of 32, at most 1024); 0: the
                                           `MATMODSELL` operator's slice height (512 unless set), else 512
-.  -pc_bjsmooth_inner <jacobi>          - inner method: jacobi, gs (warp-serialised forward Gauss-Seidel), sgs (forward then backward), cg, chebyshev
+.  -pc_bjsmooth_inner <chebyshev>       - inner method: chebyshev, jacobi, gs (warp-serialised forward Gauss-Seidel), sgs (forward then backward), cg
 .  -pc_bjsmooth_chebyshev_ratio <20>    - inner chebyshev: the interval [hi / ratio, hi], hi a Gershgorin bound of the blocks' D^-1 A
 .  -pc_bjsmooth_inner_its <5>           - inner sweeps per block and outer iteration (at most, with a tolerance)
 .  -pc_bjsmooth_inner_rtol <0>          - stop a block's inner sweeps when its residual norm is at most this times its right-hand side's
@@ -937,9 +937,9 @@ static PetscErrorCode PCView_BJSmooth(PC pc, PetscViewer viewer)
 
    As a preconditioner M^-1 r is the result of -pc_bjsmooth_its outer iterations from zero. Which settings give an
    operator usable with `KSPCG` (`PCView()` reports it):
-+  SPD for every SPD operator - one outer iteration (any odd count) with inner jacobi and an odd -pc_bjsmooth_inner_its
-   (the default): M^-1 = blockdiag(p(D_l^-1 A_ll) D_l^-1) with p(t) = (1 - (1 - t)^k)/t > 0 for odd k; or with inner
-   chebyshev and any number of sweeps (its polynomial is positive up to the Gershgorin bound)
++  SPD for every SPD operator - one outer iteration (any odd count) with inner chebyshev and any number of sweeps (the
+   default; its polynomial is positive up to the Gershgorin bound), or with inner jacobi and an odd
+   -pc_bjsmooth_inner_its: M^-1 = blockdiag(p(D_l^-1 A_ll) D_l^-1) with p(t) = (1 - (1 - t)^k)/t > 0 for odd k
 .  symmetric, positive definite for diagonally dominant SPD operators (Laplacians) - inner jacobi with an even count, or
    inner sgs (its symmetric splitting has P + P^T - A_ll = 2 D - N, N the couplings inside the 32-row groups), or an
    even number of outer iterations; exact inner solves give block Jacobi, SPD for SPD operators
@@ -969,7 +969,7 @@ static PetscErrorCode PCCreate_BJSmooth(PC pc)
   PetscCall(PetscNew(&jac));
   pc->data       = (void *)jac;
   jac->bs        = 0;
-  jac->inner     = PCBJSMOOTH_INNER_JACOBI;
+  jac->inner     = PCBJSMOOTH_INNER_CHEBYSHEV; /* fewer outer iterations than jacobi at its cost (docs/locality.md) */
   jac->inner_its = 5;
   jac->its       = 1;
   jac->cheb_ratio = 20.0;
