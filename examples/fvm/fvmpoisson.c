@@ -563,7 +563,7 @@ int main(int argc, char **argv)
     for (PetscInt c = 1; c < ncfg; c++) {
       for (PetscInt d = 0; d < c; d++) {
         PetscBool samepc;
-        PetscReal rel;
+        PetscReal rel = 0.0;
 
         PetscCall(PetscStrcmp(res[c].pc, res[d].pc, &samepc));
         if (!samepc) continue;

@@ -43,7 +43,7 @@ typedef struct {
   PCBJSmoothInner inner;
   PetscInt        inner_its, its;
   PetscReal       inner_rtol;
-  PetscReal       cheb_ratio; /* inner Chebyshev's interval: [hi / cheb_ratio, hi] */
+  PetscReal       cheb_ratio; /* inner Chebyshev's interval: [hi / ratio, hi]; 0: automatic, from the block size */
   PetscBool       async, force_global;
 
   /* the last setup */
@@ -299,6 +299,15 @@ static PetscErrorCode PCBJSmoothFreeWork(PC pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* inner chebyshev's ratio: the one set, else 20 (sh / 512)^(2/3), at least 4: the smallest eigenvalue of a block's
+   D^-1 A_ll of a 3D Laplacian falls like its rows^(-2/3) (1 - cos(pi / 9) = 0.06 for a brick of 8^3, 0.19 for 4^3);
+   measured best: 20 with blocks of 512 (FVM tetrahedra, ex45), 4-10 with blocks of 64 (a 7-point 8^3 grid) */
+static PetscReal PCBJSmoothChebRatio(PC_BJSmooth *jac)
+{
+  if (jac->cheb_ratio > 0.0) return jac->cheb_ratio;
+  return PetscMax((PetscReal)4.0, (PetscReal)(20.0 * PetscPowReal((PetscReal)jac->sh / 512.0, 2.0 / 3.0)));
+}
+
 /* nloc (eq. 4.15), the diagonal check and the non-finite values, on the images where they live; errors name the
    first offending row over all processes */
 static PetscErrorCode PCBJSmoothAnalyze(PC pc)
@@ -327,7 +336,7 @@ static PetscErrorCode PCBJSmoothAnalyze(PC pc)
       bad[1]    = h.badrow == MS_BJS_BAD_NONE ? -1 : (PetscInt64)h.badrow;
       PetscCall(PetscMemcpy(&g, &h.gersh, sizeof(g)));
       jac->cheb_hi = jac->inner == PCBJSMOOTH_INNER_CHEBYSHEV ? 1.0 + (PetscReal)g : 0.0; /* 0: not Chebyshev */
-      jac->cheb_lo = jac->cheb_hi / jac->cheb_ratio;
+      jac->cheb_lo = jac->cheb_hi / PCBJSmoothChebRatio(jac);
     }
     if (h.badval != MS_BJS_BAD_NONE && (bad[0] < 0 || (PetscInt64)h.badval < bad[0])) bad[0] = (PetscInt64)h.badval;
   }
@@ -463,7 +472,7 @@ static PetscErrorCode PCSetFromOptions_BJSmooth(PC pc, PetscOptionItems PetscOpt
   PetscCall(PetscOptionsBoundedInt("-pc_bjsmooth_inner_its", "Inner sweeps (iterations) per block and outer iteration (at most, with -pc_bjsmooth_inner_rtol)", "PCBJSmoothSetInner", iits, &iits, NULL, 1));
   PetscCall(PetscOptionsRangeReal("-pc_bjsmooth_inner_rtol", "Stop the inner sweeps of a block when its residual norm is at most this times its right-hand side's (0: always -pc_bjsmooth_inner_its)", "PCBJSmoothSetInner", rtol, &rtol, NULL, 0.0, 1.0));
   PetscCall(PCBJSmoothSetInner(pc, inner, iits, rtol));
-  PetscCall(PetscOptionsReal("-pc_bjsmooth_chebyshev_ratio", "Inner chebyshev: the interval is [hi / ratio, hi], hi a Gershgorin bound of the spectrum of each block's D^-1 A (ratio > 1)", "PCBJSmoothSetChebyshevRatio", ratio, &ratio, &flg));
+  PetscCall(PetscOptionsReal("-pc_bjsmooth_chebyshev_ratio", "Inner chebyshev: the interval is [hi / ratio, hi], hi a Gershgorin bound of the spectrum of each block's D^-1 A (ratio > 1; 0: 20 (block size / 512)^(2/3), at least 4)", "PCBJSmoothSetChebyshevRatio", ratio, &ratio, &flg));
   if (flg) PetscCall(PCBJSmoothSetChebyshevRatio(pc, ratio));
   PetscCall(PetscOptionsBoundedInt("-pc_bjsmooth_its", "Outer (block Jacobi) iterations per application", "PCBJSmoothSetIterations", its, &its, &flg, 1));
   if (flg) PetscCall(PCBJSmoothSetIterations(pc, its));
@@ -623,10 +632,11 @@ PetscErrorCode PCBJSmoothGetInner(PC pc, PCBJSmoothInner *inner, PetscInt *its, 
 
   Input Parameters:
 + pc    - the preconditioner context
-- ratio - greater than 1 (default 20): the interval is [hi / ratio, hi]
+- ratio - greater than 1: the interval is [hi / ratio, hi]; 0 (default): automatic, 20 (bs / 512)^(2/3) and at least 4
+          for blocks of bs rows
 
   Options Database Key:
-. -pc_bjsmooth_chebyshev_ratio <20> - the ratio
+. -pc_bjsmooth_chebyshev_ratio <0> - the ratio
 
   Level: advanced
 
@@ -636,8 +646,9 @@ PetscErrorCode PCBJSmoothGetInner(PC pc, PCBJSmoothInner *inner, PetscInt *its, 
   setup. Because hi bounds the spectrum, the inner polynomial is positive on it and one outer iteration gives a
   symmetric positive definite M^-1 for every SPD operator, whatever the ratio and the number of sweeps. The ratio
   only places the low end: the sweeps damp the error components of the block between hi / ratio and hi, those below
-  less. 20 took the fewest CG iterations on 7-point Laplacians and FVM tetrahedral meshes with 5 sweeps and blocks
-  of 512 rows (docs/locality.md).
+  less. The smallest eigenvalue of a block of a 3D Laplacian falls like its rows^(-2/3), hence the automatic ratio:
+  20 took the fewest CG iterations on 7-point Laplacians and FVM tetrahedral meshes with 5 sweeps and blocks of 512
+  rows, 4-10 with blocks of 64 (docs/bjsmooth.md).
 
 .seealso: [](ch_ksp), `PCBJSMOOTH`, `PCBJSmoothGetChebyshevRatio()`, `PCBJSmoothSetInner()`, `PCBJSMOOTH_INNER_CHEBYSHEV`
 @*/
@@ -648,10 +659,10 @@ PetscErrorCode PCBJSmoothSetChebyshevRatio(PC pc, PetscReal ratio)
   PetscFunctionBegin;
   PetscCall(PCMSGetData(pc, PCBJSMOOTH, PETSC_FALSE, &jac));
   PetscValidLogicalCollectiveReal(pc, ratio, 2);
-  PetscCheck(ratio > 1.0 && PetscIsNormalReal(ratio), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCBJSMOOTH: the Chebyshev ratio %g must be a finite number greater than 1 (the interval is [hi / ratio, hi])", (double)ratio);
+  PetscCheck(ratio == 0.0 || (ratio > 1.0 && PetscIsNormalReal(ratio)), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCBJSMOOTH: the Chebyshev ratio %g must be 0 (automatic) or a finite number greater than 1 (the interval is [hi / ratio, hi])", (double)ratio);
   if (!jac) PetscFunctionReturn(PETSC_SUCCESS);
   jac->cheb_ratio = ratio;
-  jac->cheb_lo    = jac->cheb_hi / ratio;
+  if (jac->setup) jac->cheb_lo = jac->cheb_hi / PCBJSmoothChebRatio(jac);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -664,7 +675,7 @@ PetscErrorCode PCBJSmoothSetChebyshevRatio(PC pc, PetscReal ratio)
 . pc - the preconditioner context
 
   Output Parameter:
-. ratio - the interval is [hi / ratio, hi]
+. ratio - the interval is [hi / ratio, hi]; 0: automatic (`PCBJSmoothSetChebyshevRatio()`)
 
   Level: advanced
 
@@ -864,8 +875,9 @@ static PetscErrorCode PCView_BJSmooth(PC pc, PetscViewer viewer)
   if (jac->inner_rtol > 0.0) PetscCall(PetscViewerASCIIPrintf(viewer, "  outer iterations %" PetscInt_FMT " (%s), inner %s, at most %" PetscInt_FMT " sweeps, block rtol %g\n", jac->its, jac->async ? "asynchronous" : "synchronous", PCBJSmoothInners[jac->inner], jac->inner_its, (double)jac->inner_rtol));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  outer iterations %" PetscInt_FMT " (%s), inner %s, %" PetscInt_FMT " sweeps\n", jac->its, jac->async ? "asynchronous" : "synchronous", PCBJSmoothInners[jac->inner], jac->inner_its));
   if (jac->inner == PCBJSMOOTH_INNER_CHEBYSHEV) {
-    if (jac->setup && jac->cheb_hi > 0.0) PetscCall(PetscViewerASCIIPrintf(viewer, "  inner Chebyshev interval [%g, %g] (a Gershgorin bound of the blocks' D^-1 A / ratio %g, that bound)\n", (double)jac->cheb_lo, (double)jac->cheb_hi, (double)jac->cheb_ratio));
-    else PetscCall(PetscViewerASCIIPrintf(viewer, "  inner Chebyshev interval [hi / %g, hi], hi a Gershgorin bound of the blocks' D^-1 A\n", (double)jac->cheb_ratio));
+    if (jac->setup && jac->cheb_hi > 0.0) PetscCall(PetscViewerASCIIPrintf(viewer, "  inner Chebyshev interval [%g, %g] (a Gershgorin bound of the blocks' D^-1 A / ratio %g%s, that bound)\n", (double)jac->cheb_lo, (double)jac->cheb_hi, (double)(jac->cheb_hi / jac->cheb_lo), jac->cheb_ratio > 0.0 ? "" : " (automatic, from the block size)"));
+    else if (jac->cheb_ratio > 0.0) PetscCall(PetscViewerASCIIPrintf(viewer, "  inner Chebyshev interval [hi / %g, hi], hi a Gershgorin bound of the blocks' D^-1 A\n", (double)jac->cheb_ratio));
+    else PetscCall(PetscViewerASCIIPrintf(viewer, "  inner Chebyshev interval [hi / ratio, hi], hi a Gershgorin bound of the blocks' D^-1 A, the ratio from the block size\n"));
   }
   switch (PCBJSmoothKind(jac)) {
   case BJS_KIND_SPD:
@@ -904,7 +916,8 @@ static PetscErrorCode PCView_BJSmooth(PC pc, PetscViewer viewer)
 +  -pc_bjsmooth_block_size <0>          - rows per block = slice height of the image (multiple of 32, at most 1024); 0: the
                                           `MATMODSELL` operator's slice height (512 unless set), else 512
 .  -pc_bjsmooth_inner <chebyshev>       - inner method: chebyshev, jacobi, gs (warp-serialised forward Gauss-Seidel), sgs (forward then backward), cg
-.  -pc_bjsmooth_chebyshev_ratio <20>    - inner chebyshev: the interval [hi / ratio, hi], hi a Gershgorin bound of the blocks' D^-1 A
+.  -pc_bjsmooth_chebyshev_ratio <0>     - inner chebyshev: the interval [hi / ratio, hi], hi a Gershgorin bound of the blocks' D^-1 A;
+                                          0: 20 (block size / 512)^(2/3), at least 4
 .  -pc_bjsmooth_inner_its <5>           - inner sweeps per block and outer iteration (at most, with a tolerance)
 .  -pc_bjsmooth_inner_rtol <0>          - stop a block's inner sweeps when its residual norm is at most this times its right-hand side's
 .  -pc_bjsmooth_its <1>                 - outer iterations per application
@@ -932,7 +945,8 @@ static PetscErrorCode PCView_BJSmooth(PC pc, PetscViewer viewer)
    Inner methods: jacobi; gs, warp-serialised Gauss-Seidel: the 32-row groups (warps) of a block are updated in order
    with the newest values, the rows inside a group simultaneously (Jacobi); sgs: a gs sweep then the same backwards;
    cg: conjugate gradients on the block; chebyshev: the Chebyshev iteration on [hi / ratio, hi] of the block's
-   D^-1 A (hi: 1 plus the largest sum of a row's |in-block entries| over its diagonal, a Gershgorin bound), at
+   D^-1 A (hi: 1 plus the largest sum of a row's |in-block entries| over its diagonal, a Gershgorin bound; ratio 20
+   for blocks of 512 rows, 20 (rows / 512)^(2/3) and at least 4 for others), at
    Jacobi's cost per sweep, its result scaled by T_k / (T_k + 1) (`PCBJSmoothSetChebyshevRatio()`).
 
    As a preconditioner M^-1 r is the result of -pc_bjsmooth_its outer iterations from zero. Which settings give an
@@ -972,7 +986,7 @@ static PetscErrorCode PCCreate_BJSmooth(PC pc)
   jac->inner     = PCBJSMOOTH_INNER_CHEBYSHEV; /* fewer outer iterations than jacobi at its cost (docs/locality.md) */
   jac->inner_its = 5;
   jac->its       = 1;
-  jac->cheb_ratio = 20.0;
+  jac->cheb_ratio = 0.0;
 
   pc->ops->apply           = PCApply_BJSmooth;
   pc->ops->applyrichardson = PCApplyRichardson_BJSmooth;
