@@ -218,25 +218,19 @@ extern "C" MS_BJS_SWEEP(MSBJSSweep_CUDA)
     }
   }
   switch (inner) {
-  case MS_BJS_INNER_JACOBI:
-    if (use_shared) bjs_launch<MS_BJS_INNER_JACOBI, true>(img, qx, py, inner_its, inner_rtol, cheb, nloc, smem, zero, async, bi, oi, xi, yo, st);
-    else bjs_launch<MS_BJS_INNER_JACOBI, false>(img, qx, py, inner_its, inner_rtol, cheb, nloc, smem, zero, async, bi, oi, xi, yo, st);
+#define BJS_CASE(I) \
+  case I: \
+    if (use_shared) bjs_launch<I, true>(img, qx, py, inner_its, inner_rtol, cheb, nloc, smem, zero, async, bi, oi, xi, yo, st); \
+    else bjs_launch<I, false>(img, qx, py, inner_its, inner_rtol, cheb, nloc, smem, zero, async, bi, oi, xi, yo, st); \
     break;
-  case MS_BJS_INNER_GS:
-    if (use_shared) bjs_launch<MS_BJS_INNER_GS, true>(img, qx, py, inner_its, inner_rtol, cheb, nloc, smem, zero, async, bi, oi, xi, yo, st);
-    else bjs_launch<MS_BJS_INNER_GS, false>(img, qx, py, inner_its, inner_rtol, cheb, nloc, smem, zero, async, bi, oi, xi, yo, st);
-    break;
-  case MS_BJS_INNER_SGS:
-    if (use_shared) bjs_launch<MS_BJS_INNER_SGS, true>(img, qx, py, inner_its, inner_rtol, cheb, nloc, smem, zero, async, bi, oi, xi, yo, st);
-    else bjs_launch<MS_BJS_INNER_SGS, false>(img, qx, py, inner_its, inner_rtol, cheb, nloc, smem, zero, async, bi, oi, xi, yo, st);
-    break;
-  case MS_BJS_INNER_CHEBY:
-    if (use_shared) bjs_launch<MS_BJS_INNER_CHEBY, true>(img, qx, py, inner_its, inner_rtol, cheb, nloc, smem, zero, async, bi, oi, xi, yo, st);
-    else bjs_launch<MS_BJS_INNER_CHEBY, false>(img, qx, py, inner_its, inner_rtol, cheb, nloc, smem, zero, async, bi, oi, xi, yo, st);
-    break;
+    BJS_CASE(MS_BJS_INNER_JACOBI)
+    BJS_CASE(MS_BJS_INNER_GS)
+    BJS_CASE(MS_BJS_INNER_SGS)
+    BJS_CASE(MS_BJS_INNER_CHEBY)
+    BJS_CASE(MS_BJS_INNER_CG)
+#undef BJS_CASE
   default:
-    if (use_shared) bjs_launch<MS_BJS_INNER_CG, true>(img, qx, py, inner_its, inner_rtol, cheb, nloc, smem, zero, async, bi, oi, xi, yo, st);
-    else bjs_launch<MS_BJS_INNER_CG, false>(img, qx, py, inner_its, inner_rtol, cheb, nloc, smem, zero, async, bi, oi, xi, yo, st);
+    return (int)cudaErrorInvalidValue;
   }
   if ((err = (int)cudaGetLastError())) return err;
   return bk ? MSCUDABucketGather(m, pb->qy, work, NULL, xout, stream) : (int)cudaSuccess;

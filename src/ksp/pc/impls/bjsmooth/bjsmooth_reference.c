@@ -99,6 +99,18 @@ static void BJSGSPass(BJSBlock *h, int s, int nr, int backward)
   }
 }
 
+/* the inner tolerance test of Jacobi and Chebyshev: ||rl - A_ll y||^2 <= tol2, with h->s the in-slice sums at y */
+static int BJSConverged(const BJSBlock *h, int nr, double tol2)
+{
+  double nrm = 0.0;
+
+  for (int t = 0; t < nr; t++) {
+    const double res = (h->rl[t] - h->s[t]) - h->d[t] * h->y[t];
+    nrm += res * res;
+  }
+  return nrm <= tol2;
+}
+
 /* inner solve of A_ll y = rl from y = 0 */
 static void BJSInner(BJSBlock *h, int s, int nr)
 {
@@ -113,14 +125,7 @@ static void BJSInner(BJSBlock *h, int s, int nr)
   case MS_BJS_INNER_JACOBI:
     for (int it = 0; it < h->inner_its; it++) {
       for (int t = 0; t < nr; t++) h->s[t] = BJSLocalOff(h, s, t, h->y);
-      if (h->rtol > 0.0) {
-        double nrm = 0.0;
-        for (int t = 0; t < nr; t++) {
-          const double res = (h->rl[t] - h->s[t]) - h->d[t] * h->y[t];
-          nrm += res * res;
-        }
-        if (nrm <= tol2) break;
-      }
+      if (h->rtol > 0.0 && BJSConverged(h, nr, tol2)) break;
       for (int t = 0; t < nr; t++) h->y[t] = (h->rl[t] - h->s[t]) * (1.0 / h->d[t]);
     }
     break;
@@ -132,14 +137,7 @@ static void BJSInner(BJSBlock *h, int s, int nr)
       const double w = h->cheb[3 * it], g = h->cheb[3 * it + 1];
 
       for (int t = 0; t < nr; t++) h->s[t] = BJSLocalOff(h, s, t, h->y);
-      if (h->rtol > 0.0) {
-        double nrm = 0.0;
-        for (int t = 0; t < nr; t++) {
-          const double res = (h->rl[t] - h->s[t]) - h->d[t] * h->y[t];
-          nrm += res * res;
-        }
-        if (nrm <= tol2) break;
-      }
+      if (h->rtol > 0.0 && BJSConverged(h, nr, tol2)) break;
       for (int t = 0; t < nr; t++) {
         const double r = (h->rl[t] - h->s[t]) * (1.0 / h->d[t]) - h->y[t], yp = h->p[t];
         h->p[t]        = h->y[t];
