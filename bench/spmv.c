@@ -33,6 +33,7 @@ Formats that need CUDA are skipped (with a message) when PETSc has no CUDA.\n\n"
 #if defined(PETSC_HAVE_CUDA)
   #include <petscdevice_cuda.h>
 #endif
+#include <string.h>
 #include <time.h>
 #include "mmread.h"
 
@@ -90,6 +91,7 @@ typedef struct {
   PetscReal   scale;    /* ||A||_inf ||x0||_inf: the size of y's rounding errors */
   PetscReal   copy_host, copy_device; /* GB/s, 0 when not measured */
   PetscInt    ms_sh0, ms_k0, ms_o0, ms_c0; /* settings of a freshly converted MATMODSELL: what an unset key means */
+  PetscBool   ms_sh_opt;                   /* ms_sh0 came from -mat_modsell_slice_height (else: the automatic default) */
 } Ctx;
 
 /* ------------------------------------------------------------------------------------------------ */
@@ -813,6 +815,7 @@ static PetscErrorCode RunVariant(Ctx *ctx, Mat A, Variant *v, Mat *ms)
         MatModSELLKernel   k;
         MatModSELLOrdering o;
         PetscCall(MatModSELLGetSliceHeight(*ms, &ctx->ms_sh0));
+        PetscCall(PetscOptionsHasName(NULL, NULL, "-mat_modsell_slice_height", &ctx->ms_sh_opt));
         PetscCall(MatModSELLGetKernel(*ms, &k));
         PetscCall(MatModSELLGetOrdering(*ms, &o));
         ctx->ms_k0 = k;
@@ -823,7 +826,7 @@ static PetscErrorCode RunVariant(Ctx *ctx, Mat A, Variant *v, Mat *ms)
     B = *ms;
     PetscCall(PetscObjectReference((PetscObject)B));
     /* a key not given means the type's default (the matrix may be reused from another variant) */
-    PetscCall(MatModSELLSetSliceHeight(B, v->sh > 0 ? v->sh : ctx->ms_sh0));
+    PetscCall(MatModSELLSetSliceHeight(B, v->sh > 0 ? v->sh : (ctx->ms_sh_opt ? ctx->ms_sh0 : PETSC_DECIDE)));
     PetscCall(MatModSELLSetKernel(B, (MatModSELLKernel)(v->kernel >= 0 ? v->kernel : ctx->ms_k0)));
     PetscCall(MatModSELLSetOrdering(B, (MatModSELLOrdering)(v->ordering >= 0 ? v->ordering : ctx->ms_o0)));
     PetscCall(MatModSELLSetPermuteChunk(B, v->chunk >= 0 ? v->chunk : ctx->ms_c0));
@@ -917,6 +920,12 @@ static PetscErrorCode RunVariant(Ctx *ctx, Mat A, Variant *v, Mat *ms)
   if (v->kind == FMT_MODSELL) {
     PetscCall(MatModSELLGetInfo(B, &v->info));
     v->hasinfo = PETSC_TRUE;
+    if (v->info.slice_height != v->sh) { /* an automatic height the image changed (the partition ordering's) */
+      char rest[sizeof(v->variant)];
+      PetscCall(PetscStrncpy(rest, strchr(v->variant, ':') ? strchr(v->variant, ':') : "", sizeof(rest)));
+      PetscCall(PetscSNPrintf(v->variant, sizeof(v->variant), "sh=%" PetscInt_FMT "%s", v->info.slice_height, rest));
+      v->sh = v->info.slice_height;
+    }
     v->padding = v->info.padding_ratio;
     v->local   = v->info.local_fraction;
   } else if (v->kind == FMT_SELLCUDA && ctx->size == 1) {

@@ -80,7 +80,7 @@ PETSC_EXTERN const char *const MatModSELLOrderings[];
    Level: intermediate
 S*/
 typedef struct {
-  PetscInt   slice_height;   /* rows per slice */
+  PetscInt   slice_height;   /* rows per slice (on several processes the largest) */
   PetscInt   nslices;        /* number of slices */
   PetscInt64 nslots;         /* stored off-diagonal slots, padding included */
   PetscInt64 noffdiag;       /* off-diagonal nonzeros (stored in slots) */
@@ -96,6 +96,8 @@ typedef struct {
                                         -1 when it was not computed) */
   size_t     permute_bytes; /* of device_bytes: the index arrays of the bucketed permuted product on the GPU
                                (MatModSELLSetPermuteChunk(); 0 until the first permuted product on the GPU) */
+  PetscInt   slice_height_min; /* rows per slice, the smallest over the processes (slice_height on one process;
+                                  without a height set, the partition ordering takes slices of 512) */
 } MatModSELLInfo;
 
 PETSC_EXTERN PetscErrorCode PetscModSELLInitializePackage(void);

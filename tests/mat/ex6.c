@@ -162,6 +162,12 @@ int main(int argc, char **argv)
   PetscCall(MatModSELLGetPermuteChunk(B, &chunk));
   PetscCall(PetscPrintf(c.comm, "settings after the bad calls unchanged: %s\n", sh == 64 && k == MATMODSELL_KERNEL_SELL && o == MATMODSELL_ORDERING_RCM && chunk == 4096 ? "yes" : "NO"));
   if (!(sh == 64 && k == MATMODSELL_KERNEL_SELL && o == MATMODSELL_ORDERING_RCM && chunk == 4096)) c.nfail++;
+  /* PETSC_DECIDE: back to the default height */
+  PetscCall(MatModSELLSetSliceHeight(B, PETSC_DECIDE));
+  PetscCall(MatModSELLGetSliceHeight(B, &sh));
+  PetscCall(PetscPrintf(c.comm, "slice height PETSC_DECIDE gives the default 128: %s\n", sh == 128 ? "yes" : "NO"));
+  if (sh != 128) c.nfail++;
+  PetscCall(MatModSELLSetSliceHeight(B, 64));
 
   /* the MATMODSELL functions on a matrix of another type */
   ierr = MatModSELLGetSliceHeight(A, &sh);

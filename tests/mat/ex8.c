@@ -1,6 +1,6 @@
 static char help[] = "MATMODSELL_ORDERING_AUTO (the default ordering): what it chooses and that the chosen image multiplies\n\
 like AIJ. Cases: a 3D 7-point Laplacian in its lexicographic numbering (already local: natural) and randomly\n\
-renumbered (not local: partition); the same grid from a DMDA, alone (natural) and under PCBJSMOOTH (bricks);\n\
+renumbered (not local: partition, with slices of 512 rows that PCBJSMOOTH uses as they are); the same grid from a DMDA, alone (natural) and under PCBJSMOOTH (bricks);\n\
 a matrix of at most one slice per process (natural). -vec_type cuda runs the products on the GPU.\n";
 
 #include <mstest.h>
@@ -31,6 +31,12 @@ static PetscErrorCode Report(const char *label, Mat A, Mat B, MatModSELLOrdering
     PetscCall(PetscPrintf(comm, "FAIL %s: partition with %g in-slice\n", label, (double)info.natural_local_fraction));
     (*nfail)++;
   }
+  /* no slice height set: the partition ordering takes slices of 512 rows, so does PCBJSMOOTH (bricks here), the
+     others the default 128 */
+  if (info.slice_height != info.slice_height_min || info.slice_height != (expect == MATMODSELL_ORDERING_PARTITION || expect == MATMODSELL_ORDERING_BRICKS ? 512 : 128)) {
+    PetscCall(PetscPrintf(comm, "FAIL %s: slice height %" PetscInt_FMT " to %" PetscInt_FMT " with %s\n", label, info.slice_height_min, info.slice_height, MatModSELLOrderings[info.ordering]));
+    (*nfail)++;
+  }
   PetscCall(PetscPrintf(comm, "%s: auto chose %s; products %s\n", label, MatModSELLOrderings[info.ordering], *nfail == nf0 ? "equal AIJ's" : "FAIL"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -43,6 +49,56 @@ static PetscErrorCode LaplacianCase(MPI_Comm comm, const char *label, PetscInt n
   PetscCall(MSTestCreateLaplacian(comm, n, n, n, perm, NULL, NULL, MATAIJ, &A));
   PetscCall(MatConvert(A, MATMODSELL, MAT_INITIAL_MATRIX, &B));
   PetscCall(Report(label, A, B, expect, rnd, nfail));
+  PetscCall(MatDestroy(&A));
+  PetscCall(MatDestroy(&B));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The randomly numbered Laplacian under PCBJSMOOTH: the partitioned image made by the first product (slices of 512)
+   serves the preconditioner as it is: neither the partition nor the image is made again (ModSELLPartition and
+   ModSELLBuild events per process) */
+static PetscErrorCode PartitionUnderBJSmooth(MPI_Comm comm, PetscInt n, const PetscInt *perm, PetscRandom rnd, PetscInt *nfail)
+{
+  const char        *label = "7-point Laplacian, randomly numbered, under PCBJSMOOTH";
+  Mat                A, B;
+  Vec                x, y;
+  KSP                ksp;
+  PC                 pc;
+  PetscLogEvent      ev[2];
+  PetscEventPerfInfo p0[2], p1[2];
+  PetscInt           again, bs;
+
+  PetscFunctionBegin;
+  PetscCall(MSTestCreateLaplacian(comm, n, n, n, perm, NULL, NULL, MATAIJ, &A));
+  PetscCall(MatConvert(A, MATMODSELL, MAT_INITIAL_MATRIX, &B));
+  PetscCall(MatCreateVecs(B, &x, &y));
+  PetscCall(VecSet(x, 1.0));
+  PetscCall(MatMult(B, x, y)); /* the image */
+  PetscCall(PetscLogEventGetId("ModSELLPartition", &ev[0]));
+  PetscCall(PetscLogEventGetId("ModSELLBuild", &ev[1]));
+  for (int e = 0; e < 2; e++) PetscCall(PetscLogEventGetPerfInfo(PETSC_DETERMINE, ev[e], &p0[e]));
+  PetscCall(KSPCreate(comm, &ksp));
+  PetscCall(KSPSetOperators(ksp, B, B));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCSetType(pc, PCBJSMOOTH));
+  PetscCall(KSPSetUp(ksp));
+  PetscCall(MatMult(B, x, y));
+  for (int e = 0; e < 2; e++) PetscCall(PetscLogEventGetPerfInfo(PETSC_DETERMINE, ev[e], &p1[e]));
+  again = (p1[0].count != p0[0].count) + 2 * (p1[1].count != p0[1].count);
+  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &again, 1, MPIU_INT, MPI_MAX, comm));
+  if (again) {
+    PetscCall(PetscPrintf(comm, "FAIL %s: the preconditioner made the %s again\n", label, again == 1 ? "partition" : (again == 2 ? "image" : "partition and the image")));
+    (*nfail)++;
+  }
+  PetscCall(PCBJSmoothGetBlockSize(pc, &bs));
+  if (bs != 512) {
+    PetscCall(PetscPrintf(comm, "FAIL %s: blocks of %" PetscInt_FMT " rows, not the image's 512\n", label, bs));
+    (*nfail)++;
+  }
+  PetscCall(Report(label, A, B, MATMODSELL_ORDERING_PARTITION, rnd, nfail));
+  PetscCall(KSPDestroy(&ksp));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&y));
   PetscCall(MatDestroy(&A));
   PetscCall(MatDestroy(&B));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -112,12 +168,14 @@ int main(int argc, char **argv)
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(PetscModSELLInitializePackage());
+  PetscCall(PetscLogDefaultBegin()); /* event counts */
   comm = PETSC_COMM_WORLD;
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-n", &n, NULL));
   PetscCall(MSTestRandomCreate(comm, &rnd));
   PetscCall(LaplacianCase(comm, "7-point Laplacian, lexicographic", n, NULL, MATMODSELL_ORDERING_NATURAL, rnd, &nfail));
   PetscCall(MSTestRandomPermutation(n * n * n, 7, &perm));
   PetscCall(LaplacianCase(comm, "7-point Laplacian, randomly numbered", n, perm, MATMODSELL_ORDERING_PARTITION, rnd, &nfail));
+  PetscCall(PartitionUnderBJSmooth(comm, n, perm, rnd, &nfail));
   PetscCall(PetscFree(perm));
   PetscCall(LaplacianCase(comm, "7-point Laplacian, at most one slice per process", 5, NULL, MATMODSELL_ORDERING_NATURAL, rnd, &nfail));
   PetscCall(DMDACase(comm, "DMDA matrix", n, PETSC_FALSE, MATMODSELL_ORDERING_NATURAL, rnd, &nfail));

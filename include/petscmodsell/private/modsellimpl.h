@@ -42,7 +42,11 @@ PETSC_EXTERN PetscLogEvent MATMODSELL_ImageBuild, MATMODSELL_ImageValues, MATMOD
 typedef struct _n_MSImage *MSImage;
 struct _n_MSImage {
   /* settings (set before the first MSImageSetUp) */
-  PetscInt           sh;         /* slice height: multiple of 32, at most 1024 */
+  PetscInt           sh;         /* slice height in use: multiple of 32, at most 1024 (sh_asked, or
+                                    MS_SLICE_HEIGHT_SLICE_PC for the partition ordering when sh_auto) */
+  PetscInt           sh_asked;   /* slice height asked for (MSImageSetSliceHeight()) */
+  PetscBool          sh_auto;    /* sh_asked is a default, not the user's: the partition ordering takes slices of
+                                    MS_SLICE_HEIGHT_SLICE_PC (its blocks, PCBJSMOOTH's default blocks) */
   PetscBool          diag_apart; /* store the diagonal in diag[] (square blocks only) */
   PetscBool          local_cols; /* encode in-slice columns as negative codes (square blocks only) */
   MatModSELLOrdering ordering;   /* row ordering inside the image (square blocks only), as asked */
@@ -108,6 +112,7 @@ struct _n_MSImage {
 PETSC_EXTERN PetscErrorCode MSImageCreate(MSImage *);
 PETSC_EXTERN PetscErrorCode MSImageDestroy(MSImage *);
 PETSC_EXTERN PetscErrorCode MSImageSetSliceHeight(MSImage, PetscInt);
+PETSC_EXTERN PetscErrorCode MSImageSetSliceHeightAuto(MSImage, PetscInt, PetscBool);
 /* The bucket of the permuted product on the GPU (0: separate gathers) and the developer's recoding switch; a change
    drops the bucket arrays, not the image */
 PETSC_EXTERN PetscErrorCode MSImageSetPermuteChunk(MSImage, PetscInt, PetscBool);

@@ -22,6 +22,7 @@ PetscErrorCode MSImageCreate(MSImage *img)
   PetscFunctionBegin;
   PetscCall(PetscNew(img));
   (*img)->sh         = MS_SLICE_HEIGHT_DEFAULT;
+  (*img)->sh_asked   = MS_SLICE_HEIGHT_DEFAULT;
   (*img)->diag_apart = PETSC_TRUE;
   (*img)->local_cols = PETSC_TRUE;
   (*img)->ordering   = MATMODSELL_ORDERING_NATURAL;
@@ -94,11 +95,23 @@ PetscErrorCode MSImageDestroy(MSImage *img)
 PetscErrorCode MSImageSetSliceHeight(MSImage img, PetscInt sh)
 {
   PetscFunctionBegin;
+  PetscCall(MSImageSetSliceHeightAuto(img, sh, PETSC_FALSE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The slice height asked for; with automatic, a default the partition ordering replaces by MS_SLICE_HEIGHT_SLICE_PC.
+   A partitioned image whose height was automatic is kept when another default is asked (a slice-based
+   preconditioner's, MS_SLICE_HEIGHT_SLICE_PC, on an image built with MS_SLICE_HEIGHT_DEFAULT at assembly): its slices
+   are MS_SLICE_HEIGHT_SLICE_PC rows either way, so the partition and the image are not made twice. */
+PetscErrorCode MSImageSetSliceHeightAuto(MSImage img, PetscInt sh, PetscBool automatic)
+{
+  PetscFunctionBegin;
   PetscCall(MSCheckSliceHeight(PETSC_COMM_SELF, sh));
-  if (img->sh != sh) {
-    img->sh    = sh;
-    img->built = PETSC_FALSE;
-  }
+  if (img->sh_asked == sh && img->sh_auto == automatic) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!(img->built && automatic && img->sh_auto && img->applied == MATMODSELL_ORDERING_PARTITION && img->sh == PetscMax(sh, MS_SLICE_HEIGHT_SLICE_PC))) img->built = PETSC_FALSE;
+  img->sh_asked = sh;
+  img->sh_auto  = automatic;
+  if (!img->built) img->sh = sh;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -233,6 +246,7 @@ static PetscErrorCode MSImagePrepare(MSImage img, Mat A)
   PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "Cannot get the CSR structure of a matrix of type %s: the mod-SELL image needs a SeqAIJ-family matrix", ((PetscObject)A)->type_name);
   PetscCheck(nrow == m, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Row count mismatch");
   img->nnz = ai[m];
+  img->sh  = img->sh_asked;
   square   = (PetscBool)(m == n);
   img->applied   = square ? img->ordering : MATMODSELL_ORDERING_NATURAL;
   img->nat_local = img->nat_off = -1;
@@ -241,6 +255,9 @@ static PetscErrorCode MSImagePrepare(MSImage img, Mat A)
     else img->applied = MATMODSELL_ORDERING_NATURAL;
   }
   PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &nrow, &ai, &aj, &done));
+  /* compact blocks of MS_SLICE_HEIGHT_SLICE_PC rows: the same product speed as blocks of 128 on a randomly numbered
+     mesh (H100, docs/locality.md), and PCBJSMOOTH's default blocks, so that it uses this image as it is */
+  if (img->sh_auto && img->applied == MATMODSELL_ORDERING_PARTITION && square) img->sh = PetscMax(img->sh_asked, MS_SLICE_HEIGHT_SLICE_PC);
   img->m       = m;
   img->n       = n;
   img->nslices = (m + img->sh - 1) / img->sh;
@@ -706,6 +723,7 @@ PetscErrorCode MSImageGetInfo(MSImage img, MatModSELLInfo *info)
   PetscCheck(img->stats, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "The image has not been built");
   PetscCall(PetscMemzero(info, sizeof(*info)));
   info->slice_height   = img->sh;
+  info->slice_height_min = img->sh;
   info->nslices        = img->nslices;
   info->nslots         = img->nslots;
   info->noffdiag       = img->noffdiag;

@@ -11,7 +11,7 @@
    Options Database Keys:
 +  -mat_type modsell                      - use this type (`-dm_mat_type modsell` for matrices made by a `DM`)
 .  -mat_modsell_slice_height <128>        - rows per slice (a multiple of 32, at most 1024; default 128, 512 when
-                                             `PCBJSMOOTH` works on the image)
+                                             `PCBJSMOOTH` works on the image or the partition ordering applies)
 .  -mat_modsell_kernel <modsell,sell>     - modified SELL or plain SELL SpMV kernel
 .  -mat_modsell_ordering <natural,rcm,bricks,partition> - row ordering inside the format (bricks: matrices of a `DMDA`)
 -  -mat_modsell_permute_chunk <1048576>   - rows per bucket of the permuted product on the GPU (0: separate gathers)
@@ -93,9 +93,14 @@ PetscErrorCode MatModSELLSettingsSetDefaults_Private(MatModSELLSettings *s)
 PetscErrorCode MatModSELLSettingsSetSliceHeight_Private(Mat A, MatModSELLSettings *s, PetscInt sh)
 {
   PetscFunctionBegin;
-  PetscCall(MSCheckSliceHeight(PetscObjectComm((PetscObject)A), sh));
-  s->sh     = sh;
-  s->sh_set = PETSC_TRUE;
+  if (sh == PETSC_DECIDE) { /* back to the automatic default */
+    s->sh     = s->slice_pc ? MS_SLICE_HEIGHT_SLICE_PC : MS_SLICE_HEIGHT_DEFAULT;
+    s->sh_set = PETSC_FALSE;
+  } else {
+    PetscCall(MSCheckSliceHeight(PetscObjectComm((PetscObject)A), sh));
+    s->sh     = sh;
+    s->sh_set = PETSC_TRUE;
+  }
   PetscTryMethod(A, "MatModSELLApplySettings_C", (Mat), (A));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -169,16 +174,21 @@ PetscErrorCode MatModSELLSettingsCopy_Private(const MatModSELLSettings *from, Ma
 
   Input Parameters:
 + A  - the matrix
-- sh - rows per slice: a multiple of 32 (the warp size), at most 1024
+- sh - rows per slice: a multiple of 32 (the warp size), at most 1024; or `PETSC_DECIDE` for the default
 
   Options Database Key:
 . -mat_modsell_slice_height <sh> - the slice height
 
   Level: intermediate
 
-  Note:
+  Notes:
   The slice height is the CUDA thread-block size of the SpMV kernel and the size of the window of x
   kept in shared memory. Changing it rebuilds the format at the next product.
+
+  The default is 128 rows, 512 when a slice-based preconditioner (`PCBJSMOOTH`) works on the matrix's image or when the
+  partition ordering applies (a randomly numbered mesh under `MATMODSELL_ORDERING_AUTO`): its compact blocks of 512
+  rows give the product the same speed as blocks of 128 and are `PCBJSMOOTH`'s blocks, so that the preconditioner
+  uses the image built at assembly.
 
 .seealso: `MATMODSELL`, `MatModSELLGetSliceHeight()`
 @*/
@@ -203,11 +213,17 @@ PetscErrorCode MatModSELLSetSliceHeight(Mat A, PetscInt sh)
 . A - the matrix
 
   Output Parameter:
-. sh - rows per slice
+. sh - rows per slice, as set, or the default (128; 512 when a slice-based preconditioner such as `PCBJSMOOTH` works
+       on the matrix)
 
   Level: intermediate
 
-.seealso: `MATMODSELL`, `MatModSELLSetSliceHeight()`
+  Note:
+  Without a height set, an image in the partition ordering (`MATMODSELL_ORDERING_PARTITION`, the choice of
+  `MATMODSELL_ORDERING_AUTO` for a randomly numbered mesh) takes slices of 512 rows: `MatModSELLGetInfo()` gives the
+  height in use.
+
+.seealso: `MATMODSELL`, `MatModSELLSetSliceHeight()`, `MatModSELLGetInfo()`
 @*/
 PetscErrorCode MatModSELLGetSliceHeight(Mat A, PetscInt *sh)
 {
@@ -519,13 +535,15 @@ PetscErrorCode MatModSELLView_Private(Mat A, PetscViewer viewer)
   PetscCall(MatModSELLGetSettings(A, &s));
   PetscCall(MatModSELLGetInfo(A, &info));
   {
-    char line[512] = "", frac[160] = "";
+    char line[512] = "", frac[160] = "", height[64];
     if (s->ordering == MATMODSELL_ORDERING_AUTO) {
       if (info.natural_local_fraction >= 0) PetscCall(PetscSNPrintf(frac, sizeof(frac), "; in the matrix's order %.1f%% of the off-diagonal entries of the diagonal block lie in their row's slice", 100.0 * (double)info.natural_local_fraction));
       if (info.ordering == MATMODSELL_ORDERING_AUTO) PetscCall(PetscSNPrintf(line, sizeof(line), ": chosen per process, not the same on all%s", frac));
       else PetscCall(PetscSNPrintf(line, sizeof(line), ": %s (%s%s)", MatModSELLOrderings[info.ordering], MatModSELLOrderingReason_Private(info.ordering, info.natural_local_fraction, s->slice_pc), frac));
     }
-    PetscCall(PetscViewerASCIIPrintf(viewer, "MATMODSELL: kernel %s, slice height %" PetscInt_FMT ", ordering %s%s\n", MatModSELLKernels[s->kernel], info.slice_height, MatModSELLOrderings[s->ordering], line));
+    if (info.slice_height_min == info.slice_height) PetscCall(PetscSNPrintf(height, sizeof(height), "%" PetscInt_FMT, info.slice_height));
+    else PetscCall(PetscSNPrintf(height, sizeof(height), "%" PetscInt_FMT " to %" PetscInt_FMT " (per process)", info.slice_height_min, info.slice_height));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "MATMODSELL: kernel %s, slice height %s, ordering %s%s\n", MatModSELLKernels[s->kernel], height, MatModSELLOrderings[s->ordering], line));
   }
   PetscCall(PetscViewerASCIIPrintf(viewer, "  slices %" PetscInt_FMT ", widest slice %" PetscInt_FMT ", off-diagonal slots %" PetscInt64_FMT " for %" PetscInt64_FMT " off-diagonal nonzeros (padding ratio %.3f)\n", info.nslices, info.max_width, info.nslots, info.noffdiag, (double)info.padding_ratio));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  off-diagonals read from shared memory: %.1f%%, device bytes %zu\n", 100.0 * (double)info.local_fraction, info.device_bytes));

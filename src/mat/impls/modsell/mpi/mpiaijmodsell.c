@@ -84,7 +84,7 @@ static PetscErrorCode MatModSELLGetInfo_MPIAIJModSELL(Mat A, MatModSELLInfo *inf
   Mat            Ad, Ao;
   MatModSELLInfo di, oi;
   PetscInt64     loc[8], glob[8];
-  PetscInt       w[3], wg[3];
+  PetscInt       w[5], wg[5];
 
   PetscFunctionBegin;
   PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, &Ao, NULL));
@@ -105,9 +105,12 @@ static PetscErrorCode MatModSELLGetInfo_MPIAIJModSELL(Mat A, MatModSELLInfo *inf
   w[0] = PetscMax(di.max_width, oi.max_width);
   w[1] = (PetscInt)di.ordering; /* the same on every process when max(o) = -max(-o) */
   w[2] = -(PetscInt)di.ordering;
-  PetscCallMPI(MPIU_Allreduce(w, wg, 3, MPIU_INT, MPI_MAX, PetscObjectComm((PetscObject)A)));
+  w[3] = di.slice_height; /* per process: the partition ordering may take another height */
+  w[4] = -di.slice_height;
+  PetscCallMPI(MPIU_Allreduce(w, wg, 5, MPIU_INT, MPI_MAX, PetscObjectComm((PetscObject)A)));
   PetscCall(PetscMemzero(info, sizeof(*info)));
-  info->slice_height           = di.slice_height;
+  info->slice_height           = wg[3];
+  info->slice_height_min       = -wg[4];
   info->nslices                = (PetscInt)glob[0];
   info->nslots                 = glob[1];
   info->noffdiag               = glob[2];

@@ -31,15 +31,17 @@ static PetscErrorCode MatSeqAIJModSELLSyncSettings(Mat A)
      is set by its MPI matrix) */
   if ((ord == MATMODSELL_ORDERING_BRICKS || ord == MATMODSELL_ORDERING_AUTO) && !ms->block && (!img->built || img->ordering != ord)) PetscCall(MatModSELLGetDMDABox_Private(A, ms->box));
   if (ord == MATMODSELL_ORDERING_BRICKS || ord == MATMODSELL_ORDERING_AUTO) PetscCall(PetscArraycmp(img->box, ms->box, 4, &sameBox));
-  if (img->sh != ms->settings.sh || img->diag_apart != mod || img->local_cols != mod || img->ordering != ord || !sameBox || (ord == MATMODSELL_ORDERING_AUTO && img->slice_pc != ms->settings.slice_pc)) {
-    img->sh         = ms->settings.sh;
+  /* the slice height: a partitioned image of an automatic height stays when the other default is asked */
+  PetscCall(MSImageSetSliceHeightAuto(img, ms->settings.sh, (PetscBool)!ms->settings.sh_set));
+  /* slice_pc changes AUTO's choice only for a DMDA block (bricks) */
+  if (img->diag_apart != mod || img->local_cols != mod || img->ordering != ord || !sameBox || (ord == MATMODSELL_ORDERING_AUTO && img->slice_pc != ms->settings.slice_pc && ms->box[0] > 0)) {
     img->diag_apart = mod;
     img->local_cols = mod;
     img->ordering   = ord;
-    img->slice_pc   = ms->settings.slice_pc;
     PetscCall(PetscArraycpy(img->box, ms->box, 4));
     img->built = PETSC_FALSE;
   }
+  img->slice_pc = ms->settings.slice_pc;
   /* the bucketed permuted product: a change drops its arrays, not the image */
   PetscCall(MSImageSetPermuteChunk(img, ms->settings.permute_chunk, ms->settings.permute_recode));
   PetscFunctionReturn(PETSC_SUCCESS);
