@@ -921,8 +921,9 @@ static PetscErrorCode RunVariant(Ctx *ctx, Mat A, Variant *v, Mat *ms)
     PetscCall(MatModSELLGetInfo(B, &v->info));
     v->hasinfo = PETSC_TRUE;
     if (v->info.slice_height != v->sh) { /* an automatic height the image changed (the partition ordering's) */
-      char rest[sizeof(v->variant)];
-      PetscCall(PetscStrncpy(rest, strchr(v->variant, ':') ? strchr(v->variant, ':') : "", sizeof(rest)));
+      char        rest[sizeof(v->variant)];
+      const char *colon = strchr(v->variant, ':');
+      PetscCall(PetscStrncpy(rest, colon ? colon : "", sizeof(rest)));
       PetscCall(PetscSNPrintf(v->variant, sizeof(v->variant), "sh=%" PetscInt_FMT "%s", v->info.slice_height, rest));
       v->sh = v->info.slice_height;
     }

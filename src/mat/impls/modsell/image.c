@@ -99,6 +99,12 @@ PetscErrorCode MSImageSetSliceHeight(MSImage img, PetscInt sh)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The slice height of the partition ordering when the one asked for is a default */
+static inline PetscInt MSImagePartitionSliceHeight(PetscInt asked)
+{
+  return PetscMax(asked, MS_SLICE_HEIGHT_SLICE_PC);
+}
+
 /* The slice height asked for; with automatic, a default the partition ordering replaces by MS_SLICE_HEIGHT_SLICE_PC.
    A partitioned image whose height was automatic is kept when another default is asked (a slice-based
    preconditioner's, MS_SLICE_HEIGHT_SLICE_PC, on an image built with MS_SLICE_HEIGHT_DEFAULT at assembly): its slices
@@ -108,7 +114,7 @@ PetscErrorCode MSImageSetSliceHeightAuto(MSImage img, PetscInt sh, PetscBool aut
   PetscFunctionBegin;
   PetscCall(MSCheckSliceHeight(PETSC_COMM_SELF, sh));
   if (img->sh_asked == sh && img->sh_auto == automatic) PetscFunctionReturn(PETSC_SUCCESS);
-  if (!(img->built && automatic && img->sh_auto && img->applied == MATMODSELL_ORDERING_PARTITION && img->sh == PetscMax(sh, MS_SLICE_HEIGHT_SLICE_PC))) img->built = PETSC_FALSE;
+  if (!(img->built && automatic && img->sh_auto && img->applied == MATMODSELL_ORDERING_PARTITION && img->sh == MSImagePartitionSliceHeight(sh))) img->built = PETSC_FALSE;
   img->sh_asked = sh;
   img->sh_auto  = automatic;
   if (!img->built) img->sh = sh;
@@ -257,7 +263,7 @@ static PetscErrorCode MSImagePrepare(MSImage img, Mat A)
   PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &nrow, &ai, &aj, &done));
   /* compact blocks of MS_SLICE_HEIGHT_SLICE_PC rows: the same product speed as blocks of 128 on a randomly numbered
      mesh (H100, docs/locality.md), and PCBJSMOOTH's default blocks, so that it uses this image as it is */
-  if (img->sh_auto && img->applied == MATMODSELL_ORDERING_PARTITION && square) img->sh = PetscMax(img->sh_asked, MS_SLICE_HEIGHT_SLICE_PC);
+  if (img->sh_auto && img->applied == MATMODSELL_ORDERING_PARTITION && square) img->sh = MSImagePartitionSliceHeight(img->sh_asked);
   img->m       = m;
   img->n       = n;
   img->nslices = (m + img->sh - 1) / img->sh;
