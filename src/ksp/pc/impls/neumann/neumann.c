@@ -80,22 +80,6 @@ typedef struct {
 
 /* -------------------------------------------------------------------------------------------------------------- */
 
-static PetscErrorCode PCNeumannCopyToBuffer(PCMSOperator *op, void *dst, const void *src, size_t bytes)
-{
-  PetscFunctionBegin;
-  if (!bytes) PetscFunctionReturn(PETSC_SUCCESS);
-  if (op->device) {
-#if defined(PETSC_HAVE_CUDA)
-    cudaStream_t stream;
-
-    PetscCall(PetscGetCurrentCUDAStream(&stream));
-    PetscCallCUDA(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, stream));
-    PetscCall(PetscLogCpuToGpu((PetscLogDouble)bytes));
-#endif
-  } else PetscCall(PetscMemcpy(dst, src, bytes));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 static PetscErrorCode PCNeumannFreeDeflation(PC_Neumann *jac)
 {
   PetscFunctionBegin;
@@ -185,9 +169,9 @@ static PetscErrorCode PCNeumannCSRGet(PC_Neumann *jac, PCNeumannCSR *csr)
       PetscCall(PCMSBufferEnsure(op, &csr->tmp[0], sizeof(int) * (size_t)(m + 1), "PCNEUMANN's copy of the row starts"));
       PetscCall(PCMSBufferEnsure(op, &csr->tmp[1], sizeof(int) * (size_t)PetscMax(nnz, 1), "PCNEUMANN's copy of the columns"));
       PetscCall(PCMSBufferEnsure(op, &csr->tmp[2], sizeof(double) * (size_t)PetscMax(nnz, 1), "PCNEUMANN's copy of the values"));
-      PetscCall(PCNeumannCopyToBuffer(op, csr->tmp[0].ptr, i32, sizeof(int) * (size_t)(m + 1)));
-      PetscCall(PCNeumannCopyToBuffer(op, csr->tmp[1].ptr, j32, sizeof(int) * (size_t)nnz));
-      PetscCall(PCNeumannCopyToBuffer(op, csr->tmp[2].ptr, csr->aa, sizeof(double) * (size_t)nnz));
+      PetscCall(PCMSBufferUpload(op, &csr->tmp[0], i32, sizeof(int) * (size_t)(m + 1), "PCNEUMANN's copy of the row starts"));
+      PetscCall(PCMSBufferUpload(op, &csr->tmp[1], j32, sizeof(int) * (size_t)nnz, "PCNEUMANN's copy of the columns"));
+      PetscCall(PCMSBufferUpload(op, &csr->tmp[2], csr->aa, sizeof(double) * (size_t)nnz, "PCNEUMANN's copy of the values"));
       csr->A.ai = (const int *)csr->tmp[0].ptr;
       csr->A.aj = (const int *)csr->tmp[1].ptr;
       csr->A.aa = (const double *)csr->tmp[2].ptr;
@@ -253,7 +237,7 @@ static PetscErrorCode PCNeumannSubdomains(PC pc, const PCNeumannCSR *csr, PetscI
       const PetscInt p = o / dof, ix = p % nx, iy = (p / nx) % ny, iz = p / (nx * ny);
       sub[o] = (int)((ix * sx) / nx + sx * ((iy * sy) / ny + sy * ((iz * sz) / nz)));
     }
-    PetscCall(PCNeumannCopyToBuffer(op, jac->sub.ptr, sub, (size_t)m * sizeof(int)));
+    PetscCall(PCMSBufferUpload(op, &jac->sub, sub, (size_t)m * sizeof(int), "PCNEUMANN's subdomain map"));
     PetscCall(PCMSSynchronize(op)); /* sub is freed */
     PetscCall(PetscFree(sub));
     *nl              = sx * sy * sz;
@@ -471,7 +455,7 @@ static PetscErrorCode PCNeumannSetUpDeflation(PC pc)
   PetscCall(PCMSBufferEnsure(op, &jac->g, (size_t)nt * sizeof(PetscScalar), "PCNEUMANN's subdomain sums"));
   PetscCall(PCMSBufferEnsure(op, &jac->c, (size_t)PetscMax(nl, 1) * sizeof(PetscScalar), "PCNEUMANN's coarse correction"));
   if (op->device) PetscCall(PCMSBufferEnsure(op, &jac->work, sizeof(double) * (size_t)PetscMax(nl, 1) * (size_t)MS_NEU_NCHUNKS(jac->maxitems), "PCNEUMANN's restriction partial sums"));
-  PetscCall(PCNeumannCopyToBuffer(op, jac->einv.ptr, Einv, (size_t)nl * nt * sizeof(PetscScalar)));
+  PetscCall(PCMSBufferUpload(op, &jac->einv, Einv, (size_t)nl * nt * sizeof(PetscScalar), "PCNEUMANN's rows of the inverse coarse matrix"));
   PetscCall(PCMSSynchronize(op)); /* the host arrays are freed below */
   PetscCall(PetscFree2(E, Einv));
   PetscCall(PetscMalloc2(PetscMax(nl, 1), &jac->hgl, nt, &jac->hg));
@@ -638,7 +622,7 @@ static PetscErrorCode PCNeumannSetUpSplit(PC pc)
     PetscCall(PCMSBufferEnsure(op, &jac->sptr[k], (size_t)(v.nslices + 1) * sizeof(long long), "PCNEUMANN's split copy (slice offsets)"));
     PetscCall(PCMSBufferEnsure(op, &jac->scols[k], PetscMax(slots, 1) * sizeof(int), "PCNEUMANN's split copy (columns)"));
     PetscCall(PCMSBufferEnsure(op, &jac->svals[k], PetscMax(slots, 1) * sizeof(PetscScalar), "PCNEUMANN's split copy (values)"));
-    PetscCall(PCNeumannCopyToBuffer(op, jac->sptr[k].ptr, ptr, (size_t)(v.nslices + 1) * sizeof(long long)));
+    PetscCall(PCMSBufferUpload(op, &jac->sptr[k], ptr, (size_t)(v.nslices + 1) * sizeof(long long), "PCNEUMANN's split copy (slice offsets)"));
     PetscCall(PCNeumannSplitView(jac, k, &v, &S));
     PetscCall(PCMSKernelBegin(op, &stream));
     err = jac->k->split_fill(&v, part, (const double *)jac->dinv.ptr, &S, stream);
@@ -806,7 +790,7 @@ static PetscErrorCode PCNeumannCoarse(PC pc, const PetscScalar *a, const PetscSc
   if (op->mpi) { /* the subdomain sums of all processes (on the GPU: one device-to-host copy of nl values) */
     PetscCall(PCMSReadBack(op, jac->hgl, jac->gl.ptr, (size_t)jac->nl * sizeof(PetscScalar)));
     PetscCallMPI(MPI_Allgatherv(jac->hgl, (PetscMPIInt)jac->nl, MPIU_SCALAR, jac->hg, jac->counts, jac->displs, MPIU_SCALAR, PetscObjectComm((PetscObject)pc)));
-    PetscCall(PCNeumannCopyToBuffer(op, jac->g.ptr, jac->hg, (size_t)jac->nt * sizeof(PetscScalar)));
+    PetscCall(PCMSBufferUpload(op, &jac->g, jac->hg, (size_t)jac->nt * sizeof(PetscScalar), "PCNEUMANN's subdomain sums"));
     g = (const double *)jac->g.ptr;
   } else g = (const double *)jac->gl.ptr;
   PetscCall(PCMSKernelBegin(op, &stream));
