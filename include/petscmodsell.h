@@ -57,7 +57,8 @@ PETSC_EXTERN const char *const MatModSELLKernels[];
 -  `MATMODSELL_ORDERING_AUTO`    - (default) chosen per process from the matrix: bricks for a `DMDA` matrix that a
                                    slice-based preconditioner (`PCBJSMOOTH`) works on; else natural when the matrix's
                                    order is already local (the off-diagonal entries of the diagonal block that lie in
-                                   their row's slice are at least 15% more than a random numbering gives, sh/m, or 50%),
+                                   their row's slice are at least 15% more than a random numbering gives, sh/m, or 50%;
+                                   counted on every slice, or on one slice in k, evenly spaced, above 2048 slices),
                                    partition when it is not; natural for a block of one slice or less. `MatView()` with
                                    `PETSC_VIEWER_ASCII_INFO` says what was chosen and why
 
@@ -94,6 +95,8 @@ typedef struct {
   PetscReal  natural_local_fraction; /* off-diagonal entries of the diagonal block(s) in their row's slice in the
                                         matrix's own order, over those entries (what MATMODSELL_ORDERING_AUTO looks at;
                                         -1 when it was not computed) */
+  PetscInt   natural_local_stride; /* that fraction was counted on one slice in this many, evenly spaced (1: every slice;
+                                      blocks of more than 2048 slices are sampled) */
   size_t     permute_bytes; /* of device_bytes: the index arrays of the bucketed permuted product on the GPU
                                (MatModSELLSetPermuteChunk(); 0 until the first permuted product on the GPU) */
   PetscInt   slice_height_min; /* rows per slice, the smallest over the processes (slice_height on one process;

@@ -1,7 +1,9 @@
 static char help[] = "MATMODSELL_ORDERING_AUTO (the default ordering): what it chooses and that the chosen image multiplies\n\
 like AIJ. Cases: a 3D 7-point Laplacian in its lexicographic numbering (already local: natural) and randomly\n\
 renumbered (not local: partition, with slices of 512 rows that PCBJSMOOTH uses as they are); the same grid from a DMDA, alone (natural) and under PCBJSMOOTH (bricks);\n\
-a matrix of at most one slice per process (natural). -vec_type cuda runs the products on the GPU.\n";
+a matrix of at most one slice per process (natural). -vec_type cuda runs the products on the GPU. -sampled: only the\n\
+Laplacians of -n_sampled^3 rows (default 66: more than 2048 slices of 128 rows on one process), whose statistic is\n\
+counted on evenly spaced slices.\n";
 
 #include <mstest.h>
 #include <mstestpc.h>
@@ -37,7 +39,21 @@ static PetscErrorCode Report(const char *label, Mat A, Mat B, MatModSELLOrdering
     PetscCall(PetscPrintf(comm, "FAIL %s: slice height %" PetscInt_FMT " to %" PetscInt_FMT " with %s\n", label, info.slice_height_min, info.slice_height, MatModSELLOrderings[info.ordering]));
     (*nfail)++;
   }
-  PetscCall(PetscPrintf(comm, "%s: auto chose %s; products %s\n", label, MatModSELLOrderings[info.ordering], *nfail == nf0 ? "equal AIJ's" : "FAIL"));
+  /* every slice counted up to 2048 slices per process, else one in nslices / 1024 */
+  {
+    PetscInt mloc, nsl, smax;
+
+    PetscCall(MatGetLocalSize(B, &mloc, NULL));
+    nsl  = (mloc + 127) / 128;
+    smax = nsl > 2048 ? nsl / 1024 : 1;
+
+    PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &smax, 1, MPIU_INT, MPI_MAX, comm));
+    if (info.natural_local_fraction >= 0 && info.natural_local_stride != smax) {
+      PetscCall(PetscPrintf(comm, "FAIL %s: statistic counted on one slice in %" PetscInt_FMT ", expected %" PetscInt_FMT "\n", label, info.natural_local_stride, smax));
+      (*nfail)++;
+    }
+  }
+  PetscCall(PetscPrintf(comm, "%s: auto chose %s%s; products %s\n", label, MatModSELLOrderings[info.ordering], info.natural_local_stride > 1 ? " (statistic sampled)" : "", *nfail == nf0 ? "equal AIJ's" : "FAIL"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -163,7 +179,8 @@ int main(int argc, char **argv)
 {
   MPI_Comm    comm;
   PetscRandom rnd;
-  PetscInt    n = 20, nfail = 0, *perm;
+  PetscInt    n = 20, ns = 66, nfail = 0, *perm;
+  PetscBool   sampled = PETSC_FALSE;
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
@@ -171,7 +188,19 @@ int main(int argc, char **argv)
   PetscCall(PetscLogDefaultBegin()); /* event counts */
   comm = PETSC_COMM_WORLD;
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-n", &n, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-sampled", &sampled, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-n_sampled", &ns, NULL));
   PetscCall(MSTestRandomCreate(comm, &rnd));
+  if (sampled) {
+    PetscCall(LaplacianCase(comm, "7-point Laplacian, lexicographic, more than 2048 slices", ns, NULL, MATMODSELL_ORDERING_NATURAL, rnd, &nfail));
+    PetscCall(MSTestRandomPermutation(ns * ns * ns, 7, &perm));
+    PetscCall(LaplacianCase(comm, "7-point Laplacian, randomly numbered, more than 2048 slices", ns, perm, MATMODSELL_ORDERING_PARTITION, rnd, &nfail));
+    PetscCall(PetscFree(perm));
+    PetscCall(PetscPrintf(comm, "%s\n", nfail ? "FAILED" : "all checks passed"));
+    PetscCall(PetscRandomDestroy(&rnd));
+    PetscCall(PetscFinalize());
+    return 0;
+  }
   PetscCall(LaplacianCase(comm, "7-point Laplacian, lexicographic", n, NULL, MATMODSELL_ORDERING_NATURAL, rnd, &nfail));
   PetscCall(MSTestRandomPermutation(n * n * n, 7, &perm));
   PetscCall(LaplacianCase(comm, "7-point Laplacian, randomly numbered", n, perm, MATMODSELL_ORDERING_PARTITION, rnd, &nfail));
@@ -194,6 +223,10 @@ int main(int argc, char **argv)
    test:
      suffix: 1
      output_file: output/ex8_1.out
+
+   test:
+     suffix: sampled
+     args: -sampled
 
    test:
      suffix: 3

@@ -64,6 +64,7 @@ struct _n_MSImage {
   MatModSELLOrdering applied;  /* the ordering applied (MATMODSELL_ORDERING_AUTO's choice) */
   const char        *why;      /* MATMODSELL_ORDERING_AUTO: why (a phrase for MatView()) */
   PetscInt64         nat_local, nat_off; /* auto: off-diagonal entries in their row's slice in the natural order, all (-1: not computed) */
+  PetscInt           nat_stride;         /* auto: those were counted on one slice in nat_stride (1: every slice) */
   PetscInt   m, n, nslices, nnz;
   PetscBool  dapart, local; /* diag_apart / local_cols as applied (square blocks only) */
   PetscInt  *perm;          /* m, new -> old, or NULL (identity; with bricks: not computed on the host yet) */

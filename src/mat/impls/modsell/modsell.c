@@ -535,9 +535,14 @@ PetscErrorCode MatModSELLView_Private(Mat A, PetscViewer viewer)
   PetscCall(MatModSELLGetSettings(A, &s));
   PetscCall(MatModSELLGetInfo(A, &info));
   {
-    char line[512] = "", frac[160] = "", height[64];
+    char line[512] = "", frac[200] = "", height[64];
     if (s->ordering == MATMODSELL_ORDERING_AUTO) {
-      if (info.natural_local_fraction >= 0) PetscCall(PetscSNPrintf(frac, sizeof(frac), "; in the matrix's order %.1f%% of the off-diagonal entries of the diagonal block lie in their row's slice", 100.0 * (double)info.natural_local_fraction));
+      if (info.natural_local_fraction >= 0) {
+        char sampled[64] = "";
+
+        if (info.natural_local_stride > 1) PetscCall(PetscSNPrintf(sampled, sizeof(sampled), " (counted on one slice in %" PetscInt_FMT ")", info.natural_local_stride));
+        PetscCall(PetscSNPrintf(frac, sizeof(frac), "; in the matrix's order %.1f%% of the off-diagonal entries of the diagonal block lie in their row's slice%s", 100.0 * (double)info.natural_local_fraction, sampled));
+      }
       if (info.ordering == MATMODSELL_ORDERING_AUTO) PetscCall(PetscSNPrintf(line, sizeof(line), ": chosen per process, not the same on all%s", frac));
       else PetscCall(PetscSNPrintf(line, sizeof(line), ": %s (%s%s)", MatModSELLOrderings[info.ordering], MatModSELLOrderingReason_Private(info.ordering, info.natural_local_fraction, s->slice_pc), frac));
     }

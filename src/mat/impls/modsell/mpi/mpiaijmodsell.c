@@ -84,7 +84,7 @@ static PetscErrorCode MatModSELLGetInfo_MPIAIJModSELL(Mat A, MatModSELLInfo *inf
   Mat            Ad, Ao;
   MatModSELLInfo di, oi;
   PetscInt64     loc[8], glob[8];
-  PetscInt       w[5], wg[5];
+  PetscInt       w[6], wg[6];
 
   PetscFunctionBegin;
   PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, &Ao, NULL));
@@ -107,7 +107,8 @@ static PetscErrorCode MatModSELLGetInfo_MPIAIJModSELL(Mat A, MatModSELLInfo *inf
   w[2] = -(PetscInt)di.ordering;
   w[3] = di.slice_height; /* per process: the partition ordering may take another height */
   w[4] = -di.slice_height;
-  PetscCallMPI(MPIU_Allreduce(w, wg, 5, MPIU_INT, MPI_MAX, PetscObjectComm((PetscObject)A)));
+  w[5] = di.natural_local_stride; /* the sparsest sampling of the processes */
+  PetscCallMPI(MPIU_Allreduce(w, wg, 6, MPIU_INT, MPI_MAX, PetscObjectComm((PetscObject)A)));
   PetscCall(PetscMemzero(info, sizeof(*info)));
   info->slice_height           = wg[3];
   info->slice_height_min       = -wg[4];
@@ -122,6 +123,7 @@ static PetscErrorCode MatModSELLGetInfo_MPIAIJModSELL(Mat A, MatModSELLInfo *inf
   info->ordering               = wg[1] == -wg[2] ? (MatModSELLOrdering)wg[1] : MATMODSELL_ORDERING_AUTO;
   info->natural_local_fraction = glob[6] ? (PetscReal)glob[5] / (PetscReal)glob[6] : -1.0;
   info->permute_bytes          = (size_t)glob[7];
+  info->natural_local_stride   = wg[5];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
