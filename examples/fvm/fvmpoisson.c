@@ -44,7 +44,8 @@ Solver options:\n\
    With -warmup (the default when timing), a first round of every configuration is run untimed, so that the
    timed rounds pay no first-use costs (CUDA context, cuBLAS/cuSPARSE handles, memory pools, code loading);
    -repeat n (2 when timing) runs n timed rounds, every other one in reverse order, and keeps each configuration's
-   fastest (setup + solve) round.
+   fastest (setup + solve) round. With -log_view, the warm-up round is one log stage and each configuration's timed
+   rounds another ("mattype:pctype"), so that events (the assembly, the format's build) are seen per configuration.
 
    CG stops on the unpreconditioned residual by default (-ksp_norm_type unpreconditioned), so the
    stopping test is ||b - A x|| <= rtol ||b|| for every preconditioner and the table's true residual
@@ -67,6 +68,7 @@ Solver options:\n\
 typedef struct {
   char        mattype[64], pctype[64];
   const char *matprefix; /* options prefix of the matrix: NULL, or "cmp_" for the comparison of the older two-solve form */
+  PetscLogStage stage;   /* its timed runs' log stage (-log_view shows each configuration's events apart) */
 } Config;
 
 typedef struct {
@@ -191,6 +193,7 @@ static PetscErrorCode ParseConfig(const char str[], Config *cfg)
   PetscCall(PetscStrncpy(cfg->mattype, str, len + 1));
   PetscCall(PetscStrncpy(cfg->pctype, colon ? colon + 1 : PCJACOBI, sizeof(cfg->pctype)));
   PetscCheck(cfg->pctype[0], PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Configuration '%s': no preconditioner after ':'", str);
+  cfg->stage = -1; /* registered when the runs start */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -374,6 +377,7 @@ int main(int argc, char **argv)
   PetscLogDouble tgen = 0, t0;
   PetscMPIInt    size;
   PetscInt       ncfg = MAX_CONFIGS, iref = -1, repeat = 1, nwarm;
+  PetscLogStage  warmstage;
 #if defined(PETSC_HAVE_CUDA)
   const char *defconfigs[] = {"modsell:jacobi", "modsell:bjsmooth", "aijcusparse:jacobi", "aijcusparse:gamg"}, *defref = "aijcusparse:jacobi";
   const MatType cmptype    = MATAIJCUSPARSE;
@@ -511,6 +515,16 @@ int main(int argc, char **argv)
   PetscCall(PetscMemzero(res, sizeof(res)));
   PetscCall(PetscMemzero(nfailed, sizeof(nfailed)));
   for (PetscInt c = 0; c < MAX_CONFIGS; c++) x[c] = NULL;
+  /* log stages: the warm-up round in one, each configuration's timed rounds in their own (-log_view) */
+  PetscCall(PetscLogStageRegister("Warm-up", &warmstage));
+  for (PetscInt c = 0; c < ncfg; c++) {
+    char name[160];
+
+    PetscCall(PetscSNPrintf(name, sizeof(name), "%s:%s", cfg[c].mattype, cfg[c].pctype));
+    for (PetscInt d = 0; d < c; d++) /* the same configuration given twice: one stage */
+      if (cfg[d].stage >= 0 && !strcmp(cfg[d].mattype, cfg[c].mattype) && !strcmp(cfg[d].pctype, cfg[c].pctype)) cfg[c].stage = cfg[d].stage;
+    if (cfg[c].stage < 0) PetscCall(PetscLogStageRegister(name, &cfg[c].stage));
+  }
   for (PetscInt round = 0; round < nwarm + repeat; round++) {
     for (PetscInt cc = 0; cc < ncfg; cc++) {
       /* timed rounds alternate the order: the host assembly of a configuration is slower or faster depending on
@@ -519,7 +533,9 @@ int main(int argc, char **argv)
       const PetscBool checkmat = (PetscBool)(check && round == 0 && c == 0), keepx = (PetscBool)(check && round == nwarm + repeat - 1);
       Mat             A        = NULL;
 
+      PetscCall(PetscLogStagePush(round < nwarm ? warmstage : cfg[c].stage));
       PetscCall(SolveSystem(comm, &sys, &cfg[c], &run, checkmat ? &A : NULL, keepx ? &x[c] : NULL));
+      PetscCall(PetscLogStagePop());
       if (checkmat) PetscCall(CheckMatrix(comm, &mesh, &sys, A));
       PetscCall(MatDestroy(&A));
       if (run.reason <= 0) nfailed[c]++;
