@@ -4,7 +4,8 @@ PETSc's stream, after one untimed warm-up call) and, with -host, the host refere
 times, what the device path did (levels, entries of all levels, refinement), the blocks not connected and the fraction\n\
 of the graph's edges inside a block.\n\
 Options: -n <218> (218^3 = 10.4 M rows), -sh <128> rows per block, -seed <1> of the numbering, -reps <3> timed device\n\
-calls (minimum and median reported), -device <1> (with CUDA), -host <0>, -timings <1> (0: print no time, for tests).\n";
+calls (minimum and median reported), -device <1> (with CUDA), -host <0>, -timings <1> (0: print no time, for tests),\n\
+-values <1> (0: the pattern alone, no strengths: the partition before session 11).\n";
 
 #include <petscmodsell/private/localityimpl.h>
 #include <petscmodsell/private/localitykernels.h>
@@ -140,7 +141,7 @@ int main(int argc, char **argv)
 {
   Mat       A;
   PetscInt  n = 218, sh = 128, seed = 1, reps = 3, m, nnz, ndisc;
-  PetscBool host = PETSC_FALSE, device = PETSC_FALSE, timings = PETSC_TRUE;
+  PetscBool host = PETSC_FALSE, device = PETSC_FALSE, timings = PETSC_TRUE, values = PETSC_TRUE;
   PetscInt *hperm = NULL, *dperm = NULL;
   PetscReal fin;
 
@@ -157,6 +158,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsBool("-device", "time the device partition", NULL, device, &device, NULL));
   PetscCall(PetscOptionsBool("-host", "time the host partition", NULL, host, &host, NULL));
   PetscCall(PetscOptionsBool("-timings", "print times", NULL, timings, &timings, NULL));
+  PetscCall(PetscOptionsBool("-values", "weigh the graph by the entries' strengths (as the image does)", NULL, values, &values, NULL));
   PetscOptionsEnd();
   PetscCheck(sh >= 1 && reps >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-sh and -reps must be positive");
 #if !defined(PETSC_HAVE_CUDA)
@@ -177,6 +179,7 @@ int main(int argc, char **argv)
     const PetscInt *ai, *aj;
     PetscBool       done;
     int            *d_ai, *d_aj, *d_perm, *d_iperm, *p32;
+    double         *d_aa = NULL;
     PetscLogDouble *t;
     cudaStream_t    stream;
     MSLocalityInfo  inf;
@@ -206,9 +209,17 @@ int main(int argc, char **argv)
 
       PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &nr, &ai, &aj, &done));
     }
+    if (values) {
+      const PetscScalar *aa;
+
+      PetscCall(MatSeqAIJGetArrayRead(A, &aa));
+      PetscCallCUDA(cudaMalloc((void **)&d_aa, sizeof(double) * (size_t)PetscMax(nnz, 1)));
+      PetscCallCUDA(cudaMemcpy(d_aa, aa, sizeof(double) * (size_t)nnz, cudaMemcpyHostToDevice));
+      PetscCall(MatSeqAIJRestoreArrayRead(A, &aa));
+    }
     /* warm-up, and what the device path does (the table's counts) */
     {
-      int err = MSLocalityKernels_CUDA.partition((int)m, d_ai, d_aj, (int)sh, d_perm, d_iperm, &inf, stream);
+      int err = MSLocalityKernels_CUDA.partition((int)m, d_ai, d_aj, d_aa, (int)sh, d_perm, d_iperm, &inf, stream);
       PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_GPU, "The CUDA partition failed: %s", cudaGetErrorString((cudaError_t)err));
     }
     PetscCall(PetscMalloc1(reps, &t));
@@ -217,7 +228,7 @@ int main(int argc, char **argv)
 
       PetscCallCUDA(cudaDeviceSynchronize());
       PetscCall(PetscTime(&t0));
-      PetscCall(MSLocalityPermDevice(m, d_ai, d_aj, sh, d_perm, d_iperm));
+      PetscCall(MSLocalityPermDevice(m, d_ai, d_aj, d_aa, sh, d_perm, d_iperm));
       PetscCallCUDA(cudaDeviceSynchronize());
       PetscCall(PetscTime(&t1));
       t[r] = t1 - t0;
@@ -237,6 +248,7 @@ int main(int argc, char **argv)
     PetscCallCUDA(cudaFree(d_aj));
     PetscCallCUDA(cudaFree(d_perm));
     PetscCallCUDA(cudaFree(d_iperm));
+    if (d_aa) PetscCallCUDA(cudaFree(d_aa));
   }
 #endif
   if (host) { /* the reference table on a 32-bit copy of the CSR (what MSLocalityPermHost() calls) */
@@ -255,9 +267,15 @@ int main(int argc, char **argv)
 
       PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &nr, &ai, &aj, &done));
     }
-    PetscCall(PetscTime(&t0));
-    err = MSLocalityKernels_Reference.partition((int)m, ai32, aj32, (int)sh, p32, NULL, &inf, NULL);
-    PetscCall(PetscTime(&t1));
+    {
+      const PetscScalar *aa;
+
+      PetscCall(MatSeqAIJGetArrayRead(A, &aa));
+      PetscCall(PetscTime(&t0));
+      err = MSLocalityKernels_Reference.partition((int)m, ai32, aj32, values ? (const double *)aa : NULL, (int)sh, p32, NULL, &inf, NULL);
+      PetscCall(PetscTime(&t1));
+      PetscCall(MatSeqAIJRestoreArrayRead(A, &aa));
+    }
     PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_LIB, "The host partition failed with code %d", err);
     PetscCall(PetscMalloc1(m, &hperm));
     for (PetscInt r = 0; r < m; r++) hperm[r] = p32[r];

@@ -104,7 +104,7 @@ static PetscErrorCode Check(Mat Ad, MSLocality loc, PetscInt *nfail, PetscInt *n
 }
 
 /* one run of a kernel table on a host CSR (copied to the device for cuda), outputs poisoned before */
-static PetscErrorCode RunTable(const char *backend, int m, const int *ai, const int *aj, int sh, int *perm, int *iperm, MSLocalityInfo *info, PetscBool glue, int *gperm)
+static PetscErrorCode RunTable(const char *backend, int m, const int *ai, const int *aj, const double *aa, int sh, int *perm, int *iperm, MSLocalityInfo *info, PetscBool glue, int *gperm)
 {
   PetscBool cuda;
 
@@ -114,11 +114,12 @@ static PetscErrorCode RunTable(const char *backend, int m, const int *ai, const 
   memset(info, POISON, sizeof(*info));
   PetscCall(PetscStrcmp(backend, "cuda", &cuda));
   if (!cuda) {
-    int err = MSLocalityKernels_Reference.partition(m, ai, aj, sh, perm, iperm, info, NULL);
+    int err = MSLocalityKernels_Reference.partition(m, ai, aj, aa, sh, perm, iperm, info, NULL);
     PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_LIB, "The reference partition failed with code %d", err);
   } else {
 #if defined(PETSC_HAVE_CUDA)
     int         *d_ai, *d_aj, *d_perm, *d_iperm, err;
+    double      *d_aa = NULL;
     const size_t nnz = (size_t)ai[m];
     cudaStream_t stream;
 
@@ -128,10 +129,14 @@ static PetscErrorCode RunTable(const char *backend, int m, const int *ai, const 
     PetscCallCUDA(cudaMalloc((void **)&d_iperm, sizeof(int) * (size_t)PetscMax(m, 1)));
     PetscCallCUDA(cudaMemcpy(d_ai, ai, sizeof(int) * ((size_t)m + 1), cudaMemcpyHostToDevice));
     if (nnz) PetscCallCUDA(cudaMemcpy(d_aj, aj, sizeof(int) * nnz, cudaMemcpyHostToDevice));
+    if (aa) {
+      PetscCallCUDA(cudaMalloc((void **)&d_aa, sizeof(double) * PetscMax(nnz, 1)));
+      if (nnz) PetscCallCUDA(cudaMemcpy(d_aa, aa, sizeof(double) * nnz, cudaMemcpyHostToDevice));
+    }
     PetscCallCUDA(cudaMemset(d_perm, POISON, sizeof(int) * (size_t)PetscMax(m, 1)));
     PetscCallCUDA(cudaMemset(d_iperm, POISON, sizeof(int) * (size_t)PetscMax(m, 1)));
     PetscCall(PetscGetCurrentCUDAStream(&stream));
-    err = MSLocalityKernels_CUDA.partition(m, d_ai, d_aj, sh, d_perm, d_iperm, info, stream);
+    err = MSLocalityKernels_CUDA.partition(m, d_ai, d_aj, d_aa, sh, d_perm, d_iperm, info, stream);
     PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_GPU, "The CUDA partition failed: %s", cudaGetErrorString((cudaError_t)err));
     PetscCallCUDA(cudaDeviceSynchronize());
     PetscCallCUDA(cudaMemcpy(perm, d_perm, sizeof(int) * (size_t)m, cudaMemcpyDeviceToHost));
@@ -139,7 +144,7 @@ static PetscErrorCode RunTable(const char *backend, int m, const int *ai, const 
     if (glue) { /* the glue on PETSc's stream, without the inverse */
       memset(gperm, POISON, sizeof(int) * (size_t)PetscMax(m, 1));
       PetscCallCUDA(cudaMemset(d_perm, POISON, sizeof(int) * (size_t)PetscMax(m, 1)));
-      PetscCall(MSLocalityPermDevice(m, d_ai, d_aj, sh, d_perm, NULL));
+      PetscCall(MSLocalityPermDevice(m, d_ai, d_aj, d_aa, sh, d_perm, NULL));
       PetscCallCUDA(cudaDeviceSynchronize());
       PetscCallCUDA(cudaMemcpy(gperm, d_perm, sizeof(int) * (size_t)m, cudaMemcpyDeviceToHost));
     }
@@ -147,6 +152,7 @@ static PetscErrorCode RunTable(const char *backend, int m, const int *ai, const 
     PetscCallCUDA(cudaFree(d_aj));
     PetscCallCUDA(cudaFree(d_perm));
     PetscCallCUDA(cudaFree(d_iperm));
+    if (d_aa) PetscCallCUDA(cudaFree(d_aa));
 #else
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "-backend cuda needs a PETSc configured with CUDA");
 #endif
@@ -156,7 +162,7 @@ static PetscErrorCode RunTable(const char *backend, int m, const int *ai, const 
 }
 
 /* the reference and the backend on one CSR: the same permutation, inverse and counts; appends a line to the synchronized output */
-static PetscErrorCode Compare(MPI_Comm comm, const char *name, const char *backend, int m, const int *ai, const int *aj, int sh, PetscInt *nfail)
+static PetscErrorCode Compare(MPI_Comm comm, const char *name, const char *backend, int m, const int *ai, const int *aj, const double *aa, int sh, PetscInt *nfail)
 {
   int           *p0, *q0, *p1, *q1, *g1;
   MSLocalityInfo i0, i1;
@@ -164,8 +170,8 @@ static PetscErrorCode Compare(MPI_Comm comm, const char *name, const char *backe
 
   PetscFunctionBegin;
   PetscCall(PetscMalloc5(PetscMax(m, 1), &p0, PetscMax(m, 1), &q0, PetscMax(m, 1), &p1, PetscMax(m, 1), &q1, PetscMax(m, 1), &g1));
-  PetscCall(RunTable("reference", m, ai, aj, sh, p0, q0, &i0, PETSC_FALSE, NULL));
-  PetscCall(RunTable(backend, m, ai, aj, sh, p1, q1, &i1, PETSC_TRUE, g1));
+  PetscCall(RunTable("reference", m, ai, aj, aa, sh, p0, q0, &i0, PETSC_FALSE, NULL));
+  PetscCall(RunTable(backend, m, ai, aj, aa, sh, p1, q1, &i1, PETSC_TRUE, g1));
   same = (PetscBool)(!memcmp(p0, p1, sizeof(int) * (size_t)m) && !memcmp(q0, q1, sizeof(int) * (size_t)m) && !memcmp(p0, g1, sizeof(int) * (size_t)m) && i0.levels == i1.levels && i0.rounds == i1.rounds && i0.ncoarse == i1.ncoarse && i0.nedges0 == i1.nedges0 &&
                      i0.nedgescoarse == i1.nedgescoarse && i0.nedgesall == i1.nedgesall && i0.nnodesall == i1.nnodesall && i0.refinerounds == i1.refinerounds && i0.nswaps == i1.nswaps);
   for (int r = 0; r < m && same; r++) same = (PetscBool)(p0[r] >= 0 && p0[r] < m && q0[p0[r]] == r);
@@ -258,6 +264,53 @@ static PetscErrorCode Grid(int nx, int ny, int nz, int *m, int **ai, int **aj)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* values of an anisotropic 7-point operator on Grid()'s pattern: -1 along x, -eps along y and z, the diagonal the sum
+   of the magnitudes (SPD) */
+static PetscErrorCode AnisoValues(int nx, int ny, int m, const int *ai, const int *aj, double eps, double **aa)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(ai[m] + 1, aa));
+  for (int u = 0; u < m; u++) {
+    double d = 0;
+    int    kd = -1;
+
+    for (int k = ai[u]; k < ai[u + 1]; k++) {
+      const int dist = aj[k] > u ? aj[k] - u : u - aj[k];
+
+      if (!dist) {
+        kd = k;
+        continue;
+      }
+      (*aa)[k] = dist == 1 ? -1.0 : -eps;
+      d += dist == 1 ? 1.0 : eps;
+    }
+    if (kd >= 0) (*aa)[kd] = d;
+  }
+  (void)nx;
+  (void)ny;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the fraction of sum |a_ij| (i != j) between rows of one block of sh rows of perm (new -> old) */
+static PetscErrorCode CouplingInside(int m, const int *ai, const int *aj, const double *aa, int sh, const int *perm, double *f)
+{
+  int   *blk;
+  double in = 0, all = 0;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(PetscMax(m, 1), &blk));
+  for (int r = 0; r < m; r++) blk[perm[r]] = r / sh;
+  for (int u = 0; u < m; u++)
+    for (int k = ai[u]; k < ai[u + 1]; k++) {
+      if (aj[k] == u) continue;
+      all += PetscAbsReal(aa[k]);
+      if (blk[aj[k]] == blk[u]) in += PetscAbsReal(aa[k]);
+    }
+  *f = all > 0 ? in / all : 0;
+  PetscCall(PetscFree(blk));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   MPI_Comm    comm;
@@ -304,12 +357,14 @@ int main(int argc, char **argv)
   PetscCall(PetscSynchronizedPrintf(comm, "[%d] %" PetscInt_FMT " rows, %" PetscInt_FMT " blocks of %" PetscInt_FMT ", %" PetscInt_FMT " components; blocks not connected: %" PetscInt_FMT "; colours %" PetscInt_FMT " (%s); edges inside a block %.3f, inside a slice of the natural numbering %.3f; checks: %s\n", rank, loc->m, loc->nblocks, sh, loc->ncomponents, loc->ndisconnected, loc->ncolors, loc->bipartite ? "bipartite" : "greedy",
                                     (double)fin, (double)fnat, nfail ? "FAILED" : "ok"));
   if (hasbackend) { /* the kernel table against the reference on this block, then (rank 0) on the built-in graphs */
-    const PetscInt *ai, *aj;
-    PetscInt        m;
-    PetscBool       done;
-    int            *ai32, *aj32;
+    const PetscInt    *ai, *aj;
+    const PetscScalar *aa;
+    PetscInt           m;
+    PetscBool          done;
+    int               *ai32, *aj32;
 
     PetscCall(MatGetRowIJ(Ad, 0, PETSC_FALSE, PETSC_FALSE, &m, &ai, &aj, &done));
+    PetscCall(MatSeqAIJGetArrayRead(Ad, &aa));
     PetscCall(PetscMalloc2(m + 1, &ai32, PetscMax(ai[m], 1), &aj32));
     for (PetscInt i = 0; i <= m; i++) ai32[i] = (int)ai[i];
     for (PetscInt k = 0; k < ai[m]; k++) aj32[k] = (int)aj[k];
@@ -318,21 +373,44 @@ int main(int argc, char **argv)
 
       PetscCall(MatRestoreRowIJ(Ad, 0, PETSC_FALSE, PETSC_FALSE, &nr, &ai, &aj, &done));
     }
-    PetscCall(Compare(comm, "this block", backend, (int)m, ai32, aj32, (int)sh, &nfail));
+    PetscCall(Compare(comm, "this block", backend, (int)m, ai32, aj32, (const double *)aa, (int)sh, &nfail));
+    PetscCall(Compare(comm, "this block, pattern only", backend, (int)m, ai32, aj32, NULL, (int)sh, &nfail));
+    PetscCall(MatSeqAIJRestoreArrayRead(Ad, &aa));
     PetscCall(PetscFree2(ai32, aj32));
     if (rank == 0) {
       int n, *gi, *gj, zero = 0, one_ai[2] = {0, 1}, one_aj[1] = {0};
 
       PetscCall(Pieces(&n, &gi, &gj));
-      PetscCall(Compare(comm, "pieces, empty rows", backend, n, gi, gj, 32, &nfail));
+      PetscCall(Compare(comm, "pieces, empty rows", backend, n, gi, gj, NULL, 32, &nfail));
       PetscCall(PetscFree(gi));
       PetscCall(PetscFree(gj));
       PetscCall(Grid(3, 3, 3, &n, &gi, &gj));
-      PetscCall(Compare(comm, "m < sh", backend, n, gi, gj, 64, &nfail));
+      PetscCall(Compare(comm, "m < sh", backend, n, gi, gj, NULL, 64, &nfail));
       PetscCall(PetscFree(gi));
       PetscCall(PetscFree(gj));
-      PetscCall(Compare(comm, "one row", backend, 1, one_ai, one_aj, 32, &nfail));
-      PetscCall(Compare(comm, "no rows", backend, 0, &zero, &zero, 32, &nfail));
+      PetscCall(Compare(comm, "one row", backend, 1, one_ai, one_aj, NULL, 32, &nfail));
+      PetscCall(Compare(comm, "no rows", backend, 0, &zero, &zero, NULL, 32, &nfail));
+      { /* strengths: on an anisotropic grid the blocks follow the strong couplings (x lines) when the values are given */
+        double *ga, fv, fp;
+        int    *p, *q;
+        MSLocalityInfo inf;
+
+        PetscCall(Grid(16, 16, 16, &n, &gi, &gj));
+        PetscCall(AnisoValues(16, 16, n, gi, gj, 0.01, &ga));
+        PetscCall(Compare(comm, "anisotropic grid, values", backend, n, gi, gj, ga, 64, &nfail));
+        PetscCall(PetscMalloc2(n, &p, n, &q));
+        PetscCall(RunTable("reference", n, gi, gj, ga, 64, p, q, &inf, PETSC_FALSE, NULL));
+        PetscCall(CouplingInside(n, gi, gj, ga, 64, p, &fv));
+        PetscCall(RunTable("reference", n, gi, gj, NULL, 64, p, q, &inf, PETSC_FALSE, NULL));
+        PetscCall(CouplingInside(n, gi, gj, ga, 64, p, &fp));
+        if (!(fv > fp + 0.1)) nfail++;
+        PetscCall(PetscSynchronizedPrintf(comm, "  anisotropic grid 16^3 (couplings 1 along x, 0.01 across), blocks of 64: coupling inside a block %s with the values than with the pattern alone\n", fv > fp + 0.1 ? "larger by more than 0.1" : "NOT LARGER by 0.1"));
+        PetscCall(PetscInfo(NULL, "coupling inside: values %g, pattern %g\n", fv, fp));
+        PetscCall(PetscFree2(p, q));
+        PetscCall(PetscFree(ga));
+        PetscCall(PetscFree(gi));
+        PetscCall(PetscFree(gj));
+      }
     }
     PetscCall(PetscSynchronizedPrintf(comm, "[%d] %s\n", rank, nfail ? "SOME CHECKS FAILED" : "all checks passed"));
   }

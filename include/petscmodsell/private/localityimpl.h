@@ -44,15 +44,17 @@ struct _n_MSLocality {
 
 PETSC_EXTERN PetscLogEvent MATMODSELL_Partition; /* "ModSELLPartition": the permutation (host or device) */
 
-/* Computes the partition of the square SeqAIJ-family matrix A (its pattern, symmetrised) for blocks of sh rows, on the
-   host (the reference kernel), with its statistics and the colours of the blocks */
+/* Computes the partition of the square SeqAIJ-family matrix A (its pattern, symmetrised, weighted by the strengths of
+   its entries) for blocks of sh rows, on the host (the reference kernel), with its statistics and the colours of the
+   blocks */
 PETSC_EXTERN PetscErrorCode MSLocalityCompute(Mat, PetscInt, MSLocality *);
 PETSC_EXTERN PetscErrorCode MSLocalityDestroy(MSLocality *);
-/* The permutation alone (new -> old, m entries) of the square SeqAIJ-family matrix A, on the host */
+/* The permutation alone (new -> old, m entries) of the square SeqAIJ-family matrix A (pattern and values), on the host */
 PETSC_EXTERN PetscErrorCode MSLocalityPermHost(Mat, PetscInt, PetscInt *);
 #if defined(PETSC_HAVE_CUDA)
-/* The permutation of a device CSR (m, d_ai[m+1], d_aj: 32-bit, columns ascending in each row) for blocks of sh rows,
+/* The permutation of a device CSR (m, d_ai[m+1], d_aj: 32-bit, columns ascending in each row; d_aa: its values, or NULL
+   for the pattern alone) for blocks of sh rows,
    on PETSc's current CUDA stream: d_perm[new] = old and, when d_iperm is not NULL, d_iperm[old] = new (device
    arrays of m ints). Synchronizes the stream a few times (sizes of the levels); logs GPU time. */
-PETSC_EXTERN PetscErrorCode MSLocalityPermDevice(PetscInt, const int *, const int *, PetscInt, int *, int *);
+PETSC_EXTERN PetscErrorCode MSLocalityPermDevice(PetscInt, const int *, const int *, const double *, PetscInt, int *, int *);
 #endif

@@ -4,16 +4,21 @@
    same permutation, bit for bit (integer arithmetic only, every tie broken the same way); the glue (locality.c)
    calls them through MSLocalityKernels.
 
-   partition(m, ai, aj, sh, perm, iperm, info, stream): the new order of the rows of a square m x m pattern (a 32-bit
-   CSR ai[m+1], aj[ai[m]] in the backend's memory; the columns of a row ascending without repeats, as in SeqAIJ)
-   such that consecutive runs of sh rows of the new order (block b: new rows b*sh .. b*sh+sh-1) are compact sets of
-   nearby rows of the symmetrised graph. perm[new] = old and, when iperm is not NULL, iperm[old] = new (backend's
-   memory). info (host memory, may be NULL) receives what the computation did.
+   partition(m, ai, aj, aa, sh, perm, iperm, info, stream): the new order of the rows of a square m x m matrix (a
+   32-bit CSR ai[m+1], aj[ai[m]] in the backend's memory; the columns of a row ascending without repeats, as in SeqAIJ;
+   its values aa[ai[m]], or NULL for the pattern alone) such that consecutive runs of sh rows of the new order (block
+   b: new rows b*sh .. b*sh+sh-1) are compact sets of strongly coupled nearby rows of the symmetrised graph.
+   perm[new] = old and, when iperm is not NULL, iperm[old] = new (backend's memory). info (host memory, may be NULL)
+   receives what the computation did.
 
    The algorithm (multilevel parallel matching; every step is a function of the previous one's result only, so
    that a parallel implementation computes the same thing):
-     level 0:   the pattern symmetrised without its diagonal, the weight of an edge 1 + (both directions present),
-                every node of size 1 (one row);
+     level 0:   the pattern symmetrised without its diagonal, every node of size 1 (one row); the weight of an edge
+                {i, j} the sum over its directions present in the pattern of 1 + the entry's strength
+                (MSLocalityStrength(): K |a_ij| / (|a_ii| + |a_jj|) rounded down, at most K; 0 without values), so
+                that strongly coupled rows are matched first: on the FVM tetrahedra blocks of the pattern alone split
+                the strongly coupled cells apart (docs/locality.md, session 11); K = MSLocalityStrengthScale(), 64,
+                less when the weights could overflow 32-bit sums;
      a level:   rounds of handshake matching: every node not matched yet picks its best neighbour not matched yet
                 (MSLocalityPick(): the most weight per product of the sizes, then a hash of the pair, then the
                 smaller id, one strict order of the edges, so that mutual picks are locally dominant edges and a
@@ -58,6 +63,7 @@ extern "C" {
 #define MS_LOCALITY_ROUNDS        4  /* matching rounds per level at most */
 #define MS_LOCALITY_MAXLEVELS     64 /* levels at most (a star's centre takes one leaf per level) */
 #define MS_LOCALITY_REFINE_ROUNDS 4  /* refinement rounds at most */
+#define MS_LOCALITY_STRENGTH      64 /* levels of an entry's strength (the level-0 weights) at most */
 
 /* what one partition did (host memory) */
 typedef struct {
@@ -72,12 +78,32 @@ typedef struct {
   long long nswaps;       /* rows that traded places, in pairs, all rounds */
 } MSLocalityInfo;
 
-#define MS_LOCALITY_PARTITION(name) int name(int m, const int *ai, const int *aj, int sh, int *perm, int *iperm, MSLocalityInfo *info, void *stream)
+#define MS_LOCALITY_PARTITION(name) int name(int m, const int *ai, const int *aj, const double *aa, int sh, int *perm, int *iperm, MSLocalityInfo *info, void *stream)
 
 typedef struct {
   const char *backend;
   MS_LOCALITY_PARTITION((*partition));
 } MSLocalityKernels;
+
+/* the strength levels K for nnz input entries: MS_LOCALITY_STRENGTH, or less so that the weights of all the entries,
+   each at most 1 + K, sum below 2^31 (every level's weights are sums of level 0's, and MSLocalityPull() needs a
+   total weight below 2^31); 0 (the pattern alone) above 2^30 entries */
+MS_LOCALITY_HD int MSLocalityStrengthScale(long long nnz)
+{
+  const long long k = nnz > 0 ? 2147483647LL / nnz - 1 : MS_LOCALITY_STRENGTH;
+
+  return k < 0 ? 0 : (k > MS_LOCALITY_STRENGTH ? MS_LOCALITY_STRENGTH : (int)k);
+}
+
+/* the strength of the entry a of row i, column j (|di|, |dj|: the magnitudes of the two diagonal entries) in 0..K:
+   K |a| / (|di| + |dj|) rounded down, K when that is larger, not a number or the diagonals are 0 (a product and a
+   quotient, each rounded once in IEEE double: the same on the host and the GPU) */
+MS_LOCALITY_HD int MSLocalityStrength(double a, double di, double dj, int K)
+{
+  const double q = ((double)K * (a < 0 ? -a : a)) / (di + dj);
+
+  return q >= 0 && q < (double)K ? (int)q : K;
+}
 
 /* a symmetric 32-bit hash of the unordered pair {a, b} (tie-break of equal scores) */
 MS_LOCALITY_HD unsigned MSLocalityPairHash(int a, int b)

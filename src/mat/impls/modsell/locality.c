@@ -184,10 +184,11 @@ static PetscErrorCode MSLocalityCheckKernel(int err, const char *backend)
 
 PetscErrorCode MSLocalityPermHost(Mat A, PetscInt sh, PetscInt *perm)
 {
-  const PetscInt *ai, *aj;
-  PetscInt        m, mm, nn;
-  PetscBool       done;
-  const int      *ai32, *aj32;
+  const PetscInt    *ai, *aj;
+  const PetscScalar *aa;
+  PetscInt           m, mm, nn;
+  PetscBool          done;
+  const int         *ai32, *aj32;
   int            *p32, *ci = NULL, *cj = NULL;
 
   PetscFunctionBegin;
@@ -210,7 +211,9 @@ PetscErrorCode MSLocalityPermHost(Mat A, PetscInt sh, PetscInt *perm)
     ai32 = ci;
     aj32 = cj;
   }
-  PetscCall(MSLocalityCheckKernel(MSLocalityKernels_Reference.partition((int)m, ai32, aj32, (int)sh, p32, NULL, NULL, NULL), MSLocalityKernels_Reference.backend));
+  PetscCall(MatSeqAIJGetArrayRead(A, &aa));
+  PetscCall(MSLocalityCheckKernel(MSLocalityKernels_Reference.partition((int)m, ai32, aj32, (const double *)aa, (int)sh, p32, NULL, NULL, NULL), MSLocalityKernels_Reference.backend));
+  PetscCall(MatSeqAIJRestoreArrayRead(A, &aa));
   if (sizeof(PetscInt) != sizeof(int)) {
     for (PetscInt r = 0; r < m; r++) perm[r] = p32[r];
     PetscCall(PetscFree3(ci, cj, p32));
@@ -225,7 +228,7 @@ PetscErrorCode MSLocalityPermHost(Mat A, PetscInt sh, PetscInt *perm)
 }
 
 #if defined(PETSC_HAVE_CUDA)
-PetscErrorCode MSLocalityPermDevice(PetscInt m, const int *d_ai, const int *d_aj, PetscInt sh, int *d_perm, int *d_iperm)
+PetscErrorCode MSLocalityPermDevice(PetscInt m, const int *d_ai, const int *d_aj, const double *d_aa, PetscInt sh, int *d_perm, int *d_iperm)
 {
   cudaStream_t stream;
 
@@ -236,7 +239,7 @@ PetscErrorCode MSLocalityPermDevice(PetscInt m, const int *d_ai, const int *d_aj
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   PetscCall(PetscLogEventBegin(MATMODSELL_Partition, 0, 0, 0, 0));
   PetscCall(PetscLogGpuTimeBegin());
-  PetscCall(MSLocalityCheckKernel(MSLocalityKernels_CUDA.partition((int)m, d_ai, d_aj, (int)sh, d_perm, d_iperm, NULL, stream), MSLocalityKernels_CUDA.backend));
+  PetscCall(MSLocalityCheckKernel(MSLocalityKernels_CUDA.partition((int)m, d_ai, d_aj, d_aa, (int)sh, d_perm, d_iperm, NULL, stream), MSLocalityKernels_CUDA.backend));
   PetscCall(PetscLogGpuTimeEnd());
   PetscCall(PetscLogEventEnd(MATMODSELL_Partition, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);

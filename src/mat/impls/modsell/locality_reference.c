@@ -29,10 +29,11 @@ static void MSLevelFree(MSLevel *l)
   memset(l, 0, sizeof(*l));
 }
 
-/* level 0: the pattern symmetrised without its diagonal, weight 1 + (both directions); checks the input */
-static int MSLevelZero(int m, const int *ai, const int *aj, MSLevel *l)
+/* level 0: the pattern symmetrised without its diagonal, an edge weighing the sum over its directions present of
+   1 + the entry's strength (0 without values); checks the input */
+static int MSLevelZero(int m, const int *ai, const int *aj, const double *aa, MSLevel *l)
 {
-  int       *tcnt, *tj;
+  int       *tcnt, *tj, *hw = NULL, *thw = NULL, K = 0;
   long long *ti, nnz;
 
   if (ai[0] != 0) return MS_KERNEL_ERR_ARG;
@@ -48,10 +49,31 @@ static int MSLevelZero(int m, const int *ai, const int *aj, MSLevel *l)
   l->n  = m;
   l->xi = (long long *)malloc(((size_t)m + 1) * sizeof(long long));
   l->sz = (int *)malloc(((size_t)m + 1) * sizeof(int));
-  if (!tcnt || !ti || !tj || !l->xi || !l->sz) {
+  if (aa) { /* the strength of every entry (hw) and of the transpose's (thw) */
+    double *dg = (double *)calloc((size_t)m + 1, sizeof(double));
+
+    K   = MSLocalityStrengthScale(nnz);
+    hw  = (int *)malloc(((size_t)nnz + 1) * sizeof(int));
+    thw = (int *)malloc(((size_t)nnz + 1) * sizeof(int));
+    if (dg && hw) {
+      for (int i = 0; i < m; i++)
+        for (int k = ai[i]; k < ai[i + 1]; k++)
+          if (aj[k] == i) dg[i] = aa[k] < 0 ? -aa[k] : aa[k];
+      for (int i = 0; i < m; i++)
+        for (int k = ai[i]; k < ai[i + 1]; k++) hw[k] = MSLocalityStrength(aa[k], dg[i], dg[aj[k]], K);
+    }
+    if (!dg) {
+      free(hw);
+      hw = NULL; /* reported below */
+    }
+    free(dg);
+  }
+  if (!tcnt || !ti || !tj || !l->xi || !l->sz || (aa && (!hw || !thw))) {
     free(tcnt);
     free(ti);
     free(tj);
+    free(hw);
+    free(thw);
     return MS_KERNEL_ERR_MEM;
   }
   /* the transpose without the diagonal, rows ascending in each column (a stable counting sort by column) */
@@ -63,7 +85,12 @@ static int MSLevelZero(int m, const int *ai, const int *aj, MSLevel *l)
   for (int j = 0; j < m; j++) tcnt[j] = 0;
   for (int i = 0; i < m; i++)
     for (int k = ai[i]; k < ai[i + 1]; k++)
-      if (aj[k] != i) tj[ti[aj[k]] + tcnt[aj[k]]++] = i;
+      if (aj[k] != i) {
+        const long long t = ti[aj[k]] + tcnt[aj[k]]++;
+
+        tj[t] = i;
+        if (thw) thw[t] = hw[k];
+      }
   /* union of row i and column i (both ascending): count, then fill */
   for (int pass = 0; pass < 2; pass++) {
     if (pass) {
@@ -73,6 +100,8 @@ static int MSLevelZero(int m, const int *ai, const int *aj, MSLevel *l)
         free(tcnt);
         free(ti);
         free(tj);
+        free(hw);
+        free(thw);
         return MS_KERNEL_ERR_MEM;
       }
     } else l->xi[0] = 0;
@@ -87,9 +116,17 @@ static int MSLevelZero(int m, const int *ai, const int *aj, MSLevel *l)
           a++;
           continue;
         }
-        if (b >= be || (a < ae && aj[a] < tj[b])) j = aj[a++], wt = 1;
-        else if (a >= ae || tj[b] < aj[a]) j = tj[b++], wt = 1;
-        else j = aj[a++], b++, wt = 2;
+        if (b >= be || (a < ae && aj[a] < tj[b])) {
+          wt = 1 + (hw ? hw[a] : 0);
+          j  = aj[a++];
+        } else if (a >= ae || tj[b] < aj[a]) {
+          wt = 1 + (thw ? thw[b] : 0);
+          j  = tj[b++];
+        } else {
+          wt = 2 + (hw ? hw[a] + thw[b] : 0);
+          j  = aj[a++];
+          b++;
+        }
         if (pass) {
           l->xj[w] = j;
           l->xw[w] = wt;
@@ -103,6 +140,8 @@ static int MSLevelZero(int m, const int *ai, const int *aj, MSLevel *l)
   free(tcnt);
   free(ti);
   free(tj);
+  free(hw);
+  free(thw);
   return 0;
 }
 
@@ -402,7 +441,7 @@ MS_LOCALITY_PARTITION(MSLocalityPartition_Reference)
     if (info) *info = inf;
     return 0;
   }
-  if ((err = MSLevelZero(m, ai, aj, &lev[0]))) goto done;
+  if ((err = MSLevelZero(m, ai, aj, aa, &lev[0]))) goto done;
   inf.nedges0 = lev[0].xi[m];
   match       = (int *)malloc((size_t)m * sizeof(int));
   pick        = (int *)malloc((size_t)m * sizeof(int));

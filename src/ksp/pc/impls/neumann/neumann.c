@@ -259,7 +259,7 @@ static PetscErrorCode PCNeumannSubdomains(PC pc, const PCNeumannCSR *csr, PetscI
     if (m && !jac->defl_contig) { /* the locality partition: perm (new -> old) in the PC's memory */
       PetscCall(PCMSBufferEnsure(op, &perm, (size_t)m * sizeof(int), "PCNEUMANN's locality partition"));
 #if defined(PETSC_HAVE_CUDA)
-      if (op->device) PetscCall(MSLocalityPermDevice(m, csr->A.ai, csr->A.aj, bs, (int *)perm.ptr, NULL));
+      if (op->device) PetscCall(MSLocalityPermDevice(m, csr->A.ai, csr->A.aj, csr->A.aa, bs, (int *)perm.ptr, NULL));
       else
 #endif
       {

@@ -112,8 +112,47 @@ __global__ void msl_tptr(long long nnz, int m, const int *__restrict__ keys, lon
   }
 }
 
-/* the union of row i and column i without i: counts (xj == NULL) or entries at xi[i] */
-__global__ void msl_sym(int m, const int *__restrict__ ai, const int *__restrict__ aj, const long long *__restrict__ ti, const int *__restrict__ trow, long long *__restrict__ cnt, const long long *__restrict__ xi, int *__restrict__ xj, int *__restrict__ xw)
+/* the diagonal's magnitude of every row (0: none) */
+__global__ void msl_diag(int m, const int *__restrict__ ai, const int *__restrict__ aj, const double *__restrict__ aa, double *__restrict__ dg)
+{
+  MSL_GSTRIDE(i, m)
+  {
+    double d = 0;
+    for (int k = ai[i]; k < ai[i + 1]; k++)
+      if (aj[k] == (int)i) d = aa[k] < 0 ? -aa[k] : aa[k];
+    dg[i] = d;
+  }
+}
+
+/* the strength of every entry (MSLocalityStrength()) */
+__global__ void msl_strength(int m, const int *__restrict__ ai, const int *__restrict__ aj, const double *__restrict__ aa, const double *__restrict__ dg, int K, int *__restrict__ hw)
+{
+  MSL_GSTRIDE(i, m)
+  {
+    const double di = dg[i];
+    for (int k = ai[i]; k < ai[i + 1]; k++) hw[k] = MSLocalityStrength(aa[k], di, dg[aj[k]], K);
+  }
+}
+
+/* the transpose's rows and strengths from the entries' sorted indices */
+__global__ void msl_tgather(long long nnz, const int *__restrict__ tidx, const int *__restrict__ rowof, const int *__restrict__ hw, int *__restrict__ trow, int *__restrict__ thw)
+{
+  MSL_GSTRIDE(p, nnz)
+  {
+    const int k = tidx[p];
+    trow[p]     = rowof[k];
+    thw[p]      = hw[k];
+  }
+}
+
+__global__ void msl_iota(long long n, int *__restrict__ a)
+{
+  MSL_GSTRIDE(i, n) a[i] = (int)i;
+}
+
+/* the union of row i and column i without i: counts (xj == NULL) or entries at xi[i]; an edge weighs the sum over its
+   directions present of 1 + the entry's strength (hw: the entries', thw: the transpose's; NULL: 0) */
+__global__ void msl_sym(int m, const int *__restrict__ ai, const int *__restrict__ aj, const long long *__restrict__ ti, const int *__restrict__ trow, const int *__restrict__ hw, const int *__restrict__ thw, long long *__restrict__ cnt, const long long *__restrict__ xi, int *__restrict__ xj, int *__restrict__ xw)
 {
   MSL_GSTRIDE(ii, m)
   {
@@ -132,9 +171,17 @@ __global__ void msl_sym(int m, const int *__restrict__ ai, const int *__restrict
         b++;
         continue;
       }
-      if (b >= be || (a < ae && aj[a] < trow[b])) j = aj[a++], wt = 1;
-      else if (a >= ae || trow[b] < aj[a]) j = trow[b++], wt = 1;
-      else j = aj[a++], b++, wt = 2;
+      if (b >= be || (a < ae && aj[a] < trow[b])) {
+        wt = 1 + (hw ? hw[a] : 0);
+        j  = aj[a++];
+      } else if (a >= ae || trow[b] < aj[a]) {
+        wt = 1 + (thw ? thw[b] : 0);
+        j  = trow[b++];
+      } else {
+        wt = 2 + (hw ? hw[a] + thw[b] : 0);
+        j  = aj[a++];
+        b++;
+      }
       if (xj) {
         xj[w] = j;
         xw[w] = wt;
@@ -270,7 +317,9 @@ __global__ void msl_place(int nc, const int *__restrict__ c0, const int *__restr
   }
 }
 
-#define MSL_GOFF 1024 /* gains lie in [-2 * MS_LOCALITY_REFINE_MAXDEG * 2, ...]: key MSL_GOFF - g sorts them descending */
+/* gains lie in [-MSL_GOFF, MSL_GOFF] (at most MS_LOCALITY_REFINE_MAXDEG edges of weight at most 2 (1 + K)): key
+   MSL_GOFF - g sorts them descending */
+#define MSL_GOFF (2 * MS_LOCALITY_REFINE_MAXDEG * (1 + MS_LOCALITY_STRENGTH))
 
 __global__ void msl_cand(int n, const long long *__restrict__ xi, const int *__restrict__ xj, const int *__restrict__ xw, const int *__restrict__ pos, int sh, int *__restrict__ flag, int *__restrict__ cb, int *__restrict__ cg)
 {
@@ -360,7 +409,7 @@ struct MSLLevel {
   int       *xj = nullptr, *xw = nullptr, *sz = nullptr, *cid = nullptr, *c0 = nullptr, *c1 = nullptr;
 };
 
-static cudaError_t msl_partition(int m, const int *ai, const int *aj, int sh, int *perm, int *iperm, MSLocalityInfo *inf, cudaStream_t st)
+static cudaError_t msl_partition(int m, const int *ai, const int *aj, const double *aa, int sh, int *perm, int *iperm, MSLocalityInfo *inf, cudaStream_t st)
 {
   MSDeviceArrays              A(st);
   std::vector<MSLLevel> lev(1);
@@ -372,7 +421,7 @@ static cudaError_t msl_partition(int m, const int *ai, const int *aj, int sh, in
   /* level 0 */
   {
     MSLLevel  &l = lev[0];
-    int        ann, bad = 0, *rowof, *dbad, *tkeys, *trow;
+    int        ann, bad = 0, *rowof, *dbad, *tkeys, *trow, *hw = nullptr, *thw = nullptr;
     long long *ti, *cnt;
 
     MSL_TRY(msl_read(&ann, ai + m, st));
@@ -385,7 +434,27 @@ static cudaError_t msl_partition(int m, const int *ai, const int *aj, int sh, in
     if (bad) return cudaErrorInvalidValue;
     MSL_TRY(A.get(&tkeys, ann));
     MSL_TRY(A.get(&trow, ann));
-    {
+    if (aa) { /* strengths: sort the entries' indices, then gather their rows and strengths */
+      double *dg;
+      int    *idx, *tidx;
+
+      MSL_TRY(A.get(&dg, m));
+      MSL_TRY(A.get(&hw, ann));
+      MSL_TRY(A.get(&thw, ann));
+      MSL_LAUNCH(msl_diag, m, m, ai, aj, aa, dg);
+      MSL_LAUNCH(msl_strength, m, m, ai, aj, aa, dg, MSLocalityStrengthScale(ann), hw);
+      A.put(dg);
+      MSL_TRY(A.get(&idx, ann));
+      MSL_TRY(A.get(&tidx, ann));
+      MSL_LAUNCH(msl_iota, ann, (long long)ann, idx);
+      {
+        const int bits = msl_bits((unsigned long long)m);
+        MSL_TRY(ms_cub(st, [&](void *t, size_t &b) { return cub::DeviceRadixSort::SortPairs(t, b, aj, tkeys, idx, tidx, (long long)ann, 0, bits, st); }));
+      }
+      A.put(idx);
+      MSL_LAUNCH(msl_tgather, ann, (long long)ann, tidx, rowof, hw, trow, thw);
+      A.put(tidx);
+    } else {
       const int bits = msl_bits((unsigned long long)m);
       MSL_TRY(ms_cub(st, [&](void *t, size_t &b) { return cub::DeviceRadixSort::SortPairs(t, b, aj, tkeys, rowof, trow, (long long)ann, 0, bits, st); }));
     }
@@ -395,15 +464,17 @@ static cudaError_t msl_partition(int m, const int *ai, const int *aj, int sh, in
     A.put(tkeys);
     MSL_TRY(A.get(&cnt, (long long)m + 1));
     MSL_TRY(A.get(&l.xi, (long long)m + 1));
-    MSL_LAUNCH(msl_sym, m, m, ai, aj, ti, trow, cnt, nullptr, nullptr, nullptr);
+    MSL_LAUNCH(msl_sym, m, m, ai, aj, ti, trow, hw, thw, cnt, nullptr, nullptr, nullptr);
     MSL_TRY(msl_scan(cnt, l.xi, (long long)m + 1, st));
     A.put(cnt);
     MSL_TRY(msl_read(&l.nnz, l.xi + m, st));
     MSL_TRY(A.get(&l.xj, l.nnz));
     MSL_TRY(A.get(&l.xw, l.nnz));
-    MSL_LAUNCH(msl_sym, m, m, ai, aj, ti, trow, nullptr, l.xi, l.xj, l.xw);
+    MSL_LAUNCH(msl_sym, m, m, ai, aj, ti, trow, hw, thw, nullptr, l.xi, l.xj, l.xw);
     A.put(ti);
     A.put(trow);
+    if (hw) A.put(hw);
+    if (thw) A.put(thw);
     MSL_TRY(A.get(&l.sz, m));
     MSL_LAUNCH(msl_fill, m, (long long)m, l.sz, 1);
     l.n          = m;
@@ -575,7 +646,7 @@ extern "C" MS_LOCALITY_PARTITION(MSLocalityPartition_CUDA)
     if (info) *info = inf;
     return (int)cudaSuccess;
   }
-  err = msl_partition(m, ai, aj, sh, perm, iperm, &inf, (cudaStream_t)stream);
+  err = msl_partition(m, ai, aj, aa, sh, perm, iperm, &inf, (cudaStream_t)stream);
   if (err == cudaSuccess && info) *info = inf;
   return (int)err;
 }
