@@ -1,6 +1,6 @@
 static char help[] = "MATMODSELL_ORDERING_AUTO (the default ordering): what it chooses and that the chosen image multiplies\n\
 like AIJ. Cases: a 3D 7-point Laplacian in its lexicographic numbering (already local: natural) and randomly\n\
-renumbered (not local: partition, with slices of 512 rows that PCBJSMOOTH uses as they are); the same grid from a DMDA, alone (natural) and under PCBJSMOOTH (bricks);\n\
+renumbered (not local: partition, with slices of 1024 rows that PCBJSMOOTH uses as they are); the same grid from a DMDA, alone (natural) and under PCBJSMOOTH (bricks);\n\
 a matrix of at most one slice per process (natural). -vec_type cuda runs the products on the GPU. -sampled: only the\n\
 Laplacians of -n_sampled^3 rows (default 66: more than 2048 slices of 128 rows on one process), whose statistic is\n\
 counted on evenly spaced slices.\n";
@@ -33,9 +33,9 @@ static PetscErrorCode Report(const char *label, Mat A, Mat B, MatModSELLOrdering
     PetscCall(PetscPrintf(comm, "FAIL %s: partition with %g in-slice\n", label, (double)info.natural_local_fraction));
     (*nfail)++;
   }
-  /* no slice height set: the partition ordering takes slices of 512 rows, so does PCBJSMOOTH (bricks here), the
-     others the default 128 */
-  if (info.slice_height != info.slice_height_min || info.slice_height != (expect == MATMODSELL_ORDERING_PARTITION || expect == MATMODSELL_ORDERING_BRICKS ? 512 : 128)) {
+  /* no slice height set: the partition ordering takes slices of 1024 rows, PCBJSMOOTH's bricks 512, the others the
+     default 128 */
+  if (info.slice_height != info.slice_height_min || info.slice_height != (expect == MATMODSELL_ORDERING_PARTITION ? 1024 : (expect == MATMODSELL_ORDERING_BRICKS ? 512 : 128))) {
     PetscCall(PetscPrintf(comm, "FAIL %s: slice height %" PetscInt_FMT " to %" PetscInt_FMT " with %s\n", label, info.slice_height_min, info.slice_height, MatModSELLOrderings[info.ordering]));
     (*nfail)++;
   }
@@ -70,7 +70,7 @@ static PetscErrorCode LaplacianCase(MPI_Comm comm, const char *label, PetscInt n
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The randomly numbered Laplacian under PCBJSMOOTH: the partitioned image made by the first product (slices of 512)
+/* The randomly numbered Laplacian under PCBJSMOOTH: the partitioned image made by the first product (slices of 1024)
    serves the preconditioner as it is: neither the partition nor the image is made again (ModSELLPartition and
    ModSELLBuild events per process) */
 static PetscErrorCode PartitionUnderBJSmooth(MPI_Comm comm, PetscInt n, const PetscInt *perm, PetscRandom rnd, PetscInt *nfail)
@@ -107,9 +107,18 @@ static PetscErrorCode PartitionUnderBJSmooth(MPI_Comm comm, PetscInt n, const Pe
     (*nfail)++;
   }
   PetscCall(PCBJSmoothGetBlockSize(pc, &bs));
-  if (bs != 512) {
-    PetscCall(PetscPrintf(comm, "FAIL %s: blocks of %" PetscInt_FMT " rows, not the image's 512\n", label, bs));
+  if (bs != 1024) {
+    PetscCall(PetscPrintf(comm, "FAIL %s: blocks of %" PetscInt_FMT " rows, not the image's 1024\n", label, bs));
     (*nfail)++;
+  }
+  { /* the inner sweeps follow the block size: 8 for blocks of 1024 */
+    PetscInt iits;
+
+    PetscCall(PCBJSmoothGetInner(pc, NULL, &iits, NULL));
+    if (iits != 8) {
+      PetscCall(PetscPrintf(comm, "FAIL %s: %" PetscInt_FMT " inner sweeps on blocks of 1024, not 8\n", label, iits));
+      (*nfail)++;
+    }
   }
   PetscCall(Report(label, A, B, MATMODSELL_ORDERING_PARTITION, rnd, nfail));
   PetscCall(KSPDestroy(&ksp));

@@ -34,6 +34,10 @@ PETSC_EXTERN PetscLogEvent MATMODSELL_ImageBuild, MATMODSELL_ImageValues, MATMOD
    (larger blocks take fewer outer iterations at the same cost per iteration: docs/locality.md) */
 #define MS_SLICE_HEIGHT_DEFAULT  128
 #define MS_SLICE_HEIGHT_SLICE_PC 512
+/* Slice height of a partition ordering whose height is a default: its blocks, PCBJSMOOTH's default blocks on the image
+   (with 8 inner Chebyshev sweeps: FVM tetrahedra 10.4 M, randomly numbered, H100: 728 CG iterations against 877 with
+   512, the same time per iteration; the product 1% slower than with 512; docs/locality.md, session 11) */
+#define MS_SLICE_HEIGHT_PARTITION 1024
 /* Default rows per bucket of the bucketed permuted product on the GPU (-mat_modsell_permute_chunk): 2^20 rows, 8.4 MB of
    doubles, whose x and y values should stay in the GPU's L2 cache (H100: 50 MB; on the H100 at 10.4 M rows 2^20 gave
    0.595 ms, 2^21 0.604, 2^22 0.718, one bucket 0.891, docs/locality.md) */
@@ -43,10 +47,10 @@ typedef struct _n_MSImage *MSImage;
 struct _n_MSImage {
   /* settings (set before the first MSImageSetUp) */
   PetscInt           sh;         /* slice height in use: multiple of 32, at most 1024 (sh_asked, or
-                                    MS_SLICE_HEIGHT_SLICE_PC for the partition ordering when sh_auto) */
+                                    MS_SLICE_HEIGHT_PARTITION for the partition ordering when sh_auto) */
   PetscInt           sh_asked;   /* slice height asked for (MSImageSetSliceHeight()) */
   PetscBool          sh_auto;    /* sh_asked is a default, not the user's: the partition ordering takes slices of
-                                    MS_SLICE_HEIGHT_SLICE_PC (its blocks, PCBJSMOOTH's default blocks) */
+                                    MS_SLICE_HEIGHT_PARTITION (its blocks, PCBJSMOOTH's default blocks) */
   PetscBool          diag_apart; /* store the diagonal in diag[] (square blocks only) */
   PetscBool          local_cols; /* encode in-slice columns as negative codes (square blocks only) */
   MatModSELLOrdering ordering;   /* row ordering inside the image (square blocks only), as asked */

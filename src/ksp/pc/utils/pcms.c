@@ -60,6 +60,7 @@ static PetscErrorCode PCMSGetImage(PCMSOperator *op, Mat B, PetscInt which, MSIm
   const MatModSELLOrdering ord  = req->ordering != PCMS_ORDERING_ANY ? req->ordering : (which == 0 && req->slices ? MATMODSELL_ORDERING_AUTO : MATMODSELL_ORDERING_NATURAL);
   MSImage                 mi;
   PetscInt                sh;
+  PetscBool               autosh;
 
   PetscFunctionBegin;
   if (req->encoding == PCMS_ENCODING_NONE) {
@@ -75,11 +76,14 @@ static PetscErrorCode PCMSGetImage(PCMSOperator *op, Mat B, PetscInt which, MSIm
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (which == 0) op->own_image = PETSC_TRUE;
-  sh = req->sh ? req->sh : (mi ? mi->sh : (req->slices ? MS_SLICE_HEIGHT_SLICE_PC : 0));
-  if (op->own[which] && ((sh && op->own[which]->sh != sh) || op->own[which]->diag_apart == plain || op->own[which]->ordering != ord)) PetscCall(MSImageDestroy(&op->own[which]));
+  /* a slice-based preconditioner's default height is automatic as a MATMODSELL operator's is: a partition ordering
+     takes MS_SLICE_HEIGHT_PARTITION, so that the blocks are the same whatever the operator's type */
+  autosh = (PetscBool)(!req->sh && !mi && req->slices);
+  sh     = req->sh ? req->sh : (mi ? mi->sh : (req->slices ? MS_SLICE_HEIGHT_SLICE_PC : 0));
+  if (op->own[which] && ((sh && (autosh ? (op->own[which]->sh_asked != sh || !op->own[which]->sh_auto) : op->own[which]->sh != sh)) || op->own[which]->diag_apart == plain || op->own[which]->ordering != ord)) PetscCall(MSImageDestroy(&op->own[which]));
   if (!op->own[which]) {
     PetscCall(MSImageCreate(&op->own[which]));
-    if (sh) PetscCall(MSImageSetSliceHeight(op->own[which], sh));
+    if (sh) PetscCall(MSImageSetSliceHeightAuto(op->own[which], sh, autosh));
     op->own[which]->diag_apart = (PetscBool)!plain;
     op->own[which]->local_cols = (PetscBool)!plain;
     op->own[which]->ordering   = ord;

@@ -103,13 +103,13 @@ PetscErrorCode MSImageSetSliceHeight(MSImage img, PetscInt sh)
 /* The slice height of the partition ordering when the one asked for is a default */
 static inline PetscInt MSImagePartitionSliceHeight(PetscInt asked)
 {
-  return PetscMax(asked, MS_SLICE_HEIGHT_SLICE_PC);
+  return PetscMax(asked, MS_SLICE_HEIGHT_PARTITION);
 }
 
-/* The slice height asked for; with automatic, a default the partition ordering replaces by MS_SLICE_HEIGHT_SLICE_PC.
+/* The slice height asked for; with automatic, a default the partition ordering replaces by MS_SLICE_HEIGHT_PARTITION.
    A partitioned image whose height was automatic is kept when another default is asked (a slice-based
    preconditioner's, MS_SLICE_HEIGHT_SLICE_PC, on an image built with MS_SLICE_HEIGHT_DEFAULT at assembly): its slices
-   are MS_SLICE_HEIGHT_SLICE_PC rows either way, so the partition and the image are not made twice. */
+   are MS_SLICE_HEIGHT_PARTITION rows either way, so the partition and the image are not made twice. */
 PetscErrorCode MSImageSetSliceHeightAuto(MSImage img, PetscInt sh, PetscBool automatic)
 {
   PetscFunctionBegin;
@@ -274,7 +274,7 @@ static PetscErrorCode MSImagePrepare(MSImage img, Mat A)
     else img->applied = MATMODSELL_ORDERING_NATURAL;
   }
   PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &nrow, &ai, &aj, &done));
-  /* compact blocks of MS_SLICE_HEIGHT_SLICE_PC rows: the same product speed as blocks of 128 on a randomly numbered
+  /* compact blocks of MS_SLICE_HEIGHT_PARTITION rows: about the product speed of blocks of 128 on a randomly numbered
      mesh (H100, docs/locality.md), and PCBJSMOOTH's default blocks, so that it uses this image as it is */
   if (img->sh_auto && img->applied == MATMODSELL_ORDERING_PARTITION && square) img->sh = MSImagePartitionSliceHeight(img->sh_asked);
   img->m       = m;

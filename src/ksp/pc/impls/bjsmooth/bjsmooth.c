@@ -42,6 +42,7 @@ typedef struct {
   PetscInt        bs; /* block size = slice height; 0: the operator's (MATMODSELL) or MS_SLICE_HEIGHT_SLICE_PC */
   PCBJSmoothInner inner;
   PetscInt        inner_its, its;
+  PetscBool       inner_its_auto; /* inner_its follows the block size (PCBJSmoothAutoSweeps()) until set */
   PetscReal       inner_rtol;
   PetscReal       cheb_ratio; /* inner Chebyshev's interval: [hi / ratio, hi]; 0: automatic, from the block size */
   PetscBool       async, force_global;
@@ -299,6 +300,16 @@ static PetscErrorCode PCBJSmoothFreeWork(PC pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the inner sweeps when not set: 5, with inner chebyshev 5 (sh / 512)^(2/3) rounded for blocks above 512 rows (8 for
+   1024): a larger block's polynomial needs a higher degree for the same accuracy (its interval is wider, the ratio
+   below); measured on an H100 (FVM tetrahedra 10.4 M, randomly numbered, partition blocks of 1024: 728 CG iterations
+   with 8 sweeps against 877 with blocks of 512 and 5 sweeps, at the same time per iteration, docs/locality.md) */
+static PetscInt PCBJSmoothAutoSweeps(PCBJSmoothInner inner, PetscInt sh)
+{
+  if (inner != PCBJSMOOTH_INNER_CHEBYSHEV || sh <= 512) return 5;
+  return (PetscInt)PetscFloorReal(5.0 * PetscPowReal((PetscReal)sh / 512.0, 2.0 / 3.0) + 0.5);
+}
+
 /* inner chebyshev's ratio: the one set, else 20 (sh / 512)^(2/3), at least 4: the smallest eigenvalue of a block's
    D^-1 A_ll of a 3D Laplacian falls like its rows^(-2/3) (1 - cos(pi / 9) = 0.06 for a brick of 8^3, 0.19 for 4^3);
    measured best: 20 with blocks of 512 (FVM tetrahedra, ex45), 4-10 with blocks of 64 (a 7-point 8^3 grid) */
@@ -401,6 +412,7 @@ static PetscErrorCode PCSetUp_BJSmooth(PC pc)
   if (op->rebuilt) PetscCall(PCBJSmoothFreeWork(pc));
   jac->sh      = op->img[0]->sh;
   jac->nblocks = op->img[0]->nslices;
+  if (jac->inner_its_auto) jac->inner_its = PCBJSmoothAutoSweeps(jac->inner, jac->sh);
   if (op->mpi && !jac->offp) PetscCall(PCMSCreateVec(op, PetscObjectComm((PetscObject)pc), op->m, &jac->offp));
   PetscCall(PCBJSmoothAnalyze(pc));
 
@@ -460,6 +472,7 @@ static PetscErrorCode PCSetFromOptions_BJSmooth(PC pc, PetscOptionItems PetscOpt
 {
   PC_BJSmooth    *jac   = (PC_BJSmooth *)pc->data;
   PetscInt        bs    = jac->bs, iits = jac->inner_its, its = jac->its;
+  PetscBool       iitsset;
   PetscReal       rtol  = jac->inner_rtol, ratio = jac->cheb_ratio;
   PCBJSmoothInner inner = jac->inner;
   PetscBool       async = jac->async, global = jac->force_global, flg;
@@ -469,7 +482,8 @@ static PetscErrorCode PCSetFromOptions_BJSmooth(PC pc, PetscOptionItems PetscOpt
   PetscCall(PetscOptionsBoundedInt("-pc_bjsmooth_block_size", "Rows per block = slice height of the mod-SELL image (a multiple of 32, at most 1024; 0: the MATMODSELL operator's slice height, else 512; an operator's slice height not set is 512 under bjsmooth)", "PCBJSmoothSetBlockSize", bs, &bs, &flg, 0));
   if (flg) PetscCall(PCBJSmoothSetBlockSize(pc, bs));
   PetscCall(PetscOptionsEnum("-pc_bjsmooth_inner", "Inner method on each block: jacobi, gs (warp-serialised forward Gauss-Seidel), sgs (forward then backward), cg, chebyshev", "PCBJSmoothSetInner", PCBJSmoothInners, (PetscEnum)inner, (PetscEnum *)&inner, NULL));
-  PetscCall(PetscOptionsBoundedInt("-pc_bjsmooth_inner_its", "Inner sweeps (iterations) per block and outer iteration (at most, with -pc_bjsmooth_inner_rtol)", "PCBJSmoothSetInner", iits, &iits, NULL, 1));
+  PetscCall(PetscOptionsBoundedInt("-pc_bjsmooth_inner_its", "Inner sweeps (iterations) per block and outer iteration (at most, with -pc_bjsmooth_inner_rtol); default: 5, with inner chebyshev 5 (block size / 512)^(2/3) for larger blocks (8 for 1024)", "PCBJSmoothSetInner", iits, &iits, &iitsset, 1));
+  if (!iitsset) iits = PETSC_CURRENT;
   PetscCall(PetscOptionsRangeReal("-pc_bjsmooth_inner_rtol", "Stop the inner sweeps of a block when its residual norm is at most this times its right-hand side's (0: always -pc_bjsmooth_inner_its)", "PCBJSmoothSetInner", rtol, &rtol, NULL, 0.0, 1.0));
   PetscCall(PCBJSmoothSetInner(pc, inner, iits, rtol));
   PetscCall(PetscOptionsReal("-pc_bjsmooth_chebyshev_ratio", "Inner chebyshev: the interval is [hi / ratio, hi], hi a Gershgorin bound of the spectrum of each block's D^-1 A (ratio > 1; 0: 20 (block size / 512)^(2/3), at least 4)", "PCBJSmoothSetChebyshevRatio", ratio, &ratio, &flg));
@@ -559,13 +573,15 @@ PetscErrorCode PCBJSmoothGetBlockSize(PC pc, PetscInt *bs)
 + pc    - the preconditioner context
 . inner - `PCBJSMOOTH_INNER_CHEBYSHEV` (default), `PCBJSMOOTH_INNER_JACOBI`, `PCBJSMOOTH_INNER_GS`, `PCBJSMOOTH_INNER_SGS` or
           `PCBJSMOOTH_INNER_CG`
-. its   - inner sweeps per block and outer iteration, at least 1 (the most with a tolerance; default 5), or `PETSC_CURRENT`
+. its   - inner sweeps per block and outer iteration, at least 1 (the most with a tolerance), `PETSC_DETERMINE` (the default:
+          5, with inner Chebyshev 5 (block size / 512)^(2/3) rounded for blocks of more than 512 rows, 8 for 1024), or
+          `PETSC_CURRENT`
 - rtol  - stop a block's sweeps when its residual norm is at most this times its right-hand side's, in [0, 1)
           (0, the default: always its sweeps), or `PETSC_CURRENT`
 
   Options Database Keys:
 + -pc_bjsmooth_inner <chebyshev,jacobi,gs,sgs,cg> - the method
-. -pc_bjsmooth_inner_its <5>            - the sweeps
+. -pc_bjsmooth_inner_its <5>            - the sweeps (default: from the block size)
 - -pc_bjsmooth_inner_rtol <0>           - the tolerance
 
   Level: intermediate
@@ -586,12 +602,18 @@ PetscErrorCode PCBJSmoothSetInner(PC pc, PCBJSmoothInner inner, PetscInt its, Pe
   PetscValidLogicalCollectiveInt(pc, its, 3);
   PetscValidLogicalCollectiveReal(pc, rtol, 4);
   PetscCheck(inner >= PCBJSMOOTH_INNER_JACOBI && inner <= PCBJSMOOTH_INNER_CHEBYSHEV, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCBJSMOOTH: unknown inner method %d: use PCBJSMOOTH_INNER_JACOBI, _GS, _SGS, _CG or _CHEBYSHEV", (int)inner);
-  PetscCheck(its >= 1 || its == PETSC_CURRENT, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCBJSMOOTH: %" PetscInt_FMT " inner sweeps: give at least 1", its);
+  PetscCheck(its >= 1 || its == PETSC_CURRENT || its == PETSC_DETERMINE, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCBJSMOOTH: %" PetscInt_FMT " inner sweeps: give at least 1 (or PETSC_DETERMINE: from the block size)", its);
   PetscCheck((rtol >= 0.0 && rtol < 1.0) || rtol == (PetscReal)PETSC_CURRENT, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCBJSMOOTH: the inner tolerance %g must be in [0, 1)", (double)rtol);
   if (!jac) PetscFunctionReturn(PETSC_SUCCESS);
   if (jac->setup && inner != jac->inner) pc->setupcalled = PETSC_FALSE; /* the setup's paths and interval follow the method */
   jac->inner = inner;
-  if (its != PETSC_CURRENT) jac->inner_its = its;
+  if (its == PETSC_DETERMINE) {
+    if (jac->setup && !jac->inner_its_auto) pc->setupcalled = PETSC_FALSE;
+    jac->inner_its_auto = PETSC_TRUE;
+  } else if (its != PETSC_CURRENT) {
+    jac->inner_its      = its;
+    jac->inner_its_auto = PETSC_FALSE;
+  }
   if (rtol != (PetscReal)PETSC_CURRENT) jac->inner_rtol = rtol;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -873,7 +895,7 @@ static PetscErrorCode PCView_BJSmooth(PC pc, PetscViewer viewer)
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &isascii));
   if (!isascii) PetscFunctionReturn(PETSC_SUCCESS);
   if (jac->inner_rtol > 0.0) PetscCall(PetscViewerASCIIPrintf(viewer, "  outer iterations %" PetscInt_FMT " (%s), inner %s, at most %" PetscInt_FMT " sweeps, block rtol %g\n", jac->its, jac->async ? "asynchronous" : "synchronous", PCBJSmoothInners[jac->inner], jac->inner_its, (double)jac->inner_rtol));
-  else PetscCall(PetscViewerASCIIPrintf(viewer, "  outer iterations %" PetscInt_FMT " (%s), inner %s, %" PetscInt_FMT " sweeps\n", jac->its, jac->async ? "asynchronous" : "synchronous", PCBJSmoothInners[jac->inner], jac->inner_its));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "  outer iterations %" PetscInt_FMT " (%s), inner %s, %" PetscInt_FMT " sweeps%s\n", jac->its, jac->async ? "asynchronous" : "synchronous", PCBJSmoothInners[jac->inner], jac->inner_its, jac->inner_its_auto && jac->setup && jac->inner_its != 5 ? " (from the block size)" : ""));
   if (jac->inner == PCBJSMOOTH_INNER_CHEBYSHEV) {
     if (jac->setup && jac->cheb_hi > 0.0) PetscCall(PetscViewerASCIIPrintf(viewer, "  inner Chebyshev interval [%g, %g] (a Gershgorin bound of the blocks' D^-1 A / ratio %g%s, that bound)\n", (double)jac->cheb_lo, (double)jac->cheb_hi, (double)(jac->cheb_hi / jac->cheb_lo), jac->cheb_ratio > 0.0 ? "" : " (automatic, from the block size)"));
     else if (jac->cheb_ratio > 0.0) PetscCall(PetscViewerASCIIPrintf(viewer, "  inner Chebyshev interval [hi / %g, hi], hi a Gershgorin bound of the blocks' D^-1 A\n", (double)jac->cheb_ratio));
@@ -918,7 +940,8 @@ static PetscErrorCode PCView_BJSmooth(PC pc, PetscViewer viewer)
 .  -pc_bjsmooth_inner <chebyshev>       - inner method: chebyshev, jacobi, gs (warp-serialised forward Gauss-Seidel), sgs (forward then backward), cg
 .  -pc_bjsmooth_chebyshev_ratio <0>     - inner chebyshev: the interval [hi / ratio, hi], hi a Gershgorin bound of the blocks' D^-1 A;
                                           0: 20 (block size / 512)^(2/3), at least 4
-.  -pc_bjsmooth_inner_its <5>           - inner sweeps per block and outer iteration (at most, with a tolerance)
+.  -pc_bjsmooth_inner_its <5>           - inner sweeps per block and outer iteration (at most, with a tolerance); default 5,
+                                          with inner chebyshev 5 (block size / 512)^(2/3) for larger blocks (8 for 1024)
 .  -pc_bjsmooth_inner_rtol <0>          - stop a block's inner sweeps when its residual norm is at most this times its right-hand side's
 .  -pc_bjsmooth_its <1>                 - outer iterations per application
 .  -pc_bjsmooth_async <false>           - block-asynchronous outer iterations (one array, a memory fence after each block's update)
@@ -985,6 +1008,7 @@ static PetscErrorCode PCCreate_BJSmooth(PC pc)
   jac->bs        = 0;
   jac->inner     = PCBJSMOOTH_INNER_CHEBYSHEV; /* fewer outer iterations than jacobi at its cost (docs/locality.md) */
   jac->inner_its = 5;
+  jac->inner_its_auto = PETSC_TRUE;
   jac->its       = 1;
   jac->cheb_ratio = 0.0;
 
