@@ -349,10 +349,6 @@ static PetscErrorCode MatSeqAIJModSELLStrip(Mat B)
   B->ops->productsetfromoptions = ms->parent.productsetfromoptions;
   B->ops->getblockdiagonal      = ms->parent.getblockdiagonal;
   B->ops->getvblockdiagonal     = ms->parent.getvblockdiagonal;
-  B->ops->bindtocpu             = ms->parent.bindtocpu;
-#if defined(PETSC_HAVE_CUDA)
-  PetscCall(MatSetOption(B, MAT_USE_INODES, PETSC_TRUE)); /* SeqAIJ's default again */
-#endif
   PetscCall(MatComposeAll_SeqAIJModSELL(B, PETSC_FALSE));
   PetscCall(MatDestroy(&ms->cs.view));
   PetscCall(MSImageDestroy(&ms->img));
@@ -518,21 +514,6 @@ static PetscErrorCode MatTranspose_SeqAIJModSELL(Mat A, MatReuse reuse, Mat *B)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-#if defined(PETSC_HAVE_CUDA)
-/* As aijcusparse: no inode scan at assembly while the matrix computes on the GPU (its products are the image's, and the
-   scan took 0.14-0.22 s of every MatAssemblyEnd() at 10.4 M rows on an H100: docs/locality.md, session 11); bound to
-   the CPU, SeqAIJ's host operations find and use the inodes again from the next assembly */
-static PetscErrorCode MatBindToCPU_SeqAIJModSELL(Mat A, PetscBool flg)
-{
-  Mat_SeqAIJModSELL *ms = (Mat_SeqAIJModSELL *)A->spptr;
-
-  PetscFunctionBegin;
-  if (ms->parent.bindtocpu) PetscCall((*ms->parent.bindtocpu)(A, flg));
-  PetscCall(MatSetOption(A, MAT_USE_INODES, flg));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-#endif
-
 static PetscErrorCode MatSeqAIJModSELLSetOps(Mat B)
 {
   PetscFunctionBegin;
@@ -554,7 +535,6 @@ static PetscErrorCode MatSeqAIJModSELLSetOps(Mat B)
   B->ops->productsetfromoptions = MatProductSetFromOptions_SeqAIJModSELL;
   B->ops->getblockdiagonal      = MatGetBlockDiagonal_SeqAIJModSELL;
   B->ops->getvblockdiagonal     = MatGetBlockDiagonal_SeqAIJModSELL;
-  B->ops->bindtocpu             = MatBindToCPU_SeqAIJModSELL;
 #endif
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -580,7 +560,12 @@ PetscErrorCode MatConvert_SeqAIJ_SeqAIJModSELL(Mat A, MatType type, MatReuse reu
   B->spptr = ms;
   PetscCall(MatSeqAIJModSELLSetOps(B));
 #if defined(PETSC_HAVE_CUDA)
-  if (!B->boundtocpu) PetscCall(MatSetOption(B, MAT_USE_INODES, PETSC_FALSE));
+  /* As aijcusparse: no inode scan at assembly (the products are the image's; SeqAIJ's scan took 0.14-0.22 s of every
+     MatAssemblyEnd() at 10.4 M rows on an H100, docs/locality.md, session 11). The inodes stay off after MatBindToCPU()
+     and a conversion back to MATSEQAIJ: turning them on again in an assembled matrix, whose inode structure has not
+     been computed, would make SeqAIJ's products fail ("Missing Inode Structure"); MatSetOption(MAT_USE_INODES) before
+     the next assembly turns them on. */
+  PetscCall(MatSetOption(B, MAT_USE_INODES, PETSC_FALSE));
 #endif
   PetscCall(MatComposeAll_SeqAIJModSELL(B, PETSC_TRUE));
   PetscCall(MatModSELLSetType_Private(B, MATSEQAIJMODSELL));
