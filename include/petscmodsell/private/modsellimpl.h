@@ -36,7 +36,7 @@ PETSC_EXTERN PetscLogEvent MATMODSELL_ImageBuild, MATMODSELL_ImageValues, MATMOD
 #define MS_SLICE_HEIGHT_SLICE_PC 512
 /* Slice height of a partition ordering whose height is a default: its blocks, PCBJSMOOTH's default blocks on the image
    (with 8 inner Chebyshev sweeps: FVM tetrahedra 10.4 M, randomly numbered, H100: 728 CG iterations against 877 with
-   512, the same time per iteration; the product 1% slower than with 512; docs/locality.md, session 11) */
+   512, the same time per iteration; the product 1-4% slower than with 512; docs/locality.md, sessions 10-11) */
 #define MS_SLICE_HEIGHT_PARTITION 1024
 /* Default rows per bucket of the bucketed permuted product on the GPU (-mat_modsell_permute_chunk): 2^20 rows, 8.4 MB of
    doubles, whose x and y values should stay in the GPU's L2 cache (H100: 50 MB; on the H100 at 10.4 M rows 2^20 gave
