@@ -34,9 +34,11 @@ PETSC_EXTERN PetscLogEvent MATMODSELL_ImageBuild, MATMODSELL_ImageValues, MATMOD
    (larger blocks take fewer outer iterations at the same cost per iteration: docs/locality.md) */
 #define MS_SLICE_HEIGHT_DEFAULT  128
 #define MS_SLICE_HEIGHT_SLICE_PC 512
-/* Slice height of a partition ordering whose height is a default: its blocks, PCBJSMOOTH's default blocks on the image
-   (with 8 inner Chebyshev sweeps: FVM tetrahedra 10.4 M, randomly numbered, H100: 728 CG iterations against 877 with
-   512, the same time per iteration; the product 1-4% slower than with 512; docs/locality.md, sessions 10-11) */
+/* A partition ordering whose height is a default: its blocks have MS_SLICE_HEIGHT_PARTITION rows, and its image slices
+   of MS_SLICE_HEIGHT_PARTITION rows under a slice-based preconditioner (PCBJSMOOTH's blocks: with 8 inner Chebyshev
+   sweeps, FVM tetrahedra 10.4 M randomly numbered, H100: 728 CG iterations against 877 with 512, the same time per
+   iteration), else of MS_SLICE_HEIGHT_SLICE_PC (the product with slices of 1024 is 1-4% slower; halves of the blocks
+   keep as many edges inside as blocks of 512: 0.828 on the CPU's FVM tetrahedra); docs/locality.md, session 11 */
 #define MS_SLICE_HEIGHT_PARTITION 1024
 /* Default rows per bucket of the bucketed permuted product on the GPU (-mat_modsell_permute_chunk): 2^20 rows, 8.4 MB of
    doubles, whose x and y values should stay in the GPU's L2 cache (H100: 50 MB; on the H100 at 10.4 M rows 2^20 gave
@@ -79,8 +81,9 @@ struct _n_MSImage {
   PetscInt   brick[3];      /* its brick, in points per direction */
   PetscObjectId    perm_id; /* the pattern perm was computed for */
   PetscObjectState perm_nzstate;
-  MatModSELLOrdering perm_ordering; /* the ordering and slice height perm was computed for */
+  MatModSELLOrdering perm_ordering; /* the ordering and the partition's block height perm was computed for */
   PetscInt           perm_sh;
+  PetscInt           psh; /* the partition's block height: sh, or MS_SLICE_HEIGHT_PARTITION when sh_auto */
   /* statistics (set by whichever builder ran) */
   PetscBool  stats;
   PetscInt   maxwidth;

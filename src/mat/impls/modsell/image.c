@@ -100,10 +100,12 @@ PetscErrorCode MSImageSetSliceHeight(MSImage img, PetscInt sh)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The slice height of the partition ordering when the one asked for is a default */
-static inline PetscInt MSImagePartitionSliceHeight(PetscInt asked)
+/* The slice height of the partition ordering when the one asked for is a default: its blocks of
+   MS_SLICE_HEIGHT_PARTITION rows under a slice-based preconditioner, else slices of MS_SLICE_HEIGHT_SLICE_PC rows
+   (halves of the blocks) */
+static inline PetscInt MSImagePartitionSliceHeight(PetscInt asked, PetscBool slice_pc)
 {
-  return PetscMax(asked, MS_SLICE_HEIGHT_PARTITION);
+  return PetscMax(asked, slice_pc ? MS_SLICE_HEIGHT_PARTITION : MS_SLICE_HEIGHT_SLICE_PC);
 }
 
 /* The slice height asked for; with automatic, a default the partition ordering replaces by MS_SLICE_HEIGHT_PARTITION.
@@ -115,7 +117,7 @@ PetscErrorCode MSImageSetSliceHeightAuto(MSImage img, PetscInt sh, PetscBool aut
   PetscFunctionBegin;
   PetscCall(MSCheckSliceHeight(PETSC_COMM_SELF, sh));
   if (img->sh_asked == sh && img->sh_auto == automatic) PetscFunctionReturn(PETSC_SUCCESS);
-  if (!(img->built && automatic && img->sh_auto && img->applied == MATMODSELL_ORDERING_PARTITION && img->sh == MSImagePartitionSliceHeight(sh))) img->built = PETSC_FALSE;
+  if (!(img->built && automatic && img->sh_auto && img->applied == MATMODSELL_ORDERING_PARTITION && img->sh == MSImagePartitionSliceHeight(sh, img->slice_pc))) img->built = PETSC_FALSE;
   img->sh_asked = sh;
   img->sh_auto  = automatic;
   if (!img->built) img->sh = sh;
@@ -256,6 +258,14 @@ static PetscErrorCode MSImagePrepare(MSImage img, Mat A)
   PetscBool       done, square;
 
   PetscFunctionBegin;
+  /* a partition computed on the device is kept on the host through the rebuild: only a new pattern or block height
+     makes it again (below), not a new slice height (a slice-based preconditioner's) */
+  if (img->partition && img->d_perm && !img->perm) {
+    PetscObjectId id0;
+
+    PetscCall(PetscObjectGetId((PetscObject)A, &id0));
+    if (img->perm_id == id0 && img->perm_nzstate == A->nonzerostate) PetscCall(MSImageEnsureHostPerm(img));
+  }
   PetscCall(MSImageFreeHost(img));
   PetscCall(MSImageFreeDevice(img));
   PetscCall(MatGetLocalSize(A, &m, &n));
@@ -276,7 +286,8 @@ static PetscErrorCode MSImagePrepare(MSImage img, Mat A)
   PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &nrow, &ai, &aj, &done));
   /* compact blocks of MS_SLICE_HEIGHT_PARTITION rows: about the product speed of blocks of 128 on a randomly numbered
      mesh (H100, docs/locality.md), and PCBJSMOOTH's default blocks, so that it uses this image as it is */
-  if (img->sh_auto && img->applied == MATMODSELL_ORDERING_PARTITION && square) img->sh = MSImagePartitionSliceHeight(img->sh_asked);
+  if (img->sh_auto && img->applied == MATMODSELL_ORDERING_PARTITION && square) img->sh = MSImagePartitionSliceHeight(img->sh_asked, img->slice_pc);
+  img->psh = img->sh_auto ? PetscMax(img->sh_asked, MS_SLICE_HEIGHT_PARTITION) : img->sh;
   img->m       = m;
   img->n       = n;
   img->nslices = (m + img->sh - 1) / img->sh;
@@ -286,14 +297,14 @@ static PetscErrorCode MSImagePrepare(MSImage img, Mat A)
   {
     PetscObjectId id;
 
-    /* the RCM permutation depends only on the pattern, the partition's also on the slice height: keep it when only
-       other settings changed */
+    /* the RCM permutation depends only on the pattern, the partition's also on its block height (not on the slice
+       height): keep it when only other settings changed */
     PetscCall(PetscObjectGetId((PetscObject)A, &id));
-    if (img->perm && (img->applied != img->perm_ordering || (img->applied != MATMODSELL_ORDERING_RCM && img->applied != MATMODSELL_ORDERING_PARTITION) || img->perm_sh != img->sh || !square || img->perm_id != id || img->perm_nzstate != A->nonzerostate)) PetscCall(PetscFree(img->perm));
+    if (img->perm && (img->applied != img->perm_ordering || (img->applied != MATMODSELL_ORDERING_RCM && img->applied != MATMODSELL_ORDERING_PARTITION) || (img->applied == MATMODSELL_ORDERING_PARTITION && img->perm_sh != img->psh) || !square || img->perm_id != id || img->perm_nzstate != A->nonzerostate)) PetscCall(PetscFree(img->perm));
     img->perm_id       = id;
     img->perm_nzstate  = A->nonzerostate;
     img->perm_ordering = img->applied;
-    img->perm_sh       = img->sh;
+    img->perm_sh       = img->psh;
   }
   if (img->applied == MATMODSELL_ORDERING_RCM && square && m > 1 && !img->perm) {
     IS              rp, cp;
@@ -583,7 +594,7 @@ static PetscErrorCode MSImageBuildDevice(MSImage img, Mat A)
     PetscCall(MSDeviceMalloc(&img->d_perm, m * sizeof(int), "the row permutation of the mod-SELL image"));
     PetscCall(MSDeviceMalloc(&img->d_iperm, m * sizeof(int), "the inverse row permutation of the mod-SELL image"));
     img->dev_bytes += 2 * m * sizeof(int);
-    PetscCall(MSLocalityPermDevice(img->m, csr.ai, csr.aj, csr.aa, img->sh, (int *)img->d_perm, (int *)img->d_iperm));
+    PetscCall(MSLocalityPermDevice(img->m, csr.ai, csr.aj, csr.aa, img->psh, (int *)img->d_perm, (int *)img->d_iperm));
   }
   PetscCall(PetscLogEventBegin(MATMODSELL_ImageBuild, A, 0, 0, 0));
   PetscCall(MSDeviceMalloc(&img->d_sliceptr, ((size_t)img->nslices + 1) * sizeof(long long), "the slice pointers of the mod-SELL image"));
@@ -673,7 +684,7 @@ static PetscErrorCode MSImageSetUpHost(MSImage img, Mat A, PetscObjectState stat
   PetscFunctionBegin;
   if (img->partition && !img->perm && !img->d_perm) { /* first built on the host */
     PetscCall(PetscMalloc1(img->m, &img->perm));
-    PetscCall(MSLocalityPermHost(A, img->sh, img->perm));
+    PetscCall(MSLocalityPermHost(A, img->psh, img->perm));
   }
   PetscCall(MSImageEnsureHostPerm(img));
   if (!img->host_pattern) PetscCall(MSImageBuildHost(img, A));

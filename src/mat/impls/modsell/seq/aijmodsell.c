@@ -24,24 +24,26 @@ static PetscErrorCode MatSeqAIJModSELLSyncSettings(Mat A)
   MSImage            img = ms->img;
   const PetscBool    mod = (PetscBool)(ms->settings.kernel == MATMODSELL_KERNEL_MODSELL && !ms->offdiag_block);
   const MatModSELLOrdering ord = ms->offdiag_block ? MATMODSELL_ORDERING_NATURAL : ms->settings.ordering;
-  PetscBool                sameBox = PETSC_TRUE;
+  PetscBool                sameBox = PETSC_TRUE, pcchange = (PetscBool)(img->slice_pc != ms->settings.slice_pc);
 
   PetscFunctionBegin;
   /* the box of the bricks ordering: looked up before the image is (re)built, not at every product (a block's box
      is set by its MPI matrix) */
   if ((ord == MATMODSELL_ORDERING_BRICKS || ord == MATMODSELL_ORDERING_AUTO) && !ms->block && (!img->built || img->ordering != ord)) PetscCall(MatModSELLGetDMDABox_Private(A, ms->box));
   if (ord == MATMODSELL_ORDERING_BRICKS || ord == MATMODSELL_ORDERING_AUTO) PetscCall(PetscArraycmp(img->box, ms->box, 4, &sameBox));
-  /* the slice height: a partitioned image of an automatic height stays when the other default is asked */
+  /* the slice height: a partitioned image of an automatic height stays when the other default is asked, unless a
+     slice-based preconditioner came or went (its slices are the partition's blocks, else halves of them) */
+  img->slice_pc = ms->settings.slice_pc;
   PetscCall(MSImageSetSliceHeightAuto(img, ms->settings.sh, (PetscBool)!ms->settings.sh_set));
-  /* slice_pc changes AUTO's choice only for a DMDA block (bricks) */
-  if (img->diag_apart != mod || img->local_cols != mod || img->ordering != ord || !sameBox || (ord == MATMODSELL_ORDERING_AUTO && img->slice_pc != ms->settings.slice_pc && ms->box[0] > 0)) {
+  /* slice_pc changes AUTO's choice for a DMDA block (bricks) and the slice height of an automatic partition image (the
+     partition itself is kept: MSImagePrepare()) */
+  if (img->diag_apart != mod || img->local_cols != mod || img->ordering != ord || !sameBox || (ord == MATMODSELL_ORDERING_AUTO && pcchange && ms->box[0] > 0) || (pcchange && img->built && img->sh_auto && img->applied == MATMODSELL_ORDERING_PARTITION)) {
     img->diag_apart = mod;
     img->local_cols = mod;
     img->ordering   = ord;
     PetscCall(PetscArraycpy(img->box, ms->box, 4));
     img->built = PETSC_FALSE;
   }
-  img->slice_pc = ms->settings.slice_pc;
   /* the bucketed permuted product: a change drops its arrays, not the image */
   PetscCall(MSImageSetPermuteChunk(img, ms->settings.permute_chunk, ms->settings.permute_recode));
   PetscFunctionReturn(PETSC_SUCCESS);
