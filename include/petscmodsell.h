@@ -100,7 +100,8 @@ typedef struct {
   size_t     permute_bytes; /* of device_bytes: the index arrays of the bucketed permuted product on the GPU
                                (MatModSELLSetPermuteChunk(); 0 until the first permuted product on the GPU) */
   PetscInt   slice_height_min; /* rows per slice, the smallest over the processes (slice_height on one process;
-                                  without a height set, the partition ordering takes slices of 512) */
+                                  without a height set, the partition ordering takes slices of 512, of 1024 under a
+                                  slice-based preconditioner) */
 } MatModSELLInfo;
 
 PETSC_EXTERN PetscErrorCode PetscModSELLInitializePackage(void);
