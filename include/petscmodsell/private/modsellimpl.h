@@ -304,3 +304,8 @@ PETSC_INTERN PetscErrorCode MatMPIAIJModSELLResultTakeAXPY_Private(Mat, Mat);
 /* The local box (nx, ny, nz points, dof per point) of the DMDA a matrix was created from (DMCreateMatrix());
    all zero when the matrix has no DMDA */
 PETSC_INTERN PetscErrorCode MatModSELLGetDMDABox_Private(Mat, PetscInt[4]);
+#if defined(PETSC_HAVE_CUDA)
+/* the cuSPARSE views' wrapping constructors without SeqAIJ's inode scan (cusparseview.c) */
+PETSC_INTERN PetscErrorCode MSViewOptionsPush_Private(PetscOptions *);
+PETSC_INTERN PetscErrorCode MSViewOptionsPop_Private(PetscOptions *);
+#endif

@@ -76,13 +76,16 @@ PetscErrorCode MatMPIAIJModSELLGetCUSPARSE_Private(Mat A, Mat *V)
     const PetscInt m = A->rmap->n, nzd = ai[m], nzo = oi[m];
     Mat            W, Wo;
     PetscInt      *ojg;
+    PetscOptions   o;
     size_t         bytes[2], sum[2];
 
     PetscCall(PetscLogEventBegin(MATMODSELL_View, A, 0, 0, 0));
     PetscCall(MatMPIAIJModSELLDestroyCUSPARSE_Private(A));
     PetscCall(PetscMalloc1(nzo, &ojg));
     for (PetscInt k = 0; k < nzo; k++) ojg[k] = garray[oj[k]]; /* global numbering (sorted in each row, as oj) */
+    PetscCall(MSViewOptionsPush_Private(&o));
     PetscCall(MatCreateMPIAIJWithSplitArrays(comm, m, A->cmap->n, A->rmap->N, A->cmap->N, (PetscInt *)ai, (PetscInt *)aj, aa, (PetscInt *)oi, ojg, oa, &W));
+    PetscCall(MSViewOptionsPop_Private(&o));
     PetscCall(MatSetBlockSizesFromMats(W, A, A));
     PetscCall(MatConvert(W, MATMPIAIJCUSPARSE, MAT_INPLACE_MATRIX, &W));
     PetscCall(PetscObjectSetOptionsPrefix((PetscObject)W, ((PetscObject)A)->prefix));

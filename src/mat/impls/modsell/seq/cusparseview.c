@@ -22,6 +22,27 @@
 
 #if defined(PETSC_HAVE_CUDA)
 
+/* The views wrap the host CSR with MatCreateSeqAIJWithArrays() / MatCreateMPIAIJWithSplitArrays(), whose assembly
+   scans the rows for inodes (SeqAIJ's default) that the views never use: aijcusparse turns them off when the view is
+   converted, after the scan. While the wrapper is made, a private options database with -mat_no_inode is the default
+   one (PetscOptionsPush()): SeqAIJ's creation reads it, the user's database is untouched. */
+PetscErrorCode MSViewOptionsPush_Private(PetscOptions *o)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsCreate(o));
+  PetscCall(PetscOptionsSetValue(*o, "-mat_no_inode", "1"));
+  PetscCall(PetscOptionsPush(*o));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MSViewOptionsPop_Private(PetscOptions *o)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsPop());
+  PetscCall(PetscOptionsDestroy(o));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The view, up to date: made on first use, made again when the nonzero pattern or the host arrays changed, its
    device values marked stale when the matrix's values changed (aijcusparse copies them at its next device use) */
 PetscErrorCode MatSeqAIJModSELLGetCUSPARSE_Private(Mat A, Mat *S)
@@ -39,10 +60,13 @@ PetscErrorCode MatSeqAIJModSELLGetCUSPARSE_Private(Mat A, Mat *S)
   PetscCall(PetscObjectStateGet((PetscObject)A, &state));
   if (ms->cs.view && (ms->cs.nzstate != A->nonzerostate || ms->cs.ai != ai || ms->cs.aj != aj || ms->cs.aa != aa)) PetscCall(MatDestroy(&ms->cs.view));
   if (!ms->cs.view) {
-    Mat V;
+    Mat          V;
+    PetscOptions o;
 
     PetscCall(PetscLogEventBegin(MATMODSELL_View, A, 0, 0, 0));
+    PetscCall(MSViewOptionsPush_Private(&o));
     PetscCall(MatCreateSeqAIJWithArrays(PETSC_COMM_SELF, A->rmap->n, A->cmap->n, (PetscInt *)ai, (PetscInt *)aj, aa, &V));
+    PetscCall(MSViewOptionsPop_Private(&o));
     PetscCall(MatSetBlockSizesFromMats(V, A, A));
     PetscCall(MatConvert(V, MATSEQAIJCUSPARSE, MAT_INPLACE_MATRIX, &V));
     PetscCall(PetscObjectSetOptionsPrefix((PetscObject)V, ((PetscObject)A)->prefix));
