@@ -108,10 +108,10 @@ static inline PetscInt MSImagePartitionSliceHeight(PetscInt asked, PetscBool sli
   return PetscMax(asked, slice_pc ? MS_SLICE_HEIGHT_PARTITION : MS_SLICE_HEIGHT_SLICE_PC);
 }
 
-/* The slice height asked for; with automatic, a default the partition ordering replaces by MS_SLICE_HEIGHT_PARTITION.
-   A partitioned image whose height was automatic is kept when another default is asked (a slice-based
-   preconditioner's, MS_SLICE_HEIGHT_SLICE_PC, on an image built with MS_SLICE_HEIGHT_DEFAULT at assembly): its slices
-   are MS_SLICE_HEIGHT_PARTITION rows either way, so the partition and the image are not made twice. */
+/* The slice height asked for; with automatic, a default the partition ordering replaces (MSImagePartitionSliceHeight()).
+   A partitioned image whose height was automatic is kept when another default is asked and its slices stay what that
+   default gives; else it is made again (a slice-based preconditioner on an image built at assembly: slices of 512
+   become its blocks of 1024), from the same partition (MSImagePrepare() keeps it). */
 PetscErrorCode MSImageSetSliceHeightAuto(MSImage img, PetscInt sh, PetscBool automatic)
 {
   PetscFunctionBegin;
@@ -256,16 +256,13 @@ static PetscErrorCode MSImagePrepare(MSImage img, Mat A)
   PetscInt        m, n, nrow;
   const PetscInt *ai, *aj;
   PetscBool       done, square;
+  PetscObjectId   id;
 
   PetscFunctionBegin;
+  PetscCall(PetscObjectGetId((PetscObject)A, &id));
   /* a partition computed on the device is kept on the host through the rebuild: only a new pattern or block height
      makes it again (below), not a new slice height (a slice-based preconditioner's) */
-  if (img->partition && img->d_perm && !img->perm) {
-    PetscObjectId id0;
-
-    PetscCall(PetscObjectGetId((PetscObject)A, &id0));
-    if (img->perm_id == id0 && img->perm_nzstate == A->nonzerostate) PetscCall(MSImageEnsureHostPerm(img));
-  }
+  if (img->partition && img->d_perm && !img->perm && img->perm_id == id && img->perm_nzstate == A->nonzerostate) PetscCall(MSImageEnsureHostPerm(img));
   PetscCall(MSImageFreeHost(img));
   PetscCall(MSImageFreeDevice(img));
   PetscCall(MatGetLocalSize(A, &m, &n));
@@ -284,10 +281,10 @@ static PetscErrorCode MSImagePrepare(MSImage img, Mat A)
     else img->applied = MATMODSELL_ORDERING_NATURAL;
   }
   PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &nrow, &ai, &aj, &done));
-  /* compact blocks of MS_SLICE_HEIGHT_PARTITION rows: about the product speed of blocks of 128 on a randomly numbered
-     mesh (H100, docs/locality.md), and PCBJSMOOTH's default blocks, so that it uses this image as it is */
+  /* the partition's compact blocks of MS_SLICE_HEIGHT_PARTITION rows are PCBJSMOOTH's default blocks; alone, the image
+     takes halves of them (as fast a product as slices of 128 on a randomly numbered mesh: H100, docs/locality.md) */
   if (img->sh_auto && img->applied == MATMODSELL_ORDERING_PARTITION && square) img->sh = MSImagePartitionSliceHeight(img->sh_asked, img->slice_pc);
-  img->psh = img->sh_auto ? PetscMax(img->sh_asked, MS_SLICE_HEIGHT_PARTITION) : img->sh;
+  img->psh = img->sh_auto ? MS_SLICE_HEIGHT_PARTITION : img->sh;
   img->m       = m;
   img->n       = n;
   img->nslices = (m + img->sh - 1) / img->sh;
@@ -295,11 +292,8 @@ static PetscErrorCode MSImagePrepare(MSImage img, Mat A)
   img->local   = (PetscBool)(img->local_cols && square);
   img->stats   = PETSC_FALSE;
   {
-    PetscObjectId id;
-
     /* the RCM permutation depends only on the pattern, the partition's also on its block height (not on the slice
        height): keep it when only other settings changed */
-    PetscCall(PetscObjectGetId((PetscObject)A, &id));
     if (img->perm && (img->applied != img->perm_ordering || (img->applied != MATMODSELL_ORDERING_RCM && img->applied != MATMODSELL_ORDERING_PARTITION) || (img->applied == MATMODSELL_ORDERING_PARTITION && img->perm_sh != img->psh) || !square || img->perm_id != id || img->perm_nzstate != A->nonzerostate)) PetscCall(PetscFree(img->perm));
     img->perm_id       = id;
     img->perm_nzstate  = A->nonzerostate;

@@ -55,16 +55,16 @@ static int MSLevelZero(int m, const int *ai, const int *aj, const double *aa, MS
     K   = MSLocalityStrengthScale(nnz);
     hw  = (int *)malloc(((size_t)nnz + 1) * sizeof(int));
     thw = (int *)malloc(((size_t)nnz + 1) * sizeof(int));
-    if (dg && hw) {
+    if (dg && hw && thw) {
       for (int i = 0; i < m; i++)
         for (int k = ai[i]; k < ai[i + 1]; k++)
           if (aj[k] == i) dg[i] = aa[k] < 0 ? -aa[k] : aa[k];
       for (int i = 0; i < m; i++)
         for (int k = ai[i]; k < ai[i + 1]; k++) hw[k] = MSLocalityStrength(aa[k], dg[i], dg[aj[k]], K);
-    }
-    if (!dg) {
+    } else { /* reported below */
       free(hw);
-      hw = NULL; /* reported below */
+      free(thw);
+      hw = thw = NULL;
     }
     free(dg);
   }
