@@ -327,6 +327,12 @@ int main(int argc, char **argv)
        nsize: 2
        args: -kind random -n 1 -nzr 1 -row_weights 0,1 -slice_heights 32,96,1024
        output_file: output/ex1_tiny.out
+     # MPIAIJ's order of the MPI product instead of the overlapped one (the diagonal block's kernel on a second stream)
+     test:
+       suffix: cuda_no_overlap_edge_3
+       nsize: 3
+       args: -kind edge -n 2500 -slice_heights 32,96,1024 -row_weights 1,3,0 -mat_modsell_overlap 0
+       output_file: output/ex1_edge_3.out
    testset:
      requires: cuda
      args: -vec_type standard

@@ -221,9 +221,22 @@ typedef struct {
 } MSMPICUSPARSEView;
 
 /* The MATMPIAIJMODSELL private data (A->spptr) */
+/* The halo exchange of MATMPIAIJMODSELL's own device product (mpiaijmodsell.c): the diagonal block's product runs on a
+   second stream while the exchange runs on PETSc's */
+typedef struct {
+  PetscBool          overlap; /* -mat_modsell_overlap (default true) */
+  PetscBool          read;    /* the option was read */
+  VecScatter         scat;    /* x's ghost values into ghost: the communication of MPIAIJ's own product */
+  Vec                ghost;
+  Mat                Ao;      /* the off-diagonal block and nonzero state scat was made for */
+  PetscObjectState   nzstate;
+  PetscDeviceContext side;    /* a non-blocking stream on the device of PETSc's current context */
+} MSMPIHalo;
+
 typedef struct {
   MatModSELLSettings settings; /* passed on to the blocks */
   MSMPICUSPARSEView  cs;
+  MSMPIHalo          halo;
   struct _MatOps     parent;
   PetscErrorCode (*prealloc)(Mat, PetscInt, const PetscInt[], PetscInt, const PetscInt[]);
 } Mat_MPIAIJModSELL;
