@@ -104,6 +104,9 @@ struct _n_MSImage {
   void     *d_sliceptr, *d_cols, *d_vals, *d_diag, *d_perm, *d_csr2slot, *d_csrvals;
   void     *d_xwork; /* 2 m: x and y in the image numbering, for a product (permuted images) */
   void     *d_iperm; /* m: old -> new (permuted images) */
+  void     *d_nzslices; /* the slices with an entry (MSImageView's nzslices), made at the first in-place device product
+                           y += A x of an image without diagonal, in-slice codes or permutation */
+  PetscInt  nnzslices;
   size_t    dev_bytes;
 
   /* the bucketed permuted product on the GPU (MSImageMultDevice(); modsellcuda.h, MSPermBuckets): set up at the first

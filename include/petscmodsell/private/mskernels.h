@@ -57,6 +57,10 @@ typedef struct {
   int              diag_block; /* the square diagonal block of its process: columns are local rows */
   int              perm_cols;  /* positive codes are columns of the image numbering (a permuted square block) */
   const int       *iperm;      /* iperm[o]: the image row of user row o (NULL: not set up) */
+  const int       *nzslices;   /* the nnzslices slices with an entry, increasing (NULL: not set up); an unpermuted image
+                                  without diagonal or in-slice codes (an MPI matrix's off-diagonal block) multiplies
+                                  y += A x in place on these slices only (MSCUDAMult()) */
+  int              nnzslices;
 } MSImageView;
 
 /* the user column of a positive code c of the image (cols[] entry > 0) */

@@ -57,7 +57,7 @@ static PetscErrorCode MSImageFreeDevice(MSImage img)
   PetscFunctionBegin;
   PetscCall(MSImageFreePermBuckets(img));
 #if defined(PETSC_HAVE_CUDA)
-  void **p[] = {&img->d_sliceptr, &img->d_cols, &img->d_vals, &img->d_diag, &img->d_perm, &img->d_csr2slot, &img->d_csrvals, &img->d_xwork, &img->d_iperm};
+  void **p[] = {&img->d_sliceptr, &img->d_cols, &img->d_vals, &img->d_diag, &img->d_perm, &img->d_csr2slot, &img->d_csrvals, &img->d_xwork, &img->d_iperm, &img->d_nzslices};
   for (size_t i = 0; i < PETSC_STATIC_ARRAY_LENGTH(p); i++) {
     if (*p[i]) PetscCallCUDA(cudaFree(*p[i]));
     *p[i] = NULL;
@@ -65,6 +65,7 @@ static PetscErrorCode MSImageFreeDevice(MSImage img)
 #endif
   img->dev_bytes   = 0;
   img->dev_pattern = PETSC_FALSE;
+  img->nnzslices   = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -932,6 +933,30 @@ PetscErrorCode MSImageGetPermBucketsDevice(MSImage img, const MSImageView *v, MS
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The slices with an entry, on the device: an MPI matrix's off-diagonal block has an entry in few rows (the rows with
+   ghost couplings), and its in-place y += A x then launches a block for those slices only, not for the empty ones
+   (16.7 M rows in slices of 32: 0.08 ms per product on an H200 for nothing) */
+static PetscErrorCode MSImageSetUpNonzeroSlices(MSImage img, cudaStream_t stream)
+{
+  const PetscInt ns = img->nslices;
+  long long     *sp;
+  int           *list, k = 0;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc2(ns + 1, &sp, PetscMax(ns, 1), &list));
+  PetscCallCUDA(cudaMemcpyAsync(sp, img->d_sliceptr, (size_t)(ns + 1) * sizeof(long long), cudaMemcpyDeviceToHost, stream));
+  PetscCallCUDA(cudaStreamSynchronize(stream));
+  for (PetscInt s = 0; s < ns; s++)
+    if (sp[s + 1] > sp[s]) list[k++] = (int)s;
+  PetscCall(MSDeviceMalloc(&img->d_nzslices, (size_t)PetscMax(k, 1) * sizeof(int), "the list of the mod-SELL image's slices with an entry"));
+  if (k) PetscCallCUDA(cudaMemcpyAsync(img->d_nzslices, list, (size_t)k * sizeof(int), cudaMemcpyHostToDevice, stream));
+  PetscCallCUDA(cudaStreamSynchronize(stream));
+  PetscCall(PetscFree2(sp, list));
+  img->nnzslices = k;
+  img->dev_bytes += (size_t)PetscMax(k, 1) * sizeof(int);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MSImageMultDevice(MSImage img, const PetscScalar *x, const PetscScalar *yin, PetscScalar *y)
 {
   MSImageView   v;
@@ -942,6 +967,11 @@ PetscErrorCode MSImageMultDevice(MSImage img, const PetscScalar *x, const PetscS
   PetscFunctionBegin;
   PetscCall(MSImageGetView(img, PETSC_MEMTYPE_DEVICE, PETSC_FALSE, &v));
   PetscCall(PetscGetCurrentCUDAStream(&stream));
+  if (yin && yin == y && !v.perm && !v.diag && !v.local_cols && img->m > 0) { /* in place: the slices with an entry */
+    if (!img->d_nzslices) PetscCall(MSImageSetUpNonzeroSlices(img, stream));
+    v.nzslices  = (const int *)img->d_nzslices;
+    v.nnzslices = (int)img->nnzslices;
+  }
   if (v.perm && !img->d_xwork) { /* x and y in the image numbering of a permuted image */
     PetscCall(MSDeviceMalloc(&img->d_xwork, 2 * (size_t)img->m * sizeof(double), "the permuted copies of x and y of the mod-SELL image"));
     img->dev_bytes += 2 * (size_t)img->m * sizeof(double);

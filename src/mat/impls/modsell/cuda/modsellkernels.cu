@@ -39,10 +39,10 @@ __device__ __forceinline__ int ms_mult_col_pos(int c, const int *__restrict__ qx
 /* x, y, yin in the image's numbering (MS_MULT_PLAIN), or as PERM says; the sum of a row is formed in the same order
    by every variant */
 template <bool DIAG, bool LOCAL, bool ADD, int PERM>
-__global__ void __launch_bounds__(1024) ms_mult_kernel(int m, const long long *__restrict__ sliceptr, const int *__restrict__ cols, const double *__restrict__ vals, const double *__restrict__ diag, const double *__restrict__ x, const double *yin, double *y, const int *__restrict__ qx, const int *__restrict__ py)
+__global__ void __launch_bounds__(1024) ms_mult_kernel(int m, const long long *__restrict__ sliceptr, const int *__restrict__ cols, const double *__restrict__ vals, const double *__restrict__ diag, const double *__restrict__ x, const double *yin, double *y, const int *__restrict__ qx, const int *__restrict__ py, const int *__restrict__ slist)
 {
   extern __shared__ double xs[];
-  const int  sh    = blockDim.x, t = threadIdx.x, s = blockIdx.x;
+  const int  sh    = blockDim.x, t = threadIdx.x, s = slist ? __ldg(slist + blockIdx.x) : blockIdx.x; /* slist: the slices to do */
   const int  r     = s * sh + t;
   const bool valid = r < m;
   double     sum   = 0.0;
@@ -58,8 +58,14 @@ __global__ void __launch_bounds__(1024) ms_mult_kernel(int m, const long long *_
   }
   const long long beg = sliceptr[s];
   const int       w   = valid ? (int)((sliceptr[s + 1] - beg) / sh) : 0; /* padding rows of the last slice do nothing */
+  /* y += A x in place without a diagonal (an MPI matrix's off-diagonal block, whose rows mostly have no entry): a row
+     without entries is left alone, so that an empty slice moves nothing but its two slice pointers */
+  constexpr bool INPLACE_SKIP = ADD && !DIAG && !LOCAL && PERM == MS_MULT_PLAIN;
+  const bool     inplace      = INPLACE_SKIP && yin == y;
+  if (inplace && w == 0) return;
   const int      *cp  = cols + beg + t;
   const double   *vp  = vals + beg + t;
+  bool entries = false; /* the row has an entry (padding codes are 0) */
 #pragma unroll 4
   for (int k = 0; k < w; k++) {
     const int    c = __ldg(cp + (long long)k * sh);
@@ -67,10 +73,11 @@ __global__ void __launch_bounds__(1024) ms_mult_kernel(int m, const long long *_
     double       xv;
     if (LOCAL && c < 0) xv = xs[-c - 1];
     else xv = c > 0 ? __ldg(x + ms_mult_col_pos<PERM>(c, qx)) : 0.0;
+    if (INPLACE_SKIP) entries |= (c != 0);
     sum += v * xv;
   }
   if (PERM == MS_MULT_PLAIN) {
-    if (valid) y[r] = ADD ? yin[r] + sum : sum;
+    if (valid && !(inplace && !entries)) y[r] = ADD ? yin[r] + sum : sum;
   } else if (valid) y[py ? __ldg(py + r) : r] = sum;
 }
 
@@ -78,8 +85,8 @@ template <bool DIAG, bool LOCAL>
 static void launch_mult(int m, int sh, int nslices, const long long *sliceptr, const int *cols, const double *vals, const double *diag, const double *x, const double *yin, double *y, cudaStream_t st)
 {
   const size_t smem = LOCAL ? (size_t)sh * sizeof(double) : 0;
-  if (yin) ms_mult_kernel<DIAG, LOCAL, true, MS_MULT_PLAIN><<<nslices, sh, smem, st>>>(m, sliceptr, cols, vals, diag, x, yin, y, nullptr, nullptr);
-  else ms_mult_kernel<DIAG, LOCAL, false, MS_MULT_PLAIN><<<nslices, sh, smem, st>>>(m, sliceptr, cols, vals, diag, x, yin, y, nullptr, nullptr);
+  if (yin) ms_mult_kernel<DIAG, LOCAL, true, MS_MULT_PLAIN><<<nslices, sh, smem, st>>>(m, sliceptr, cols, vals, diag, x, yin, y, nullptr, nullptr, nullptr);
+  else ms_mult_kernel<DIAG, LOCAL, false, MS_MULT_PLAIN><<<nslices, sh, smem, st>>>(m, sliceptr, cols, vals, diag, x, yin, y, nullptr, nullptr, nullptr);
 }
 
 /* the product of the bucketed permutation: x read through qx, y written through py (NULL: in the image numbering) */
@@ -87,8 +94,8 @@ template <bool DIAG, bool LOCAL>
 static void launch_mult_bucket(bool recoded, int m, int sh, int nslices, const long long *sliceptr, const int *cols, const double *vals, const double *diag, const double *x, double *y, const int *qx, const int *py, cudaStream_t st)
 {
   const size_t smem = LOCAL ? (size_t)sh * sizeof(double) : 0;
-  if (recoded) ms_mult_kernel<DIAG, LOCAL, false, MS_MULT_RECODED><<<nslices, sh, smem, st>>>(m, sliceptr, cols, vals, diag, x, nullptr, y, qx, py);
-  else ms_mult_kernel<DIAG, LOCAL, false, MS_MULT_BUCKET><<<nslices, sh, smem, st>>>(m, sliceptr, cols, vals, diag, x, nullptr, y, qx, py);
+  if (recoded) ms_mult_kernel<DIAG, LOCAL, false, MS_MULT_RECODED><<<nslices, sh, smem, st>>>(m, sliceptr, cols, vals, diag, x, nullptr, y, qx, py, nullptr);
+  else ms_mult_kernel<DIAG, LOCAL, false, MS_MULT_BUCKET><<<nslices, sh, smem, st>>>(m, sliceptr, cols, vals, diag, x, nullptr, y, qx, py, nullptr);
 }
 
 __global__ void ms_gather_kernel(int m, const int *__restrict__ perm, const double *__restrict__ x, double *__restrict__ xp)
@@ -162,6 +169,10 @@ extern "C" int MSCUDAMult(const MSImageView *img, const MSPermBuckets *pb, const
     xi = work;
     yi = nullptr;
     yo = work + m;
+  }
+  if (!p && !d && !l && yin && yin == y && img->nzslices) { /* in place, only the slices with an entry */
+    if (img->nnzslices > 0) ms_mult_kernel<false, false, true, MS_MULT_PLAIN><<<img->nnzslices, sh, 0, st>>>(m, sliceptr, cols, vals, diag, x, yin, y, nullptr, nullptr, img->nzslices);
+    return (int)cudaGetLastError();
   }
   if (d && l) launch_mult<true, true>(m, sh, nslices, sliceptr, cols, vals, diag, xi, yi, yo, st);
   else if (d) launch_mult<true, false>(m, sh, nslices, sliceptr, cols, vals, diag, xi, yi, yo, st);
