@@ -1,14 +1,22 @@
 #!/usr/bin/env bash
-# bench/scaling.sh OUTDIR [weak|strong|timeline|all ...]
+# bench/scaling.sh OUTDIR [weak|strong|periter|halo|timeline|all ...]
 #
 # Weak and strong scaling of MATMODSELL and the plugin's preconditioners against PETSc's mpiaijcusparse (issue 17), one
-# MPI process per GPU, in one command. Steps (default: all = weak strong timeline):
+# MPI process per GPU, in one command. Steps (default: all = weak strong periter halo timeline):
 #   weak      fixed rows per process: PETSc's ex45 (DMDA 7-point Laplacian) at EX45_N^3 per process (grids N x N x N,
 #             N x N x 2N, N x 2N x 2N, 2N x 2N x 2N for 1, 2, 4, 8 processes; default N = 256) and the FVM problem
 #             (examples/fvm/fvmpoisson, -cell FVM_CELL, FVM_N^3 structured cells per process, grown the same way;
 #             default tet, 100: 6 M cells per process)
 #   strong    fixed problem: ex45 at EX45_N^3 and fvmpoisson at FVM_STRONG_N^3 (default 120: 10.4 M tetrahedra) on 1,
 #             2, 4 processes
+#   periter   ex45 at fixed iteration counts (CG + Jacobi, -ksp_rtol 1e-30): ITS_A (100) and ITS_B (1100) iterations,
+#             the time per iteration (T_B - T_A) / (ITS_B - ITS_A) without the assembly, upload and setup that ex45's
+#             KSPSolve contains; weak (EX45_N^3 rows per process) and strong (EX45_N^3 fixed) per process count, each
+#             matrix type: the weak efficiency of one iteration (the weak step's time to solution compares problems of
+#             different iteration counts) and the strong speedup of one iteration
+#   halo      bench/halo.c on 2.. processes at EX45_N^3 rows per process: the MPI product, its diagonal block, the halo
+#             exchange, its off-diagonal block alone and in series, for modsell (overlapped, and with
+#             -mat_modsell_overlap 0) and the reference type: how much of the halo the product hides (no nsys needed)
 #   timeline  nsys profile of 2 processes running EX45_TL_ITS (30) CG + Jacobi iterations on modsell at EX45_TL_N^3
 #             (default 128), one report per rank; nsys stats summaries and bench/timeline.py's reading of the trace:
 #             does the halo exchange (VecScatterBegin/End, the SF's pack/unpack kernels, the D2H/H2D copies, MPI) overlap
@@ -41,10 +49,10 @@
 #   separate invocations into the same OUTDIR accumulate (results.tsv, summary.txt; FRESH=1 starts over), so that each
 #   step fits one device call: bench/scaling.sh OUT weak; bench/scaling.sh OUT strong; bench/scaling.sh OUT timeline.
 set -uo pipefail
-dest=${1:?usage: bench/scaling.sh OUTDIR [weak|strong|timeline|all ...]}
+dest=${1:?usage: bench/scaling.sh OUTDIR [weak|strong|periter|halo|timeline|all ...]}
 shift
 steps=${*:-all}
-[ "$steps" = all ] && steps="weak strong timeline"
+[ "$steps" = all ] && steps="weak strong periter halo timeline"
 top=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$dest"
 dest=$(cd "$dest" && pwd)
@@ -277,9 +285,74 @@ step_timeline() {
   grep -E "^(=== |overlap|  )" "$dest/timeline.txt" | head -60
 }
 
+# periter: ex45 at two fixed iteration counts per configuration; the difference is the time of ITS_B - ITS_A iterations
+step_periter() {
+  local n=${EX45_N:-256} a=${ITS_A:-100} b=${ITS_B:-1100} np grid mat its x y z f t kind
+  local pt=$dest/periter.tsv
+  t_step=$(date +%s)
+  [ -s "$pt" ] || printf 'kind\tnp\tgrid\tmat\tits_a\tt_a\tits_b\tt_b\tper_it_ms\n' > "$pt"
+  say "-- periter: ex45 CG + Jacobi at $a and $b iterations (-ksp_rtol 1e-30), weak ${n}^3 per process and strong ${n}^3; processes ${npl[*]}"
+  for kind in weak strong; do
+    for np in "${npl[@]}"; do
+      if [ "$kind" = weak ]; then grid=$(ex45grid "$np" "$n"); else grid="$n $n $n"; fi
+      [ "$kind" = strong ] && [ "$np" = 1 ] && continue # the same run as weak at 1 process
+      read -r x y z <<< "$grid"
+      warm45 "$np" "$grid"
+      for mat in $(mats_of jacobi); do
+        if ! budget_ok; then skipped+=("periter $kind np $np $mat: step budget of ${STEP_BUDGET} s spent"); continue; fi
+        local ta="" tb=""
+        for its in "$a" "$b"; do
+          f=$runs/periter-$kind-np$np-${x}x${y}x${z}-$mat-$its.log
+          # shellcheck disable=SC2086
+          timeout "$RUN_TIMEOUT" $MPIEXEC ${MPIEXEC_ARGS:-} -n "$np" "$bind" "$EX45" -da_grid_x "$x" -da_grid_y "$y" -da_grid_z "$z" -ksp_type cg -pc_type jacobi -ksp_rtol 1e-30 -ksp_max_it "$its" \
+            -dm_mat_type "$mat" -dm_vec_type "$VEC" -dll_append "$lib" $GPU_AWARE_OPT -ksp_converged_reason -log_view ${EXTRA:-} > "$f" 2>&1
+          t=$(ev "$f" KSPSolve)
+          grep -q "iterations $its" "$f" || t=""
+          if [ "$its" = "$a" ]; then ta=$t; else tb=$t; fi
+        done
+        printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$kind" "$np" "${x}x${y}x${z}" "$mat" "$a" "${ta:-?}" "$b" "${tb:-?}" \
+          "$(awk -v ta="${ta:-0}" -v tb="${tb:-0}" -v a="$a" -v b="$b" 'BEGIN { if (ta > 0 && tb > 0) printf "%.4f", 1000 * (tb - ta) / (b - a); else print "?" }')" >> "$pt"
+      done
+    done
+  done
+  say "   (periter: $(($(date +%s) - t_step)) s)"
+  say "== time per CG + Jacobi iteration of ex45 (ms; (T_$b - T_$a) / $((b - a)), KSPSolve Max over processes); eff: per-iteration"
+  say "   weak efficiency t(1)/t(P), speedup: strong t(1)/t(P); ref/mine: $MAT_REF / $MAT_MINE at the same np"
+  awk -F'\t' -v mine="$MAT_MINE" -v ref="$MAT_REF" 'NR > 1 { k = $1 SUBSEP $2 SUBSEP $4; t[k] = $9; row[NR] = $0; if ($2 == 1) one[$4] = $9 }
+    END { printf "%-7s %-3s %-12s %-12s %9s %9s %9s\n", "kind", "np", "grid", "mat", "per-it", "eff/spd", "ref/mine"
+      for (i = 2; i <= NR; i++) { split(row[i], f, "\t"); e = "-"; r = "-"
+        if ((f[4] in one) && one[f[4]] > 0 && f[9] > 0) e = sprintf("%.2f", one[f[4]] / f[9])
+        rk = f[1] SUBSEP f[2] SUBSEP ref
+        if (f[4] == mine && (rk in t) && t[rk] > 0 && f[9] > 0) r = sprintf("%.2f", t[rk] / f[9])
+        printf "%-7s %-3s %-12s %-12s %9s %9s %9s\n", f[1], f[2], f[3], f[4], f[9], e, r } }' "$pt" | tee -a "$sum"
+  [ "$figures" = yes ] && awk -F'\t' -v mine="$MAT_MINE" 'NR > 1 && $4 == mine && $9 > 0 { t[$1, $2] = $9 }
+    END { for (np = 2; np <= 4; np *= 2) {
+            if ((("weak", 1) in t) && (("weak", np) in t)) { e = t["weak", 1] / t["weak", np]
+              printf "  one iteration, weak efficiency on %d GPUs: %.1f%% (target >= 90%%): %s\n", np, 100 * e, e >= 0.9 ? "met" : "NOT met" }
+            if ((("weak", 1) in t) && (("strong", np) in t)) printf "  one iteration, strong speedup on %d GPUs: %.2fx\n", np, t["weak", 1] / t["strong", np] } }' "$pt" | tee -a "$sum"
+}
+
+# halo: bench/halo.c's parts of the MPI product, per process count > 1
+step_halo() {
+  local n=${EX45_N:-256} np o hb=$B/bin/bench/halo
+  make -C "$top" BUILD="$B" "$hb" > "$work/halo-build.log" 2>&1 || { say "-- halo: bench/halo did not build"; return; }
+  say "-- halo: bench/halo, ${n}^3 rows per process, the MPI product's parts (ms per product)"
+  for np in "${npl[@]}"; do
+    [ "$np" -gt 1 ] || continue
+    for o in "$MAT_MINE -mat_modsell_overlap 1" "$MAT_MINE -mat_modsell_overlap 0" "$MAT_REF"; do
+      # shellcheck disable=SC2086
+      timeout "$RUN_TIMEOUT" $MPIEXEC ${MPIEXEC_ARGS:-} -n "$np" "$bind" "$hb" -n "$n" -dm_mat_type $o -dm_vec_type "$VEC" -reps 100 -samples 3 $GPU_AWARE_OPT ${EXTRA:-} > "$runs/halo-np$np-${o// /_}.log" 2>&1
+      say "   np $np $o:"
+      grep -E "^(times|exposed)" "$runs/halo-np$np-${o// /_}.log" | sed 's/^/     /' | tee -a "$sum"
+    done
+  done
+}
+
 for st in $steps; do
   case $st in
   weak | strong) step_scaling "$st" ;;
+  periter) step_periter ;;
+  halo) step_halo ;;
   timeline) step_timeline ;;
   *) say "unknown step $st" ;;
   esac
