@@ -333,6 +333,13 @@ int main(int argc, char **argv)
        nsize: 3
        args: -kind edge -n 2500 -slice_heights 32,96,1024 -row_weights 1,3,0 -mat_modsell_overlap 0
        output_file: output/ex1_edge_3.out
+     # the overlapped product with the halo through the matrix's pinned host buffers (MPI not CUDA-aware) instead of
+     # PETSc's VecScatter
+     test:
+       suffix: cuda_pinned_halo_unstructured_3
+       nsize: 3
+       args: -kind unstructured -n 1500 -k 7 -row_weights 0,3,2 -slice_heights 32,96,1024 -mat_modsell_pinned_halo 1 -use_gpu_aware_mpi 0
+       output_file: output/ex1_unstructured_3.out
    testset:
      requires: cuda
      args: -vec_type standard

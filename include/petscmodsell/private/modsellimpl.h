@@ -234,6 +234,16 @@ typedef struct {
   Mat                Ao;      /* the off-diagonal block and nonzero state scat was made for */
   PetscObjectState   nzstate;
   PetscDeviceContext side;    /* a non-blocking stream on the device of PETSc's current context */
+  /* the exchange through pinned host buffers when MPI is not CUDA-aware (PETSc's VecScatter goes through pageable
+     memory): the send and receive lists of scat's PetscSF, on the device */
+  PetscBool    pinned;         /* -mat_modsell_pinned_halo (default false) */
+  PetscBool    own;            /* the lists below are set up for scat (false: scat is used) */
+  PetscMPIInt  nsend, nrecv;   /* processes */
+  PetscMPIInt *sranks, *rranks, tag;
+  PetscInt    *soff, *roff;    /* nsend + 1, nrecv + 1 offsets into the buffers */
+  int         *d_sidx, *d_ridx; /* the entries of x to send; the ghost entries received (NULL: in order) */
+  double      *d_sbuf, *d_rbuf, *h_sbuf, *h_rbuf;
+  MPI_Request *reqs;
 } MSMPIHalo;
 
 typedef struct {

@@ -9,6 +9,11 @@
 */
 #include <petscmodsell/private/modsellimpl.h>
 #include <petscdevice.h>
+#include <petscsf.h>
+#if defined(PETSC_HAVE_CUDA)
+  #include <petscdevice_cuda.h>
+  #include <petscmodsell/private/modsellcuda.h>
+#endif
 
 /* Mat_MPIAIJModSELL: modsellimpl.h (its cuSPARSE view: mpicusparseview.c) */
 
@@ -137,6 +142,124 @@ static PetscErrorCode MatModSELLGetInfo_MPIAIJModSELL(Mat A, MatModSELLInfo *inf
    exposed (bench/halo.c, docs/scaling.md). Here the diagonal block's kernel runs on a second, non-blocking stream,
    started first, while the whole exchange runs on PETSc's stream; PETSc's stream waits for it before the
    off-diagonal block adds its part. The same arithmetic as MPIAIJ's product, in the same order per row. */
+static PetscErrorCode MatMPIAIJModSELLHaloFreeOwn(MSMPIHalo *h)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree4(h->sranks, h->rranks, h->soff, h->roff));
+  PetscCall(PetscFree(h->reqs));
+  if (h->d_sidx) PetscCallCUDA(cudaFree(h->d_sidx));
+  if (h->d_ridx) PetscCallCUDA(cudaFree(h->d_ridx));
+  if (h->d_sbuf) PetscCallCUDA(cudaFree(h->d_sbuf));
+  if (h->d_rbuf) PetscCallCUDA(cudaFree(h->d_rbuf));
+  if (h->h_sbuf) PetscCallCUDA(cudaFreeHost(h->h_sbuf));
+  if (h->h_rbuf) PetscCallCUDA(cudaFreeHost(h->h_rbuf));
+  h->d_sidx = h->d_ridx = NULL;
+  h->d_sbuf = h->d_rbuf = h->h_sbuf = h->h_rbuf = NULL;
+  h->own                = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The own exchange's lists from the scatter's PetscSF (the same messages as PETSc's: for each process referencing
+   this one's entries, the entries to send, in the order the receiver unpacks them); not when the SF has a local
+   (self) part, which MPIAIJ's ghost scatter has not, or is not of the basic type: then PETSc's VecScatter */
+static PetscErrorCode MatMPIAIJModSELLHaloSetUpOwn(Mat A, MSMPIHalo *h)
+{
+  PetscMPIInt        nr, ns, rank;
+  const PetscMPIInt *rr, *sr;
+  const PetscInt    *roff, *rmine, *rremote, *soff, *sidx;
+  PetscBool          self, inorder = PETSC_TRUE;
+  int               *tmp;
+
+  PetscFunctionBegin;
+  PetscCall(MatMPIAIJModSELLHaloFreeOwn(h));
+  PetscCallMPI(MPI_Comm_rank(PetscObjectComm((PetscObject)A), &rank));
+  PetscCall(PetscSFSetUp(h->scat));
+  PetscCall(PetscObjectTypeCompare((PetscObject)h->scat, PETSCSFBASIC, &self)); /* VecScatterCreate() may pick another SF type for special patterns */
+  self = (PetscBool)!self;
+  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &self, 1, MPI_C_BOOL, MPI_LOR, PetscObjectComm((PetscObject)A)));
+  if (self) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscSFGetRootRanks(h->scat, &nr, &rr, &roff, &rmine, &rremote));
+  PetscCall(PetscSFGetLeafRanks(h->scat, &ns, &sr, &soff, &sidx));
+  for (PetscMPIInt i = 0; i < nr; i++) self = (PetscBool)(self || rr[i] == rank);
+  for (PetscMPIInt i = 0; i < ns; i++) self = (PetscBool)(self || sr[i] == rank);
+  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &self, 1, MPI_C_BOOL, MPI_LOR, PetscObjectComm((PetscObject)A)));
+  if (self) PetscFunctionReturn(PETSC_SUCCESS);
+  h->nsend = ns;
+  h->nrecv = nr;
+  PetscCall(PetscMalloc4(ns, &h->sranks, nr, &h->rranks, ns + 1, &h->soff, nr + 1, &h->roff));
+  PetscCall(PetscArraycpy(h->sranks, sr, ns));
+  PetscCall(PetscArraycpy(h->rranks, rr, nr));
+  PetscCall(PetscArraycpy(h->soff, soff, ns + 1));
+  PetscCall(PetscArraycpy(h->roff, roff, nr + 1));
+  PetscCall(PetscMalloc1(ns + nr, &h->reqs));
+  PetscCall(PetscObjectGetNewTag((PetscObject)A, &h->tag));
+  PetscCall(PetscMalloc1(PetscMax(soff[ns], roff[nr]) + 1, &tmp));
+  if (soff[ns]) {
+    for (PetscInt k = 0; k < soff[ns]; k++) tmp[k] = (int)sidx[k];
+    PetscCall(MSDeviceMalloc((void **)&h->d_sidx, (size_t)soff[ns] * sizeof(int), "the send list of the halo exchange"));
+    PetscCall(MSDeviceMalloc((void **)&h->d_sbuf, (size_t)soff[ns] * sizeof(double), "the send buffer of the halo exchange"));
+    PetscCallCUDA(cudaMemcpy(h->d_sidx, tmp, (size_t)soff[ns] * sizeof(int), cudaMemcpyHostToDevice));
+    PetscCallCUDA(cudaMallocHost((void **)&h->h_sbuf, (size_t)soff[ns] * sizeof(double)));
+  }
+  if (roff[nr]) {
+    for (PetscInt k = 0; k < roff[nr]; k++) {
+      tmp[k]  = (int)rmine[k];
+      inorder = (PetscBool)(inorder && rmine[k] == k);
+    }
+    if (!inorder) {
+      PetscCall(MSDeviceMalloc((void **)&h->d_ridx, (size_t)roff[nr] * sizeof(int), "the receive list of the halo exchange"));
+      PetscCall(MSDeviceMalloc((void **)&h->d_rbuf, (size_t)roff[nr] * sizeof(double), "the receive buffer of the halo exchange"));
+      PetscCallCUDA(cudaMemcpy(h->d_ridx, tmp, (size_t)roff[nr] * sizeof(int), cudaMemcpyHostToDevice));
+    }
+    PetscCallCUDA(cudaMallocHost((void **)&h->h_rbuf, (size_t)roff[nr] * sizeof(double)));
+  }
+  PetscCall(PetscFree(tmp));
+  h->own = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ghost = x's ghost values through the pinned buffers, on PETSc's stream: pack kernel, copy to the host, MPI, copy to
+   the device (into the ghost vector when the receive list is in order), unpack kernel */
+static PetscErrorCode MatMPIAIJModSELLHaloExchangeOwn(Mat A, MSMPIHalo *h, Vec x)
+{
+  MPI_Comm           comm = PetscObjectComm((PetscObject)A);
+  const PetscInt     nsv = h->soff[h->nsend], nrv = h->roff[h->nrecv];
+  const PetscScalar *xa;
+  PetscScalar       *g;
+  PetscMemType       mt;
+  cudaStream_t       st;
+  PetscMPIInt        nq = 0;
+
+  PetscFunctionBegin;
+  PetscCall(PetscGetCurrentCUDAStream(&st));
+  for (PetscMPIInt i = 0; i < h->nrecv; i++) PetscCallMPI(MPIU_Irecv(h->h_rbuf + h->roff[i], h->roff[i + 1] - h->roff[i], MPIU_SCALAR, h->rranks[i], h->tag, comm, &h->reqs[nq++]));
+  if (nsv) {
+    PetscCall(VecGetArrayReadAndMemType(x, &xa, &mt));
+    PetscCheck(PetscMemTypeDevice(mt), PETSC_COMM_SELF, PETSC_ERR_PLIB, "The halo exchange expects x on the device");
+    PetscCall(PetscLogGpuTimeBegin());
+    PetscCallCUDA((cudaError_t)MSCUDABucketGather((int)nsv, h->d_sidx, xa, NULL, h->d_sbuf, st));
+    PetscCall(PetscLogGpuTimeEnd());
+    PetscCallCUDA(cudaMemcpyAsync(h->h_sbuf, h->d_sbuf, (size_t)nsv * sizeof(double), cudaMemcpyDeviceToHost, st));
+    PetscCall(VecRestoreArrayReadAndMemType(x, &xa));
+    PetscCallCUDA(cudaStreamSynchronize(st));
+    PetscCall(PetscLogGpuToCpu((PetscLogDouble)nsv * sizeof(double)));
+  }
+  for (PetscMPIInt i = 0; i < h->nsend; i++) PetscCallMPI(MPIU_Isend(h->h_sbuf + h->soff[i], h->soff[i + 1] - h->soff[i], MPIU_SCALAR, h->sranks[i], h->tag, comm, &h->reqs[nq++]));
+  PetscCallMPI(MPI_Waitall(nq, h->reqs, MPI_STATUSES_IGNORE));
+  PetscCall(VecGetArrayWriteAndMemType(h->ghost, &g, &mt));
+  if (nrv) {
+    PetscCallCUDA(cudaMemcpyAsync(h->d_ridx ? h->d_rbuf : g, h->h_rbuf, (size_t)nrv * sizeof(double), cudaMemcpyHostToDevice, st));
+    PetscCall(PetscLogCpuToGpu((PetscLogDouble)nrv * sizeof(double)));
+    if (h->d_ridx) {
+      PetscCall(PetscLogGpuTimeBegin());
+      PetscCallCUDA((cudaError_t)MSCUDABucketScatter((int)nrv, h->d_ridx, h->d_rbuf, g, st));
+      PetscCall(PetscLogGpuTimeEnd());
+    }
+  }
+  PetscCall(VecRestoreArrayWriteAndMemType(h->ghost, &g));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode MatMPIAIJModSELLHaloSetUp(Mat A, Vec x)
 {
   Mat_MPIAIJModSELL *mm = (Mat_MPIAIJModSELL *)A->spptr;
@@ -160,12 +283,15 @@ static PetscErrorCode MatMPIAIJModSELLHaloSetUp(Mat A, Vec x)
   PetscCall(ISDestroy(&from));
   h->Ao      = Ao;
   h->nzstate = A->nonzerostate;
+  if (h->pinned && !use_gpu_aware_mpi) PetscCall(MatMPIAIJModSELLHaloSetUpOwn(A, h));
+  else PetscCall(MatMPIAIJModSELLHaloFreeOwn(h));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode MatMPIAIJModSELLHaloDestroy(MSMPIHalo *h)
 {
   PetscFunctionBegin;
+  PetscCall(MatMPIAIJModSELLHaloFreeOwn(h));
   PetscCall(VecScatterDestroy(&h->scat));
   PetscCall(VecDestroy(&h->ghost));
   PetscCall(PetscDeviceContextDestroy(&h->side));
@@ -182,7 +308,9 @@ static PetscErrorCode MatMPIAIJModSELLHaloUse(Mat A, Vec x, Vec w, Vec y, PetscB
   PetscFunctionBegin;
   if (!h->read) {
     h->overlap = PETSC_TRUE;
+    h->pinned  = PETSC_FALSE;
     PetscCall(PetscOptionsGetBool(((PetscObject)A)->options, ((PetscObject)A)->prefix, "-mat_modsell_overlap", &h->overlap, NULL));
+    PetscCall(PetscOptionsGetBool(((PetscObject)A)->options, ((PetscObject)A)->prefix, "-mat_modsell_pinned_halo", &h->pinned, NULL));
     h->read = PETSC_TRUE;
   }
   *use = PETSC_FALSE;
@@ -227,8 +355,11 @@ static PetscErrorCode MatMultAddOverlap_MPIAIJModSELL(Mat A, Vec x, Vec w, Vec y
   if (w) PetscCall((*Ad->ops->multadd)(Ad, x, w, y));
   else PetscCall((*Ad->ops->mult)(Ad, x, y));
   PetscCall(PetscDeviceContextSetCurrentContext(dctx));
-  PetscCall(VecScatterBegin(h->scat, x, h->ghost, INSERT_VALUES, SCATTER_FORWARD));
-  PetscCall(VecScatterEnd(h->scat, x, h->ghost, INSERT_VALUES, SCATTER_FORWARD));
+  if (h->own) PetscCall(MatMPIAIJModSELLHaloExchangeOwn(A, h, x));
+  else {
+    PetscCall(VecScatterBegin(h->scat, x, h->ghost, INSERT_VALUES, SCATTER_FORWARD));
+    PetscCall(VecScatterEnd(h->scat, x, h->ghost, INSERT_VALUES, SCATTER_FORWARD));
+  }
   PetscCall(PetscDeviceContextWaitForContext(dctx, h->side));
   PetscCall((*Ao->ops->multadd)(Ao, h->ghost, y, y));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -268,12 +399,15 @@ static PetscErrorCode MatSetFromOptions_MPIAIJModSELL(Mat A, PetscOptionItems Pe
   PetscCall(MatModSELLReadOptions_Private(A, PetscOptionsObject));
 #if defined(PETSC_HAVE_CUDA)
   {
-    PetscBool ov = mm->halo.read ? mm->halo.overlap : PETSC_TRUE;
+    PetscBool ov = mm->halo.read ? mm->halo.overlap : PETSC_TRUE, pin = mm->halo.read ? mm->halo.pinned : PETSC_FALSE;
 
     PetscOptionsHeadBegin(PetscOptionsObject, "MATMPIAIJMODSELL options");
     PetscCall(PetscOptionsBool("-mat_modsell_overlap", "GPU product: the diagonal block's kernel on a second stream while the halo exchange runs (false: MPIAIJ's order)", "MATMPIAIJMODSELL", ov, &ov, NULL));
+    PetscCall(PetscOptionsBool("-mat_modsell_pinned_halo", "GPU product with -mat_modsell_overlap and MPI not CUDA-aware: the halo through pinned host buffers of the matrix (default false: PETSc's VecScatter, pageable buffers)", "MATMPIAIJMODSELL", pin, &pin, NULL));
     PetscOptionsHeadEnd();
+    if (mm->halo.read && pin != mm->halo.pinned) mm->halo.Ao = NULL; /* the exchange is set up again */
     mm->halo.overlap = ov;
+    mm->halo.pinned  = pin;
     mm->halo.read    = PETSC_TRUE;
   }
 #endif
@@ -483,6 +617,9 @@ static PetscErrorCode MatDuplicate_MPIAIJModSELL(Mat A, MatDuplicateOption op, M
    Options Database Keys: as `MATSEQAIJMODSELL`, and
 .  -mat_modsell_overlap <true> - with CUDA vectors, the diagonal block's product overlapped with the halo exchange on a
    second stream (false: MPIAIJ's product, the exchange's pack and copy to the host before the diagonal kernel)
+-  -mat_modsell_pinned_halo <false> - with the overlap and an MPI that is not CUDA-aware (`-use_gpu_aware_mpi 0`), the
+   halo through pinned host buffers of the matrix (default: PETSc's `VecScatter`, whose host buffers are pageable; the
+   pinned exchange was not faster with 2 processes sharing an H100 and is not measured on 2 GPUs yet)
 
    Level: beginner
 
