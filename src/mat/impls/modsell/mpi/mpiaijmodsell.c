@@ -135,13 +135,7 @@ static PetscErrorCode MatModSELLGetInfo_MPIAIJModSELL(Mat A, MatModSELLInfo *inf
 }
 
 #if defined(PETSC_HAVE_CUDA)
-/* The device product y = [w +] A x of MPIAIJ (PETSc's MatMult_MPIAIJ: start the halo exchange, the diagonal block's
-   product, end the exchange, the off-diagonal block's) launches the diagonal block's kernel only after the exchange's
-   pack kernel, its copy to the host and a synchronization of the stream (MPI is not CUDA-aware), and the copy back
-   and the unpack kernel queue behind it: on two H200s at 256^3 rows per process 0.12 ms of the halo's 0.27 ms stayed
-   exposed (bench/halo.c, docs/scaling.md). Here the diagonal block's kernel runs on a second, non-blocking stream,
-   started first, while the whole exchange runs on PETSc's stream; PETSc's stream waits for it before the
-   off-diagonal block adds its part. The same arithmetic as MPIAIJ's product, in the same order per row. */
+/* The overlapped GPU product (MatMultAddOverlap_MPIAIJModSELL()) and its halo exchange */
 static PetscErrorCode MatMPIAIJModSELLHaloFreeOwn(MSMPIHalo *h)
 {
   PetscFunctionBegin;
@@ -322,6 +316,13 @@ static PetscErrorCode MatMPIAIJModSELLHaloUse(Mat A, Vec x, Vec w, Vec y, PetscB
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The device product y = [w +] A x of MPIAIJ (PETSc's MatMult_MPIAIJ: start the halo exchange, the diagonal block's
+   product, end the exchange, the off-diagonal block's) launches the diagonal block's kernel only after the exchange's
+   pack kernel, its copy to the host and a synchronization of the stream (MPI is not CUDA-aware), and the copy back
+   and the unpack kernel queue behind it: on two H200s at 256^3 rows per process 0.12 ms of the halo's 0.27 ms stayed
+   exposed (bench/halo.c, docs/scaling.md). Here the diagonal block's kernel runs on a second, non-blocking stream,
+   started first, while the whole exchange runs on PETSc's stream; PETSc's stream waits for it before the
+   off-diagonal block adds its part. The same arithmetic as MPIAIJ's product, in the same order per row. */
 static PetscErrorCode MatMultAddOverlap_MPIAIJModSELL(Mat A, Vec x, Vec w, Vec y)
 {
   MSMPIHalo         *h = &((Mat_MPIAIJModSELL *)A->spptr)->halo;
