@@ -935,7 +935,7 @@ PetscErrorCode MSImageGetPermBucketsDevice(MSImage img, const MSImageView *v, MS
 
 /* The slices with an entry, on the device: an MPI matrix's off-diagonal block has an entry in few rows (the rows with
    ghost couplings), and its in-place y += A x then launches a block for those slices only, not for the empty ones
-   (16.7 M rows in slices of 32: 0.08 ms per product on an H200 for nothing) */
+   (16.7 M rows, 65536 of them with an entry: 0.08-0.095 ms per product on an H200, against 0.014 for aijcusparse) */
 static PetscErrorCode MSImageSetUpNonzeroSlices(MSImage img, cudaStream_t stream)
 {
   const PetscInt ns = img->nslices;
