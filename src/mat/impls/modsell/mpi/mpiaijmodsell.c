@@ -161,21 +161,21 @@ static PetscErrorCode MatMPIAIJModSELLHaloSetUpOwn(Mat A, MSMPIHalo *h)
   PetscMPIInt        nr, ns, rank;
   const PetscMPIInt *rr, *sr;
   const PetscInt    *roff, *rmine, *rremote, *soff, *sidx;
-  PetscBool          self, inorder = PETSC_TRUE;
+  PetscBool          basic, self, inorder = PETSC_TRUE;
   int               *tmp;
 
   PetscFunctionBegin;
   PetscCall(MatMPIAIJModSELLHaloFreeOwn(h));
   PetscCallMPI(MPI_Comm_rank(PetscObjectComm((PetscObject)A), &rank));
   PetscCall(PetscSFSetUp(h->scat));
-  PetscCall(PetscObjectTypeCompare((PetscObject)h->scat, PETSCSFBASIC, &self)); /* VecScatterCreate() may pick another SF type for special patterns */
-  self = (PetscBool)!self;
-  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &self, 1, MPI_C_BOOL, MPI_LOR, PetscObjectComm((PetscObject)A)));
-  if (self) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscSFGetRootRanks(h->scat, &nr, &rr, &roff, &rmine, &rremote));
-  PetscCall(PetscSFGetLeafRanks(h->scat, &ns, &sr, &soff, &sidx));
-  for (PetscMPIInt i = 0; i < nr; i++) self = (PetscBool)(self || rr[i] == rank);
-  for (PetscMPIInt i = 0; i < ns; i++) self = (PetscBool)(self || sr[i] == rank);
+  PetscCall(PetscObjectTypeCompare((PetscObject)h->scat, PETSCSFBASIC, &basic)); /* VecScatterCreate() may pick another SF type for special patterns */
+  self = (PetscBool)!basic;
+  if (basic) {
+    PetscCall(PetscSFGetRootRanks(h->scat, &nr, &rr, &roff, &rmine, &rremote));
+    PetscCall(PetscSFGetLeafRanks(h->scat, &ns, &sr, &soff, &sidx));
+    for (PetscMPIInt i = 0; i < nr; i++) self = (PetscBool)(self || rr[i] == rank);
+    for (PetscMPIInt i = 0; i < ns; i++) self = (PetscBool)(self || sr[i] == rank);
+  }
   PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &self, 1, MPI_C_BOOL, MPI_LOR, PetscObjectComm((PetscObject)A)));
   if (self) PetscFunctionReturn(PETSC_SUCCESS);
   h->nsend = ns;
@@ -293,6 +293,22 @@ static PetscErrorCode MatMPIAIJModSELLHaloDestroy(MSMPIHalo *h)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The defaults and the options database's -mat_modsell_overlap and -mat_modsell_pinned_halo, once (a matrix that
+   MatSetFromOptions() never sees, e.g. from DMCreateMatrix(), reads them at its first product) */
+static PetscErrorCode MatMPIAIJModSELLHaloReadOptions(Mat A)
+{
+  MSMPIHalo *h = &((Mat_MPIAIJModSELL *)A->spptr)->halo;
+
+  PetscFunctionBegin;
+  if (h->read) PetscFunctionReturn(PETSC_SUCCESS);
+  h->overlap = PETSC_TRUE;
+  h->pinned  = PETSC_FALSE;
+  PetscCall(PetscOptionsGetBool(((PetscObject)A)->options, ((PetscObject)A)->prefix, "-mat_modsell_overlap", &h->overlap, NULL));
+  PetscCall(PetscOptionsGetBool(((PetscObject)A)->options, ((PetscObject)A)->prefix, "-mat_modsell_pinned_halo", &h->pinned, NULL));
+  h->read = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Whether the overlapped device product applies: device vectors, a matrix not bound to the CPU, the option on */
 static PetscErrorCode MatMPIAIJModSELLHaloUse(Mat A, Vec x, Vec w, Vec y, PetscBool *use)
 {
@@ -300,13 +316,7 @@ static PetscErrorCode MatMPIAIJModSELLHaloUse(Mat A, Vec x, Vec w, Vec y, PetscB
   PetscBool  dx, dy, dw = PETSC_TRUE;
 
   PetscFunctionBegin;
-  if (!h->read) {
-    h->overlap = PETSC_TRUE;
-    h->pinned  = PETSC_FALSE;
-    PetscCall(PetscOptionsGetBool(((PetscObject)A)->options, ((PetscObject)A)->prefix, "-mat_modsell_overlap", &h->overlap, NULL));
-    PetscCall(PetscOptionsGetBool(((PetscObject)A)->options, ((PetscObject)A)->prefix, "-mat_modsell_pinned_halo", &h->pinned, NULL));
-    h->read = PETSC_TRUE;
-  }
+  PetscCall(MatMPIAIJModSELLHaloReadOptions(A));
   *use = PETSC_FALSE;
   if (!h->overlap || A->boundtocpu) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscObjectTypeCompareAny((PetscObject)x, &dx, VECMPICUDA, VECSEQCUDA, ""));
@@ -400,16 +410,18 @@ static PetscErrorCode MatSetFromOptions_MPIAIJModSELL(Mat A, PetscOptionItems Pe
   PetscCall(MatModSELLReadOptions_Private(A, PetscOptionsObject));
 #if defined(PETSC_HAVE_CUDA)
   {
-    PetscBool ov = mm->halo.read ? mm->halo.overlap : PETSC_TRUE, pin = mm->halo.read ? mm->halo.pinned : PETSC_FALSE;
+    PetscBool ov, pin;
 
+    PetscCall(MatMPIAIJModSELLHaloReadOptions(A));
+    ov  = mm->halo.overlap;
+    pin = mm->halo.pinned;
     PetscOptionsHeadBegin(PetscOptionsObject, "MATMPIAIJMODSELL options");
     PetscCall(PetscOptionsBool("-mat_modsell_overlap", "GPU product: the diagonal block's kernel on a second stream while the halo exchange runs (false: MPIAIJ's order)", "MATMPIAIJMODSELL", ov, &ov, NULL));
     PetscCall(PetscOptionsBool("-mat_modsell_pinned_halo", "GPU product with -mat_modsell_overlap and MPI not CUDA-aware: the halo through pinned host buffers of the matrix (default false: PETSc's VecScatter, pageable buffers)", "MATMPIAIJMODSELL", pin, &pin, NULL));
     PetscOptionsHeadEnd();
-    if (mm->halo.read && pin != mm->halo.pinned) mm->halo.Ao = NULL; /* the exchange is set up again */
+    if (pin != mm->halo.pinned) mm->halo.Ao = NULL; /* the exchange is set up again */
     mm->halo.overlap = ov;
     mm->halo.pinned  = pin;
-    mm->halo.read    = PETSC_TRUE;
   }
 #endif
   PetscFunctionReturn(PETSC_SUCCESS);
