@@ -455,6 +455,8 @@ static PetscErrorCode PCBRBILUBuildLayout(PC pc, PetscBool *ok)
     lay->W[c]    = (int)W;
     lay->soff[c] = nslots;
     nslots += (PetscInt64)(rc1 - rc0) * W;
+    /* the GPU's substitutions address a block's slots by 32-bit offsets from its first slot */
+    for (PetscInt b = cstart[c]; b < cstart[c + 1]; b++) PetscCheck((PetscInt64)(bstart[b + 1] - bstart[b]) * W <= PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCBRBILU: block %" PetscInt_FMT " has %" PetscInt_FMT " rows of %" PetscInt_FMT " slots, more than 2^31 slots; use more blocks (-pc_brbilu_blocks or -pc_brbilu_block_rows)", b, bstart[b + 1] - bstart[b], W);
     jac->maxw = PetscMax(jac->maxw, W);
   }
   lay->soff[ord->ncolors] = nslots;
