@@ -196,6 +196,7 @@ int main(int argc, char **argv)
         }
     PetscCall(PetscPrintf(comm, "%s: %" PetscInt_FMT " configurations (kernel x slice height x ordering): %s\n", paths[path], nconf, nfail ? "FAILED" : "all products match AIJ"));
     nfailtot += nfail;
+    PetscCall(MatViewFromOptions(B, NULL, "-view_after_products")); /* e.g. how the MPI product ran on the GPU */
     PetscCall(MatDestroy(&B));
   }
   PetscCall(PetscPrintf(comm, "%s\n", nfailtot ? "FAILED" : "OK"));
@@ -340,6 +341,12 @@ int main(int argc, char **argv)
        nsize: 3
        args: -kind unstructured -n 1500 -k 7 -row_weights 0,3,2 -slice_heights 32,96,1024 -mat_modsell_pinned_halo 1 -use_gpu_aware_mpi 0
        output_file: output/ex1_unstructured_3.out
+     # -mat_view ::ascii_info_detail names the exchange of the overlapped product once it has run
+     test:
+       suffix: cuda_view_halo_2
+       nsize: 2
+       args: -kind edge -n 400 -slice_heights 32 -mat_modsell_pinned_halo {{0 1}separate output} -use_gpu_aware_mpi 0 -view_after_products ::ascii_info_detail
+       filter: grep "GPU product" | sort -u
    testset:
      requires: cuda
      args: -vec_type standard

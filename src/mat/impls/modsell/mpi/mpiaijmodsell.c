@@ -436,6 +436,18 @@ static PetscErrorCode MatView_MPIAIJModSELL(Mat A, PetscViewer viewer)
   PetscCall(MatModSELLView_Private(A, viewer));
 #if defined(PETSC_HAVE_CUDA)
   PetscCall(MatMPIAIJModSELLViewCUSPARSE_Private(A, viewer));
+  {
+    const MSMPIHalo  *h = &mm->halo;
+    PetscBool         iascii;
+    PetscViewerFormat format;
+
+    /* -mat_view ::ascii_info_detail, once the overlapped device product has run (its exchange is set up): how it
+       exchanges the ghost values (not in ::ascii_info, which -ksp_view prints: the line exists only with CUDA) */
+    PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
+    PetscCall(PetscViewerGetFormat(viewer, &format));
+    if (iascii && format == PETSC_VIEWER_ASCII_INFO_DETAIL && h->Ao && h->overlap)
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  GPU product: the diagonal block's kernel on a second stream while the halo exchange runs (-mat_modsell_overlap), ghost values through %s\n", h->own ? "pinned host buffers of the matrix (-mat_modsell_pinned_halo)" : "PETSc's VecScatter"));
+  }
 #endif
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -633,6 +645,10 @@ static PetscErrorCode MatDuplicate_MPIAIJModSELL(Mat A, MatDuplicateOption op, M
 -  -mat_modsell_pinned_halo <false> - with the overlap and an MPI that is not CUDA-aware (`-use_gpu_aware_mpi 0`), the
    halo through pinned host buffers of the matrix (default: PETSc's `VecScatter`, whose host buffers are pageable; the
    pinned exchange was not faster with 2 processes sharing an H100 and is not measured on 2 GPUs yet)
+
+   Note:
+   `-mat_view ::ascii_info_detail` (PETSc with CUDA, once the overlapped product has run) names how the product
+   exchanges the ghost values.
 
    Level: beginner
 
