@@ -258,22 +258,25 @@ extern "C" MS_BJS_CONFIGURE(MSBJSConfigure_CUDA)
   if (!force_global && need <= (size_t)optin) {
     *use_shared = 1;
     *smem       = need;
-    if (need > 48 * 1024) { /* beyond the default limit: opt in (paper 000, after eq. 4.15) */
+    if (need > 48 * 1024) { /* beyond the default limit: opt in (paper 000, after eq. 4.15). The limit is the kernel's,
+                               shared by every PCBJSMOOTH (e.g. one per GAMG level): raised to the device's opt-in
+                               maximum, so that a later configuration needing less does not lower it under an earlier
+                               one's launches (a level's sweep then failed with "invalid argument") */
       switch (inner) {
       case MS_BJS_INNER_JACOBI:
-        err = bjs_raise_limit<MS_BJS_INNER_JACOBI>((int)need);
+        err = bjs_raise_limit<MS_BJS_INNER_JACOBI>(optin);
         break;
       case MS_BJS_INNER_GS:
-        err = bjs_raise_limit<MS_BJS_INNER_GS>((int)need);
+        err = bjs_raise_limit<MS_BJS_INNER_GS>(optin);
         break;
       case MS_BJS_INNER_SGS:
-        err = bjs_raise_limit<MS_BJS_INNER_SGS>((int)need);
+        err = bjs_raise_limit<MS_BJS_INNER_SGS>(optin);
         break;
       case MS_BJS_INNER_CHEBY:
-        err = bjs_raise_limit<MS_BJS_INNER_CHEBY>((int)need);
+        err = bjs_raise_limit<MS_BJS_INNER_CHEBY>(optin);
         break;
       default:
-        err = bjs_raise_limit<MS_BJS_INNER_CG>((int)need);
+        err = bjs_raise_limit<MS_BJS_INNER_CG>(optin);
       }
       if (err) return (int)err;
     }
