@@ -11,16 +11,24 @@ to its iterations when it took more).\n\
   -check_copies          : compare the CpuToGpu + GpuToCpu counts of KSPSolve (PETSc with a device)\n\
   -view_levels           : print norms of PCMG's level operators and interpolations, per type (a diagnostic)\n\
   -vblocks               : give the matrix variable block sizes (dof, alternating with 1 where dof > 1) for PCVPBJACOBI\n\
+  -problem <name>        : instead of the DMDA, a system of the problem suite (examples/problems/problems.h: -problem fvm\n\
+                           -n 8 -cell tet is the FVM Poisson problem on tetrahedra; its other options apply), set with\n\
+                           KSPSetOperators() (no DM: PCMG and PCFIELDSPLIT by components need the DMDA)\n\
 Every other option (-ksp_type, -pc_type, -pc_gamg_*, -mg_levels_*, ...) applies to both solves.\n";
 
 #include <petscdmda.h>
 #include <petscksp.h>
 #include <petscmodsell.h>
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-function" /* the suite's readers and writers are not used here */
+#include "../../examples/problems/problems.h"
+#pragma GCC diagnostic pop
 
 typedef struct {
   PetscInt  dof;
   PetscBool vblocks;
   PetscBool view_levels;
+  PetscBool problem; /* -problem given: a system of the problem suite instead of the DMDA */
 } AppCtx;
 
 /* -view_levels (a diagnostic, not part of the tests' outputs): for each level of a PCMG, the norms of its operator
@@ -187,34 +195,52 @@ static PetscErrorCode CopyCounts(PetscLogEvent ev, PetscLogDouble *n)
 /* Solve with matrices of one type: iterations, converged reason, copies in KSPSolve */
 static PetscErrorCode Solve(MPI_Comm comm, PetscInt n, AppCtx *app, const char *mtype, PetscLogStage stage, PetscInt *its, KSPConvergedReason *reason, PetscLogDouble *copies)
 {
-  DM             da;
+  DM             da = NULL;
   KSP            ksp;
   PetscBool      cuda;
   PetscLogEvent  ev;
   PetscLogDouble c0, c1;
+  Problem        p;
+  Mat            A = NULL;
+  Vec            b = NULL, x = NULL;
 
   PetscFunctionBeginUser;
-  PetscCall(DMDACreate3d(comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, n, n, n, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, app->dof, 1, NULL, NULL, NULL, &da));
-  PetscCall(DMSetUp(da));
-  PetscCall(DMSetMatType(da, mtype));
   /* vectors where the matrix type computes: a CUDA vector for modsell and the cusparse types (PETSc with CUDA) */
   cuda = PETSC_FALSE;
 #if defined(PETSC_HAVE_CUDA)
   PetscCall(PetscStrendswith(mtype, MATMODSELL, &cuda)); /* modsell, aijmodsell, seqaijmodsell, mpiaijmodsell */
   if (!cuda) PetscCall(PetscStrInList(mtype, "aijcusparse,seqaijcusparse,mpiaijcusparse", ',', &cuda));
 #endif
-  PetscCall(DMSetVecType(da, cuda ? VECCUDA : VECSTANDARD));
   PetscCall(KSPCreate(comm, &ksp));
-  PetscCall(KSPSetDM(ksp, da));
-  PetscCall(KSPSetComputeOperators(ksp, ComputeMatrix, app));
-  PetscCall(KSPSetComputeRHS(ksp, ComputeRHS, app));
+  if (app->problem) { /* the problem suite's system, its right-hand side */
+    PetscCall(ProblemInitialize(comm, &p));
+    PetscCall(ProblemSetFromOptions(&p));
+    PetscCall(ProblemGenerate(&p));
+    PetscCall(ProblemCreateMat(&p, NULL, mtype, &A));
+    PetscCall(MatCreateVecs(A, &x, &b));
+    if (cuda) {
+      PetscCall(VecSetType(x, VECCUDA));
+      PetscCall(VecSetType(b, VECCUDA));
+    }
+    PetscCall(ProblemSetVec(&p, p.s.rhs, b));
+    PetscCall(VecSet(x, 0.0));
+    PetscCall(KSPSetOperators(ksp, A, A));
+  } else {
+    PetscCall(DMDACreate3d(comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, n, n, n, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, app->dof, 1, NULL, NULL, NULL, &da));
+    PetscCall(DMSetUp(da));
+    PetscCall(DMSetMatType(da, mtype));
+    PetscCall(DMSetVecType(da, cuda ? VECCUDA : VECSTANDARD));
+    PetscCall(KSPSetDM(ksp, da));
+    PetscCall(KSPSetComputeOperators(ksp, ComputeMatrix, app));
+    PetscCall(KSPSetComputeRHS(ksp, ComputeRHS, app));
+  }
   PetscCall(KSPSetFromOptions(ksp));
   PetscCall(PetscLogStagePush(stage)); /* -log_view: each type's solves in a stage of its own */
   PetscCall(KSPSetUp(ksp));
   if (app->view_levels) PetscCall(ViewLevels(ksp, mtype, "after KSPSetUp"));
   PetscCall(PetscLogEventGetId("KSPSolve", &ev));
   PetscCall(CopyCounts(ev, &c0));
-  PetscCall(KSPSolve(ksp, NULL, NULL));
+  PetscCall(KSPSolve(ksp, b, x));
   PetscCall(CopyCounts(ev, &c1));
   PetscCall(PetscLogStagePop());
   *copies = c1 - c0;
@@ -223,13 +249,19 @@ static PetscErrorCode Solve(MPI_Comm comm, PetscInt n, AppCtx *app, const char *
   PetscCall(KSPGetConvergedReason(ksp, reason));
   PetscCall(KSPDestroy(&ksp));
   PetscCall(DMDestroy(&da));
+  if (app->problem) {
+    PetscCall(VecDestroy(&x));
+    PetscCall(VecDestroy(&b));
+    PetscCall(MatDestroy(&A));
+    PetscCall(ProblemDestroy(&p));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 int main(int argc, char **argv)
 {
   MPI_Comm           comm;
-  AppCtx             app = {1, PETSC_FALSE, PETSC_FALSE};
+  AppCtx             app = {1, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE};
   PetscInt           n = 12, its[2], atol = 2;
   PetscReal          rtol = 0.1;
   PetscBool          check = PETSC_FALSE;
@@ -254,6 +286,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsBool("-view_levels", "Print norms of PCMG's level operators and interpolations (a diagnostic)", "", app.view_levels, &app.view_levels, NULL));
   PetscCall(PetscOptionsBool("-vblocks", "Variable block sizes (for PCVPBJACOBI)", "", app.vblocks, &app.vblocks, NULL));
   PetscOptionsEnd();
+  PetscCall(PetscOptionsHasName(NULL, NULL, "-problem", &app.problem));
 
   /* the reference first, so that neither pays for the other's first use of the device */
   PetscCall(PetscLogStageRegister("Tested type", &stage[0]));
@@ -351,6 +384,32 @@ int main(int argc, char **argv)
       test:
          suffix: fieldsplit
 
+   testset:
+      # the FVM Poisson problem on tetrahedra (examples/problems/problems.h; no DM): GAMG variants, point-block
+      # Jacobi, block Jacobi + ILU(0), ILU and ICC
+      requires: !cuda
+      output_file: output/ex1_agree.out
+      args: -problem fvm -n 8 -cell tet -ksp_type cg -ksp_rtol 1e-8
+      test:
+         suffix: fvm_gamg
+         nsize: {{1 3}}
+         args: -pc_type gamg -pc_gamg_agg_nsmooths {{0 1}}
+      test:
+         suffix: fvm_gamg_levels
+         nsize: {{1 3}}
+         args: -pc_type gamg -mg_levels_ksp_type richardson -mg_levels_pc_type {{jacobi bjsmooth}}
+      test:
+         suffix: fvm_pbjacobi
+         nsize: {{1 3}}
+         args: -pc_type pbjacobi
+      test:
+         suffix: fvm_bjacobi_ilu
+         nsize: {{1 3}}
+         args: -pc_type bjacobi -sub_pc_type ilu
+      test:
+         suffix: fvm_factor
+         args: -pc_type {{ilu icc}}
+
    # the same on the GPU against aijcusparse, with the copies of the solve
    testset:
       requires: cuda
@@ -398,5 +457,27 @@ int main(int argc, char **argv)
       test:
          suffix: cuda_bjacobi_ilu
          args: -n 10 -ksp_rtol 1e-8 -ksp_type gmres -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_solver_type cusparse
+
+   # the FVM problem on the GPU against aijcusparse, with the copies of the solve
+   testset:
+      requires: cuda
+      output_file: output/ex1_agree_copies.out
+      args: -ref_mat_type aijcusparse -check_copies -use_gpu_aware_mpi 0 -problem fvm -n 8 -cell tet -ksp_type cg -ksp_rtol 1e-8
+      test:
+         suffix: cuda_fvm_gamg
+         nsize: {{1 3}}
+         args: -pc_type gamg -pc_gamg_agg_nsmooths {{0 1}}
+      test:
+         suffix: cuda_fvm_gamg_levels
+         args: -pc_type gamg -mg_levels_ksp_type richardson -mg_levels_pc_type {{jacobi bjsmooth}}
+      test:
+         suffix: cuda_fvm_pbjacobi
+         args: -pc_type pbjacobi
+      test:
+         suffix: cuda_fvm_bjacobi_ilu
+         args: -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_solver_type cusparse
+      test:
+         suffix: cuda_fvm_factor
+         args: -pc_type {{ilu icc}} -pc_factor_mat_solver_type cusparse
 
 TEST*/
