@@ -405,7 +405,16 @@ int main(int argc, char **argv)
          nsize: {{1 3}}
          args: -pc_type gamg -mg_levels_ksp_type richardson -mg_levels_pc_type neumann -mg_levels_pc_neumann_warn 0
       test:
-         # brbilu is not a convergent smoother for CG's symmetric V-cycle here (indefinite with both types): GMRES
+         # with GAMG's default Chebyshev level smoother (its estimates adapt to the preconditioned levels)
+         suffix: fvm_gamg_cheby_brbilu
+         nsize: {{1 3}}
+         args: -pc_type gamg -mg_levels_pc_type brbilu -mg_levels_pc_brbilu_symmetric
+      test:
+         suffix: fvm_gamg_cheby_ruiz
+         nsize: {{1 3}}
+         args: -pc_type gamg -mg_levels_pc_type ruiz
+      test:
+         # brbilu is not a convergent Richardson smoother for CG's symmetric V-cycle here (indefinite with both types): GMRES
          suffix: fvm_gamg_brbilu
          nsize: {{1 3}}
          args: -pc_type gamg -mg_levels_ksp_type richardson -mg_levels_pc_type brbilu -ksp_type gmres
