@@ -110,7 +110,7 @@ static __device__ __forceinline__ bool brb_next_chunk(const int *__restrict__ lp
 /* one lane's row of a chunk: s (valid: s is a row of the chunk), p = s - r0 its place in the block, n slots to sum
    (the first BRB_PF in registers), acc: the forward right-hand side b[sperm[s]] or the backward dinv_s y_s; k0: its
    first slot to sum (0 forward, nl backward), x0: sperm[s] (backward). Slots are addressed from the block's first slot
-   (cb, vb: col and v at slot (r0, 0)) by the 32-bit offset p + k R (one application 1.5% faster than 64-bit slot
+   (cb, vb: col and v at slot (r0, 0)) by the 32-bit offset p + k R (one application 0.4-1.5% faster than 64-bit slot
    numbers on the H100, docs/brbilu.md). */
 template <typename T>
 struct brb_chunk {
