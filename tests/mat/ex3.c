@@ -1,7 +1,8 @@
 static char help[] = "MATMODSELL conversions and copies: MatConvert (initial, in place, reuse) both ways, MatSetType on\n\
 an assembled AIJ matrix, MatDuplicate (copy values, no values, shared pattern), MatCopy, MatAXPY with\n\
 another pattern, MatTranspose, MatCreateSubMatrix, conversion to dense. Checks types, settings and\n\
-products against AIJ. Matrix options as in ex1.\n";
+products against AIJ. Matrix options as in ex1.\n\
+  -other_type <type> : instead, conversions to MATMODSELL from this other AIJ type (aijperm, aijcusparse, ...)\n";
 
 #include <mstest.h>
 
@@ -125,6 +126,43 @@ int main(int argc, char **argv)
   PetscCall(MSTestCreateMat(c.comm, &csr, MATAIJ, &A));
   PetscCall(MSTestPrintSplit(A));
   PetscCall(MSTestRandomCreate(c.comm, &c.rnd));
+
+  { /* -other_type: from another AIJ subclass, which PETSc would convert entry by entry (MatConvert_Basic) */
+    char      other[64] = "";
+    PetscBool flg;
+
+    PetscCall(PetscOptionsGetString(NULL, NULL, "-other_type", other, sizeof(other), &flg));
+    if (flg) {
+      Mat         O;
+      char        name[128];
+      PetscErrorCode (*conv)(void) = NULL;
+      const char *otype;
+
+      PetscCall(MatConvert(A, other, MAT_INITIAL_MATRIX, &O));
+      PetscCall(PetscObjectGetType((PetscObject)O, &otype));
+      PetscCall(MatConvert(O, MATMODSELL, MAT_INITIAL_MATRIX, &B));
+      PetscCall(CheckModSELL(&c, "MatConvert(other AIJ type, modsell, MAT_INITIAL_MATRIX)", A, B));
+      PetscCall(PetscObjectTypeCompare((PetscObject)O, otype, &is));
+      PetscCall(Report(&c, "  the source keeps its type", is));
+      PetscCall(PetscSNPrintf(name, sizeof(name), "MatConvert_%s_modsell_C", otype));
+      PetscCall(PetscObjectQueryFunction((PetscObject)B, name, &conv));
+      PetscCall(Report(&c, "  a conversion from its type is registered (not PETSc's entry by entry)", (PetscBool)!!conv));
+      PetscCall(MatScale(O, -2.0));
+      PetscCall(MatScale(A, -2.0));
+      PetscCall(MatConvert(O, MATMODSELL, MAT_REUSE_MATRIX, &B));
+      PetscCall(CheckModSELL(&c, "MatConvert(other AIJ type, modsell, MAT_REUSE_MATRIX) after new values", A, B));
+      PetscCall(MatConvert(O, MATMODSELL, MAT_INPLACE_MATRIX, &O));
+      PetscCall(CheckModSELL(&c, "MatConvert(other AIJ type, modsell, MAT_INPLACE_MATRIX)", A, O));
+      PetscCall(MatDestroy(&O));
+      PetscCall(MatDestroy(&B));
+      PetscCall(PetscPrintf(c.comm, "%s\n", c.nfail ? "FAILED" : "OK"));
+      PetscCall(PetscRandomDestroy(&c.rnd));
+      PetscCall(MatDestroy(&A));
+      PetscCall(MSTestCSRDestroy(&csr));
+      PetscCall(PetscFinalize());
+      return 0;
+    }
+  }
 
   /* MatConvert AIJ -> MATMODSELL, new matrix */
   PetscCall(MatConvert(A, MATMODSELL, MAT_INITIAL_MATRIX, &B));
@@ -340,6 +378,21 @@ int main(int argc, char **argv)
      suffix: merge_settings
      nsize: {{1 2}separate output}
      args: -kind lap2d -nx 17 -ny 13 -check_merge_settings
+     filter: grep -v "local rows"
+
+   # from other AIJ types (aijperm on the CPU; aijcusparse on the GPU)
+   test:
+     suffix: other_perm
+     nsize: {{1 3}}
+     args: -kind lap2d -nx 17 -ny 13 -other_type aijperm
+     output_file: output/ex3_other.out
+     filter: grep -v "local rows"
+   test:
+     suffix: cuda_other_cusparse
+     requires: cuda
+     nsize: {{1 3}}
+     args: -kind lap2d -nx 17 -ny 13 -other_type aijcusparse -vec_type cuda
+     output_file: output/ex3_other.out
      filter: grep -v "local rows"
 
    testset:

@@ -500,11 +500,37 @@ static PetscErrorCode MatConvert_MPIAIJ_MPIAIJModSELL(Mat A, MatType type, MatRe
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode MatComposeAll_MPIAIJModSELL(Mat B, PetscBool set)
+/* From another MATMPIAIJ subclass (mpiaijcusparse, ...; MatConvert() would copy entry by entry): the same, once the
+   blocks' values are on the host (MatGetRow() reads the host arrays) */
+static PetscErrorCode MatConvert_MPIAIJOther_MPIAIJModSELL(Mat A, MatType type, MatReuse reuse, Mat *newmat)
 {
-  Mat_MPIAIJModSELL *mm = (Mat_MPIAIJModSELL *)B->spptr;
+  Mat                Ad, Ao;
+  const PetscScalar *aa;
 
   PetscFunctionBegin;
+  PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, &Ao, NULL));
+  PetscCall(MatSeqAIJGetArrayRead(Ad, &aa));
+  PetscCall(MatSeqAIJRestoreArrayRead(Ad, &aa));
+  PetscCall(MatSeqAIJGetArrayRead(Ao, &aa));
+  PetscCall(MatSeqAIJRestoreArrayRead(Ao, &aa));
+  PetscCall(MatConvert_MPIAIJ_MPIAIJModSELL(A, type, reuse, newmat));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatComposeAll_MPIAIJModSELL(Mat B, PetscBool set)
+{
+  Mat_MPIAIJModSELL *mm       = (Mat_MPIAIJModSELL *)B->spptr;
+  const char *const  others[] = {"mpiaijcusparse", "mpiaijhipsparse", "mpiaijkokkos", "mpiaijperm", "mpiaijsell", "mpiaijmkl"};
+
+  PetscFunctionBegin;
+  for (size_t i = 0; i < PETSC_STATIC_ARRAY_LENGTH(others); i++) { /* as for MATSEQAIJMODSELL */
+    char name[128];
+
+    PetscCall(PetscSNPrintf(name, sizeof(name), "MatConvert_%s_mpiaijmodsell_C", others[i]));
+    PetscCall(PetscObjectComposeFunction((PetscObject)B, name, set ? MatConvert_MPIAIJOther_MPIAIJModSELL : NULL));
+    PetscCall(PetscSNPrintf(name, sizeof(name), "MatConvert_%s_modsell_C", others[i]));
+    PetscCall(PetscObjectComposeFunction((PetscObject)B, name, set ? MatConvert_MPIAIJOther_MPIAIJModSELL : NULL));
+  }
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatMPIAIJSetPreallocation_C", set ? MatMPIAIJSetPreallocation_MPIAIJModSELL : mm->prealloc));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatConvert_mpiaij_mpiaijmodsell_C", set ? MatConvert_MPIAIJ_MPIAIJModSELL : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatConvert_mpiaij_modsell_C", set ? MatConvert_MPIAIJ_MPIAIJModSELL : NULL));

@@ -305,9 +305,55 @@ static PetscErrorCode MatView_SeqAIJModSELL(Mat A, PetscViewer viewer)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* From another MATSEQAIJ subclass (aijcusparse, aijkokkos, aijperm, ...), whose conversion to this type PETSc does not
+   know: MatConvert() would take MatConvert_Basic(), a MatSetValues() per entry (tens of seconds at 10^8 nonzeros), and
+   PETSc has no fast conversion of aijcusparse to MATSEQAIJ either. A MATSEQAIJ copy made from the CSR arrays (the
+   values first brought to the host), converted in place. */
+static PetscErrorCode MatConvert_SeqAIJOther_SeqAIJModSELL(Mat A, MatType type, MatReuse reuse, Mat *newmat)
+{
+  Mat                B;
+  const PetscInt    *ai, *aj;
+  const PetscScalar *aa;
+  PetscInt           m;
+  PetscBool          done;
+
+  PetscFunctionBegin;
+  if (reuse == MAT_REUSE_MATRIX) {
+    PetscCall(MatCopy(A, *newmat, SAME_NONZERO_PATTERN));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(MatSeqAIJGetArrayRead(A, &aa)); /* a device type copies its values to the host here */
+  PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &m, &ai, &aj, &done));
+  PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatConvert() to %s: the %s matrix gave no CSR arrays", type, ((PetscObject)A)->type_name);
+  PetscCall(MatCreate(PetscObjectComm((PetscObject)A), &B));
+  PetscCall(MatSetSizes(B, A->rmap->n, A->cmap->n, A->rmap->N, A->cmap->N));
+  PetscCall(MatSetBlockSizesFromMats(B, A, A));
+  PetscCall(MatSetType(B, MATSEQAIJ));
+  PetscCall(MatSeqAIJSetPreallocationCSR(B, ai, aj, aa));
+  PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &m, &ai, &aj, &done));
+  PetscCall(MatSeqAIJRestoreArrayRead(A, &aa));
+  PetscCall(MatPropagateSymmetryOptions(A, B));
+  PetscCall(MatConvert_SeqAIJ_SeqAIJModSELL(B, type, MAT_INPLACE_MATRIX, &B));
+  if (reuse == MAT_INPLACE_MATRIX) PetscCall(MatHeaderReplace(A, &B));
+  else *newmat = B;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode MatComposeAll_SeqAIJModSELL(Mat B, PetscBool set)
 {
+  /* the MATSEQAIJ subclasses converted by MatConvert_SeqAIJOther_SeqAIJModSELL() (MatConvert() looks for
+     "MatConvert_<source type>_<target type>_C" on a matrix of the target type) */
+  const char *const others[] = {"seqaijcusparse", "seqaijhipsparse", "seqaijkokkos", "seqaijperm", "seqaijsell", "seqaijmkl"};
+
   PetscFunctionBegin;
+  for (size_t i = 0; i < PETSC_STATIC_ARRAY_LENGTH(others); i++) {
+    char name[128];
+
+    PetscCall(PetscSNPrintf(name, sizeof(name), "MatConvert_%s_seqaijmodsell_C", others[i]));
+    PetscCall(PetscObjectComposeFunction((PetscObject)B, name, set ? MatConvert_SeqAIJOther_SeqAIJModSELL : NULL));
+    PetscCall(PetscSNPrintf(name, sizeof(name), "MatConvert_%s_modsell_C", others[i]));
+    PetscCall(PetscObjectComposeFunction((PetscObject)B, name, set ? MatConvert_SeqAIJOther_SeqAIJModSELL : NULL));
+  }
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatConvert_seqaijmodsell_seqaij_C", set ? MatConvert_SeqAIJModSELL_SeqAIJ : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatConvert_seqaij_seqaijmodsell_C", set ? MatConvert_SeqAIJ_SeqAIJModSELL : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatConvert_seqaij_modsell_C", set ? MatConvert_SeqAIJ_SeqAIJModSELL : NULL));
