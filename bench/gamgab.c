@@ -10,26 +10,7 @@ setup no slower, time per iteration >= 1.1x), free of the spread between separat
   -timings <1> : 0 prints no times (tests)\n\
 Every other option (-ksp_*, -pc_gamg_*, -mg_levels_*) applies to the solver (CG + GAMG to rtol 1e-8 unless given).\n";
 
-#include <petscksp.h>
-#include <petscmodsell.h>
-#include <petsctime.h>
-#if defined(PETSC_HAVE_CUDA)
-  #include <petscdevice_cuda.h>
-#endif
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunused-function"
-#include "../examples/problems/problems.h"
-#pragma GCC diagnostic pop
-
-static PetscErrorCode Sync(MPI_Comm comm)
-{
-  PetscFunctionBegin;
-#if defined(PETSC_HAVE_CUDA)
-  PetscCallCUDA(cudaDeviceSynchronize());
-#endif
-  PetscCallMPI(MPI_Barrier(comm));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+#include "gamgbench.h"
 
 typedef struct {
   double   assembly, setup, solve; /* seconds */
@@ -44,35 +25,28 @@ static PetscErrorCode RunType(Problem *p, MatType type, PetscLogStage stage, Run
   Mat                A;
   Vec                x, b;
   KSP                ksp;
-  PC                 pc;
   KSPConvergedReason reason;
   PetscLogDouble     t0, t1, t2, t3;
 
   PetscFunctionBegin;
   PetscCall(PetscLogStagePush(stage)); /* -log_view: each type's events in a stage of its own */
-  PetscCall(Sync(comm));
+  PetscCall(GBSync(comm));
   PetscCall(PetscTime(&t0));
   PetscCall(ProblemCreateMat(p, NULL, type, &A));
-  PetscCall(Sync(comm));
+  PetscCall(GBSync(comm));
   PetscCall(PetscTime(&t1));
   r->assembly = t1 - t0;
   PetscCall(MatCreateVecs(A, &x, &b));
   PetscCall(ProblemSetVec(p, p->s.rhs, b));
   PetscCall(VecSet(x, 0.0));
-  PetscCall(KSPCreate(comm, &ksp));
-  PetscCall(KSPSetOperators(ksp, A, A));
-  PetscCall(KSPSetType(ksp, KSPCG));
-  PetscCall(KSPGetPC(ksp, &pc));
-  PetscCall(PCSetType(pc, PCGAMG));
-  PetscCall(KSPSetTolerances(ksp, 1e-8, PETSC_CURRENT, PETSC_CURRENT, PETSC_CURRENT));
-  PetscCall(KSPSetFromOptions(ksp));
-  PetscCall(Sync(comm));
+  PetscCall(GBCreateSolver(A, &ksp));
+  PetscCall(GBSync(comm));
   PetscCall(PetscTime(&t1));
   PetscCall(KSPSetUp(ksp));
-  PetscCall(Sync(comm));
+  PetscCall(GBSync(comm));
   PetscCall(PetscTime(&t2));
   PetscCall(KSPSolve(ksp, b, x));
-  PetscCall(Sync(comm));
+  PetscCall(GBSync(comm));
   PetscCall(PetscTime(&t3));
   PetscCall(KSPGetIterationNumber(ksp, &r->its));
   PetscCall(KSPGetConvergedReason(ksp, &reason));

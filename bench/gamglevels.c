@@ -16,26 +16,7 @@ iteration counts may differ from a plain PCGAMG solve's.\n\
   -timings <1>   : 0 prints no times (tests)\n\
 Every other option (-ksp_type, -pc_gamg_*, -mg_levels_*) applies to the solver (CG + GAMG unless given).\n";
 
-#include <petscksp.h>
-#include <petscmodsell.h>
-#include <petsctime.h>
-#if defined(PETSC_HAVE_CUDA)
-  #include <petscdevice_cuda.h>
-#endif
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunused-function"
-#include "../examples/problems/problems.h"
-#pragma GCC diagnostic pop
-
-static PetscErrorCode Sync(MPI_Comm comm)
-{
-  PetscFunctionBegin;
-#if defined(PETSC_HAVE_CUDA)
-  PetscCallCUDA(cudaDeviceSynchronize());
-#endif
-  PetscCallMPI(MPI_Barrier(comm));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+#include "gamgbench.h"
 
 static int CmpDouble(const void *a, const void *b)
 {
@@ -55,10 +36,10 @@ static PetscErrorCode TimeMult(Mat A, Vec x, Vec y, PetscInt reps, PetscInt samp
   for (PetscInt k = 0; k < samples; k++) {
     PetscLogDouble t0, t1;
 
-    PetscCall(Sync(comm));
+    PetscCall(GBSync(comm));
     PetscCall(PetscTime(&t0));
     for (PetscInt i = 0; i < reps; i++) PetscCall(MatMult(A, x, y));
-    PetscCall(Sync(comm));
+    PetscCall(GBSync(comm));
     PetscCall(PetscTime(&t1));
     s[k] = (t1 - t0) / (double)reps;
   }
@@ -145,17 +126,12 @@ int main(int argc, char **argv)
   PetscCall(MatCreateVecs(A, &x, &b));
   PetscCall(ProblemSetVec(&p, p.s.rhs, b));
 
-  PetscCall(KSPCreate(comm, &ksp));
-  PetscCall(KSPSetOperators(ksp, A, A));
-  PetscCall(KSPSetType(ksp, KSPCG));
+  PetscCall(GBCreateSolver(A, &ksp));
   PetscCall(KSPGetPC(ksp, &pc));
-  PetscCall(PCSetType(pc, PCGAMG));
-  PetscCall(KSPSetTolerances(ksp, 1e-8, PETSC_CURRENT, PETSC_CURRENT, PETSC_CURRENT));
-  PetscCall(KSPSetFromOptions(ksp));
-  PetscCall(Sync(comm));
+  PetscCall(GBSync(comm));
   PetscCall(PetscTime(&t0));
   PetscCall(KSPSetUp(ksp));
-  PetscCall(Sync(comm));
+  PetscCall(GBSync(comm));
   PetscCall(PetscTime(&t1));
   tsetup = t1 - t0;
   PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCMG, &flg));
@@ -193,11 +169,11 @@ int main(int argc, char **argv)
     else PetscCall(MatMult(L, lx, ly));
     /* the conversion as the coarse levels would pay it: the operator's values to the host, MATMODSELL's image and
        its upload (in the first product) */
-    PetscCall(Sync(comm));
+    PetscCall(GBSync(comm));
     PetscCall(PetscTime(&c0));
     PetscCall(ConvertCopy(L, MATMODSELL, &B));
     PetscCall(MatMult(B, lx, lz));
-    PetscCall(Sync(comm));
+    PetscCall(GBSync(comm));
     PetscCall(PetscTime(&c1));
     if (timings) PetscCall(TimeMult(B, lx, lz, reps, samples, &tb));
     else PetscCall(MatMult(B, lx, lz));
@@ -238,10 +214,10 @@ int main(int argc, char **argv)
       PetscCall(VecSet(x, 0.0));
       PetscCall(KSPSolve(ksp, b, x));
       PetscCall(VecSet(x, 0.0));
-      PetscCall(Sync(comm));
+      PetscCall(GBSync(comm));
       PetscCall(PetscTime(&t0));
       PetscCall(KSPSolve(ksp, b, x));
-      PetscCall(Sync(comm));
+      PetscCall(GBSync(comm));
       PetscCall(PetscTime(&t1));
       PetscCall(KSPGetIterationNumber(ksp, &n));
       its[v] = n;

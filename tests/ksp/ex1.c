@@ -118,6 +118,23 @@ static PetscErrorCode ViewLevels(KSP ksp, const char *mtype, const char *when)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the local values of v (host or device memory) into the host vector h of the same layout */
+static PetscErrorCode CopyToHostVec(Vec v, Vec h)
+{
+  const PetscScalar *a;
+  PetscScalar       *b;
+  PetscInt           m;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetLocalSize(v, &m));
+  PetscCall(VecGetArrayRead(v, &a));
+  PetscCall(VecGetArrayWrite(h, &b));
+  PetscCall(PetscArraycpy(b, a, m));
+  PetscCall(VecRestoreArrayWrite(h, &b));
+  PetscCall(VecRestoreArrayRead(v, &a));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* -check_level_pcs: each level's preconditioner (levels 1..L-1; level 0 is the coarse solver) applied to a random
    vector of the level's vector type, against the same preconditioner type, with the same options prefix, set up on a
    MATAIJ copy of the level's operator and applied to the same vector on the host (the PCs' CPU reference paths).
@@ -164,18 +181,7 @@ static PetscErrorCode CheckLevelPCs(KSP ksp, const char *mtype, AppCtx *app)
     PetscCall(MatCreateVecs(Ah, &xh, &yh));
     PetscCall(VecSetType(xh, VECSTANDARD));
     PetscCall(VecSetType(yh, VECSTANDARD));
-    {
-      const PetscScalar *a;
-      PetscScalar       *b;
-      PetscInt           m;
-
-      PetscCall(VecGetLocalSize(x, &m));
-      PetscCall(VecGetArrayRead(x, &a));
-      PetscCall(VecGetArrayWrite(xh, &b));
-      PetscCall(PetscArraycpy(b, a, m));
-      PetscCall(VecRestoreArrayWrite(xh, &b));
-      PetscCall(VecRestoreArrayRead(x, &a));
-    }
+    PetscCall(CopyToHostVec(x, xh));
     PetscCall(PCCreate(PetscObjectComm((PetscObject)A), &ref));
     PetscCall(PCSetOptionsPrefix(ref, prefix));
     PetscCall(PCSetType(ref, ptype));
@@ -184,18 +190,7 @@ static PetscErrorCode CheckLevelPCs(KSP ksp, const char *mtype, AppCtx *app)
     PetscCall(PCSetUp(ref));
     PetscCall(PCApply(ref, xh, yh));
     PetscCall(VecDuplicate(yh, &yd));
-    { /* y (any memory) into the host vector yd, then yd - yh */
-      const PetscScalar *a;
-      PetscScalar       *b;
-      PetscInt           m;
-
-      PetscCall(VecGetLocalSize(y, &m));
-      PetscCall(VecGetArrayRead(y, &a));
-      PetscCall(VecGetArrayWrite(yd, &b));
-      PetscCall(PetscArraycpy(b, a, m));
-      PetscCall(VecRestoreArrayWrite(yd, &b));
-      PetscCall(VecRestoreArrayRead(y, &a));
-    }
+    PetscCall(CopyToHostVec(y, yd)); /* then yd - yh */
     PetscCall(VecAXPY(yd, -1.0, yh));
     PetscCall(VecNorm(yd, NORM_2, &nd));
     PetscCall(VecNorm(yh, NORM_2, &nr));
