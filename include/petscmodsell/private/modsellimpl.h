@@ -277,6 +277,7 @@ PETSC_INTERN PetscErrorCode MatModSELLReadOptions_Private(Mat, PetscOptionItems)
    making a matrix a MATMODSELL type (vector type, options) or its parent type again */
 PETSC_INTERN PetscErrorCode MatModSELLView_Private(Mat, PetscViewer);
 PETSC_INTERN PetscErrorCode MatModSELLConvertBegin_Private(Mat, MatReuse, Mat *, PetscBool *);
+PETSC_INTERN PetscErrorCode MatModSELLComposeConvertFromOthers_Private(Mat, const char[], PetscErrorCode (*)(Mat, MatType, MatReuse, Mat *), PetscBool);
 PETSC_INTERN PetscErrorCode MatModSELLSetType_Private(Mat, MatType);
 PETSC_INTERN PetscErrorCode MatModSELLResetType_Private(Mat, MatType);
 

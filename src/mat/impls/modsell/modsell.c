@@ -563,6 +563,26 @@ PetscErrorCode MatModSELLView_Private(Mat A, PetscViewer viewer)
 
 /* The start of a conversion between a MATMODSELL type and its parent type: MAT_REUSE_MATRIX copies the values into
    *newmat and is all there is to do (*done); MAT_INITIAL_MATRIX converts a duplicate of A, MAT_INPLACE_MATRIX A itself */
+/* The conversions to this type from the other AIJ subclasses (prefix "seq" or "mpi"), whose conversion PETSc does not
+   know (MatConvert() would take MatConvert_Basic(), a MatSetValues() per entry): MatConvert() looks for
+   "MatConvert_<source type>_<target type>_C" on a matrix of the target type, under the target's type name and under
+   "modsell" */
+PetscErrorCode MatModSELLComposeConvertFromOthers_Private(Mat B, const char prefix[], PetscErrorCode (*conv)(Mat, MatType, MatReuse, Mat *), PetscBool set)
+{
+  const char *const others[] = {"aijcusparse", "aijhipsparse", "aijkokkos", "aijperm", "aijsell", "aijmkl"};
+
+  PetscFunctionBegin;
+  for (size_t i = 0; i < PETSC_STATIC_ARRAY_LENGTH(others); i++) {
+    char name[128];
+
+    PetscCall(PetscSNPrintf(name, sizeof(name), "MatConvert_%s%s_%saijmodsell_C", prefix, others[i], prefix));
+    PetscCall(PetscObjectComposeFunction((PetscObject)B, name, set ? conv : NULL));
+    PetscCall(PetscSNPrintf(name, sizeof(name), "MatConvert_%s%s_modsell_C", prefix, others[i]));
+    PetscCall(PetscObjectComposeFunction((PetscObject)B, name, set ? conv : NULL));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MatModSELLConvertBegin_Private(Mat A, MatReuse reuse, Mat *newmat, PetscBool *done)
 {
   PetscFunctionBegin;

@@ -519,18 +519,10 @@ static PetscErrorCode MatConvert_MPIAIJOther_MPIAIJModSELL(Mat A, MatType type, 
 
 static PetscErrorCode MatComposeAll_MPIAIJModSELL(Mat B, PetscBool set)
 {
-  Mat_MPIAIJModSELL *mm       = (Mat_MPIAIJModSELL *)B->spptr;
-  const char *const  others[] = {"mpiaijcusparse", "mpiaijhipsparse", "mpiaijkokkos", "mpiaijperm", "mpiaijsell", "mpiaijmkl"};
+  Mat_MPIAIJModSELL *mm = (Mat_MPIAIJModSELL *)B->spptr;
 
   PetscFunctionBegin;
-  for (size_t i = 0; i < PETSC_STATIC_ARRAY_LENGTH(others); i++) { /* as for MATSEQAIJMODSELL */
-    char name[128];
-
-    PetscCall(PetscSNPrintf(name, sizeof(name), "MatConvert_%s_mpiaijmodsell_C", others[i]));
-    PetscCall(PetscObjectComposeFunction((PetscObject)B, name, set ? MatConvert_MPIAIJOther_MPIAIJModSELL : NULL));
-    PetscCall(PetscSNPrintf(name, sizeof(name), "MatConvert_%s_modsell_C", others[i]));
-    PetscCall(PetscObjectComposeFunction((PetscObject)B, name, set ? MatConvert_MPIAIJOther_MPIAIJModSELL : NULL));
-  }
+  PetscCall(MatModSELLComposeConvertFromOthers_Private(B, "mpi", MatConvert_MPIAIJOther_MPIAIJModSELL, set));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatMPIAIJSetPreallocation_C", set ? MatMPIAIJSetPreallocation_MPIAIJModSELL : mm->prealloc));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatConvert_mpiaij_mpiaijmodsell_C", set ? MatConvert_MPIAIJ_MPIAIJModSELL : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatConvert_mpiaij_modsell_C", set ? MatConvert_MPIAIJ_MPIAIJModSELL : NULL));

@@ -341,19 +341,8 @@ static PetscErrorCode MatConvert_SeqAIJOther_SeqAIJModSELL(Mat A, MatType type, 
 
 static PetscErrorCode MatComposeAll_SeqAIJModSELL(Mat B, PetscBool set)
 {
-  /* the MATSEQAIJ subclasses converted by MatConvert_SeqAIJOther_SeqAIJModSELL() (MatConvert() looks for
-     "MatConvert_<source type>_<target type>_C" on a matrix of the target type) */
-  const char *const others[] = {"seqaijcusparse", "seqaijhipsparse", "seqaijkokkos", "seqaijperm", "seqaijsell", "seqaijmkl"};
-
   PetscFunctionBegin;
-  for (size_t i = 0; i < PETSC_STATIC_ARRAY_LENGTH(others); i++) {
-    char name[128];
-
-    PetscCall(PetscSNPrintf(name, sizeof(name), "MatConvert_%s_seqaijmodsell_C", others[i]));
-    PetscCall(PetscObjectComposeFunction((PetscObject)B, name, set ? MatConvert_SeqAIJOther_SeqAIJModSELL : NULL));
-    PetscCall(PetscSNPrintf(name, sizeof(name), "MatConvert_%s_modsell_C", others[i]));
-    PetscCall(PetscObjectComposeFunction((PetscObject)B, name, set ? MatConvert_SeqAIJOther_SeqAIJModSELL : NULL));
-  }
+  PetscCall(MatModSELLComposeConvertFromOthers_Private(B, "seq", MatConvert_SeqAIJOther_SeqAIJModSELL, set));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatConvert_seqaijmodsell_seqaij_C", set ? MatConvert_SeqAIJModSELL_SeqAIJ : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatConvert_seqaij_seqaijmodsell_C", set ? MatConvert_SeqAIJ_SeqAIJModSELL : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatConvert_seqaij_modsell_C", set ? MatConvert_SeqAIJ_SeqAIJModSELL : NULL));
