@@ -21,6 +21,7 @@ import copy
 import fnmatch
 import glob
 import json
+import re
 import os
 import subprocess
 import sys
@@ -62,6 +63,19 @@ def find_test_sources(top, build):
   return found
 
 
+def uses_gpu(testdict):
+  """A test uses the GPU when it requires cuda (or hip, sycl, kokkos) or names a GPU type in its arguments."""
+  text = []
+  def walk(d):
+    for k, v in d.items():
+      if isinstance(v, dict):
+        walk(v)
+      elif k in ('requires', 'args', 'suffix') and isinstance(v, str):
+        text.append(v)
+  walk(testdict)
+  return re.search(r'(?<![!\w])(cuda|hip|sycl|kokkos)', ' '.join(text)) is not None
+
+
 def make_generator_class(gmakegentest, testparse, lib, build):
   class ModSELLExamples(gmakegentest.generateExamples):
     """PETSc's test generator, walking our tree and exporting our library's location to the scripts."""
@@ -74,6 +88,7 @@ def make_generator_class(gmakegentest, testparse, lib, build):
       self.ms_errors = []    # [(source, message)]: TEST blocks the harness could not parse
       self.ms_skipped = {}   # label -> reason: tests whose 'requires:' this PETSc does not meet
       self.ms_labels = {}    # label -> make target of every generated (runnable) test
+      self.ms_gpu = set()    # labels of the tests that use the GPU (config/test.mk runs GPU_JOBS of them at a time)
 
     def walktree(self, sources):
       dataDict = {}
@@ -106,6 +121,8 @@ def make_generator_class(gmakegentest, testparse, lib, build):
       label = gmakegentest.nameSpace(testparse.getDefaultOutputFileRoot(test), rpath)
       self.ms_labels[label] = gmakegentest.nameSpace(test, rpath)
       self.ms_skipped.pop(label, None)
+      if uses_gpu(testDict):
+        self.ms_gpu.add(label)
 
     def getSubstVars(self, testDict, rpath, testname):
       subst = super().getSubstVars(testDict, rpath, testname)
@@ -138,7 +155,7 @@ def cmd_generate(a):
   with open(testfiles, 'a') as f:
     f.write('\n# top-level directories with tests (config/test.mk)\nMS_TEST_PKGS := %s\n' % ' '.join(pkgs))
   gen.write_db(dataDict, a.testdir)
-  manifest = {'tests': gen.ms_labels, 'skipped': gen.ms_skipped, 'errors': gen.ms_errors}
+  manifest = {'tests': gen.ms_labels, 'skipped': gen.ms_skipped, 'errors': gen.ms_errors, 'gpu': sorted(gen.ms_gpu)}
   with open(os.path.join(a.testdir, 'manifest.json'), 'w') as f:
     json.dump(manifest, f, indent=1, sort_keys=True)
   for src, msg in gen.ms_errors:
@@ -220,6 +237,9 @@ def cmd_select(a):
     json.dump(sel, f, indent=1)
   with open(os.path.join(a.testdir, 'selected'), 'w') as f:
     f.write('\n'.join(sel['targets']) + '\n')
+  gpu = set(manifest.get('gpu', []))
+  with open(os.path.join(a.testdir, 'selected-gpu'), 'w') as f:
+    f.write('\n'.join(manifest['tests'][n] for n in sel['labels'] if n in gpu) + '\n')
   print('[check] running %d of %d tests (%s)' % (len(sel['labels']), len(labels), how))
   return 0
 

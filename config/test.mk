@@ -27,6 +27,8 @@
 #   make check WRAPPER='compute-sanitizer --tool racecheck'  any command in front of each test executable
 #   PETSC_OPTIONS='...' make check          the environment's PETSC_OPTIONS reach every test
 #   PETSCMPIEXEC='srun' make check          another launcher than PETSc's MPIEXEC
+#   make -j16 check GPU_JOBS=4              at most 4 tests that use the GPU at a time (the default; 0: no
+#                                           limit): see config/gpuslot.sh
 #   NP=2, TIMEOUT=120 (seconds), FORCE=1 (run skipped tests), REPLACE=1 (rewrite the expected outputs),
 #   PRINTONLY=1 (print the commands), DIFF_NUMBERS=1, OUTPUT=1 (errors only), V=1 (verbose)
 #   make -j2 check                          builds and runs tests in parallel
@@ -43,6 +45,7 @@ MS_CONFIGDIR  := $(patsubst %/gmakegentest.py,%,$(firstword $(wildcard \
 MS_PETSC_EXAMPLES := $(abspath $(MS_CONFIGDIR)/../src)
 MS_PYTHON     := $(or $(wildcard $(PYTHON)),$(shell command -v python3))
 MS_TAPLOG     := $(MS_TESTDIR)/test__tap.log
+GPU_JOBS      ?= 4
 MS_ERRLOG     := $(MS_TESTDIR)/test__err.log
 
 PETSCMODSELL_LIB ?= $(MS_LIB)
@@ -137,6 +140,9 @@ MS_TEST_SRCS  := $(foreach p,$(MS_TEST_PKGS),$(foreach l,$(MS_TEST_LANGS),$(test
 MS_TEST_EXES  := $(addprefix $(MS_TESTDIR)/,$(basename $(MS_TEST_SRCS)))
 MS_TEST_OBJS  := $(MS_TEST_EXES:=.o)
 MS_SELECTED   := $(shell cat '$(MS_TESTDIR)/selected')
+# the selected tests that use the GPU (requires: cuda, or a GPU type in their arguments) take a slot each
+MS_SELECTED_GPU := $(shell cat '$(MS_TESTDIR)/selected-gpu' 2> /dev/null)
+MS_GPU_SLOT   := '$(TOP)/config/gpuslot.sh' '$(MS_TESTDIR)/.gpu-slot' '$(GPU_JOBS)'
 
 ms-check-run: $(addprefix $(MS_TESTDIR)/counts/,$(addsuffix .counts,$(MS_SELECTED)))
 
@@ -145,7 +151,8 @@ ms-check-run: $(addprefix $(MS_TESTDIR)/counts/,$(addsuffix .counts,$(MS_SELECTE
 $(MS_TESTDIR)/counts/%.counts:
 	@printf ' %10s %s\n' TEST '$*'
 	@OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 PETSCMODSELL_LIB='$(PETSCMODSELL_LIB)' \
-	  PETSCMODSELL_BUILD='$(BUILD)' PETSCMODSELL_WRAPPER='$(WRAPPER)' $< $(MS_TESTFLAGS)
+	  PETSCMODSELL_BUILD='$(BUILD)' PETSCMODSELL_WRAPPER='$(WRAPPER)' \
+	  $(if $(filter $*,$(MS_SELECTED_GPU)),$(MS_GPU_SLOT)) $< $(MS_TESTFLAGS)
 
 # Test programs: compiled with -I include, linked with libpetscmodsell (rpath) and PETSc.
 MS_TEST_CPPFLAGS := -I$(TOP)/tests/include
