@@ -10,7 +10,8 @@ column (x), i.e. 12 nnz + 16 n for a square matrix, whatever the format really m
 -formats is a comma-separated list of FORMAT[:KEY=V1/V2/...]... items; lists expand to every\n\
 combination. FORMAT: aij (the CPU reference, no conversion), aijcusparse, sellcuda, modsell, or any\n\
 other MatType. Keys of modsell: sh (slice height), kernel (modsell|sell), ordering (natural|rcm|bricks|partition|...),\n\
-chunk (rows per bucket of the permuted product on the GPU, 0: separate gathers; -mat_modsell_permute_chunk);\n\
+chunk (rows per bucket of the permuted product on the GPU, 0: separate gathers; -mat_modsell_permute_chunk),\n\
+lanes (threads per row of the GPU product, 0: automatic; -mat_modsell_row_lanes);\n\
 of sellcuda: sh (-mat_sell_slice_height). Example:\n\
   -formats aij,aijcusparse,sellcuda,modsell:sh=32/128/512:kernel=modsell/sell:ordering=natural/rcm\n\
 Formats that need CUDA are skipped (with a message) when PETSc has no CUDA.\n\n";
@@ -56,6 +57,7 @@ typedef struct {
   PetscInt   kernel;   /* MatModSELLKernel; -1: default */
   PetscInt   ordering; /* MatModSELLOrdering; -1: default */
   PetscInt   chunk;    /* permute chunk; -1: default (not named in the variant's label) */
+  PetscInt   lanes;    /* threads per row; -1: default (not named in the variant's label) */
   char       variant[128];
   /* results */
   PetscBool      ran, device, wrong, hasinfo;
@@ -90,7 +92,7 @@ typedef struct {
   Vec         x0, yref; /* host reference input and aij product */
   PetscReal   scale;    /* ||A||_inf ||x0||_inf: the size of y's rounding errors */
   PetscReal   copy_host, copy_device; /* GB/s, 0 when not measured */
-  PetscInt    ms_sh0, ms_k0, ms_o0, ms_c0; /* settings of a freshly converted MATMODSELL: what an unset key means */
+  PetscInt    ms_sh0, ms_k0, ms_o0, ms_c0, ms_l0; /* settings of a freshly converted MATMODSELL: what an unset key means */
   PetscBool   ms_sh_opt;                   /* ms_sh0 came from -mat_modsell_slice_height (else: the automatic default) */
 } Ctx;
 
@@ -167,16 +169,19 @@ static PetscErrorCode MatCreateFromLocalCSR(MPI_Comm comm, PetscInt mloc, PetscI
 
 /* The 3D Laplacian on an n^3 grid with homogeneous Dirichlet boundary conditions (boundary eliminated):
    7-point (6 on the diagonal, -1 to the face neighbours) or 27-point (26, -1 to all 26 neighbours),
-   natural (lexicographic, x fastest) ordering, rows distributed in contiguous blocks */
-static PetscErrorCode GenerateLaplacian(MPI_Comm comm, PetscInt n, PetscInt points, Mat *A)
+   natural (lexicographic, x fastest) ordering, rows distributed in contiguous blocks. With dof > 1 the
+   system of dof coupled fields, L (x) B with B = I + 0.1 (ones - I): dof * points nonzeros per row (e.g. 81 for
+   27 points and 3 fields, the pattern of trilinear elasticity), the fields of a grid point numbered together */
+static PetscErrorCode GenerateLaplacian(MPI_Comm comm, PetscInt n, PetscInt points, PetscInt dof, Mat *A)
 {
-  const PetscInt64 N64 = (PetscInt64)n * n * n;
+  const PetscInt64 N64 = (PetscInt64)n * n * n * dof;
   PetscInt         N, mloc, rstart = 0, *ia, *ja, nz = 0;
   PetscScalar     *a;
 
   PetscFunctionBegin;
   PetscCheck(n >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-n must be positive, not %" PetscInt_FMT, n);
-  PetscCheck(N64 * points < PETSC_INT_MAX, comm, PETSC_ERR_ARG_OUTOFRANGE, "A %" PetscInt_FMT "^3 grid with a %" PetscInt_FMT "-point stencil has too many nonzeros for this PETSc's %d-bit PetscInt", n, points, (int)(8 * sizeof(PetscInt)));
+  PetscCheck(dof >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-dof must be positive, not %" PetscInt_FMT, dof);
+  PetscCheck(N64 * points * dof < PETSC_INT_MAX, comm, PETSC_ERR_ARG_OUTOFRANGE, "A %" PetscInt_FMT "^3 grid with a %" PetscInt_FMT "-point stencil and %" PetscInt_FMT " fields has too many nonzeros for this PETSc's %d-bit PetscInt", n, points, dof, (int)(8 * sizeof(PetscInt)));
   N    = (PetscInt)N64;
   mloc = PETSC_DECIDE;
   PetscCall(PetscSplitOwnership(comm, &mloc, &N));
@@ -187,19 +192,21 @@ static PetscErrorCode GenerateLaplacian(MPI_Comm comm, PetscInt n, PetscInt poin
     if (!rank) rstart = 0;
   }
   PetscCall(PetscMalloc1(mloc + 1, &ia));
-  PetscCall(PetscMalloc1((size_t)mloc * points, &ja));
-  PetscCall(PetscMalloc1((size_t)mloc * points, &a));
+  PetscCall(PetscMalloc1((size_t)mloc * points * dof, &ja));
+  PetscCall(PetscMalloc1((size_t)mloc * points * dof, &a));
   ia[0] = 0;
   for (PetscInt r = 0; r < mloc; r++) {
-    const PetscInt row = rstart + r, i = row % n, j = (row / n) % n, k = row / ((PetscInt64)n * n);
+    const PetscInt row = (rstart + r) / dof, f = (rstart + r) % dof, i = row % n, j = (row / n) % n, k = row / ((PetscInt64)n * n);
     for (PetscInt dk = -1; dk <= 1; dk++) {
       for (PetscInt dj = -1; dj <= 1; dj++) {
         for (PetscInt di = -1; di <= 1; di++) {
           const PetscInt nb = (di != 0) + (dj != 0) + (dk != 0);
           if (points == 7 && nb > 1) continue;
           if (i + di < 0 || i + di >= n || j + dj < 0 || j + dj >= n || k + dk < 0 || k + dk >= n) continue;
-          ja[nz]  = row + di + dj * n + dk * n * n;
-          a[nz++] = nb ? -1.0 : (points == 7 ? 6.0 : 26.0);
+          for (PetscInt g = 0; g < dof; g++) {
+            ja[nz]  = (row + di + dj * n + dk * n * n) * dof + g;
+            a[nz++] = (nb ? -1.0 : (points == 7 ? 6.0 : 26.0)) * (g == f ? 1.0 : 0.1);
+          }
         }
       }
     }
@@ -449,7 +456,7 @@ static PetscErrorCode ParseFormats(MPI_Comm comm, const char *spec, Variant *v, 
   nitems = SplitString(buf, ',', items, MAX_VARIANTS);
   for (PetscInt it = 0; it < nitems; it++) {
     char     *parts[8], *item = items[it];
-    PetscInt  nparts, shs[32], nsh = 1, kers[2], nker = 1, ords[MS_NORDERINGS], nord = 1, chunks[32], nchunk = 1;
+    PetscInt  nparts, shs[32], nsh = 1, kers[2], nker = 1, ords[MS_NORDERINGS], nord = 1, chunks[32], nchunk = 1, lns[32], nln = 1;
     Variant   proto;
     PetscBool flg;
 
@@ -458,7 +465,7 @@ static PetscErrorCode ParseFormats(MPI_Comm comm, const char *spec, Variant *v, 
     PetscCall(PetscStrcmp(item, "none", &flg));
     if (flg) continue;
     PetscCall(PetscMemzero(&proto, sizeof(proto)));
-    shs[0] = kers[0] = ords[0] = chunks[0] = -1;
+    shs[0] = kers[0] = ords[0] = chunks[0] = lns[0] = -1;
     nparts                     = SplitString(item, ':', parts, 8);
     PetscCall(TrimString(&parts[0]));
     PetscCall(PetscStrncpy(proto.format, parts[0], sizeof(proto.format)));
@@ -533,17 +540,31 @@ static PetscErrorCode ParseFormats(MPI_Comm comm, const char *spec, Variant *v, 
         nchunk = nvals;
         continue;
       }
-      SETERRQ(comm, PETSC_ERR_ARG_WRONG, "-formats: unknown key \"%s\" for %s (modsell: sh, kernel, ordering, chunk; sellcuda: sh)", kv[0], proto.format);
+      PetscCall(PetscStrcmp(kv[0], "lanes", &flg));
+      if (flg) {
+        PetscCheck(proto.kind == FMT_MODSELL, comm, PETSC_ERR_ARG_WRONG, "-formats: only modsell takes lanes=");
+        for (PetscInt i = 0; i < nvals; i++) {
+          char *end;
+          lns[i] = (PetscInt)strtol(vals[i], &end, 10);
+          PetscCheck(end != vals[i] && !*end && lns[i] >= 0, comm, PETSC_ERR_ARG_WRONG, "-formats: lanes \"%s\" for %s is not a nonnegative integer", vals[i], proto.format);
+        }
+        nln = nvals;
+        continue;
+      }
+      SETERRQ(comm, PETSC_ERR_ARG_WRONG, "-formats: unknown key \"%s\" for %s (modsell: sh, kernel, ordering, chunk, lanes; sellcuda: sh)", kv[0], proto.format);
     }
     for (PetscInt io = 0; io < nord; io++) {
       for (PetscInt ik = 0; ik < nker; ik++) {
         for (PetscInt is = 0; is < nsh; is++) {
           for (PetscInt ic = 0; ic < nchunk; ic++) {
-            proto.sh       = shs[is];
-            proto.kernel   = kers[ik];
-            proto.ordering = ords[io];
-            proto.chunk    = chunks[ic];
-            PetscCall(AddVariant(comm, v, nv, &proto));
+            for (PetscInt il = 0; il < nln; il++) {
+              proto.sh       = shs[is];
+              proto.kernel   = kers[ik];
+              proto.ordering = ords[io];
+              proto.chunk    = chunks[ic];
+              proto.lanes    = lns[il];
+              PetscCall(AddVariant(comm, v, nv, &proto));
+            }
           }
         }
       }
@@ -821,6 +842,7 @@ static PetscErrorCode RunVariant(Ctx *ctx, Mat A, Variant *v, Mat *ms)
         ctx->ms_k0 = k;
         ctx->ms_o0 = o;
         PetscCall(MatModSELLGetPermuteChunk(*ms, &ctx->ms_c0));
+        PetscCall(MatModSELLGetRowLanes(*ms, &ctx->ms_l0));
       }
     }
     B = *ms;
@@ -830,6 +852,7 @@ static PetscErrorCode RunVariant(Ctx *ctx, Mat A, Variant *v, Mat *ms)
     PetscCall(MatModSELLSetKernel(B, (MatModSELLKernel)(v->kernel >= 0 ? v->kernel : ctx->ms_k0)));
     PetscCall(MatModSELLSetOrdering(B, (MatModSELLOrdering)(v->ordering >= 0 ? v->ordering : ctx->ms_o0)));
     PetscCall(MatModSELLSetPermuteChunk(B, v->chunk >= 0 ? v->chunk : ctx->ms_c0));
+    PetscCall(MatModSELLSetRowLanes(B, v->lanes >= 0 ? v->lanes : ctx->ms_l0));
     break;
   case FMT_OTHER:
     PetscCall(MatConvert(A, v->format, MAT_INITIAL_MATRIX, &B));
@@ -857,6 +880,11 @@ static PetscErrorCode RunVariant(Ctx *ctx, Mat A, Variant *v, Mat *ms)
       PetscCall(MatModSELLGetPermuteChunk(B, &v->chunk));
       PetscCall(PetscStrlen(v->variant, &len));
       PetscCall(PetscSNPrintf(v->variant + len, sizeof(v->variant) - len, ":chunk=%" PetscInt_FMT, v->chunk));
+    }
+    if (v->lanes >= 0) { /* named only when asked for */
+      size_t len;
+      PetscCall(PetscStrlen(v->variant, &len));
+      PetscCall(PetscSNPrintf(v->variant + len, sizeof(v->variant) - len, ":lanes=%" PetscInt_FMT, v->lanes));
     }
   } else if (v->kind == FMT_SELLCUDA) {
     if (v->sh > 0) PetscCall(PetscSNPrintf(v->variant, sizeof(v->variant), "sh=%" PetscInt_FMT, v->sh));
@@ -1062,7 +1090,7 @@ int main(int argc, char **argv)
   Mat         A, ms = NULL;
   Problem     problem  = PROBLEM_LAP7;
   Permute     permute  = PERMUTE_NONE;
-  PetscInt    n        = 32, nv = 0, maxrow, bw, M, N, seed = 42;
+  PetscInt    n        = 32, dof = 1, nv = 0, maxrow, bw, M, N, seed = 42;
   PetscInt64  nnz;
   char        file[PETSC_MAX_PATH_LEN] = "", csv[PETSC_MAX_PATH_LEN] = "", name[256] = "", device[256] = "", date[64], version[128], writemtx[PETSC_MAX_PATH_LEN] = "";
   char        formats[4096] = "aij,aijcusparse,sellcuda,modsell";
@@ -1091,6 +1119,7 @@ int main(int argc, char **argv)
   PetscOptionsBegin(ctx.comm, NULL, "SpMV benchmark options", NULL);
   PetscCall(PetscOptionsEnum("-problem", "Matrix: 3D 7-point or 27-point Laplacian on an n^3 grid, or a file", NULL, Problems, (PetscEnum)problem, (PetscEnum *)&problem, NULL));
   PetscCall(PetscOptionsInt("-n", "Grid points per direction of the generated Laplacians", NULL, n, &n, NULL));
+  PetscCall(PetscOptionsInt("-dof", "Coupled fields per grid point of the generated Laplacians (dof x points nonzeros per row)", NULL, dof, &dof, NULL));
   PetscCall(PetscOptionsString("-file", "Matrix file: PETSc binary (MatLoad, first object) or MatrixMarket coordinate (.mtx)", NULL, file, file, sizeof(file), &flg));
   if (flg && problem != PROBLEM_FILE) problem = PROBLEM_FILE;
   PetscCall(PetscOptionsString("-name", "Problem name in the output and the CSV (default: from -problem, -n, -file, -permute)", NULL, name, name, sizeof(name), NULL));
@@ -1158,9 +1187,13 @@ int main(int argc, char **argv)
   switch (problem) {
   case PROBLEM_LAP7:
   case PROBLEM_LAP27:
-    PetscCall(GenerateLaplacian(ctx.comm, n, problem == PROBLEM_LAP7 ? 7 : 27, &A));
-    PetscCall(PetscSNPrintf(desc, sizeof(desc), "%s-point 3D Laplacian on a %" PetscInt_FMT "^3 grid (Dirichlet), lexicographic numbering", problem == PROBLEM_LAP7 ? "7" : "27", n));
-    if (!name[0]) PetscCall(PetscSNPrintf(name, sizeof(name), "%s-%" PetscInt_FMT, Problems[problem], n));
+    PetscCall(GenerateLaplacian(ctx.comm, n, problem == PROBLEM_LAP7 ? 7 : 27, dof, &A));
+    if (dof > 1) PetscCall(PetscSNPrintf(desc, sizeof(desc), "%s-point 3D Laplacian on a %" PetscInt_FMT "^3 grid (Dirichlet), %" PetscInt_FMT " coupled fields per point, lexicographic numbering", problem == PROBLEM_LAP7 ? "7" : "27", n, dof));
+    else PetscCall(PetscSNPrintf(desc, sizeof(desc), "%s-point 3D Laplacian on a %" PetscInt_FMT "^3 grid (Dirichlet), lexicographic numbering", problem == PROBLEM_LAP7 ? "7" : "27", n));
+    if (!name[0]) {
+      if (dof > 1) PetscCall(PetscSNPrintf(name, sizeof(name), "%s-%" PetscInt_FMT "-dof%" PetscInt_FMT, Problems[problem], n, dof));
+      else PetscCall(PetscSNPrintf(name, sizeof(name), "%s-%" PetscInt_FMT, Problems[problem], n));
+    }
     break;
   case PROBLEM_FILE:
     PetscCall(LoadMatrix(ctx.comm, file, &A));
@@ -1262,6 +1295,8 @@ int main(int argc, char **argv)
     if (!ctx.timings) {
       PetscCall(PetscPrintf(ctx.comm, "%-12s %-38s %s", w->format, w->variant, w->wrong ? "WRONG" : "check ok"));
       if (w->hasinfo) PetscCall(PetscPrintf(ctx.comm, ", slices %" PetscInt_FMT ", widest %" PetscInt_FMT ", padding %.4f, in-slice columns %.4f", w->info.nslices, w->info.max_width, (double)w->info.padding_ratio, (double)w->info.local_fraction));
+      if (w->hasinfo && w->info.row_lanes > 1) PetscCall(PetscPrintf(ctx.comm, ", threads per row %" PetscInt_FMT, w->info.row_lanes));
+      if (w->hasinfo && w->info.natural_windowed) PetscCall(PetscPrintf(ctx.comm, ", auto kept the natural order (x read in a window of %.0f rows)", (double)w->info.natural_window));
       PetscCall(PetscPrintf(ctx.comm, "\n"));
     }
     if (w->wrong) PetscCall(PetscPrintf(ctx.comm, "%-12s %-38s *** WRONG RESULT: |y - y_aij|_inf / (|A|_inf |x|_inf) = %g > %g ***\n", w->format, w->variant, (double)w->relerr, (double)ctx.tol));
@@ -1352,6 +1387,17 @@ int main(int argc, char **argv)
   test:
     suffix: lap27_random
     args: -problem lap27 -n 6 -permute random -formats aij,modsell:sh=32/1024:ordering=natural/rcm -timings 0
+
+  # a system of 3 coupled fields (81 nonzeros in an interior row)
+  test:
+    suffix: lap27_dof3
+    args: -problem lap27 -n 5 -dof 3 -formats aij,modsell:sh=32/128:kernel=modsell/sell -timings 0
+
+  # MATMODSELL_ORDERING_AUTO keeps the natural order for the narrow window of x of a lexicographic grid whose slices
+  # hold few of their columns (3 fields, slices of 32 rows), and not once the rows are numbered randomly
+  test:
+    suffix: lap27_dof3_window
+    args: -problem lap27 -n 20 -dof 3 -permute {{none random}separate output} -formats aij,modsell:sh=32 -timings 0
 
   # the permuted product's buckets (GPU products on a CUDA build; the label names the chunk)
   test:

@@ -102,6 +102,13 @@ typedef struct {
   PetscInt   slice_height_min; /* rows per slice, the smallest over the processes (slice_height on one process;
                                   without a height set, the partition ordering takes slices of 512, of 1024 under a
                                   slice-based preconditioner) */
+  PetscInt   row_lanes;        /* threads summing one row in the GPU product (-mat_modsell_row_lanes), the largest over
+                                  the processes' diagonal blocks */
+  PetscInt   row_lanes_min;    /* the smallest (row_lanes on one process) */
+  PetscReal  natural_window;   /* rows spanned by the columns of a slice in the matrix's own order, on average over the
+                                  sampled slices (what MATMODSELL_ORDERING_AUTO also looks at; -1 when not computed) */
+  PetscBool  natural_windowed; /* MATMODSELL_ORDERING_AUTO kept the natural order for that window (on some process),
+                                  the slices' own columns being too few */
 } MatModSELLInfo;
 
 PETSC_EXTERN PetscErrorCode PetscModSELLInitializePackage(void);
@@ -117,6 +124,8 @@ PETSC_EXTERN PetscErrorCode MatModSELLGetOrdering(Mat, MatModSELLOrdering *);
 PETSC_EXTERN PetscErrorCode MatModSELLGetInfo(Mat, MatModSELLInfo *);
 PETSC_EXTERN PetscErrorCode MatModSELLSetPermuteChunk(Mat, PetscInt);
 PETSC_EXTERN PetscErrorCode MatModSELLGetPermuteChunk(Mat, PetscInt *);
+PETSC_EXTERN PetscErrorCode MatModSELLSetRowLanes(Mat, PetscInt);
+PETSC_EXTERN PetscErrorCode MatModSELLGetRowLanes(Mat, PetscInt *);
 
 /* PCRUIZ */
 PETSC_EXTERN PetscErrorCode PCRuizSetNorm(PC, NormType);

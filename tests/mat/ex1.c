@@ -4,7 +4,8 @@ MatSetFromOptions + MatSetValues, MatCreateModSELL). Options: -kind lap2d|lap3d|
 and its sizes (see mstest.h), -row_weights w0,w1,.. (uneven split), -slice_heights 32,64,..,\n\
 -orderings natural,rcm,.. (default natural,rcm), -tol <1e-11> (relative to ||A|| ||x||).\n\
 -exact_chunk0 (GPU products): every configuration's MatMult and MatMultAdd also bit for bit against the same\n\
-products with -mat_modsell_permute_chunk 0, and the device bytes of the bucket arrays as expected.\n";
+products with -mat_modsell_permute_chunk 0, and the device bytes of the bucket arrays as expected.\n\
+-lanes l1,l2,..: also each of these threads per row (MatModSELLSetRowLanes(); 0: automatic), checked in MatModSELLGetInfo().\n";
 
 #include <mstest.h>
 
@@ -100,7 +101,7 @@ int main(int argc, char **argv)
   PetscInt           shs[16] = {32, 64, 96, 512, 1024}, nsh = 5, nfailtot = 0;
   PetscReal          tol = 1e-11;
   PetscBool          flg, exact = PETSC_FALSE;
-  PetscInt           nord = 2;
+  PetscInt           nord = 2, lanes[8] = {-1}, nlanes = 8;
   const char *const  paths[] = {"MatConvert", "MatSetType+MatSetFromOptions", "MatCreateModSELL"};
   MatModSELLKernel   kernels[2]   = {MATMODSELL_KERNEL_MODSELL, MATMODSELL_KERNEL_SELL};
   MatModSELLOrdering orderings[5] = {MATMODSELL_ORDERING_NATURAL, MATMODSELL_ORDERING_RCM};
@@ -117,6 +118,11 @@ int main(int argc, char **argv)
   if (!flg) nord = 2;
   PetscCall(PetscOptionsReal("-tol", "relative tolerance", NULL, tol, &tol, NULL));
   PetscCall(PetscOptionsBool("-exact_chunk0", "products also bit for bit against permute chunk 0 (GPU)", NULL, exact, &exact, NULL));
+  PetscCall(PetscOptionsIntArray("-lanes", "threads per row to try (0: automatic; default: the matrix's setting)", NULL, lanes, &nlanes, &flg));
+  if (!flg) {
+    nlanes   = 1;
+    lanes[0] = -1;
+  }
   PetscOptionsEnd();
 
   PetscCall(MSTestGenerate(comm, &csr));
@@ -165,21 +171,23 @@ int main(int argc, char **argv)
     }
     for (PetscInt ki = 0; ki < 2; ki++)
       for (PetscInt si = 0; si < nsh; si++)
-        for (PetscInt oi = 0; oi < nord; oi++) {
+        for (PetscInt oi = 0; oi < nord * nlanes; oi++) {
+          const PetscInt     ln = lanes[oi / nord];
           char               label[256];
           PetscInt           sh, nsl;
           MatModSELLKernel   k;
           MatModSELLOrdering o;
           MatModSELLInfo     info;
 
-          PetscCall(PetscSNPrintf(label, sizeof(label), "%s, kernel %s, slice height %" PetscInt_FMT ", ordering %s", paths[path], MatModSELLKernels[kernels[ki]], shs[si], MatModSELLOrderings[orderings[oi]]));
+          PetscCall(PetscSNPrintf(label, sizeof(label), "%s, kernel %s, slice height %" PetscInt_FMT ", ordering %s, lanes %" PetscInt_FMT, paths[path], MatModSELLKernels[kernels[ki]], shs[si], MatModSELLOrderings[orderings[oi % nord]], ln));
+          if (ln >= 0) PetscCall(MatModSELLSetRowLanes(B, ln));
           PetscCall(MatModSELLSetKernel(B, kernels[ki]));
           PetscCall(MatModSELLSetSliceHeight(B, shs[si]));
-          PetscCall(MatModSELLSetOrdering(B, orderings[oi]));
+          PetscCall(MatModSELLSetOrdering(B, orderings[oi % nord]));
           PetscCall(MatModSELLGetSliceHeight(B, &sh));
           PetscCall(MatModSELLGetKernel(B, &k));
           PetscCall(MatModSELLGetOrdering(B, &o));
-          if (sh != shs[si] || k != kernels[ki] || o != orderings[oi]) {
+          if (sh != shs[si] || k != kernels[ki] || o != orderings[oi % nord]) {
             nfail++;
             PetscCall(PetscPrintf(comm, "FAIL %s: getters return slice height %" PetscInt_FMT ", kernel %s, ordering %s\n", label, sh, MatModSELLKernels[k], MatModSELLOrderings[o]));
           }
@@ -188,13 +196,17 @@ int main(int argc, char **argv)
           /* the products used an image built with these settings */
           PetscCall(MatModSELLGetInfo(B, &info));
           PetscCall(ExpectedSlices(B, shs[si], &nsl));
+          if (ln >= 0 && (ln ? info.row_lanes != ln || info.row_lanes_min != ln : info.row_lanes < 1 || info.row_lanes > 32 || (info.row_lanes & (info.row_lanes - 1)))) {
+            nfail++;
+            PetscCall(PetscPrintf(comm, "FAIL %s: info reports %" PetscInt_FMT " to %" PetscInt_FMT " threads per row\n", label, info.row_lanes_min, info.row_lanes));
+          }
           if (info.slice_height != shs[si] || info.nslices != nsl || info.nslots < info.noffdiag) {
             nfail++;
             PetscCall(PetscPrintf(comm, "FAIL %s: info reports slice height %" PetscInt_FMT ", %" PetscInt_FMT " slices (expected %" PetscInt_FMT "), %" PetscInt64_FMT " slots for %" PetscInt64_FMT " off-diagonals\n", label, info.slice_height, info.nslices, nsl, info.nslots, info.noffdiag));
           }
           nconf++;
         }
-    PetscCall(PetscPrintf(comm, "%s: %" PetscInt_FMT " configurations (kernel x slice height x ordering): %s\n", paths[path], nconf, nfail ? "FAILED" : "all products match AIJ"));
+    PetscCall(PetscPrintf(comm, "%s: %" PetscInt_FMT " configurations (kernel x slice height x ordering%s): %s\n", paths[path], nconf, nlanes > 1 || lanes[0] >= 0 ? " x lanes" : "", nfail ? "FAILED" : "all products match AIJ"));
     nfailtot += nfail;
     PetscCall(MatViewFromOptions(B, NULL, "-view_after_products")); /* e.g. how the MPI product ran on the GPU */
     PetscCall(MatDestroy(&B));
@@ -285,6 +297,16 @@ int main(int argc, char **argv)
      nsize: 2
      args: -kind lap2d -nx 13 -ny 9 -mat_modsell_slice_height 64 -mat_modsell_kernel sell -mat_modsell_ordering rcm -slice_heights 96
 
+   # threads per row (MatModSELLSetRowLanes()): rows of about 60 entries, every power of two and the automatic choice;
+   # the host products add in the GPU's order
+   test:
+     suffix: lanes
+     args: -kind unstructured -n 700 -k 30 -slice_heights 32,96,1024 -orderings natural,partition -lanes 0,1,2,4,8,32
+   test:
+     suffix: lanes_3
+     nsize: 3
+     args: -kind unstructured -n 700 -k 30 -row_weights 0,3,2 -slice_heights 32,96,1024 -orderings natural,partition -lanes 0,1,2,4,8,32
+
    # the partition ordering too (host products here; the GPU cases below compare with this output)
    test:
      suffix: orderings
@@ -323,6 +345,16 @@ int main(int argc, char **argv)
        suffix: cuda_small
        args: -kind edge -n 20 -dense_row 15
        output_file: output/ex1_small.out
+     # the GPU's lanes, with the bucketed product bit for bit against the separate gathers
+     test:
+       suffix: cuda_lanes
+       args: -kind unstructured -n 700 -k 30 -slice_heights 32,96,1024 -orderings natural,partition -lanes 0,1,2,4,8,32 -exact_chunk0 -mat_modsell_permute_chunk 37
+       output_file: output/ex1_lanes.out
+     test:
+       suffix: cuda_lanes_3
+       nsize: 3
+       args: -kind unstructured -n 700 -k 30 -row_weights 0,3,2 -slice_heights 32,96,1024 -orderings natural,partition -lanes 0,1,2,4,8,32 -exact_chunk0 -mat_modsell_permute_chunk 37
+       output_file: output/ex1_lanes_3.out
      test:
        suffix: cuda_tiny
        nsize: 2

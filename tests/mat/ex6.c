@@ -257,10 +257,14 @@ int main(int argc, char **argv)
      suffix: err_permute_chunk
      args: -create -mat_modsell_permute_chunk -1
      filter: Error: grep -E "PETSC ERROR: (Invalid MATMODSELL|Unknown option)"
+   test:
+     suffix: err_row_lanes
+     args: -create -mat_modsell_row_lanes {{3 64 -1}separate output}
+     filter: Error: grep -E "PETSC ERROR: (Invalid -mat_modsell_row_lanes|Unknown option)"
    # and good values
    test:
      suffix: create
-     args: -create -mat_modsell_slice_height 1024 -mat_modsell_permute_chunk 1000
+     args: -create -mat_modsell_slice_height 1024 -mat_modsell_permute_chunk 1000 -mat_modsell_row_lanes 8
 
    # the GPU out of memory while building the image (MATMODSELL's own, or the one PCBJSMOOTH builds for an
    # aijcusparse operator) or a preconditioner: PETSC_ERR_MEM naming the bytes, then a clean exit

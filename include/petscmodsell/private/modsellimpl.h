@@ -44,6 +44,15 @@ PETSC_EXTERN PetscLogEvent MATMODSELL_ImageBuild, MATMODSELL_ImageValues, MATMOD
    doubles, whose x and y values should stay in the GPU's L2 cache (H100: 50 MB; on the H100 at 10.4 M rows 2^20 gave
    0.595 ms, 2^21 0.604, 2^22 0.718, one bucket 0.891, docs/locality.md) */
 #define MS_PERMUTE_CHUNK_DEFAULT 1048576
+/* Threads per row of the GPU product when not set (-mat_modsell_row_lanes 0; MSImageRowLanes()): the largest power of two
+   K with at least MS_ROW_LANES_SLOTS slots of the mean slice width per thread, K rows' threads in a block of at most
+   1024 (K <= 1024 / sh) and m K <= MS_ROW_LANES_THREADS (about 1.5 times the threads an H100 holds at once): more
+   threads per row only while the rows alone would leave the GPU idle. H100, 27-point Laplacian and 3 coupled fields
+   (81 nonzeros per row), docs/performance.md (session 15): 13.8 k rows of 27 entries 1.64x aijcusparse with K = 4
+   against 0.84x with one thread per row; 12.3 k rows of 81 entries 1.22x with K = 8 against 0.39x; from 262 k rows on
+   one thread per row is the fastest */
+#define MS_ROW_LANES_SLOTS   4
+#define MS_ROW_LANES_THREADS 393216
 
 typedef struct _n_MSImage *MSImage;
 struct _n_MSImage {
@@ -58,6 +67,7 @@ struct _n_MSImage {
   MatModSELLOrdering ordering;   /* row ordering inside the image (square blocks only), as asked */
   PetscBool          slice_pc;   /* MATMODSELL_ORDERING_AUTO: a slice-based preconditioner uses the image */
   PetscInt           box[4];     /* MATMODSELL_ORDERING_BRICKS: the local grid box nx, ny, nz, dof of the DMDA (0: none) */
+  PetscInt           lanes_asked; /* threads per row of the product (0: from the mean slice width, MSImageRowLanes()) */
 
   /* what the image was built from */
   PetscObjectId    id;
@@ -71,6 +81,9 @@ struct _n_MSImage {
   const char        *why;      /* MATMODSELL_ORDERING_AUTO: why (a phrase for MatView()) */
   PetscInt64         nat_local, nat_off; /* auto: off-diagonal entries in their row's slice in the natural order, all (-1: not computed) */
   PetscInt           nat_stride;         /* auto: those were counted on one slice in nat_stride (1: every slice) */
+  PetscInt64         nat_span, nat_nspan; /* auto: the rows spanned by the columns of the sampled slices with an
+                                             off-diagonal entry, summed, and those slices */
+  PetscBool          nat_windowed;       /* auto chose natural for the window of x (MS_AUTO_WINDOW), not the slices */
   PetscInt   m, n, nslices, nnz;
   PetscBool  dapart, local; /* diag_apart / local_cols as applied (square blocks only) */
   PetscInt  *perm;          /* m, new -> old, or NULL (identity; with bricks: not computed on the host yet) */
@@ -127,6 +140,9 @@ PETSC_EXTERN PetscErrorCode MSImageSetSliceHeightAuto(MSImage, PetscInt, PetscBo
 /* The bucket of the permuted product on the GPU (0: separate gathers) and the developer's recoding switch; a change
    drops the bucket arrays, not the image */
 PETSC_EXTERN PetscErrorCode MSImageSetPermuteChunk(MSImage, PetscInt, PetscBool);
+/* Threads per row of the product (0: automatic, MSImageRowLanes()); the layout does not depend on it */
+PETSC_EXTERN PetscErrorCode MSImageSetRowLanes(MSImage, PetscInt);
+PETSC_EXTERN PetscInt       MSImageRowLanes(MSImage);
 /* Bring the image of a (square or rectangular) SeqAIJ-family matrix up to date, on the host
    (mtype PETSC_MEMTYPE_HOST) or on the device (PETSC_MEMTYPE_DEVICE): rebuilds the pattern
    when the matrix's nonzero state (or identity) changed, else refreshes only the values. */
@@ -185,6 +201,7 @@ typedef struct {
   PetscInt           permute_chunk;  /* rows per bucket of the permuted product on the GPU (0: separate gathers) */
   PetscBool          permute_recode; /* developer (-mat_modsell_permute_recode): recoded column codes instead of the
                                         dependent load of the bucketed product */
+  PetscInt           row_lanes;      /* threads per row of the GPU product (-mat_modsell_row_lanes; 0: automatic) */
 } MatModSELLSettings;
 
 /* The cuSPARSE view of a MATSEQAIJMODSELL matrix (seq/cusparseview.c, PETSc with CUDA): a MATSEQAIJCUSPARSE matrix on
@@ -264,6 +281,7 @@ PETSC_INTERN PetscErrorCode MatModSELLSettingsSetKernel_Private(Mat, MatModSELLS
 PETSC_INTERN PetscErrorCode MatModSELLSettingsSetOrdering_Private(Mat, MatModSELLSettings *, MatModSELLOrdering);
 PETSC_INTERN PetscErrorCode MatModSELLSettingsSetEager_Private(Mat, MatModSELLSettings *, PetscBool);
 PETSC_INTERN PetscErrorCode MatModSELLSettingsSetPermuteChunk_Private(Mat, MatModSELLSettings *, PetscInt);
+PETSC_INTERN PetscErrorCode MatModSELLSettingsSetRowLanes_Private(Mat, MatModSELLSettings *, PetscInt);
 /* Tell a MATMODSELL matrix (nothing for another type) that a slice-based preconditioner works on its image, before
    the image is built for it: MATMODSELL_ORDERING_AUTO takes that into account */
 PETSC_EXTERN PetscErrorCode MatModSELLSetSlicePreconditioner_Private(Mat, PetscBool);

@@ -61,6 +61,8 @@ typedef struct {
                                   without diagonal or in-slice codes (an MPI matrix's off-diagonal block) multiplies
                                   y += A x in place on these slices only (MSCUDAMult()) */
   int              nnzslices;
+  int              lanes; /* threads summing one row in the GPU product (1, 2, 4, ..., 32; MSImageRowLanes()); the
+                             reference product adds the row's terms in the same order (MSImageMultHost()) */
 } MSImageView;
 
 /* the user column of a positive code c of the image (cols[] entry > 0) */

@@ -125,6 +125,29 @@ PetscErrorCode MSImageSetSliceHeightAuto(MSImage img, PetscInt sh, PetscBool aut
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode MSImageSetRowLanes(MSImage img, PetscInt lanes)
+{
+  PetscFunctionBegin;
+  PetscCheck(lanes >= 0 && lanes <= 32 && !(lanes & (lanes - 1)), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Invalid MATMODSELL row lanes %" PetscInt_FMT ": give 0 (automatic) or a power of two from 1 to 32 threads per row", lanes);
+  img->lanes_asked = lanes; /* the layout does not change: the next product launches differently */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Threads summing one row in the product: the one asked for, or the rule of MS_ROW_LANES_THREADS (modsellimpl.h); 1
+   before the image is built. A function of the image's shape only: host and device products of an image add in the
+   same order. */
+PetscInt MSImageRowLanes(MSImage img)
+{
+  PetscInt k = 1;
+
+  if (img->lanes_asked > 0) return img->lanes_asked;
+  if (img->nslices > 0 && img->nslots > 0) {
+    const double w = (double)img->nslots / ((double)img->nslices * (double)img->sh);
+    while (2 * k <= 32 && 2 * k * img->sh <= 1024 && w >= (double)(MS_ROW_LANES_SLOTS * 2 * k) && (double)img->m * (double)(2 * k) <= (double)MS_ROW_LANES_THREADS) k *= 2;
+  }
+  return k;
+}
+
 PetscErrorCode MSImageSetPermuteChunk(MSImage img, PetscInt chunk, PetscBool recode)
 {
   PetscFunctionBegin;
@@ -217,37 +240,57 @@ static PetscErrorCode MSImageEnsureHostPerm(MSImage img)
    mesh). The statistic is one pass over the CSR column indices of every slice, or, above MS_AUTO_SAMPLE slices, of
    one slice in k, evenly spaced (at least MS_AUTO_SAMPLE / 2 slices): the full pass cost a core 37 ms per 28.5 M
    entries (the 4.1 M-cell demo matrix), on the setup's critical path, for a fraction whose sampling error over a
-   thousand slices is far below the margin of the choice. */
+   thousand slices is far below the margin of the choice.
+   Without a slice-based preconditioner the image serves the product alone, and a slice whose columns are few in its
+   slice but all near it (a lexicographic 3D grid with n^2 > sh, a 27-point stencil, several fields per point) reads x
+   from a window the caches hold: natural too when the sampled slices' columns span on average at most m /
+   MS_AUTO_WINDOW rows (a random numbering spans about m). H100 (docs/performance.md, session 15): 27-point Laplacian
+   160^3 natural 0.485 ms against 0.633 ms partitioned; 3 fields on 110^3 points 1.369 against 1.634 ms. */
 #define MS_AUTO_LOCAL  0.15
 #define MS_AUTO_SAMPLE 2048
+#define MS_AUTO_WINDOW 8
 static PetscErrorCode MSImageChooseOrdering(MSImage img, PetscInt m, const PetscInt *ai, const PetscInt *aj)
 {
   const PetscInt sh = img->sh, nslices = (m + sh - 1) / sh;
   PetscInt       stride = nslices > MS_AUTO_SAMPLE ? nslices / (MS_AUTO_SAMPLE / 2) : 1;
-  PetscInt64     loc, off;
+  PetscInt64     loc, off, span, nspan;
 
   PetscFunctionBegin;
   for (;;) {
-    loc = off = 0;
+    loc = off = span = nspan = 0;
     for (PetscInt first = 0; first < m; first += stride * sh) {
       const PetscInt last = PetscMin(first + sh, m);
+      PetscInt       cmin = PETSC_INT_MAX, cmax = -1;
       for (PetscInt r = first; r < last; r++) {
         for (PetscInt e = ai[r]; e < ai[r + 1]; e++) {
           const PetscInt c = aj[e];
           if (c == r) continue;
           off++;
           loc += (c >= first && c < last);
+          cmin = PetscMin(cmin, c);
+          cmax = PetscMax(cmax, c);
         }
+      }
+      if (cmax >= 0) { /* the rows the slice's columns span, its own included */
+        span += PetscMax(cmax, last - 1) - PetscMin(cmin, first) + 1;
+        nspan++;
       }
     }
     if (off > 0 || stride == 1) break;
     stride = 1; /* the sampled slices have no off-diagonal entry: count them all */
   }
-  img->nat_local  = loc;
-  img->nat_off    = off;
-  img->nat_stride = stride;
+  img->nat_local    = loc;
+  img->nat_off      = off;
+  img->nat_stride   = stride;
+  img->nat_span     = span;
+  img->nat_nspan    = nspan;
+  img->nat_windowed = PETSC_FALSE;
   if (img->slice_pc && img->box[0] > 0 && img->box[0] * img->box[1] * img->box[2] * img->box[3] == m) img->applied = MATMODSELL_ORDERING_BRICKS;
-  else img->applied = (off == 0 || (PetscReal)loc >= PetscMin(MS_AUTO_LOCAL + (PetscReal)sh / (PetscReal)m, 0.5) * (PetscReal)off) ? MATMODSELL_ORDERING_NATURAL : MATMODSELL_ORDERING_PARTITION;
+  else if (off == 0 || (PetscReal)loc >= PetscMin(MS_AUTO_LOCAL + (PetscReal)sh / (PetscReal)m, 0.5) * (PetscReal)off) img->applied = MATMODSELL_ORDERING_NATURAL;
+  else if (!img->slice_pc && nspan > 0 && (PetscReal)span <= (PetscReal)nspan * (PetscReal)m / MS_AUTO_WINDOW) {
+    img->applied      = MATMODSELL_ORDERING_NATURAL;
+    img->nat_windowed = PETSC_TRUE;
+  } else img->applied = MATMODSELL_ORDERING_PARTITION;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -761,6 +804,10 @@ PetscErrorCode MSImageGetInfo(MSImage img, MatModSELLInfo *info)
   info->natural_local_fraction = img->nat_off > 0 ? (PetscReal)img->nat_local / (PetscReal)img->nat_off : (img->nat_off == 0 ? 1.0 : -1.0);
   info->permute_bytes          = img->pb_bytes;
   info->natural_local_stride   = img->nat_stride;
+  info->row_lanes              = MSImageRowLanes(img);
+  info->natural_window         = img->nat_nspan > 0 ? (PetscReal)img->nat_span / (PetscReal)img->nat_nspan : -1.0;
+  info->natural_windowed       = img->nat_windowed;
+  info->row_lanes_min          = info->row_lanes;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -779,10 +826,10 @@ PetscErrorCode MSImageEnsureStats(MSImage img, Mat A)
 
 PetscErrorCode MSImageMultHost(MSImage img, const PetscScalar *xu, const PetscScalar *yin, PetscScalar *y)
 {
-  const PetscInt     sh = img->sh, m = img->m;
+  const PetscInt     sh = img->sh, m = img->m, K = MSImageRowLanes(img);
   const PetscBool    local = img->local;
   const PetscScalar *x     = xu;
-  PetscScalar        xs[1024], sum[1024];
+  PetscScalar        xs[1024], *sum;
 
   PetscFunctionBegin;
   if (img->perm && m) { /* x in the image numbering: one gather (MSCUDAMult() does the same) */
@@ -792,11 +839,16 @@ PetscErrorCode MSImageMultHost(MSImage img, const PetscScalar *xu, const PetscSc
     for (PetscInt r = 0; r < m; r++) xp[r] = xu[img->perm[r]];
     x = xp;
   }
+  /* the partial sums of the K lanes of each row of a slice (lane j of row t at sum[j sh + t]), added as the GPU's
+     shuffles add them (ms_mult_kernel) */
+  PetscCall(PetscMalloc1(K * sh, &sum));
   for (PetscInt s = 0; s < img->nslices; s++) {
     const PetscInt   first = s * sh, nr = PetscMin(sh, m - first);
     const PetscInt64 beg   = img->sliceptr[s];
     const PetscInt   w     = (PetscInt)((img->sliceptr[s + 1] - beg) / sh);
 
+    for (PetscInt j = 1; j < K; j++)
+      for (PetscInt t = 0; t < nr; t++) sum[j * sh + t] = 0.0;
     for (PetscInt t = 0; t < nr; t++) {
       const PetscScalar xr = (img->diag || local) ? x[first + t] : 0.0;
       if (local) xs[t] = xr;
@@ -805,19 +857,24 @@ PetscErrorCode MSImageMultHost(MSImage img, const PetscScalar *xu, const PetscSc
     for (PetscInt k = 0; k < w; k++) {
       const int         *cp = img->cols + beg + (PetscInt64)k * sh;
       const PetscScalar *vp = img->vals + beg + (PetscInt64)k * sh;
+      PetscScalar       *sj = sum + (k % K) * sh;
       for (PetscInt t = 0; t < nr; t++) {
         const int   c  = cp[t];
         PetscScalar xv = 0.0;
         if (c < 0) xv = xs[-c - 1];
         else if (c > 0) xv = x[c - 1];
-        sum[t] += vp[t] * xv;
+        sj[t] += vp[t] * xv;
       }
     }
+    for (PetscInt off = K / 2; off > 0; off /= 2)
+      for (PetscInt j = 0; j < off; j++)
+        for (PetscInt t = 0; t < nr; t++) sum[j * sh + t] += sum[(j + off) * sh + t];
     for (PetscInt t = 0; t < nr; t++) {
       const PetscInt o = img->perm ? img->perm[first + t] : first + t;
       y[o]             = yin ? yin[o] + sum[t] : sum[t];
     }
   }
+  PetscCall(PetscFree(sum));
   PetscCall(PetscLogFlops(PetscMax(0.0, 2.0 * (img->noffdiag + (img->dapart ? m : 0)) - (yin ? 0 : m))));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -840,6 +897,7 @@ PetscErrorCode MSImageGetView(MSImage img, PetscMemType mtype, PetscBool diag_bl
   v->nslices    = (int)img->nslices;
   v->local_cols = (int)img->local;
   v->diag_block = (int)(diag_block && img->m == img->n);
+  v->lanes      = (int)MSImageRowLanes(img);
   if (PetscMemTypeHost(mtype)) {
     PetscCheck(img->host_pattern || !img->m, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The host mod-SELL image is not set up (MSImageSetUp() with PETSC_MEMTYPE_HOST)");
     PetscCall(MSImageEnsureHostPerm(img));

@@ -15,7 +15,10 @@
                                              when both)
 .  -mat_modsell_kernel <modsell,sell>     - modified SELL or plain SELL SpMV kernel
 .  -mat_modsell_ordering <natural,rcm,bricks,partition> - row ordering inside the format (bricks: matrices of a `DMDA`)
--  -mat_modsell_permute_chunk <1048576>   - rows per bucket of the permuted product on the GPU (0: separate gathers)
+.  -mat_modsell_permute_chunk <1048576>   - rows per bucket of the permuted product on the GPU (0: separate gathers)
+-  -mat_modsell_row_lanes <0>             - threads summing one row in the GPU product: 1, 2, 4, ..., 32, or 0 for the
+                                             smallest power of two that leaves each at most 16 slots of the mean slice
+                                             width (wide rows: more threads per row)
 
    Level: beginner
 
@@ -88,6 +91,7 @@ PetscErrorCode MatModSELLSettingsSetDefaults_Private(MatModSELLSettings *s)
   s->slice_pc = PETSC_FALSE;
   s->permute_chunk  = MS_PERMUTE_CHUNK_DEFAULT;
   s->permute_recode = PETSC_FALSE;
+  s->row_lanes      = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -152,6 +156,15 @@ PetscErrorCode MatModSELLSettingsSetPermuteChunk_Private(Mat A, MatModSELLSettin
   PetscFunctionBegin;
   PetscCheck(chunk >= 0, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_OUTOFRANGE, "Invalid MATMODSELL permute chunk %" PetscInt_FMT ": it must be 0 (the permuted product gathers x and y through the permutation in separate kernels) or a positive number of rows per bucket (default %d, the rows whose x and y values should stay in the GPU's L2 cache)", chunk, MS_PERMUTE_CHUNK_DEFAULT);
   s->permute_chunk = chunk;
+  PetscTryMethod(A, "MatModSELLApplySettings_C", (Mat), (A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MatModSELLSettingsSetRowLanes_Private(Mat A, MatModSELLSettings *s, PetscInt lanes)
+{
+  PetscFunctionBegin;
+  PetscCheck(lanes >= 0 && lanes <= 32 && !(lanes & (lanes - 1)), PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_OUTOFRANGE, "Invalid -mat_modsell_row_lanes %" PetscInt_FMT ": give 0 (automatic, from the mean row width) or a power of two from 1 to 32 threads per row", lanes);
+  s->row_lanes = lanes;
   PetscTryMethod(A, "MatModSELLApplySettings_C", (Mat), (A));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -431,6 +444,71 @@ PetscErrorCode MatModSELLGetPermuteChunk(Mat A, PetscInt *chunk)
 }
 
 /*@
+  MatModSELLSetRowLanes - Sets how many GPU threads sum one row in the product of a `MATMODSELL` matrix
+
+  Logically Collective
+
+  Input Parameters:
++ A     - the matrix
+- lanes - threads per row: 1, 2, 4, 8, 16 or 32; or 0 (the default) to choose from the matrix
+
+  Options Database Key:
+. -mat_modsell_row_lanes <lanes> - threads per row
+
+  Level: advanced
+
+  Notes:
+  The product gives each row of a slice `lanes` consecutive threads: thread j adds the row's stored entries j,
+  j + lanes, ..., and the threads' sums are added pairwise. One thread per row keeps a slice's loads coalesced and
+  needs no reduction, which suits rows of a few entries; rows of tens of entries (27-point stencils, systems of several
+  fields per grid point) leave too few threads to hide the memory latency, on small matrices above all. With 0, each
+  image (the diagonal and off-diagonal blocks of each process) takes the smallest power of two that leaves each thread
+  at most 16 slots of its mean slice width. The storage does not change; the host product adds the terms in the same
+  order, so that host and GPU products of the same image agree to rounding. -mat_view ::ascii_info names the choice
+  when it is more than one.
+
+.seealso: `MATMODSELL`, `MatModSELLGetRowLanes()`, `MatModSELLGetInfo()`
+@*/
+PetscErrorCode MatModSELLSetRowLanes(Mat A, PetscInt lanes)
+{
+  MatModSELLSettings *s;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
+  PetscValidLogicalCollectiveInt(A, lanes, 2);
+  PetscCall(MatModSELLQuerySettings(A, &s));
+  if (s) PetscCall(MatModSELLSettingsSetRowLanes_Private(A, s, lanes));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  MatModSELLGetRowLanes - Gets the setting of the threads per row of the GPU product of a `MATMODSELL` matrix
+
+  Not Collective
+
+  Input Parameter:
+. A - the matrix
+
+  Output Parameter:
+. lanes - threads per row as set (0: chosen from the matrix; `MatModSELLGetInfo()` gives the choice)
+
+  Level: advanced
+
+.seealso: `MATMODSELL`, `MatModSELLSetRowLanes()`
+@*/
+PetscErrorCode MatModSELLGetRowLanes(Mat A, PetscInt *lanes)
+{
+  MatModSELLSettings *s;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
+  PetscAssertPointer(lanes, 2);
+  PetscCall(MatModSELLGetSettings(A, &s));
+  *lanes = s->row_lanes;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
   MatModSELLGetInfo - Statistics of the mod-SELL format of an assembled `MATMODSELL` matrix (builds it if needed)
 
   Collective on several processes (sums over processes)
@@ -498,6 +576,11 @@ PetscErrorCode MatModSELLReadOptions_Private(Mat A, PetscOptionItems PetscOption
       PetscTryMethod(A, "MatModSELLApplySettings_C", (Mat), (A));
     }
   }
+  {
+    PetscInt lanes = s->row_lanes;
+    PetscCall(PetscOptionsInt("-mat_modsell_row_lanes", "Threads summing one row in the GPU product: a power of two from 1 to 32 (0: from the mean row width, one thread per row up to 16 slots)", "MatModSELLSetRowLanes", lanes, &lanes, &flg));
+    if (flg) PetscCall(MatModSELLSetRowLanes(A, lanes));
+  }
   PetscCall(PetscOptionsBool("-mat_modsell_eager_setup", "Build the GPU image at final assembly (when vectors are CUDA vectors) instead of at the first product", "MATMODSELL", eager, &eager, &flg));
   if (flg) PetscCall(MatModSELLSettingsSetEager_Private(A, s, eager));
   PetscOptionsHeadEnd();
@@ -505,7 +588,7 @@ PetscErrorCode MatModSELLReadOptions_Private(Mat A, PetscOptionItems PetscOption
 }
 
 /* Why MATMODSELL_ORDERING_AUTO chose o (the rule of MSImageChooseOrdering(), image.c) */
-static const char *MatModSELLOrderingReason_Private(MatModSELLOrdering o, PetscReal natfrac, PetscBool slice_pc)
+static const char *MatModSELLOrderingReason_Private(MatModSELLOrdering o, PetscReal natfrac, PetscBool slice_pc, PetscBool windowed)
 {
   switch (o) {
   case MATMODSELL_ORDERING_BRICKS:
@@ -514,6 +597,7 @@ static const char *MatModSELLOrderingReason_Private(MatModSELLOrdering o, PetscR
     return "the matrix's order is not local: compact blocks of its graph";
   case MATMODSELL_ORDERING_NATURAL:
     if (natfrac < 0) return "blocks of at most one slice, or rectangular";
+    if (windowed) return "the matrix's order is already local: few columns in their row's slice, but each slice's columns lie in a narrow window of rows";
     return slice_pc ? "the matrix's order is already local, no DMDA grid" : "the matrix's order is already local";
   default:
     return "";
@@ -537,16 +621,17 @@ PetscErrorCode MatModSELLView_Private(Mat A, PetscViewer viewer)
   PetscCall(MatModSELLGetSettings(A, &s));
   PetscCall(MatModSELLGetInfo(A, &info));
   {
-    char line[512] = "", frac[200] = "", height[64];
+    char line[512] = "", frac[320] = "", height[64];
     if (s->ordering == MATMODSELL_ORDERING_AUTO) {
       if (info.natural_local_fraction >= 0) {
-        char sampled[64] = "";
+        char sampled[64] = "", window[96] = "";
 
         if (info.natural_local_stride > 1) PetscCall(PetscSNPrintf(sampled, sizeof(sampled), " (counted on one slice in %" PetscInt_FMT ")", info.natural_local_stride));
-        PetscCall(PetscSNPrintf(frac, sizeof(frac), "; in the matrix's order %.1f%% of the off-diagonal entries of the diagonal block lie in their row's slice%s", 100.0 * (double)info.natural_local_fraction, sampled));
+        if (info.natural_windowed) PetscCall(PetscSNPrintf(window, sizeof(window), ", and a slice's columns span %.0f rows on average", (double)info.natural_window));
+        PetscCall(PetscSNPrintf(frac, sizeof(frac), "; in the matrix's order %.1f%% of the off-diagonal entries of the diagonal block lie in their row's slice%s%s", 100.0 * (double)info.natural_local_fraction, sampled, window));
       }
       if (info.ordering == MATMODSELL_ORDERING_AUTO) PetscCall(PetscSNPrintf(line, sizeof(line), ": chosen per process, not the same on all%s", frac));
-      else PetscCall(PetscSNPrintf(line, sizeof(line), ": %s (%s%s)", MatModSELLOrderings[info.ordering], MatModSELLOrderingReason_Private(info.ordering, info.natural_local_fraction, s->slice_pc), frac));
+      else PetscCall(PetscSNPrintf(line, sizeof(line), ": %s (%s%s)", MatModSELLOrderings[info.ordering], MatModSELLOrderingReason_Private(info.ordering, info.natural_local_fraction, s->slice_pc, info.natural_windowed), frac));
     }
     if (info.slice_height_min == info.slice_height) PetscCall(PetscSNPrintf(height, sizeof(height), "%" PetscInt_FMT, info.slice_height));
     else PetscCall(PetscSNPrintf(height, sizeof(height), "%" PetscInt_FMT " to %" PetscInt_FMT " (per process)", info.slice_height_min, info.slice_height));
@@ -554,6 +639,9 @@ PetscErrorCode MatModSELLView_Private(Mat A, PetscViewer viewer)
   }
   PetscCall(PetscViewerASCIIPrintf(viewer, "  slices %" PetscInt_FMT ", widest slice %" PetscInt_FMT ", off-diagonal slots %" PetscInt64_FMT " for %" PetscInt64_FMT " off-diagonal nonzeros (padding ratio %.3f)\n", info.nslices, info.max_width, info.nslots, info.noffdiag, (double)info.padding_ratio));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  off-diagonals read from shared memory: %.1f%%, device bytes %zu\n", 100.0 * (double)info.local_fraction, info.device_bytes));
+  if (info.row_lanes == 1) { /* one thread per row, the format's usual product: nothing to say */
+  } else if (info.row_lanes_min == info.row_lanes) PetscCall(PetscViewerASCIIPrintf(viewer, "  threads per row of the GPU product: %" PetscInt_FMT " (%s)\n", info.row_lanes, s->row_lanes ? "-mat_modsell_row_lanes" : "from the mean slice width"));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "  threads per row of the GPU product: %" PetscInt_FMT " to %" PetscInt_FMT " (per process, from the mean slice width)\n", info.row_lanes_min, info.row_lanes));
   if (info.ordering != MATMODSELL_ORDERING_NATURAL) { /* a permuted image (on some process) */
     if (s->permute_chunk > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  permuted product on the GPU: buckets of %" PetscInt_FMT " rows%s, device bytes %zu of their index arrays\n", s->permute_chunk, s->permute_recode ? " (recoded column codes)" : "", info.permute_bytes));
     else PetscCall(PetscViewerASCIIPrintf(viewer, "  permuted product on the GPU: x and y gathered through the permutation (permute chunk 0)\n"));

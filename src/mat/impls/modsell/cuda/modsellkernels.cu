@@ -1,7 +1,7 @@
 /*
    CUDA kernels of the modified Sliced ELLPACK format (paper 000, sections 3.1-3.2).
-   One thread block per slice, one thread per row; the slice's window of x is loaded into
-   shared memory first, then each thread walks its row's interleaved slots. A permuted image
+   One thread block per slice, one thread per row (or a few: MSImageView.lanes, for wide rows); the slice's
+   window of x is loaded into shared memory first, then each thread walks its row's interleaved slots. A permuted image
    works in its own numbering: a kernel gathers x into it first (a random read per row), the
    product writes its result in that numbering (coalesced), and a last kernel brings y back
    by a gather through the inverse permutation (a random read per row: on an H100 a random
@@ -37,65 +37,90 @@ __device__ __forceinline__ int ms_mult_col_pos(int c, const int *__restrict__ qx
 }
 
 /* x, y, yin in the image's numbering (MS_MULT_PLAIN), or as PERM says; the sum of a row is formed in the same order
-   by every variant */
+   by every variant. One block per slice (slist: the slices to do); each row is summed by `lanes` consecutive threads
+   (a power of two, at most 32; MSImageView.lanes): lane j takes the row's slots j, j + lanes, ..., lane 0 starts from
+   the diagonal term, and the lanes' sums are added by a tree (__shfl_down_sync: lane j += lane j + off, off = lanes/2,
+   ..., 1), the order MSImageMultHost() follows. A block has min(sh lanes, 1024) threads and walks the slice's rows in
+   passes of blockDim / lanes rows; the rows of a warp are consecutive, and a warp's rows lie all inside or all outside
+   the slice (sh is a multiple of 32), so every thread of a warp takes part in its shuffles. */
 template <bool DIAG, bool LOCAL, bool ADD, int PERM>
-__global__ void __launch_bounds__(1024) ms_mult_kernel(int m, const long long *__restrict__ sliceptr, const int *__restrict__ cols, const double *__restrict__ vals, const double *__restrict__ diag, const double *__restrict__ x, const double *yin, double *y, const int *__restrict__ qx, const int *__restrict__ py, const int *__restrict__ slist)
+__global__ void __launch_bounds__(1024) ms_mult_kernel(int m, int sh, int lanes, const long long *__restrict__ sliceptr, const int *__restrict__ cols, const double *__restrict__ vals, const double *__restrict__ diag, const double *__restrict__ x, const double *yin, double *y, const int *__restrict__ qx, const int *__restrict__ py, const int *__restrict__ slist)
 {
   extern __shared__ double xs[];
-  const int  sh    = blockDim.x, t = threadIdx.x, s = slist ? __ldg(slist + blockIdx.x) : blockIdx.x; /* slist: the slices to do */
-  const int  r     = s * sh + t;
-  const bool valid = r < m;
-  double     sum   = 0.0;
-
-  static_assert(PERM == MS_MULT_PLAIN || !ADD, "the permuted variants add yin in their last pass");
-  if (DIAG || LOCAL) {
-    const double xr = valid ? x[ms_mult_own_pos<PERM>(r, qx)] : 0.0;
-    if (LOCAL) {
-      xs[t] = xr;
-      __syncthreads();
-    }
-    if (DIAG && valid) sum = diag[r] * xr;
-  }
-  const long long beg = sliceptr[s];
-  const int       w   = valid ? (int)((sliceptr[s + 1] - beg) / sh) : 0; /* padding rows of the last slice do nothing */
+  const int       s     = slist ? __ldg(slist + blockIdx.x) : blockIdx.x;
+  const int       lane  = threadIdx.x & (lanes - 1), step = blockDim.x / lanes;
+  const long long beg   = sliceptr[s];
+  const int       wsl   = (int)((sliceptr[s + 1] - beg) / sh);
   /* y += A x in place without a diagonal (an MPI matrix's off-diagonal block, whose rows mostly have no entry): a row
      without entries is left alone, so that an empty slice moves nothing but its two slice pointers */
   constexpr bool INPLACE_SKIP = ADD && !DIAG && !LOCAL && PERM == MS_MULT_PLAIN;
   const bool     inplace      = INPLACE_SKIP && yin == y;
-  if (inplace && w == 0) return;
-  const int      *cp  = cols + beg + t;
-  const double   *vp  = vals + beg + t;
-  bool entries = false; /* the row has an entry (padding codes are 0) */
-#pragma unroll 4
-  for (int k = 0; k < w; k++) {
-    const int    c = __ldg(cp + (long long)k * sh);
-    const double v = __ldg(vp + (long long)k * sh);
-    double       xv;
-    if (LOCAL && c < 0) xv = xs[-c - 1];
-    else xv = c > 0 ? __ldg(x + ms_mult_col_pos<PERM>(c, qx)) : 0.0;
-    if (INPLACE_SKIP) entries |= (c != 0);
-    sum += v * xv;
+
+  static_assert(PERM == MS_MULT_PLAIN || !ADD, "the permuted variants add yin in their last pass");
+  if (inplace && wsl == 0) return; /* the whole block */
+  if (LOCAL) {
+    for (int t = threadIdx.x; t < sh; t += blockDim.x) {
+      const int r = s * sh + t;
+      xs[t]       = r < m ? x[ms_mult_own_pos<PERM>(r, qx)] : 0.0;
+    }
+    __syncthreads();
   }
-  if (PERM == MS_MULT_PLAIN) {
-    if (valid && !(inplace && !entries)) y[r] = ADD ? yin[r] + sum : sum;
-  } else if (valid) y[py ? __ldg(py + r) : r] = sum;
+  for (int t = threadIdx.x / lanes; t < sh; t += step) {
+    const int     r     = s * sh + t;
+    const bool    valid = r < m;
+    const int     w     = valid ? wsl : 0; /* padding rows of the last slice do nothing */
+    const int    *cp    = cols + beg + t;
+    const double *vp    = vals + beg + t;
+    double        sum   = 0.0;
+    int           entries = 0; /* the row has an entry (padding codes are 0) */
+
+    if (DIAG && valid && lane == 0) sum = diag[r] * (LOCAL ? xs[t] : x[ms_mult_own_pos<PERM>(r, qx)]);
+#pragma unroll 4
+    for (int k = lane; k < w; k += lanes) {
+      const int    c = __ldg(cp + (long long)k * sh);
+      const double v = __ldg(vp + (long long)k * sh);
+      double       xv;
+      if (LOCAL && c < 0) xv = xs[-c - 1];
+      else xv = c > 0 ? __ldg(x + ms_mult_col_pos<PERM>(c, qx)) : 0.0;
+      if (INPLACE_SKIP) entries |= (c != 0);
+      sum += v * xv;
+    }
+    for (int off = lanes / 2; off > 0; off /= 2) {
+      sum += __shfl_down_sync(0xffffffffu, sum, off, lanes);
+      if (INPLACE_SKIP) entries |= __shfl_down_sync(0xffffffffu, entries, off, lanes);
+    }
+    if (lane == 0 && valid) {
+      if (PERM == MS_MULT_PLAIN) {
+        if (!(inplace && !entries)) y[r] = ADD ? yin[r] + sum : sum;
+      } else y[py ? __ldg(py + r) : r] = sum;
+    }
+  }
+}
+
+/* threads per block of the product: sh rows of `lanes` threads, at most 1024 (the block then walks its slice in
+   passes) */
+static inline int ms_mult_threads(int sh, int lanes)
+{
+  return sh * lanes < 1024 ? sh * lanes : 1024;
 }
 
 template <bool DIAG, bool LOCAL>
-static void launch_mult(int m, int sh, int nslices, const long long *sliceptr, const int *cols, const double *vals, const double *diag, const double *x, const double *yin, double *y, cudaStream_t st)
+static void launch_mult(int m, int sh, int lanes, int nslices, const long long *sliceptr, const int *cols, const double *vals, const double *diag, const double *x, const double *yin, double *y, cudaStream_t st)
 {
   const size_t smem = LOCAL ? (size_t)sh * sizeof(double) : 0;
-  if (yin) ms_mult_kernel<DIAG, LOCAL, true, MS_MULT_PLAIN><<<nslices, sh, smem, st>>>(m, sliceptr, cols, vals, diag, x, yin, y, nullptr, nullptr, nullptr);
-  else ms_mult_kernel<DIAG, LOCAL, false, MS_MULT_PLAIN><<<nslices, sh, smem, st>>>(m, sliceptr, cols, vals, diag, x, yin, y, nullptr, nullptr, nullptr);
+  const int    nt   = ms_mult_threads(sh, lanes);
+  if (yin) ms_mult_kernel<DIAG, LOCAL, true, MS_MULT_PLAIN><<<nslices, nt, smem, st>>>(m, sh, lanes, sliceptr, cols, vals, diag, x, yin, y, nullptr, nullptr, nullptr);
+  else ms_mult_kernel<DIAG, LOCAL, false, MS_MULT_PLAIN><<<nslices, nt, smem, st>>>(m, sh, lanes, sliceptr, cols, vals, diag, x, yin, y, nullptr, nullptr, nullptr);
 }
 
 /* the product of the bucketed permutation: x read through qx, y written through py (NULL: in the image numbering) */
 template <bool DIAG, bool LOCAL>
-static void launch_mult_bucket(bool recoded, int m, int sh, int nslices, const long long *sliceptr, const int *cols, const double *vals, const double *diag, const double *x, double *y, const int *qx, const int *py, cudaStream_t st)
+static void launch_mult_bucket(bool recoded, int m, int sh, int lanes, int nslices, const long long *sliceptr, const int *cols, const double *vals, const double *diag, const double *x, double *y, const int *qx, const int *py, cudaStream_t st)
 {
   const size_t smem = LOCAL ? (size_t)sh * sizeof(double) : 0;
-  if (recoded) ms_mult_kernel<DIAG, LOCAL, false, MS_MULT_RECODED><<<nslices, sh, smem, st>>>(m, sliceptr, cols, vals, diag, x, nullptr, y, qx, py, nullptr);
-  else ms_mult_kernel<DIAG, LOCAL, false, MS_MULT_BUCKET><<<nslices, sh, smem, st>>>(m, sliceptr, cols, vals, diag, x, nullptr, y, qx, py, nullptr);
+  const int    nt   = ms_mult_threads(sh, lanes);
+  if (recoded) ms_mult_kernel<DIAG, LOCAL, false, MS_MULT_RECODED><<<nslices, nt, smem, st>>>(m, sh, lanes, sliceptr, cols, vals, diag, x, nullptr, y, qx, py, nullptr);
+  else ms_mult_kernel<DIAG, LOCAL, false, MS_MULT_BUCKET><<<nslices, nt, smem, st>>>(m, sh, lanes, sliceptr, cols, vals, diag, x, nullptr, y, qx, py, nullptr);
 }
 
 __global__ void ms_gather_kernel(int m, const int *__restrict__ perm, const double *__restrict__ x, double *__restrict__ xp)
@@ -118,7 +143,7 @@ __global__ void ms_unpermute_kernel(int m, const int *__restrict__ iperm, const 
    (c) y back from its buckets, yin added */
 static int ms_mult_bucketed(const MSImageView *img, const MSPermBuckets *pb, const double *x, const double *yin, double *y, double *work, cudaStream_t st)
 {
-  const int        m = img->m, sh = img->sh, nslices = img->nslices;
+  const int        m = img->m, sh = img->sh, nslices = img->nslices, ln = img->lanes;
   const long long *sliceptr = img->sliceptr;
   const double    *vals = img->vals, *diag = img->diag;
   const bool       d = diag != nullptr, l = img->local_cols != 0, rc = pb->bcols != nullptr;
@@ -141,10 +166,10 @@ static int ms_mult_bucketed(const MSImageView *img, const MSPermBuckets *pb, con
     py = nullptr;
     qy = img->iperm;
   }
-  if (d && l) launch_mult_bucket<true, true>(rc, m, sh, nslices, sliceptr, cols, vals, diag, xi, yo, qx, py, st);
-  else if (d) launch_mult_bucket<true, false>(rc, m, sh, nslices, sliceptr, cols, vals, diag, xi, yo, qx, py, st);
-  else if (l) launch_mult_bucket<false, true>(rc, m, sh, nslices, sliceptr, cols, vals, diag, xi, yo, qx, py, st);
-  else launch_mult_bucket<false, false>(rc, m, sh, nslices, sliceptr, cols, vals, diag, xi, yo, qx, py, st);
+  if (d && l) launch_mult_bucket<true, true>(rc, m, sh, ln, nslices, sliceptr, cols, vals, diag, xi, yo, qx, py, st);
+  else if (d) launch_mult_bucket<true, false>(rc, m, sh, ln, nslices, sliceptr, cols, vals, diag, xi, yo, qx, py, st);
+  else if (l) launch_mult_bucket<false, true>(rc, m, sh, ln, nslices, sliceptr, cols, vals, diag, xi, yo, qx, py, st);
+  else launch_mult_bucket<false, false>(rc, m, sh, ln, nslices, sliceptr, cols, vals, diag, xi, yo, qx, py, st);
   if ((e = (int)cudaGetLastError())) return e;
   return MSCUDABucketGather(m, qy, yo, yin, y, st);
 }
@@ -152,7 +177,7 @@ static int ms_mult_bucketed(const MSImageView *img, const MSPermBuckets *pb, con
 extern "C" int MSCUDAMult(const MSImageView *img, const MSPermBuckets *pb, const double *x, const double *yin, double *y, double *work, void *stream)
 {
   cudaStream_t     st = (cudaStream_t)stream;
-  const int        m = img->m, sh = img->sh, nslices = img->nslices;
+  const int        m = img->m, sh = img->sh, nslices = img->nslices, ln = img->lanes;
   const long long *sliceptr = img->sliceptr;
   const int       *cols     = img->cols;
   const double    *vals = img->vals, *diag = img->diag;
@@ -161,6 +186,7 @@ extern "C" int MSCUDAMult(const MSImageView *img, const MSPermBuckets *pb, const
   double          *yo = y;
 
   if (m <= 0 || nslices <= 0) return (int)cudaSuccess;
+  if (ln < 1 || ln > 32 || (ln & (ln - 1))) return (int)cudaErrorInvalidValue;
   if (p) {
     if (!img->perm_cols || !img->iperm || !work) return (int)cudaErrorInvalidValue;
     if (pb && pb->chunk > 0) return ms_mult_bucketed(img, pb, x, yin, y, work, st);
@@ -171,13 +197,13 @@ extern "C" int MSCUDAMult(const MSImageView *img, const MSPermBuckets *pb, const
     yo = work + m;
   }
   if (!p && !d && !l && yin && yin == y && img->nzslices) { /* in place, only the slices with an entry */
-    if (img->nnzslices > 0) ms_mult_kernel<false, false, true, MS_MULT_PLAIN><<<img->nnzslices, sh, 0, st>>>(m, sliceptr, cols, vals, diag, x, yin, y, nullptr, nullptr, img->nzslices);
+    if (img->nnzslices > 0) ms_mult_kernel<false, false, true, MS_MULT_PLAIN><<<img->nnzslices, ms_mult_threads(sh, ln), 0, st>>>(m, sh, ln, sliceptr, cols, vals, diag, x, yin, y, nullptr, nullptr, img->nzslices);
     return (int)cudaGetLastError();
   }
-  if (d && l) launch_mult<true, true>(m, sh, nslices, sliceptr, cols, vals, diag, xi, yi, yo, st);
-  else if (d) launch_mult<true, false>(m, sh, nslices, sliceptr, cols, vals, diag, xi, yi, yo, st);
-  else if (l) launch_mult<false, true>(m, sh, nslices, sliceptr, cols, vals, diag, xi, yi, yo, st);
-  else launch_mult<false, false>(m, sh, nslices, sliceptr, cols, vals, diag, xi, yi, yo, st);
+  if (d && l) launch_mult<true, true>(m, sh, ln, nslices, sliceptr, cols, vals, diag, xi, yi, yo, st);
+  else if (d) launch_mult<true, false>(m, sh, ln, nslices, sliceptr, cols, vals, diag, xi, yi, yo, st);
+  else if (l) launch_mult<false, true>(m, sh, ln, nslices, sliceptr, cols, vals, diag, xi, yi, yo, st);
+  else launch_mult<false, false>(m, sh, ln, nslices, sliceptr, cols, vals, diag, xi, yi, yo, st);
   if (p) ms_unpermute_kernel<<<(m + 255) / 256, 256, 0, st>>>(m, img->iperm, work + m, yin, y);
   return (int)cudaGetLastError();
 }

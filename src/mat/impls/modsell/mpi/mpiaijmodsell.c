@@ -90,8 +90,8 @@ static PetscErrorCode MatModSELLGetInfo_MPIAIJModSELL(Mat A, MatModSELLInfo *inf
 {
   Mat            Ad, Ao;
   MatModSELLInfo di, oi;
-  PetscInt64     loc[8], glob[8];
-  PetscInt       w[6], wg[6];
+  PetscInt64     loc[11], glob[11];
+  PetscInt       w[8], wg[8];
 
   PetscFunctionBegin;
   PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, &Ao, NULL));
@@ -108,14 +108,22 @@ static PetscErrorCode MatModSELLGetInfo_MPIAIJModSELL(Mat A, MatModSELLInfo *inf
     loc[6]             = dimg->nat_off >= 0 ? dimg->nat_off : 0;
   }
   loc[7] = (PetscInt64)di.permute_bytes;
-  PetscCallMPI(MPIU_Allreduce(loc, glob, 8, MPIU_INT64, MPI_SUM, PetscObjectComm((PetscObject)A)));
+  {
+    const MSImage dimg = ((Mat_SeqAIJModSELL *)Ad->spptr)->img;
+    loc[8]             = dimg->nat_off >= 0 ? dimg->nat_span : 0;
+    loc[9]             = dimg->nat_off >= 0 ? dimg->nat_nspan : 0;
+    loc[10]            = di.natural_windowed ? 1 : 0;
+  }
+  PetscCallMPI(MPIU_Allreduce(loc, glob, 11, MPIU_INT64, MPI_SUM, PetscObjectComm((PetscObject)A)));
   w[0] = PetscMax(di.max_width, oi.max_width);
   w[1] = (PetscInt)di.ordering; /* the same on every process when max(o) = -max(-o) */
   w[2] = -(PetscInt)di.ordering;
   w[3] = di.slice_height; /* per process: the partition ordering may take another height */
   w[4] = -di.slice_height;
   w[5] = di.natural_local_stride; /* the sparsest sampling of the processes */
-  PetscCallMPI(MPIU_Allreduce(w, wg, 6, MPIU_INT, MPI_MAX, PetscObjectComm((PetscObject)A)));
+  w[6] = di.row_lanes;
+  w[7] = -di.row_lanes;
+  PetscCallMPI(MPIU_Allreduce(w, wg, 8, MPIU_INT, MPI_MAX, PetscObjectComm((PetscObject)A)));
   PetscCall(PetscMemzero(info, sizeof(*info)));
   info->slice_height           = wg[3];
   info->slice_height_min       = -wg[4];
@@ -131,6 +139,10 @@ static PetscErrorCode MatModSELLGetInfo_MPIAIJModSELL(Mat A, MatModSELLInfo *inf
   info->natural_local_fraction = glob[6] ? (PetscReal)glob[5] / (PetscReal)glob[6] : -1.0;
   info->permute_bytes          = (size_t)glob[7];
   info->natural_local_stride   = wg[5];
+  info->row_lanes              = wg[6];
+  info->natural_window         = glob[9] ? (PetscReal)glob[8] / (PetscReal)glob[9] : -1.0;
+  info->natural_windowed       = glob[10] ? PETSC_TRUE : PETSC_FALSE;
+  info->row_lanes_min          = -wg[7];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

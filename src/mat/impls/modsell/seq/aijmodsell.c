@@ -46,6 +46,7 @@ static PetscErrorCode MatSeqAIJModSELLSyncSettings(Mat A)
   }
   /* the bucketed permuted product: a change drops its arrays, not the image */
   PetscCall(MSImageSetPermuteChunk(img, ms->settings.permute_chunk, ms->settings.permute_recode));
+  PetscCall(MSImageSetRowLanes(img, ms->settings.row_lanes));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
