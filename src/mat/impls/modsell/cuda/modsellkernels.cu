@@ -36,25 +36,75 @@ __device__ __forceinline__ int ms_mult_col_pos(int c, const int *__restrict__ qx
   return PERM == MS_MULT_BUCKET ? __ldg(qx + (c - 1)) : c - 1;
 }
 
+/* The slots k0, k0 + kstep, ... (< w) of one row added to sum, in that order; entries |= the row has an entry (padding
+   codes are 0) */
+template <bool LOCAL, bool INPLACE_SKIP, int PERM>
+__device__ __forceinline__ double ms_mult_row(const int *__restrict__ cp, const double *__restrict__ vp, int sh, int k0, int kstep, int w, const double *xs, const double *__restrict__ x, const int *__restrict__ qx, double sum, int &entries)
+{
+#pragma unroll 4
+  for (int k = k0; k < w; k += kstep) {
+    const int    c = __ldg(cp + (long long)k * sh);
+    const double v = __ldg(vp + (long long)k * sh);
+    double       xv;
+    if (LOCAL && c < 0) xv = xs[-c - 1];
+    else xv = c > 0 ? __ldg(x + ms_mult_col_pos<PERM>(c, qx)) : 0.0;
+    if (INPLACE_SKIP) entries |= (c != 0);
+    sum += v * xv;
+  }
+  return sum;
+}
+
 /* x, y, yin in the image's numbering (MS_MULT_PLAIN), or as PERM says; the sum of a row is formed in the same order
-   by every variant. One block per slice (slist: the slices to do); each row is summed by `lanes` consecutive threads
-   (a power of two, at most 32; MSImageView.lanes): lane j takes the row's slots j, j + lanes, ..., lane 0 starts from
-   the diagonal term, and the lanes' sums are added by a tree (__shfl_down_sync: lane j += lane j + off, off = lanes/2,
-   ..., 1), the order MSImageMultHost() follows. A block has min(sh lanes, 1024) threads and walks the slice's rows in
-   passes of blockDim / lanes rows; the rows of a warp are consecutive, and a warp's rows lie all inside or all outside
-   the slice (sh is a multiple of 32), so every thread of a warp takes part in its shuffles. */
+   by every variant. One block of sh threads per slice (slist: the slices to do), one thread per row: the diagonal term,
+   then the row's slots in order. */
 template <bool DIAG, bool LOCAL, bool ADD, int PERM>
-__global__ void __launch_bounds__(1024) ms_mult_kernel(int m, int sh, int lanes, const long long *__restrict__ sliceptr, const int *__restrict__ cols, const double *__restrict__ vals, const double *__restrict__ diag, const double *__restrict__ x, const double *yin, double *y, const int *__restrict__ qx, const int *__restrict__ py, const int *__restrict__ slist)
+__global__ void __launch_bounds__(1024) ms_mult_kernel(int m, const long long *__restrict__ sliceptr, const int *__restrict__ cols, const double *__restrict__ vals, const double *__restrict__ diag, const double *__restrict__ x, const double *yin, double *y, const int *__restrict__ qx, const int *__restrict__ py, const int *__restrict__ slist)
 {
   extern __shared__ double xs[];
-  const int       s     = slist ? __ldg(slist + blockIdx.x) : blockIdx.x;
-  const int       lane  = threadIdx.x & (lanes - 1), step = blockDim.x / lanes;
-  const long long beg   = sliceptr[s];
-  const int       wsl   = (int)((sliceptr[s + 1] - beg) / sh);
+  const int  sh    = blockDim.x, t = threadIdx.x, s = slist ? __ldg(slist + blockIdx.x) : blockIdx.x;
+  const int  r     = s * sh + t;
+  const bool valid = r < m;
+  double     sum   = 0.0;
+  int        entries = 0;
+
+  static_assert(PERM == MS_MULT_PLAIN || !ADD, "the permuted variants add yin in their last pass");
+  if (DIAG || LOCAL) {
+    const double xr = valid ? x[ms_mult_own_pos<PERM>(r, qx)] : 0.0;
+    if (LOCAL) {
+      xs[t] = xr;
+      __syncthreads();
+    }
+    if (DIAG && valid) sum = diag[r] * xr;
+  }
+  const long long beg = sliceptr[s];
+  const int       w   = valid ? (int)((sliceptr[s + 1] - beg) / sh) : 0; /* padding rows of the last slice do nothing */
   /* y += A x in place without a diagonal (an MPI matrix's off-diagonal block, whose rows mostly have no entry): a row
      without entries is left alone, so that an empty slice moves nothing but its two slice pointers */
   constexpr bool INPLACE_SKIP = ADD && !DIAG && !LOCAL && PERM == MS_MULT_PLAIN;
   const bool     inplace      = INPLACE_SKIP && yin == y;
+  if (inplace && w == 0) return;
+  sum = ms_mult_row<LOCAL, INPLACE_SKIP, PERM>(cols + beg + t, vals + beg + t, sh, 0, 1, w, xs, x, qx, sum, entries);
+  if (PERM == MS_MULT_PLAIN) {
+    if (valid && !(inplace && !entries)) y[r] = ADD ? yin[r] + sum : sum;
+  } else if (valid) y[py ? __ldg(py + r) : r] = sum;
+}
+
+/* The same product with `lanes` consecutive threads per row (a power of two, 2 to 32; MSImageView.lanes): lane j takes
+   the row's slots j, j + lanes, ..., lane 0 starts from the diagonal term, and the lanes' sums are added by a tree
+   (__shfl_down_sync: lane j += lane j + off, off = lanes/2, ..., 1), the order MSImageMultHost() follows. A block has
+   min(sh lanes, 1024) threads and walks the slice's rows in passes of blockDim / lanes rows; the rows of a warp are
+   consecutive, and a warp's rows lie all inside or all outside the slice (sh is a multiple of 32), so every thread
+   of a warp takes part in its shuffles. */
+template <bool DIAG, bool LOCAL, bool ADD, int PERM>
+__global__ void __launch_bounds__(1024) ms_mult_lanes_kernel(int m, int sh, int lanes, const long long *__restrict__ sliceptr, const int *__restrict__ cols, const double *__restrict__ vals, const double *__restrict__ diag, const double *__restrict__ x, const double *yin, double *y, const int *__restrict__ qx, const int *__restrict__ py, const int *__restrict__ slist)
+{
+  extern __shared__ double xs[];
+  const int       s    = slist ? __ldg(slist + blockIdx.x) : blockIdx.x;
+  const int       lane = threadIdx.x & (lanes - 1), step = blockDim.x / lanes;
+  const long long beg  = sliceptr[s];
+  const int       wsl  = (int)((sliceptr[s + 1] - beg) / sh);
+  constexpr bool  INPLACE_SKIP = ADD && !DIAG && !LOCAL && PERM == MS_MULT_PLAIN;
+  const bool      inplace      = INPLACE_SKIP && yin == y;
 
   static_assert(PERM == MS_MULT_PLAIN || !ADD, "the permuted variants add yin in their last pass");
   if (inplace && wsl == 0) return; /* the whole block */
@@ -66,25 +116,13 @@ __global__ void __launch_bounds__(1024) ms_mult_kernel(int m, int sh, int lanes,
     __syncthreads();
   }
   for (int t = threadIdx.x / lanes; t < sh; t += step) {
-    const int     r     = s * sh + t;
-    const bool    valid = r < m;
-    const int     w     = valid ? wsl : 0; /* padding rows of the last slice do nothing */
-    const int    *cp    = cols + beg + t;
-    const double *vp    = vals + beg + t;
-    double        sum   = 0.0;
-    int           entries = 0; /* the row has an entry (padding codes are 0) */
+    const int  r       = s * sh + t;
+    const bool valid   = r < m;
+    double     sum     = 0.0;
+    int        entries = 0;
 
     if (DIAG && valid && lane == 0) sum = diag[r] * (LOCAL ? xs[t] : x[ms_mult_own_pos<PERM>(r, qx)]);
-#pragma unroll 4
-    for (int k = lane; k < w; k += lanes) {
-      const int    c = __ldg(cp + (long long)k * sh);
-      const double v = __ldg(vp + (long long)k * sh);
-      double       xv;
-      if (LOCAL && c < 0) xv = xs[-c - 1];
-      else xv = c > 0 ? __ldg(x + ms_mult_col_pos<PERM>(c, qx)) : 0.0;
-      if (INPLACE_SKIP) entries |= (c != 0);
-      sum += v * xv;
-    }
+    sum = ms_mult_row<LOCAL, INPLACE_SKIP, PERM>(cols + beg + t, vals + beg + t, sh, lane, lanes, valid ? wsl : 0, xs, x, qx, sum, entries);
     for (int off = lanes / 2; off > 0; off /= 2) {
       sum += __shfl_down_sync(0xffffffffu, sum, off, lanes);
       if (INPLACE_SKIP) entries |= __shfl_down_sync(0xffffffffu, entries, off, lanes);
@@ -104,23 +142,27 @@ static inline int ms_mult_threads(int sh, int lanes)
   return sh * lanes < 1024 ? sh * lanes : 1024;
 }
 
+template <bool DIAG, bool LOCAL, bool ADD, int PERM>
+static void launch_mult_any(int m, int sh, int lanes, int nblocks, const long long *sliceptr, const int *cols, const double *vals, const double *diag, const double *x, const double *yin, double *y, const int *qx, const int *py, const int *slist, cudaStream_t st)
+{
+  const size_t smem = LOCAL ? (size_t)sh * sizeof(double) : 0;
+  if (lanes == 1) ms_mult_kernel<DIAG, LOCAL, ADD, PERM><<<nblocks, sh, smem, st>>>(m, sliceptr, cols, vals, diag, x, yin, y, qx, py, slist);
+  else ms_mult_lanes_kernel<DIAG, LOCAL, ADD, PERM><<<nblocks, ms_mult_threads(sh, lanes), smem, st>>>(m, sh, lanes, sliceptr, cols, vals, diag, x, yin, y, qx, py, slist);
+}
+
 template <bool DIAG, bool LOCAL>
 static void launch_mult(int m, int sh, int lanes, int nslices, const long long *sliceptr, const int *cols, const double *vals, const double *diag, const double *x, const double *yin, double *y, cudaStream_t st)
 {
-  const size_t smem = LOCAL ? (size_t)sh * sizeof(double) : 0;
-  const int    nt   = ms_mult_threads(sh, lanes);
-  if (yin) ms_mult_kernel<DIAG, LOCAL, true, MS_MULT_PLAIN><<<nslices, nt, smem, st>>>(m, sh, lanes, sliceptr, cols, vals, diag, x, yin, y, nullptr, nullptr, nullptr);
-  else ms_mult_kernel<DIAG, LOCAL, false, MS_MULT_PLAIN><<<nslices, nt, smem, st>>>(m, sh, lanes, sliceptr, cols, vals, diag, x, yin, y, nullptr, nullptr, nullptr);
+  if (yin) launch_mult_any<DIAG, LOCAL, true, MS_MULT_PLAIN>(m, sh, lanes, nslices, sliceptr, cols, vals, diag, x, yin, y, nullptr, nullptr, nullptr, st);
+  else launch_mult_any<DIAG, LOCAL, false, MS_MULT_PLAIN>(m, sh, lanes, nslices, sliceptr, cols, vals, diag, x, yin, y, nullptr, nullptr, nullptr, st);
 }
 
 /* the product of the bucketed permutation: x read through qx, y written through py (NULL: in the image numbering) */
 template <bool DIAG, bool LOCAL>
 static void launch_mult_bucket(bool recoded, int m, int sh, int lanes, int nslices, const long long *sliceptr, const int *cols, const double *vals, const double *diag, const double *x, double *y, const int *qx, const int *py, cudaStream_t st)
 {
-  const size_t smem = LOCAL ? (size_t)sh * sizeof(double) : 0;
-  const int    nt   = ms_mult_threads(sh, lanes);
-  if (recoded) ms_mult_kernel<DIAG, LOCAL, false, MS_MULT_RECODED><<<nslices, nt, smem, st>>>(m, sh, lanes, sliceptr, cols, vals, diag, x, nullptr, y, qx, py, nullptr);
-  else ms_mult_kernel<DIAG, LOCAL, false, MS_MULT_BUCKET><<<nslices, nt, smem, st>>>(m, sh, lanes, sliceptr, cols, vals, diag, x, nullptr, y, qx, py, nullptr);
+  if (recoded) launch_mult_any<DIAG, LOCAL, false, MS_MULT_RECODED>(m, sh, lanes, nslices, sliceptr, cols, vals, diag, x, nullptr, y, qx, py, nullptr, st);
+  else launch_mult_any<DIAG, LOCAL, false, MS_MULT_BUCKET>(m, sh, lanes, nslices, sliceptr, cols, vals, diag, x, nullptr, y, qx, py, nullptr, st);
 }
 
 __global__ void ms_gather_kernel(int m, const int *__restrict__ perm, const double *__restrict__ x, double *__restrict__ xp)
@@ -197,7 +239,7 @@ extern "C" int MSCUDAMult(const MSImageView *img, const MSPermBuckets *pb, const
     yo = work + m;
   }
   if (!p && !d && !l && yin && yin == y && img->nzslices) { /* in place, only the slices with an entry */
-    if (img->nnzslices > 0) ms_mult_kernel<false, false, true, MS_MULT_PLAIN><<<img->nnzslices, ms_mult_threads(sh, ln), 0, st>>>(m, sh, ln, sliceptr, cols, vals, diag, x, yin, y, nullptr, nullptr, img->nzslices);
+    if (img->nnzslices > 0) launch_mult_any<false, false, true, MS_MULT_PLAIN>(m, sh, ln, img->nnzslices, sliceptr, cols, vals, diag, x, yin, y, nullptr, nullptr, img->nzslices, st);
     return (int)cudaGetLastError();
   }
   if (d && l) launch_mult<true, true>(m, sh, ln, nslices, sliceptr, cols, vals, diag, xi, yi, yo, st);
