@@ -829,7 +829,7 @@ PetscErrorCode MSImageMultHost(MSImage img, const PetscScalar *xu, const PetscSc
   const PetscInt     sh = img->sh, m = img->m, K = MSImageRowLanes(img);
   const PetscBool    local = img->local;
   const PetscScalar *x     = xu;
-  PetscScalar        xs[1024], *sum;
+  PetscScalar        xs[1024], sum1[1024], *sum = sum1;
 
   PetscFunctionBegin;
   if (img->perm && m) { /* x in the image numbering: one gather (MSCUDAMult() does the same) */
@@ -841,7 +841,7 @@ PetscErrorCode MSImageMultHost(MSImage img, const PetscScalar *xu, const PetscSc
   }
   /* the partial sums of the K lanes of each row of a slice (lane j of row t at sum[j sh + t]), added as the GPU's
      shuffles add them (ms_mult_kernel) */
-  PetscCall(PetscMalloc1(K * sh, &sum));
+  if (K > 1) PetscCall(PetscMalloc1(K * sh, &sum));
   for (PetscInt s = 0; s < img->nslices; s++) {
     const PetscInt   first = s * sh, nr = PetscMin(sh, m - first);
     const PetscInt64 beg   = img->sliceptr[s];
@@ -874,7 +874,7 @@ PetscErrorCode MSImageMultHost(MSImage img, const PetscScalar *xu, const PetscSc
       y[o]             = yin ? yin[o] + sum[t] : sum[t];
     }
   }
-  PetscCall(PetscFree(sum));
+  if (K > 1) PetscCall(PetscFree(sum));
   PetscCall(PetscLogFlops(PetscMax(0.0, 2.0 * (img->noffdiag + (img->dapart ? m : 0)) - (yin ? 0 : m))));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
