@@ -639,9 +639,10 @@ PetscErrorCode MatModSELLView_Private(Mat A, PetscViewer viewer)
   }
   PetscCall(PetscViewerASCIIPrintf(viewer, "  slices %" PetscInt_FMT ", widest slice %" PetscInt_FMT ", off-diagonal slots %" PetscInt64_FMT " for %" PetscInt64_FMT " off-diagonal nonzeros (padding ratio %.3f)\n", info.nslices, info.max_width, info.nslots, info.noffdiag, (double)info.padding_ratio));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  off-diagonals read from shared memory: %.1f%%, device bytes %zu\n", 100.0 * (double)info.local_fraction, info.device_bytes));
-  if (info.row_lanes == 1) { /* one thread per row, the format's usual product: nothing to say */
-  } else if (info.row_lanes_min == info.row_lanes) PetscCall(PetscViewerASCIIPrintf(viewer, "  threads summing each row on the GPU: %" PetscInt_FMT " (%s)\n", info.row_lanes, s->row_lanes ? "-mat_modsell_row_lanes" : "from the mean slice width"));
-  else PetscCall(PetscViewerASCIIPrintf(viewer, "  threads summing each row on the GPU: %" PetscInt_FMT " to %" PetscInt_FMT " (per process, from the mean slice width)\n", info.row_lanes_min, info.row_lanes));
+  if (info.row_lanes > 1) { /* one thread per row everywhere, the format's usual product: nothing to say */
+    if (info.row_lanes_min == info.row_lanes) PetscCall(PetscViewerASCIIPrintf(viewer, "  threads summing each row on the GPU: %" PetscInt_FMT " (%s)\n", info.row_lanes, s->row_lanes ? "-mat_modsell_row_lanes" : "from the mean slice width"));
+    else PetscCall(PetscViewerASCIIPrintf(viewer, "  threads summing each row on the GPU: %" PetscInt_FMT " to %" PetscInt_FMT " (per process, from the mean slice width)\n", info.row_lanes_min, info.row_lanes));
+  }
   if (info.ordering != MATMODSELL_ORDERING_NATURAL) { /* a permuted image (on some process) */
     if (s->permute_chunk > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  permuted product on the GPU: buckets of %" PetscInt_FMT " rows%s, device bytes %zu of their index arrays\n", s->permute_chunk, s->permute_recode ? " (recoded column codes)" : "", info.permute_bytes));
     else PetscCall(PetscViewerASCIIPrintf(viewer, "  permuted product on the GPU: x and y gathered through the permutation (permute chunk 0)\n"));

@@ -102,18 +102,16 @@ static PetscErrorCode MatModSELLGetInfo_MPIAIJModSELL(Mat A, MatModSELLInfo *inf
   loc[2] = di.noffdiag + oi.noffdiag;
   loc[3] = di.nlocal;
   loc[4] = (PetscInt64)(di.device_bytes + oi.device_bytes);
-  { /* the counts behind the diagonal block's natural in-slice fraction (its image, brought up to date by GetInfo) */
+  loc[7] = (PetscInt64)di.permute_bytes;
+  { /* the counts behind the diagonal block's natural in-slice fraction and window (its image, brought up to date by
+       GetInfo) */
     const MSImage dimg = ((Mat_SeqAIJModSELL *)Ad->spptr)->img;
     loc[5]             = dimg->nat_off >= 0 ? dimg->nat_local : 0;
     loc[6]             = dimg->nat_off >= 0 ? dimg->nat_off : 0;
-  }
-  loc[7] = (PetscInt64)di.permute_bytes;
-  {
-    const MSImage dimg = ((Mat_SeqAIJModSELL *)Ad->spptr)->img;
     loc[8]             = dimg->nat_off >= 0 ? dimg->nat_span : 0;
     loc[9]             = dimg->nat_off >= 0 ? dimg->nat_nspan : 0;
-    loc[10]            = di.natural_windowed ? 1 : 0;
   }
+  loc[10] = di.natural_windowed ? 1 : 0;
   PetscCallMPI(MPIU_Allreduce(loc, glob, 11, MPIU_INT64, MPI_SUM, PetscObjectComm((PetscObject)A)));
   w[0] = PetscMax(di.max_width, oi.max_width);
   w[1] = (PetscInt)di.ordering; /* the same on every process when max(o) = -max(-o) */
