@@ -628,6 +628,13 @@ int main(int argc, char **argv)
          nsize: 3
          args: -ref_mat_type aijcusparse -use_gpu_aware_mpi 0 -mg_levels_pc_type {{jacobi bjsmooth bisai ruiz brbilu}}
       test:
+         # the same Galerkin products on the host on 3 processes: MPIAIJ's host products on the MATMPIAIJMODSELL
+         # operator (a segmentation fault before, through the MPI cuSPARSE view)
+         suffix: cuda_fvm_level_pcs_backend_cpu_3
+         requires: cuda
+         nsize: 3
+         args: -ref_mat_type aijcusparse -use_gpu_aware_mpi 0 -matptap_backend_cpu -mg_levels_pc_type {{jacobi bjsmooth}}
+      test:
          suffix: cuda_fvm_level_pcs_neumann
          requires: cuda
          args: -ref_mat_type aijcusparse -use_gpu_aware_mpi 0 -matptap_backend_cpu -mg_levels_pc_type neumann -mg_levels_pc_neumann_warn 0

@@ -239,5 +239,14 @@ int main(int argc, char **argv)
        suffix: cuda_np3_unstructured_uneven
        output_file: output/ex9_cuda_unstructured.out
        args: -kind unstructured -n 900 -agg 7 -mat_modsell_ordering {{natural partition}} -row_weights 2,0,1
+   test:
+     # the products on the host when the options ask for it (MPIAIJ's device backend's options): on three processes the
+     # views' host products ended in a segmentation fault (H100, 2026-11-25); MATMPIAIJMODSELL now runs MPIAIJ's host
+     # products on itself, as without CUDA
+     suffix: cuda_backend_cpu
+     requires: cuda
+     nsize: {{1 3}}
+     output_file: output/ex9_unstructured.out
+     args: -ref_mat_type aijcusparse -vec_type cuda -use_gpu_aware_mpi 0 -matmatmult_backend_cpu -matptap_backend_cpu -mattransposematmult_backend_cpu -kind unstructured -n 900 -agg 7
 
 TEST*/

@@ -186,11 +186,46 @@ PetscErrorCode MatMultTransposeAdd_MPIAIJModSELL(Mat A, Vec x, Vec y, Vec z)
 }
 
 /* ---------------------------------------------------------------------------------------------------- products */
+/* Whether the options ask for this product on the host: MPIAIJ's device backend's options (-matmatmult_backend_cpu,
+   -mattransposematmult_backend_cpu, -matptap_backend_cpu for MatMatMult(), MatTransposeMatMult(), MatPtAP(); else
+   -mat_product_algorithm_backend_cpu). Read here, not by MPIAIJCUSPARSE on the views: MPIAIJ's host PtAP on the views
+   ended in a segmentation fault on 3 processes (H100, 2026-11-25), while MPIAIJ's host products on MATMPIAIJMODSELL
+   itself are the ones every build without CUDA runs */
+static PetscErrorCode MSProductWantsHost(Mat C, PetscBool *host)
+{
+  Mat_Product *p    = C->product;
+  const char  *opt = NULL, *title = NULL;
+
+  PetscFunctionBegin;
+  *host = PETSC_FALSE;
+  switch (p->type) {
+  case MATPRODUCT_AB:
+    opt   = p->api_user ? "-matmatmult_backend_cpu" : "-mat_product_algorithm_backend_cpu";
+    title = p->api_user ? "MatMatMult" : "MatProduct_AB";
+    break;
+  case MATPRODUCT_AtB:
+    opt   = p->api_user ? "-mattransposematmult_backend_cpu" : "-mat_product_algorithm_backend_cpu";
+    title = p->api_user ? "MatTransposeMatMult" : "MatProduct_AtB";
+    break;
+  case MATPRODUCT_PtAP:
+    opt   = p->api_user ? "-matptap_backend_cpu" : "-mat_product_algorithm_backend_cpu";
+    title = p->api_user ? "MatPtAP" : "MatProduct_PtAP";
+    break;
+  default:
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscOptionsBegin(PetscObjectComm((PetscObject)C), ((PetscObject)C)->prefix, title, "Mat");
+  PetscCall(PetscOptionsBool(opt, "Use CPU code", title, *host, host, NULL));
+  PetscOptionsEnd();
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* MatProductSetFromOptions() when an operand is MATMPIAIJMODSELL (its operation, and "MatProductSetFromOptions_anytype_C"
    for mixed types): on the GPU through the views when every operand is MATMPIAIJMODSELL or MATMPIAIJCUSPARSE, none is
-   bound to the CPU and the product is not structure-only (PCGAMG's graph, on the host as for aijcusparse); else
-   MPIAIJ's products when every operand is of the MPIAIJ family (what the type did before), else nothing (PETSc's
-   own fallbacks, e.g. a dense B) */
+   bound to the CPU, the product is not structure-only (PCGAMG's graph, on the host as for aijcusparse) and the options
+   do not ask for the host (MSProductWantsHost()); else MPIAIJ's products when every operand is of the MPIAIJ family
+   (what the type did before; the result then has the first operand's type), else nothing (PETSc's own fallbacks, e.g.
+   a dense B) */
 PetscErrorCode MatProductSetFromOptions_MPIAIJModSELL(Mat C)
 {
   Mat_Product *p      = C->product;
@@ -210,6 +245,12 @@ PetscErrorCode MatProductSetFromOptions_MPIAIJModSELL(Mat C)
     if (!isms && !iscs && !isaij) allaij = PETSC_FALSE;
   }
   PetscCheck(ms, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MatProductSetFromOptions_MPIAIJModSELL() without a MATMPIAIJMODSELL operand");
+  if (dev) {
+    PetscBool host;
+
+    PetscCall(MSProductWantsHost(C, &host));
+    dev = (PetscBool)!host;
+  }
   if (dev) PetscCall(MatProductSetFromOptions_ModSELL_OnViews(C));
   else if (allaij) PetscCall((*((Mat_MPIAIJModSELL *)ms->spptr)->parent.productsetfromoptions)(C));
   PetscFunctionReturn(PETSC_SUCCESS);
