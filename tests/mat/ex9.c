@@ -1,5 +1,5 @@
 static char help[] = "Products of MATMODSELL matrices and MatAXPY() on their results, against a reference type\n\
-(-ref_mat_type, default aij): C = A P, P^T A P (again after a change of A's values), P^T C, then PCGAMG's prolongator smoothing MatAYPX(C, alpha, P, SUBSET_NONZERO_PATTERN)\n\
+(-ref_mat_type, default aij): C = A P, P^T A P (again after a change of A's values), P^T C, R A R^T and A R^T with R = P^T, then PCGAMG's prolongator smoothing MatAYPX(C, alpha, P, SUBSET_NONZERO_PATTERN)\n\
 (DIFFERENT_NONZERO_PATTERN when a row of A lacks its diagonal), then MatAXPY(C, beta, P, DIFFERENT_NONZERO_PATTERN) and\n\
 MatAXPY(C, gamma, C0, SUBSET_NONZERO_PATTERN) with C0 = A P of the reference type;\n\
 products of each result and its reference must agree; the operator's MatMultTranspose(Add) too (PCMG's restriction). With -check_device (PETSc with CUDA), C's values must be\n\
@@ -160,6 +160,25 @@ int main(int argc, char **argv)
     PetscCall(Compare(Dr, D, PETSC_FALSE, rnd, tol, "P^T (A P)", &nfail));
     PetscCall(MatDestroy(&D));
     PetscCall(MatDestroy(&Dr));
+  }
+
+  { /* the products MPIAIJ's device backend leaves to the host: R A R^T (PCMG with a restriction alone) and A R^T, R = P^T */
+    Mat R, Rr, D, Dr;
+
+    PetscCall(MatTranspose(P, MAT_INITIAL_MATRIX, &R));
+    PetscCall(MatTranspose(Pr, MAT_INITIAL_MATRIX, &Rr));
+    PetscCall(MatRARt(A, R, MAT_INITIAL_MATRIX, PETSC_DETERMINE, &D));
+    PetscCall(MatRARt(Ar, Rr, MAT_INITIAL_MATRIX, PETSC_DETERMINE, &Dr));
+    PetscCall(Compare(Dr, D, PETSC_FALSE, rnd, tol, "R A R^T", &nfail));
+    PetscCall(MatDestroy(&D));
+    PetscCall(MatDestroy(&Dr));
+    PetscCall(MatMatTransposeMult(A, R, MAT_INITIAL_MATRIX, PETSC_DETERMINE, &D));
+    PetscCall(MatMatTransposeMult(Ar, Rr, MAT_INITIAL_MATRIX, PETSC_DETERMINE, &Dr));
+    PetscCall(Compare(Dr, D, PETSC_FALSE, rnd, tol, "A R^T", &nfail));
+    PetscCall(MatDestroy(&D));
+    PetscCall(MatDestroy(&Dr));
+    PetscCall(MatDestroy(&R));
+    PetscCall(MatDestroy(&Rr));
   }
 
   /* P's pattern is in A P's when every row of A has its diagonal (PCGAMG's case); else a different pattern */

@@ -221,16 +221,18 @@ static PetscErrorCode MSProductWantsHost(Mat C, PetscBool *host)
 }
 
 /* MatProductSetFromOptions() when an operand is MATMPIAIJMODSELL (its operation, and "MatProductSetFromOptions_anytype_C"
-   for mixed types): on the GPU through the views when every operand is MATMPIAIJMODSELL or MATMPIAIJCUSPARSE, none is
-   bound to the CPU, the product is not structure-only (PCGAMG's graph, on the host as for aijcusparse) and the options
-   do not ask for the host (MSProductWantsHost()); else MPIAIJ's products when every operand is of the MPIAIJ family
-   (what the type did before; the result then has the first operand's type), else nothing (PETSc's own fallbacks, e.g.
-   a dense B) */
+   for mixed types): on the GPU through the views when the product is one that MPIAIJ's device backend runs there (AB,
+   AtB, PtAP), every operand is MATMPIAIJMODSELL or MATMPIAIJCUSPARSE, none is bound to the CPU, the product is not
+   structure-only (PCGAMG's graph, on the host as for aijcusparse) and the options do not ask for the host
+   (MSProductWantsHost()); else MPIAIJ's products when every operand is of the MPIAIJ family (what the type did
+   before, and does without CUDA; the result then has the first operand's type), else nothing (PETSc's own fallbacks,
+   e.g. a dense B). The other products (ABt, RARt, ABC) would be MPIAIJ's host code on the views as well, the path that
+   crashed for PtAP, so they run on the matrix itself */
 PetscErrorCode MatProductSetFromOptions_MPIAIJModSELL(Mat C)
 {
   Mat_Product *p      = C->product;
   Mat          ops[3] = {p->A, p->B, p->type == MATPRODUCT_ABC ? p->C : NULL}, ms = NULL;
-  PetscBool    dev = (PetscBool)!C->structure_only, allaij = PETSC_TRUE;
+  PetscBool    dev = (PetscBool)(!C->structure_only && (p->type == MATPRODUCT_AB || p->type == MATPRODUCT_AtB || p->type == MATPRODUCT_PtAP)), allaij = PETSC_TRUE;
 
   PetscFunctionBegin;
   for (int i = 0; i < 3; i++) {
