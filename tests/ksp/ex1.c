@@ -601,6 +601,36 @@ int main(int argc, char **argv)
       test:
          suffix: cuda_bjacobi_ilu
          args: -n 10 -ksp_rtol 1e-8 -ksp_type gmres -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_solver_type cusparse
+      # the same preconditioners on 3 processes (MATMPIAIJMODSELL against MATMPIAIJCUSPARSE), the issue's matrix
+      # (written 2026-11-27 and checked on the CPU against aij: the CPU cases above; not yet run on a GPU)
+      test:
+         suffix: cuda_np3_gamg_unsmoothed
+         nsize: 3
+         args: -n 10 -ksp_type cg -ksp_rtol 1e-8 -pc_type gamg -pc_gamg_agg_nsmooths 0 -pc_gamg_threshold 0.05
+      test:
+         suffix: cuda_np3_gamg_bjsmooth
+         nsize: 3
+         args: -n 10 -ksp_type cg -ksp_rtol 1e-8 -pc_type gamg -mg_levels_ksp_type richardson -mg_levels_pc_type {{jacobi bjsmooth}}
+      test:
+         suffix: cuda_np3_mg_galerkin
+         nsize: 3
+         args: -n 17 -ksp_type cg -ksp_rtol 1e-8 -pc_type mg -pc_mg_levels 3 -pc_mg_galerkin both -test_mat_type aijmodsell
+      test:
+         suffix: cuda_np3_fieldsplit
+         nsize: 3
+         args: -n 8 -dof 3 -ksp_type gmres -ksp_rtol 1e-8 -pc_type fieldsplit -pc_fieldsplit_type {{additive multiplicative}} -fieldsplit_pc_type jacobi
+      test:
+         suffix: cuda_np3_pbjacobi
+         nsize: 3
+         args: -n 6 -ksp_type cg -ksp_rtol 1e-8 -pc_type pbjacobi -dof {{1 2 3 4 5 6 7}}
+      test:
+         suffix: cuda_np3_vpbjacobi
+         nsize: 3
+         args: -n 6 -ksp_type cg -ksp_rtol 1e-8 -pc_type vpbjacobi -dof 3 -vblocks
+      test:
+         suffix: cuda_np3_bjacobi_ilu
+         nsize: 3
+         args: -n 10 -ksp_rtol 1e-8 -ksp_type gmres -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_solver_type cusparse
 
    testset:
       # each GAMG level's preconditioner against its host reference (a MATAIJ copy of the level's operator, host
@@ -608,9 +638,9 @@ int main(int argc, char **argv)
       # The one-process GPU cases form GAMG's Galerkin products on the host (-matptap_backend_cpu): PETSc 3.26.1's
       # aijcusparse PtAP (cusparseSpGEMM_compute, cuSPARSE 12.6.3 of CUDA 13.0) spun forever in cuSPARSE's
       # reduce_by_key kernel in the second or third GAMG setup of a process in 6 of 16 runs with PETSc's own Jacobi on
-      # aijcusparse levels and no plugin type at all, 0 of 24 on the host. On 3 processes that option ended every run
-      # with a segmentation fault, and no hang was seen there: those cases keep the GPU product (H100, 2026-11-25,
-      # docs/reliability.md "A hang in GAMG's Galerkin product")
+      # aijcusparse levels and no plugin type at all, 0 of 24 on the host. On 3 processes no hang was seen: those cases
+      # keep the GPU product (H100, 2026-11-25, docs/reliability.md "A hang in GAMG's Galerkin product"); the option
+      # on 3 processes has its own case since the segmentation fault it caused was fixed (H200, 2026-11-27)
       output_file: output/ex1_level_pcs.out
       args: -problem fvm -n 8 -cell tet -ksp_type cg -pc_type gamg -mg_levels_ksp_type richardson -setup_only -check_level_pcs
       test:
@@ -681,6 +711,19 @@ int main(int argc, char **argv)
          args: -pc_type pbjacobi
       test:
          suffix: cuda_fvm_bjacobi_ilu
+         args: -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_solver_type cusparse
+      # 3 processes (written 2026-11-27, not yet run on a GPU; the CPU cases fvm_* pass on 3 processes)
+      test:
+         suffix: cuda_fvm_np3_levels
+         nsize: 3
+         args: -pc_type gamg -mg_levels_ksp_type richardson -mg_levels_pc_type {{jacobi bjsmooth}}
+      test:
+         suffix: cuda_fvm_np3_pbjacobi
+         nsize: 3
+         args: -pc_type {{pbjacobi vpbjacobi}}
+      test:
+         suffix: cuda_fvm_np3_bjacobi_ilu
+         nsize: 3
          args: -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_solver_type cusparse
       test:
          suffix: cuda_fvm_factor
