@@ -4,7 +4,8 @@
 # The measurements of issue 13 (MATMODSELL inside PETSc's GPU solvers) in one run on one GPU, modsell against
 # aijcusparse with the same options; every timed run follows an untimed warm-up run of the same configuration:
 #   ex45   PETSc's ex45 (DMDA 7-point Laplacian) at EX45_N^3 (default 256), CG + GAMG to 1e-8: iterations, PCSetUp
-#          (GAMG's setup, in KSPSetUp), KSPSolve and per-iteration time from -log_view
+#          (GAMG's setup, in KSPSetUp), KSPSolve and per-iteration time from -log_view; EX45_ROUNDS (default 1)
+#          rounds, the even ones with modsell first (the setups spread by several percent from run to run)
 #   fvm    FVM Poisson, 10.4 M tetrahedra (fvmpoisson -n FVM_N -cell tet, default 120) in the generator's structured
 #          numbering (as in the issue) and randomly numbered: CG + GAMG, setup (assembly, KSPSetUp, first product)
 #          and solve from fvmpoisson's table (warm-up round, fastest of FVM_REPEAT, default 2; FVM_NUMBERINGS
@@ -12,7 +13,7 @@
 #   ex19   PETSc's snes ex19 (driven cavity, 4 fields) at EX19_N^2 (default 300), first Newton step, GMRES(30) to
 #          1e-8 with point-block Jacobi: iterations, PCSetUp, KSPSolve, per iteration
 #   table  ex45 at TABLE_N^3 (default 128): every preconditioner of the issue, iterations and KSPSetUp / KSPSolve
-#          (ex45 sets the preconditioner up in KSPSetUp)
+#          (ex45 sets the preconditioner up in KSPSetUp); PCMG on the next grid of the form 8k + 1 (129 for 128)
 # GPU_TIME=1 adds -log_view_gpu_time to the timed runs (GPU time of every event, at the cost of a synchronization per
 # event: compare KSPSolve times from runs without it).
 # Needs the plugin built against a PETSc with CUDA in BUILD (default build-cuda) and PETSc's ex45 at $BUILD/ex45
@@ -48,7 +49,7 @@ run() {
   { echo "### $name: $*"; grep -E "^(KSPSetUp|KSPSolve|PCSetUp|PCApply|MatMult|MatMultAdd|MatMultTranspose|MatPtAP|MatPtAPNumeric|MatProduct[A-Za-z]*|MatSolve|MatLUFactor|MatILUFactor[A-Za-z]*|MatICCFactor[A-Za-z]*|MatGetDiagonal|MatAXPY|MatDiagonalScale|VecPointwiseMult|ModSELL[A-Za-z]*|KSPChebyEig|PCGAMG[A-Za-z]*) |^Time \(sec\)|Linear solve|iterations|rror" "$f"; } >> "$logs"
   local its setup solve
   its=$(grep -m1 -oE "iterations [0-9]+" "$f" | awk '{print $2}')
-  grep -q "Linear solve converged" "$f" || its="${its:-?}(not converged)"
+  grep -q "Linear solve converged" "$f" || its="${its:-?}(not-converged)"
   setup=$(ev "$f" PCSetUp)
   solve=$(ev "$f" KSPSolve)
   echo "${its:-?} ${setup:-?} ${solve:-?} $(awk -v s="${solve:-0}" -v i="${its%%(*}" 'BEGIN{if (i + 0 > 0) printf "%.3f", 1000 * s / i; else print "?"}')"
@@ -58,8 +59,13 @@ pair() {
   local label=$1 ref=$2 mine=$3
   shift 3
   local a b
-  a=($(run "$label-$ref" "$@" -dm_mat_type "$ref"))
-  b=($(run "$label-$mine" "$@" -dm_mat_type "$mine"))
+  if [ "${REVERSE:-0}" = 1 ]; then # the tested type first (alternated rounds)
+    b=($(run "$label-$mine" "$@" -dm_mat_type "$mine"))
+    a=($(run "$label-$ref" "$@" -dm_mat_type "$ref"))
+  else
+    a=($(run "$label-$ref" "$@" -dm_mat_type "$ref"))
+    b=($(run "$label-$mine" "$@" -dm_mat_type "$mine"))
+  fi
   say "$(printf '%-34s %-12s its %-6s PCSetUp %-9s KSPSolve %-9s per-it %-8s ms | %-11s its %-6s PCSetUp %-9s KSPSolve %-9s per-it %-8s ms | solve ratio %s setup ratio %s' \
     "$label" "$ref" "${a[0]}" "${a[1]}" "${a[2]}" "${a[3]}" "$mine" "${b[0]}" "${b[1]}" "${b[2]}" "${b[3]}" \
     "$(awk -v x="${a[2]}" -v y="${b[2]}" 'BEGIN{if (y + 0 > 0) printf "%.2fx", x / y; else print "?"}')" \
@@ -70,8 +76,10 @@ for step in $steps; do
   case $step in
   ex45)
     n=${EX45_N:-256}
-    say "-- ex45 ${n}^3, CG + GAMG, rtol 1e-8 (ratios: aijcusparse time / modsell time)"
-    pair "ex45-$n-gamg" aijcusparse modsell "$B/ex45" -da_grid_x $n -da_grid_y $n -da_grid_z $n -ksp_type cg -pc_type gamg -ksp_rtol 1e-8 -dm_vec_type cuda -dll_append "$lib" ;;
+    say "-- ex45 ${n}^3, CG + GAMG, rtol 1e-8 (ratios: aijcusparse time / modsell time), ${EX45_ROUNDS:-1} round(s), every other one modsell first"
+    for r in $(seq 1 "${EX45_ROUNDS:-1}"); do
+      REVERSE=$(( (r + 1) % 2 )) pair "ex45-$n-gamg round $r" aijcusparse modsell "$B/ex45" -da_grid_x $n -da_grid_y $n -da_grid_z $n -ksp_type cg -pc_type gamg -ksp_rtol 1e-8 -dm_vec_type cuda -dll_append "$lib"
+    done ;;
   fvm)
     make -C "$top" BUILD="$B" "$B/bin/examples/fvm/fvmpoisson" > "$out/build.log" 2>&1 || { say "build of fvmpoisson failed"; continue; }
     for p in ${FVM_NUMBERINGS:-structured:0 random:1}; do
@@ -86,10 +94,11 @@ for step in $steps; do
     n=${EX19_N:-300}
     ex19=$B/ex19
     [ -x "$ex19" ] || mpicc -O2 -I"$PETSC_DIR/include" "$PETSC_DIR/share/petsc/examples/src/snes/tutorials/ex19.c" -o "$ex19" -Wl,-rpath,"$PETSC_DIR/lib" -L"$PETSC_DIR/lib" -lpetsc -lm > "$out/build-ex19.log" 2>&1 || { say "build of ex19 failed"; continue; }
+    # PCVPBJACOBI is not run on ex19: it needs MatSetVariableBlockSizes(), which ex19 does not call (PETSc's error
+    # "Must call MatSetVariableBlockSizes() before using PCVPBJACOBI" for every matrix type); tests/ksp/ex1 -vblocks
+    # covers it
     say "-- ex19 ${n}x${n}, first Newton step, GMRES(30), rtol 1e-8"
-    for pc in pbjacobi vpbjacobi; do
-      pair "ex19-$n-$pc" aijcusparse modsell "$ex19" -da_grid_x $n -da_grid_y $n -snes_max_it 1 -ksp_type gmres -ksp_gmres_restart 30 -ksp_rtol 1e-8 -ksp_max_it 20000 -pc_type $pc -dm_vec_type cuda -dll_append "$lib"
-    done ;;
+    pair "ex19-$n-pbjacobi" aijcusparse modsell "$ex19" -da_grid_x $n -da_grid_y $n -snes_max_it 1 -ksp_type gmres -ksp_gmres_restart 30 -ksp_rtol 1e-8 -ksp_max_it 20000 -pc_type pbjacobi -dm_vec_type cuda -dll_append "$lib" ;;
   table)
     n=${TABLE_N:-128}
     say "-- ex45 ${n}^3, rtol 1e-8, every preconditioner of the issue (PCSetUp: the preconditioner's setup)"
@@ -98,8 +107,12 @@ for step in $steps; do
     pair "gamg unsmoothed thr 0.01" aijcusparse modsell "${base[@]}" -ksp_type cg -pc_type gamg -pc_gamg_agg_nsmooths 0 -pc_gamg_threshold 0.01
     pair "gamg jacobi levels" aijcusparse modsell "${base[@]}" -ksp_type cg -pc_type gamg -mg_levels_ksp_type richardson -mg_levels_pc_type jacobi
     pair "gamg bjsmooth levels" aijcusparse modsell "${base[@]}" -ksp_type cg -pc_type gamg -mg_levels_ksp_type richardson -mg_levels_pc_type bjsmooth
-    pair "mg rediscretised 4 levels" aijcusparse aijmodsell "${base[@]}" -ksp_type cg -pc_type mg -pc_mg_levels 4
-    pair "mg galerkin 4 levels" aijcusparse aijmodsell "${base[@]}" -ksp_type cg -pc_type mg -pc_mg_levels 4 -pc_mg_galerkin both
+    # PCMG coarsens the DMDA by 2: (n - 1) must be divisible by 2^(levels - 1), so its rows run on an odd grid (129
+    # for 128: 129, 65, 33, 17 points; on 128 PETSc stops with "Ratio between levels: (mx - 1)/(Mx - 1) must be integer")
+    m=$(( (n / 8) * 8 + 1 ))
+    mgbase=("$B/ex45" -da_grid_x $m -da_grid_y $m -da_grid_z $m -ksp_rtol 1e-8 -dm_vec_type cuda -dll_append "$lib")
+    pair "mg rediscretised 4 levels ${m}^3" aijcusparse aijmodsell "${mgbase[@]}" -ksp_type cg -pc_type mg -pc_mg_levels 4
+    pair "mg galerkin 4 levels ${m}^3" aijcusparse aijmodsell "${mgbase[@]}" -ksp_type cg -pc_type mg -pc_mg_levels 4 -pc_mg_galerkin both
     pair "pbjacobi" aijcusparse modsell "${base[@]}" -ksp_type cg -pc_type pbjacobi
     pair "bjacobi + ilu(0) cusparse" aijcusparse modsell "${base[@]}" -ksp_type bcgs -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_solver_type cusparse
     pair "ilu(0) cusparse" aijcusparse modsell "${base[@]}" -ksp_type bcgs -pc_type ilu -pc_factor_mat_solver_type cusparse
