@@ -339,6 +339,7 @@ PETSC_INTERN PetscErrorCode MatMPIAIJModSELLGetCUSPARSE_Private(Mat, Mat *);
 PETSC_INTERN PetscErrorCode MatMPIAIJModSELLDestroyCUSPARSE_Private(Mat);
 PETSC_INTERN PetscErrorCode MatMPIAIJModSELLViewCUSPARSE_Private(Mat, PetscViewer);
 PETSC_INTERN PetscErrorCode MatMultTranspose_MPIAIJModSELL(Mat, Vec, Vec);
+PETSC_INTERN PetscErrorCode MatGetBlockDiagonal_MPIAIJModSELL(Mat, Mat *);
 PETSC_INTERN PetscErrorCode MatMultTransposeAdd_MPIAIJModSELL(Mat, Vec, Vec, Vec);
 PETSC_INTERN PetscErrorCode MatProductSetFromOptions_MPIAIJModSELL(Mat);
 PETSC_INTERN PetscErrorCode MatAXPY_MPIAIJModSELL_OnCUSPARSE(Mat, PetscScalar, Mat, MatStructure);

@@ -560,6 +560,8 @@ static PetscErrorCode MatMPIAIJModSELLStrip(Mat B, PetscBool blocks)
   B->ops->multtranspose         = mm->parent.multtranspose;
   B->ops->multtransposeadd      = mm->parent.multtransposeadd;
   B->ops->productsetfromoptions = mm->parent.productsetfromoptions;
+  B->ops->getblockdiagonal      = mm->parent.getblockdiagonal;
+  B->ops->getvblockdiagonal     = mm->parent.getvblockdiagonal;
 #endif
   if (blocks && B->preallocated) {
     Mat Ad, Ao;
@@ -707,6 +709,8 @@ PetscErrorCode MatCreate_MPIAIJModSELL(Mat A)
   A->ops->multtranspose         = MatMultTranspose_MPIAIJModSELL;
   A->ops->multtransposeadd      = MatMultTransposeAdd_MPIAIJModSELL;
   A->ops->productsetfromoptions = MatProductSetFromOptions_MPIAIJModSELL;
+  A->ops->getblockdiagonal      = MatGetBlockDiagonal_MPIAIJModSELL;
+  A->ops->getvblockdiagonal     = MatGetBlockDiagonal_MPIAIJModSELL;
 #endif
   PetscCall(MatComposeAll_MPIAIJModSELL(A, PETSC_TRUE));
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatConvert_mpiaijmodsell_mpiaij_C", MatConvert_MPIAIJModSELL_MPIAIJ));

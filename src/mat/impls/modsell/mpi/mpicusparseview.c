@@ -147,6 +147,27 @@ PetscErrorCode MatMPIAIJModSELLViewCUSPARSE_Private(Mat A, PetscViewer viewer)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* --------------------------------------------------------------------------------------------- block diagonal */
+/* PCPBJACOBI and PCVPBJACOBI invert the diagonal blocks of the local rows and take their CUDA path only when the matrix
+   they are given is an aijcusparse matrix; MPIAIJ has no such operation, so on several processes they applied on the
+   host (five host-device copies an iteration instead of two: tests/ksp/ex1 cuda_np3_pbjacobi, H200, 2026-11-27). They
+   get the diagonal block's cuSPARSE view (a reference the caller destroys): its diagonal blocks are the process's,
+   its block sizes the matrix's. (Not the MPI view: PETSc 3.26.1's MATMPIAIJCUSPARSE makes its diagonal block without
+   the matrix's block size, and PCPBJACOBI with block size > 1 then reads past the inverted blocks.) */
+PetscErrorCode MatGetBlockDiagonal_MPIAIJModSELL(Mat A, Mat *D)
+{
+  Mat       Ad;
+  PetscBool isms;
+
+  PetscFunctionBegin;
+  *D = NULL;
+  PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, NULL, NULL));
+  PetscCall(PetscObjectTypeCompare((PetscObject)Ad, MATSEQAIJMODSELL, &isms));
+  if (!isms || A->boundtocpu) PetscFunctionReturn(PETSC_SUCCESS); /* the PCs' host path on the matrix itself */
+  PetscCall(MatGetBlockDiagonal_SeqAIJModSELL(Ad, D));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* ------------------------------------------------------------------------------------------------ transposes */
 PetscErrorCode MatMultTranspose_MPIAIJModSELL(Mat A, Vec x, Vec y)
 {
