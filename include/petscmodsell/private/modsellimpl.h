@@ -251,6 +251,12 @@ typedef struct {
   Mat                Ao;      /* the off-diagonal block and nonzero state scat was made for */
   PetscObjectState   nzstate;
   PetscDeviceContext side;    /* a non-blocking stream on the device of PETSc's current context */
+  /* the order of the launches: the exchange starts before the diagonal block's kernel when it packs the values to send
+     with a kernel (launched after the diagonal block's kernel, which fills the GPU, the pack kernel waits for its
+     blocks: the whole exchange then follows the diagonal block's product); else the diagonal block's kernel first */
+  PetscBool3 exfirst_opt; /* -mat_modsell_overlap_exchange_first (unknown: decided from the send list) */
+  PetscBool  exfirst;     /* the order used */
+  PetscInt   sstart;      /* the send list is x[sstart, sstart + its length) (-1: not contiguous: a pack kernel) */
   /* the exchange through pinned host buffers when MPI is not CUDA-aware (PETSc's VecScatter goes through pageable
      memory): the send and receive lists of scat's PetscSF, on the device */
   PetscBool    pinned;         /* -mat_modsell_pinned_halo (default false) */

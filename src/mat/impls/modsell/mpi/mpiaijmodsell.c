@@ -199,10 +199,12 @@ static PetscErrorCode MatMPIAIJModSELLHaloSetUpOwn(Mat A, MSMPIHalo *h)
   PetscCall(PetscObjectGetNewTag((PetscObject)A, &h->tag));
   PetscCall(PetscMalloc1(PetscMax(soff[ns], roff[nr]) + 1, &tmp));
   if (soff[ns]) {
-    for (PetscInt k = 0; k < soff[ns]; k++) tmp[k] = (int)sidx[k];
-    PetscCall(MSDeviceMalloc((void **)&h->d_sidx, (size_t)soff[ns] * sizeof(int), "the send list of the halo exchange"));
-    PetscCall(MSDeviceMalloc((void **)&h->d_sbuf, (size_t)soff[ns] * sizeof(double), "the send buffer of the halo exchange"));
-    PetscCallCUDA(cudaMemcpy(h->d_sidx, tmp, (size_t)soff[ns] * sizeof(int), cudaMemcpyHostToDevice));
+    if (h->sstart < 0) { /* a pack kernel; contiguous: copied to the host straight from x */
+      for (PetscInt k = 0; k < soff[ns]; k++) tmp[k] = (int)sidx[k];
+      PetscCall(MSDeviceMalloc((void **)&h->d_sidx, (size_t)soff[ns] * sizeof(int), "the send list of the halo exchange"));
+      PetscCall(MSDeviceMalloc((void **)&h->d_sbuf, (size_t)soff[ns] * sizeof(double), "the send buffer of the halo exchange"));
+      PetscCallCUDA(cudaMemcpy(h->d_sidx, tmp, (size_t)soff[ns] * sizeof(int), cudaMemcpyHostToDevice));
+    }
     PetscCallCUDA(cudaMallocHost((void **)&h->h_sbuf, (size_t)soff[ns] * sizeof(double)));
   }
   if (roff[nr]) {
@@ -222,14 +224,15 @@ static PetscErrorCode MatMPIAIJModSELLHaloSetUpOwn(Mat A, MSMPIHalo *h)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* ghost = x's ghost values through the pinned buffers, on PETSc's stream: pack kernel, copy to the host, MPI, copy to
-   the device (into the ghost vector when the receive list is in order), unpack kernel */
-static PetscErrorCode MatMPIAIJModSELLHaloExchangeOwn(Mat A, MSMPIHalo *h, Vec x)
+/* ghost = x's ghost values through the pinned buffers, on PETSc's stream. Begin: the receives posted, the values to send
+   packed by a kernel (or, when contiguous in x, copied straight from x) and copied to the host, the sends started;
+   End: the messages waited for, the copy to the device (into the ghost vector when the receive list is in order, else
+   into a buffer and an unpack kernel) */
+static PetscErrorCode MatMPIAIJModSELLHaloExchangeOwnBegin(Mat A, MSMPIHalo *h, Vec x)
 {
   MPI_Comm           comm = PetscObjectComm((PetscObject)A);
-  const PetscInt     nsv = h->soff[h->nsend], nrv = h->roff[h->nrecv];
+  const PetscInt     nsv  = h->soff[h->nsend];
   const PetscScalar *xa;
-  PetscScalar       *g;
   PetscMemType       mt;
   cudaStream_t       st;
   PetscMPIInt        nq = 0;
@@ -240,16 +243,30 @@ static PetscErrorCode MatMPIAIJModSELLHaloExchangeOwn(Mat A, MSMPIHalo *h, Vec x
   if (nsv) {
     PetscCall(VecGetArrayReadAndMemType(x, &xa, &mt));
     PetscCheck(PetscMemTypeDevice(mt), PETSC_COMM_SELF, PETSC_ERR_PLIB, "The halo exchange expects x on the device");
-    PetscCall(PetscLogGpuTimeBegin());
-    PetscCallCUDA((cudaError_t)MSCUDABucketGather((int)nsv, h->d_sidx, xa, NULL, h->d_sbuf, st));
-    PetscCall(PetscLogGpuTimeEnd());
-    PetscCallCUDA(cudaMemcpyAsync(h->h_sbuf, h->d_sbuf, (size_t)nsv * sizeof(double), cudaMemcpyDeviceToHost, st));
+    if (h->sstart < 0) {
+      PetscCall(PetscLogGpuTimeBegin());
+      PetscCallCUDA((cudaError_t)MSCUDABucketGather((int)nsv, h->d_sidx, xa, NULL, h->d_sbuf, st));
+      PetscCall(PetscLogGpuTimeEnd());
+    }
+    PetscCallCUDA(cudaMemcpyAsync(h->h_sbuf, h->sstart < 0 ? h->d_sbuf : xa + h->sstart, (size_t)nsv * sizeof(double), cudaMemcpyDeviceToHost, st));
     PetscCall(VecRestoreArrayReadAndMemType(x, &xa));
     PetscCallCUDA(cudaStreamSynchronize(st));
     PetscCall(PetscLogGpuToCpu((PetscLogDouble)nsv * sizeof(double)));
   }
   for (PetscMPIInt i = 0; i < h->nsend; i++) PetscCallMPI(MPIU_Isend(h->h_sbuf + h->soff[i], h->soff[i + 1] - h->soff[i], MPIU_SCALAR, h->sranks[i], h->tag, comm, &h->reqs[nq++]));
-  PetscCallMPI(MPI_Waitall(nq, h->reqs, MPI_STATUSES_IGNORE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatMPIAIJModSELLHaloExchangeOwnEnd(MSMPIHalo *h)
+{
+  const PetscInt nrv = h->roff[h->nrecv];
+  PetscScalar   *g;
+  PetscMemType   mt;
+  cudaStream_t   st;
+
+  PetscFunctionBegin;
+  PetscCall(PetscGetCurrentCUDAStream(&st));
+  PetscCallMPI(MPI_Waitall(h->nsend + h->nrecv, h->reqs, MPI_STATUSES_IGNORE));
   PetscCall(VecGetArrayWriteAndMemType(h->ghost, &g, &mt));
   if (nrv) {
     PetscCallCUDA(cudaMemcpyAsync(h->d_ridx ? h->d_rbuf : g, h->h_rbuf, (size_t)nrv * sizeof(double), cudaMemcpyHostToDevice, st));
@@ -261,6 +278,30 @@ static PetscErrorCode MatMPIAIJModSELLHaloExchangeOwn(Mat A, MSMPIHalo *h, Vec x
     }
   }
   PetscCall(VecRestoreArrayWriteAndMemType(h->ghost, &g));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Where the values this process sends lie in x: one contiguous range (sstart, as PETSc's PetscSF then copies them
+   without a pack kernel) or not (-1); a PetscSF of another type than basic counts as not contiguous */
+static PetscErrorCode MatMPIAIJModSELLHaloSendRange(MSMPIHalo *h)
+{
+  PetscMPIInt     ns;
+  const PetscInt *soff, *sidx;
+  PetscBool       basic;
+
+  PetscFunctionBegin;
+  h->sstart = -1;
+  PetscCall(PetscSFSetUp(h->scat));
+  PetscCall(PetscObjectTypeCompare((PetscObject)h->scat, PETSCSFBASIC, &basic));
+  if (!basic) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscSFGetLeafRanks(h->scat, &ns, NULL, &soff, &sidx));
+  if (!soff[ns]) {
+    h->sstart = 0;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  for (PetscInt k = 1; k < soff[ns]; k++)
+    if (sidx[k] != sidx[0] + k) PetscFunctionReturn(PETSC_SUCCESS);
+  h->sstart = sidx[0];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -287,6 +328,9 @@ static PetscErrorCode MatMPIAIJModSELLHaloSetUp(Mat A, Vec x)
   PetscCall(ISDestroy(&from));
   h->Ao      = Ao;
   h->nzstate = A->nonzerostate;
+  PetscCall(MatMPIAIJModSELLHaloSendRange(h));
+  h->exfirst = h->exfirst_opt == PETSC_BOOL3_UNKNOWN ? (PetscBool)(h->sstart < 0) : (PetscBool)(h->exfirst_opt == PETSC_BOOL3_TRUE);
+  PetscCall(PetscInfo(A, "MATMPIAIJMODSELL overlapped product: the values to send %s; the exchange starts %s the diagonal block's kernel\n", h->sstart < 0 ? "packed by a kernel" : "contiguous in x (no pack kernel)", h->exfirst ? "before" : "after"));
   if (h->pinned && !use_gpu_aware_mpi) PetscCall(MatMPIAIJModSELLHaloSetUpOwn(A, h));
   else PetscCall(MatMPIAIJModSELLHaloFreeOwn(h));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -311,10 +355,12 @@ static PetscErrorCode MatMPIAIJModSELLHaloReadOptions(Mat A)
 
   PetscFunctionBegin;
   if (h->read) PetscFunctionReturn(PETSC_SUCCESS);
-  h->overlap = PETSC_TRUE;
-  h->pinned  = PETSC_FALSE;
+  h->overlap     = PETSC_TRUE;
+  h->pinned      = PETSC_FALSE;
+  h->exfirst_opt = PETSC_BOOL3_UNKNOWN;
   PetscCall(PetscOptionsGetBool(((PetscObject)A)->options, ((PetscObject)A)->prefix, "-mat_modsell_overlap", &h->overlap, NULL));
   PetscCall(PetscOptionsGetBool(((PetscObject)A)->options, ((PetscObject)A)->prefix, "-mat_modsell_pinned_halo", &h->pinned, NULL));
+  PetscCall(PetscOptionsGetBool3(((PetscObject)A)->options, ((PetscObject)A)->prefix, "-mat_modsell_overlap_exchange_first", &h->exfirst_opt, NULL));
   h->read = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -340,9 +386,15 @@ static PetscErrorCode MatMPIAIJModSELLHaloUse(Mat A, Vec x, Vec w, Vec y, PetscB
    product, end the exchange, the off-diagonal block's) launches the diagonal block's kernel only after the exchange's
    pack kernel, its copy to the host and a synchronization of the stream (MPI is not CUDA-aware), and the copy back
    and the unpack kernel queue behind it: on two H200s at 256^3 rows per process 0.12 ms of the halo's 0.27 ms stayed
-   exposed (bench/halo.c, docs/scaling.md). Here the diagonal block's kernel runs on a second, non-blocking stream,
-   started first, while the whole exchange runs on PETSc's stream; PETSc's stream waits for it before the
-   off-diagonal block adds its part. The same arithmetic as MPIAIJ's product, in the same order per row. */
+   exposed (bench/halo.c, docs/scaling.md). Here the diagonal block's kernel runs on a second, non-blocking stream
+   while the whole exchange runs on PETSc's stream; PETSc's stream waits for it before the off-diagonal block adds its
+   part. The same arithmetic as MPIAIJ's product, in the same order per row. Which is launched first: when the values
+   to send must be packed by a kernel (not one contiguous range of x: a process with neighbours on two sides), the
+   exchange's start (pack, copy to the host, sends), then the diagonal block's kernel; else the diagonal block's kernel
+   first. A pack kernel launched after the diagonal block's kernel, which fills the GPU, waits for its blocks and the
+   whole exchange then follows the product: on 4 H200s the product took the diagonal block's time plus the exchange's
+   (bench/halo.c, 2026-11-27), while with 2 processes, whose values to send are contiguous (no pack kernel), the
+   exchange was hidden. */
 static PetscErrorCode MatMultAddOverlap_MPIAIJModSELL(Mat A, Vec x, Vec w, Vec y)
 {
   MSMPIHalo         *h = &((Mat_MPIAIJModSELL *)A->spptr)->halo;
@@ -371,16 +423,18 @@ static PetscErrorCode MatMultAddOverlap_MPIAIJModSELL(Mat A, Vec x, Vec w, Vec y
     PetscCall(VecGetArrayReadAndMemType(w, &a, &mt));
     PetscCall(VecRestoreArrayReadAndMemType(w, &a));
   }
-  PetscCall(PetscDeviceContextWaitForContext(h->side, dctx));
-  PetscCall(PetscDeviceContextSetCurrentContext(h->side));
-  if (w) PetscCall((*Ad->ops->multadd)(Ad, x, w, y));
-  else PetscCall((*Ad->ops->mult)(Ad, x, y));
-  PetscCall(PetscDeviceContextSetCurrentContext(dctx));
-  if (h->own) PetscCall(MatMPIAIJModSELLHaloExchangeOwn(A, h, x));
-  else {
-    PetscCall(VecScatterBegin(h->scat, x, h->ghost, INSERT_VALUES, SCATTER_FORWARD));
-    PetscCall(VecScatterEnd(h->scat, x, h->ghost, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(PetscDeviceContextWaitForContext(h->side, dctx)); /* the second stream waits for x, not for the exchange */
+  for (int step = 0; step < 2; step++) {
+    if (step == (h->exfirst ? 1 : 0)) { /* the diagonal block's kernel on the second stream */
+      PetscCall(PetscDeviceContextSetCurrentContext(h->side));
+      if (w) PetscCall((*Ad->ops->multadd)(Ad, x, w, y));
+      else PetscCall((*Ad->ops->mult)(Ad, x, y));
+      PetscCall(PetscDeviceContextSetCurrentContext(dctx));
+    } else if (h->own) PetscCall(MatMPIAIJModSELLHaloExchangeOwnBegin(A, h, x));
+    else PetscCall(VecScatterBegin(h->scat, x, h->ghost, INSERT_VALUES, SCATTER_FORWARD));
   }
+  if (h->own) PetscCall(MatMPIAIJModSELLHaloExchangeOwnEnd(h));
+  else PetscCall(VecScatterEnd(h->scat, x, h->ghost, INSERT_VALUES, SCATTER_FORWARD));
   PetscCall(PetscDeviceContextWaitForContext(dctx, h->side));
   PetscCall((*Ao->ops->multadd)(Ao, h->ghost, y, y));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -420,7 +474,8 @@ static PetscErrorCode MatSetFromOptions_MPIAIJModSELL(Mat A, PetscOptionItems Pe
   PetscCall(MatModSELLReadOptions_Private(A, PetscOptionsObject));
 #if defined(PETSC_HAVE_CUDA)
   {
-    PetscBool ov, pin;
+    PetscBool  ov, pin;
+    PetscBool3 exf;
 
     PetscCall(MatMPIAIJModSELLHaloReadOptions(A));
     ov  = mm->halo.overlap;
@@ -428,8 +483,10 @@ static PetscErrorCode MatSetFromOptions_MPIAIJModSELL(Mat A, PetscOptionItems Pe
     PetscOptionsHeadBegin(PetscOptionsObject, "MATMPIAIJMODSELL options");
     PetscCall(PetscOptionsBool("-mat_modsell_overlap", "GPU product: the diagonal block's kernel on a second stream while the halo exchange runs (false: MPIAIJ's order)", "MATMPIAIJMODSELL", ov, &ov, NULL));
     PetscCall(PetscOptionsBool("-mat_modsell_pinned_halo", "GPU product with -mat_modsell_overlap and MPI not CUDA-aware: the halo through pinned host buffers of the matrix (default false: PETSc's VecScatter, pageable buffers)", "MATMPIAIJMODSELL", pin, &pin, NULL));
+    PetscCall(PetscOptionsBool3("-mat_modsell_overlap_exchange_first", "GPU product with -mat_modsell_overlap: start the halo exchange before the diagonal block's kernel (default: when the values to send need a pack kernel)", "MATMPIAIJMODSELL", mm->halo.exfirst_opt, &exf, NULL));
     PetscOptionsHeadEnd();
-    if (pin != mm->halo.pinned) mm->halo.Ao = NULL; /* the exchange is set up again */
+    if (pin != mm->halo.pinned || exf != mm->halo.exfirst_opt) mm->halo.Ao = NULL; /* the exchange is set up again */
+    mm->halo.exfirst_opt = exf;
     mm->halo.overlap = ov;
     mm->halo.pinned  = pin;
   }
@@ -456,7 +513,7 @@ static PetscErrorCode MatView_MPIAIJModSELL(Mat A, PetscViewer viewer)
     PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
     PetscCall(PetscViewerGetFormat(viewer, &format));
     if (iascii && format == PETSC_VIEWER_ASCII_INFO_DETAIL && h->Ao && h->overlap)
-      PetscCall(PetscViewerASCIIPrintf(viewer, "  GPU product: the diagonal block's kernel on a second stream while the halo exchange runs (-mat_modsell_overlap), ghost values through %s\n", h->own ? "pinned host buffers of the matrix (-mat_modsell_pinned_halo)" : "PETSc's VecScatter"));
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  GPU product: the diagonal block's kernel on a second stream while the halo exchange runs (-mat_modsell_overlap), ghost values through %s, the exchange started %s the diagonal block's kernel (-mat_modsell_overlap_exchange_first; on the first process)\n", h->own ? "pinned host buffers of the matrix (-mat_modsell_pinned_halo)" : "PETSc's VecScatter", h->exfirst ? "before" : "after"));
   }
 #endif
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -672,9 +729,13 @@ static PetscErrorCode MatDuplicate_MPIAIJModSELL(Mat A, MatDuplicateOption op, M
    Options Database Keys: as `MATSEQAIJMODSELL`, and
 .  -mat_modsell_overlap <true> - with CUDA vectors, the diagonal block's product overlapped with the halo exchange on a
    second stream (false: MPIAIJ's product, the exchange's pack and copy to the host before the diagonal kernel)
--  -mat_modsell_pinned_halo <false> - with the overlap and an MPI that is not CUDA-aware (`-use_gpu_aware_mpi 0`), the
-   halo through pinned host buffers of the matrix (default: PETSc's `VecScatter`, whose host buffers are pageable; the
-   pinned exchange was not faster with 2 processes sharing an H100 and is not measured on 2 GPUs yet)
+.  -mat_modsell_pinned_halo <false> - with the overlap and an MPI that is not CUDA-aware (`-use_gpu_aware_mpi 0`), the
+   halo through pinned host buffers of the matrix (default: PETSc's `VecScatter`, whose host buffers are pageable; on
+   2 and 4 H200s it was slower than PETSc's exchange with the overlap, docs/scaling.md)
+-  -mat_modsell_overlap_exchange_first <auto> - with the overlap, start the halo exchange before the diagonal block's
+   kernel (default: when this process's values to send are not one contiguous range of x and must be packed by a
+   kernel: launched after the diagonal block's kernel, the pack kernel waits for its blocks, and the whole exchange
+   then follows the product, as it did on 4 H200s; contiguous values are copied straight from x, as with 2 processes)
 
    Note:
    `-mat_view ::ascii_info_detail` (PETSc with CUDA, once the overlapped product has run) names how the product
