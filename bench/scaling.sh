@@ -9,14 +9,15 @@
 #             default tet, 100: 6 M cells per process)
 #   strong    fixed problem: ex45 at EX45_N^3 and fvmpoisson at FVM_STRONG_N^3 (default 120: 10.4 M tetrahedra) on 1,
 #             2, 4 processes
-#   periter   ex45 at fixed iteration counts (CG + Jacobi, -ksp_rtol 1e-30): ITS_A (100) and ITS_B (1100) iterations,
+#   periter   ex45 at fixed iteration counts (CG + Jacobi, -ksp_rtol 1e-30): ITS_A (100) and ITS_B (1100) iterations
+#             (MINE_VARIANTS="opts;opts": further modsell rows with those options, e.g. "-mat_modsell_overlap 0"),
 #             the time per iteration (T_B - T_A) / (ITS_B - ITS_A) without the assembly, upload and setup that ex45's
 #             KSPSolve contains; weak (EX45_N^3 rows per process) and strong (EX45_N^3 fixed) per process count, each
 #             matrix type: the weak efficiency of one iteration (the weak step's time to solution compares problems of
 #             different iteration counts) and the strong speedup of one iteration
 #   halo      bench/halo.c on 2.. processes at EX45_N^3 rows per process: the MPI product, its diagonal block, the halo
-#             exchange, its off-diagonal block alone and in series, for modsell (overlapped, and with
-#             -mat_modsell_overlap 0) and the reference type: how much of the halo the product hides (no nsys needed)
+#             exchange, its off-diagonal block alone and in series, for modsell (overlapped through PETSc's scatter,
+#             overlapped through the matrix's pinned buffers, and with -mat_modsell_overlap 0) and the reference type: how much of the halo the product hides (no nsys needed)
 #   timeline  nsys profile of 2 processes running EX45_TL_ITS (30) CG + Jacobi iterations on modsell at EX45_TL_N^3
 #             (default 128), one report per rank; nsys stats summaries and bench/timeline.py's reading of the trace:
 #             does the halo exchange (VecScatterBegin/End, the SF's pack/unpack kernels, the D2H/H2D copies, MPI) overlap
@@ -165,7 +166,7 @@ run45() {
   f=$runs/$tag.log
   if ! budget_ok; then skipped+=("ex45 $step np $np ${x}x${y}x${z} $pc/$mat: step budget of ${STEP_BUDGET} s spent"); return; fi
   # shellcheck disable=SC2086
-  timeout "$RUN_TIMEOUT" $MPIEXEC ${MPIEXEC_ARGS:-} -n "$np" "$bind" "$EX45" -da_grid_x "$x" -da_grid_y "$y" -da_grid_z "$z" -ksp_type "$ksp" -pc_type "$pc" -ksp_rtol 1e-8 -ksp_max_it 20000 \
+  timeout -k 10 "$RUN_TIMEOUT" $MPIEXEC ${MPIEXEC_ARGS:-} -n "$np" "$bind" "$EX45" -da_grid_x "$x" -da_grid_y "$y" -da_grid_z "$z" -ksp_type "$ksp" -pc_type "$pc" -ksp_rtol 1e-8 -ksp_max_it 20000 \
     -dm_mat_type "$mat" -dm_vec_type "$VEC" -dll_append "$lib" $GPU_AWARE_OPT -ksp_converged_reason -log_view $GPU_TIME_OPT ${EXTRA:-} > "$f" 2>&1
   local rc=$? its conv so su
   its=$(grep -m1 -oE 'iterations [0-9]+' "$f" | awk '{print $2}')
@@ -183,7 +184,7 @@ warm45() { # NP "X Y Z": a short untimed solve with each matrix type
   read -r x y z <<< "$grid"
   for mat in "$MAT_MINE" "$MAT_REF"; do
     # shellcheck disable=SC2086
-    timeout "$RUN_TIMEOUT" $MPIEXEC ${MPIEXEC_ARGS:-} -n "$np" "$bind" "$EX45" -da_grid_x "$x" -da_grid_y "$y" -da_grid_z "$z" -ksp_type cg -pc_type jacobi -ksp_max_it 20 \
+    timeout -k 10 "$RUN_TIMEOUT" $MPIEXEC ${MPIEXEC_ARGS:-} -n "$np" "$bind" "$EX45" -da_grid_x "$x" -da_grid_y "$y" -da_grid_z "$z" -ksp_type cg -pc_type jacobi -ksp_max_it 20 \
       -dm_mat_type "$mat" -dm_vec_type "$VEC" -dll_append "$lib" $GPU_AWARE_OPT > "$runs/ex45-warmup-np$np-$mat.log" 2>&1
   done
 }
@@ -260,7 +261,7 @@ step_timeline() {
   say "-- timeline: nsys, 2 processes ($share), ex45 ${n}^3, CG + Jacobi, $its iterations, modsell"
   # one report per rank (%q{...}: the rank from OpenMPI's environment)
   # shellcheck disable=SC2086
-  timeout "$RUN_TIMEOUT" $MPIEXEC ${MPIEXEC_ARGS:-} -n 2 "$bind" nsys profile --trace=cuda,nvtx,mpi,osrt --mpi-impl=openmpi --force-overwrite true \
+  timeout -k 10 "$RUN_TIMEOUT" $MPIEXEC ${MPIEXEC_ARGS:-} -n 2 "$bind" nsys profile --trace=cuda,nvtx,mpi,osrt --mpi-impl=openmpi --force-overwrite true \
     -o "$tl/rank%q{OMPI_COMM_WORLD_RANK}" "$EX45" -da_grid_x $n -da_grid_y $n -da_grid_z $n -ksp_type cg -pc_type jacobi -ksp_max_it "$its" -ksp_norm_type unpreconditioned \
     -dm_mat_type "$MAT_MINE" -dm_vec_type "$VEC" -dll_append "$lib" $GPU_AWARE_OPT -log_nvtx -ksp_converged_reason > "$runs/timeline-run.log" 2>&1 \
     || say "   nsys run exited with $? (runs/timeline-run.log)"
@@ -298,19 +299,26 @@ step_periter() {
       [ "$kind" = strong ] && [ "$np" = 1 ] && continue # the same run as weak at 1 process
       read -r x y z <<< "$grid"
       warm45 "$np" "$grid"
-      for mat in $(mats_of jacobi); do
-        if ! budget_ok; then skipped+=("periter $kind np $np $mat: step budget of ${STEP_BUDGET} s spent"); continue; fi
+      local variants=() v mo
+      for mat in $(mats_of jacobi); do variants+=("$mat"); done
+      # MINE_VARIANTS: ';'-separated option sets, each a further modsell configuration (e.g. "-mat_modsell_overlap 0")
+      if [ -n "${MINE_VARIANTS:-}" ]; then IFS=';' read -r -a mo <<< "$MINE_VARIANTS"; for v in "${mo[@]}"; do [ -n "${v// /}" ] && variants+=("$MAT_MINE $v"); done; fi
+      for v in "${variants[@]}"; do
+        local mat=${v%% *} vopt="" tag
+        [ "$v" != "$mat" ] && vopt=${v#* }
+        tag=$(echo "$v" | tr -c 'A-Za-z0-9_.\n' '_')
+        if ! budget_ok; then skipped+=("periter $kind np $np $v: step budget of ${STEP_BUDGET} s spent"); continue; fi
         local ta="" tb=""
         for its in "$a" "$b"; do
-          f=$runs/periter-$kind-np$np-${x}x${y}x${z}-$mat-$its.log
+          f=$runs/periter-$kind-np$np-${x}x${y}x${z}-$tag-$its.log
           # shellcheck disable=SC2086
-          timeout "$RUN_TIMEOUT" $MPIEXEC ${MPIEXEC_ARGS:-} -n "$np" "$bind" "$EX45" -da_grid_x "$x" -da_grid_y "$y" -da_grid_z "$z" -ksp_type cg -pc_type jacobi -ksp_rtol 1e-30 -ksp_max_it "$its" \
-            -dm_mat_type "$mat" -dm_vec_type "$VEC" -dll_append "$lib" $GPU_AWARE_OPT -ksp_converged_reason -log_view ${EXTRA:-} > "$f" 2>&1
+          timeout -k 10 "$RUN_TIMEOUT" $MPIEXEC ${MPIEXEC_ARGS:-} -n "$np" "$bind" "$EX45" -da_grid_x "$x" -da_grid_y "$y" -da_grid_z "$z" -ksp_type cg -pc_type jacobi -ksp_rtol 1e-30 -ksp_max_it "$its" \
+            -dm_mat_type "$mat" -dm_vec_type "$VEC" -dll_append "$lib" $GPU_AWARE_OPT -ksp_converged_reason -log_view ${EXTRA:-} $vopt > "$f" 2>&1
           t=$(ev "$f" KSPSolve)
           grep -q "iterations $its" "$f" || t=""
           if [ "$its" = "$a" ]; then ta=$t; else tb=$t; fi
         done
-        printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$kind" "$np" "${x}x${y}x${z}" "$mat" "$a" "${ta:-?}" "$b" "${tb:-?}" \
+        printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$kind" "$np" "${x}x${y}x${z}" "$v" "$a" "${ta:-?}" "$b" "${tb:-?}" \
           "$(awk -v ta="${ta:-0}" -v tb="${tb:-0}" -v a="$a" -v b="$b" 'BEGIN { if (ta > 0 && tb > 0) printf "%.4f", 1000 * (tb - ta) / (b - a); else print "?" }')" >> "$pt"
       done
     done
@@ -326,9 +334,9 @@ step_periter() {
         if (f[4] == mine && (rk in t) && t[rk] > 0 && f[9] > 0) r = sprintf("%.2f", t[rk] / f[9])
         printf "%-7s %-3s %-12s %-12s %9s %9s %9s\n", f[1], f[2], f[3], f[4], f[9], e, r } }' "$pt" | tee -a "$sum"
   [ "$figures" = yes ] && awk -F'\t' -v mine="$MAT_MINE" 'NR > 1 && $4 == mine && $9 > 0 { t[$1, $2] = $9 }
-    END { for (np = 2; np <= 4; np *= 2) {
+    END { for (np = 2; np <= 4; np = np * 2) {
             if ((("weak", 1) in t) && (("weak", np) in t)) { e = t["weak", 1] / t["weak", np]
-              printf "  one iteration, weak efficiency on %d GPUs: %.1f%% (target >= 90%%): %s\n", np, 100 * e, e >= 0.9 ? "met" : "NOT met" }
+              printf "  one iteration, weak efficiency on %d GPUs: %.1f%% (target >= 90%%): %s\n", np, 100 * e, (e >= 0.9 ? "met" : "NOT met") }
             if ((("weak", 1) in t) && (("strong", np) in t)) printf "  one iteration, strong speedup on %d GPUs: %.2fx\n", np, t["weak", 1] / t["strong", np] } }' "$pt" | tee -a "$sum"
 }
 
@@ -339,9 +347,9 @@ step_halo() {
   say "-- halo: bench/halo, ${n}^3 rows per process, the MPI product's parts (ms per product)"
   for np in "${npl[@]}"; do
     [ "$np" -gt 1 ] || continue
-    for o in "$MAT_MINE -mat_modsell_overlap 1" "$MAT_MINE -mat_modsell_overlap 0" "$MAT_REF"; do
+    for o in "$MAT_MINE -mat_modsell_overlap 1" "$MAT_MINE -mat_modsell_overlap 1 -mat_modsell_pinned_halo" "$MAT_MINE -mat_modsell_overlap 0" "$MAT_REF"; do
       # shellcheck disable=SC2086
-      timeout "$RUN_TIMEOUT" $MPIEXEC ${MPIEXEC_ARGS:-} -n "$np" "$bind" "$hb" -n "$n" -dm_mat_type $o -dm_vec_type "$VEC" -reps 100 -samples 3 $GPU_AWARE_OPT ${EXTRA:-} > "$runs/halo-np$np-${o// /_}.log" 2>&1
+      timeout -k 10 "$RUN_TIMEOUT" $MPIEXEC ${MPIEXEC_ARGS:-} -n "$np" "$bind" "$hb" -n "$n" -dm_mat_type $o -dm_vec_type "$VEC" -reps 100 -samples 3 $GPU_AWARE_OPT ${EXTRA:-} > "$runs/halo-np$np-${o// /_}.log" 2>&1
       say "   np $np $o:"
       grep -E "^(times|exposed)" "$runs/halo-np$np-${o// /_}.log" | sed 's/^/     /' | tee -a "$sum"
     done
@@ -406,7 +414,7 @@ if [ "$figures" = yes ]; then
   say "== the issue's targets (one GPU per process; ex45 CG + Jacobi on $MAT_MINE)"
   awk -F'\t' -v mine="$MAT_MINE" -v ref="$MAT_REF" 'NR > 1 && $1 == "ex45" && $5 == "jacobi" && $9 == "yes" { t[$2 SUBSEP $3 SUBSEP $7] = $10 }
     END {
-      for (np = 2; np <= 4; np *= 2) {
+      for (np = 2; np <= 4; np = np * 2) {
         w1 = "weak" SUBSEP 1 SUBSEP mine; wp = "weak" SUBSEP np SUBSEP mine; wr = "weak" SUBSEP np SUBSEP ref
         s1 = "strong" SUBSEP 1 SUBSEP mine; sp = "strong" SUBSEP np SUBSEP mine
         if ((w1 in t) && (wp in t)) {
