@@ -193,6 +193,15 @@ int main(int argc, char **argv)
       test:
          suffix: cuda_jacobi_jump
          args: -problem jump -dim 3 -n 12 -jump 1e3 -pc_type jacobi
+   # the overlapped MPI product with the halo through CUDA IPC (processes sharing the GPU or each on its own; where the
+   # handles cannot be mapped every process keeps PETSc's exchange: the solve is checked either way), and with the
+   # launch orders forced both ways
+   test:
+      requires: cuda
+      suffix: cuda_jacobi_halo_variants
+      output_file: output/ex2_same.out
+      nsize: {{2 3}}
+      args: -expect same -test_mat_type modsell -use_gpu_aware_mpi 0 -problem fvm -n 8 -cell tet -pc_type jacobi -mat_modsell_ipc_halo {{0 1}} -mat_modsell_overlap_exchange_first {{0 1}}
    testset:
       requires: cuda
       output_file: output/ex2_bounded.out

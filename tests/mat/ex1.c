@@ -373,6 +373,13 @@ int main(int argc, char **argv)
        nsize: 3
        args: -kind unstructured -n 1500 -k 7 -row_weights 0,3,2 -slice_heights 32,96,1024 -mat_modsell_pinned_halo 1 -use_gpu_aware_mpi 0
        output_file: output/ex1_unstructured_3.out
+     # the overlapped product with the halo through CUDA IPC (processes sharing the GPU map each other's buffers; where
+     # the handles cannot be mapped every process keeps PETSc's exchange: the products are checked either way)
+     test:
+       suffix: cuda_ipc_halo_unstructured_3
+       nsize: 3
+       args: -kind unstructured -n 1500 -k 7 -row_weights 0,3,2 -slice_heights 32,96,1024 -mat_modsell_ipc_halo 1 -use_gpu_aware_mpi 0
+       output_file: output/ex1_unstructured_3.out
      # -mat_view ::ascii_info_detail names the exchange of the overlapped product once it has run
      test:
        suffix: cuda_view_halo_2

@@ -267,6 +267,21 @@ typedef struct {
   int         *d_sidx, *d_ridx; /* the entries of x to send; the ghost entries received (NULL: in order) */
   double      *d_sbuf, *d_rbuf, *h_sbuf, *h_rbuf;
   MPI_Request *reqs;
+  /* the exchange through CUDA IPC (-mat_modsell_ipc_halo, mpi/mpihaloipc.c): on the lists above, every neighbour a
+     process of this node; each process packs into its own device send buffer, which its receivers have mapped, and
+     each receiver copies its part device to device. Ordered by interprocess events, one small message per neighbour
+     and direction per product (no host copy, no stream synchronization) */
+  PetscBool    ipc_opt;     /* -mat_modsell_ipc_halo (default false) */
+  PetscBool    ipc;         /* set up and in use */
+  PetscBool    ipc_pending; /* a product's messages are outstanding: wait for the receivers before packing again */
+  PetscMPIInt  tag_ready, tag_done;
+  double      *d_isbuf;                  /* this process's exported send buffer (soff[nsend] values) */
+  void        *ev_ready, *ev_done;       /* cudaEvent_t, interprocess: after the pack; after this process's copies */
+  const double **peer;                   /* per source: its send buffer, mapped, at this process's part */
+  void        **peer_base;               /* per source: the mapped base (cudaIpcCloseMemHandle()) */
+  void        **peer_ready, **peer_done; /* per source: its ev_ready; per destination: its ev_done (opened) */
+  MPI_Request *irq;                      /* nsend ready sends, nrecv ready receives, nrecv done sends, nsend done receives */
+  PetscMPIInt *ibuf;                     /* nrecv + nsend ints received */
 } MSMPIHalo;
 
 typedef struct {
@@ -346,6 +361,11 @@ PETSC_INTERN PetscErrorCode MatMPIAIJModSELLDestroyCUSPARSE_Private(Mat);
 PETSC_INTERN PetscErrorCode MatMPIAIJModSELLViewCUSPARSE_Private(Mat, PetscViewer);
 PETSC_INTERN PetscErrorCode MatMultTranspose_MPIAIJModSELL(Mat, Vec, Vec);
 PETSC_INTERN PetscErrorCode MatGetBlockDiagonal_MPIAIJModSELL(Mat, Mat *);
+/* mpi/mpihaloipc.c: the halo exchange through CUDA IPC (collective setup: false on every process when any cannot) */
+PETSC_INTERN PetscErrorCode MatMPIAIJModSELLHaloSetUpIPC(Mat, MSMPIHalo *);
+PETSC_INTERN PetscErrorCode MatMPIAIJModSELLHaloFreeIPC(MSMPIHalo *);
+PETSC_INTERN PetscErrorCode MatMPIAIJModSELLHaloExchangeIPCBegin(Mat, MSMPIHalo *, Vec);
+PETSC_INTERN PetscErrorCode MatMPIAIJModSELLHaloExchangeIPCEnd(Mat, MSMPIHalo *);
 PETSC_INTERN PetscErrorCode MatMultTransposeAdd_MPIAIJModSELL(Mat, Vec, Vec, Vec);
 PETSC_INTERN PetscErrorCode MatProductSetFromOptions_MPIAIJModSELL(Mat);
 PETSC_INTERN PetscErrorCode MatAXPY_MPIAIJModSELL_OnCUSPARSE(Mat, PetscScalar, Mat, MatStructure);

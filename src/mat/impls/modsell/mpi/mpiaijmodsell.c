@@ -149,6 +149,7 @@ static PetscErrorCode MatModSELLGetInfo_MPIAIJModSELL(Mat A, MatModSELLInfo *inf
 static PetscErrorCode MatMPIAIJModSELLHaloFreeOwn(MSMPIHalo *h)
 {
   PetscFunctionBegin;
+  PetscCall(MatMPIAIJModSELLHaloFreeIPC(h)); /* on the lists below */
   PetscCall(PetscFree4(h->sranks, h->rranks, h->soff, h->roff));
   PetscCall(PetscFree(h->reqs));
   if (h->d_sidx) PetscCallCUDA(cudaFree(h->d_sidx));
@@ -329,10 +330,13 @@ static PetscErrorCode MatMPIAIJModSELLHaloSetUp(Mat A, Vec x)
   h->Ao      = Ao;
   h->nzstate = A->nonzerostate;
   PetscCall(MatMPIAIJModSELLHaloSendRange(h));
-  h->exfirst = h->exfirst_opt == PETSC_BOOL3_UNKNOWN ? (PetscBool)(h->sstart < 0) : (PetscBool)(h->exfirst_opt == PETSC_BOOL3_TRUE);
-  PetscCall(PetscInfo(A, "MATMPIAIJMODSELL overlapped product: the values to send %s; the exchange starts %s the diagonal block's kernel\n", h->sstart < 0 ? "packed by a kernel" : "contiguous in x (no pack kernel)", h->exfirst ? "before" : "after"));
-  if (h->pinned && !use_gpu_aware_mpi) PetscCall(MatMPIAIJModSELLHaloSetUpOwn(A, h));
+  if (h->ipc_opt || (h->pinned && !use_gpu_aware_mpi)) PetscCall(MatMPIAIJModSELLHaloSetUpOwn(A, h));
   else PetscCall(MatMPIAIJModSELLHaloFreeOwn(h));
+  if (h->ipc_opt && h->own) PetscCall(MatMPIAIJModSELLHaloSetUpIPC(A, h));
+  if (h->own && !h->ipc && !(h->pinned && !use_gpu_aware_mpi)) PetscCall(MatMPIAIJModSELLHaloFreeOwn(h)); /* IPC could not be set up: PETSc's exchange */
+  /* the IPC exchange's start (a pack, an event, messages) never waits for the device: always before the kernel */
+  h->exfirst = h->exfirst_opt == PETSC_BOOL3_UNKNOWN ? (PetscBool)(h->ipc || h->sstart < 0) : (PetscBool)(h->exfirst_opt == PETSC_BOOL3_TRUE);
+  PetscCall(PetscInfo(A, "MATMPIAIJMODSELL overlapped product: the values to send %s; the exchange (%s) starts %s the diagonal block's kernel\n", h->sstart < 0 ? "packed by a kernel" : "contiguous in x", h->ipc ? "CUDA IPC" : (h->own ? "pinned host buffers" : "PETSc's VecScatter"), h->exfirst ? "before" : "after"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -358,9 +362,11 @@ static PetscErrorCode MatMPIAIJModSELLHaloReadOptions(Mat A)
   h->overlap     = PETSC_TRUE;
   h->pinned      = PETSC_FALSE;
   h->exfirst_opt = PETSC_BOOL3_UNKNOWN;
+  h->ipc_opt     = PETSC_FALSE;
   PetscCall(PetscOptionsGetBool(((PetscObject)A)->options, ((PetscObject)A)->prefix, "-mat_modsell_overlap", &h->overlap, NULL));
   PetscCall(PetscOptionsGetBool(((PetscObject)A)->options, ((PetscObject)A)->prefix, "-mat_modsell_pinned_halo", &h->pinned, NULL));
   PetscCall(PetscOptionsGetBool3(((PetscObject)A)->options, ((PetscObject)A)->prefix, "-mat_modsell_overlap_exchange_first", &h->exfirst_opt, NULL));
+  PetscCall(PetscOptionsGetBool(((PetscObject)A)->options, ((PetscObject)A)->prefix, "-mat_modsell_ipc_halo", &h->ipc_opt, NULL));
   h->read = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -430,10 +436,12 @@ static PetscErrorCode MatMultAddOverlap_MPIAIJModSELL(Mat A, Vec x, Vec w, Vec y
       if (w) PetscCall((*Ad->ops->multadd)(Ad, x, w, y));
       else PetscCall((*Ad->ops->mult)(Ad, x, y));
       PetscCall(PetscDeviceContextSetCurrentContext(dctx));
-    } else if (h->own) PetscCall(MatMPIAIJModSELLHaloExchangeOwnBegin(A, h, x));
+    } else if (h->ipc) PetscCall(MatMPIAIJModSELLHaloExchangeIPCBegin(A, h, x));
+    else if (h->own) PetscCall(MatMPIAIJModSELLHaloExchangeOwnBegin(A, h, x));
     else PetscCall(VecScatterBegin(h->scat, x, h->ghost, INSERT_VALUES, SCATTER_FORWARD));
   }
-  if (h->own) PetscCall(MatMPIAIJModSELLHaloExchangeOwnEnd(h));
+  if (h->ipc) PetscCall(MatMPIAIJModSELLHaloExchangeIPCEnd(A, h));
+  else if (h->own) PetscCall(MatMPIAIJModSELLHaloExchangeOwnEnd(h));
   else PetscCall(VecScatterEnd(h->scat, x, h->ghost, INSERT_VALUES, SCATTER_FORWARD));
   PetscCall(PetscDeviceContextWaitForContext(dctx, h->side));
   PetscCall((*Ao->ops->multadd)(Ao, h->ghost, y, y));
@@ -474,7 +482,7 @@ static PetscErrorCode MatSetFromOptions_MPIAIJModSELL(Mat A, PetscOptionItems Pe
   PetscCall(MatModSELLReadOptions_Private(A, PetscOptionsObject));
 #if defined(PETSC_HAVE_CUDA)
   {
-    PetscBool  ov, pin;
+    PetscBool  ov, pin, ipc;
     PetscBool3 exf;
 
     PetscCall(MatMPIAIJModSELLHaloReadOptions(A));
@@ -484,9 +492,12 @@ static PetscErrorCode MatSetFromOptions_MPIAIJModSELL(Mat A, PetscOptionItems Pe
     PetscCall(PetscOptionsBool("-mat_modsell_overlap", "GPU product: the diagonal block's kernel on a second stream while the halo exchange runs (false: MPIAIJ's order)", "MATMPIAIJMODSELL", ov, &ov, NULL));
     PetscCall(PetscOptionsBool("-mat_modsell_pinned_halo", "GPU product with -mat_modsell_overlap and MPI not CUDA-aware: the halo through pinned host buffers of the matrix (default false: PETSc's VecScatter, pageable buffers)", "MATMPIAIJMODSELL", pin, &pin, NULL));
     PetscCall(PetscOptionsBool3("-mat_modsell_overlap_exchange_first", "GPU product with -mat_modsell_overlap: start the halo exchange before the diagonal block's kernel (default: when the values to send need a pack kernel)", "MATMPIAIJMODSELL", mm->halo.exfirst_opt, &exf, NULL));
+    ipc = mm->halo.ipc_opt;
+    PetscCall(PetscOptionsBool("-mat_modsell_ipc_halo", "GPU product with -mat_modsell_overlap: the ghost values device to device through CUDA IPC when every neighbour is a process of this node (falls back when the handles cannot be mapped)", "MATMPIAIJMODSELL", ipc, &ipc, NULL));
     PetscOptionsHeadEnd();
-    if (pin != mm->halo.pinned || exf != mm->halo.exfirst_opt) mm->halo.Ao = NULL; /* the exchange is set up again */
+    if (pin != mm->halo.pinned || exf != mm->halo.exfirst_opt || ipc != mm->halo.ipc_opt) mm->halo.Ao = NULL; /* the exchange is set up again */
     mm->halo.exfirst_opt = exf;
+    mm->halo.ipc_opt     = ipc;
     mm->halo.overlap = ov;
     mm->halo.pinned  = pin;
   }
@@ -512,8 +523,10 @@ static PetscErrorCode MatView_MPIAIJModSELL(Mat A, PetscViewer viewer)
        exchanges the ghost values (not in ::ascii_info, which -ksp_view prints: the line exists only with CUDA) */
     PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
     PetscCall(PetscViewerGetFormat(viewer, &format));
-    if (iascii && format == PETSC_VIEWER_ASCII_INFO_DETAIL && h->Ao && h->overlap)
-      PetscCall(PetscViewerASCIIPrintf(viewer, "  GPU product: the diagonal block's kernel on a second stream while the halo exchange runs (-mat_modsell_overlap), ghost values through %s, the exchange started %s the diagonal block's kernel (-mat_modsell_overlap_exchange_first; on the first process)\n", h->own ? "pinned host buffers of the matrix (-mat_modsell_pinned_halo)" : "PETSc's VecScatter", h->exfirst ? "before" : "after"));
+    if (iascii && format == PETSC_VIEWER_ASCII_INFO_DETAIL && h->Ao && h->overlap) {
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  GPU product: the diagonal block's kernel on a second stream while the halo exchange runs (-mat_modsell_overlap), ghost values through %s\n", h->ipc ? "CUDA IPC from the neighbours' device buffers (-mat_modsell_ipc_halo)" : (h->own ? "pinned host buffers of the matrix (-mat_modsell_pinned_halo)" : "PETSc's VecScatter")));
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  halo exchange started %s the diagonal block's kernel on the first process (-mat_modsell_overlap_exchange_first)\n", h->exfirst ? "before" : "after"));
+    }
   }
 #endif
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -732,6 +745,10 @@ static PetscErrorCode MatDuplicate_MPIAIJModSELL(Mat A, MatDuplicateOption op, M
 .  -mat_modsell_pinned_halo <false> - with the overlap and an MPI that is not CUDA-aware (`-use_gpu_aware_mpi 0`), the
    halo through pinned host buffers of the matrix (default: PETSc's `VecScatter`, whose host buffers are pageable; on
    2 and 4 H200s it was slower than PETSc's exchange with the overlap, docs/scaling.md)
+.  -mat_modsell_ipc_halo <false> - with the overlap, the ghost values copied device to device from the neighbours'
+   send buffers through CUDA IPC (every neighbour a process of this node; no copy through the host, no stream
+   synchronization; when a process cannot map its neighbours' handles, e.g. CUDA_VISIBLE_DEVICES hides their GPUs,
+   every process keeps the other exchange and -info says why). Not yet measured, hence not the default
 -  -mat_modsell_overlap_exchange_first <auto> - with the overlap, start the halo exchange before the diagonal block's
    kernel (default: when this process's values to send are not one contiguous range of x and must be packed by a
    kernel: launched after the diagonal block's kernel, the pack kernel waits for its blocks, and the whole exchange
