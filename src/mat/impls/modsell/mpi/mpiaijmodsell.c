@@ -491,6 +491,7 @@ static PetscErrorCode MatSetFromOptions_MPIAIJModSELL(Mat A, PetscOptionItems Pe
     PetscOptionsHeadBegin(PetscOptionsObject, "MATMPIAIJMODSELL options");
     PetscCall(PetscOptionsBool("-mat_modsell_overlap", "GPU product: the diagonal block's kernel on a second stream while the halo exchange runs (false: MPIAIJ's order)", "MATMPIAIJMODSELL", ov, &ov, NULL));
     PetscCall(PetscOptionsBool("-mat_modsell_pinned_halo", "GPU product with -mat_modsell_overlap and MPI not CUDA-aware: the halo through pinned host buffers of the matrix (default false: PETSc's VecScatter, pageable buffers)", "MATMPIAIJMODSELL", pin, &pin, NULL));
+    exf = mm->halo.exfirst_opt; /* PetscOptionsBool3() leaves it when the option is not given */
     PetscCall(PetscOptionsBool3("-mat_modsell_overlap_exchange_first", "GPU product with -mat_modsell_overlap: start the halo exchange before the diagonal block's kernel (default: when the values to send need a pack kernel)", "MATMPIAIJMODSELL", mm->halo.exfirst_opt, &exf, NULL));
     ipc = mm->halo.ipc_opt;
     PetscCall(PetscOptionsBool("-mat_modsell_ipc_halo", "GPU product with -mat_modsell_overlap: the ghost values device to device through CUDA IPC when every neighbour is a process of this node (falls back when the handles cannot be mapped)", "MATMPIAIJMODSELL", ipc, &ipc, NULL));
