@@ -17,8 +17,8 @@
 #             different iteration counts) and the strong speedup of one iteration
 #   halo      bench/halo.c on 2.. processes at EX45_N^3 rows per process: the MPI product, its diagonal block, the halo
 #             exchange, its off-diagonal block alone and in series, for modsell (overlapped through PETSc's scatter,
-#             overlapped through the matrix's pinned buffers, through CUDA IPC (with ALL_GPUS=1; -info says which
-#             exchange ran), and with -mat_modsell_overlap 0) and the reference type: how much of the halo the product hides (no nsys needed)
+#             overlapped through the matrix's pinned buffers, through CUDA IPC (every rank then sees every GPU; -info
+#             says which exchange ran), and with -mat_modsell_overlap 0) and the reference type: how much of the halo the product hides (no nsys needed)
 #   timeline  nsys profile of 2 processes running EX45_TL_ITS (30) CG + Jacobi iterations on modsell at EX45_TL_N^3
 #             (default 128), one report per rank; nsys stats summaries and bench/timeline.py's reading of the trace:
 #             does the halo exchange (VecScatterBegin/End, the SF's pack/unpack kernels, the D2H/H2D copies, MPI) overlap
@@ -128,7 +128,7 @@ bind=$work/bind.sh
 cat > "$bind" << EOF
 #!/bin/sh
 r=\${OMPI_COMM_WORLD_LOCAL_RANK:-\${MPI_LOCALRANKID:-\${SLURM_LOCALID:-0}}}
-if [ "$G" -gt 0 ] && [ "${ALL_GPUS:-0}" != 1 ]; then CUDA_VISIBLE_DEVICES=\$((r % $G)); export CUDA_VISIBLE_DEVICES; fi
+if [ "$G" -gt 0 ] && [ "\${ALL_GPUS:-${ALL_GPUS:-0}}" != 1 ]; then CUDA_VISIBLE_DEVICES=\$((r % $G)); export CUDA_VISIBLE_DEVICES; fi
 exec "\$@"
 EOF
 chmod +x "$bind"
@@ -352,7 +352,10 @@ step_halo() {
     [ "$np" -gt 1 ] || continue
     for o in "$MAT_MINE -mat_modsell_overlap 1" "$MAT_MINE -mat_modsell_overlap 1 -mat_modsell_pinned_halo" "$MAT_MINE -mat_modsell_overlap 1 -mat_modsell_ipc_halo -info :mat" "$MAT_MINE -mat_modsell_overlap 0" "$MAT_REF"; do
       # shellcheck disable=SC2086
-      timeout -k 10 "$RUN_TIMEOUT" $MPIEXEC ${MPIEXEC_ARGS:-} -n "$np" "$bind" "$hb" -n "$n" -dm_mat_type $o -dm_vec_type "$VEC" -reps 100 -samples 3 $GPU_AWARE_OPT ${EXTRA:-} > "$runs/halo-np$np-${o// /_}.log" 2>&1
+      # the IPC row: every rank sees every GPU (CUDA IPC cannot map a buffer of a GPU the process does not see)
+      local av=${ALL_GPUS:-0}
+      case "$o" in *ipc_halo*) av=1 ;; esac
+      ALL_GPUS=$av timeout -k 10 "$RUN_TIMEOUT" $MPIEXEC ${MPIEXEC_ARGS:-} -n "$np" "$bind" "$hb" -n "$n" -dm_mat_type $o -dm_vec_type "$VEC" -reps 100 -samples 3 $GPU_AWARE_OPT ${EXTRA:-} > "$runs/halo-np$np-${o// /_}.log" 2>&1
       say "   np $np $o:"
       grep -E "^(times|exposed)" "$runs/halo-np$np-${o// /_}.log" | sed 's/^/     /' | tee -a "$sum"
       grep -m1 -hoE "overlapped product: .*|no CUDA IPC halo exchange.*" "$runs/halo-np$np-${o// /_}.log" | sed 's/^/     (-info) /' | tee -a "$sum"
