@@ -39,15 +39,26 @@ typedef struct {
   PetscInt             offset, count; /* the destination's part of the send buffer */
 } MSIPCOffer;
 
-/* complete the outstanding messages of the last product (every process ends each product it starts, so these
-   complete) and wait until the copies that read this process's send buffer and the ones this process made are done */
+/* complete the messages of the last product still outstanding: its ready sends, done sends and done receives (every
+   process ends each product it starts, so these complete) */
+static PetscErrorCode MSIPCWaitMessages(MSMPIHalo *h)
+{
+  const PetscMPIInt ns = h->nsend, nr = h->nrecv;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Waitall(ns, h->irq, MPI_STATUSES_IGNORE));
+  PetscCallMPI(MPI_Waitall(nr, h->irq + ns + nr, MPI_STATUSES_IGNORE));
+  PetscCallMPI(MPI_Waitall(ns, h->irq + ns + 2 * nr, MPI_STATUSES_IGNORE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the last product's messages completed, and the copies that read this process's send buffer and the ones this
+   process made done */
 static PetscErrorCode MSIPCQuiesce(MSMPIHalo *h)
 {
   PetscFunctionBegin;
   if (h->ipc_pending) {
-    PetscCallMPI(MPI_Waitall(h->nsend, h->irq, MPI_STATUSES_IGNORE));                               /* ready sends */
-    PetscCallMPI(MPI_Waitall(h->nrecv, h->irq + h->nsend + h->nrecv, MPI_STATUSES_IGNORE));          /* done sends */
-    PetscCallMPI(MPI_Waitall(h->nsend, h->irq + h->nsend + 2 * h->nrecv, MPI_STATUSES_IGNORE));      /* done receives */
+    PetscCall(MSIPCWaitMessages(h));
     for (PetscMPIInt j = 0; j < h->nsend; j++) PetscCallCUDA(cudaEventSynchronize((cudaEvent_t)h->peer_done[j]));
     if (h->ev_done) PetscCallCUDA(cudaEventSynchronize((cudaEvent_t)h->ev_done));
     h->ipc_pending = PETSC_FALSE;
@@ -213,9 +224,7 @@ PetscErrorCode MatMPIAIJModSELLHaloExchangeIPCBegin(Mat A, MSMPIHalo *h, Vec x)
   PetscFunctionBegin;
   PetscCall(PetscGetCurrentCUDAStream(&st));
   if (h->ipc_pending) { /* the destinations have copied the previous product's values (on the device: their done events) */
-    PetscCallMPI(MPI_Waitall(ns, h->irq, MPI_STATUSES_IGNORE));
-    PetscCallMPI(MPI_Waitall(nr, h->irq + ns + nr, MPI_STATUSES_IGNORE));
-    PetscCallMPI(MPI_Waitall(ns, h->irq + ns + 2 * nr, MPI_STATUSES_IGNORE));
+    PetscCall(MSIPCWaitMessages(h));
     for (PetscMPIInt j = 0; j < ns; j++) PetscCallCUDA(cudaStreamWaitEvent(st, (cudaEvent_t)h->peer_done[j], 0));
     h->ipc_pending = PETSC_FALSE;
   }
