@@ -29,6 +29,7 @@
 #   PETSCMPIEXEC='srun' make check          another launcher than PETSc's MPIEXEC
 #   make -j16 check GPU_JOBS=4              at most 4 tests that use the GPU at a time (the default; 0: no
 #                                           limit): see config/gpuslot.sh
+#   make -j32 check GPU_JOBS=12 GPU_DEVICES='0 1 2 3'  several GPUs: GPU slot i runs on device i mod 4
 #   NP=2, TIMEOUT=120 (seconds), FORCE=1 (run skipped tests), REPLACE=1 (rewrite the expected outputs),
 #   PRINTONLY=1 (print the commands), DIFF_NUMBERS=1, OUTPUT=1 (errors only), V=1 (verbose)
 #   make -j2 check                          builds and runs tests in parallel
@@ -46,6 +47,7 @@ MS_PETSC_EXAMPLES := $(abspath $(MS_CONFIGDIR)/../src)
 MS_PYTHON     := $(or $(wildcard $(PYTHON)),$(shell command -v python3))
 MS_TAPLOG     := $(MS_TESTDIR)/test__tap.log
 GPU_JOBS      ?= 4
+GPU_DEVICES   ?=
 MS_ERRLOG     := $(MS_TESTDIR)/test__err.log
 
 PETSCMODSELL_LIB ?= $(MS_LIB)
@@ -151,7 +153,7 @@ ms-check-run: $(addprefix $(MS_TESTDIR)/counts/,$(addsuffix .counts,$(MS_SELECTE
 $(MS_TESTDIR)/counts/%.counts:
 	@printf ' %10s %s\n' TEST '$*'
 	@OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 PETSCMODSELL_LIB='$(PETSCMODSELL_LIB)' \
-	  PETSCMODSELL_BUILD='$(BUILD)' PETSCMODSELL_WRAPPER='$(WRAPPER)' \
+	  PETSCMODSELL_BUILD='$(BUILD)' PETSCMODSELL_WRAPPER='$(WRAPPER)' MS_GPU_DEVICES='$(GPU_DEVICES)' \
 	  $(if $(filter $*,$(MS_SELECTED_GPU)),$(MS_GPU_SLOT)) $< $(MS_TESTFLAGS)
 
 # Test programs: compiled with -I include, linked with libpetscmodsell (rpath) and PETSc.
