@@ -115,6 +115,9 @@ $(BUILD)/bin/%: $(TOP)/%.c $(MS_LIB)
 	@mkdir -p $(dir $@)
 	$(PCC) $(PCC_FLAGS) $(CFLAGS) $(MS_DEPFLAGS) $(INCLUDES) -I$(TOP)/tests/include $< -o $@ $(MS_LINK)
 
+# bench/ex45periter includes PETSc's tutorial ex45.c from its installed examples (MS_PETSC_EXAMPLES, config/test.mk)
+$(BUILD)/bin/bench/ex45periter: INCLUDES += -I$(MS_PETSC_EXAMPLES)
+
 # The compilers' dependency files (see MS_DEPFLAGS).  An object or program that exists without its
 # .d (built by an older makefile, or the .d was deleted) is rebuilt once, which writes the .d; a
 # first build needs none (nothing exists yet).

@@ -12,7 +12,8 @@
 #   periter   ex45 at fixed iteration counts (CG + Jacobi, -ksp_rtol 1e-30): ITS_A (100) and ITS_B (1100) iterations
 #             (MINE_VARIANTS="opts;opts": further modsell rows with those options, e.g. "-mat_modsell_overlap 0"),
 #             the time per iteration (T_B - T_A) / (ITS_B - ITS_A) without the assembly, upload and setup that ex45's
-#             KSPSolve contains; weak (EX45_N^3 rows per process) and strong (EX45_N^3 fixed) per process count, each
+#             KSPSolve contains: bench/ex45periter (ex45's own operator and right-hand side, set up once, a warm-up
+#             solve of ITS_W (20) iterations, then A and B in the same process: one run per configuration); weak (EX45_N^3 rows per process) and strong (EX45_N^3 fixed) per process count, each
 #             matrix type: the weak efficiency of one iteration (the weak step's time to solution compares problems of
 #             different iteration counts) and the strong speedup of one iteration
 #   halo      bench/halo.c on 2.. processes at EX45_N^3 rows per process: the MPI product, its diagonal block, the halo
@@ -140,6 +141,8 @@ if [ ! -x "$EX45" ]; then
   EX45=$work/ex45
   mpicc -O2 -I"$PETSC_DIR/include" "$exsrc" -o "$EX45" -Wl,-rpath,"$PETSC_DIR/lib" -L"$PETSC_DIR/lib" -lpetsc -lm > "$work/ex45-build.log" 2>&1 || { say "ex45: build from $exsrc FAILED"; cat "$work/ex45-build.log"; exit 1; }
 fi
+PERITER=$B/bin/bench/ex45periter
+make -C "$top" BUILD="$B" "$PERITER" > "$work/periter-build.log" 2>&1 || { say "bench/ex45periter: build FAILED (see logs)"; cp "$work/periter-build.log" "$runs/"; }
 FVM=$B/bin/examples/fvm/fvmpoisson
 make -C "$top" BUILD="$B" "$FVM" > "$work/fvm-build.log" 2>&1 || { say "fvmpoisson: build FAILED (see logs)"; cp "$work/fvm-build.log" "$runs/"; FVM=; }
 [ -f "$lib" ] || { say "no $lib: build the plugin first (bench/gpu-run.sh OUT petsc build)"; exit 1; }
@@ -301,7 +304,6 @@ step_periter() {
       if [ "$kind" = weak ]; then grid=$(ex45grid "$np" "$n"); else grid="$n $n $n"; fi
       [ "$kind" = strong ] && [ "$np" = 1 ] && continue # the same run as weak at 1 process
       read -r x y z <<< "$grid"
-      warm45 "$np" "$grid"
       local variants=() v mo
       for mat in $(mats_of jacobi); do variants+=("$mat"); done
       # MINE_VARIANTS: ';'-separated option sets, each a further modsell configuration (e.g. "-mat_modsell_overlap 0")
@@ -312,15 +314,12 @@ step_periter() {
         tag=$(echo "$v" | tr -c 'A-Za-z0-9_.\n' '_')
         if ! budget_ok; then skipped+=("periter $kind np $np $v: step budget of ${STEP_BUDGET} s spent"); continue; fi
         local ta="" tb=""
-        for its in "$a" "$b"; do
-          f=$runs/periter-$kind-np$np-${x}x${y}x${z}-$tag-$its.log
-          # shellcheck disable=SC2086
-          timeout -k 10 "$RUN_TIMEOUT" $MPIEXEC ${MPIEXEC_ARGS:-} -n "$np" "$bind" "$EX45" -da_grid_x "$x" -da_grid_y "$y" -da_grid_z "$z" -ksp_type cg -pc_type jacobi -ksp_rtol 1e-30 -ksp_max_it "$its" \
-            -dm_mat_type "$mat" -dm_vec_type "$VEC" -dll_append "$lib" $GPU_AWARE_OPT -ksp_converged_reason -log_view ${EXTRA:-} $vopt > "$f" 2>&1
-          t=$(ev "$f" KSPSolve)
-          grep -q "iterations $its" "$f" || t=""
-          if [ "$its" = "$a" ]; then ta=$t; else tb=$t; fi
-        done
+        f=$runs/periter-$kind-np$np-${x}x${y}x${z}-$tag.log
+        # shellcheck disable=SC2086
+        timeout -k 10 "$RUN_TIMEOUT" $MPIEXEC ${MPIEXEC_ARGS:-} -n "$np" "$bind" "$PERITER" -da_grid_x "$x" -da_grid_y "$y" -da_grid_z "$z" -ksp_type cg -pc_type jacobi -ksp_rtol 1e-30 -periter_its "${ITS_W:-20},$a,$b" \
+          -dm_mat_type "$mat" -dm_vec_type "$VEC" -dll_append "$lib" $GPU_AWARE_OPT -log_view ${EXTRA:-} $vopt > "$f" 2>&1
+        ta=$(awk -v its="$a" '/^solve 1 \(A\): / && $4 == its { print $(NF - 1) }' "$f")
+        tb=$(awk -v its="$b" '/^solve 2 \(B\): / && $4 == its { print $(NF - 1) }' "$f")
         printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$kind" "$np" "${x}x${y}x${z}" "$v" "$a" "${ta:-?}" "$b" "${tb:-?}" \
           "$(awk -v ta="${ta:-0}" -v tb="${tb:-0}" -v a="$a" -v b="$b" 'BEGIN { if (ta > 0 && tb > 0) printf "%.4f", 1000 * (tb - ta) / (b - a); else print "?" }')" >> "$pt"
       done

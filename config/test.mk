@@ -163,6 +163,8 @@ MS_TEST_LIBS     := -Wl,-rpath,$(BUILD)/lib -L$(BUILD)/lib -lpetscmodsell $(PETS
 # link the plugin: they get it only from -dll_append, as users' applications do.
 $(MS_TESTDIR)/tests/loading/%.o: MS_TEST_CPPFLAGS := -I$(MS_PETSC_EXAMPLES) -I$(TOP)/tests/include
 $(MS_TESTDIR)/tests/loading/%: MS_TEST_LIBS := $(PETSC_WITH_EXTERNAL_LIB)
+# bench/ex45periter includes PETSc's ex45 tutorial (and links the plugin like the other benchmarks)
+$(MS_TESTDIR)/bench/ex45periter.o: MS_TEST_CPPFLAGS := -I$(MS_PETSC_EXAMPLES) -I$(TOP)/tests/include
 
 $(MS_TESTDIR)/%.o: $(TOP)/%.c
 	@mkdir -p $(@D)

@@ -1,0 +1,117 @@
+/*
+   bench/ex45periter: the time of one Krylov iteration on PETSc's own tutorial ex45 (src/ksp/ksp/tutorials/ex45.c,
+   3D Laplacian on a DMDA), with its operator, right-hand side and initial guess from ex45's own functions (the tutorial
+   is included unmodified from PETSc's installed examples, as tests/loading does; only its main is replaced).
+
+   ex45 solves once, so the time of an iteration had to come from two program runs at two iteration counts, each
+   paying the DMDA's host assembly (15-25 s at 256^3 rows per process) and a warm-up run before them. This program
+   sets up ex45's KSP once and solves it several times in one process (ex45 recomputes the right-hand side and the
+   zero initial guess at each solve, so each solve is the same problem): a warm-up solve (the assembly, the GPU image,
+   the first kernels), then solves of A and B iterations; one iteration is (T_B - T_A) / (B - A), KSPSolve's wall time
+   after a device synchronization, maximum over the processes. bench/scaling.sh's periter step runs it.
+
+     mpiexec -n 4 build/bin/bench/ex45periter -da_grid_x 256 -da_grid_y 512 -da_grid_z 512 -ksp_type cg -pc_type jacobi \
+       -ksp_rtol 1e-30 -dm_mat_type modsell -dm_vec_type cuda -dll_append build/lib/libpetscmodsell.so -periter_its 20,100,600
+*/
+static const char periter_help[] = "PETSc's ex45 (3D Laplacian on a DMDA) set up once and solved at several iteration counts.\n\
+  -periter_its w,a,b: the warm-up solve's iterations, then A and B (default 20,100,600); one iteration: (T_B - T_A) / (B - A).\n\
+  Every solve runs exactly its count (-ksp_rtol 1e-30 keeps it from converging); the KSP's other options as for ex45.\n";
+
+#define main ex45_tutorial_main
+#include <ksp/ksp/tutorials/ex45.c>
+#undef main
+
+#include <petscdevice.h>
+
+/* KSPSolve's wall time, maximum over the processes, with the device's queued work finished before and after */
+static PetscErrorCode TimedSolve(KSP ksp, PetscInt its, PetscInt *done, KSPConvergedReason *reason, PetscLogDouble *t)
+{
+  PetscDeviceContext dctx;
+  PetscLogDouble     t0, t1;
+  MPI_Comm           comm = PetscObjectComm((PetscObject)ksp);
+
+  PetscFunctionBeginUser;
+  PetscCall(KSPSetTolerances(ksp, PETSC_CURRENT, PETSC_CURRENT, PETSC_CURRENT, its));
+  PetscCall(PetscDeviceContextGetCurrentContext(&dctx));
+  PetscCall(PetscDeviceContextSynchronize(dctx));
+  PetscCallMPI(MPI_Barrier(comm));
+  PetscCall(PetscTime(&t0));
+  PetscCall(KSPSolve(ksp, NULL, NULL));
+  PetscCall(PetscDeviceContextSynchronize(dctx));
+  PetscCall(PetscTime(&t1));
+  *t = t1 - t0;
+  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, t, 1, MPI_DOUBLE, MPI_MAX, comm));
+  PetscCall(KSPGetIterationNumber(ksp, done));
+  PetscCall(KSPGetConvergedReason(ksp, reason));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  KSP                ksp;
+  DM                 da;
+  PetscInt           its[3] = {20, 100, 600}, nits = 3, done[3];
+  PetscLogDouble     t[3];
+  KSPConvergedReason reason[3];
+  PetscBool          flg;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, periter_help));
+  (void)help; /* ex45's own help string, replaced by this program's */
+  PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "ex45 per iteration", NULL);
+  PetscCall(PetscOptionsIntArray("-periter_its", "iterations of the warm-up solve and of the two timed solves", NULL, its, &nits, &flg));
+  PetscOptionsEnd();
+  PetscCheck(!flg || nits == 3, PETSC_COMM_WORLD, PETSC_ERR_ARG_SIZ, "-periter_its takes three counts (warm-up, A, B), not %" PetscInt_FMT, nits);
+  PetscCheck(its[0] >= 1 && its[1] >= 1 && its[2] > its[1], PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-periter_its w,a,b needs w >= 1, a >= 1 and b > a (given %" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ")", its[0], its[1], its[2]);
+
+  /* ex45's main up to its KSPSolve */
+  PetscCall(PetscLogEventRegister("Set values", MAT_CLASSID, &setvalues));
+  PetscCall(PetscLogEventRegister("User time", MAT_CLASSID, &usertime));
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+  PetscCall(DMDACreate3d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, 7, 7, 7, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, NULL, &da));
+  PetscCall(DMSetFromOptions(da));
+  PetscCall(DMSetUp(da));
+  PetscCall(KSPSetDM(ksp, da));
+  PetscCall(KSPSetComputeInitialGuess(ksp, ComputeInitialGuess, NULL));
+  PetscCall(KSPSetComputeRHS(ksp, ComputeRHS, NULL));
+  PetscCall(KSPSetComputeOperators(ksp, ComputeMatrix, NULL));
+  PetscCall(DMDestroy(&da));
+  PetscCall(KSPSetFromOptions(ksp));
+
+  for (PetscInt s = 0; s < 3; s++) {
+    PetscCall(TimedSolve(ksp, its[s], &done[s], &reason[s], &t[s]));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "solve %" PetscInt_FMT " (%s): %" PetscInt_FMT " iterations (%s), KSPSolve %.6e s\n", s, s ? (s == 1 ? "A" : "B") : "warm-up", done[s], KSPConvergedReasons[reason[s]], t[s]));
+  }
+  if (done[1] != its[1] || done[2] != its[2]) {
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "per iteration: not measured (the timed solves ran %" PetscInt_FMT " and %" PetscInt_FMT " iterations, not %" PetscInt_FMT " and %" PetscInt_FMT ": lower -ksp_rtol)\n", done[1], done[2], its[1], its[2]));
+  } else {
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "per iteration: %.4f ms ((T_B - T_A) / (B - A), A = %" PetscInt_FMT ", B = %" PetscInt_FMT ")\n", 1e3 * (t[2] - t[1]) / (double)(its[2] - its[1]), its[1], its[2]));
+  }
+  PetscCall(KSPDestroy(&ksp));
+  PetscCall(PetscFinalize());
+  return 0;
+}
+
+/*TEST
+
+   testset:
+      output_file: output/ex45periter_1.out
+      args: -da_grid_x 9 -da_grid_y 9 -da_grid_z 9 -ksp_type cg -pc_type jacobi -ksp_rtol 1e-30 -periter_its 2,3,6 -dll_append ${PETSCMODSELL_LIB}
+      filter: sed -E -e "s/[0-9]+\.[0-9]+e[-+][0-9]+ s/T s/" -e "s/[0-9]+\.[0-9]+ ms/T ms/"
+      test:
+         suffix: 1
+         args: -dm_mat_type modsell
+      test:
+         suffix: 2
+         nsize: 2
+         args: -dm_mat_type modsell
+      test:
+         suffix: aij
+         args: -dm_mat_type aij
+      test:
+         suffix: cuda
+         nsize: 2
+         requires: cuda
+         args: -dm_mat_type modsell -dm_vec_type cuda
+
+TEST*/
