@@ -6,6 +6,10 @@
 #   ex45   PETSc's ex45 (DMDA 7-point Laplacian) at EX45_N^3 (default 256), CG + GAMG to 1e-8: iterations, PCSetUp
 #          (GAMG's setup, in KSPSetUp), KSPSolve and per-iteration time from -log_view; EX45_ROUNDS (default 1)
 #          rounds, the even ones with modsell first (the setups spread by several percent from run to run)
+#   ex45it the same operator through bench/ex45periter (ex45's own functions, set up once per process): KSPSetUp (the
+#          assembly and GAMG's setup, between device synchronizations) and one CG + GAMG iteration as
+#          (T_B - T_A) / (B - A) after a warm-up solve (EX45IT_ITS, default 2,5,20, -ksp_rtol 1e-30); EX45_ROUNDS
+#          rounds alternated as above; no separate warm-up run (the program warms up itself)
 #   fvm    FVM Poisson, 10.4 M tetrahedra (fvmpoisson -n FVM_N -cell tet, default 120) in the generator's structured
 #          numbering (as in the issue) and randomly numbered: CG + GAMG, setup (assembly, KSPSetUp, first product)
 #          and solve from fvmpoisson's table (warm-up round, fastest of FVM_REPEAT, default 2; FVM_NUMBERINGS
@@ -20,7 +24,7 @@
 # (bench/gpu-run.sh's build stage); ex19 is compiled here from PETSc's installed examples. Writes OUTDIR/composition.log
 # (the summary) and OUTDIR/logs.txt (every run's -log_view summary lines).
 set -uo pipefail
-out=${1:?usage: bench/composition.sh OUTDIR [ex45 fvm ex19 table]}
+out=${1:?usage: bench/composition.sh OUTDIR [ex45 ex45it fvm ex19 table]}
 shift
 steps=${*:-ex45 fvm ex19 table}
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -79,6 +83,27 @@ for step in $steps; do
     say "-- ex45 ${n}^3, CG + GAMG, rtol 1e-8 (ratios: aijcusparse time / modsell time), ${EX45_ROUNDS:-1} round(s), every other one modsell first"
     for r in $(seq 1 "${EX45_ROUNDS:-1}"); do
       REVERSE=$(( (r + 1) % 2 )) pair "ex45-$n-gamg round $r" aijcusparse modsell "$B/ex45" -da_grid_x $n -da_grid_y $n -da_grid_z $n -ksp_type cg -pc_type gamg -ksp_rtol 1e-8 -dm_vec_type cuda -dll_append "$lib"
+    done ;;
+  ex45it)
+    n=${EX45_N:-256} pit=$B/bin/bench/ex45periter ref=${EX45IT_REF:-aijcusparse} vec=${EX45IT_VEC:-cuda} # (aij, standard: a CPU dry run)
+    make -C "$top" BUILD="$B" "$pit" > "$out/build-ex45periter.log" 2>&1 || { say "build of bench/ex45periter failed"; continue; }
+    say "-- ex45 ${n}^3 set up once per process (bench/ex45periter), CG + GAMG: KSPSetUp and one iteration (-periter_its ${EX45IT_ITS:-2,5,20}), ${EX45_ROUNDS:-1} round(s)"
+    for r in $(seq 1 "${EX45_ROUNDS:-1}"); do
+      order="$ref modsell"
+      [ $((r % 2)) = 0 ] && order="modsell $ref"
+      declare -A su pi ps
+      for mat in $order; do
+        f=$scratch/ex45it-$r-$mat.log
+        "$pit" -da_grid_x $n -da_grid_y $n -da_grid_z $n -ksp_type cg -pc_type gamg -ksp_rtol 1e-30 -periter_its "${EX45IT_ITS:-2,5,20}" -dm_vec_type $vec -dm_mat_type $mat -dll_append "$lib" -log_view > "$f" 2>&1
+        { echo "### ex45it round $r $mat"; grep -E "^(setup|solve|per iteration)|^(KSPSetUp|KSPSolve|PCSetUp|PCApply|MatMult|PCGAMG[A-Za-z]*|ModSELL[A-Za-z]*|CpuToGpu|GpuToCpu) |rror" "$f"; } >> "$logs"
+        su[$mat]=$(awk '/^setup \(KSPSetUp/ { print $(NF - 1) }' "$f")
+        pi[$mat]=$(awk '/^per iteration: / && $3 != "not" { print $3 }' "$f")
+        ps[$mat]=$(ev "$f" PCSetUp)
+      done
+      say "$(printf 'round %s: KSPSetUp %s %s s modsell %s s (ratio %s; PCSetUp %s and %s s) | one iteration %s %s ms modsell %s ms (ratio %s)' "$r" "$ref" \
+        "${su[$ref]:-?}" "${su[modsell]:-?}" "$(awk -v x="${su[$ref]:-0}" -v y="${su[modsell]:-0}" 'BEGIN{if (x + 0 > 0 && y + 0 > 0) printf "%.3fx", x / y; else print "?"}')" "${ps[$ref]:-?}" "${ps[modsell]:-?}" \
+        "$ref" "${pi[$ref]:-?}" "${pi[modsell]:-?}" "$(awk -v x="${pi[$ref]:-0}" -v y="${pi[modsell]:-0}" 'BEGIN{if (x + 0 > 0 && y + 0 > 0) printf "%.3fx", x / y; else print "?"}')")"
+      unset su pi ps
     done ;;
   fvm)
     make -C "$top" BUILD="$B" "$B/bin/examples/fvm/fvmpoisson" > "$out/build.log" 2>&1 || { say "build of fvmpoisson failed"; continue; }

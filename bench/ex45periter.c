@@ -6,8 +6,9 @@
    ex45 solves once, so the time of an iteration had to come from two program runs at two iteration counts, each
    paying the DMDA's host assembly (15-25 s at 256^3 rows per process) and a warm-up run before them. This program
    sets up ex45's KSP once and solves it several times in one process (ex45 recomputes the right-hand side and the
-   zero initial guess at each solve, so each solve is the same problem): a warm-up solve (the assembly, the GPU image,
-   the first kernels), then solves of A and B iterations; one iteration is (T_B - T_A) / (B - A), KSPSolve's wall time
+   zero initial guess at each solve, so each solve is the same problem): KSPSetUp (ex45's assembly and the
+   preconditioner's setup, timed: bench/composition.sh compares GAMG's setups with it), a warm-up solve (the GPU
+   image, the first kernels), then solves of A and B iterations; one iteration is (T_B - T_A) / (B - A), KSPSolve's wall time
    after a device synchronization, maximum over the processes. bench/scaling.sh's periter step runs it.
 
      mpiexec -n 4 build/bin/bench/ex45periter -da_grid_x 256 -da_grid_y 512 -da_grid_z 512 -ksp_type cg -pc_type jacobi \
@@ -23,24 +24,27 @@ static const char periter_help[] = "PETSc's ex45 (3D Laplacian on a DMDA) set up
 
 #include <petscdevice.h>
 
-/* KSPSolve's wall time, maximum over the processes, with the device's queued work finished before and after */
-static PetscErrorCode TimedSolve(KSP ksp, PetscInt its, PetscInt *done, KSPConvergedReason *reason, PetscLogDouble *t)
+/* the wall time of KSPSetUp() (its < 0) or of KSPSolve() with its iterations, maximum over the processes, with the
+   device's queued work finished before and after */
+static PetscErrorCode Timed(KSP ksp, PetscInt its, PetscInt *done, KSPConvergedReason *reason, PetscLogDouble *t)
 {
   PetscDeviceContext dctx;
   PetscLogDouble     t0, t1;
   MPI_Comm           comm = PetscObjectComm((PetscObject)ksp);
 
   PetscFunctionBeginUser;
-  PetscCall(KSPSetTolerances(ksp, PETSC_CURRENT, PETSC_CURRENT, PETSC_CURRENT, its));
+  if (its >= 0) PetscCall(KSPSetTolerances(ksp, PETSC_CURRENT, PETSC_CURRENT, PETSC_CURRENT, its));
   PetscCall(PetscDeviceContextGetCurrentContext(&dctx));
   PetscCall(PetscDeviceContextSynchronize(dctx));
   PetscCallMPI(MPI_Barrier(comm));
   PetscCall(PetscTime(&t0));
-  PetscCall(KSPSolve(ksp, NULL, NULL));
+  if (its >= 0) PetscCall(KSPSolve(ksp, NULL, NULL));
+  else PetscCall(KSPSetUp(ksp));
   PetscCall(PetscDeviceContextSynchronize(dctx));
   PetscCall(PetscTime(&t1));
   *t = t1 - t0;
   PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, t, 1, MPI_DOUBLE, MPI_MAX, comm));
+  if (its < 0) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(KSPGetIterationNumber(ksp, done));
   PetscCall(KSPGetConvergedReason(ksp, reason));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -51,7 +55,7 @@ int main(int argc, char **argv)
   KSP                ksp;
   DM                 da;
   PetscInt           its[3] = {20, 100, 600}, nits = 3, done[3];
-  PetscLogDouble     t[3];
+  PetscLogDouble     t[3], tsetup;
   KSPConvergedReason reason[3];
   PetscBool          flg;
 
@@ -78,8 +82,10 @@ int main(int argc, char **argv)
   PetscCall(DMDestroy(&da));
   PetscCall(KSPSetFromOptions(ksp));
 
+  PetscCall(Timed(ksp, -1, NULL, NULL, &tsetup));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "setup (KSPSetUp: ex45's assembly, the preconditioner's setup): %.6e s\n", tsetup));
   for (PetscInt s = 0; s < 3; s++) {
-    PetscCall(TimedSolve(ksp, its[s], &done[s], &reason[s], &t[s]));
+    PetscCall(Timed(ksp, its[s], &done[s], &reason[s], &t[s]));
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "solve %" PetscInt_FMT " (%s): %" PetscInt_FMT " iterations (%s), KSPSolve %.6e s\n", s, s ? (s == 1 ? "A" : "B") : "warm-up", done[s], KSPConvergedReasons[reason[s]], t[s]));
   }
   if (done[1] != its[1] || done[2] != its[2]) {
