@@ -177,6 +177,11 @@ PETSC_EXTERN PetscErrorCode PCBJSmoothSetAsync(PC, PetscBool);
 PETSC_EXTERN PetscErrorCode PCBJSmoothGetAsync(PC, PetscBool *);
 PETSC_EXTERN PetscErrorCode PCBJSmoothSetGlobalCoefficients(PC, PetscBool);
 PETSC_EXTERN PetscErrorCode PCBJSmoothGetGlobalCoefficients(PC, PetscBool *);
+/* PCBJSmoothSetOrdering(): the blocks come from the operator's image (a MATMODSELL operator's, else the PC's own image
+   in the automatic ordering) */
+#define PCBJSMOOTH_ORDERING_OPERATOR ((MatModSELLOrdering)-1)
+PETSC_EXTERN PetscErrorCode PCBJSmoothSetOrdering(PC, MatModSELLOrdering);
+PETSC_EXTERN PetscErrorCode PCBJSmoothGetOrdering(PC, MatModSELLOrdering *);
 
 /*E
    PCBRBILUType - the factorization of `PCBRBILU`

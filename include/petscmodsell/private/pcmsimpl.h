@@ -38,7 +38,7 @@ typedef enum {
   PCMS_ENCODING_NONE     /* no image: the PC reads the block's CSR only (img[which] stays NULL, nothing is built) */
 } PCMSEncoding;
 
-#define PCMS_ORDERING_ANY ((MatModSELLOrdering)-1)
+#define PCMS_ORDERING_ANY PCBJSMOOTH_ORDERING_OPERATOR /* ((MatModSELLOrdering)-1) */
 
 typedef struct {
   PCMSEncoding       encoding;

@@ -42,13 +42,18 @@ static PetscErrorCode PCMSOperatorCheck(PC pc, PCMSOperator *op, Mat A, PetscBoo
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* whether an image has the ordering a request asks for (an automatic ordering qualifies by its choice) */
+static PetscBool PCMSImageOrderingQualifies(MSImage mi, const PCMSImageRequest *req)
+{
+  return (PetscBool)(req->ordering == PCMS_ORDERING_ANY || mi->ordering == req->ordering || (mi->ordering == MATMODSELL_ORDERING_AUTO && req->ordering != MATMODSELL_ORDERING_AUTO && mi->applied == req->ordering));
+}
+
 static PetscBool PCMSImageQualifies(MSImage mi, const PCMSImageRequest *req)
 {
   if (req->encoding == PCMS_ENCODING_MODSELL && mi->m && !(mi->dapart && mi->local)) return PETSC_FALSE;
   if (req->encoding == PCMS_ENCODING_PLAIN && (mi->dapart || mi->local)) return PETSC_FALSE;
   if (req->sh && mi->sh != req->sh) return PETSC_FALSE;
-  if (req->ordering != PCMS_ORDERING_ANY && mi->ordering != req->ordering) return PETSC_FALSE;
-  return PETSC_TRUE;
+  return PCMSImageOrderingQualifies(mi, req);
 }
 
 /* The image of block B: the MATMODSELL image when it qualifies, else the layer's own one */
@@ -77,7 +82,9 @@ static PetscErrorCode PCMSGetImage(PCMSOperator *op, Mat B, PetscInt which, MSIm
   }
   if (which == 0) op->own_image = PETSC_TRUE;
   /* a slice-based preconditioner's default height is automatic as a MATMODSELL operator's is: a partition ordering
-     takes MS_SLICE_HEIGHT_PARTITION, so that the blocks are the same whatever the operator's type */
+     takes MS_SLICE_HEIGHT_PARTITION, so that the blocks are the same whatever the operator's type; the MATMODSELL
+     image's height is kept unless the request asks for another ordering than the image's */
+  if (mi && !PCMSImageOrderingQualifies(mi, req)) mi = NULL;
   autosh = (PetscBool)(!req->sh && !mi && req->slices);
   sh     = req->sh ? req->sh : (mi ? mi->sh : (req->slices ? MS_SLICE_HEIGHT_SLICE_PC : 0));
   if (op->own[which] && ((sh && (autosh ? (op->own[which]->sh_asked != sh || !op->own[which]->sh_auto) : op->own[which]->sh != sh)) || op->own[which]->diag_apart == plain || op->own[which]->ordering != ord)) PetscCall(MSImageDestroy(&op->own[which]));

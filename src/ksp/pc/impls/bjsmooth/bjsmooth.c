@@ -46,6 +46,7 @@ typedef struct {
   PetscReal       inner_rtol;
   PetscReal       cheb_ratio; /* inner Chebyshev's interval: [hi / ratio, hi]; 0: automatic, from the block size */
   PetscBool       async, force_global;
+  MatModSELLOrdering ordering; /* the blocks' image: PCMS_ORDERING_ANY (the operator's), or the PC's own in this ordering */
 
   /* the last setup */
   PCMSOperator        op; /* the operator, its blocks, images and ghost exchange (PC layer) */
@@ -403,7 +404,7 @@ static PetscErrorCode PCSetUp_BJSmooth(PC pc)
 {
   PC_BJSmooth           *jac = (PC_BJSmooth *)pc->data;
   PCMSOperator          *op  = &jac->op;
-  const PCMSImageRequest dreq = {PCMS_ENCODING_MODSELL, jac->bs, PCMS_ORDERING_ANY, PETSC_TRUE}, oreq = {PCMS_ENCODING_PLAIN, 0, PCMS_ORDERING_ANY, PETSC_FALSE};
+  const PCMSImageRequest dreq = {PCMS_ENCODING_MODSELL, jac->bs, jac->ordering, PETSC_TRUE}, oreq = {PCMS_ENCODING_PLAIN, 0, PCMS_ORDERING_ANY, PETSC_FALSE};
   int                    use_shared, err;
 
   PetscFunctionBegin;
@@ -476,9 +477,14 @@ static PetscErrorCode PCSetFromOptions_BJSmooth(PC pc, PetscOptionItems PetscOpt
   PetscReal       rtol  = jac->inner_rtol, ratio = jac->cheb_ratio;
   PCBJSmoothInner inner = jac->inner;
   PetscBool       async = jac->async, global = jac->force_global, flg;
+  /* "operator", then MatModSELLOrderings' names in the enum's order */
+  const char *const ords[] = {"operator", "natural", "rcm", "bricks", "partition", "auto"};
+  PetscInt          ord    = jac->ordering == PCMS_ORDERING_ANY ? 0 : (PetscInt)jac->ordering + 1;
 
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "Block Jacobi smoother (mod-SELL slices) options");
+  PetscCall(PetscOptionsEList("-pc_bjsmooth_ordering", "Row ordering of the image whose slices are the blocks: operator (the MATMODSELL operator's image, else auto), or the PC's own image of the operator in this ordering (the operator's product is unchanged)", "PCBJSMOOTH", ords, PETSC_STATIC_ARRAY_LENGTH(ords), ords[ord], &ord, &flg));
+  if (flg) PetscCall(PCBJSmoothSetOrdering(pc, ord ? (MatModSELLOrdering)(ord - 1) : PCBJSMOOTH_ORDERING_OPERATOR));
   PetscCall(PetscOptionsBoundedInt("-pc_bjsmooth_block_size", "Rows per block = slice height of the mod-SELL image (a multiple of 32, at most 1024; 0: the MATMODSELL operator's slice height, else 512; an operator's slice height not set is 512 under bjsmooth)", "PCBJSmoothSetBlockSize", bs, &bs, &flg, 0));
   if (flg) PetscCall(PCBJSmoothSetBlockSize(pc, bs));
   PetscCall(PetscOptionsEnum("-pc_bjsmooth_inner", "Inner method on each block: jacobi, gs (warp-serialised forward Gauss-Seidel), sgs (forward then backward), cg, chebyshev", "PCBJSmoothSetInner", PCBJSmoothInners, (PetscEnum)inner, (PetscEnum *)&inner, NULL));
@@ -875,6 +881,72 @@ PetscErrorCode PCBJSmoothGetGlobalCoefficients(PC pc, PetscBool *global)
   *global = jac->force_global;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+/*@
+  PCBJSmoothSetOrdering - Sets the row ordering of the image whose slices are the blocks of `PCBJSMOOTH`
+
+  Logically Collective
+
+  Input Parameters:
++ pc       - the preconditioner context
+- ordering - `PCBJSMOOTH_ORDERING_OPERATOR` (default): the image of a `MATMODSELL` operator (its ordering,
+             `MatModSELLSetOrdering()`), of another operator the preconditioner's own image in the automatic ordering;
+             or a `MatModSELLOrdering`: the preconditioner's own image of the operator in that ordering unless the
+             operator's image has it
+
+  Options Database Key:
+. -pc_bjsmooth_ordering <operator> - operator, natural, rcm, bricks, partition or auto
+
+  Level: advanced
+
+  Notes:
+  The operator's product is unchanged: with a `MATMODSELL` operator in its natural order and `MATMODSELL_ORDERING_PARTITION`
+  here, the product keeps reading x in order while the blocks are compact pieces of the mesh (the same blocks as
+  with `-mat_modsell_ordering partition`, whose product would read x through the permutation). Each application then
+  reads the right-hand side and writes the result through the permutation. The block size, unless set with
+  `PCBJSmoothSetBlockSize()`, is then the automatic one of that ordering (1024 rows for a partition).
+
+.seealso: [](ch_ksp), `PCBJSMOOTH`, `PCBJSmoothGetOrdering()`, `MatModSELLSetOrdering()`, `MatModSELLOrdering`
+@*/
+PetscErrorCode PCBJSmoothSetOrdering(PC pc, MatModSELLOrdering ordering)
+{
+  PC_BJSmooth *jac;
+
+  PetscFunctionBegin;
+  PetscCall(PCMSGetData(pc, PCBJSMOOTH, PETSC_FALSE, &jac));
+  PetscValidLogicalCollectiveEnum(pc, ordering, 2);
+  PetscCheck(ordering == PCBJSMOOTH_ORDERING_OPERATOR || (ordering >= MATMODSELL_ORDERING_NATURAL && ordering <= MATMODSELL_ORDERING_AUTO), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCBJSMOOTH: unknown ordering %d: use PCBJSMOOTH_ORDERING_OPERATOR or a MatModSELLOrdering", (int)ordering);
+  if (!jac) PetscFunctionReturn(PETSC_SUCCESS);
+  if (jac->setup && ordering != jac->ordering) pc->setupcalled = PETSC_FALSE; /* another image */
+  jac->ordering = ordering;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCBJSmoothGetOrdering - Gets the row ordering asked for the image whose slices are the blocks of `PCBJSMOOTH`
+
+  Not Collective
+
+  Input Parameter:
+. pc - the preconditioner context
+
+  Output Parameter:
+. ordering - `PCBJSMOOTH_ORDERING_OPERATOR` or a `MatModSELLOrdering` (`PCView()` names the ordering applied)
+
+  Level: advanced
+
+.seealso: [](ch_ksp), `PCBJSMOOTH`, `PCBJSmoothSetOrdering()`
+@*/
+PetscErrorCode PCBJSmoothGetOrdering(PC pc, MatModSELLOrdering *ordering)
+{
+  PC_BJSmooth *jac;
+
+  PetscFunctionBegin;
+  PetscCall(PCMSGetData(pc, PCBJSMOOTH, PETSC_TRUE, &jac));
+  PetscAssertPointer(ordering, 2);
+  *ordering = jac->ordering;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static BJSKind PCBJSmoothKind(PC_BJSmooth *jac)
 {
   if (jac->async || jac->inner == PCBJSMOOTH_INNER_CG || jac->inner_rtol > 0.0) return BJS_KIND_NONLINEAR;
@@ -920,6 +992,7 @@ static PetscErrorCode PCView_BJSmooth(PC pc, PetscViewer viewer)
   }
   PetscCall(PCMSOperatorDescribe(&jac->op, &where, &image));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  blocks: slices of %" PetscInt_FMT " rows of %s; at most %" PetscInt_FMT " in-slice entries per row\n", jac->sh, image, jac->nloc));
+  if (jac->ordering != PCMS_ORDERING_ANY) PetscCall(PetscViewerASCIIPrintf(viewer, "  -pc_bjsmooth_ordering %s: the blocks come from an image in that ordering (the PC's own unless the operator's has it)\n", MatModSELLOrderings[jac->ordering]));
   if (img && img->bricks) PetscCall(PetscViewerASCIIPrintf(viewer, "  the image is ordered by bricks of %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " grid points (-mat_modsell_ordering %s)\n", img->brick[0], img->brick[1], img->brick[2], img->ordering == MATMODSELL_ORDERING_AUTO ? "auto, on a DMDA matrix" : "bricks"));
   else if (img && img->m) PetscCall(PetscViewerASCIIPrintf(viewer, "  the image's row ordering on this process: %s%s%s\n", MatModSELLOrderings[img->applied], img->ordering == MATMODSELL_ORDERING_AUTO ? " (auto: " : "", img->ordering == MATMODSELL_ORDERING_AUTO ? (img->applied == MATMODSELL_ORDERING_PARTITION ? "the operator's order is not local)" : "the operator's order is already local, or one slice)") : ""));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  on the %s; in-slice coefficients in %s memory%s\n", where, jac->use_shared ? "shared" : "global", jac->use_shared ? "" : (jac->force_global ? " (forced)" : " (fallback: they do not fit in shared memory)")));
@@ -945,6 +1018,10 @@ static PetscErrorCode PCView_BJSmooth(PC pc, PetscViewer viewer)
 .  -pc_bjsmooth_inner_rtol <0>          - stop a block's inner sweeps when its residual norm is at most this times its right-hand side's
 .  -pc_bjsmooth_its <1>                 - outer iterations per application
 .  -pc_bjsmooth_async <false>           - block-asynchronous outer iterations (one array, a memory fence after each block's update)
+.  -pc_bjsmooth_ordering <operator>     - the row ordering of the image whose slices are the blocks: operator (the
+                                          `MATMODSELL` operator's image, else auto), or natural, rcm, bricks, partition,
+                                          auto: the PC's own image of the operator in that ordering (its block size then
+                                          automatic as for that ordering), the operator's product unchanged
 -  -pc_bjsmooth_global_coefficients     - read the in-slice coefficients from global memory (the fallback path; for testing)
 
    Level: intermediate
@@ -996,7 +1073,7 @@ static PetscErrorCode PCView_BJSmooth(PC pc, PetscViewer viewer)
 
    A row whose diagonal entry is missing, zero, negative or not finite is an error at setup naming the row.
 
-.seealso: [](ch_ksp), `PCCreate()`, `PCSetType()`, `PCType`, `PC`, `PCJACOBI`, `PCBJACOBI`, `PCSOR`, `MATMODSELL`, `PCRUIZ`, `PCBJSmoothSetBlockSize()`, `PCBJSmoothSetInner()`, `PCBJSmoothSetIterations()`, `PCBJSmoothSetAsync()`
+.seealso: [](ch_ksp), `PCCreate()`, `PCSetType()`, `PCType`, `PC`, `PCJACOBI`, `PCBJACOBI`, `PCSOR`, `MATMODSELL`, `PCRUIZ`, `PCBJSmoothSetBlockSize()`, `PCBJSmoothSetInner()`, `PCBJSmoothSetIterations()`, `PCBJSmoothSetAsync()`, `PCBJSmoothSetOrdering()`
 M*/
 static PetscErrorCode PCCreate_BJSmooth(PC pc)
 {
@@ -1009,6 +1086,7 @@ static PetscErrorCode PCCreate_BJSmooth(PC pc)
   jac->inner     = PCBJSMOOTH_INNER_CHEBYSHEV; /* fewer outer iterations than jacobi at its cost (docs/locality.md) */
   jac->inner_its = 5;
   jac->inner_its_auto = PETSC_TRUE;
+  jac->ordering       = PCMS_ORDERING_ANY; /* the operator's image */
   jac->its       = 1;
   jac->cheb_ratio = 0.0;
 

@@ -5,6 +5,8 @@ writing them through the permutation. The data movement must not change the resu
 (from a nonzero guess) of the matrix given by the options are compared bit for bit with those of the same matrix\n\
 with -chunk_ref <0> (0: separate gathers through the permutation; a chunk at least the local rows: one bucket), and\n\
 CG preconditioned by it must converge. -view: PCView of the first preconditioner.\n\
+-own_ref <ordering>: the reference matrix keeps its natural order instead, and the reference PC gets\n\
+-pc_bjsmooth_ordering <ordering> (its own permuted image; the first PC's options otherwise): the same blocks, the same bits.\n\
 Problem options of problems.h (-problem fvm (randomly numbered cells), -n, ...).\n";
 
 #include <petscmodsell.h>
@@ -12,13 +14,16 @@ Problem options of problems.h (-problem fvm (randomly numbered cells), -n, ...).
 #include <mstestpc.h> /* tests/include: MSTestVecSetHash(), MSTestSolveReport() */
 #include "../../../../../../examples/problems/problems.h"
 
-static PetscErrorCode CreatePC(Mat A, PC *pc)
+/* ordering: NULL, or -pc_bjsmooth_ordering for this PC only */
+static PetscErrorCode CreatePC(Mat A, const char *ordering, PC *pc)
 {
   PetscFunctionBegin;
   PetscCall(PCCreate(PetscObjectComm((PetscObject)A), pc));
   PetscCall(PCSetOperators(*pc, A, A));
   PetscCall(PCSetType(*pc, PCBJSMOOTH));
+  if (ordering) PetscCall(PetscOptionsSetValue(NULL, "-pc_bjsmooth_ordering", ordering));
   PetscCall(PCSetFromOptions(*pc));
+  if (ordering) PetscCall(PetscOptionsClearValue(NULL, "-pc_bjsmooth_ordering"));
   PetscCall(PCSetUp(*pc));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -53,7 +58,8 @@ int main(int argc, char **argv)
   KSP                         ksp;
   Vec                         b, za, zb, x;
   PetscInt                    chunk_ref = 0, outits;
-  PetscBool                   view      = PETSC_FALSE;
+  PetscBool                   view      = PETSC_FALSE, own_ref;
+  char                        ordering[32];
   PCRichardsonConvergedReason reason;
 
   PetscFunctionBeginUser;
@@ -62,6 +68,7 @@ int main(int argc, char **argv)
   comm = PETSC_COMM_WORLD;
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-chunk_ref", &chunk_ref, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-view", &view, NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-own_ref", ordering, sizeof(ordering), &own_ref));
   PetscCall(ProblemInitialize(comm, &p));
   p.type = PROB_FVM;
   PetscCall(ProblemSetFromOptions(&p));
@@ -70,8 +77,10 @@ int main(int argc, char **argv)
   PetscCall(ProblemCreateMat(&p, NULL, MATMODSELL, &A));
   PetscCall(ProblemCreateMat(&p, NULL, MATMODSELL, &B));
   PetscCall(MatModSELLSetPermuteChunk(B, chunk_ref));
-  PetscCall(CreatePC(A, &pa));
-  PetscCall(CreatePC(B, &pb));
+  if (own_ref) PetscCall(MatModSELLSetOrdering(B, MATMODSELL_ORDERING_NATURAL));
+  PetscCall(CreatePC(A, NULL, &pa));
+  PetscCall(CreatePC(B, own_ref ? ordering : NULL, &pb));
+  if (view && own_ref) PetscCall(PCView(pb, PETSC_VIEWER_STDOUT_(comm)));
   if (view) PetscCall(PCView(pa, PETSC_VIEWER_STDOUT_(comm)));
 
   PetscCall(MatCreateVecs(A, &x, &b));
@@ -135,6 +144,17 @@ int main(int argc, char **argv)
      nsize: {{1 3}}
      args: -n 10 -mat_modsell_ordering partition -mat_modsell_slice_height 64 -mat_modsell_permute_chunk 37 -chunk_ref {{0 1000000}} -pc_bjsmooth_its {{1 2}} -pc_bjsmooth_inner {{jacobi sgs chebyshev}}
      output_file: output/ex3.out
+   # the PC's own partitioned image of a naturally ordered operator (-pc_bjsmooth_ordering partition) against the
+   # operator's partitioned image: the same blocks, the same results
+   test:
+     suffix: own_ordering
+     nsize: {{1 3}}
+     args: -n 10 -mat_modsell_ordering partition -mat_modsell_slice_height 64 -mat_modsell_permute_chunk 37 -own_ref partition -pc_bjsmooth_block_size 64 -pc_bjsmooth_its {{1 2}} -pc_bjsmooth_inner {{jacobi sgs chebyshev}}
+     output_file: output/ex3.out
+   test:
+     suffix: own_ordering_view
+     args: -n 10 -mat_modsell_ordering partition -mat_modsell_slice_height 64 -own_ref partition -pc_bjsmooth_block_size 64 -view
+     filter: grep -E "blocks:|ordering|same bits"
    test:
      suffix: cuda_buckets_view
      requires: cuda
