@@ -148,6 +148,14 @@ int main(int argc, char **argv)
    # operator's partitioned image: the same blocks, the same results
    test:
      suffix: own_ordering
+     requires: !cuda
+     nsize: {{1 3}}
+     args: -n 10 -mat_modsell_ordering partition -mat_modsell_slice_height 64 -own_ref partition -pc_bjsmooth_block_size 64 -pc_bjsmooth_its {{1 2}} -pc_bjsmooth_inner {{jacobi sgs chebyshev}}
+     output_file: output/ex3.out
+   # GPU: the operator's image with many buckets (chunk 37) against the PC's own image (its buckets made by the PC)
+   test:
+     suffix: cuda_own_ordering
+     requires: cuda
      nsize: {{1 3}}
      args: -n 10 -mat_modsell_ordering partition -mat_modsell_slice_height 64 -mat_modsell_permute_chunk 37 -own_ref partition -pc_bjsmooth_block_size 64 -pc_bjsmooth_its {{1 2}} -pc_bjsmooth_inner {{jacobi sgs chebyshev}}
      output_file: output/ex3.out
