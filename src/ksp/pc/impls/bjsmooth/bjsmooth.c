@@ -478,10 +478,11 @@ static PetscErrorCode PCSetFromOptions_BJSmooth(PC pc, PetscOptionItems PetscOpt
   PCBJSmoothInner inner = jac->inner;
   PetscBool       async = jac->async, global = jac->force_global, flg;
   /* "operator", then MatModSELLOrderings' names in the enum's order */
-  const char *const ords[] = {"operator", "natural", "rcm", "bricks", "partition", "auto"};
-  PetscInt          ord    = jac->ordering == PCMS_ORDERING_ANY ? 0 : (PetscInt)jac->ordering + 1;
+  const char *ords[MATMODSELL_ORDERING_AUTO + 2] = {"operator"};
+  PetscInt    ord = jac->ordering == PCMS_ORDERING_ANY ? 0 : (PetscInt)jac->ordering + 1;
 
   PetscFunctionBegin;
+  for (PetscInt o = 0; o <= MATMODSELL_ORDERING_AUTO; o++) ords[o + 1] = MatModSELLOrderings[o];
   PetscOptionsHeadBegin(PetscOptionsObject, "Block Jacobi smoother (mod-SELL slices) options");
   PetscCall(PetscOptionsEList("-pc_bjsmooth_ordering", "Row ordering of the image whose slices are the blocks: operator (the MATMODSELL operator's image, else auto), or the PC's own image of the operator in this ordering (the operator's product is unchanged)", "PCBJSMOOTH", ords, PETSC_STATIC_ARRAY_LENGTH(ords), ords[ord], &ord, &flg));
   if (flg) PetscCall(PCBJSmoothSetOrdering(pc, ord ? (MatModSELLOrdering)(ord - 1) : PCBJSMOOTH_ORDERING_OPERATOR));
@@ -881,6 +882,7 @@ PetscErrorCode PCBJSmoothGetGlobalCoefficients(PC pc, PetscBool *global)
   *global = jac->force_global;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
 /*@
   PCBJSmoothSetOrdering - Sets the row ordering of the image whose slices are the blocks of `PCBJSMOOTH`
 
