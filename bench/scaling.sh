@@ -294,7 +294,7 @@ step_timeline() {
 
 # periter: ex45 at two fixed iteration counts per configuration; the difference is the time of ITS_B - ITS_A iterations
 step_periter() {
-  local n=${EX45_N:-256} a=${ITS_A:-100} b=${ITS_B:-1100} np grid mat its x y z f t kind
+  local n=${EX45_N:-256} a=${ITS_A:-100} b=${ITS_B:-1100} np grid mat x y z f kind
   local pt=$dest/periter.tsv
   t_step=$(date +%s)
   [ -s "$pt" ] || printf 'kind\tnp\tgrid\tmat\tits_a\tt_a\tits_b\tt_b\tper_it_ms\n' > "$pt"
