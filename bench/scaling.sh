@@ -17,9 +17,10 @@
 #             matrix type: the weak efficiency of one iteration (the weak step's time to solution compares problems of
 #             different iteration counts) and the strong speedup of one iteration
 #   halo      bench/halo.c on 2.. processes at EX45_N^3 rows per process: the MPI product, its diagonal block, the halo
-#             exchange, its off-diagonal block alone and in series, for modsell (overlapped through PETSc's scatter,
-#             overlapped through the matrix's pinned buffers, through CUDA IPC (every rank then sees every GPU; -info
-#             says which exchange ran), and with -mat_modsell_overlap 0) and the reference type: how much of the halo the product hides (no nsys needed)
+#             exchange, its off-diagonal block alone and in series, for modsell (the default, overlapped with the ghost
+#             values through CUDA IPC, -info says which exchange ran; overlapped through PETSc's scatter and through the
+#             matrix's pinned buffers, -mat_modsell_ipc_halo 0; -mat_modsell_overlap 0) and the reference type: how
+#             much of the halo the product hides (no nsys needed)
 #   timeline  nsys profile of 2 processes running EX45_TL_ITS (30) CG + Jacobi iterations on modsell at EX45_TL_N^3
 #             (default 128), one report per rank; nsys stats summaries and bench/timeline.py's reading of the trace:
 #             does the halo exchange (VecScatterBegin/End, the SF's pack/unpack kernels, the D2H/H2D copies, MPI) overlap
@@ -38,8 +39,8 @@
 # GPUs: G = number of GPUs nvidia-smi lists. Process counts NPS (default "1 2 4") above G are skipped (and said so)
 #   unless SHARE=1: then all processes share the GPUs round-robin (a correctness / dry run: such times are not
 #   scaling figures and no target is evaluated). Each rank sees one GPU: CUDA_VISIBLE_DEVICES = local rank mod G, set
-#   by a small wrapper; ALL_GPUS=1: every rank sees every GPU and PETSc picks the node-local rank mod G (what CUDA IPC
-#   between the processes, -mat_modsell_ipc_halo, needs). MPI is not CUDA-aware (OpenMPI 4.1): -use_gpu_aware_mpi 0
+#   by a small wrapper; ALL_GPUS=1: every rank sees every GPU and PETSc picks the node-local rank mod G (the CUDA IPC
+#   halo, the default, works either way: 2 x H100, 2026-11-27). MPI is not CUDA-aware (OpenMPI 4.1): -use_gpu_aware_mpi 0
 #   (GPU_AWARE=1 drops it).
 # No GPU (nvidia-smi absent or listing none): a CPU dry run with host types (MAT_MINE=modsell MAT_REF=aij MAT_SELL=sell
 #   VEC=standard), NPS default "1 2", for testing the script with tiny sizes (EX45_N=12 FVM_N=8 FVM_STRONG_N=10).
@@ -357,12 +358,10 @@ step_halo() {
   say "-- halo: bench/halo, ${n}^3 rows per process, the MPI product's parts (ms per product)"
   for np in "${npl[@]}"; do
     [ "$np" -gt 1 ] || continue
-    for o in "$MAT_MINE -mat_modsell_overlap 1" "$MAT_MINE -mat_modsell_overlap 1 -mat_modsell_pinned_halo" "$MAT_MINE -mat_modsell_overlap 1 -mat_modsell_ipc_halo -info :mat" "$MAT_MINE -mat_modsell_overlap 0" "$MAT_REF"; do
+    # the default (the ghost values through CUDA IPC), the two exchanges through the host, no overlap, the reference
+    for o in "$MAT_MINE -info :mat" "$MAT_MINE -mat_modsell_ipc_halo 0" "$MAT_MINE -mat_modsell_ipc_halo 0 -mat_modsell_pinned_halo" "$MAT_MINE -mat_modsell_overlap 0" "$MAT_REF"; do
       # shellcheck disable=SC2086
-      # the IPC row: every rank sees every GPU (CUDA IPC cannot map a buffer of a GPU the process does not see)
-      local av=${ALL_GPUS:-0}
-      case "$o" in *ipc_halo*) av=1 ;; esac
-      ALL_GPUS=$av timeout -k 10 "$RUN_TIMEOUT" $MPIEXEC ${MPIEXEC_ARGS:-} -n "$np" "$bind" "$hb" -n "$n" -dm_mat_type $o -dm_vec_type "$VEC" -reps 100 -samples 3 $GPU_AWARE_OPT ${EXTRA:-} > "$runs/halo-np$np-${o// /_}.log" 2>&1
+      ALL_GPUS=${ALL_GPUS:-0} timeout -k 10 "$RUN_TIMEOUT" $MPIEXEC ${MPIEXEC_ARGS:-} -n "$np" "$bind" "$hb" -n "$n" -dm_mat_type $o -dm_vec_type "$VEC" -reps 100 -samples 3 $GPU_AWARE_OPT ${EXTRA:-} > "$runs/halo-np$np-${o// /_}.log" 2>&1
       say "   np $np $o:"
       grep -E "^(times|exposed)" "$runs/halo-np$np-${o// /_}.log" | sed 's/^/     /' | tee -a "$sum"
       grep -m1 -hoE "overlapped product: .*|no CUDA IPC halo exchange.*" "$runs/halo-np$np-${o// /_}.log" | sed 's/^/     (-info) /' | tee -a "$sum"

@@ -371,20 +371,34 @@ int main(int argc, char **argv)
      test:
        suffix: cuda_pinned_halo_unstructured_3
        nsize: 3
-       args: -kind unstructured -n 1500 -k 7 -row_weights 0,3,2 -slice_heights 32,96,1024 -mat_modsell_pinned_halo 1 -use_gpu_aware_mpi 0
+       args: -kind unstructured -n 1500 -k 7 -row_weights 0,3,2 -slice_heights 32,96,1024 -mat_modsell_ipc_halo 0 -mat_modsell_pinned_halo 1 -use_gpu_aware_mpi 0
        output_file: output/ex1_unstructured_3.out
-     # the overlapped product with the halo through CUDA IPC (processes sharing the GPU map each other's buffers; where
-     # the handles cannot be mapped every process keeps PETSc's exchange: the products are checked either way)
+     # the overlapped product with the halo through PETSc's VecScatter (the exchange through the host)
+     test:
+       suffix: cuda_scatter_halo_unstructured_3
+       nsize: 3
+       args: -kind unstructured -n 1500 -k 7 -row_weights 0,3,2 -slice_heights 32,96,1024 -mat_modsell_ipc_halo 0 -use_gpu_aware_mpi 0
+       output_file: output/ex1_unstructured_3.out
+     # the overlapped product with the halo through CUDA IPC, the default, named (processes sharing the GPU map each
+     # other's buffers; where the handles cannot be mapped every process keeps PETSc's exchange: the products are
+     # checked either way)
      test:
        suffix: cuda_ipc_halo_unstructured_3
        nsize: 3
        args: -kind unstructured -n 1500 -k 7 -row_weights 0,3,2 -slice_heights 32,96,1024 -mat_modsell_ipc_halo 1 -use_gpu_aware_mpi 0
        output_file: output/ex1_unstructured_3.out
-     # -mat_view ::ascii_info_detail names the exchange of the overlapped product once it has run
+     # -mat_view ::ascii_info_detail names the exchange of the overlapped product once it has run: the exchanges
+     # through the host (-mat_modsell_ipc_halo 0: PETSc's VecScatter or the pinned buffers), and the default, CUDA IPC
+     # (two processes of one node sharing the GPU map each other's buffers)
      test:
        suffix: cuda_view_halo_2
        nsize: 2
-       args: -kind edge -n 400 -slice_heights 32 -mat_modsell_pinned_halo {{0 1}separate output} -use_gpu_aware_mpi 0 -view_after_products ::ascii_info_detail
+       args: -kind edge -n 400 -slice_heights 32 -mat_modsell_ipc_halo 0 -mat_modsell_pinned_halo {{0 1}separate output} -use_gpu_aware_mpi 0 -view_after_products ::ascii_info_detail
+       filter: grep "GPU product" | sort -u
+     test:
+       suffix: cuda_view_halo_2_ipc
+       nsize: 2
+       args: -kind edge -n 400 -slice_heights 32 -use_gpu_aware_mpi 0 -view_after_products ::ascii_info_detail
        filter: grep "GPU product" | sort -u
    testset:
      requires: cuda

@@ -271,7 +271,7 @@ typedef struct {
      process of this node; each process packs into its own device send buffer, which its receivers have mapped, and
      each receiver copies its part device to device. Ordered by interprocess events, one small message per neighbour
      and direction per product (no host copy, no stream synchronization) */
-  PetscBool    ipc_opt;     /* -mat_modsell_ipc_halo (default false) */
+  PetscBool    ipc_opt;     /* -mat_modsell_ipc_halo (default true) */
   PetscBool    ipc;         /* set up and in use */
   PetscBool    ipc_pending; /* a product's messages are outstanding: wait for the receivers before packing again */
   PetscMPIInt  tag_ready, tag_done;
