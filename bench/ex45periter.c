@@ -50,7 +50,7 @@ static PetscErrorCode Timed(KSP ksp, PetscInt its, PetscInt *done, KSPConvergedR
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* with the event log running (-log_view), the parts of KSPSetUp: PCSetUp and the values ex45 sets (its "Set values"
+/* with -log_view (its event log), the parts of KSPSetUp: PCSetUp and the values ex45 sets (its "Set values"
    event; MatAssembly apart), from the events' times, maximum over the processes. The log shows these events' times as
    n/a on a GPU build without -log_view_gpu_time, since kernels may still run when an event ends; PCSetUp of GAMG and
    of the plugin's PCs ends with its results copied or synchronized, so its host time is its duration */
@@ -63,7 +63,7 @@ static PetscErrorCode SetupParts(MPI_Comm comm)
   PetscBool          active;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscLogIsActive(&active));
+  PetscCall(PetscOptionsHasName(NULL, NULL, "-log_view", &active));
   if (!active) PetscFunctionReturn(PETSC_SUCCESS);
   for (int i = 0; i < 2; i++) {
     PetscCall(PetscLogEventGetId(names[i], &ev));
