@@ -15,7 +15,8 @@
 #             KSPSolve contains: bench/ex45periter (ex45's own operator and right-hand side, set up once, a warm-up
 #             solve of ITS_W (20) iterations, then A and B in the same process: one run per configuration); weak (EX45_N^3 rows per process) and strong (EX45_N^3 fixed) per process count, each
 #             matrix type: the weak efficiency of one iteration (the weak step's time to solution compares problems of
-#             different iteration counts) and the strong speedup of one iteration
+#             different iteration counts) and the strong speedup of one iteration; with PERITER_PART=1 (default) also one process
+#             holding one strong-step process's rows (modsell defaults): what the P processes add to an iteration
 #   halo      bench/halo.c on 2.. processes at EX45_N^3 rows per process: the MPI product, its diagonal block, the halo
 #             exchange, its off-diagonal block alone and in series, for modsell (the default, overlapped with the ghost
 #             values through CUDA IPC, -info says which exchange ran; overlapped through PETSc's scatter and through the
@@ -300,15 +301,25 @@ step_periter() {
   t_step=$(date +%s)
   [ -s "$pt" ] || printf 'kind\tnp\tgrid\tmat\tits_a\tt_a\tits_b\tt_b\tper_it_ms\n' > "$pt"
   say "-- periter: ex45 CG + Jacobi at $a and $b iterations (-ksp_rtol 1e-30), weak ${n}^3 per process and strong ${n}^3; processes ${npl[*]}"
-  for kind in weak strong; do
+  # kinds: weak, strong, and part (PERITER_PART=1, the default): one process with the rows one process of the strong
+  # step holds on P processes (the grid divided by P along the axes the weak step grows), the default modsell only: the
+  # strong step's loss splits into what one GPU loses at that size and what the P processes add
+  local kinds="weak strong" nrun
+  [ "${PERITER_PART:-1}" = 1 ] && kinds="weak strong part"
+  for kind in $kinds; do
     for np in "${npl[@]}"; do
-      if [ "$kind" = weak ]; then grid=$(ex45grid "$np" "$n"); else grid="$n $n $n"; fi
-      [ "$kind" = strong ] && [ "$np" = 1 ] && continue # the same run as weak at 1 process
+      nrun=$np
+      case $kind in
+        weak) grid=$(ex45grid "$np" "$n") ;;
+        strong) grid="$n $n $n" ;;
+        part) read -r x y z <<< "$(ex45grid "$np" "$n")"; grid="$((n * n / x)) $((n * n / y)) $((n * n / z))" nrun=1 ;;
+      esac
+      [ "$kind" != weak ] && [ "$np" = 1 ] && continue # the same run as weak at 1 process
       read -r x y z <<< "$grid"
       local variants=() v mo
-      for mat in $(mats_of jacobi); do variants+=("$mat"); done
+      for mat in $(mats_of jacobi); do [ "$kind" = part ] && [ "$mat" != "$MAT_MINE" ] && continue; variants+=("$mat"); done
       # MINE_VARIANTS: ';'-separated option sets, each a further modsell configuration (e.g. "-mat_modsell_overlap 0")
-      if [ -n "${MINE_VARIANTS:-}" ]; then IFS=';' read -r -a mo <<< "$MINE_VARIANTS"; for v in "${mo[@]}"; do [ -n "${v// /}" ] && variants+=("$MAT_MINE $v"); done; fi
+      if [ -n "${MINE_VARIANTS:-}" ] && [ "$kind" != part ]; then IFS=';' read -r -a mo <<< "$MINE_VARIANTS"; for v in "${mo[@]}"; do [ -n "${v// /}" ] && variants+=("$MAT_MINE $v"); done; fi
       for v in "${variants[@]}"; do
         local mat=${v%% *} vopt="" tag
         [ "$v" != "$mat" ] && vopt=${v#* }
@@ -317,7 +328,7 @@ step_periter() {
         local ta="" tb=""
         f=$runs/periter-$kind-np$np-${x}x${y}x${z}-$tag.log
         # shellcheck disable=SC2086
-        timeout -k 10 "$RUN_TIMEOUT" $MPIEXEC ${MPIEXEC_ARGS:-} -n "$np" "$bind" "$PERITER" -da_grid_x "$x" -da_grid_y "$y" -da_grid_z "$z" -ksp_type cg -pc_type jacobi -ksp_rtol 1e-30 -periter_its "${ITS_W:-20},$a,$b" \
+        timeout -k 10 "$RUN_TIMEOUT" $MPIEXEC ${MPIEXEC_ARGS:-} -n "$nrun" "$bind" "$PERITER" -da_grid_x "$x" -da_grid_y "$y" -da_grid_z "$z" -ksp_type cg -pc_type jacobi -ksp_rtol 1e-30 -periter_its "${ITS_W:-20},$a,$b" \
           -dm_mat_type "$mat" -dm_vec_type "$VEC" -dll_append "$lib" $GPU_AWARE_OPT -log_view ${EXTRA:-} $vopt > "$f" 2>&1
         ta=$(awk -v its="$a" '/^solve 1 \(A\): / && $4 == its { print $(NF - 1) }' "$f")
         tb=$(awk -v its="$b" '/^solve 2 \(B\): / && $4 == its { print $(NF - 1) }' "$f")
@@ -330,15 +341,20 @@ step_periter() {
   say "== time per CG + Jacobi iteration of ex45 (ms; (T_$b - T_$a) / $((b - a)), KSPSolve Max over processes); eff: per-iteration"
   say "   weak efficiency t(1)/t(P), speedup: strong t(1)/t(P), t(1) the same configuration's on one process; vs default:"
   say "   the same with t(1) the default $MAT_MINE's (what a user runs on one GPU); ref/mine: $MAT_REF / this $MAT_MINE configuration"
-  awk -F'\t' -v mine="$MAT_MINE" -v ref="$MAT_REF" 'NR > 1 { k = $1 SUBSEP $2 SUBSEP $4; t[k] = $9; row[NR] = $0; if ($2 == 1) one[$4] = $9 }
+  awk -F'\t' -v mine="$MAT_MINE" -v ref="$MAT_REF" '$1 == "part" { next } NR > 1 { k = $1 SUBSEP $2 SUBSEP $4; t[k] = $9; row[NR] = $0; if ($2 == 1) one[$4] = $9 }
     END { printf "%-7s %-3s %-12s %-34s %9s %9s %10s %9s\n", "kind", "np", "grid", "mat", "per-it", "eff/spd", "vs default", "ref/mine"
-      for (i = 2; i <= NR; i++) { split(row[i], f, "\t"); e = "-"; r = "-"; d = "-"
+      for (i = 2; i <= NR; i++) { if (!(i in row)) continue; split(row[i], f, "\t"); e = "-"; r = "-"; d = "-"
         if ((f[4] in one) && one[f[4]] > 0 && f[9] > 0) e = sprintf("%.2f", one[f[4]] / f[9])
         ismine = (f[4] == mine || index(f[4], mine " ") == 1)
         if (ismine && (mine in one) && one[mine] > 0 && f[9] > 0) d = sprintf("%.2f", one[mine] / f[9])
         rk = f[1] SUBSEP f[2] SUBSEP ref
         if (ismine && (rk in t) && t[rk] > 0 && f[9] > 0) r = sprintf("%.2f", t[rk] / f[9])
         printf "%-7s %-3s %-12s %-34s %9s %9s %10s %9s\n", f[1], f[2], f[3], f[4], f[9], e, d, r } }' "$pt" | tee -a "$sum"
+  # the strong step against one GPU holding one process's rows (the part rows)
+  awk -F'\t' -v mine="$MAT_MINE" 'NR > 1 && $9 > 0 && $4 == mine { t[$1, $2] = $9; g[$1, $2] = $3 }
+    END { for (np = 2; np <= 64; np *= 2) if ((("strong", np) in t) && (("part", np) in t) && (("weak", 1) in t)) {
+        s = t["strong", np]; p = t["part", np]; o = t["weak", 1]
+        printf "  strong on %d GPUs, %s: %.4f ms an iteration; one GPU with one process'"'"'s rows (%s): %.4f ms (%.2fx faster than the whole grid, ideal %d); the %d processes add %.4f ms (%.0f%% of a process'"'"'s own time)\n", np, mine, s, g["part", np], p, o / p, np, np, s - p, 100 * (s - p) / p } }' "$pt" | tee -a "$sum"
   # the targets per iteration, for the default and each MINE_VARIANTS configuration, against the default's one GPU
   [ "$figures" = yes ] && awk -F'\t' -v mine="$MAT_MINE" 'NR > 1 && $9 > 0 && ($4 == mine || index($4, mine " ") == 1) { t[$1, $2, $4] = $9; cfg[$4] = 1 }
     END { if (!(("weak", 1, mine) in t)) exit
