@@ -45,6 +45,8 @@ say "== bench/composition.sh $(date -u +%FT%TZ) commit $(git -C "$top" rev-parse
 
 # ev LOGFILE EVENT: the event's max time (s) from -log_view
 ev() { awk -v e="$2" '$1 == e {print $4; exit}' "$1"; }
+# ratio X Y: X / Y as "1.234x", "?" unless both are positive numbers
+ratio() { awk -v x="${1:-0}" -v y="${2:-0}" 'BEGIN{if (x + 0 > 0 && y + 0 > 0) printf "%.3fx", x / y; else print "?"}'; }
 # run NAME PROGRAM ARGS...: warm-up, then the timed run with -log_view; prints "its setup solve per-it"
 run() {
   local name=$1 f=$scratch/$1.log
@@ -102,9 +104,9 @@ for step in $steps; do
         ps[$mat]=$(awk '/^setup parts \(event log\): PCSetUp/ { print $6 }' "$f") # GAMG's setup (the log shows n/a on a GPU build)
       done
       say "$(printf 'round %s: KSPSetUp %s %s s modsell %s s (ratio %s; of it PCSetUp %s and %s s, ratio %s) | one iteration %s %s ms modsell %s ms (ratio %s)' "$r" "$ref" \
-        "${su[$ref]:-?}" "${su[modsell]:-?}" "$(awk -v x="${su[$ref]:-0}" -v y="${su[modsell]:-0}" 'BEGIN{if (x + 0 > 0 && y + 0 > 0) printf "%.3fx", x / y; else print "?"}')" "${ps[$ref]:-?}" "${ps[modsell]:-?}" \
-        "$(awk -v x="${ps[$ref]:-0}" -v y="${ps[modsell]:-0}" 'BEGIN{if (x + 0 > 0 && y + 0 > 0) printf "%.3fx", x / y; else print "?"}')" \
-        "$ref" "${pi[$ref]:-?}" "${pi[modsell]:-?}" "$(awk -v x="${pi[$ref]:-0}" -v y="${pi[modsell]:-0}" 'BEGIN{if (x + 0 > 0 && y + 0 > 0) printf "%.3fx", x / y; else print "?"}')")"
+        "${su[$ref]:-?}" "${su[modsell]:-?}" "$(ratio "${su[$ref]:-}" "${su[modsell]:-}")" "${ps[$ref]:-?}" "${ps[modsell]:-?}" \
+        "$(ratio "${ps[$ref]:-}" "${ps[modsell]:-}")" \
+        "$ref" "${pi[$ref]:-?}" "${pi[modsell]:-?}" "$(ratio "${pi[$ref]:-}" "${pi[modsell]:-}")")"
       unset su pi ps
     done ;;
   fvm)
