@@ -39,7 +39,7 @@ for step in $steps; do
         for its in $ITS; do
           o=$out/fvm-$name-sh$sh-its$its.log
           "$B/bin/examples/fvm/fvmpoisson" -read_system "$f" -configs aijcusparse:jacobi,modsell:bjsmooth -ref aijcusparse:jacobi -mat_modsell_slice_height $sh -pc_bjsmooth_inner_its $its > "$o" 2>&1
-          say "fvm $name sh $sh its $its: $(grep -E 'modsell \+ bjsmooth' "$o" | tr -s ' ')  | ref $(grep -E 'aijcusparse \+ jacobi' "$o" | tr -s ' ')"
+          say "fvm $name sh $sh its $its: $(grep -m1 -E 'modsell \+ bjsmooth' "$o" | tr -s ' ')  | ref $(grep -m1 -E 'aijcusparse \+ jacobi' "$o" | tr -s ' ')"
         done
       done
     done ;;

@@ -1035,12 +1035,18 @@ PETSC_UNUSED static PetscErrorCode FVMMeshCreateSystem(const FVMMesh *m, MPI_Com
 + sys - the system
 - A   - a matrix with its sizes (sys->n local rows and columns) and an AIJ-derived type set
 
+  Output Parameter:
+. tins - (optional) this process's wall time of the preallocation and the MatSetValues() calls, before the assembly
+
   Note:
   One MatSetValues() per row, rows and columns sorted; no entry goes to another process.
 */
-PETSC_UNUSED static PetscErrorCode FVMSystemAssembleMat(const FVMSystem *sys, Mat A)
+PETSC_UNUSED static PetscErrorCode FVMSystemAssembleMat(const FVMSystem *sys, Mat A, PetscLogDouble *tins)
 {
+  PetscLogDouble t0, t1;
+
   PetscFunctionBegin;
+  PetscCall(PetscTime(&t0));
   PetscCall(MatXAIJSetPreallocation(A, 1, sys->dnnz, sys->onnz, NULL, NULL));
   PetscCall(MatSetOption(A, MAT_NO_OFF_PROC_ENTRIES, PETSC_TRUE));
   PetscCall(MatSetOption(A, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_TRUE));
@@ -1048,6 +1054,8 @@ PETSC_UNUSED static PetscErrorCode FVMSystemAssembleMat(const FVMSystem *sys, Ma
     const PetscInt row = sys->rstart + lr;
     PetscCall(MatSetValues(A, 1, &row, sys->ia[lr + 1] - sys->ia[lr], sys->ja + sys->ia[lr], sys->va + sys->ia[lr], INSERT_VALUES));
   }
+  PetscCall(PetscTime(&t1));
+  if (tins) *tins = t1 - t0;
   PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -1064,18 +1072,25 @@ PETSC_UNUSED static PetscErrorCode FVMSystemAssembleMat(const FVMSystem *sys, Ma
 . prefix  - options prefix of the matrix (NULL for none)
 - deftype - type used unless -<prefix>mat_type gives another
 
-  Output Parameter:
-. A - the assembled matrix
+  Output Parameters:
++ A    - the assembled matrix
+- tins - (optional) this process's wall time of the matrix's creation, preallocation and MatSetValues() calls, i.e.
+         all but the assembly (MatAssemblyBegin/End(), where a matrix type may build its own format)
 */
-PETSC_UNUSED static PetscErrorCode FVMSystemCreateMat(MPI_Comm comm, const FVMSystem *sys, const char prefix[], MatType deftype, Mat *A)
+PETSC_UNUSED static PetscErrorCode FVMSystemCreateMat(MPI_Comm comm, const FVMSystem *sys, const char prefix[], MatType deftype, Mat *A, PetscLogDouble *tins)
 {
+  PetscLogDouble t0, t1, tfill = 0;
+
   PetscFunctionBegin;
+  PetscCall(PetscTime(&t0));
   PetscCall(MatCreate(comm, A));
   PetscCall(MatSetSizes(*A, sys->n, sys->n, sys->N, sys->N));
   if (prefix) PetscCall(MatSetOptionsPrefix(*A, prefix));
   PetscCall(MatSetType(*A, deftype));
   PetscCall(MatSetFromOptions(*A));
-  PetscCall(FVMSystemAssembleMat(sys, *A));
+  PetscCall(PetscTime(&t1));
+  PetscCall(FVMSystemAssembleMat(sys, *A, &tfill));
+  if (tins) *tins = (t1 - t0) + tfill;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1108,7 +1123,7 @@ PETSC_UNUSED static PetscErrorCode FVMSystemWrite(MPI_Comm comm, const FVMSystem
   PetscViewer v;
 
   PetscFunctionBegin;
-  PetscCall(FVMSystemCreateMat(comm, sys, "fvmwrite_", MATAIJ, &A));
+  PetscCall(FVMSystemCreateMat(comm, sys, "fvmwrite_", MATAIJ, &A, NULL));
   PetscCall(MatCreateVecs(A, NULL, &b));
   PetscCall(FVMSystemSetRHS(sys, b));
   PetscCall(PetscViewerCreate(comm, &v));
