@@ -117,7 +117,7 @@ for step in $steps; do
       "$B/bin/examples/fvm/fvmpoisson" -n ${FVM_N:-120} -cell tet -permute "${p##*:}" -write_system "$f" -mat_type aij -compare 0 -ksp_max_it 1 > /dev/null 2>&1
       "$B/bin/examples/fvm/fvmpoisson" -read_system "$f" -configs aijcusparse:gamg,modsell:gamg -ref aijcusparse:gamg -repeat ${FVM_REPEAT:-2} -log_view > "$scratch/fvm-${p%%:*}.log" 2>&1
       say "-- FVM tetrahedra (fvmpoisson -n ${FVM_N:-120} -cell tet), ${p%%:*} numbering, CG + GAMG"
-      grep -E "configuration|gamg|device|rows" "$scratch/fvm-${p%%:*}.log" | grep -v "^#" | head -12 | tee -a "$log"
+      grep -E "configuration|gamg|device|rows" "$scratch/fvm-${p%%:*}.log" | grep -v "^#" | head -16 | tee -a "$log"
       { echo "### fvm ${p%%:*}"; grep -E "^(KSPSetUp|KSPSolve|PCSetUp|PCApply|MatMult|MatPtAP|MatProduct|CpuToGpu|GpuToCpu) " "$scratch/fvm-${p%%:*}.log"; } >> "$logs"
     done ;;
   ex19)

@@ -133,7 +133,7 @@ int main(int argc, char **argv)
    testset:
       output_file: output/ex45periter_1.out
       args: -da_grid_x 9 -da_grid_y 9 -da_grid_z 9 -ksp_type cg -pc_type jacobi -ksp_rtol 1e-30 -periter_its 2,3,6 -dll_append ${PETSCMODSELL_LIB}
-      filter: sed -E -e "s/[0-9]+\.[0-9]+e[-+][0-9]+ s/T s/g" -e "s/[0-9]+\.[0-9]+ ms/T ms/"
+      filter: sed -E -e "s/-?[0-9]+\.[0-9]+e[-+][0-9]+ s/T s/g" -e "s/-?[0-9]+\.[0-9]+ ms/T ms/"
       test:
          suffix: 1
          args: -dm_mat_type modsell
