@@ -908,7 +908,7 @@ PETSC_UNUSED static PetscErrorCode FVMMeshCreateSystem(const FVMMesh *m, MPI_Com
       b = FVMMeshSource(m, C->nat, xP) * vol[lr];
       for (PetscInt f = 0; f < C->nf; f++) {
         const FVMFace *F = &C->f[f];
-        PetscReal      s[3], d[3], a, cosine;
+        PetscReal      s[3], d[3], a = 0, cosine = 1; /* set by FVMMeshCoefficient() (initialized for the compiler) */
 
         FVMCellFaceArea(C, F, s);
         for (int k = 0; k < 3; k++) ssum[k] += s[k];
