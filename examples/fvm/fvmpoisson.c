@@ -705,4 +705,10 @@ int main(int argc, char **argv)
     args: -n 8 -timings 0
     filter: sed -E -e "s/aijcusparse/aij/g" -e "s/[0-9]\.[0-9]+e[-+][0-9]+/X/g" -e "s/ +[0-9]+ +X +converged/ ITS X converged/"
 
+  # the timed tables (times and speed-ups filtered): both tables, the second without the insertion, every configuration
+  test:
+    suffix: timings
+    args: -n 6 -cell tet -repeat 1 -configs aij:jacobi,modsell:jacobi -ref aij:jacobi
+    filter: grep -v -E "device:|WARNING|mesh generation" | sed -E -e "s/aijcusparse/aij/g" -e "s/[0-9]\.[0-9]+e[-+][0-9]+/X/g" -e "s/[0-9]+\.[0-9]+/T/g" -e "s/ +[0-9]+ +X +converged/ ITS X converged/" -e "s/ +/ /g"
+
 TEST*/
