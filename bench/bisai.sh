@@ -18,6 +18,7 @@
 set -uo pipefail
 out=${1:?usage: bench/bisai.sh OUTDIR}
 top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/bench/provenance.sh" # ms_provenance: the commit and the working tree measured
 B=${BUILD:-$top/build-cuda}
 N=${EX19_N:-300}
 ILU_N=${ILU_N:-$N}
@@ -37,7 +38,7 @@ ex19src=$PETSC_DIR/share/petsc/examples/src/snes/tutorials/ex19.c
 [ -f "$ex19src" ] || ex19src=$PETSC_DIR/src/snes/tutorials/ex19.c
 [ -f "$lib" ] || make -C "$top" BUILD="$B" -j"$(nproc)" lib > "$logs/build.log" 2>&1
 mpicc -O2 -I"$PETSC_DIR/include" "$ex19src" -o "$B/ex19" -Wl,-rpath,"$PETSC_DIR/lib" -L"$PETSC_DIR/lib" -lpetsc -lm > "$logs/build-ex19.log" 2>&1 || { say "building ex19 failed"; cat "$logs/build-ex19.log"; exit 1; }
-say "== bench/bisai.sh $(date -u +%FT%TZ) commit $(git -C "$top" rev-parse --short HEAD 2>/dev/null) device $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)"
+say "== bench/bisai.sh $(date -u +%FT%TZ) $(ms_provenance "$top") device $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)"
 say "ex19 ${N}x${N} (4 fields, block size 4), first Newton step, GMRES(30), rtol 1e-8; times from -log_view (max over ranks), setup + solve = KSPSolve"
 
 common="-snes_max_it 1 -ksp_type gmres -ksp_gmres_restart 30 -ksp_rtol 1e-8 -ksp_max_it 30000 -dm_vec_type $VEC -dll_append $lib -ksp_converged_reason -log_view"

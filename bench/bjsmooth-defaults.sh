@@ -14,6 +14,7 @@ out=${1:?usage: bench/bjsmooth-defaults.sh OUTDIR [fvm ex45]}
 shift
 steps=${*:-fvm ex45}
 top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/bench/provenance.sh" # ms_provenance: the commit and the working tree measured
 B=${BUILD:-$top/build-cuda}
 SHS=${SHS:-128 256 512}
 ITS=${ITS:-3 6}
@@ -27,7 +28,7 @@ scratch=${TMPDIR:-/tmp}/bjsd.$$
 mkdir -p "$scratch"
 trap 'rm -rf "$scratch"' EXIT
 make -C "$top" BUILD="$B" "$B/bin/examples/fvm/fvmpoisson" > "$out/build.log" 2>&1 || { say "build failed (see build.log)"; exit 1; }
-say "== bench/bjsmooth-defaults.sh $(date -u +%FT%TZ) commit $(git -C "$top" rev-parse --short HEAD 2>/dev/null) device $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)"
+say "== bench/bjsmooth-defaults.sh $(date -u +%FT%TZ) $(ms_provenance "$top") device $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)"
 
 for step in $steps; do
   case $step in

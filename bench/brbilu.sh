@@ -25,6 +25,7 @@ out=${1:?usage: bench/brbilu.sh OUTDIR [ex45 magnetron]}
 shift
 steps=${*:-ex45 magnetron}
 top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/bench/provenance.sh" # ms_provenance: the commit and the working tree measured
 B=${BUILD:-$top/build-cuda}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
@@ -37,7 +38,7 @@ export PETSC_OPTIONS="${PETSC_OPTIONS:-} -use_gpu_aware_mpi 0"
 lib=$B/lib/libpetscmodsell.so
 EX1=$B/bin/src/ksp/pc/impls/brbilu/tests/ex1
 make -C "$top" BUILD="$B" "$EX1" > "$out/build.log" 2>&1 || { say "build of ex1 failed (see build.log)"; exit 1; }
-say "== bench/brbilu.sh $(date -u +%FT%TZ) commit $(git -C "$top" rev-parse --short HEAD 2>/dev/null) device $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)"
+say "== bench/brbilu.sh $(date -u +%FT%TZ) $(ms_provenance "$top") device $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)"
 
 # name | matrix type | KSP and PC options
 configs=(

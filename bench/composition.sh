@@ -29,6 +29,7 @@ out=${1:?usage: bench/composition.sh OUTDIR [ex45 ex45it fvm ex19 table]}
 shift
 steps=${*:-ex45 fvm ex19 table}
 top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/bench/provenance.sh" # ms_provenance: the commit and the working tree measured
 B=${BUILD:-$top/build-cuda}
 lib=$B/lib/libpetscmodsell.so
 mkdir -p "$out"
@@ -41,7 +42,7 @@ export PETSC_OPTIONS="${PETSC_OPTIONS:-} -use_gpu_aware_mpi 0"
 scratch=${TMPDIR:-/tmp}/composition.$$
 mkdir -p "$scratch"
 trap 'rm -rf "$scratch"' EXIT
-say "== bench/composition.sh $(date -u +%FT%TZ) commit $(git -C "$top" rev-parse --short HEAD 2>/dev/null) device $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)"
+say "== bench/composition.sh $(date -u +%FT%TZ) $(ms_provenance "$top") device $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)"
 
 # ev LOGFILE EVENT: the event's max time (s) from -log_view
 ev() { awk -v e="$2" '$1 == e {print $4; exit}' "$1"; }

@@ -26,6 +26,7 @@ out=${1:?usage: bench/locality.sh OUTDIR [spmv cg ex45 partition chunk bjsbucket
 shift
 steps=${*:-spmv cg ex45 partition}
 top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/bench/provenance.sh" # ms_provenance: the commit and the working tree measured
 B=${BUILD:-$top/build-cuda}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
@@ -37,7 +38,7 @@ scratch=${TMPDIR:-/tmp}/locality.$$
 mkdir -p "$scratch"
 trap 'rm -rf "$scratch"' EXIT
 make -C "$top" BUILD="$B" "$B/bin/bench/spmv" "$B/bin/examples/fvm/fvmpoisson" > "$out/build.log" 2>&1 || { say "build failed (see build.log)"; exit 1; }
-say "== bench/locality.sh $(date -u +%FT%TZ) commit $(git -C "$top" rev-parse --short HEAD 2>/dev/null) device $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)"
+say "== bench/locality.sh $(date -u +%FT%TZ) $(ms_provenance "$top") device $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)"
 
 fvm() { # NAME PERMUTE: the system file
   local f=$scratch/fvm-$1.bin

@@ -36,6 +36,7 @@
 set -uo pipefail
 out=${1:?usage: bench/neumann.sh OUTDIR}
 top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/bench/provenance.sh" # ms_provenance: the commit and the working tree measured
 B=${BUILD:-$top/build-cuda}
 N=${NEU_N:-200}
 D=${NEU_DEFL:-8}
@@ -48,7 +49,7 @@ log=$out/neumann.log
 say() { echo "$*" | tee -a "$log"; }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 make -C "$top" BUILD="$B" "$B/bin/examples/problems/problems" > "$out/build.log" 2>&1 || { say "build failed (see build.log)"; exit 1; }
-say "== bench/neumann.sh $(date -u +%FT%TZ) commit $(git -C "$top" rev-parse --short HEAD 2>/dev/null) device $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)"
+say "== bench/neumann.sh $(date -u +%FT%TZ) $(ms_provenance "$top") device $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)"
 say "twophase 3D ${N}^3 cells, contrast 1e3, ${NEU_BUBBLES:-8} bubbles; CG to ||b - A x|| <= 1e-8 ||b|| from x = 0; deflation ${D}^3 subdomains (locality blocks; neu2dc: consecutive rows)"
 
 common=(-problem twophase -dim 3 -n "$N" -contrast 1e3 -bubbles "${NEU_BUBBLES:-8}" -solve -timings -warmup 1 -use_gpu_aware_mpi 0

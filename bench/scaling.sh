@@ -61,6 +61,7 @@ shift
 steps=${*:-all}
 [ "$steps" = all ] && steps="weak strong periter halo timeline"
 top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/bench/provenance.sh" # ms_provenance: the commit and the working tree measured
 mkdir -p "$dest"
 dest=$(cd "$dest" && pwd)
 B=${BUILD:-$top/build-cuda}
@@ -149,7 +150,7 @@ FVM=$B/bin/examples/fvm/fvmpoisson
 make -C "$top" BUILD="$B" "$FVM" > "$work/fvm-build.log" 2>&1 || { say "fvmpoisson: build FAILED (see logs)"; cp "$work/fvm-build.log" "$runs/"; FVM=; }
 [ -f "$lib" ] || { say "no $lib: build the plugin first (bench/gpu-run.sh OUT petsc build)"; exit 1; }
 
-say "== bench/scaling.sh $(date -u +%FT%TZ) commit $(git -C "$top" rev-parse --short HEAD 2>/dev/null) steps: $steps"
+say "== bench/scaling.sh $(date -u +%FT%TZ) $(ms_provenance "$top") steps: $steps"
 say "device: $gpuname; GPUs: $G; SHARE=$SHARE; process counts run: ${npl[*]:-none}; scaling figures: $figures"
 say "types: modsell '$MAT_MINE', reference '$MAT_REF', SELL '$MAT_SELL', vectors '$VEC'; MPI: $($MPIEXEC --version 2>/dev/null | head -1); options: $GPU_AWARE_OPT $GPU_TIME_OPT ${EXTRA:-}"
 
