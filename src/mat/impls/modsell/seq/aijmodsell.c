@@ -373,6 +373,7 @@ static PetscErrorCode MatSeqAIJModSELLStrip(Mat B)
   B->ops->mult              = ms->parent.mult;
   B->ops->multadd           = ms->parent.multadd;
   B->ops->getdiagonal       = ms->parent.getdiagonal;
+  B->ops->diagonalscale     = ms->parent.diagonalscale;
   B->ops->assemblyend       = ms->parent.assemblyend;
   B->ops->destroy           = ms->parent.destroy;
   B->ops->duplicate         = ms->parent.duplicate;
