@@ -363,6 +363,34 @@ PetscErrorCode MatSeqAIJModSELLUncompose_Private(Mat B)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The operations MATSEQAIJMODSELL puts in place of SeqAIJ's (saved in ->parent at the conversion): one list, which
+   MatSeqAIJModSELLSetOps() installs and MatSeqAIJModSELLStrip() restores */
+#if defined(PETSC_HAVE_CUDA)
+  #define MS_SEQ_OWN_OPS_CUDA(X) \
+    X(getcurrentmemtype, MatGetCurrentMemType_SeqAIJModSELL) \
+    X(multtranspose, MatMultTranspose_SeqAIJModSELL) \
+    X(multtransposeadd, MatMultTransposeAdd_SeqAIJModSELL) \
+    X(productsetfromoptions, MatProductSetFromOptions_SeqAIJModSELL) \
+    X(getblockdiagonal, MatGetBlockDiagonal_SeqAIJModSELL) \
+    X(getvblockdiagonal, MatGetBlockDiagonal_SeqAIJModSELL)
+#else
+  #define MS_SEQ_OWN_OPS_CUDA(X)
+#endif
+#define MS_SEQ_OWN_OPS(X) \
+  X(mult, MatMult_SeqAIJModSELL) \
+  X(multadd, MatMultAdd_SeqAIJModSELL) \
+  X(getdiagonal, MatGetDiagonal_SeqAIJModSELL) \
+  X(diagonalscale, MatDiagonalScale_SeqAIJModSELL) \
+  X(assemblyend, MatAssemblyEnd_SeqAIJModSELL) \
+  X(destroy, MatDestroy_SeqAIJModSELL) \
+  X(duplicate, MatDuplicate_SeqAIJModSELL) \
+  X(view, MatView_SeqAIJModSELL) \
+  X(setfromoptions, MatSetFromOptions_SeqAIJModSELL) \
+  X(axpy, MatAXPY_SeqAIJModSELL) \
+  X(transpose, MatTranspose_SeqAIJModSELL) \
+  X(createsubmatrices, MatCreateSubMatrices_SeqAIJModSELL) \
+  MS_SEQ_OWN_OPS_CUDA(X)
+
 /* Undo the subclass in place: restore SeqAIJ's operations, free the image */
 static PetscErrorCode MatSeqAIJModSELLStrip(Mat B)
 {
@@ -370,24 +398,9 @@ static PetscErrorCode MatSeqAIJModSELLStrip(Mat B)
 
   PetscFunctionBegin;
   if (!ms) PetscFunctionReturn(PETSC_SUCCESS);
-  B->ops->mult              = ms->parent.mult;
-  B->ops->multadd           = ms->parent.multadd;
-  B->ops->getdiagonal       = ms->parent.getdiagonal;
-  B->ops->diagonalscale     = ms->parent.diagonalscale;
-  B->ops->assemblyend       = ms->parent.assemblyend;
-  B->ops->destroy           = ms->parent.destroy;
-  B->ops->duplicate         = ms->parent.duplicate;
-  B->ops->view              = ms->parent.view;
-  B->ops->setfromoptions    = ms->parent.setfromoptions;
-  B->ops->axpy              = ms->parent.axpy;
-  B->ops->transpose         = ms->parent.transpose;
-  B->ops->createsubmatrices = ms->parent.createsubmatrices;
-  B->ops->getcurrentmemtype = ms->parent.getcurrentmemtype;
-  B->ops->multtranspose         = ms->parent.multtranspose;
-  B->ops->multtransposeadd      = ms->parent.multtransposeadd;
-  B->ops->productsetfromoptions = ms->parent.productsetfromoptions;
-  B->ops->getblockdiagonal      = ms->parent.getblockdiagonal;
-  B->ops->getvblockdiagonal     = ms->parent.getvblockdiagonal;
+#define MS_RESTORE_OP(op, fn) B->ops->op = ms->parent.op;
+  MS_SEQ_OWN_OPS(MS_RESTORE_OP) /* SeqAIJ's operations back */
+#undef MS_RESTORE_OP
   PetscCall(MatComposeAll_SeqAIJModSELL(B, PETSC_FALSE));
   PetscCall(MatDestroy(&ms->cs.view));
   PetscCall(MSImageDestroy(&ms->img));
@@ -604,26 +617,9 @@ static PetscErrorCode MatTranspose_SeqAIJModSELL(Mat A, MatReuse reuse, Mat *B)
 static PetscErrorCode MatSeqAIJModSELLSetOps(Mat B)
 {
   PetscFunctionBegin;
-  B->ops->mult              = MatMult_SeqAIJModSELL;
-  B->ops->multadd           = MatMultAdd_SeqAIJModSELL;
-  B->ops->getdiagonal       = MatGetDiagonal_SeqAIJModSELL;
-  B->ops->diagonalscale     = MatDiagonalScale_SeqAIJModSELL;
-  B->ops->assemblyend       = MatAssemblyEnd_SeqAIJModSELL;
-  B->ops->destroy           = MatDestroy_SeqAIJModSELL;
-  B->ops->duplicate         = MatDuplicate_SeqAIJModSELL;
-  B->ops->view              = MatView_SeqAIJModSELL;
-  B->ops->setfromoptions    = MatSetFromOptions_SeqAIJModSELL;
-  B->ops->axpy              = MatAXPY_SeqAIJModSELL;
-  B->ops->transpose         = MatTranspose_SeqAIJModSELL;
-  B->ops->createsubmatrices = MatCreateSubMatrices_SeqAIJModSELL;
-#if defined(PETSC_HAVE_CUDA)
-  B->ops->getcurrentmemtype     = MatGetCurrentMemType_SeqAIJModSELL;
-  B->ops->multtranspose         = MatMultTranspose_SeqAIJModSELL;
-  B->ops->multtransposeadd      = MatMultTransposeAdd_SeqAIJModSELL;
-  B->ops->productsetfromoptions = MatProductSetFromOptions_SeqAIJModSELL;
-  B->ops->getblockdiagonal      = MatGetBlockDiagonal_SeqAIJModSELL;
-  B->ops->getvblockdiagonal     = MatGetBlockDiagonal_SeqAIJModSELL;
-#endif
+#define MS_SET_OP(op, fn) B->ops->op = fn;
+  MS_SEQ_OWN_OPS(MS_SET_OP)
+#undef MS_SET_OP
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
