@@ -1,0 +1,327 @@
+static char help[] = "CG + GAMG set up on two matrix types (aijcusparse and MATMODSELL by default), both hierarchies kept, then\n\
+timed by parts in one process, the two types alternated sample by sample: each level's operator product, smoother,\n\
+residual, restriction and interpolation, the coarse solve, one whole V-cycle (PCApply) and the solve per iteration.\n\
+Where a V-cycle on one type is slower than the sum of its parts says, the difference is between the parts; where a\n\
+part is slower, the part says which (issue 13: the FVM problem's time per iteration, docs/composition.md).\n\
+  -problem ... : the problem suite's options (examples/problems/problems.h), e.g. -problem fvm -n 120 -cell tet\n\
+  -types <aijcusparse,modsell> : the two types (aij,modsell without CUDA)\n\
+  -reps <20>, -samples <7> : operations per timed loop, loops per type (the median is reported)\n\
+  -rounds <4>  : timed solves per type, the types alternated (each type solved once untimed before)\n\
+  -timings <1> : 0 prints no times (tests)\n\
+Every other option (-ksp_*, -pc_gamg_*, -mg_levels_*) applies to both solvers (CG + GAMG to rtol 1e-8 unless given).\n";
+
+#include "gamgbench.h"
+
+#define VC_MAXLEV 16
+
+/* one type's hierarchy: the solver and, per level (PCMG's numbering, 0 the coarsest), its operator, interpolation
+   from the level below and work vectors */
+typedef struct {
+  char     type[64];
+  Mat      A;
+  Vec      x, b;
+  KSP      ksp;
+  PC       pc;
+  PetscInt nlev, its;
+  Mat      op[VC_MAXLEV], interp[VC_MAXLEV];
+  Vec      lx[VC_MAXLEV], lb[VC_MAXLEV], lr[VC_MAXLEV];
+  double   tsolve[64];
+} Side;
+
+typedef enum {
+  PART_MULT,
+  PART_SMOOTH,
+  PART_RESIDUAL,
+  PART_RESTRICT,
+  PART_INTERP,
+  PART_COARSE,
+  PART_PCAPPLY,
+  PART_N
+} Part;
+static const char *const PartNames[] = {"mult", "smooth", "residual", "restrict", "interp", "coarse", "pcapply"};
+
+static int CmpDouble(const void *a, const void *b)
+{
+  const double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : (x > y ? 1 : 0);
+}
+
+static PetscErrorCode SideSetUp(Problem *p, const char *type, PetscInt seed, Side *s, double *tsetup)
+{
+  MPI_Comm       comm = p->comm;
+  PetscLogDouble t0, t1;
+  PetscBool      flg;
+
+  PetscFunctionBegin;
+  PetscCall(PetscStrncpy(s->type, type, sizeof(s->type)));
+  PetscCall(ProblemCreateMat(p, NULL, type, &s->A));
+  PetscCall(MatCreateVecs(s->A, &s->x, &s->b));
+  PetscCall(ProblemSetVec(p, p->s.rhs, s->b));
+  PetscCall(VecSet(s->x, 0.0));
+  PetscCall(GBCreateSolver(s->A, &s->ksp));
+  PetscCall(KSPGetPC(s->ksp, &s->pc));
+  PetscCall(GBSync(comm));
+  PetscCall(PetscTime(&t0));
+  PetscCall(KSPSetUp(s->ksp));
+  PetscCall(GBSync(comm));
+  PetscCall(PetscTime(&t1));
+  *tsetup = t1 - t0;
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)s->pc, &flg, PCMG, PCGAMG, ""));
+  PetscCheck(flg, comm, PETSC_ERR_USER_INPUT, "-pc_type must be gamg or mg (a multigrid hierarchy)");
+  PetscCall(PCMGGetLevels(s->pc, &s->nlev));
+  PetscCheck(s->nlev <= VC_MAXLEV, comm, PETSC_ERR_SUP, "At most %d levels", VC_MAXLEV);
+  for (PetscInt l = 0; l < s->nlev; l++) {
+    KSP         sm;
+    PetscRandom rnd;
+
+    PetscCall(PCMGGetSmoother(s->pc, l, &sm));
+    PetscCall(KSPGetOperators(sm, &s->op[l], NULL));
+    if (l > 0) PetscCall(PCMGGetInterpolation(s->pc, l, &s->interp[l]));
+    PetscCall(MatCreateVecs(s->op[l], &s->lx[l], &s->lb[l]));
+    PetscCall(VecDuplicate(s->lb[l], &s->lr[l]));
+    PetscCall(PetscRandomCreate(comm, &rnd));
+    PetscCall(PetscRandomSetSeed(rnd, (unsigned long)(seed + l)));
+    PetscCall(PetscRandomSeed(rnd));
+    PetscCall(VecSetRandom(s->lb[l], rnd));
+    PetscCall(VecSetRandom(s->lx[l], rnd));
+    PetscCall(PetscRandomDestroy(&rnd));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SideDestroy(Side *s)
+{
+  PetscFunctionBegin;
+  for (PetscInt l = 0; l < s->nlev; l++) {
+    PetscCall(VecDestroy(&s->lx[l]));
+    PetscCall(VecDestroy(&s->lb[l]));
+    PetscCall(VecDestroy(&s->lr[l]));
+  }
+  PetscCall(KSPDestroy(&s->ksp));
+  PetscCall(VecDestroy(&s->x));
+  PetscCall(VecDestroy(&s->b));
+  PetscCall(MatDestroy(&s->A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* whether part applies to level l */
+static PetscBool PartOnLevel(const Side *s, Part part, PetscInt l)
+{
+  switch (part) {
+  case PART_RESTRICT:
+  case PART_INTERP:
+    return (PetscBool)(l > 0);
+  case PART_COARSE:
+    return (PetscBool)(l == 0);
+  case PART_PCAPPLY:
+    return (PetscBool)(l == s->nlev - 1);
+  case PART_SMOOTH:
+    return (PetscBool)(l > 0);
+  default:
+    return PETSC_TRUE;
+  }
+}
+
+/* the part once on level l (the finest for pcapply) */
+static PetscErrorCode PartRun(Side *s, Part part, PetscInt l)
+{
+  KSP sm;
+
+  PetscFunctionBegin;
+  switch (part) {
+  case PART_MULT:
+    PetscCall(MatMult(s->op[l], s->lx[l], s->lr[l]));
+    break;
+  case PART_SMOOTH: /* the level's smoother from a zero guess, as PCMG's V-cycle applies it going down
+                       (PCMGGetSmoother(): PCMGGetSmootherDown() would split a shared smoother in two) */
+    PetscCall(PCMGGetSmoother(s->pc, l, &sm));
+    PetscCall(VecSet(s->lr[l], 0.0));
+    PetscCall(KSPSolve(sm, s->lb[l], s->lr[l]));
+    break;
+  case PART_COARSE:
+    PetscCall(PCMGGetCoarseSolve(s->pc, &sm));
+    PetscCall(KSPSolve(sm, s->lb[l], s->lr[l]));
+    break;
+  case PART_RESIDUAL:
+    PetscCall(MatResidual(s->op[l], s->lb[l], s->lx[l], s->lr[l]));
+    break;
+  case PART_RESTRICT:
+    PetscCall(MatRestrict(s->interp[l], s->lb[l], s->lr[l - 1]));
+    break;
+  case PART_INTERP:
+    PetscCall(MatInterpolateAdd(s->interp[l], s->lx[l - 1], s->lb[l], s->lr[l]));
+    break;
+  case PART_PCAPPLY:
+    PetscCall(PCApply(s->pc, s->b, s->x));
+    break;
+  default:
+    break;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the median over samples of one part's time on level l, for both sides, a sample of each in turn (the order of the
+   two alternated) */
+static PetscErrorCode TimePart(Side side[2], Part part, PetscInt l, PetscInt reps, PetscInt samples, double t[2])
+{
+  MPI_Comm comm = PetscObjectComm((PetscObject)side[0].A);
+  double   s[2][64];
+
+  PetscFunctionBegin;
+  samples = PetscMin(samples, 64);
+  for (PetscInt k = 0; k < 2; k++)
+    for (PetscInt i = 0; i < 2; i++) PetscCall(PartRun(&side[k], part, l)); /* warm-up */
+  for (PetscInt j = 0; j < samples; j++) {
+    for (PetscInt q = 0; q < 2; q++) {
+      const PetscInt k = (j % 2) ? 1 - q : q;
+      PetscLogDouble t0, t1;
+
+      PetscCall(GBSync(comm));
+      PetscCall(PetscTime(&t0));
+      for (PetscInt i = 0; i < reps; i++) PetscCall(PartRun(&side[k], part, l));
+      PetscCall(GBSync(comm));
+      PetscCall(PetscTime(&t1));
+      s[k][j] = (t1 - t0) / (double)reps;
+    }
+  }
+  for (PetscInt k = 0; k < 2; k++) {
+    qsort(s[k], (size_t)samples, sizeof(double), CmpDouble);
+    t[k] = s[k][samples / 2];
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SideSolve(Side *s, double *t)
+{
+  MPI_Comm           comm = PetscObjectComm((PetscObject)s->A);
+  PetscLogDouble     t0, t1;
+  KSPConvergedReason reason;
+
+  PetscFunctionBegin;
+  PetscCall(VecSet(s->x, 0.0));
+  PetscCall(GBSync(comm));
+  PetscCall(PetscTime(&t0));
+  PetscCall(KSPSolve(s->ksp, s->b, s->x));
+  PetscCall(GBSync(comm));
+  PetscCall(PetscTime(&t1));
+  PetscCall(KSPGetIterationNumber(s->ksp, &s->its));
+  PetscCall(KSPGetConvergedReason(s->ksp, &reason));
+  PetscCheck(reason > 0, comm, PETSC_ERR_NOT_CONVERGED, "CG + GAMG on %s did not converge (reason %s)", s->type, KSPConvergedReasons[reason]);
+  if (t) *t = t1 - t0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  MPI_Comm  comm;
+  Problem   p;
+  Side      side[2];
+  char      tlist[256] = "aij,modsell", **types = NULL;
+  int       ntypes;
+  PetscInt  reps = 20, samples = 7, rounds = 4;
+  PetscBool timings = PETSC_TRUE, sameits, samelev = PETSC_TRUE;
+  double    tsetup[2];
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  comm = PETSC_COMM_WORLD;
+  PetscCall(PetscModSELLInitializePackage());
+  PetscCall(PetscMemzero(side, sizeof(side)));
+#if defined(PETSC_HAVE_CUDA)
+  PetscCall(PetscStrncpy(tlist, "aijcusparse,modsell", sizeof(tlist)));
+#endif
+  PetscOptionsBegin(comm, NULL, "GAMG's V-cycle by parts on two matrix types", "");
+  PetscCall(PetscOptionsString("-types", "The two matrix types", "", tlist, tlist, sizeof(tlist), NULL));
+  PetscCall(PetscOptionsInt("-reps", "Operations per timed loop", "", reps, &reps, NULL));
+  PetscCall(PetscOptionsRangeInt("-samples", "Timed loops per type (median)", "", samples, &samples, NULL, 1, 64));
+  PetscCall(PetscOptionsRangeInt("-rounds", "Timed solves per type", "", rounds, &rounds, NULL, 1, 64));
+  PetscCall(PetscOptionsBool("-timings", "Print times", "", timings, &timings, NULL));
+  PetscOptionsEnd();
+  PetscCall(PetscStrToArray(tlist, ',', &ntypes, &types));
+  PetscCheck(ntypes == 2, comm, PETSC_ERR_USER_INPUT, "-types takes two matrix types, e.g. -types aijcusparse,modsell");
+  PetscCheck(reps >= 1, comm, PETSC_ERR_USER_INPUT, "-reps must be at least 1");
+
+  PetscCall(ProblemInitialize(comm, &p));
+  PetscCall(ProblemSetFromOptions(&p));
+  PetscCall(ProblemGenerate(&p));
+  for (PetscInt k = 0; k < 2; k++) PetscCall(SideSetUp(&p, types[k], 7, &side[k], &tsetup[k]));
+  PetscCheck(side[0].nlev == side[1].nlev, comm, PETSC_ERR_PLIB, "The two hierarchies have %" PetscInt_FMT " and %" PetscInt_FMT " levels", side[0].nlev, side[1].nlev);
+
+  /* the hierarchies: the same sizes expected (the aggregation does not depend on the type) */
+  if (timings) {
+    PetscCall(PetscPrintf(comm, "# problem %s, %" PetscInt_FMT " rows; GAMG setup %s %.3f s, %s %.3f s; %" PetscInt_FMT " levels\n", ProbTypes[p.type], p.s.N, types[0], tsetup[0], types[1], tsetup[1], side[0].nlev));
+    PetscCall(PetscPrintf(comm, "# level rows nonzeros operator-type interpolation-type (one line per type)\n"));
+  }
+  for (PetscInt l = side[0].nlev - 1; l >= 0; l--) {
+    PetscInt  N[2];
+    PetscReal nz[2];
+
+    for (PetscInt k = 0; k < 2; k++) {
+      MatInfo info;
+      MatType ot, it = "-";
+
+      PetscCall(MatGetSize(side[k].op[l], &N[k], NULL));
+      PetscCall(MatGetInfo(side[k].op[l], MAT_GLOBAL_SUM, &info));
+      nz[k] = info.nz_used;
+      PetscCall(MatGetType(side[k].op[l], &ot));
+      if (l > 0) PetscCall(MatGetType(side[k].interp[l], &it));
+      if (timings) PetscCall(PetscPrintf(comm, "%" PetscInt_FMT " %" PetscInt_FMT " %.0f %s %s\n", l, N[k], (double)nz[k], ot, it));
+    }
+    samelev = (PetscBool)(samelev && N[0] == N[1] && nz[0] == nz[1]);
+  }
+  PetscCall(PetscPrintf(comm, "levels agree: %s\n", samelev ? "yes" : "NO"));
+
+  /* the solves: one untimed per type, then rounds alternated */
+  for (PetscInt k = 0; k < 2; k++) PetscCall(SideSolve(&side[k], NULL));
+  for (PetscInt r = 0; r < rounds; r++)
+    for (PetscInt q = 0; q < 2; q++) {
+      const PetscInt k = (r % 2) ? 1 - q : q;
+      PetscCall(SideSolve(&side[k], &side[k].tsolve[r]));
+    }
+  sameits = (PetscBool)(PetscAbsInt(side[0].its - side[1].its) <= 1);
+  PetscCall(PetscPrintf(comm, "iterations agree: %s\n", sameits ? "yes" : "NO"));
+  if (timings) {
+    double m[2];
+
+    for (PetscInt k = 0; k < 2; k++) {
+      PetscCall(PetscPrintf(comm, "# solves %s (%" PetscInt_FMT " iterations):", types[k], side[k].its));
+      for (PetscInt r = 0; r < rounds; r++) PetscCall(PetscPrintf(comm, " %.4f", side[k].tsolve[r]));
+      qsort(side[k].tsolve, (size_t)rounds, sizeof(double), CmpDouble);
+      m[k] = side[k].tsolve[rounds / 2] / PetscMax(side[k].its, 1);
+      PetscCall(PetscPrintf(comm, " s; median per iteration %.3f ms\n", 1e3 * m[k]));
+    }
+    PetscCall(PetscPrintf(comm, "per iteration (median): %s %.3f ms, %s %.3f ms, ratio %.3f\n", types[0], 1e3 * m[0], types[1], 1e3 * m[1], m[0] / m[1]));
+
+    /* the parts */
+    PetscCall(PetscPrintf(comm, "# part level ms(%s) ms(%s) ratio (> 1: the second faster)\n", types[0], types[1]));
+    for (PetscInt l = side[0].nlev - 1; l >= 0; l--)
+      for (PetscInt part = 0; part < PART_N; part++) {
+        double t[2];
+
+        if (!PartOnLevel(&side[0], (Part)part, l)) continue;
+        PetscCall(TimePart(side, (Part)part, l, part == PART_PCAPPLY || part == PART_COARSE ? PetscMax(reps / 4, 1) : reps, samples, t));
+        PetscCall(PetscPrintf(comm, "%-8s %" PetscInt_FMT " %.4f %.4f %.3f\n", PartNames[part], l, 1e3 * t[0], 1e3 * t[1], t[1] > 0 ? t[0] / t[1] : 0.0));
+      }
+  } else { /* the parts once each (tests: they run on both types) */
+    for (PetscInt l = side[0].nlev - 1; l >= 0; l--)
+      for (PetscInt part = 0; part < PART_N; part++)
+        for (PetscInt k = 0; k < 2; k++)
+          if (PartOnLevel(&side[k], (Part)part, l)) PetscCall(PartRun(&side[k], (Part)part, l));
+    PetscCall(PetscPrintf(comm, "parts ran on both types\n"));
+  }
+
+  for (PetscInt k = 0; k < 2; k++) PetscCall(SideDestroy(&side[k]));
+  PetscCall(PetscStrToArrayDestroy(ntypes, types));
+  PetscCall(ProblemDestroy(&p));
+  PetscCall(PetscFinalize());
+  return 0;
+}
+
+/*TEST
+
+   test:
+      suffix: fvm
+      nsize: {{1 3}}
+      args: -problem fvm -n 8 -cell tet -timings 0 -rounds 1
+
+TEST*/
