@@ -7,6 +7,8 @@ part is slower, the part says which (issue 13: the FVM problem's time per iterat
   -types <aijcusparse,modsell> : the two types (aij,modsell without CUDA)\n\
   -reps <20>, -samples <7> : operations per timed loop, loops per type (the median is reported)\n\
   -rounds <4>  : timed solves per type, the types alternated (each type solved once untimed before)\n\
+  -clear_products <1> : MatProductClear() on the coarse operators after the setup (the products' reuse data, which\n\
+                 the solve does not use: two 10.4 M-row hierarchies with it did not fit an 80 GB GPU)\n\
   -timings <1> : 0 prints no times (tests)\n\
 Every other option (-ksp_*, -pc_gamg_*, -mg_levels_*) applies to both solvers (CG + GAMG to rtol 1e-8 unless given).\n";
 
@@ -46,7 +48,24 @@ static int CmpDouble(const void *a, const void *b)
   return x < y ? -1 : (x > y ? 1 : 0);
 }
 
-static PetscErrorCode SideSetUp(Problem *p, const char *type, PetscInt seed, Side *s, double *tsetup)
+/* device memory in use (bytes; 0 without CUDA) */
+static PetscErrorCode DeviceMemUsed(double *used)
+{
+  PetscFunctionBegin;
+  *used = 0;
+#if defined(PETSC_HAVE_CUDA)
+  {
+    size_t fr, tot;
+
+    PetscCallCUDA(cudaDeviceSynchronize());
+    PetscCallCUDA(cudaMemGetInfo(&fr, &tot));
+    *used = (double)(tot - fr);
+  }
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SideSetUp(Problem *p, const char *type, PetscInt seed, PetscBool clear, Side *s, double *tsetup, double mem[2])
 {
   MPI_Comm       comm = p->comm;
   PetscLogDouble t0, t1;
@@ -54,6 +73,7 @@ static PetscErrorCode SideSetUp(Problem *p, const char *type, PetscInt seed, Sid
 
   PetscFunctionBegin;
   PetscCall(PetscStrncpy(s->type, type, sizeof(s->type)));
+  PetscCall(DeviceMemUsed(&mem[0]));
   PetscCall(ProblemCreateMat(p, NULL, type, &s->A));
   PetscCall(MatCreateVecs(s->A, &s->x, &s->b));
   PetscCall(ProblemSetVec(p, p->s.rhs, s->b));
@@ -85,7 +105,10 @@ static PetscErrorCode SideSetUp(Problem *p, const char *type, PetscInt seed, Sid
     PetscCall(VecSetRandom(s->lb[l], rnd));
     PetscCall(VecSetRandom(s->lx[l], rnd));
     PetscCall(PetscRandomDestroy(&rnd));
+    if (clear && l < s->nlev - 1) PetscCall(MatProductClear(s->op[l]));
   }
+  PetscCall(DeviceMemUsed(&mem[1]));
+  mem[1] -= mem[0]; /* this hierarchy's device memory (operators, solver, work vectors) */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -219,8 +242,8 @@ int main(int argc, char **argv)
   char      tlist[256] = "aij,modsell", **types = NULL;
   int       ntypes;
   PetscInt  reps = 20, samples = 7, rounds = 4;
-  PetscBool timings = PETSC_TRUE, sameits, samelev = PETSC_TRUE;
-  double    tsetup[2];
+  PetscBool timings = PETSC_TRUE, clear = PETSC_TRUE, sameits, samelev = PETSC_TRUE;
+  double    tsetup[2], mem[2][2];
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
@@ -235,6 +258,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsInt("-reps", "Operations per timed loop", "", reps, &reps, NULL));
   PetscCall(PetscOptionsRangeInt("-samples", "Timed loops per type (median)", "", samples, &samples, NULL, 1, 64));
   PetscCall(PetscOptionsRangeInt("-rounds", "Timed solves per type", "", rounds, &rounds, NULL, 1, 64));
+  PetscCall(PetscOptionsBool("-clear_products", "MatProductClear() on the coarse operators after the setup", "", clear, &clear, NULL));
   PetscCall(PetscOptionsBool("-timings", "Print times", "", timings, &timings, NULL));
   PetscOptionsEnd();
   PetscCall(PetscStrToArray(tlist, ',', &ntypes, &types));
@@ -244,12 +268,13 @@ int main(int argc, char **argv)
   PetscCall(ProblemInitialize(comm, &p));
   PetscCall(ProblemSetFromOptions(&p));
   PetscCall(ProblemGenerate(&p));
-  for (PetscInt k = 0; k < 2; k++) PetscCall(SideSetUp(&p, types[k], 7, &side[k], &tsetup[k]));
+  for (PetscInt k = 0; k < 2; k++) PetscCall(SideSetUp(&p, types[k], 7, clear, &side[k], &tsetup[k], mem[k]));
   PetscCheck(side[0].nlev == side[1].nlev, comm, PETSC_ERR_PLIB, "The two hierarchies have %" PetscInt_FMT " and %" PetscInt_FMT " levels", side[0].nlev, side[1].nlev);
 
   /* the hierarchies: the same sizes expected (the aggregation does not depend on the type) */
   if (timings) {
     PetscCall(PetscPrintf(comm, "# problem %s, %" PetscInt_FMT " rows; GAMG setup %s %.3f s, %s %.3f s; %" PetscInt_FMT " levels\n", ProbTypes[p.type], p.s.N, types[0], tsetup[0], types[1], tsetup[1], side[0].nlev));
+    PetscCall(PetscPrintf(comm, "# device memory of each hierarchy (matrix, solver, vectors%s): %s %.3f GB, %s %.3f GB\n", clear ? ", products cleared" : "", types[0], 1e-9 * mem[0][1], types[1], 1e-9 * mem[1][1]));
     PetscCall(PetscPrintf(comm, "# level rows nonzeros operator-type interpolation-type (one line per type)\n"));
   }
   for (PetscInt l = side[0].nlev - 1; l >= 0; l--) {
@@ -296,7 +321,7 @@ int main(int argc, char **argv)
     PetscCall(PetscPrintf(comm, "# part level ms(%s) ms(%s) ratio (> 1: the second faster)\n", types[0], types[1]));
     for (PetscInt l = side[0].nlev - 1; l >= 0; l--)
       for (PetscInt part = 0; part < PART_N; part++) {
-        double t[2];
+        double t[2] = {0, 0};
 
         if (!PartOnLevel(&side[0], (Part)part, l)) continue;
         PetscCall(TimePart(side, (Part)part, l, part == PART_PCAPPLY || part == PART_COARSE ? PetscMax(reps / 4, 1) : reps, samples, t));

@@ -11,7 +11,7 @@ B=$PWD/build-cuda; make BUILD=$B -j32 lib > /dev/null 2>&1; export BUILD=$B
 make BUILD=$B $B/bin/bench/vcycle > /dev/null 2>&1
 source bench/provenance.sh; echo "$(date -u +%F) $(ms_provenance $PWD)"
 echo "ready at $((SECONDS-T0))"; nvidia-smi -L
-for perm in 0 1; do
+for perm in 0 1; do # -clear_products (default): the two hierarchies without the products' reuse data (both with it did not fit)
   timeout $((560-(SECONDS-T0))) $B/bin/bench/vcycle -problem fvm -n 120 -cell tet -permute $perm > $OUT/vcycle-permute$perm.txt 2>&1
   echo "== permute $perm at $((SECONDS-T0)) s"; cat $OUT/vcycle-permute$perm.txt
 done
