@@ -294,7 +294,10 @@ int main(int argc, char **argv)
   PetscCall(ProblemInitialize(comm, &p));
   PetscCall(ProblemSetFromOptions(&p));
   PetscCall(ProblemGenerate(&p));
-  for (PetscInt k = 0; k < 2; k++) PetscCall(SideSetUp(&p, types[k], 7, clear, &side[k], &tsetup[k], mem[k]));
+  for (PetscInt k = 0; k < 2; k++) {
+    PetscCall(SideSetUp(&p, types[k], 7, clear, &side[k], &tsetup[k], mem[k]));
+    if (timings) PetscCall(PetscPrintf(comm, "# set up on %s: %.3f s\n", types[k], tsetup[k]));
+  }
   PetscCheck(side[0].nlev == side[1].nlev, comm, PETSC_ERR_PLIB, "The two hierarchies have %" PetscInt_FMT " and %" PetscInt_FMT " levels", side[0].nlev, side[1].nlev);
 
   /* the hierarchies: the same sizes expected (the aggregation does not depend on the type) */
