@@ -560,6 +560,23 @@ static inline PetscErrorCode MSTestCompareProducts(Mat A, Mat B, PetscRandom rnd
   PetscCall(VecCopy(w, y));
   PetscCall(MatMultAdd(B, x, y, y));
   PetscCall(MSTestCheck(comm, label, "MatMultAdd (w == y)", y, yref, nA * nx + nw, tol, nfail));
+  /* MatResidual(): w - B x against AIJ's, and bit for bit against what PETSc does without the operation (MatMult(),
+     then VecAYPX() with -1): MATSEQAIJMODSELL forms it in one pass from the same row sums */
+  PetscCall(MatResidual(A, w, x, yref));
+  PetscCall(VecSet(y, -7.0));
+  PetscCall(MatResidual(B, w, x, y));
+  PetscCall(MSTestCheck(comm, label, "MatResidual", y, yref, nA * nx + nw, tol, nfail));
+  {
+    PetscBool same;
+
+    PetscCall(MatMult(B, x, u));
+    PetscCall(VecAYPX(u, -1.0, w));
+    PetscCall(VecEqual(u, y, &same));
+    if (!same) {
+      (*nfail)++;
+      PetscCall(PetscPrintf(comm, "FAIL %s: MatResidual differs from MatMult and VecAYPX (bit for bit)\n", label));
+    }
+  }
 
   PetscCall(VecSetRandom(u, rnd));
   PetscCall(VecNorm(u, NORM_INFINITY, &nu));

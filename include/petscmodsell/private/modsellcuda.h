@@ -33,7 +33,8 @@ typedef struct {
 } MSPermBuckets;
 
 /* y[perm[r]] = (yin ? yin[perm[r]] : 0) + diag[r]*x[perm[r]] + sum_k vals[slot]*x(cols[slot]) over the slices of
-   the image (see modsellimpl.h for the encoding); diag, perm, yin may be NULL. img->local_cols != 0: negative codes
+   the image (see modsellimpl.h for the encoding); diag, perm, yin may be NULL; img->negate (with yin): the row's sum
+   subtracted from yin instead (the residual yin - A x, the same bits as the product followed by yin - y). img->local_cols != 0: negative codes
    read the slice's x window from shared memory. A permuted image (perm, perm_cols; img->iperm required):
      pb NULL (or pb->chunk == 0): x is first gathered into work (the image numbering), which the product reads; the
        product goes to work + m and comes back by a gather through img->iperm;
@@ -52,6 +53,8 @@ int MSCUDAPermBucketsRecode(long long nslots, const int *cols, const int *qx, in
 int MSCUDABucketScatter(int m, const int *px, const double *x, double *inter, void *stream);
 /* pass (c): y[j] = (yin ? yin[j] : 0) + yout[qy[j]], j < m (yin may be y) */
 int MSCUDABucketGather(int m, const int *qy, const double *yout, const double *yin, double *y, void *stream);
+/* the same with y[j] = yin[j] + ys yout[qy[j]] where yin is given (ys = 1 or -1: exact) */
+int MSCUDABucketGatherSigned(int m, const int *qy, const double *yout, const double *yin, double ys, double *y, void *stream);
 
 /* vals[csr2slot[k]] = a[k] (csr2slot[k] >= 0) or diag[-csr2slot[k]-1] = a[k] */
 int MSCUDAScatterValues(long long nnz, const long long *csr2slot, const double *a, double *vals, double *diag, void *stream);

@@ -156,12 +156,15 @@ PETSC_EXTERN PetscErrorCode MSImageEnsureStats(MSImage, Mat);
 PETSC_EXTERN PetscErrorCode MSImageBrickSize(const PetscInt[4], PetscInt, PetscInt[3]);
 /* y = yin + A x (yin may be NULL or equal to y); x, y in the user's ordering */
 PETSC_EXTERN PetscErrorCode MSImageMultHost(MSImage, const PetscScalar *, const PetscScalar *, PetscScalar *);
+/* y = yin + ys A x (ys = 1 or -1; yin may be y; ys = -1: the residual yin - A x, the same bits as y = A x then yin - y) */
+PETSC_EXTERN PetscErrorCode MSImageMultSignedHost(MSImage, const PetscScalar *, const PetscScalar *, PetscScalar, PetscScalar *);
 PETSC_EXTERN PetscErrorCode MSImageGetDiagonalHost(MSImage, PetscScalar *);
 /* The kernel-side view of the host (PETSC_MEMTYPE_HOST) or device image, set up for that memory type; diag_block:
    the block is its process's square diagonal block (its columns are local rows) */
 PETSC_EXTERN PetscErrorCode MSImageGetView(MSImage, PetscMemType, PetscBool, MSImageView *);
 #if defined(PETSC_HAVE_CUDA)
 PETSC_EXTERN PetscErrorCode MSImageMultDevice(MSImage, const PetscScalar *, const PetscScalar *, PetscScalar *);
+PETSC_EXTERN PetscErrorCode MSImageMultSignedDevice(MSImage, const PetscScalar *, const PetscScalar *, PetscScalar, PetscScalar *);
 PETSC_EXTERN PetscErrorCode MSImageGetDiagonalDevice(MSImage, PetscScalar *);
 /* The bucketed permutation of the permuted product (modsellcuda.h, MSPermBuckets) for the device view v of img: *has
    PETSC_FALSE when there is none (no permutation, or permute chunk 0), else *pb describes it (px..qy NULL with one

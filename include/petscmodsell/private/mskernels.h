@@ -63,6 +63,7 @@ typedef struct {
   int              nnzslices;
   int              lanes; /* threads summing one row in the GPU product (1, 2, 4, ..., 32; MSImageRowLanes()); the
                              reference product adds the row's terms in the same order (MSImageMultHost()) */
+  int              negate; /* y = yin - A x instead of yin + A x where yin is given (MatResidual()); 0 by default */
 } MSImageView;
 
 /* the user column of a positive code c of the image (cols[] entry > 0) */

@@ -826,12 +826,20 @@ PetscErrorCode MSImageEnsureStats(MSImage img, Mat A)
 
 PetscErrorCode MSImageMultHost(MSImage img, const PetscScalar *xu, const PetscScalar *yin, PetscScalar *y)
 {
+  PetscFunctionBegin;
+  PetscCall(MSImageMultSignedHost(img, xu, yin, 1.0, y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MSImageMultSignedHost(MSImage img, const PetscScalar *xu, const PetscScalar *yin, PetscScalar ys, PetscScalar *y)
+{
   const PetscInt     sh = img->sh, m = img->m, K = MSImageRowLanes(img);
   const PetscBool    local = img->local;
   const PetscScalar *x     = xu;
   PetscScalar        xs[1024], sum1[1024], *sum = sum1;
 
   PetscFunctionBegin;
+  PetscCheck(ys == 1.0 || ys == -1.0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "The sign of the product must be 1 or -1, not %g", (double)PetscRealPart(ys));
   if (img->perm && m) { /* x in the image numbering: one gather (MSCUDAMult() does the same) */
     PetscScalar *xp;
     if (!img->xwork) PetscCall(PetscMalloc1(m, &img->xwork));
@@ -871,7 +879,7 @@ PetscErrorCode MSImageMultHost(MSImage img, const PetscScalar *xu, const PetscSc
         for (PetscInt t = 0; t < nr; t++) sum[j * sh + t] += sum[(j + off) * sh + t];
     for (PetscInt t = 0; t < nr; t++) {
       const PetscInt o = img->perm ? img->perm[first + t] : first + t;
-      y[o]             = yin ? yin[o] + sum[t] : sum[t];
+      y[o]             = yin ? yin[o] + ys * sum[t] : sum[t];
     }
   }
   if (K > 1) PetscCall(PetscFree(sum));
@@ -1017,13 +1025,22 @@ static PetscErrorCode MSImageSetUpNonzeroSlices(MSImage img, cudaStream_t stream
 
 PetscErrorCode MSImageMultDevice(MSImage img, const PetscScalar *x, const PetscScalar *yin, PetscScalar *y)
 {
+  PetscFunctionBegin;
+  PetscCall(MSImageMultSignedDevice(img, x, yin, 1.0, y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MSImageMultSignedDevice(MSImage img, const PetscScalar *x, const PetscScalar *yin, PetscScalar ys, PetscScalar *y)
+{
   MSImageView   v;
   MSPermBuckets pb;
   PetscBool     bucketed;
   cudaStream_t  stream;
 
   PetscFunctionBegin;
+  PetscCheck(ys == 1.0 || ys == -1.0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "The sign of the product must be 1 or -1, not %g", (double)PetscRealPart(ys));
   PetscCall(MSImageGetView(img, PETSC_MEMTYPE_DEVICE, PETSC_FALSE, &v));
+  v.negate = (int)(yin && ys == -1.0);
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   if (yin && yin == y && !v.perm && !v.diag && !v.local_cols && img->m > 0) { /* in place: the slices with an entry */
     if (!img->d_nzslices) PetscCall(MSImageSetUpNonzeroSlices(img, stream));

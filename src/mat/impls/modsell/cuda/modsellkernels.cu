@@ -58,7 +58,7 @@ __device__ __forceinline__ double ms_mult_row(const int *__restrict__ cp, const 
    by every variant. One block of sh threads per slice (slist: the slices to do), one thread per row: the diagonal term,
    then the row's slots in order. */
 template <bool DIAG, bool LOCAL, bool ADD, int PERM>
-__global__ void __launch_bounds__(1024) ms_mult_kernel(int m, const long long *__restrict__ sliceptr, const int *__restrict__ cols, const double *__restrict__ vals, const double *__restrict__ diag, const double *__restrict__ x, const double *yin, double *y, const int *__restrict__ qx, const int *__restrict__ py, const int *__restrict__ slist)
+__global__ void __launch_bounds__(1024) ms_mult_kernel(int m, const long long *__restrict__ sliceptr, const int *__restrict__ cols, const double *__restrict__ vals, const double *__restrict__ diag, const double *__restrict__ x, const double *yin, double ys, double *y, const int *__restrict__ qx, const int *__restrict__ py, const int *__restrict__ slist)
 {
   extern __shared__ double xs[];
   const int  sh    = blockDim.x, t = threadIdx.x, s = slist ? __ldg(slist + blockIdx.x) : blockIdx.x;
@@ -85,7 +85,7 @@ __global__ void __launch_bounds__(1024) ms_mult_kernel(int m, const long long *_
   if (inplace && w == 0) return;
   sum = ms_mult_row<LOCAL, INPLACE_SKIP, PERM>(cols + beg + t, vals + beg + t, sh, 0, 1, w, xs, x, qx, sum, entries);
   if (PERM == MS_MULT_PLAIN) {
-    if (valid && !(inplace && !entries)) y[r] = ADD ? yin[r] + sum : sum;
+    if (valid && !(inplace && !entries)) y[r] = ADD ? yin[r] + ys * sum : sum;
   } else if (valid) y[py ? __ldg(py + r) : r] = sum;
 }
 
@@ -96,7 +96,7 @@ __global__ void __launch_bounds__(1024) ms_mult_kernel(int m, const long long *_
    consecutive, and a warp's rows lie all inside or all outside the slice (sh is a multiple of 32), so every thread
    of a warp takes part in its shuffles. */
 template <bool DIAG, bool LOCAL, bool ADD, int PERM>
-__global__ void __launch_bounds__(1024) ms_mult_lanes_kernel(int m, int sh, int lanes, const long long *__restrict__ sliceptr, const int *__restrict__ cols, const double *__restrict__ vals, const double *__restrict__ diag, const double *__restrict__ x, const double *yin, double *y, const int *__restrict__ qx, const int *__restrict__ py, const int *__restrict__ slist)
+__global__ void __launch_bounds__(1024) ms_mult_lanes_kernel(int m, int sh, int lanes, const long long *__restrict__ sliceptr, const int *__restrict__ cols, const double *__restrict__ vals, const double *__restrict__ diag, const double *__restrict__ x, const double *yin, double ys, double *y, const int *__restrict__ qx, const int *__restrict__ py, const int *__restrict__ slist)
 {
   extern __shared__ double xs[];
   const int       s    = slist ? __ldg(slist + blockIdx.x) : blockIdx.x;
@@ -129,7 +129,7 @@ __global__ void __launch_bounds__(1024) ms_mult_lanes_kernel(int m, int sh, int 
     }
     if (lane == 0 && valid) {
       if (PERM == MS_MULT_PLAIN) {
-        if (!(inplace && !entries)) y[r] = ADD ? yin[r] + sum : sum;
+        if (!(inplace && !entries)) y[r] = ADD ? yin[r] + ys * sum : sum;
       } else y[py ? __ldg(py + r) : r] = sum;
     }
   }
@@ -142,27 +142,28 @@ static inline int ms_mult_threads(int sh, int lanes)
   return sh * lanes < 1024 ? sh * lanes : 1024;
 }
 
+/* ys: y = yin + ys A x where yin is given (1, or -1 for a residual: both exact, so ys = 1 gives the plain sum's bits) */
 template <bool DIAG, bool LOCAL, bool ADD, int PERM>
-static void launch_mult_any(int m, int sh, int lanes, int nblocks, const long long *sliceptr, const int *cols, const double *vals, const double *diag, const double *x, const double *yin, double *y, const int *qx, const int *py, const int *slist, cudaStream_t st)
+static void launch_mult_any(int m, int sh, int lanes, int nblocks, const long long *sliceptr, const int *cols, const double *vals, const double *diag, const double *x, const double *yin, double ys, double *y, const int *qx, const int *py, const int *slist, cudaStream_t st)
 {
   const size_t smem = LOCAL ? (size_t)sh * sizeof(double) : 0;
-  if (lanes == 1) ms_mult_kernel<DIAG, LOCAL, ADD, PERM><<<nblocks, sh, smem, st>>>(m, sliceptr, cols, vals, diag, x, yin, y, qx, py, slist);
-  else ms_mult_lanes_kernel<DIAG, LOCAL, ADD, PERM><<<nblocks, ms_mult_threads(sh, lanes), smem, st>>>(m, sh, lanes, sliceptr, cols, vals, diag, x, yin, y, qx, py, slist);
+  if (lanes == 1) ms_mult_kernel<DIAG, LOCAL, ADD, PERM><<<nblocks, sh, smem, st>>>(m, sliceptr, cols, vals, diag, x, yin, ys, y, qx, py, slist);
+  else ms_mult_lanes_kernel<DIAG, LOCAL, ADD, PERM><<<nblocks, ms_mult_threads(sh, lanes), smem, st>>>(m, sh, lanes, sliceptr, cols, vals, diag, x, yin, ys, y, qx, py, slist);
 }
 
 template <bool DIAG, bool LOCAL>
-static void launch_mult(int m, int sh, int lanes, int nslices, const long long *sliceptr, const int *cols, const double *vals, const double *diag, const double *x, const double *yin, double *y, cudaStream_t st)
+static void launch_mult(int m, int sh, int lanes, int nslices, const long long *sliceptr, const int *cols, const double *vals, const double *diag, const double *x, const double *yin, double ys, double *y, cudaStream_t st)
 {
-  if (yin) launch_mult_any<DIAG, LOCAL, true, MS_MULT_PLAIN>(m, sh, lanes, nslices, sliceptr, cols, vals, diag, x, yin, y, nullptr, nullptr, nullptr, st);
-  else launch_mult_any<DIAG, LOCAL, false, MS_MULT_PLAIN>(m, sh, lanes, nslices, sliceptr, cols, vals, diag, x, yin, y, nullptr, nullptr, nullptr, st);
+  if (yin) launch_mult_any<DIAG, LOCAL, true, MS_MULT_PLAIN>(m, sh, lanes, nslices, sliceptr, cols, vals, diag, x, yin, ys, y, nullptr, nullptr, nullptr, st);
+  else launch_mult_any<DIAG, LOCAL, false, MS_MULT_PLAIN>(m, sh, lanes, nslices, sliceptr, cols, vals, diag, x, yin, 1.0, y, nullptr, nullptr, nullptr, st);
 }
 
 /* the product of the bucketed permutation: x read through qx, y written through py (NULL: in the image numbering) */
 template <bool DIAG, bool LOCAL>
 static void launch_mult_bucket(bool recoded, int m, int sh, int lanes, int nslices, const long long *sliceptr, const int *cols, const double *vals, const double *diag, const double *x, double *y, const int *qx, const int *py, cudaStream_t st)
 {
-  if (recoded) launch_mult_any<DIAG, LOCAL, false, MS_MULT_RECODED>(m, sh, lanes, nslices, sliceptr, cols, vals, diag, x, nullptr, y, qx, py, nullptr, st);
-  else launch_mult_any<DIAG, LOCAL, false, MS_MULT_BUCKET>(m, sh, lanes, nslices, sliceptr, cols, vals, diag, x, nullptr, y, qx, py, nullptr, st);
+  if (recoded) launch_mult_any<DIAG, LOCAL, false, MS_MULT_RECODED>(m, sh, lanes, nslices, sliceptr, cols, vals, diag, x, nullptr, 1.0, y, qx, py, nullptr, st);
+  else launch_mult_any<DIAG, LOCAL, false, MS_MULT_BUCKET>(m, sh, lanes, nslices, sliceptr, cols, vals, diag, x, nullptr, 1.0, y, qx, py, nullptr, st);
 }
 
 __global__ void ms_gather_kernel(int m, const int *__restrict__ perm, const double *__restrict__ x, double *__restrict__ xp)
@@ -171,19 +172,19 @@ __global__ void ms_gather_kernel(int m, const int *__restrict__ perm, const doub
   if (r < m) xp[r] = x[perm[r]];
 }
 
-/* y[i] = (yin ? yin[i] + yp[iperm[i]] : yp[iperm[i]]): the image's result back in the user's numbering */
-__global__ void ms_unpermute_kernel(int m, const int *__restrict__ iperm, const double *__restrict__ yp, const double *yin, double *y)
+/* y[i] = (yin ? yin[i] + ys yp[iperm[i]] : yp[iperm[i]]): the image's result back in the user's numbering */
+__global__ void ms_unpermute_kernel(int m, const int *__restrict__ iperm, const double *__restrict__ yp, const double *yin, double ys, double *y)
 {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < m) {
     const double v = yp[iperm[i]];
-    y[i]           = yin ? yin[i] + v : v;
+    y[i]           = yin ? yin[i] + ys * v : v;
   }
 }
 
 /* the bucketed permuted product (modsellcuda.h): (a) x into its buckets (K > 1), (b) the product through qx and py,
    (c) y back from its buckets, yin added */
-static int ms_mult_bucketed(const MSImageView *img, const MSPermBuckets *pb, const double *x, const double *yin, double *y, double *work, cudaStream_t st)
+static int ms_mult_bucketed(const MSImageView *img, const MSPermBuckets *pb, const double *x, const double *yin, double ys, double *y, double *work, cudaStream_t st)
 {
   const int        m = img->m, sh = img->sh, nslices = img->nslices, ln = img->lanes;
   const long long *sliceptr = img->sliceptr;
@@ -213,7 +214,7 @@ static int ms_mult_bucketed(const MSImageView *img, const MSPermBuckets *pb, con
   else if (l) launch_mult_bucket<false, true>(rc, m, sh, ln, nslices, sliceptr, cols, vals, diag, xi, yo, qx, py, st);
   else launch_mult_bucket<false, false>(rc, m, sh, ln, nslices, sliceptr, cols, vals, diag, xi, yo, qx, py, st);
   if ((e = (int)cudaGetLastError())) return e;
-  return MSCUDABucketGather(m, qy, yo, yin, y, st);
+  return MSCUDABucketGatherSigned(m, qy, yo, yin, ys, y, st);
 }
 
 extern "C" int MSCUDAMult(const MSImageView *img, const MSPermBuckets *pb, const double *x, const double *yin, double *y, double *work, void *stream)
@@ -225,13 +226,14 @@ extern "C" int MSCUDAMult(const MSImageView *img, const MSPermBuckets *pb, const
   const double    *vals = img->vals, *diag = img->diag;
   const bool       d = diag != nullptr, l = img->local_cols != 0, p = img->perm != nullptr;
   const double    *xi = x, *yi = yin;
+  const double     ys = img->negate ? -1.0 : 1.0;
   double          *yo = y;
 
   if (m <= 0 || nslices <= 0) return (int)cudaSuccess;
   if (ln < 1 || ln > 32 || (ln & (ln - 1))) return (int)cudaErrorInvalidValue;
   if (p) {
     if (!img->perm_cols || !img->iperm || !work) return (int)cudaErrorInvalidValue;
-    if (pb && pb->chunk > 0) return ms_mult_bucketed(img, pb, x, yin, y, work, st);
+    if (pb && pb->chunk > 0) return ms_mult_bucketed(img, pb, x, yin, ys, y, work, st);
     /* x into the image numbering, the product into work + m */
     ms_gather_kernel<<<(m + 255) / 256, 256, 0, st>>>(m, img->perm, x, work);
     xi = work;
@@ -239,21 +241,21 @@ extern "C" int MSCUDAMult(const MSImageView *img, const MSPermBuckets *pb, const
     yo = work + m;
   }
   if (!p && !d && !l && yin && yin == y && img->nzslices) { /* in place, only the slices with an entry */
-    if (img->nnzslices > 0) launch_mult_any<false, false, true, MS_MULT_PLAIN>(m, sh, ln, img->nnzslices, sliceptr, cols, vals, diag, x, yin, y, nullptr, nullptr, img->nzslices, st);
+    if (img->nnzslices > 0) launch_mult_any<false, false, true, MS_MULT_PLAIN>(m, sh, ln, img->nnzslices, sliceptr, cols, vals, diag, x, yin, ys, y, nullptr, nullptr, img->nzslices, st);
     return (int)cudaGetLastError();
   }
-  if (d && l) launch_mult<true, true>(m, sh, ln, nslices, sliceptr, cols, vals, diag, xi, yi, yo, st);
-  else if (d) launch_mult<true, false>(m, sh, ln, nslices, sliceptr, cols, vals, diag, xi, yi, yo, st);
-  else if (l) launch_mult<false, true>(m, sh, ln, nslices, sliceptr, cols, vals, diag, xi, yi, yo, st);
-  else launch_mult<false, false>(m, sh, ln, nslices, sliceptr, cols, vals, diag, xi, yi, yo, st);
-  if (p) ms_unpermute_kernel<<<(m + 255) / 256, 256, 0, st>>>(m, img->iperm, work + m, yin, y);
+  if (d && l) launch_mult<true, true>(m, sh, ln, nslices, sliceptr, cols, vals, diag, xi, yi, ys, yo, st);
+  else if (d) launch_mult<true, false>(m, sh, ln, nslices, sliceptr, cols, vals, diag, xi, yi, ys, yo, st);
+  else if (l) launch_mult<false, true>(m, sh, ln, nslices, sliceptr, cols, vals, diag, xi, yi, ys, yo, st);
+  else launch_mult<false, false>(m, sh, ln, nslices, sliceptr, cols, vals, diag, xi, yi, ys, yo, st);
+  if (p) ms_unpermute_kernel<<<(m + 255) / 256, 256, 0, st>>>(m, img->iperm, work + m, yin, ys, y);
   return (int)cudaGetLastError();
 }
 
 extern "C" int MSCUDAUnpermute(int m, const int *iperm, const double *yp, const double *yin, double *y, void *stream)
 {
   if (m <= 0) return (int)cudaSuccess;
-  ms_unpermute_kernel<<<(m + 255) / 256, 256, 0, (cudaStream_t)stream>>>(m, iperm, yp, yin, y);
+  ms_unpermute_kernel<<<(m + 255) / 256, 256, 0, (cudaStream_t)stream>>>(m, iperm, yp, yin, 1.0, y);
   return (int)cudaGetLastError();
 }
 

@@ -97,18 +97,23 @@ extern "C" int MSCUDABucketScatter(int m, const int *px, const double *x, double
 }
 
 /* yin may be y (element by element): neither is __restrict__ */
-__global__ void ms_pb_gather_kernel(int m, const int *__restrict__ qy, const double *__restrict__ yout, const double *yin, double *y)
+__global__ void ms_pb_gather_kernel(int m, const int *__restrict__ qy, const double *__restrict__ yout, const double *yin, double ys, double *y)
 {
   const int j = blockIdx.x * blockDim.x + threadIdx.x;
   if (j < m) {
     const double v = yout[__ldg(qy + j)];
-    y[j]           = yin ? yin[j] + v : v;
+    y[j]           = yin ? yin[j] + ys * v : v;
   }
+}
+
+extern "C" int MSCUDABucketGatherSigned(int m, const int *qy, const double *yout, const double *yin, double ys, double *y, void *stream)
+{
+  if (m <= 0) return (int)cudaSuccess;
+  ms_pb_gather_kernel<<<(m + 255) / 256, 256, 0, (cudaStream_t)stream>>>(m, qy, yout, yin, ys, y);
+  return (int)cudaGetLastError();
 }
 
 extern "C" int MSCUDABucketGather(int m, const int *qy, const double *yout, const double *yin, double *y, void *stream)
 {
-  if (m <= 0) return (int)cudaSuccess;
-  ms_pb_gather_kernel<<<(m + 255) / 256, 256, 0, (cudaStream_t)stream>>>(m, qy, yout, yin, y);
-  return (int)cudaGetLastError();
+  return MSCUDABucketGatherSigned(m, qy, yout, yin, 1.0, y, stream);
 }

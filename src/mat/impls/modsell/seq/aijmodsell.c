@@ -1,6 +1,6 @@
 /*
    MATSEQAIJMODSELL: a MATSEQAIJ that keeps a modified Sliced ELLPACK image (host and device)
-   of itself and uses it for MatMult, MatMultAdd and MatGetDiagonal.
+   of itself and uses it for MatMult, MatMultAdd, MatResidual and MatGetDiagonal.
 
    Storage, preallocation, MatSetValues and assembly are SeqAIJ's (the parent operations are
    saved in Mat_SeqAIJModSELL.parent); the image is rebuilt when the nonzero state changes
@@ -138,8 +138,9 @@ static PetscErrorCode MatGetCurrentMemType_SeqAIJModSELL(Mat A, PetscMemType *m)
 }
 #endif
 
-/* y = w + A x (w NULL: y = A x). Device path when every vector lives on the device. */
-static PetscErrorCode MatMultAddKernel_SeqAIJModSELL(Mat A, Vec xx, Vec ww, Vec yy)
+/* y = w + ys A x (w NULL: y = A x; ys = 1, or -1 for the residual w - A x). Device path when every vector lives on the
+   device. */
+static PetscErrorCode MatMultAddKernel_SeqAIJModSELL(Mat A, Vec xx, Vec ww, PetscScalar ys, Vec yy)
 {
   MSImage            img;
   const PetscScalar *x, *w = NULL;
@@ -163,7 +164,7 @@ static PetscErrorCode MatMultAddKernel_SeqAIJModSELL(Mat A, Vec xx, Vec ww, Vec 
     dev = (PetscBool)(PetscMemTypeDevice(mx) && PetscMemTypeDevice(my) && PetscMemTypeDevice(mw));
     if (dev) {
       PetscCall(MatSeqAIJModSELLGetImage(A, PETSC_MEMTYPE_DEVICE, &img));
-      PetscCall(MSImageMultDevice(img, x, w, y));
+      PetscCall(MSImageMultSignedDevice(img, x, w, ys, y));
     }
     PetscCall(VecRestoreArrayReadAndMemType(xx, &x));
     if (ww && ww != yy) PetscCall(VecRestoreArrayReadAndMemType(ww, &w));
@@ -178,7 +179,7 @@ static PetscErrorCode MatMultAddKernel_SeqAIJModSELL(Mat A, Vec xx, Vec ww, Vec 
   if (ww && ww != yy) PetscCall(VecGetArrayRead(ww, &w));
   if (ww == yy) PetscCall(VecGetArray(yy, &y));
   else PetscCall(VecGetArrayWrite(yy, &y));
-  PetscCall(MSImageMultHost(img, x, ww ? (ww == yy ? y : w) : NULL, y));
+  PetscCall(MSImageMultSignedHost(img, x, ww ? (ww == yy ? y : w) : NULL, ys, y));
   PetscCall(VecRestoreArrayRead(xx, &x));
   if (ww && ww != yy) PetscCall(VecRestoreArrayRead(ww, &w));
   if (ww == yy) PetscCall(VecRestoreArray(yy, &y));
@@ -189,14 +190,24 @@ static PetscErrorCode MatMultAddKernel_SeqAIJModSELL(Mat A, Vec xx, Vec ww, Vec 
 static PetscErrorCode MatMult_SeqAIJModSELL(Mat A, Vec xx, Vec yy)
 {
   PetscFunctionBegin;
-  PetscCall(MatMultAddKernel_SeqAIJModSELL(A, xx, NULL, yy));
+  PetscCall(MatMultAddKernel_SeqAIJModSELL(A, xx, NULL, 1.0, yy));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode MatMultAdd_SeqAIJModSELL(Mat A, Vec xx, Vec ww, Vec yy)
 {
   PetscFunctionBegin;
-  PetscCall(MatMultAddKernel_SeqAIJModSELL(A, xx, ww, yy));
+  PetscCall(MatMultAddKernel_SeqAIJModSELL(A, xx, ww, 1.0, yy));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* r = b - A x in one pass over r (PCMG's residual on every level; the default is MatMult() and then VecAYPX(), which
+   reads and writes r once more): the product's sum of each row subtracted from b, the same bits as the default. r may
+   be b. */
+static PetscErrorCode MatResidual_SeqAIJModSELL(Mat A, Vec b, Vec x, Vec r)
+{
+  PetscFunctionBegin;
+  PetscCall(MatMultAddKernel_SeqAIJModSELL(A, x, b, -1.0, r));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -379,6 +390,7 @@ PetscErrorCode MatSeqAIJModSELLUncompose_Private(Mat B)
 #define MS_SEQ_OWN_OPS(X) \
   X(mult, MatMult_SeqAIJModSELL) \
   X(multadd, MatMultAdd_SeqAIJModSELL) \
+  X(residual, MatResidual_SeqAIJModSELL) \
   X(getdiagonal, MatGetDiagonal_SeqAIJModSELL) \
   X(diagonalscale, MatDiagonalScale_SeqAIJModSELL) \
   X(assemblyend, MatAssemblyEnd_SeqAIJModSELL) \
@@ -659,7 +671,8 @@ PetscErrorCode MatConvert_SeqAIJ_SeqAIJModSELL(Mat A, MatType type, MatReuse reu
 /*MC
    MATSEQAIJMODSELL - MATMODSELL = "modsell" (on one process) - a `MATSEQAIJ` matrix that also keeps
    itself in the modified Sliced ELLPACK format of paper 000 (Wikberg 2024, section 3.2) and uses it,
-   on the GPU when the vectors are there, for `MatMult()`, `MatMultAdd()` and `MatGetDiagonal()`.
+   on the GPU when the vectors are there, for `MatMult()`, `MatMultAdd()`, `MatResidual()` (one pass: the row sums
+   subtracted from b, the same values as `MatMult()` followed by `VecAYPX()`) and `MatGetDiagonal()`.
 
    Rows are grouped in slices of `-mat_modsell_slice_height` rows, one CUDA thread block per slice and one
    thread per row; the diagonal is stored in its own array; a column inside the slice's own rows is stored
