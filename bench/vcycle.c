@@ -7,6 +7,9 @@ part is slower, the part says which (issue 13: the FVM problem's time per iterat
   -types <aijcusparse,modsell> : the two types (aij,modsell without CUDA)\n\
   -reps <20>, -samples <7> : operations per timed loop, loops per type (the median is reported)\n\
   -rounds <4>  : timed solves per type, the types alternated (each type solved once untimed before)\n\
+  -setup_rounds <1> : setups per type, the types alternated (A B, B A, ...; each destroys the type's previous\n\
+                 hierarchy first); the solves and parts use the last ones; the mean setup leaves out the first round\n\
+                 (the libraries' first use) when there are several\n\
   -clear_products <1> : MatProductClear() on the coarse operators after the setup (the products' reuse data, which\n\
                  the solve does not use: two 10.4 M-row hierarchies with it did not fit an 80 GB GPU)\n\
   -timings <1> : 0 prints no times (tests)\n\
@@ -81,16 +84,6 @@ static PetscErrorCode SideSetUp(Problem *p, const char *type, PetscInt seed, Pet
 
   PetscFunctionBegin;
   PetscCall(PetscStrncpy(s->type, type, sizeof(s->type)));
-  {
-    char name[128];
-
-    PetscCall(PetscSNPrintf(name, sizeof(name), "%s setup", type));
-    PetscCall(PetscLogStageRegister(name, &s->stage[0]));
-    PetscCall(PetscSNPrintf(name, sizeof(name), "%s first solve", type));
-    PetscCall(PetscLogStageRegister(name, &s->stage[1]));
-    PetscCall(PetscSNPrintf(name, sizeof(name), "%s later solves", type));
-    PetscCall(PetscLogStageRegister(name, &s->stage[2]));
-  }
   PetscCall(PetscLogStagePush(s->stage[0]));
   PetscCall(DeviceMemUsed(&mem[0]));
   PetscCall(ProblemCreateMat(p, NULL, type, &s->A));
@@ -144,6 +137,7 @@ static PetscErrorCode SideDestroy(Side *s)
   PetscCall(VecDestroy(&s->x));
   PetscCall(VecDestroy(&s->b));
   PetscCall(MatDestroy(&s->A));
+  s->nlev = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -267,9 +261,9 @@ int main(int argc, char **argv)
   Side      side[2];
   char      tlist[256] = "aij,modsell", **types = NULL;
   int       ntypes;
-  PetscInt  reps = 20, samples = 7, rounds = 4;
+  PetscInt  reps = 20, samples = 7, rounds = 4, srounds = 1;
   PetscBool timings = PETSC_TRUE, clear = PETSC_TRUE, sameits, samelev = PETSC_TRUE;
-  double    tsetup[2], mem[2][2];
+  double    tsetup[2] = {0, 0}, ts[2][64], mem[2][2];
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
@@ -284,6 +278,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsInt("-reps", "Operations per timed loop", "", reps, &reps, NULL));
   PetscCall(PetscOptionsRangeInt("-samples", "Timed loops per type (median)", "", samples, &samples, NULL, 1, 64));
   PetscCall(PetscOptionsRangeInt("-rounds", "Timed solves per type", "", rounds, &rounds, NULL, 1, 64));
+  PetscCall(PetscOptionsRangeInt("-setup_rounds", "Setups per type, the types alternated", "", srounds, &srounds, NULL, 1, 64));
   PetscCall(PetscOptionsBool("-clear_products", "MatProductClear() on the coarse operators after the setup", "", clear, &clear, NULL));
   PetscCall(PetscOptionsBool("-timings", "Print times", "", timings, &timings, NULL));
   PetscOptionsEnd();
@@ -295,9 +290,28 @@ int main(int argc, char **argv)
   PetscCall(ProblemSetFromOptions(&p));
   PetscCall(ProblemGenerate(&p));
   for (PetscInt k = 0; k < 2; k++) {
-    PetscCall(SideSetUp(&p, types[k], 7, clear, &side[k], &tsetup[k], mem[k]));
-    if (timings) PetscCall(PetscPrintf(comm, "# set up on %s: %.3f s\n", types[k], tsetup[k]));
+    char name[128];
+
+    PetscCall(PetscSNPrintf(name, sizeof(name), "%s setup", types[k]));
+    PetscCall(PetscLogStageRegister(name, &side[k].stage[0]));
+    PetscCall(PetscSNPrintf(name, sizeof(name), "%s first solve", types[k]));
+    PetscCall(PetscLogStageRegister(name, &side[k].stage[1]));
+    PetscCall(PetscSNPrintf(name, sizeof(name), "%s later solves", types[k]));
+    PetscCall(PetscLogStageRegister(name, &side[k].stage[2]));
   }
+  for (PetscInt r = 0; r < srounds; r++)
+    for (PetscInt q = 0; q < 2; q++) {
+      const PetscInt k = (r % 2) ? 1 - q : q;
+
+      if (side[k].nlev) PetscCall(SideDestroy(&side[k]));
+      PetscCall(SideSetUp(&p, types[k], 7, clear, &side[k], &ts[k][r], mem[k]));
+      if (timings) PetscCall(PetscPrintf(comm, "# setup round %" PetscInt_FMT " on %s: %.3f s\n", r, types[k], ts[k][r]));
+    }
+  for (PetscInt k = 0; k < 2; k++) { /* the mean, without the first round when there are several */
+    for (PetscInt r = srounds > 1 ? 1 : 0; r < srounds; r++) tsetup[k] += ts[k][r];
+    tsetup[k] /= (srounds > 1 ? srounds - 1 : 1);
+  }
+  if (timings && srounds > 1) PetscCall(PetscPrintf(comm, "setup (mean of rounds 1-%" PetscInt_FMT "): %s %.3f s, %s %.3f s, ratio %.3f\n", srounds - 1, types[0], tsetup[0], types[1], tsetup[1], tsetup[1] > 0 ? tsetup[0] / tsetup[1] : 0.0));
   PetscCheck(side[0].nlev == side[1].nlev, comm, PETSC_ERR_PLIB, "The two hierarchies have %" PetscInt_FMT " and %" PetscInt_FMT " levels", side[0].nlev, side[1].nlev);
 
   /* the hierarchies: the same sizes expected (the aggregation does not depend on the type) */
