@@ -15,6 +15,10 @@
 #          numbering (as in the issue) and randomly numbered: CG + GAMG, setup (assembly, KSPSetUp, first product)
 #          and solve from fvmpoisson's table (warm-up round, fastest of FVM_REPEAT, default 2; FVM_NUMBERINGS
 #          picks the numberings, default "structured:0 random:1")
+#   vcycle the same FVM problem through bench/vcycle: CG + GAMG set up on both types in one process (VCYCLE_SETUP_ROUNDS,
+#          default 3, setups per type alternated; the mean leaves out the first round), both hierarchies kept, 4 solves
+#          per type alternated after an untimed first one (time per iteration: their median), every part of the
+#          V-cycle timed with the types alternated, each hierarchy's device memory; FVM_NUMBERINGS as for fvm
 #   ex19   PETSc's snes ex19 (driven cavity, 4 fields) at EX19_N^2 (default 300), first Newton step, GMRES(30) to
 #          1e-8 with point-block Jacobi: iterations, PCSetUp, KSPSolve, per iteration
 #   table  ex45 at TABLE_N^3 (default 128): every preconditioner of the issue, iterations and KSPSetUp / KSPSolve
@@ -25,7 +29,7 @@
 # (bench/gpu-run.sh's build stage); ex19 is compiled here from PETSc's installed examples. Writes OUTDIR/composition.log
 # (the summary) and OUTDIR/logs.txt (every run's -log_view summary lines).
 set -uo pipefail
-out=${1:?usage: bench/composition.sh OUTDIR [ex45 ex45it fvm ex19 table]}
+out=${1:?usage: bench/composition.sh OUTDIR [ex45 ex45it fvm vcycle ex19 table]}
 shift
 steps=${*:-ex45 fvm ex19 table}
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -120,6 +124,16 @@ for step in $steps; do
       say "-- FVM tetrahedra (fvmpoisson -n ${FVM_N:-120} -cell tet), ${p%%:*} numbering, CG + GAMG"
       grep -E "configuration|gamg|device|rows" "$scratch/fvm-${p%%:*}.log" | grep -v "^#" | head -16 | tee -a "$log"
       { echo "### fvm ${p%%:*}"; grep -E "^(KSPSetUp|KSPSolve|PCSetUp|PCApply|MatMult|MatPtAP|MatProduct|CpuToGpu|GpuToCpu) " "$scratch/fvm-${p%%:*}.log"; } >> "$logs"
+    done ;;
+  vcycle)
+    vc=$B/bin/bench/vcycle
+    make -C "$top" BUILD="$B" "$vc" > "$out/build-vcycle.log" 2>&1 || { say "build of bench/vcycle failed"; continue; }
+    for p in ${FVM_NUMBERINGS:-structured:0 random:1}; do
+      f=$scratch/vcycle-${p%%:*}.log
+      say "-- FVM tetrahedra (bench/vcycle -problem fvm -n ${FVM_N:-120} -cell tet), ${p%%:*} numbering, CG + GAMG on both types in one process"
+      "$vc" -problem fvm -n ${FVM_N:-120} -cell tet -permute "${p##*:}" -setup_rounds ${VCYCLE_SETUP_ROUNDS:-3} > "$f" 2>&1
+      grep -E "^(setup|per iteration|first solve|levels agree|iterations agree)|device memory|^(mult|residual|smooth|pcapply) " "$f" | awk '!/^(mult|residual|smooth) / || $2 == top' top="$(awk '/^pcapply / {print $2; exit}' "$f")" | tee -a "$log"
+      { echo "### vcycle ${p%%:*}"; cat "$f"; } >> "$logs"
     done ;;
   ex19)
     n=${EX19_N:-300}
