@@ -1,6 +1,7 @@
 /*
-   gamgbench.h - what bench/gamglevels.c and bench/gamgab.c share: the problem suite, the device synchronization
-   around timed regions, and the solver (CG + GAMG to rtol 1e-8, then the options database)
+   gamgbench.h - what bench/gamglevels.c, bench/gamgab.c and bench/vcycle.c share: the problem suite, the device
+   synchronization around timed regions, the order of samples for their median, and the solver (CG + GAMG to rtol
+   1e-8, then the options database)
 */
 #pragma once
 #include <petscksp.h>
@@ -13,6 +14,13 @@
 #pragma GCC diagnostic ignored "-Wunused-function"
 #include "../examples/problems/problems.h"
 #pragma GCC diagnostic pop
+
+/* qsort() order of doubles (medians of timed samples) */
+static inline int GBCmpDouble(const void *a, const void *b)
+{
+  const double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : (x > y ? 1 : 0);
+}
 
 /* the device's queued work done, then every process here */
 static PetscErrorCode GBSync(MPI_Comm comm)

@@ -18,12 +18,6 @@ Every other option (-ksp_type, -pc_gamg_*, -mg_levels_*) applies to the solver (
 
 #include "gamgbench.h"
 
-static int CmpDouble(const void *a, const void *b)
-{
-  const double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : (x > y ? 1 : 0);
-}
-
 /* median over samples of the time of one MatMult (reps products per sample) */
 static PetscErrorCode TimeMult(Mat A, Vec x, Vec y, PetscInt reps, PetscInt samples, double *t)
 {
@@ -43,7 +37,7 @@ static PetscErrorCode TimeMult(Mat A, Vec x, Vec y, PetscInt reps, PetscInt samp
     PetscCall(PetscTime(&t1));
     s[k] = (t1 - t0) / (double)reps;
   }
-  qsort(s, (size_t)samples, sizeof(double), CmpDouble);
+  qsort(s, (size_t)samples, sizeof(double), GBCmpDouble);
   *t = s[samples / 2];
   PetscFunctionReturn(PETSC_SUCCESS);
 }

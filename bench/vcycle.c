@@ -47,12 +47,6 @@ typedef enum {
 } Part;
 static const char *const PartNames[] = {"mult", "smooth", "residual", "restrict", "interp", "coarse", "pcapply"};
 
-static int CmpDouble(const void *a, const void *b)
-{
-  const double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : (x > y ? 1 : 0);
-}
-
 /* device memory in use (bytes; 0 without CUDA): the stream-ordered pool trimmed first (PETSc sets its release
    threshold to the maximum, so that memory freed by cudaFreeAsync() stays reserved and would count) */
 static PetscErrorCode DeviceMemUsed(double *used)
@@ -222,7 +216,7 @@ static PetscErrorCode TimePart(Side side[2], Part part, PetscInt l, PetscInt rep
     }
   }
   for (PetscInt k = 0; k < 2; k++) {
-    qsort(s[k], (size_t)samples, sizeof(double), CmpDouble);
+    qsort(s[k], (size_t)samples, sizeof(double), GBCmpDouble);
     t[k] = s[k][samples / 2];
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -354,7 +348,7 @@ int main(int argc, char **argv)
     for (PetscInt k = 0; k < 2; k++) {
       PetscCall(PetscPrintf(comm, "# solves %s (%" PetscInt_FMT " iterations):", types[k], side[k].its));
       for (PetscInt r = 0; r < rounds; r++) PetscCall(PetscPrintf(comm, " %.4f", side[k].tsolve[r]));
-      qsort(side[k].tsolve, (size_t)rounds, sizeof(double), CmpDouble);
+      qsort(side[k].tsolve, (size_t)rounds, sizeof(double), GBCmpDouble);
       m[k] = side[k].tsolve[rounds / 2] / PetscMax(side[k].its, 1);
       PetscCall(PetscPrintf(comm, " s; median per iteration %.3f ms\n", 1e3 * m[k]));
     }
