@@ -34,8 +34,8 @@ typedef struct {
 
 /* y[perm[r]] = (yin ? yin[perm[r]] : 0) + diag[r]*x[perm[r]] + sum_k vals[slot]*x(cols[slot]) over the slices of
    the image (see modsellimpl.h for the encoding); diag, perm, yin may be NULL; img->negate (with yin): the row's sum
-   subtracted from yin instead (the residual yin - A x, the same bits as the product followed by yin - y). img->local_cols != 0: negative codes
-   read the slice's x window from shared memory. A permuted image (perm, perm_cols; img->iperm required):
+   subtracted from yin instead (the residual yin - A x, the same bits as the product followed by yin - y).
+   img->local_cols != 0: negative codes read the slice's x window from shared memory. A permuted image (perm, perm_cols; img->iperm required):
      pb NULL (or pb->chunk == 0): x is first gathered into work (the image numbering), which the product reads; the
        product goes to work + m and comes back by a gather through img->iperm;
      pb: the bucketed product above, inter = work (K > 1), yout = work + m.
