@@ -617,6 +617,30 @@ static PetscErrorCode MatComposeAll_MPIAIJModSELL(Mat B, PetscBool set)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The operations MATMPIAIJMODSELL puts in place of MPIAIJ's (saved in ->parent at its creation): one list, which
+   MatCreate_MPIAIJModSELL() installs and MatMPIAIJModSELLStrip() restores */
+#if defined(PETSC_HAVE_CUDA)
+  #define MS_MPI_OWN_OPS_CUDA(X) \
+    X(mult, MatMult_MPIAIJModSELL) \
+    X(multadd, MatMultAdd_MPIAIJModSELL) \
+    X(multtranspose, MatMultTranspose_MPIAIJModSELL) \
+    X(multtransposeadd, MatMultTransposeAdd_MPIAIJModSELL) \
+    X(productsetfromoptions, MatProductSetFromOptions_MPIAIJModSELL) \
+    X(getblockdiagonal, MatGetBlockDiagonal_MPIAIJModSELL) \
+    X(getvblockdiagonal, MatGetBlockDiagonal_MPIAIJModSELL)
+#else
+  #define MS_MPI_OWN_OPS_CUDA(X)
+#endif
+#define MS_MPI_OWN_OPS(X) \
+  X(assemblyend, MatAssemblyEnd_MPIAIJModSELL) \
+  X(destroy, MatDestroy_MPIAIJModSELL) \
+  X(duplicate, MatDuplicate_MPIAIJModSELL) \
+  X(view, MatView_MPIAIJModSELL) \
+  X(setfromoptions, MatSetFromOptions_MPIAIJModSELL) \
+  X(axpy, MatAXPY_MPIAIJModSELL) \
+  X(transpose, MatTranspose_MPIAIJModSELL) \
+  MS_MPI_OWN_OPS_CUDA(X)
+
 static PetscErrorCode MatMPIAIJModSELLStrip(Mat B, PetscBool blocks)
 {
   Mat_MPIAIJModSELL *mm = (Mat_MPIAIJModSELL *)B->spptr;
@@ -626,14 +650,10 @@ static PetscErrorCode MatMPIAIJModSELLStrip(Mat B, PetscBool blocks)
 #if defined(PETSC_HAVE_CUDA)
   PetscCall(MatMPIAIJModSELLDestroyCUSPARSE_Private(B));
   PetscCall(MatMPIAIJModSELLHaloDestroy(&mm->halo));
-  B->ops->mult                  = mm->parent.mult;
-  B->ops->multadd               = mm->parent.multadd;
-  B->ops->multtranspose         = mm->parent.multtranspose;
-  B->ops->multtransposeadd      = mm->parent.multtransposeadd;
-  B->ops->productsetfromoptions = mm->parent.productsetfromoptions;
-  B->ops->getblockdiagonal      = mm->parent.getblockdiagonal;
-  B->ops->getvblockdiagonal     = mm->parent.getvblockdiagonal;
 #endif
+#define MS_RESTORE_OP(op, fn) B->ops->op = mm->parent.op;
+  MS_MPI_OWN_OPS(MS_RESTORE_OP) /* MPIAIJ's operations back */
+#undef MS_RESTORE_OP
   if (blocks && B->preallocated) {
     Mat Ad, Ao;
 
@@ -641,13 +661,6 @@ static PetscErrorCode MatMPIAIJModSELLStrip(Mat B, PetscBool blocks)
     if (Ad) PetscCall(MatConvert_SeqAIJModSELL_SeqAIJ(Ad, MATSEQAIJ, MAT_INPLACE_MATRIX, &Ad));
     if (Ao) PetscCall(MatConvert_SeqAIJModSELL_SeqAIJ(Ao, MATSEQAIJ, MAT_INPLACE_MATRIX, &Ao));
   }
-  B->ops->assemblyend    = mm->parent.assemblyend;
-  B->ops->destroy        = mm->parent.destroy;
-  B->ops->duplicate      = mm->parent.duplicate;
-  B->ops->view           = mm->parent.view;
-  B->ops->setfromoptions = mm->parent.setfromoptions;
-  B->ops->axpy           = mm->parent.axpy;
-  B->ops->transpose      = mm->parent.transpose;
   /* when destroying, restore nothing: composing a function on the emptied list of MatHeaderMerge() leaks it */
   if (!blocks) mm->prealloc = NULL;
   PetscCall(MatComposeAll_MPIAIJModSELL(B, PETSC_FALSE));
@@ -776,23 +789,10 @@ PetscErrorCode MatCreate_MPIAIJModSELL(Mat A)
   PetscCall(PetscMemcpy(&mm->parent, A->ops, sizeof(struct _MatOps)));
   PetscCall(PetscObjectQueryFunction((PetscObject)A, "MatMPIAIJSetPreallocation_C", &mm->prealloc));
   PetscCheck(mm->prealloc, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MATMPIAIJ has no MatMPIAIJSetPreallocation_C");
-  A->spptr               = mm;
-  A->ops->assemblyend    = MatAssemblyEnd_MPIAIJModSELL;
-  A->ops->destroy        = MatDestroy_MPIAIJModSELL;
-  A->ops->duplicate      = MatDuplicate_MPIAIJModSELL;
-  A->ops->view           = MatView_MPIAIJModSELL;
-  A->ops->setfromoptions = MatSetFromOptions_MPIAIJModSELL;
-  A->ops->axpy           = MatAXPY_MPIAIJModSELL;
-  A->ops->transpose      = MatTranspose_MPIAIJModSELL;
-#if defined(PETSC_HAVE_CUDA)
-  A->ops->mult                  = MatMult_MPIAIJModSELL;
-  A->ops->multadd               = MatMultAdd_MPIAIJModSELL;
-  A->ops->multtranspose         = MatMultTranspose_MPIAIJModSELL;
-  A->ops->multtransposeadd      = MatMultTransposeAdd_MPIAIJModSELL;
-  A->ops->productsetfromoptions = MatProductSetFromOptions_MPIAIJModSELL;
-  A->ops->getblockdiagonal      = MatGetBlockDiagonal_MPIAIJModSELL;
-  A->ops->getvblockdiagonal     = MatGetBlockDiagonal_MPIAIJModSELL;
-#endif
+  A->spptr = mm;
+#define MS_SET_OP(op, fn) A->ops->op = fn;
+  MS_MPI_OWN_OPS(MS_SET_OP)
+#undef MS_SET_OP
   PetscCall(MatComposeAll_MPIAIJModSELL(A, PETSC_TRUE));
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatConvert_mpiaijmodsell_mpiaij_C", MatConvert_MPIAIJModSELL_MPIAIJ));
   PetscCall(MatModSELLSetType_Private(A, MATMPIAIJMODSELL));
