@@ -12,6 +12,8 @@ part is slower, the part says which (issue 13: the FVM problem's time per iterat
                  (the libraries' first use) when there are several\n\
   -clear_products <1> : MatProductClear() on the coarse operators after the setup (the products' reuse data, which\n\
                  the solve does not use: two 10.4 M-row hierarchies with it did not fit an 80 GB GPU)\n\
+  -setup_parts <0> : with each setup's time, its GAMG phases from the event log (graph, coarsening, tentative\n\
+                 prolongator, its smoothing, Galerkin products, the rest); turns the event log on\n\
   -timings <1> : 0 prints no times (tests)\n\
 Every other option (-ksp_*, -pc_gamg_*, -mg_levels_*) applies to both solvers (CG + GAMG to rtol 1e-8 unless given).\n";
 
@@ -70,11 +72,35 @@ static PetscErrorCode DeviceMemUsed(double *used)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode SideSetUp(Problem *p, const char *type, PetscInt seed, PetscBool clear, Side *s, double *tsetup, double mem[2])
+/* GAMG's setup phases (-setup_parts): their events, and each one's time in a stage so far (summed over processes' max) */
+static const char *const VCPartNames[]  = {" PCGAMGCreateG", " GAMG Coarsen", " PCGAMGProl", " PCGAMGOptProl", " PCGAMGCreateL", "PCSetUp_GAMG+"};
+static const char *const VCPartLabels[] = {"graph", "coarsen", "prolongator", "smoothing", "Galerkin", "other"};
+#define VC_NPARTS 6
+
+static PetscErrorCode SetupPartTimes(MPI_Comm comm, PetscLogStage stage, double t[VC_NPARTS])
+{
+  double loc[VC_NPARTS];
+
+  PetscFunctionBegin;
+  PetscCall(PCGAMGInitializePackage());
+  for (PetscInt i = 0; i < VC_NPARTS; i++) {
+    PetscLogEvent      ev;
+    PetscEventPerfInfo info;
+
+    PetscCall(PetscLogEventGetId(VCPartNames[i], &ev));
+    PetscCall(PetscLogEventGetPerfInfo(stage, ev, &info));
+    loc[i] = info.time;
+  }
+  PetscCallMPI(MPIU_Allreduce(loc, t, VC_NPARTS, MPI_DOUBLE, MPI_MAX, comm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SideSetUp(Problem *p, const char *type, PetscInt seed, PetscBool clear, Side *s, double *tsetup, double mem[2], double parts[VC_NPARTS])
 {
   MPI_Comm       comm = p->comm;
   PetscLogDouble t0, t1;
   PetscBool      flg;
+  double         pa[VC_NPARTS], pb[VC_NPARTS];
 
   PetscFunctionBegin;
   PetscCall(PetscStrncpy(s->type, type, sizeof(s->type)));
@@ -86,12 +112,18 @@ static PetscErrorCode SideSetUp(Problem *p, const char *type, PetscInt seed, Pet
   PetscCall(VecSet(s->x, 0.0));
   PetscCall(GBCreateSolver(s->A, &s->ksp));
   PetscCall(KSPGetPC(s->ksp, &s->pc));
+  if (parts) PetscCall(SetupPartTimes(comm, s->stage[0], pa));
   PetscCall(GBSync(comm));
   PetscCall(PetscTime(&t0));
   PetscCall(KSPSetUp(s->ksp));
   PetscCall(GBSync(comm));
   PetscCall(PetscTime(&t1));
   *tsetup = t1 - t0;
+  if (parts) { /* the phases' times in this setup; "other": the whole GAMG setup event less the phases */
+    PetscCall(SetupPartTimes(comm, s->stage[0], pb));
+    for (PetscInt i = 0; i < VC_NPARTS; i++) parts[i] = pb[i] - pa[i];
+    for (PetscInt i = 0; i < VC_NPARTS - 1; i++) parts[VC_NPARTS - 1] -= parts[i];
+  }
   PetscCall(PetscObjectTypeCompareAny((PetscObject)s->pc, &flg, PCMG, PCGAMG, ""));
   PetscCheck(flg, comm, PETSC_ERR_USER_INPUT, "-pc_type must be gamg or mg (a multigrid hierarchy)");
   PetscCall(PCMGGetLevels(s->pc, &s->nlev));
@@ -256,7 +288,7 @@ int main(int argc, char **argv)
   char      tlist[256] = "aij,modsell", **types = NULL;
   int       ntypes;
   PetscInt  reps = 20, samples = 7, rounds = 4, srounds = 1;
-  PetscBool timings = PETSC_TRUE, clear = PETSC_TRUE, sameits, samelev = PETSC_TRUE;
+  PetscBool timings = PETSC_TRUE, clear = PETSC_TRUE, sameits, samelev = PETSC_TRUE, sparts = PETSC_FALSE;
   double    tsetup[2] = {0, 0}, ts[2][64], mem[2][2];
 
   PetscFunctionBeginUser;
@@ -275,7 +307,9 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsRangeInt("-setup_rounds", "Setups per type, the types alternated", "", srounds, &srounds, NULL, 1, 64));
   PetscCall(PetscOptionsBool("-clear_products", "MatProductClear() on the coarse operators after the setup", "", clear, &clear, NULL));
   PetscCall(PetscOptionsBool("-timings", "Print times", "", timings, &timings, NULL));
+  PetscCall(PetscOptionsBool("-setup_parts", "Each setup's GAMG phases from the event log (turns it on)", "", sparts, &sparts, NULL));
   PetscOptionsEnd();
+  if (sparts) PetscCall(PetscLogDefaultBegin());
   PetscCall(PetscStrToArray(tlist, ',', &ntypes, &types));
   PetscCheck(ntypes == 2, comm, PETSC_ERR_USER_INPUT, "-types takes two matrix types, e.g. -types aijcusparse,modsell");
   PetscCheck(reps >= 1, comm, PETSC_ERR_USER_INPUT, "-reps must be at least 1");
@@ -298,8 +332,21 @@ int main(int argc, char **argv)
       const PetscInt k = (r % 2) ? 1 - q : q;
 
       if (side[k].nlev) PetscCall(SideDestroy(&side[k]));
-      PetscCall(SideSetUp(&p, types[k], 7, clear, &side[k], &ts[k][r], mem[k]));
+      double parts[VC_NPARTS];
+
+      PetscCall(SideSetUp(&p, types[k], 7, clear, &side[k], &ts[k][r], mem[k], sparts ? parts : NULL));
       if (timings) PetscCall(PetscPrintf(comm, "# setup round %" PetscInt_FMT " on %s: %.3f s\n", r, types[k], ts[k][r]));
+      if (timings && sparts) {
+        char line[512] = "";
+
+        for (PetscInt i = 0; i < VC_NPARTS; i++) {
+          size_t len;
+
+          PetscCall(PetscStrlen(line, &len));
+          PetscCall(PetscSNPrintf(line + len, sizeof(line) - len, "%s%s %.3f", i ? ", " : "", VCPartLabels[i], parts[i]));
+        }
+        PetscCall(PetscPrintf(comm, "#   GAMG phases (s): %s\n", line));
+      }
     }
   for (PetscInt k = 0; k < 2; k++) { /* the mean, without the first round when there are several */
     for (PetscInt r = srounds > 1 ? 1 : 0; r < srounds; r++) tsetup[k] += ts[k][r];
@@ -385,6 +432,7 @@ int main(int argc, char **argv)
    test:
       suffix: fvm
       nsize: {{1 3}}
-      args: -problem fvm -n 8 -cell tet -timings 0 -rounds 1
+      args: -problem fvm -n 8 -cell tet -timings 0 -rounds 1 -setup_parts {{0 1}}
+      output_file: output/vcycle_fvm.out
 
 TEST*/

@@ -83,6 +83,14 @@ int MSCUDAUnpermute(int m, const int *iperm, const double *yp, const double *yin
 /* iperm[perm[r]] = r */
 int MSCUDAInversePerm(int m, const int *perm, int *iperm, void *stream);
 
+/* PCGAMG's graph (cuda/graph.cu, seq/graph.c) from a device CSR of m x m (32-bit, nnz entries): |A| (absval) or A,
+   plus its transpose (symmetrize: an entry in both rows summed, in one copied), scaled symmetrically by the inverse
+   square roots of the absolute diagonal (scale), as SeqAIJ's MatCreateGraph() computes it (no filter). The result,
+   gi (m + 1), gj, ga (gnnz entries, sorted columns), is allocated on the stream and freed by MSCUDAGraphFree();
+   the work arrays are freed on return. Needs 2 nnz + m < 2^31 when symmetrize. */
+int MSCUDAGraphBuild(int m, int n, const int *ai, const int *aj, const double *aa, long long nnz, int absval, int symmetrize, int scale, int **gi, int **gj, double **ga, long long *gnnz, void *stream);
+int MSCUDAGraphFree(int *gi, int *gj, double *ga, void *stream);
+
 #ifdef __cplusplus
 }
 #endif

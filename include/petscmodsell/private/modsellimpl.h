@@ -28,7 +28,7 @@
   #error "petsc-modsell supports PETSc configured with real double-precision scalars only"
 #endif
 
-PETSC_EXTERN PetscLogEvent MATMODSELL_ImageBuild, MATMODSELL_ImageValues, MATMODSELL_Upload, MATMODSELL_View;
+PETSC_EXTERN PetscLogEvent MATMODSELL_ImageBuild, MATMODSELL_ImageValues, MATMODSELL_Upload, MATMODSELL_View, MATMODSELL_Graph;
 
 /* Default slice heights: of an image, and of the image a slice-based preconditioner (PCBJSMOOTH) uses as its blocks
    (larger blocks take fewer outer iterations at the same cost per iteration: docs/locality.md) */
@@ -205,6 +205,7 @@ typedef struct {
   PetscBool          permute_recode; /* developer (-mat_modsell_permute_recode): recoded column codes instead of the
                                         dependent load of the bucketed product */
   PetscInt           row_lanes;      /* threads per row of the GPU product (-mat_modsell_row_lanes; 0: automatic) */
+  PetscBool          graph_device;   /* MatCreateGraph() (PCGAMG's graph) on the GPU (-mat_modsell_graph_device) */
 } MatModSELLSettings;
 
 /* The cuSPARSE view of a MATSEQAIJMODSELL matrix (seq/cusparseview.c, PETSc with CUDA): a MATSEQAIJCUSPARSE matrix on
@@ -351,6 +352,8 @@ PETSC_INTERN PetscErrorCode MatMultTransposeAdd_SeqAIJModSELL(Mat, Vec, Vec, Vec
 PETSC_INTERN PetscErrorCode MSVecsAreCUDA(Vec, Vec, PetscBool *);
 PETSC_INTERN PetscErrorCode MSViewMultTransposeAdd(Mat, Vec, Vec, Vec);
 PETSC_INTERN PetscErrorCode MatGetBlockDiagonal_SeqAIJModSELL(Mat, Mat *);
+/* seq/graph.c: PCGAMG's graph on the GPU from the view's device CSR (SeqAIJ's graph, bit for bit) */
+PETSC_INTERN PetscErrorCode MatCreateGraph_SeqAIJModSELL(Mat, PetscBool, PetscBool, PetscReal, PetscInt, PetscInt[], Mat *);
 PETSC_INTERN PetscErrorCode MatProductSetFromOptions_SeqAIJModSELL(Mat);
 PETSC_INTERN PetscErrorCode MatAXPY_SeqAIJModSELL_OnCUSPARSE(Mat, PetscScalar, Mat, MatStructure);
 PETSC_INTERN PetscErrorCode MatGetFactor_SeqAIJModSELL_CUSPARSE(Mat, MatFactorType, Mat *);

@@ -63,6 +63,7 @@ PetscErrorCode PetscModSELLInitializePackage(void)
   PetscCall(PetscLogEventRegister("ModSELLValues", MAT_CLASSID, &MATMODSELL_ImageValues));
   PetscCall(PetscLogEventRegister("ModSELLUpload", MAT_CLASSID, &MATMODSELL_Upload));
   PetscCall(PetscLogEventRegister("ModSELLView", MAT_CLASSID, &MATMODSELL_View)); /* making a cuSPARSE view (its device CSR is uploaded at its first device use) */
+  PetscCall(PetscLogEventRegister("ModSELLGraph", MAT_CLASSID, &MATMODSELL_Graph)); /* PCGAMG's graph made on the GPU (MatCreateGraph()) */
   PetscCall(PetscLogEventRegister("ModSELLPartition", MAT_CLASSID, &MATMODSELL_Partition));
   PetscCall(PetscModSELLRegisterPCs_Private());
   {

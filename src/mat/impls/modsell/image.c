@@ -8,7 +8,7 @@
   #include <petscmodsell/private/modsellcuda.h>
 #endif
 
-PetscLogEvent MATMODSELL_ImageBuild = 0, MATMODSELL_ImageValues = 0, MATMODSELL_Upload = 0, MATMODSELL_View = 0;
+PetscLogEvent MATMODSELL_ImageBuild = 0, MATMODSELL_ImageValues = 0, MATMODSELL_Upload = 0, MATMODSELL_View = 0, MATMODSELL_Graph = 0;
 
 PetscErrorCode MSCheckSliceHeight(MPI_Comm comm, PetscInt sh)
 {

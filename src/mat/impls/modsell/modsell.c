@@ -92,6 +92,7 @@ PetscErrorCode MatModSELLSettingsSetDefaults_Private(MatModSELLSettings *s)
   s->permute_chunk  = MS_PERMUTE_CHUNK_DEFAULT;
   s->permute_recode = PETSC_FALSE;
   s->row_lanes      = 0;
+  s->graph_device   = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -580,6 +581,11 @@ PetscErrorCode MatModSELLReadOptions_Private(Mat A, PetscOptionItems PetscOption
     PetscInt lanes = s->row_lanes;
     PetscCall(PetscOptionsInt("-mat_modsell_row_lanes", "Threads summing one row in the GPU product: a power of two from 1 to 32 (0: from the mean row width, one thread per row up to 16 slots)", "MatModSELLSetRowLanes", lanes, &lanes, &flg));
     if (flg) PetscCall(MatModSELLSetRowLanes(A, lanes));
+  }
+  {
+    PetscBool gd = s->graph_device;
+    PetscCall(PetscOptionsBool("-mat_modsell_graph_device", "Make PCGAMG's graph (MatCreateGraph()) on the GPU from the cuSPARSE view's CSR, the same graph as SeqAIJ's host code (PETSc with CUDA; one process's matrix, block size 1)", "MATMODSELL", gd, &gd, &flg));
+    if (flg) s->graph_device = gd; /* read when the graph is made: nothing to apply */
   }
   PetscCall(PetscOptionsBool("-mat_modsell_eager_setup", "Build the GPU image at final assembly (when vectors are CUDA vectors) instead of at the first product", "MATMODSELL", eager, &eager, &flg));
   if (flg) PetscCall(MatModSELLSettingsSetEager_Private(A, s, eager));

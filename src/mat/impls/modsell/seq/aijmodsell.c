@@ -383,7 +383,8 @@ PetscErrorCode MatSeqAIJModSELLUncompose_Private(Mat B)
     X(multtransposeadd, MatMultTransposeAdd_SeqAIJModSELL) \
     X(productsetfromoptions, MatProductSetFromOptions_SeqAIJModSELL) \
     X(getblockdiagonal, MatGetBlockDiagonal_SeqAIJModSELL) \
-    X(getvblockdiagonal, MatGetBlockDiagonal_SeqAIJModSELL)
+    X(getvblockdiagonal, MatGetBlockDiagonal_SeqAIJModSELL) \
+    X(creategraph, MatCreateGraph_SeqAIJModSELL)
 #else
   #define MS_SEQ_OWN_OPS_CUDA(X)
 #endif
