@@ -182,6 +182,7 @@ PETSC_INTERN PetscErrorCode MSUploadGetChunk(PetscInt *);
 PETSC_INTERN PetscErrorCode MSDeviceSetAllocLimit(double);
 #if defined(PETSC_HAVE_CUDA)
 PETSC_INTERN PetscErrorCode MSCopyHostToDevice(void *, const void *, size_t, void *);
+PETSC_INTERN PetscErrorCode MSCopyDeviceToHost(void *, const void *, size_t, void *);
 /* cudaMalloc / cudaMallocAsync (stream: a cudaStream_t) whose failure is a PETSC_ERR_MEM error naming the bytes and
    what (e.g. "the values of the mod-SELL image"); *ptr is NULL after a failure */
 PETSC_INTERN PetscErrorCode MSDeviceMalloc(void **, size_t, const char *);

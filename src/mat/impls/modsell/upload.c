@@ -1,5 +1,6 @@
 /*
-   Host-to-device copies of large host arrays (the CSR of a host-assembled matrix) for the mod-SELL image.
+   Host-to-device copies of large host arrays (the CSR of a host-assembled matrix) for the mod-SELL image, and
+   device-to-host copies of large results kept on the host (MSCopyDeviceToHost(): PCGAMG's graph).
 
    A cudaMemcpy from pageable memory is staged by the CUDA driver through its own pinned buffers by one
    host thread, at the speed of one core's memcpy (5-8 GB/s measured on the H200 machines, against ~50 GB/s
@@ -82,6 +83,7 @@ typedef struct {
   const char     *src;
   size_t          bytes;
   cudaError_t     err;
+  PetscBool       d2h; /* device to host (MSCopyDeviceToHost()) */
 } MSUploadJob;
 
 static MSUploadWorker ms_workers[MS_UPLOAD_MAXTHREADS];
@@ -139,6 +141,28 @@ static void *MSUploadRun(void *arg)
 
   if ((err = cudaSetDevice(w->device))) goto done;
   if ((err = cudaStreamWaitEvent(w->stream, job->start, 0))) goto done;
+  if (job->d2h) { /* chunk k copied into buffer k % 2 while chunk k - 1 is copied out of the other one */
+    size_t prev = 0, pn = 0;
+    while (off < job->bytes) {
+      const size_t n = job->bytes - off < job->chunk ? job->bytes - off : job->chunk;
+      if ((err = cudaMemcpyAsync(w->buf[b], job->src + off, n, cudaMemcpyDeviceToHost, w->stream))) goto done;
+      if ((err = cudaEventRecord(w->done[b], w->stream))) goto done;
+      if (pn) {
+        if ((err = cudaEventSynchronize(w->done[b ^ 1]))) goto done;
+        memcpy((char *)job->dst + prev, w->buf[b ^ 1], pn);
+      }
+      prev = off;
+      pn   = n;
+      off += n;
+      b ^= 1;
+    }
+    if (pn) {
+      if ((err = cudaEventSynchronize(w->done[b ^ 1]))) goto done;
+      memcpy((char *)job->dst + prev, w->buf[b ^ 1], pn);
+    }
+    err = cudaSuccess;
+    goto done;
+  }
   while (off < job->bytes) {
     const size_t n = job->bytes - off < job->chunk ? job->bytes - off : job->chunk;
     if ((err = cudaEventSynchronize(w->done[b]))) goto done; /* the copy that last read this buffer is done */
@@ -154,7 +178,7 @@ done:
   return NULL;
 }
 
-PetscErrorCode MSCopyHostToDevice(void *dst, const void *src, size_t bytes, void *vstream)
+static PetscErrorCode MSCopyThreaded(void *dst, const void *src, size_t bytes, void *vstream, PetscBool d2h)
 {
   cudaStream_t stream = (cudaStream_t)vstream;
   PetscInt    nt = ms_upload_threads;
@@ -170,7 +194,8 @@ PetscErrorCode MSCopyHostToDevice(void *dst, const void *src, size_t bytes, void
   /* copies smaller than 4 chunks: one cudaMemcpyAsync; else at least a chunk per thread */
   if (nt > 1) nt = PetscMin(nt, (PetscInt)(bytes / ms_upload_chunk));
   if (nt <= 1 || bytes < 4 * ms_upload_chunk) {
-    PetscCallCUDA(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, stream));
+    PetscCallCUDA(cudaMemcpyAsync(dst, src, bytes, d2h ? cudaMemcpyDeviceToHost : cudaMemcpyHostToDevice, stream));
+    if (d2h) PetscCallCUDA(cudaStreamSynchronize(stream));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCallCUDA(cudaGetDevice(&device));
@@ -187,6 +212,7 @@ PetscErrorCode MSCopyHostToDevice(void *dst, const void *src, size_t bytes, void
     job[k].src   = (const char *)src + off;
     job[k].bytes = n;
     job[k].err   = cudaSuccess;
+    job[k].d2h   = d2h;
     off += n;
   }
   PetscCheck(off == bytes, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Upload ranges cover %zu of %zu bytes", off, bytes);
@@ -198,6 +224,23 @@ PetscErrorCode MSCopyHostToDevice(void *dst, const void *src, size_t bytes, void
     if (started[k]) PetscCheck(!pthread_join(th[k], NULL), PETSC_COMM_SELF, PETSC_ERR_SYS, "Cannot join an upload thread");
   PetscCallCUDA(cudaEventDestroy(start));
   for (PetscInt k = 0; k < nt; k++) PetscCallCUDA(job[k].err);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MSCopyHostToDevice(void *dst, const void *src, size_t bytes, void *vstream)
+{
+  PetscFunctionBegin;
+  PetscCall(MSCopyThreaded(dst, src, bytes, vstream, PETSC_FALSE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The other direction, for large results made on the device and kept on the host (PCGAMG's graph, seq/graph.c): the
+   workers copy chunks into their pinned buffers and out of them into dst, so that several cores write (and first
+   touch) the pageable destination. Synchronous: work queued on the stream before it is waited for. */
+PetscErrorCode MSCopyDeviceToHost(void *dst, const void *src, size_t bytes, void *vstream)
+{
+  PetscFunctionBegin;
+  PetscCall(MSCopyThreaded(dst, src, bytes, vstream, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
