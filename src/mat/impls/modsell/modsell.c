@@ -16,9 +16,11 @@
 .  -mat_modsell_kernel <modsell,sell>     - modified SELL or plain SELL SpMV kernel
 .  -mat_modsell_ordering <natural,rcm,bricks,partition> - row ordering inside the format (bricks: matrices of a `DMDA`)
 .  -mat_modsell_permute_chunk <1048576>   - rows per bucket of the permuted product on the GPU (0: separate gathers)
--  -mat_modsell_row_lanes <0>             - threads summing one row in the GPU product: 1, 2, 4, ..., 32, or 0 for the
+.  -mat_modsell_row_lanes <0>             - threads summing one row in the GPU product: 1, 2, 4, ..., 32, or 0 for the
                                              smallest power of two that leaves each at most 16 slots of the mean slice
                                              width (wide rows: more threads per row)
+-  -mat_modsell_graph_device <true>       - make `PCGAMG`'s graph (`MatCreateGraph()`) on the GPU, the same graph as
+                                             `MATSEQAIJ`'s host code (PETSc with CUDA, one process's matrix, block size 1)
 
    Level: beginner
 
