@@ -91,6 +91,7 @@ static PetscErrorCode MatCreateGraphDevice_SeqAIJModSELL(Mat A, PetscInt nnz, Pe
   PetscCall(MatSetBlockSizesFromMats(*G, A, A));
   if (symmetrize) PetscCall(MatSetOption(*G, MAT_SYMMETRIC, PETSC_TRUE));
   else PetscCall(MatPropagateSymmetryOptions(A, *G));
+  PetscCall(MatViewFromOptions(*G, NULL, "-mat_graph_view")); /* as SeqAIJ's */
   PetscCall(PetscInfo(A, "MATSEQAIJMODSELL: PCGAMG's graph made on the GPU (%" PetscInt_FMT " rows, %lld entries%s%s)\n", m, gnnz, transpose ? ", symmetrized" : "", scale ? ", scaled" : ""));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
