@@ -9,8 +9,9 @@
 #   ex45it the same operator through bench/ex45periter (ex45's own functions, set up once per process): KSPSetUp (the
 #          assembly and GAMG's setup, between device synchronizations; of it PCSetUp, GAMG's setup alone, from the
 #          event log, as ex45periter prints it) and one CG + GAMG iteration as
-#          (T_B - T_A) / (B - A) after a warm-up solve (EX45IT_ITS, default 2,5,20, -ksp_rtol 1e-30); EX45_ROUNDS
-#          rounds alternated as above; no separate warm-up run (the program warms up itself)
+#          (T_B - T_A) / (B - A) after a warm-up solve (EX45IT_ITS, default 2,5,20, -ksp_rtol 1e-30), the median of
+#          EX45IT_REPEAT pairs of solves (default 7: one pair's estimate moved by 8% between two runs on one machine,
+#          session 23); EX45_ROUNDS rounds alternated as above; no separate warm-up run (the program warms up itself)
 #   fvm    FVM Poisson, 10.4 M tetrahedra (fvmpoisson -n FVM_N -cell tet, default 120) in the generator's structured
 #          numbering (as in the issue) and randomly numbered: CG + GAMG, setup (assembly, KSPSetUp, first product)
 #          and solve from fvmpoisson's table (warm-up round, fastest of FVM_REPEAT, default 2; FVM_NUMBERINGS
@@ -102,7 +103,7 @@ for step in $steps; do
       declare -A su pi ps ss
       for mat in $order; do
         f=$scratch/ex45it-$r-$mat.log
-        "$pit" -da_grid_x $n -da_grid_y $n -da_grid_z $n -ksp_type cg -pc_type gamg -ksp_rtol 1e-30 -periter_its "${EX45IT_ITS:-2,5,20}" -dm_vec_type $vec -dm_mat_type $mat -dll_append "$lib" -log_view > "$f" 2>&1
+        "$pit" -da_grid_x $n -da_grid_y $n -da_grid_z $n -ksp_type cg -pc_type gamg -ksp_rtol 1e-30 -periter_its "${EX45IT_ITS:-2,5,20}" -periter_repeat "${EX45IT_REPEAT:-7}" -dm_vec_type $vec -dm_mat_type $mat -dll_append "$lib" -log_view > "$f" 2>&1
         { echo "### ex45it round $r $mat"; grep -E "^(setup|solve|per iteration)|^(KSPSetUp|KSPSolve|PCSetUp|PCApply|MatMult|PCGAMG[A-Za-z]*|ModSELL[A-Za-z]*|CpuToGpu|GpuToCpu) |rror" "$f"; } >> "$logs"
         su[$mat]=$(awk '/^setup \(KSPSetUp/ { print $(NF - 1) }' "$f")
         pi[$mat]=$(awk '/^per iteration: / && $3 != "not" { print $3 }' "$f")

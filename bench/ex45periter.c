@@ -16,6 +16,7 @@
 */
 static const char periter_help[] = "PETSc's ex45 (3D Laplacian on a DMDA) set up once and solved at several iteration counts.\n\
   -periter_its w,a,b: the warm-up solve's iterations, then A and B (default 20,100,600); one iteration: (T_B - T_A) / (B - A).\n\
+  -periter_repeat r: r pairs of timed solves (A, B, A, B, ...); one iteration: the median of their r estimates (default 1).\n\
   Every solve runs exactly its count (-ksp_rtol 1e-30 keeps it from converging); the KSP's other options as for ex45.\n";
 
 #define main ex45_tutorial_main
@@ -83,8 +84,8 @@ int main(int argc, char **argv)
 {
   KSP                ksp;
   DM                 da;
-  PetscInt           its[3] = {20, 100, 600}, nits = 3, done[3];
-  PetscLogDouble     t[3], tsetup;
+  PetscInt           its[3] = {20, 100, 600}, nits = 3, done[3], repeat = 1, exact = 1;
+  PetscLogDouble     t[3], tsetup, est[64];
   KSPConvergedReason reason[3];
   PetscBool          flg;
 
@@ -93,6 +94,7 @@ int main(int argc, char **argv)
   (void)help; /* ex45's own help string, replaced by this program's */
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "ex45 per iteration", NULL);
   PetscCall(PetscOptionsIntArray("-periter_its", "iterations of the warm-up solve and of the two timed solves", NULL, its, &nits, &flg));
+  PetscCall(PetscOptionsRangeInt("-periter_repeat", "pairs of timed solves (A, B); one iteration: the median of their estimates", NULL, repeat, &repeat, NULL, 1, 64));
   PetscOptionsEnd();
   PetscCheck(!flg || nits == 3, PETSC_COMM_WORLD, PETSC_ERR_ARG_SIZ, "-periter_its takes three counts (warm-up, A, B), not %" PetscInt_FMT, nits);
   PetscCheck(its[0] >= 1 && its[1] >= 1 && its[2] > its[1], PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-periter_its w,a,b needs w >= 1, a >= 1 and b > a (given %" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ")", its[0], its[1], its[2]);
@@ -114,14 +116,21 @@ int main(int argc, char **argv)
   PetscCall(Timed(ksp, -1, NULL, NULL, &tsetup));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "setup (KSPSetUp: ex45's assembly, the preconditioner's setup): %.6e s\n", tsetup));
   PetscCall(SetupParts(PETSC_COMM_WORLD, tsetup));
-  for (PetscInt s = 0; s < 3; s++) {
-    PetscCall(Timed(ksp, its[s], &done[s], &reason[s], &t[s]));
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "solve %" PetscInt_FMT " (%s): %" PetscInt_FMT " iterations (%s), KSPSolve %.6e s\n", s, s ? (s == 1 ? "A" : "B") : "warm-up", done[s], KSPConvergedReasons[reason[s]], t[s]));
+  for (PetscInt k = 0, s = 0; k < repeat; k++) { /* the warm-up, then the pairs; solves numbered 0, 1, 2, ... */
+    for (PetscInt q = k ? 1 : 0; q < 3; q++, s++) {
+      PetscCall(Timed(ksp, its[q], &done[q], &reason[q], &t[q]));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "solve %" PetscInt_FMT " (%s): %" PetscInt_FMT " iterations (%s), KSPSolve %.6e s\n", s, q ? (q == 1 ? "A" : "B") : "warm-up", done[q], KSPConvergedReasons[reason[q]], t[q]));
+    }
+    if (done[1] != its[1] || done[2] != its[2]) exact = 0;
+    est[k] = (t[2] - t[1]) / (double)(its[2] - its[1]);
   }
-  if (done[1] != its[1] || done[2] != its[2]) {
+  if (!exact) {
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "per iteration: not measured (the timed solves ran %" PetscInt_FMT " and %" PetscInt_FMT " iterations, not %" PetscInt_FMT " and %" PetscInt_FMT ": lower -ksp_rtol)\n", done[1], done[2], its[1], its[2]));
-  } else {
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "per iteration: %.4f ms ((T_B - T_A) / (B - A), A = %" PetscInt_FMT ", B = %" PetscInt_FMT ")\n", 1e3 * (t[2] - t[1]) / (double)(its[2] - its[1]), its[1], its[2]));
+  } else if (repeat == 1) {
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "per iteration: %.4f ms ((T_B - T_A) / (B - A), A = %" PetscInt_FMT ", B = %" PetscInt_FMT ")\n", 1e3 * est[0], its[1], its[2]));
+  } else { /* the median of the pairs' estimates (the mean of the middle two for an even count), and their range */
+    PetscCall(PetscSortReal(repeat, est));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "per iteration: %.4f ms (median of %" PetscInt_FMT " pairs' (T_B - T_A) / (B - A), A = %" PetscInt_FMT ", B = %" PetscInt_FMT "; range %.4f ms to %.4f ms)\n", 1e3 * 0.5 * (est[(repeat - 1) / 2] + est[repeat / 2]), repeat, its[1], its[2], 1e3 * est[0], 1e3 * est[repeat - 1]));
   }
   PetscCall(KSPDestroy(&ksp));
   PetscCall(PetscFinalize());
@@ -153,5 +162,9 @@ int main(int argc, char **argv)
          nsize: 2
          requires: cuda
          args: -dm_mat_type modsell -dm_vec_type cuda
+   test:
+      suffix: repeat
+      args: -da_grid_x 9 -da_grid_y 9 -da_grid_z 9 -ksp_type cg -pc_type jacobi -ksp_rtol 1e-30 -periter_its 2,3,6 -periter_repeat 3 -dm_mat_type modsell -dll_append ${PETSCMODSELL_LIB}
+      filter: sed -E -e "s/-?[0-9]+\.[0-9]+e[-+][0-9]+ s/T s/g" -e "s/-?[0-9]+\.[0-9]+ ms/T ms/g"
 
 TEST*/
