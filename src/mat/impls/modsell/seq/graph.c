@@ -13,7 +13,8 @@
 
    Taken when: block size 1, a square matrix, no filter (filter < 0: PCGAMG's default path, which filters afterwards
    itself when -pc_gamg_threshold >= 0), real double scalars and 32-bit indices, the matrix not bound to the CPU, its
-   default vectors CUDA vectors, and -mat_modsell_graph_device (default true). Otherwise SeqAIJ's code, unchanged.
+   default vectors CUDA vectors, and -mat_modsell_graph_device (default true). Otherwise SeqAIJ's code, unchanged; also
+   when the GPU lacks the memory for the work arrays (about 56 bytes per nonzero, freed at the end; -info says so).
    Absolute values are taken when scaling (SeqAIJ's: when scaling or filtering); without scaling and symmetrization
    SeqAIJ returns the matrix itself, this a copy with the same entries.
 */
@@ -40,7 +41,9 @@ static PetscErrorCode MSGraphArraysDestroy(PetscCtxRt ctx) /* ctx: the address o
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode MatCreateGraphDevice_SeqAIJModSELL(Mat A, PetscInt nnz, PetscBool symmetrize, PetscBool scale, Mat *G)
+/* *done false: the GPU had not the memory for the work arrays (about 56 bytes per nonzero): nothing made, the caller
+   takes the host code */
+static PetscErrorCode MatCreateGraphDevice_SeqAIJModSELL(Mat A, PetscInt nnz, PetscBool symmetrize, PetscBool scale, Mat *G, PetscBool *done)
 {
   const PetscInt    *di, *dj;
   const PetscScalar *da;
@@ -53,8 +56,10 @@ static PetscErrorCode MatCreateGraphDevice_SeqAIJModSELL(Mat A, PetscInt nnz, Pe
   PetscBool          symset, sym, transpose;
   cudaStream_t       stream;
   PetscOptions       o;
+  cudaError_t        err;
 
   PetscFunctionBegin;
+  *done = PETSC_FALSE;
   PetscCall(MatIsSymmetricKnown(A, &symset, &sym));
   transpose = (PetscBool)(symmetrize && !(symset && sym));
   PetscCall(MatSeqAIJModSELLGetCUSPARSE_Private(A, &V));
@@ -63,8 +68,17 @@ static PetscErrorCode MatCreateGraphDevice_SeqAIJModSELL(Mat A, PetscInt nnz, Pe
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   PetscCall(PetscLogEventBegin(MATMODSELL_Graph, A, 0, 0, 0));
   PetscCall(PetscLogGpuTimeBegin());
-  PetscCallCUDA((cudaError_t)MSCUDAGraphBuild((int)m, (int)A->cmap->n, (const int *)di, (const int *)dj, (const double *)da, (long long)nnz, (int)scale, (int)transpose, (int)scale, &gi, &gj, &ga, &gnnz, stream));
+  err = (cudaError_t)MSCUDAGraphBuild((int)m, (int)A->cmap->n, (const int *)di, (const int *)dj, (const double *)da, (long long)nnz, (int)scale, (int)transpose, (int)scale, &gi, &gj, &ga, &gnnz, stream);
   PetscCall(PetscLogGpuTimeEnd());
+  if (err == cudaErrorMemoryAllocation) { /* its arrays were freed: clear the error, the host code makes the graph */
+    (void)cudaGetLastError();
+    PetscCall(MatSeqAIJCUSPARSERestoreArrayRead(V, &da));
+    PetscCall(MatSeqAIJCUSPARSERestoreIJ(V, PETSC_FALSE, &di, &dj));
+    PetscCall(PetscLogEventEnd(MATMODSELL_Graph, A, 0, 0, 0));
+    PetscCall(PetscInfo(A, "MATSEQAIJMODSELL: not enough GPU memory for PCGAMG's graph (about %g bytes): made on the host\n", 56.0 * (double)nnz));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCallCUDA(err);
   PetscCall(PetscLogGpuFlops((transpose ? 1.0 : 0.0) * (PetscLogDouble)nnz + (scale ? 2.0 * (PetscLogDouble)gnnz + 2.0 * (PetscLogDouble)m : 0.0)));
   PetscCall(MatSeqAIJCUSPARSERestoreArrayRead(V, &da));
   PetscCall(MatSeqAIJCUSPARSERestoreIJ(V, PETSC_FALSE, &di, &dj));
@@ -93,6 +107,7 @@ static PetscErrorCode MatCreateGraphDevice_SeqAIJModSELL(Mat A, PetscInt nnz, Pe
   else PetscCall(MatPropagateSymmetryOptions(A, *G));
   PetscCall(MatViewFromOptions(*G, NULL, "-mat_graph_view")); /* as SeqAIJ's */
   PetscCall(PetscInfo(A, "MATSEQAIJMODSELL: PCGAMG's graph made on the GPU (%" PetscInt_FMT " rows, %lld entries%s%s)\n", m, gnnz, transpose ? ", symmetrized" : "", scale ? ", scaled" : ""));
+  *done = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -119,11 +134,8 @@ PetscErrorCode MatCreateGraph_SeqAIJModSELL(Mat A, PetscBool symmetrize, PetscBo
     PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &m, &ai, NULL, &done));
     device = (PetscBool)(done && 2.0 * (double)nnz + (double)m < (double)PETSC_INT_MAX);
   }
-  if (!device) {
-    PetscCall((*ms->parent.creategraph)(A, symmetrize, scale, filter, index_size, index, G));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  PetscCall(MatCreateGraphDevice_SeqAIJModSELL(A, nnz, symmetrize, scale, G));
+  if (device) PetscCall(MatCreateGraphDevice_SeqAIJModSELL(A, nnz, symmetrize, scale, G, &device));
+  if (!device) PetscCall((*ms->parent.creategraph)(A, symmetrize, scale, filter, index_size, index, G));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 #endif
