@@ -94,7 +94,7 @@ int main(int argc, char **argv)
   (void)help; /* ex45's own help string, replaced by this program's */
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "ex45 per iteration", NULL);
   PetscCall(PetscOptionsIntArray("-periter_its", "iterations of the warm-up solve and of the two timed solves", NULL, its, &nits, &flg));
-  PetscCall(PetscOptionsRangeInt("-periter_repeat", "pairs of timed solves (A, B); one iteration: the median of their estimates", NULL, repeat, &repeat, NULL, 1, 64));
+  PetscCall(PetscOptionsRangeInt("-periter_repeat", "pairs of timed solves (A, B); one iteration: the median of their estimates", NULL, repeat, &repeat, NULL, 1, (PetscInt)PETSC_STATIC_ARRAY_LENGTH(est))); /* est holds one estimate per pair */
   PetscOptionsEnd();
   PetscCheck(!flg || nits == 3, PETSC_COMM_WORLD, PETSC_ERR_ARG_SIZ, "-periter_its takes three counts (warm-up, A, B), not %" PetscInt_FMT, nits);
   PetscCheck(its[0] >= 1 && its[1] >= 1 && its[2] > its[1], PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-periter_its w,a,b needs w >= 1, a >= 1 and b > a (given %" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ")", its[0], its[1], its[2]);
