@@ -92,6 +92,28 @@ __global__ static void brb_convert_kernel(const MSBRBLayout *__restrict__ play, 
    round of gathers, not for a chain of dependent loads. The sums keep the slot order (the reference's function). */
 #define BRB_PF 6
 
+/* The permutation to and from the user's order, outside the level walk: before the forward walk a block's rows get
+   y_s = b[sperm[s]] (TOUSER false), after the backward walk x[sperm[s]] = y_s (TOUSER true), the rows r0 .. r0+R-1
+   taken 32 U at a time with U loads of a lane in flight. Inside the walk these were one scattered access per row
+   and level step, waited for at every level (helper-measured in session 24: one application 10% faster on the
+   magnetron, H200, with the independent column loads of brb_bload); the values are the same. */
+template <int U, bool TOUSER>
+static __device__ __forceinline__ void brb_block_perm(const int *__restrict__ sperm, int r0, int R, int lane, const double *src, double *dst)
+{
+  for (int t = r0 + lane; t < r0 + R; t += 32 * U) {
+    int    q[U];
+    double u[U];
+#pragma unroll
+    for (int k = 0; k < U; k++) q[k] = t + 32 * k < r0 + R ? __ldg(sperm + t + 32 * k) : -1;
+#pragma unroll
+    for (int k = 0; k < U; k++)
+      if (q[k] >= 0) u[k] = TOUSER ? src[t + 32 * k] : __ldg(src + q[k]);
+#pragma unroll
+    for (int k = 0; k < U; k++)
+      if (q[k] >= 0) dst[TOUSER ? q[k] : t + 32 * k] = u[k];
+  }
+}
+
 /* the chunk after the rows s0 .. of level g (r1: the level's end) in direction dir; false past the block's last level
    (gend); *sync: the next chunk starts a new level */
 static __device__ __forceinline__ bool brb_next_chunk(const int *__restrict__ lptr, int gend, int dir, int *g, int *s0, int *r1, bool *sync)
@@ -108,13 +130,13 @@ static __device__ __forceinline__ bool brb_next_chunk(const int *__restrict__ lp
 }
 
 /* one lane's row of a chunk: s (valid: s is a row of the chunk), p = s - r0 its place in the block, n slots to sum
-   (the first BRB_PF in registers), acc: the forward right-hand side b[sperm[s]] or the backward dinv_s y_s; k0: its
-   first slot to sum (0 forward, nl backward), x0: sperm[s] (backward). Slots are addressed from the block's first slot
-   (cb, vb: col and v at slot (r0, 0)) by the 32-bit offset p + k R (one application 0.4-1.5% faster than 64-bit slot
+   (the first BRB_PF in registers), acc: the forward right-hand side (y_s, copied from b[sperm[s]] before the walk) or
+   the backward dinv_s y_s; k0: its first slot to sum (0 forward, nl backward). Slots are addressed from the block's
+   first slot (cb, vb: col and v at slot (r0, 0)) by the 32-bit offset p + k R (one application 0.4-1.5% faster than 64-bit slot
    numbers on the H100, docs/brbilu.md). */
 template <typename T>
 struct brb_chunk {
-  int    s, p, n, k0, x0;
+  int    s, p, n, k0;
   bool   valid;
   double acc;
   int    cols[BRB_PF];
@@ -123,7 +145,7 @@ struct brb_chunk {
 
 /* forward: the lower slots 0 .. nl-1 */
 template <typename T>
-static __device__ __forceinline__ void brb_fload(brb_chunk<T> *ch, int s, int r0, int r1, int R, const unsigned short *__restrict__ nlv, const int *__restrict__ sperm, const int *__restrict__ cb, const T *__restrict__ vb, const double *__restrict__ b)
+static __device__ __forceinline__ void brb_fload(brb_chunk<T> *ch, int s, int r0, int r1, int R, const unsigned short *__restrict__ nlv, const int *__restrict__ cb, const T *__restrict__ vb, const double *y)
 {
   ch->s     = s;
   ch->p     = s - r0;
@@ -132,7 +154,7 @@ static __device__ __forceinline__ void brb_fload(brb_chunk<T> *ch, int s, int r0
   ch->k0    = 0;
   if (!ch->valid) return;
   ch->n   = __ldg(nlv + s);
-  ch->acc = __ldg(b + __ldg(sperm + s));
+  ch->acc = y[s];
 #pragma unroll
   for (int k = 0; k < BRB_PF; k++)
     if (k < ch->n) {
@@ -144,7 +166,7 @@ static __device__ __forceinline__ void brb_fload(brb_chunk<T> *ch, int s, int r0
 /* backward: the upper slots nl .. up to the first padding slot (col -1) or W; y[s] was written by the forward launches
    and is not written in this launch before row s itself */
 template <typename T>
-static __device__ __forceinline__ void brb_bload(brb_chunk<T> *ch, int s, int r0, int r1, int R, int W, const unsigned short *__restrict__ nlv, const int *__restrict__ sperm, const int *__restrict__ cb, const T *__restrict__ vb, const T *__restrict__ dinv, const double *y)
+static __device__ __forceinline__ void brb_bload(brb_chunk<T> *ch, int s, int r0, int r1, int R, int W, const unsigned short *__restrict__ nlv, const int *__restrict__ cb, const T *__restrict__ vb, const T *__restrict__ dinv, const double *y)
 {
   ch->s     = s;
   ch->p     = s - r0;
@@ -152,20 +174,26 @@ static __device__ __forceinline__ void brb_bload(brb_chunk<T> *ch, int s, int r0
   ch->n     = 0;
   if (ch->valid) {
     const int nl = __ldg(nlv + s);
-    int       n  = 0;
+    int       n  = 0, cc[BRB_PF];
 
     ch->k0  = nl;
-    ch->x0  = __ldg(sperm + s);
     ch->acc = (double)__ldg(dinv + s) * y[s];
+    /* every slot's column and value loaded independently, then counted up to the first padding slot (loading slot
+       k + 1 only once slot k's column was known made a chain of up to W dependent loads; 2.5% of an application on
+       the magnetron, H100, helper-measured in session 24) */
+#pragma unroll
+    for (int k = 0; k < BRB_PF; k++) {
+      cc[k] = -1;
+      if (nl + k < W) {
+        cc[k]       = __ldg(cb + ch->p + (nl + k) * R);
+        ch->vals[k] = __ldg(vb + ch->p + (nl + k) * R);
+      }
+    }
 #pragma unroll
     for (int k = 0; k < BRB_PF; k++)
-      if (nl + k < W && n == k) {
-        const int cc = __ldg(cb + ch->p + (nl + k) * R);
-        if (cc >= 0) {
-          ch->cols[k] = cc;
-          ch->vals[k] = __ldg(vb + ch->p + (nl + k) * R);
-          n++;
-        }
+      if (n == k && cc[k] >= 0) {
+        ch->cols[k] = cc[k];
+        n++;
       }
     /* more than BRB_PF upper slots: the count of the rest (read again in the sum) */
     if (n == BRB_PF)
@@ -218,15 +246,17 @@ static __device__ __forceinline__ void brb_forward_block(const MSBRBLayout &lay,
   brb_chunk<T>                       cur, nxt;
 
   if (g >= g1) return; /* a block with no rows */
+  brb_block_perm<8, false>(sperm, r0, R, lane, b, y); /* y = b in storage order; the walk reads it back */
+  __syncwarp();
   s0 = __ldg(lptr + g);
   r1 = __ldg(lptr + g + 1);
-  brb_fload(&cur, s0 + lane, r0, r1, R, nlv, sperm, cb, vb, b);
+  brb_fload(&cur, s0 + lane, r0, r1, R, nlv, cb, vb, y);
   do {
     double yv[BRB_PF];
 
     brb_gather(&cur, y, yv);
     more = brb_next_chunk(lptr, g1, 1, &g, &s0, &r1, &sync);
-    if (more) brb_fload(&nxt, s0 + lane, r0, r1, R, nlv, sperm, cb, vb, b);
+    if (more) brb_fload(&nxt, s0 + lane, r0, r1, R, nlv, cb, vb, y);
     if (cur.valid) y[cur.s] = brb_sum(&cur, yv, R, cb, vb, y);
     cur = nxt;
     if (sync) __syncwarp(); /* the level's rows are final for the next level's lanes */
@@ -255,21 +285,22 @@ static __device__ __forceinline__ void brb_backward_block(const MSBRBLayout &lay
   if (g < g0) return; /* a block with no rows */
   s0 = __ldg(lptr + g);
   r1 = __ldg(lptr + g + 1);
-  brb_bload(&cur, s0 + lane, r0, r1, R, W, nlv, sperm, cb, vb, dinv, y);
+  brb_bload(&cur, s0 + lane, r0, r1, R, W, nlv, cb, vb, dinv, y);
   do {
     double yv[BRB_PF];
 
     brb_gather(&cur, y, yv);
     more = brb_next_chunk(lptr, g0 - 1, -1, &g, &s0, &r1, &sync);
-    if (more) brb_bload(&nxt, s0 + lane, r0, r1, R, W, nlv, sperm, cb, vb, dinv, y);
+    if (more) brb_bload(&nxt, s0 + lane, r0, r1, R, W, nlv, cb, vb, dinv, y);
     if (cur.valid) {
       const double acc = brb_sum(&cur, yv, R, cb, vb, y);
       y[cur.s]         = acc;
-      x[cur.x0]        = acc;
     }
     cur = nxt;
     if (sync) __syncwarp();
   } while (more);
+  __syncwarp();
+  brb_block_perm<2, true>(sperm, r0, R, lane, y, x); /* x in user order (2 rows a lane in flight: the fused kernel's registers) */
 }
 
 /* one warp per block of colour c: the forward substitution (FWD), the backward one (BWD), or both (the last colour: its
