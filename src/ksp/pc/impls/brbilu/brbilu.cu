@@ -95,8 +95,8 @@ __global__ static void brb_convert_kernel(const MSBRBLayout *__restrict__ play, 
 /* The permutation to and from the user's order, outside the level walk: before the forward walk a block's rows get
    y_s = b[sperm[s]] (TOUSER false), after the backward walk x[sperm[s]] = y_s (TOUSER true), the rows r0 .. r0+R-1
    taken 32 U at a time with U loads of a lane in flight. Inside the walk these were one scattered access per row
-   and level step, waited for at every level (helper-measured in session 24: one application 10% faster on the
-   magnetron, H200, with the independent column loads of brb_bload); the values are the same. */
+   and level step, waited for at every level; with the independent slot loads of brb_bload one application on the
+   magnetron went from 0.778 to 0.709 ms (H100, session 24, docs/brbilu.md); the values are the same. */
 template <int U, bool TOUSER>
 static __device__ __forceinline__ void brb_block_perm(const int *__restrict__ sperm, int r0, int R, int lane, const double *src, double *dst)
 {
@@ -179,8 +179,7 @@ static __device__ __forceinline__ void brb_bload(brb_chunk<T> *ch, int s, int r0
     ch->k0  = nl;
     ch->acc = (double)__ldg(dinv + s) * y[s];
     /* every slot's column and value loaded independently, then counted up to the first padding slot (loading slot
-       k + 1 only once slot k's column was known made a chain of up to W dependent loads; 2.5% of an application on
-       the magnetron, H100, helper-measured in session 24) */
+       k + 1 only once slot k's column was known made a chain of up to W dependent loads) */
 #pragma unroll
     for (int k = 0; k < BRB_PF; k++) {
       cc[k] = -1;
