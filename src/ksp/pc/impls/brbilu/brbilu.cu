@@ -291,10 +291,7 @@ static __device__ __forceinline__ void brb_backward_block(const MSBRBLayout &lay
     brb_gather(&cur, y, yv);
     more = brb_next_chunk(lptr, g0 - 1, -1, &g, &s0, &r1, &sync);
     if (more) brb_bload(&nxt, s0 + lane, r0, r1, R, W, nlv, cb, vb, dinv, y);
-    if (cur.valid) {
-      const double acc = brb_sum(&cur, yv, R, cb, vb, y);
-      y[cur.s]         = acc;
-    }
+    if (cur.valid) y[cur.s] = brb_sum(&cur, yv, R, cb, vb, y);
     cur = nxt;
     if (sync) __syncwarp();
   } while (more);
