@@ -20,7 +20,7 @@ struct _n_BRBOrdering {
   PetscInt  m;       /* local rows */
   PetscInt  nblocks; /* blocks, numbered colour by colour */
   PetscInt  ncolors;
-  PetscInt *perm;   /* m: logical (elimination) position -> local row */
+  PetscInt *perm;   /* m: logical (elimination) position -> local row (a grid ordering's: NULL until BRBOrderingGetPerm()) */
   PetscInt *bstart; /* nblocks + 1: block b holds logical positions bstart[b] .. bstart[b+1]-1 */
   PetscInt *cstart; /* ncolors + 1: colour c holds blocks cstart[c] .. cstart[c+1]-1 */
   PetscInt *bid;    /* nblocks: the block's index in its construction (grid: ix + bx (iy + by iz); graph: the partition's block) */
@@ -42,4 +42,5 @@ PETSC_INTERN PetscErrorCode BRBOrderingGridBlocks(const PetscInt box[3], PetscIn
 PETSC_INTERN PetscErrorCode BRBOrderingGraphRows(PetscInt m, PetscInt nsm, PetscInt minrows, PetscInt *sh);
 PETSC_INTERN PetscErrorCode BRBOrderingCreateGrid(const PetscInt box[3], const PetscInt nblk[3], BRBOrdering *);
 PETSC_INTERN PetscErrorCode BRBOrderingCreateGraph(Mat, PetscInt, BRBOrdering *);
+PETSC_INTERN PetscErrorCode BRBOrderingGetPerm(BRBOrdering, const PetscInt **);
 PETSC_INTERN PetscErrorCode BRBOrderingDestroy(BRBOrdering *);

@@ -255,7 +255,7 @@ static PetscErrorCode PCBRBILULayoutCheck(PC pc, PetscInt stage, BRBLayoutRef *r
 {
   PC_BRBILU     *jac = (PC_BRBILU *)pc->data;
   BRBOrdering    ord = jac->ord;
-  const PetscInt m = ord->m, nb = ord->nblocks;
+  const PetscInt m = ord->m, nb = ord->nblocks, *operm;
   const int      nc = (int)ord->ncolors;
   int            err;
 
@@ -274,11 +274,15 @@ static PetscErrorCode PCBRBILULayoutCheck(PC pc, PetscInt stage, BRBLayoutRef *r
       PetscCall(PetscMalloc1(PetscMax(m, 1), &r->perm));
       err = MSBRBGridPerm_Reference(&r->lay, grid, r->bid, r->perm, NULL);
       PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCBRBILU: the reference grid ordering failed (%d)", err);
-      PetscCall(PCBRBILUHostInt(ord->perm, m, &hp)); /* the host's own ordering (BRBOrderingCreateGrid) */
+      PetscCall(BRBOrderingGetPerm(ord, &operm));
+      PetscCall(PCBRBILUHostInt(operm, m, &hp)); /* the host's own ordering (BRBOrderingGetPerm) */
       for (PetscInt p = 0; p < m && !jac->lcheck_bad; p++)
         if (hp[p] != r->perm[p]) PetscCall(PCBRBILUCheckScalar(pc, "the grid ordering (reference kernel against BRBOrderingCreateGrid) at a position", hp[p], r->perm[p]));
       PetscCall(PetscFree(hp));
-    } else PetscCall(PCBRBILUHostInt(ord->perm, m, &r->perm));
+    } else {
+      PetscCall(BRBOrderingGetPerm(ord, &operm));
+      PetscCall(PCBRBILUHostInt(operm, m, &r->perm));
+    }
     PetscCall(PetscMalloc4(PetscMax(m, 1), &r->pos, PetscMax(m, 1), &r->lev, PetscMax(m, 1), &r->nu, nb + 1, &r->lstart));
     err = MSBRBLevels_Reference(&r->lay, grid, r->bid, r->ai, r->aj, r->perm, r->pos, r->lev, r->nu, r->lstart, &r->info, NULL);
     PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_MEM, "PCBRBILU: the reference level pass could not allocate its work arrays");
@@ -358,10 +362,10 @@ static PetscErrorCode PCBRBILUBuildLayout(PC pc, PetscBool *ok)
   BRBOrdering     ord = jac->ord;
   MSBRBLayout    *lay = &jac->lay;
   const PetscInt  m = ord->m, nb = ord->nblocks, *bstart = ord->bstart, *cstart = ord->cstart;
-  const PetscInt *ai, *aj, *dai = NULL, *daj = NULL;
+  const PetscInt *ai, *aj, *dai = NULL, *daj = NULL, *operm;
   PetscInt        n, nempty = 0;
   PetscBool       done;
-  const int      *k_ai, *k_aj, *k_perm, *k_bid = NULL;
+  const int      *k_ai = NULL, *k_aj = NULL, *k_perm = NULL, *k_bid = NULL;
   PCMSBuffer      t_ai = {0}, t_aj = {0}, t_perm = {0}, t_bid = {0}, t_pos = {0}, t_lev = {0}, t_nu = {0}, t_stor = {0}, t_info = {0};
   PCMSBuffer     *temps[] = {&t_ai, &t_aj, &t_perm, &t_bid, &t_pos, &t_lev, &t_nu, &t_stor, &t_info}; /* freed on every way out */
   PetscMemType    mt = PETSC_MEMTYPE_HOST;
@@ -432,7 +436,8 @@ static PetscErrorCode PCBRBILUBuildLayout(PC pc, PetscBool *ok)
     PetscCall(PCMSKernelEnd(op, err, jac->k->backend, "grid ordering", 0));
     k_perm = (const int *)t_perm.ptr;
   } else {
-    PetscCall(PCBRBILUIntArray(op, ord->perm, m, (PetscBool)!op->device, &t_perm, "PCBRBILU's ordering", &k_perm));
+    PetscCall(BRBOrderingGetPerm(ord, &operm));
+    PetscCall(PCBRBILUIntArray(op, operm, m, (PetscBool)!op->device, &t_perm, "PCBRBILU's ordering", &k_perm));
     PetscCall(PetscTime(&t1));
     jac->tsplit[4] += t1 - t0;
     t0 = t1;
@@ -461,15 +466,17 @@ static PetscErrorCode PCBRBILUBuildLayout(PC pc, PetscBool *ok)
   }
   lay->soff[ord->ncolors] = nslots;
   nlev                    = info.nlev;
-  if (*ok && !jac->lcheck_bad && PetscDefined(USE_DEBUG) && !op->device) /* every coupling inside a block goes from a lower to a higher level */
+  if (*ok && !jac->lcheck_bad && PetscDefined(USE_DEBUG) && !op->device) { /* every coupling inside a block goes from a lower to a higher level */
+    PetscCall(BRBOrderingGetPerm(ord, &operm));
     for (PetscInt b = 0; b < nb; b++)
       for (PetscInt p = bstart[b]; p < bstart[b + 1]; p++) {
-        const PetscInt o = ord->perm[p];
+        const PetscInt o = operm[p];
         for (PetscInt e = ai[o]; e < ai[o + 1]; e++) {
           const PetscInt q = pos[aj[e]];
           PetscCheck(aj[e] == o || q < bstart[b] || q >= bstart[b + 1] || (q < p) == (lev[q] < lev[p]), PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCBRBILU: rows %" PetscInt_FMT " and %" PetscInt_FMT " of one block are coupled and their levels do not follow the elimination order", o, aj[e]);
         }
       }
+  }
   if (*ok && !jac->lcheck_bad) {
     PetscCheck(nlev < PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCBRBILU: %" PetscInt64_FMT " levels", nlev);
     jac->nslots       = nslots;
@@ -1259,15 +1266,17 @@ PetscErrorCode PCBRBILUSetSymmetric(PC pc, PetscBool3 sym)
 @*/
 PetscErrorCode PCBRBILUGetOrdering(PC pc, IS *is)
 {
-  PC_BRBILU *jac;
-  PetscInt  *idx;
+  PC_BRBILU      *jac;
+  PetscInt       *idx;
+  const PetscInt *perm;
 
   PetscFunctionBegin;
   PetscCall(PCMSGetData(pc, PCBRBILU, PETSC_TRUE, &jac));
   PetscAssertPointer(is, 2);
   PetscCheck(jac->setup, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONGSTATE, "PCBRBILU: set the preconditioner up first");
   PetscCall(PetscMalloc1(jac->ord->m, &idx));
-  for (PetscInt i = 0; i < jac->ord->m; i++) idx[i] = jac->op.rstart + jac->ord->perm[i];
+  PetscCall(BRBOrderingGetPerm(jac->ord, &perm));
+  for (PetscInt i = 0; i < jac->ord->m; i++) idx[i] = jac->op.rstart + perm[i];
   PetscCall(ISCreateGeneral(PetscObjectComm((PetscObject)pc), jac->ord->m, idx, PETSC_OWN_POINTER, is));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -38,7 +38,8 @@ PetscErrorCode BRBOrderingGraphRows(PetscInt m, PetscInt nsm, PetscInt minrows, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode BRBOrderingAlloc(PetscInt m, PetscInt nblocks, PetscInt ncolors, BRBOrdering *ord)
+/* perm is allocated here for a graph ordering only (a grid ordering's is made on demand: BRBOrderingGetPerm()) */
+static PetscErrorCode BRBOrderingAlloc(PetscInt m, PetscInt nblocks, PetscInt ncolors, PetscBool perm, BRBOrdering *ord)
 {
   BRBOrdering o;
 
@@ -47,7 +48,8 @@ static PetscErrorCode BRBOrderingAlloc(PetscInt m, PetscInt nblocks, PetscInt nc
   o->m       = m;
   o->nblocks = nblocks;
   o->ncolors = ncolors;
-  PetscCall(PetscMalloc4(m, &o->perm, nblocks + 1, &o->bstart, ncolors + 1, &o->cstart, nblocks, &o->bid));
+  if (perm) PetscCall(PetscMalloc1(m, &o->perm));
+  PetscCall(PetscMalloc3(nblocks + 1, &o->bstart, ncolors + 1, &o->cstart, nblocks, &o->bid));
   *ord = o;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -60,7 +62,7 @@ PetscErrorCode BRBOrderingCreateGrid(const PetscInt box[3], const PetscInt nblk[
 
   PetscFunctionBegin;
   for (PetscInt a = 0; a < 3; a++) PetscCheck(nblk[a] >= 1 && nblk[a] <= PetscMax(box[a], 1), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "PCBRBILU: %" PetscInt_FMT " blocks along axis %" PetscInt_FMT " of a local box of %" PetscInt_FMT " points: give 1 to %" PetscInt_FMT " (-pc_brbilu_blocks)", nblk[a], a, box[a], PetscMax(box[a], 1));
-  PetscCall(BRBOrderingAlloc(m, nb, nb > 1 ? 2 : 1, &o));
+  PetscCall(BRBOrderingAlloc(m, nb, nb > 1 ? 2 : 1, PETSC_FALSE, &o));
   o->grid = PETSC_TRUE;
   for (PetscInt a = 0; a < 3; a++) {
     o->box[a]  = box[a];
@@ -79,9 +81,7 @@ PetscErrorCode BRBOrderingCreateGrid(const PetscInt box[3], const PetscInt nblk[
           if ((ix + iy + iz) % 2 != c) continue;
           o->bid[b]    = ix + nblk[0] * (iy + nblk[1] * iz);
           o->bstart[b] = p;
-          for (PetscInt k = z0; k < z1; k++)
-            for (PetscInt j = y0; j < y1; j++)
-              for (PetscInt i = x0; i < x1; i++) o->perm[p++] = i + box[0] * (j + box[1] * k);
+          p += (x1 - x0) * (y1 - y0) * (z1 - z0);
           b++;
         }
   }
@@ -101,7 +101,7 @@ PetscErrorCode BRBOrderingCreateGraph(Mat Ad, PetscInt sh, BRBOrdering *ord)
   PetscFunctionBegin;
   PetscCall(MSLocalityCompute(Ad, sh, &loc));
   PetscCheck(loc->ncolors >= 1 || loc->nblocks == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCBRBILU: the locality partition has no colours");
-  PetscCall(BRBOrderingAlloc(loc->m, loc->nblocks, PetscMax(loc->ncolors, 1), &o));
+  PetscCall(BRBOrderingAlloc(loc->m, loc->nblocks, PetscMax(loc->ncolors, 1), PETSC_TRUE, &o));
   o->sh            = sh;
   o->bipartite     = loc->bipartite;
   o->ndisconnected = loc->ndisconnected;
@@ -127,11 +127,38 @@ PetscErrorCode BRBOrderingCreateGraph(Mat Ad, PetscInt sh, BRBOrdering *ord)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A grid ordering's perm, made on the first call: the GPU setup computes its own (MS_BRB_GRID_PERM) and needs none on
+   the host (16.8 M rows at 256^3: about 0.03 s and 67 MB saved) */
+PetscErrorCode BRBOrderingGetPerm(BRBOrdering o, const PetscInt **perm)
+{
+  PetscFunctionBegin;
+  if (!o->perm) {
+    PetscCheck(o->grid, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCBRBILU: a graph ordering without its permutation");
+    PetscCall(PetscMalloc1(o->m, &o->perm));
+    for (PetscInt b = 0; b < o->nblocks; b++) {
+      const PetscInt id = o->bid[b], t[3] = {id % o->nblk[0], (id / o->nblk[0]) % o->nblk[1], id / (o->nblk[0] * o->nblk[1])};
+      PetscInt       lo[3], hi[3], p = o->bstart[b];
+
+      for (PetscInt a = 0; a < 3; a++) { /* 64-bit products: a long box cut in many blocks exceeds 2^31 */
+        lo[a] = (PetscInt)((PetscInt64)t[a] * o->box[a] / o->nblk[a]);
+        hi[a] = (PetscInt)((PetscInt64)(t[a] + 1) * o->box[a] / o->nblk[a]);
+      }
+      for (PetscInt k = lo[2]; k < hi[2]; k++)
+        for (PetscInt j = lo[1]; j < hi[1]; j++)
+          for (PetscInt i = lo[0]; i < hi[0]; i++) o->perm[p++] = i + o->box[0] * (j + o->box[1] * k);
+      PetscCheck(p == o->bstart[b + 1], PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCBRBILU: grid ordering lost rows");
+    }
+  }
+  *perm = o->perm;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode BRBOrderingDestroy(BRBOrdering *ord)
 {
   PetscFunctionBegin;
   if (!*ord) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscFree4((*ord)->perm, (*ord)->bstart, (*ord)->cstart, (*ord)->bid));
+  PetscCall(PetscFree((*ord)->perm));
+  PetscCall(PetscFree3((*ord)->bstart, (*ord)->cstart, (*ord)->bid));
   PetscCall(PetscFree(*ord));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
