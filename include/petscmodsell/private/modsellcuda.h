@@ -73,6 +73,13 @@ int MSCUDABuildSlicePtr(int m, int sh, int nslices, const int *ai, const int *aj
    Padding slots get code 0 and value 0. */
 int MSCUDAFill(int m, int sh, const int *ai, const int *aj, const double *aa, const int *perm, const int *iperm, int dapart, int local, const long long *sliceptr, int write_image, int *cols, double *vals, double *diag, long long *csr2slot, unsigned long long *stats, void *stream);
 
+/* The CSR of the matrix an image was built from (user numbering, 32-bit indices), rebuilt on the device from the
+   image: ai (the matrix's row starts, device memory) given, aj and aa (either may be NULL) get every row's entries in
+   the CSR's order (increasing column; a diagonal kept apart goes back to its place: a row has one when its length
+   exceeds its slots). The exact arrays MSCUDAFill() read (the same entry numbering). v: a device view with iperm
+   when the image is permuted. */
+int MSCUDAImageCSR(const MSImageView *v, const int *ai, int *aj, double *aa, void *stream);
+
 /* The bricks ordering (modsellimpl.h, MSImageBricksPerm() computes the same on the host): perm[r] (new -> old)
    for a box of nx x ny x nz points with dof rows each, bricks of bx x by x bz points (partial at the high ends);
    iperm (old -> new) too when not NULL. */

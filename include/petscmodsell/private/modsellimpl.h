@@ -150,6 +150,8 @@ PETSC_EXTERN PetscErrorCode MSImageSetUp(MSImage, Mat, PetscMemType);
 /* The device image holds A's current pattern with the values of an earlier state (MSImageSetUp() would upload the
    values again; PETSC_FALSE when there is no device image for this pattern, or its values are current) */
 PETSC_EXTERN PetscErrorCode MSImageDeviceValuesStale(MSImage, Mat, PetscBool *);
+/* The device image holds A's current pattern (its values may be of an earlier state) */
+PETSC_EXTERN PetscErrorCode MSImageDevicePatternCurrent(MSImage, Mat, PetscBool *);
 PETSC_EXTERN PetscErrorCode MSImageGetInfo(MSImage, MatModSELLInfo *);
 PETSC_EXTERN PetscErrorCode MSImageEnsureStats(MSImage, Mat);
 /* MATMODSELL_ORDERING_BRICKS: the brick (points per direction) for a box nx, ny, nz, dof and slice height */
@@ -171,6 +173,9 @@ PETSC_EXTERN PetscErrorCode MSImageGetDiagonalDevice(MSImage, PetscScalar *);
    bucket). The arrays are built on the current stream when missing (a device allocation then: call it at setup too,
    not only inside an application), once per device build or change of the chunk; MSImageMultDevice() uses it. */
 PETSC_EXTERN PetscErrorCode MSImageGetPermBucketsDevice(MSImage, const MSImageView *, MSPermBuckets *, PetscBool *);
+/* The CSR columns and values (either may be NULL) of the matrix of a set-up device image, ai given (modsellcuda.h,
+   MSCUDAImageCSR()); queued on PETSc's current stream */
+PETSC_EXTERN PetscErrorCode MSImageGetDeviceCSR(MSImage, const int *, int *, double *);
 #endif
 /* Host-to-device copy of a large host array by several threads through pinned buffers (upload.c); stream
    is a cudaStream_t: work queued on it before is waited for, and the data is on the device on return */
@@ -327,6 +332,10 @@ PETSC_INTERN PetscErrorCode MatModSELLResetType_Private(Mat, MatType);
 
 /* Get the up-to-date image of a MATSEQAIJMODSELL matrix (or NULL if A is another type) */
 PETSC_EXTERN PetscErrorCode MatSeqAIJModSELLGetImage(Mat, PetscMemType, MSImage *);
+/* A's CSR columns and values (either may be NULL; 32-bit) on the device, rebuilt from its device image with no copy
+   from the host, given A's row starts ai on the device; *done PETSC_FALSE (nothing written) unless A is a
+   MATSEQAIJMODSELL whose device image holds its current pattern (values refreshed first when A changed since) */
+PETSC_EXTERN PetscErrorCode MatSeqAIJModSELLGetDeviceCSR(Mat, const int *, int *, double *, PetscBool *);
 /* The device image now when the matrix will meet CUDA vectors (owner: A, or the MPI matrix A is a block of) */
 PETSC_EXTERN PetscErrorCode MatSeqAIJModSELLEagerSetUp(Mat, Mat);
 /* Convert a SeqAIJ matrix (assembled or only preallocated) in place */

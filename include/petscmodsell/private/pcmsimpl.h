@@ -123,6 +123,12 @@ PETSC_INTERN PetscErrorCode PCMSBufferEnsure(PCMSOperator *, PCMSBuffer *, size_
 PETSC_INTERN PetscErrorCode PCMSBufferDestroy(PCMSBuffer *);
 /* buf (ensured to hold bytes in the PC's memory) <- src (host); src may be freed on return */
 PETSC_INTERN PetscErrorCode PCMSBufferUpload(PCMSOperator *, PCMSBuffer *, const void *, size_t, const char *);
+/* Ad's CSR as 32-bit arrays in device memory (op->device), moving as little as possible from the host: aijcusparse's
+   own device arrays when Ad has no empty row (else its device row starts may be compressed); a MATSEQAIJMODSELL's
+   device image expanded on the GPU (only the row starts are copied, 4 bytes a row); else copies of the host arrays.
+   aj, aa may be NULL (not wanted). tmp[3]: the caller's buffers for the copies (destroy them when done, after the
+   kernels that read them); the arrays stay valid while Ad is not changed. */
+PETSC_INTERN PetscErrorCode PCMSOperatorDeviceCSR(PCMSOperator *, PCMSBuffer[3], const int **, const int **, const double **);
 /* dst (host) <- src (backend memory), waiting for the work queued before */
 PETSC_INTERN PetscErrorCode PCMSReadBack(PCMSOperator *, void *, const void *, size_t);
 /* the stream kernels are queued on (a cudaStream_t; NULL on the host), and waiting for it */

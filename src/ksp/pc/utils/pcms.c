@@ -432,6 +432,84 @@ PetscErrorCode PCMSBufferUpload(PCMSOperator *op, PCMSBuffer *buf, const void *s
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* an int copy of n PetscInts in buf (device), through a host copy when PetscInt is 64-bit */
+static PetscErrorCode PCMSUploadInt(PCMSOperator *op, PCMSBuffer *buf, const PetscInt *src, PetscInt64 n, const char *what)
+{
+  PetscFunctionBegin;
+  if (sizeof(PetscInt) == sizeof(int)) PetscCall(PCMSBufferUpload(op, buf, src, sizeof(int) * (size_t)n, what));
+  else {
+    int *h;
+
+    PetscCall(PetscMalloc1(PetscMax(n, 1), &h));
+    for (PetscInt64 i = 0; i < n; i++) h[i] = (int)src[i];
+    PetscCall(PCMSBufferUpload(op, buf, h, sizeof(int) * (size_t)n, what)); /* host-synchronous: h may go */
+    PetscCall(PetscFree(h));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PCMSOperatorDeviceCSR(PCMSOperator *op, PCMSBuffer tmp[3], const int **ai, const int **aj, const double **aa)
+{
+  const PetscInt *hi, *hj;
+  PetscInt        n, nnz;
+  PetscBool       done;
+  char            what[3][64];
+
+  PetscFunctionBegin;
+  PetscCheck(op->device, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: the device CSR of a host operator", op->name);
+  PetscCall(MatGetRowIJ(op->Ad, 0, PETSC_FALSE, PETSC_FALSE, &n, &hi, &hj, &done));
+  PetscCheck(done && n == op->m, PETSC_COMM_SELF, PETSC_ERR_SUP, "%s: needs the CSR structure of the local diagonal block (type %s)", op->name, ((PetscObject)op->Ad)->type_name);
+  nnz = hi[n];
+  PetscCheck((PetscInt64)nnz < PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "%s: the local diagonal block has %" PetscInt64_FMT " entries; the kernels take fewer than 2^31 per process: use more processes", op->name, (PetscInt64)nnz);
+#if defined(PETSC_HAVE_CUDA)
+  {
+    const PetscInt *di = NULL, *dj = NULL;
+    PetscScalar    *da = NULL;
+    PetscMemType    mt     = PETSC_MEMTYPE_HOST;
+    PetscInt        nempty = 0;
+    PetscBool       cusparse;
+
+    PetscCall(PetscObjectTypeCompare((PetscObject)op->Ad, MATSEQAIJCUSPARSE, &cusparse));
+    if (cusparse && sizeof(PetscInt) == sizeof(int)) {
+      for (PetscInt o = 0; o < n; o++) nempty += hi[o + 1] == hi[o];
+      if (n && !nempty) PetscCall(MatSeqAIJGetCSRAndMemType(op->Ad, &di, &dj, aa ? &da : NULL, &mt));
+    }
+    if (PetscMemTypeDevice(mt)) {
+      PetscCall(PetscInfo(op->Ad, "%s: the diagonal block's CSR from its device arrays (aijcusparse)\n", op->name));
+      *ai = (const int *)di;
+      if (aj) *aj = (const int *)dj;
+      if (aa) *aa = (const double *)da;
+      PetscCall(MatRestoreRowIJ(op->Ad, 0, PETSC_FALSE, PETSC_FALSE, &n, &hi, &hj, &done));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+  }
+#endif
+  PetscCall(PetscSNPrintf(what[0], sizeof(what[0]), "%s's copy of the row starts", op->name));
+  PetscCall(PetscSNPrintf(what[1], sizeof(what[1]), "%s's copy of the columns", op->name));
+  PetscCall(PetscSNPrintf(what[2], sizeof(what[2]), "%s's copy of the values", op->name));
+  PetscCall(PCMSUploadInt(op, &tmp[0], hi, n + 1, what[0]));
+  *ai = (const int *)tmp[0].ptr;
+  if (aj) PetscCall(PCMSBufferEnsure(op, &tmp[1], sizeof(int) * (size_t)PetscMax(nnz, 1), what[1]));
+  if (aa) PetscCall(PCMSBufferEnsure(op, &tmp[2], sizeof(double) * (size_t)PetscMax(nnz, 1), what[2]));
+  /* a MATSEQAIJMODSELL whose device image holds the pattern: columns and values rebuilt there */
+  PetscCall(MatSeqAIJModSELLGetDeviceCSR(op->Ad, *ai, aj ? (int *)tmp[1].ptr : NULL, aa ? (double *)tmp[2].ptr : NULL, &done));
+  PetscCall(PetscInfo(op->Ad, "%s: the diagonal block's CSR %s\n", op->name, done ? "rebuilt from its device image (MATMODSELL): only the row starts copied" : "copied from the host"));
+  if (!done) {
+    if (aj) PetscCall(PCMSUploadInt(op, &tmp[1], hj, nnz, what[1]));
+    if (aa) {
+      const PetscScalar *v;
+
+      PetscCall(MatSeqAIJGetArrayRead(op->Ad, &v));
+      PetscCall(PCMSBufferUpload(op, &tmp[2], v, sizeof(double) * (size_t)nnz, what[2]));
+      PetscCall(MatSeqAIJRestoreArrayRead(op->Ad, &v));
+    }
+  }
+  if (aj) *aj = (const int *)tmp[1].ptr;
+  if (aa) *aa = (const double *)tmp[2].ptr;
+  PetscCall(MatRestoreRowIJ(op->Ad, 0, PETSC_FALSE, PETSC_FALSE, &n, &hi, &hj, &done));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode PCMSReadBack(PCMSOperator *op, void *dst, const void *src, size_t bytes)
 {
   PetscFunctionBegin;

@@ -785,6 +785,42 @@ PetscErrorCode MSImageDeviceValuesStale(MSImage img, Mat A, PetscBool *stale)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+#if defined(PETSC_HAVE_CUDA)
+/* A's CSR columns and values on the device from the device image (set up: MSImageSetUp() with a device memory type),
+   on PETSc's current stream, not waited for */
+PetscErrorCode MSImageGetDeviceCSR(MSImage img, const int *ai, int *aj, double *aa)
+{
+  cudaStream_t stream;
+  MSImageView  v;
+
+  PetscFunctionBegin;
+  PetscCall(MSImageGetView(img, PETSC_MEMTYPE_DEVICE, PETSC_FALSE, &v));
+  PetscCall(PetscGetCurrentCUDAStream(&stream));
+  PetscCall(PetscLogGpuTimeBegin());
+  PetscCallCUDA((cudaError_t)MSCUDAImageCSR(&v, ai, aj, aa, stream));
+  PetscCall(PetscLogGpuTimeEnd());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+#endif
+
+PetscErrorCode MSImageDevicePatternCurrent(MSImage img, Mat A, PetscBool *cur)
+{
+  PetscFunctionBegin;
+  *cur = PETSC_FALSE;
+#if defined(PETSC_HAVE_CUDA)
+  {
+    PetscObjectId id;
+
+    PetscCall(PetscObjectGetId((PetscObject)A, &id));
+    *cur = (PetscBool)(img->built && img->dev_pattern && img->id == id && img->nzstate == A->nonzerostate);
+  }
+#else
+  (void)img;
+  (void)A;
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MSImageGetInfo(MSImage img, MatModSELLInfo *info)
 {
   PetscFunctionBegin;

@@ -68,7 +68,7 @@ typedef struct {
   PCMSBuffer sperm, col, nl;        /* the layout: rows and slots */
   PCMSBuffer map, dmap;             /* slot / row -> CSR entry of Ad (value refreshes) */
   PCMSBuffer fvals, fdinv, y;       /* the factors, the substitution's work vector */
-  PCMSBuffer work, d, csrv, status; /* setup only */
+  PCMSBuffer work, d, status;       /* setup only */
 } PC_BRBILU;
 
 static PetscInt PCBRBILUElem(PC_BRBILU *jac)
@@ -103,7 +103,6 @@ static PetscErrorCode PCBRBILUFreeStructure(PC pc)
   PetscCall(PCMSBufferDestroy(&jac->y));
   PetscCall(PCMSBufferDestroy(&jac->work));
   PetscCall(PCMSBufferDestroy(&jac->d));
-  PetscCall(PCMSBufferDestroy(&jac->csrv));
   PetscCall(PetscMemzero(&jac->lay, sizeof(jac->lay)));
   jac->structure = PETSC_FALSE;
   jac->setup     = PETSC_FALSE;
@@ -362,13 +361,12 @@ static PetscErrorCode PCBRBILUBuildLayout(PC pc, PetscBool *ok)
   BRBOrdering     ord = jac->ord;
   MSBRBLayout    *lay = &jac->lay;
   const PetscInt  m = ord->m, nb = ord->nblocks, *bstart = ord->bstart, *cstart = ord->cstart;
-  const PetscInt *ai, *aj, *dai = NULL, *daj = NULL, *operm;
-  PetscInt        n, nempty = 0;
+  const PetscInt *ai, *aj, *operm;
+  PetscInt        n;
   PetscBool       done;
   const int      *k_ai = NULL, *k_aj = NULL, *k_perm = NULL, *k_bid = NULL;
-  PCMSBuffer      t_ai = {0}, t_aj = {0}, t_perm = {0}, t_bid = {0}, t_pos = {0}, t_lev = {0}, t_nu = {0}, t_stor = {0}, t_info = {0};
-  PCMSBuffer     *temps[] = {&t_ai, &t_aj, &t_perm, &t_bid, &t_pos, &t_lev, &t_nu, &t_stor, &t_info}; /* freed on every way out */
-  PetscMemType    mt = PETSC_MEMTYPE_HOST;
+  PCMSBuffer      t_csr[3] = {{0}}, t_perm = {0}, t_bid = {0}, t_pos = {0}, t_lev = {0}, t_nu = {0}, t_stor = {0}, t_info = {0};
+  PCMSBuffer     *temps[] = {&t_csr[0], &t_csr[1], &t_csr[2], &t_perm, &t_bid, &t_pos, &t_lev, &t_nu, &t_stor, &t_info}; /* freed on every way out */
   PetscInt64      ns = m, nslots = 0, nlev;
   MSBRBLevelInfo  info;
   MSBRBGrid       grid;
@@ -405,18 +403,12 @@ static PetscErrorCode PCBRBILUBuildLayout(PC pc, PetscBool *ok)
   PetscCall(PCBRBILUIntBuffer(op, &jac->rstart, bstart, nb + 1, "PCBRBILU's block starts"));
   lay->rstart = (const int *)jac->rstart.ptr;
   if (ord->grid) PetscCall(PCBRBILUIntArray(op, ord->bid, nb, (PetscBool)!op->device, &t_bid, "PCBRBILU's bricks", &k_bid));
-  /* the device CSR of aijcusparse (32-bit indices) when there is no empty row (else it may be compressed: its row
-     starts are not Ad's): a vectorised read of the host row starts, 4 B per row */
-  if (op->device && sizeof(PetscInt) == sizeof(int)) {
-    for (PetscInt o = 0; o < m; o++) nempty += ai[o + 1] == ai[o];
-    if (!nempty) PetscCall(MatSeqAIJGetCSRAndMemType(op->Ad, &dai, &daj, NULL, &mt));
-  }
-  if (PetscMemTypeDevice(mt)) {
-    PetscCall(PCBRBILUIntArray(op, dai, m + 1, PETSC_TRUE, &t_ai, "PCBRBILU's copy of the row starts", &k_ai));
-    PetscCall(PCBRBILUIntArray(op, daj, ai[m], PETSC_TRUE, &t_aj, "PCBRBILU's copy of the columns", &k_aj));
-  } else {
-    PetscCall(PCBRBILUIntArray(op, ai, m + 1, (PetscBool)!op->device, &t_ai, "PCBRBILU's copy of the row starts", &k_ai));
-    PetscCall(PCBRBILUIntArray(op, aj, ai[m], (PetscBool)!op->device, &t_aj, "PCBRBILU's copy of the columns", &k_aj));
+  /* Ad's structure where the kernels run: on the GPU the shared layer's device CSR (aijcusparse's own arrays, a
+     MATMODSELL's image expanded there, else copies) */
+  if (op->device) PetscCall(PCMSOperatorDeviceCSR(op, t_csr, &k_ai, &k_aj, NULL));
+  else {
+    PetscCall(PCBRBILUIntArray(op, ai, m + 1, PETSC_TRUE, &t_csr[0], "PCBRBILU's copy of the row starts", &k_ai));
+    PetscCall(PCBRBILUIntArray(op, aj, ai[m], PETSC_TRUE, &t_csr[1], "PCBRBILU's copy of the columns", &k_aj));
   }
   PetscCall(PCMSBufferEnsure(op, &t_pos, sizeof(int) * (size_t)m, "PCBRBILU's positions"));
   PetscCall(PCMSBufferEnsure(op, &t_lev, sizeof(int) * (size_t)m, "PCBRBILU's levels"));
@@ -678,8 +670,9 @@ static PetscErrorCode PCBRBILUFactor(PC pc)
   PC_BRBILU         *jac = (PC_BRBILU *)pc->data;
   PCMSOperator      *op  = &jac->op;
   const PetscScalar *vals = NULL;
-  PetscScalar       *dvals = NULL;
-  PetscMemType       mt = PETSC_MEMTYPE_HOST;
+  PCMSBuffer         t_csr[3] = {{0}};
+  const int         *dai;
+  const double      *dvals;
   PetscBool          hostread = PETSC_FALSE;
   const PetscInt64   ns = jac->lay.roff[jac->lay.ncolors];
   double             alpha, pertfac;
@@ -690,24 +683,12 @@ static PetscErrorCode PCBRBILUFactor(PC pc)
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(PC_BRBILUFactor, pc, 0, 0, 0));
-  if (op->device) {
-    PetscCall(MatSeqAIJGetCSRAndMemType(op->Ad, NULL, NULL, &dvals, &mt));
-    if (PetscMemTypeDevice(mt)) vals = dvals;
-  }
-  if (!vals) {
+  if (op->device) { /* the shared layer's device values: aijcusparse's own, a MATMODSELL's image's, else a copy */
+    PetscCall(PCMSOperatorDeviceCSR(op, t_csr, &dai, NULL, &dvals));
+    vals = (const PetscScalar *)dvals;
+  } else {
     PetscCall(MatSeqAIJGetArrayRead(op->Ad, &vals));
     hostread = PETSC_TRUE;
-    if (op->device) {
-      PetscInt nnz;
-      MatInfo  info;
-
-      PetscCall(MatGetInfo(op->Ad, MAT_LOCAL, &info));
-      nnz = (PetscInt)info.nz_used;
-      PetscCall(PCMSBufferUpload(op, &jac->csrv, vals, sizeof(double) * (size_t)nnz, "PCBRBILU's copy of the operator's values"));
-      PetscCall(MatSeqAIJRestoreArrayRead(op->Ad, &vals));
-      hostread = PETSC_FALSE;
-      vals     = (const PetscScalar *)jac->csrv.ptr;
-    }
   }
   switch (jac->type) {
   case PCBRBILU_ILU:
@@ -727,7 +708,8 @@ static PetscErrorCode PCBRBILUFactor(PC pc)
   err = jac->k->factor(&jac->lay, (const int *)jac->map.ptr, (const int *)jac->dmap.ptr, (const double *)vals, alpha, pertfac, (double)jac->pivtol, (double *)jac->work.ptr, (double *)jac->d.ptr, (MSBRBStatus *)jac->status.ptr, stream);
   PetscCall(PCMSKernelEnd(op, err, jac->k->backend, "factor", jac->factor_flops));
   if (hostread) PetscCall(MatSeqAIJRestoreArrayRead(op->Ad, &vals));
-  PetscCall(PCMSReadBack(op, &st, jac->status.ptr, sizeof(st)));
+  PetscCall(PCMSReadBack(op, &st, jac->status.ptr, sizeof(st))); /* the factorization has read the values */
+  for (int k = 0; k < 3; k++) PetscCall(PCMSBufferDestroy(&t_csr[k]));
   bad = st.badrow == MS_BRB_BAD_NONE ? -1 : (PetscInt64)st.badrow;
   PetscCall(PCBRBILUPivotError(pc, bad));
   PetscCall(PCMSKernelBegin(op, &stream));
@@ -736,7 +718,6 @@ static PetscErrorCode PCBRBILUFactor(PC pc)
   if (op->device) PetscCall(PCMSSynchronize(op)); /* before the work arrays go */
   PetscCall(PCMSBufferDestroy(&jac->work));
   PetscCall(PCMSBufferDestroy(&jac->d));
-  PetscCall(PCMSBufferDestroy(&jac->csrv));
   PetscCall(PetscLogEventEnd(PC_BRBILUFactor, pc, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -110,9 +110,8 @@ static PetscErrorCode PCNeumannFreeDeflation(PC_Neumann *jac)
 }
 
 /* The diagonal block's CSR (columns ascending, values) in the PC's memory, as the deflation kernels read it: on the
-   host the matrix's arrays; on the GPU the device CSR of an aijcusparse block (when it has every row: cuSPARSE
-   compresses the rows of a block with empty rows, whose row starts then are not the block's), else a copy of the host
-   arrays uploaded into tmp (MATMODSELL and other types; as the image builder does). Release with
+   host the matrix's arrays; on the GPU the shared layer's (PCMSOperatorDeviceCSR(): aijcusparse's device arrays, a
+   MATMODSELL's device image expanded there, else copies of the host arrays in tmp). Release with
    PCNeumannCSRRestore() after the kernels that read it have finished. */
 typedef struct {
   MSNeuCSR           A;
@@ -137,48 +136,13 @@ static PetscErrorCode PCNeumannCSRGet(PC_Neumann *jac, PCNeumannCSR *csr)
   PetscCheck(nnz <= PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCNEUMANN: deflation needs fewer than 2^31 entries in the diagonal block of a process (%" PetscInt_FMT ")", nnz);
   csr->A.m   = (int)m;
   csr->A.nnz = (int)nnz;
-#if defined(PETSC_HAVE_CUDA)
-  if (op->device) {
-    const PetscInt *di = NULL, *dj = NULL;
-    PetscScalar    *da = NULL;
-    PetscInt        nempty = 0;
-    PetscMemType    mt     = PETSC_MEMTYPE_HOST;
+  if (op->device) { /* the shared layer's device CSR: aijcusparse's own arrays, a MATMODSELL's image expanded there, else copies */
+    const double *da;
 
-    for (PetscInt o = 0; o < m; o++) nempty += csr->ai[o + 1] == csr->ai[o];
-    if (m && !nempty && sizeof(PetscInt) == sizeof(int)) PetscCall(MatSeqAIJGetCSRAndMemType(op->Ad, &di, &dj, &da, &mt));
-    if (PetscMemTypeDevice(mt)) {
-      csr->A.ai = (const int *)di;
-      csr->A.aj = (const int *)dj;
-      csr->A.aa = (const double *)da;
-    } else {
-      const int *i32, *j32;
-
-      PetscCall(MatSeqAIJGetArrayRead(op->Ad, &csr->aa));
-      csr->hostvals = PETSC_TRUE;
-      if (sizeof(PetscInt) == sizeof(int)) {
-        i32 = (const int *)csr->ai;
-        j32 = (const int *)csr->aj;
-      } else {
-        PetscCall(PetscMalloc1(m + 1, &csr->h32[0]));
-        PetscCall(PetscMalloc1(PetscMax(nnz, 1), &csr->h32[1]));
-        for (PetscInt o = 0; o <= m; o++) csr->h32[0][o] = (int)csr->ai[o];
-        for (PetscInt e = 0; e < nnz; e++) csr->h32[1][e] = (int)csr->aj[e];
-        i32 = csr->h32[0];
-        j32 = csr->h32[1];
-      }
-      PetscCall(PCMSBufferEnsure(op, &csr->tmp[0], sizeof(int) * (size_t)(m + 1), "PCNEUMANN's copy of the row starts"));
-      PetscCall(PCMSBufferEnsure(op, &csr->tmp[1], sizeof(int) * (size_t)PetscMax(nnz, 1), "PCNEUMANN's copy of the columns"));
-      PetscCall(PCMSBufferEnsure(op, &csr->tmp[2], sizeof(double) * (size_t)PetscMax(nnz, 1), "PCNEUMANN's copy of the values"));
-      PetscCall(PCMSBufferUpload(op, &csr->tmp[0], i32, sizeof(int) * (size_t)(m + 1), "PCNEUMANN's copy of the row starts"));
-      PetscCall(PCMSBufferUpload(op, &csr->tmp[1], j32, sizeof(int) * (size_t)nnz, "PCNEUMANN's copy of the columns"));
-      PetscCall(PCMSBufferUpload(op, &csr->tmp[2], csr->aa, sizeof(double) * (size_t)nnz, "PCNEUMANN's copy of the values"));
-      csr->A.ai = (const int *)csr->tmp[0].ptr;
-      csr->A.aj = (const int *)csr->tmp[1].ptr;
-      csr->A.aa = (const double *)csr->tmp[2].ptr;
-    }
+    PetscCall(PCMSOperatorDeviceCSR(op, csr->tmp, &csr->A.ai, &csr->A.aj, &da));
+    csr->A.aa = da;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-#endif
   PetscCall(MatSeqAIJGetArrayRead(op->Ad, &csr->aa));
   csr->hostvals = PETSC_TRUE;
   if (sizeof(PetscInt) == sizeof(int)) {
@@ -297,7 +261,7 @@ static PetscErrorCode PCNeumannSetUpDeflation(PC pc)
   PCMSOperator  *op   = &jac->op;
   MPI_Comm       comm = PetscObjectComm((PetscObject)pc);
   PetscMPIInt    size, rank;
-  PetscInt       m = op->m, nl, nt;
+  PetscInt       m = op->m, nl = 0, nt;
   PetscScalar   *E, *Einv;
   PetscBLASInt   bn, info;
   PCNeumannCSR   csr;

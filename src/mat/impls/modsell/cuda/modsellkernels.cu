@@ -413,6 +413,45 @@ extern "C" int MSCUDAFill(int m, int sh, const int *ai, const int *aj, const dou
   return (int)cudaGetLastError();
 }
 
+/* one thread per user row o: its image row's slots (codes decoded as MSCUDAFill() made them), the diagonal apart put
+   back before the first larger column */
+__global__ void ms_image_csr_kernel(MSImageView v, const int *__restrict__ ai, int *__restrict__ aj, double *__restrict__ aa)
+{
+  const int o = blockIdx.x * blockDim.x + threadIdx.x;
+  if (o >= v.m) return;
+  const int       r = v.perm ? v.iperm[o] : o, s = r / v.sh, t = r - s * v.sh, first = s * v.sh;
+  const long long beg = v.sliceptr[s];
+  const int       w = (int)((v.sliceptr[s + 1] - beg) / v.sh);
+  int             e = ai[o], n = 0;
+  while (n < w && v.cols[beg + (long long)n * v.sh + t]) n++; /* padding (code 0) only after a row's entries */
+  bool dpend = v.diag && ai[o + 1] - e > n;
+  for (int k = 0; k < n; k++) {
+    const long long slot = beg + (long long)k * v.sh + t;
+    const int       code = v.cols[slot], cp = code > 0 ? code - 1 : first - code - 1, c = v.perm_cols ? v.perm[cp] : cp;
+    if (dpend && c > o) {
+      if (aj) aj[e] = o;
+      if (aa) aa[e] = v.diag[r];
+      e++;
+      dpend = false;
+    }
+    if (aj) aj[e] = c;
+    if (aa) aa[e] = v.vals[slot];
+    e++;
+  }
+  if (dpend) {
+    if (aj) aj[e] = o;
+    if (aa) aa[e] = v.diag[r];
+  }
+}
+
+extern "C" int MSCUDAImageCSR(const MSImageView *v, const int *ai, int *aj, double *aa, void *stream)
+{
+  if (v->m <= 0) return (int)cudaSuccess;
+  if (v->perm && !v->iperm) return (int)cudaErrorInvalidValue;
+  ms_image_csr_kernel<<<(v->m + 255) / 256, 256, 0, (cudaStream_t)stream>>>(*v, ai, aj, aa);
+  return (int)cudaGetLastError();
+}
+
 /* one thread per new row r: its brick (plane kb of full-height bz except the last, brick row jb, brick ib) and its
    point inside the brick, as in MSImageBricksPerm() */
 __global__ void ms_bricks_perm_kernel(int m, int nx, int ny, int nz, int dof, int bx, int by, int bz, int *__restrict__ perm, int *__restrict__ iperm)

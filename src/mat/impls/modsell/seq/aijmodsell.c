@@ -65,6 +65,37 @@ PetscErrorCode MatSeqAIJModSELLGetImage(Mat A, PetscMemType mtype, MSImage *img)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode MatSeqAIJModSELLGetDeviceCSR(Mat A, const int *ai, int *aj, double *aa, PetscBool *done)
+{
+  PetscBool isms, cur = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  *done = PETSC_FALSE;
+#if defined(PETSC_HAVE_CUDA)
+  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJMODSELL, &isms));
+  if (!isms || sizeof(PetscInt) != sizeof(int) || !A->assembled) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MSImageDevicePatternCurrent(((Mat_SeqAIJModSELL *)A->spptr)->img, A, &cur));
+  if (!cur) PetscFunctionReturn(PETSC_SUCCESS); /* no device image of this pattern: building one would cost the copy */
+  {
+    MSImage img;
+
+    PetscCall(MatSeqAIJModSELLGetImage(A, PETSC_MEMTYPE_DEVICE, &img)); /* values refreshed if A changed since */
+    PetscCall(MSImageDevicePatternCurrent(img, A, &cur));
+    if (!cur) PetscFunctionReturn(PETSC_SUCCESS);
+    PetscCall(MSImageGetDeviceCSR(img, ai, aj, aa));
+    *done = PETSC_TRUE;
+  }
+#else
+  (void)A;
+  (void)ai;
+  (void)aj;
+  (void)aa;
+  (void)isms;
+  (void)cur;
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* At final assembly, when the matrix lives on the GPU (MatGetCurrentMemType() is a device memory type: the matrix is
    not bound to the CPU) and will meet CUDA vectors, set up the device image now rather than inside the first MatMult.
    It will meet CUDA vectors when CUDA is initialized already, or when owner (the matrix itself, or the MPI matrix of

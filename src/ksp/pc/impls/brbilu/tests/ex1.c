@@ -4,7 +4,8 @@ static char help[] = "PCBRBILU: the factorizations against PETSc's, the zero-piv
     symmetric; -empty_rows n: the rows with i + 2j + 3k = 1 mod n left empty), or a system of\n\
     examples/problems/problems.h (-h_mm, -n, ...); -attach_dmda:\n\
     attach a DMDA of the problem's grid to the KSP (one process, node problems: magnetron, aniso) so that the\n\
-    grid ordering applies;\n\
+    grid ordering applies; -operator_mult: one product with the operator before the PC's setup (a MATMODSELL\n\
+    operator then has its device image, from which the PC's GPU setup reads the CSR);\n\
   -test ilu|rowsum|error|refresh|solve|compare|layout:\n\
     ilu:     -pc_brbilu_type ilu with double factors equals PCBJACOBI + ILU(0) (PETSc's) of the matrix permuted by\n\
              the PC's ordering (PCBRBILUGetOrdering(), MatPermute()): one application, to rounding;\n\
@@ -132,7 +133,7 @@ static PetscErrorCode CreateSystem(MPI_Comm comm, const char *probname, PetscBoo
 static PetscErrorCode CreateOperator(System *s, const char prefix[], MatType deftype, Mat *A)
 {
   char      type[64], name[64];
-  PetscBool set;
+  PetscBool set, mult = PETSC_FALSE;
 
   PetscFunctionBegin;
   if (s->dmda) {
@@ -140,6 +141,16 @@ static PetscErrorCode CreateOperator(System *s, const char prefix[], MatType def
     PetscCall(PetscOptionsGetString(NULL, NULL, name, type, sizeof(type), &set));
     PetscCall(CreateDMDALaplacian(s->da, set ? type : deftype, A));
   } else PetscCall(ProblemCreateMat(&s->prob, prefix, deftype, A));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-operator_mult", &mult, NULL));
+  if (mult) { /* a product first: a MATMODSELL operator then has its device image, which the PC's setup reads */
+    Vec x, y;
+
+    PetscCall(MatCreateVecs(*A, &x, &y));
+    PetscCall(VecSet(x, 1.0));
+    PetscCall(MatMult(*A, x, y));
+    PetscCall(VecDestroy(&x));
+    PetscCall(VecDestroy(&y));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -574,6 +585,10 @@ int main(int argc, char **argv)
          suffix: cuda_compare_modsell
          nsize: {{1 3}}
          args: -problem fvm -n 14 -gpu_mat_type aijmodsell
+      test:
+         suffix: cuda_compare_modsell_image
+         nsize: {{1 3}}
+         args: -da_grid_x 20 -da_grid_y 18 -da_grid_z 16 -pc_brbilu_blocks 4,3,2 -dirichlet_rows {{0 1}} -gpu_mat_type aijmodsell -operator_mult
 
    test:
       requires: cuda
@@ -651,13 +666,17 @@ int main(int argc, char **argv)
       test:
          suffix: cuda_layout_modsell
          nsize: {{1 3}}
-         args: -problem fvm -n 10 -mat_type aijmodsell
+         args: -problem fvm -n 10 -mat_type aijmodsell -operator_mult {{0 1}}
+      test:
+         suffix: cuda_layout_modsell_image
+         nsize: {{1 3}}
+         args: -da_grid_x 20 -da_grid_y 18 -da_grid_z 16 -pc_brbilu_blocks 4,3,2 -dirichlet_rows {{0 1}} -mat_type aijmodsell -operator_mult
 
    test:
       requires: cuda
       suffix: cuda_layout_empty_rows
       nsize: {{1 3}}
-      args: -test layout -pc_brbilu_layout_check -mat_type aijcusparse -da_grid_x 15 -da_grid_y 14 -da_grid_z 13 -pc_brbilu_blocks 5,4,3 -empty_rows 7
+      args: -test layout -pc_brbilu_layout_check -mat_type {{aijcusparse aijmodsell}} -operator_mult -da_grid_x 15 -da_grid_y 14 -da_grid_z 13 -pc_brbilu_blocks 5,4,3 -empty_rows 7
       filter: grep -E "layout check|error raised"
       output_file: output/ex1_layout_empty_rows_cuda.out
 

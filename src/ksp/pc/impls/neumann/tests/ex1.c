@@ -761,6 +761,12 @@ int main(int argc, char **argv)
        args: -test coarse -compare_device -dim 3 -n 12 -contrast 1e3 -bubbles 3 -coarse_bs {{16 125}} -pc_neumann_deflation_contiguous {{0 1}} -pc_neumann_warn 0
        output_file: output/ex1_cuda_coarse.out
      test:
+       # the same on a MATMODSELL operator: the device PC reads the CSR rebuilt from the operator's device image
+       suffix: cuda_coarse_modsell
+       nsize: {{1 3}}
+       args: -test coarse -compare_device -dim 3 -n 12 -contrast 1e3 -bubbles 3 -coarse_bs 125 -pc_neumann_deflation_contiguous {{0 1}} -pc_neumann_warn 0 -mat_type modsell
+       output_file: output/ex1_cuda_coarse.out
+     test:
        suffix: cuda_coarse_large
        nsize: {{1 3}}
        args: -test coarse -compare_device -dim 3 -n 40 -contrast 1e3 -bubbles 8 -coarse_bs 125 -pc_neumann_deflation_contiguous {{0 1}} -pc_neumann_warn 0
