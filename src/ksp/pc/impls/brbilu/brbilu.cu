@@ -14,7 +14,23 @@
 #include <cuda_runtime.h>
 #include <petscmodsell/private/brbilukernels.h>
 
-#define BRB_WARPS   4                /* warps (blocks of the ordering) per thread block of a colour phase */
+/* Launch shape (compile-time, NVCCFLAGS=-D...; the same function whatever they are): BRB_WARPS warps (blocks of the
+   ordering) per thread block of a colour phase; BRB_MINB, when defined, the minimum resident thread blocks given to
+   __launch_bounds__ of the substitution kernels (registers capped); BRB_XU the rows a lane scatters at once into the
+   user's order after the backward walk. Session 25 (docs/brbilu.md), one application on the magnetron, H100: 4 warps
+   0.709 ms, 2 warps 0.709, 8 warps 0.724; BRB_MINB 8 (64 registers, spills) 0.769, BRB_MINB 1 (94-96 registers)
+   0.721-0.735; BRB_XU 4 0.697-0.698 against 2 (ptxas: the same registers). */
+#ifndef BRB_WARPS
+  #define BRB_WARPS 4
+#endif
+#ifdef BRB_MINB
+  #define BRB_SUBST_BOUNDS __launch_bounds__(BRB_THREADS, BRB_MINB)
+#else
+  #define BRB_SUBST_BOUNDS __launch_bounds__(BRB_THREADS)
+#endif
+#ifndef BRB_XU
+  #define BRB_XU 4
+#endif
 #define BRB_THREADS (32 * BRB_WARPS) /* threads per thread block of a colour phase */
 
 static inline unsigned brb_grid(long long n, int threads)
@@ -296,13 +312,13 @@ static __device__ __forceinline__ void brb_backward_block(const MSBRBLayout &lay
     if (sync) __syncwarp();
   } while (more);
   __syncwarp();
-  brb_block_perm<2, true>(sperm, r0, R, lane, y, x); /* x in user order (2 rows a lane in flight: the fused kernel's registers) */
+  brb_block_perm<BRB_XU, true>(sperm, r0, R, lane, y, x); /* x in user order (BRB_XU rows a lane in flight: 8 raise the fused kernel's registers) */
 }
 
 /* one warp per block of colour c: the forward substitution (FWD), the backward one (BWD), or both (the last colour: its
    backward phase reads only its own block's y, which the same warp has just written; __syncwarp() orders them) */
 template <typename T, bool FWD, bool BWD>
-__global__ static void __launch_bounds__(BRB_THREADS) brb_subst_kernel(const MSBRBLayout lay, int c, const T *__restrict__ v, const T *__restrict__ dinv, const double *__restrict__ b, double *y, double *x)
+__global__ static void BRB_SUBST_BOUNDS brb_subst_kernel(const MSBRBLayout lay, int c, const T *__restrict__ v, const T *__restrict__ dinv, const double *__restrict__ b, double *y, double *x)
 {
   const int lane = threadIdx.x & 31, j = blockIdx.x * BRB_WARPS + (threadIdx.x >> 5);
 
