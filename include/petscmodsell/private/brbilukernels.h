@@ -33,7 +33,9 @@
 extern "C" {
 #endif
 
-#define MS_BRB_MAXCOLORS 64 /* colours of a block colouring the kernels accept */
+#define MS_BRB_MAXCOLORS 64   /* colours of a block colouring the kernels accept */
+#define MS_BRB_TBUF_MAX  1536 /* the largest buffer of a block (doubles) the GPU's apply takes in shared memory (4 warps a
+                                 thread block: 48 KiB); larger bricks take the scattered copies */
 
 #define MS_BRB_ILU   0 /* ILU(0): dropped fill discarded */
 #define MS_BRB_MILU  1 /* MILU(0): dropped fill added to the pivot */
@@ -41,6 +43,11 @@ extern "C" {
 #define MS_BRB_PMILU 3 /* perturbed: the diagonal times (1 + zeta h^2) first, then MILU */
 
 #define MS_BRB_BAD_NONE (~0ULL)
+
+/* A grid ordering (brbordering.h) as the layout kernels see it: the process's box (x fastest) and its bricks per axis */
+typedef struct {
+  int box[3], nblk[3];
+} MSBRBGrid;
 
 /* the layout (host scalars and the backend's arrays) */
 typedef struct {
@@ -57,6 +64,13 @@ typedef struct {
   const int            *sperm;  /* storage row -> local user row */
   const int            *col;    /* slot -> column as a storage row (-1: padding) */
   const unsigned short *nl;     /* strictly lower entries of each storage row */
+  /* A grid ordering on the GPU (tbuf > 0; else 0): the apply moves a block's right-hand side and solution between the
+     user's order and the storage order through a buffer of tbuf doubles per block in shared memory, the user's side
+     read and written along the brick's x-lines (MSBRBTransposeSetUp_CUDA()); the host reference ignores it */
+  MSBRBGrid             grid;
+  int                   tbuf; /* the largest P wy wz of a brick (wx x wy x wz points, P = wx rounded up to even) */
+  const int            *bid;  /* nblocks: the brick of block b (grid.nblk numbering) */
+  const unsigned short *tpos; /* storage row s -> its point's place in the block's buffer, ix + P (iy + wy iz) */
 } MSBRBLayout;
 
 /* Result of a factorization: the smallest local user row whose pivot failed the test (MS_BRB_BAD_NONE: none) */
@@ -99,11 +113,6 @@ typedef struct {
    padding (-1, -1); nl[s] = the entries with pos < pos[o], dmap[s] = the diagonal entry (-1: none). ai, aj, pos, stor in
    the backend's memory, as int. */
 #define MS_BRB_SLOTS(name) int name(const MSBRBLayout *lay, const int *ai, const int *aj, const int *pos, const int *stor, int *col, int *map, unsigned short *nl, int *dmap, void *stream)
-
-/* A grid ordering (brbordering.h) as the layout kernels see it: the process's box (x fastest) and its bricks per axis */
-typedef struct {
-  int box[3], nblk[3];
-} MSBRBGrid;
 
 /* What the level pass found (MS_BRB_LEVELS), in the backend's memory: the host reads it back in one copy */
 typedef struct {
@@ -321,6 +330,8 @@ MS_BRB_GRID_PERM(MSBRBGridPerm_CUDA);
 MS_BRB_LEVELS(MSBRBLevels_CUDA);
 MS_BRB_STORAGE(MSBRBStorage_CUDA);
 MS_KERNEL_EXTERN const MSBRBKernels MSBRBKernels_CUDA;
+/* tpos of a grid ordering's layout (lay: sperm, rstart, grid, bid, tbuf set; device memory): one warp per block */
+int MSBRBTransposeSetUp_CUDA(const MSBRBLayout *lay, unsigned short *tpos, void *stream);
 #endif
 
 #ifdef __cplusplus

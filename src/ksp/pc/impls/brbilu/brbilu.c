@@ -66,6 +66,7 @@ typedef struct {
   /* backend memory */
   PCMSBuffer rstart, lstart, lptr;  /* the layout: blocks and levels */
   PCMSBuffer sperm, col, nl;        /* the layout: rows and slots */
+  PCMSBuffer bid, tpos;             /* the GPU's apply on a grid ordering: bricks, places in a block's buffer */
   PCMSBuffer map, dmap;             /* slot / row -> CSR entry of Ad (value refreshes) */
   PCMSBuffer fvals, fdinv, y;       /* the factors, the substitution's work vector */
   PCMSBuffer work, d, status;       /* setup only */
@@ -79,7 +80,7 @@ static PetscInt PCBRBILUElem(PC_BRBILU *jac)
 /* device (or host) memory the apply reads and writes, and what is kept for value refreshes */
 static void PCBRBILUBytes(PC_BRBILU *jac, size_t *apply, size_t *refresh)
 {
-  *apply   = jac->rstart.bytes + jac->lstart.bytes + jac->lptr.bytes + jac->sperm.bytes + jac->col.bytes + jac->nl.bytes + jac->fvals.bytes + jac->fdinv.bytes + jac->y.bytes;
+  *apply   = jac->rstart.bytes + jac->lstart.bytes + jac->lptr.bytes + jac->sperm.bytes + jac->col.bytes + jac->nl.bytes + jac->fvals.bytes + jac->fdinv.bytes + jac->y.bytes + jac->bid.bytes + jac->tpos.bytes;
   *refresh = jac->map.bytes + jac->dmap.bytes;
 }
 
@@ -94,6 +95,8 @@ static PetscErrorCode PCBRBILUFreeStructure(PC pc)
   PetscCall(PCMSBufferDestroy(&jac->lstart));
   PetscCall(PCMSBufferDestroy(&jac->lptr));
   PetscCall(PCMSBufferDestroy(&jac->sperm));
+  PetscCall(PCMSBufferDestroy(&jac->bid));
+  PetscCall(PCMSBufferDestroy(&jac->tpos));
   PetscCall(PCMSBufferDestroy(&jac->col));
   PetscCall(PCMSBufferDestroy(&jac->nl));
   PetscCall(PCMSBufferDestroy(&jac->map));
@@ -338,6 +341,42 @@ static PetscErrorCode PCBRBILUFreeTemporaries(PCMSOperator *op, PCMSBuffer *temp
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+#if defined(PETSC_HAVE_CUDA)
+/* The GPU's apply on a grid ordering moves a block's right-hand side and solution between the user's order and the
+   storage order through a buffer in shared memory (MSBRBLayout.tbuf): its size from the bricks' widths, the bricks, and
+   every storage row's place in its block's buffer (tpos, 2 bytes a row). Bricks too large for the buffer keep the
+   scattered copies through sperm. The function is the same either way. */
+static PetscErrorCode PCBRBILUTransposeSetUp(PC pc, const MSBRBGrid *grid)
+{
+  PC_BRBILU    *jac = (PC_BRBILU *)pc->data;
+  PCMSOperator *op  = &jac->op;
+  MSBRBLayout  *lay = &jac->lay;
+  PetscInt      w[3] = {0, 0, 0}, tbuf;
+  void         *stream;
+  int           err;
+
+  PetscFunctionBegin;
+  lay->tbuf = 0;
+  for (PetscInt a = 0; a < 3; a++)
+    for (PetscInt t = 0; t < grid->nblk[a]; t++) w[a] = PetscMax(w[a], (PetscInt)(((PetscInt64)(t + 1) * grid->box[a]) / grid->nblk[a] - ((PetscInt64)t * grid->box[a]) / grid->nblk[a]));
+  tbuf = (w[0] + (w[0] & 1)) * w[1] * w[2];
+  if (tbuf > MS_BRB_TBUF_MAX) {
+    PetscCall(PetscInfo(pc, "PCBRBILU: bricks of up to %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " points: the apply's copies to and from the user's order go through sperm (a buffer of %" PetscInt_FMT " doubles is more than %d)\n", w[0], w[1], w[2], tbuf, MS_BRB_TBUF_MAX));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PCBRBILUIntBuffer(op, &jac->bid, jac->ord->bid, jac->ord->nblocks, "PCBRBILU's bricks"));
+  PetscCall(PCBRBILUBufferExact(op, &jac->tpos, sizeof(unsigned short) * (size_t)PetscMax(op->m, 1), "PCBRBILU's buffer places"));
+  lay->grid = *grid;
+  lay->bid  = (const int *)jac->bid.ptr;
+  PetscCall(PCMSKernelBegin(op, &stream));
+  err = MSBRBTransposeSetUp_CUDA(lay, (unsigned short *)jac->tpos.ptr, stream);
+  PetscCall(PCMSKernelEnd(op, err, jac->k->backend, "buffer places", 0));
+  lay->tpos = (const unsigned short *)jac->tpos.ptr;
+  lay->tbuf = (int)tbuf;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+#endif
+
 /* The storage layout of an ordering (brbilukernels.h): the levels (wavefronts) of every block, its rows stored by
    level, slot-major inside the block. Returns PETSC_FALSE in *ok when the operator couples two blocks of one colour (a
    grid ordering on an operator that is not a star stencil).
@@ -537,6 +576,9 @@ static PetscErrorCode PCBRBILUBuildLayout(PC pc, PetscBool *ok)
     PetscCall(PCBRBILULayoutCheck(pc, 2, &ref, ai, aj, ord->grid ? &grid : NULL, k_perm, pos, lev, nu, (const int *)t_stor.ptr, &info));
     PetscCall(BRBLayoutRefDestroy(&ref));
   }
+#if defined(PETSC_HAVE_CUDA)
+  if (op->device && ord->grid) PetscCall(PCBRBILUTransposeSetUp(pc, &grid));
+#endif
   PetscCall(PCBRBILUFreeTemporaries(op, temps, PETSC_STATIC_ARRAY_LENGTH(temps)));
   PetscCall(MatRestoreRowIJ(op->Ad, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
   jac->laid = PETSC_TRUE;
@@ -1273,7 +1315,8 @@ PetscErrorCode PCBRBILUGetOrdering(PC pc, IS *is)
 
   Output Parameters:
 + bytes  - bytes one application must move at least: every stored factor entry and column once, per storage row the
-           inverse pivot, the lower count and the permutation (twice), the work vector written, read and written again,
+           inverse pivot, the lower count and the permutation (twice: on the GPU with a grid ordering the row's place
+           in its block's buffer, 2 bytes), the work vector written, read and written again,
            b read and x written, the block and level starts twice (neighbours' values assumed in cache); may be `NULL`
 - memory - bytes per unknown of the factors and the apply's arrays (device memory on the GPU); may be `NULL`
 
@@ -1295,7 +1338,8 @@ PetscErrorCode PCBRBILUGetStatistics(PC pc, PetscReal *bytes, PetscReal *memory)
   ns = jac->lay.roff[jac->lay.ncolors];
   es = (PetscReal)PCBRBILUElem(jac);
   PCBRBILUBytes(jac, &ab, &rb);
-  v[0] = (PetscReal)jac->nslots * (es + 4) + (PetscReal)ns * (es + 2 * 2 + 2 * 4 + 3 * 8) + (PetscReal)jac->op.m * 16 + 2.0 * (PetscReal)(jac->rstart.bytes + jac->lstart.bytes + jac->lptr.bytes);
+  /* the permutation twice: sperm (4 bytes a row), or on the GPU with a grid ordering tpos (2 bytes) */
+  v[0] = (PetscReal)jac->nslots * (es + 4) + (PetscReal)ns * (es + 2 * 2 + 2 * (jac->lay.tbuf > 0 ? 2 : 4) + 3 * 8) + (PetscReal)jac->op.m * 16 + 2.0 * (PetscReal)(jac->rstart.bytes + jac->lstart.bytes + jac->lptr.bytes);
   v[1] = (PetscReal)ab;
   v[2] = (PetscReal)jac->op.m;
   PetscCallMPI(MPIU_Allreduce(v, g, 3, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)pc)));

@@ -31,6 +31,9 @@
 #ifndef BRB_XU
   #define BRB_XU 4
 #endif
+#ifndef BRB_TU
+  #define BRB_TU 4 /* grid orderings: the points a lane moves at once into the buffer and out of it before the forward walk */
+#endif
 #define BRB_THREADS (32 * BRB_WARPS) /* threads per thread block of a colour phase */
 
 static inline unsigned brb_grid(long long n, int threads)
@@ -127,6 +130,89 @@ static __device__ __forceinline__ void brb_block_perm(const int *__restrict__ sp
 #pragma unroll
     for (int k = 0; k < U; k++)
       if (q[k] >= 0) dst[TOUSER ? q[k] : t + 32 * k] = u[k];
+  }
+}
+
+/* A grid ordering's block on the GPU (lay.tbuf > 0): its brick (first point's local row, widths) and the pitch P of its
+   buffer in shared memory (wx rounded up to even: between the storage order's neighbouring rows, which differ by one
+   in y and -1 in x, the buffer's stride P - 1 is odd, so that a half-warp's doubles fall in distinct banks) */
+struct brb_brick {
+  int base, wx, wy, P;
+};
+
+static __device__ __forceinline__ brb_brick brb_brick_of(const MSBRBLayout &lay, int blk)
+{
+  const MSBRBGrid g = lay.grid;
+  int             lo[3], hi[3];
+  brb_brick       k;
+
+  MSBRBGridBrick(&g, __ldg(lay.bid + blk), lo, hi);
+  k.wx   = hi[0] - lo[0];
+  k.wy   = hi[1] - lo[1];
+  k.P    = k.wx + (k.wx & 1);
+  k.base = lo[0] + g.box[0] * (lo[1] + g.box[1] * lo[2]);
+  return k;
+}
+
+/* Between the user's order and a block's buffer, along the brick's x-lines (consecutive lanes, consecutive points of a
+   line: the user's side in whole sectors but at the lines' ends): TOUSER false buf[place] = src[user row], true
+   dst[user row] = buf[place]; U points a lane in flight. Session 25: the scattered b[sperm[s]] / x[sperm[s]] of
+   brb_block_perm took 32 L1 wavefronts a warp access. */
+template <int U, bool TOUSER>
+static __device__ __forceinline__ void brb_brick_lines(const brb_brick &k, int box0, int box1, int R, int lane, const double *src, double *dst, double *buf)
+{
+  const int a = 32 / k.wx, bb = 32 - a * k.wx;
+  int       ix = lane % k.wx, iy = lane / k.wx, iz = iy / k.wy;
+
+  iy -= iz * k.wy;
+  for (int t0 = lane; t0 < R; t0 += 32 * U) {
+    int    ui[U], si[U];
+    double v[U];
+#pragma unroll
+    for (int u = 0; u < U; u++) {
+      ui[u] = k.base + ix + box0 * (iy + box1 * iz);
+      si[u] = ix + k.P * (iy + k.wy * iz);
+      ix += bb;
+      iy += a;
+      if (ix >= k.wx) {
+        ix -= k.wx;
+        iy++;
+      }
+      while (iy >= k.wy) {
+        iy -= k.wy;
+        iz++;
+      }
+    }
+#pragma unroll
+    for (int u = 0; u < U; u++)
+      if (t0 + 32 * u < R) v[u] = TOUSER ? buf[si[u]] : src[ui[u]];
+#pragma unroll
+    for (int u = 0; u < U; u++)
+      if (t0 + 32 * u < R) {
+        if (TOUSER) dst[ui[u]] = v[u];
+        else buf[si[u]] = v[u];
+      }
+  }
+}
+
+/* Between a block's buffer and its storage-ordered y (coalesced): TOY true y_s = buf[tpos[s]], false buf[tpos[s]] = y_s */
+template <int U, bool TOY>
+static __device__ __forceinline__ void brb_buf_storage(const unsigned short *__restrict__ tpos, int r0, int R, int lane, double *buf, double *y)
+{
+  for (int t = r0 + lane; t < r0 + R; t += 32 * U) {
+    int    q[U];
+    double v[U];
+#pragma unroll
+    for (int u = 0; u < U; u++) q[u] = t + 32 * u < r0 + R ? (int)__ldg(tpos + t + 32 * u) : -1;
+#pragma unroll
+    for (int u = 0; u < U; u++)
+      if (q[u] >= 0) v[u] = TOY ? buf[q[u]] : y[t + 32 * u];
+#pragma unroll
+    for (int u = 0; u < U; u++)
+      if (q[u] >= 0) {
+        if (TOY) y[t + 32 * u] = v[u];
+        else buf[q[u]] = v[u];
+      }
   }
 }
 
@@ -244,8 +330,8 @@ static __device__ __forceinline__ double brb_sum(const brb_chunk<T> *ch, const d
 /* forward substitution of block j of colour c by one warp, levels in order: y_s = b[sperm[s]] - sum_lower l y_col.
    y is read with coherent loads: rows of earlier levels were written by lanes of this warp (before a __syncwarp()),
    rows of earlier colours by earlier launches. */
-template <typename T>
-static __device__ __forceinline__ void brb_forward_block(const MSBRBLayout &lay, int c, int j, int lane, const T *__restrict__ v, const double *__restrict__ b, double *y)
+template <typename T, bool TR>
+static __device__ __forceinline__ void brb_forward_block(const MSBRBLayout &lay, int c, int j, int lane, const T *__restrict__ v, const double *__restrict__ b, double *y, double *buf)
 {
   const int *__restrict__ sperm          = lay.sperm;
   const int *__restrict__ lptr           = lay.lptr;
@@ -261,7 +347,11 @@ static __device__ __forceinline__ void brb_forward_block(const MSBRBLayout &lay,
   brb_chunk<T>                       cur, nxt;
 
   if (g >= g1) return; /* a block with no rows */
-  brb_block_perm<8, false>(sperm, r0, R, lane, b, y); /* y = b in storage order; the walk reads it back */
+  if (TR) { /* y = b in storage order through the buffer: the brick's x-lines in, then the storage order out */
+    brb_brick_lines<BRB_TU, false>(brb_brick_of(lay, blk), lay.grid.box[0], lay.grid.box[1], R, lane, b, nullptr, buf);
+    __syncwarp();
+    brb_buf_storage<BRB_TU, true>(lay.tpos, r0, R, lane, buf, y);
+  } else brb_block_perm<8, false>(sperm, r0, R, lane, b, y); /* y = b in storage order; the walk reads it back */
   __syncwarp();
   s0 = __ldg(lptr + g);
   r1 = __ldg(lptr + g + 1);
@@ -280,8 +370,8 @@ static __device__ __forceinline__ void brb_forward_block(const MSBRBLayout &lay,
 
 /* backward substitution of block j of colour c by one warp, levels in reverse: y_s = dinv_s y_s - sum_upper u~ y_col,
    x[sperm[s]] = y_s */
-template <typename T>
-static __device__ __forceinline__ void brb_backward_block(const MSBRBLayout &lay, int c, int j, int lane, const T *__restrict__ v, const T *__restrict__ dinv, double *y, double *x)
+template <typename T, bool TR>
+static __device__ __forceinline__ void brb_backward_block(const MSBRBLayout &lay, int c, int j, int lane, const T *__restrict__ v, const T *__restrict__ dinv, double *y, double *x, double *buf)
 {
   const int *__restrict__ sperm          = lay.sperm;
   const int *__restrict__ lptr           = lay.lptr;
@@ -312,20 +402,83 @@ static __device__ __forceinline__ void brb_backward_block(const MSBRBLayout &lay
     if (sync) __syncwarp();
   } while (more);
   __syncwarp();
-  brb_block_perm<BRB_XU, true>(sperm, r0, R, lane, y, x); /* x in user order (BRB_XU rows a lane in flight: 8 raise the fused kernel's registers) */
+  if (TR) { /* x in user order through the buffer: the storage order in, the brick's x-lines out */
+    brb_buf_storage<BRB_XU, false>(lay.tpos, r0, R, lane, buf, y);
+    __syncwarp();
+    brb_brick_lines<BRB_XU, true>(brb_brick_of(lay, blk), lay.grid.box[0], lay.grid.box[1], R, lane, nullptr, x, buf);
+  } else brb_block_perm<BRB_XU, true>(sperm, r0, R, lane, y, x); /* x in user order (BRB_XU rows a lane in flight: 8 raise the fused kernel's registers) */
 }
 
 /* one warp per block of colour c: the forward substitution (FWD), the backward one (BWD), or both (the last colour: its
    backward phase reads only its own block's y, which the same warp has just written; __syncwarp() orders them) */
-template <typename T, bool FWD, bool BWD>
-__global__ static void BRB_SUBST_BOUNDS brb_subst_kernel(const MSBRBLayout lay, int c, const T *__restrict__ v, const T *__restrict__ dinv, const double *__restrict__ b, double *y, double *x)
+template <typename T, bool FWD, bool BWD, bool TR>
+static __device__ __forceinline__ void brb_subst(const MSBRBLayout &lay, int c, const T *__restrict__ v, const T *__restrict__ dinv, const double *__restrict__ b, double *y, double *x)
 {
+  extern __shared__ double brb_tbuf[]; /* TR: tbuf doubles per warp */
   const int lane = threadIdx.x & 31, j = blockIdx.x * BRB_WARPS + (threadIdx.x >> 5);
+  double   *buf  = TR ? brb_tbuf + (threadIdx.x >> 5) * lay.tbuf : nullptr;
 
   if (j >= lay.nb[c]) return; /* the whole warp */
-  if (FWD) brb_forward_block(lay, c, j, lane, v, b, y);
+  if (FWD) brb_forward_block<T, TR>(lay, c, j, lane, v, b, y, buf);
   if (FWD && BWD) __syncwarp();
-  if (BWD) brb_backward_block(lay, c, j, lane, v, dinv, y, x);
+  if (BWD) brb_backward_block<T, TR>(lay, c, j, lane, v, dinv, y, x, buf);
+}
+
+template <typename T, bool FWD, bool BWD, bool TR>
+__global__ static void BRB_SUBST_BOUNDS brb_subst_kernel(const MSBRBLayout lay, int c, const T *__restrict__ v, const T *__restrict__ dinv, const double *__restrict__ b, double *y, double *x)
+{
+  brb_subst<T, FWD, BWD, TR>(lay, c, v, dinv, b, y, x);
+}
+
+/* Single factors through the shared-memory buffer, registers bounded: without a bound ptxas gave the fused kernel 96
+   registers (20 resident warps a multiprocessor), with 7 blocks 72 and spills (one application on the magnetron 0.679,
+   0.732 ms), with 6 blocks 80 (24 warps; 24 bytes spilled by the fused kernel): 0.670 ms against 0.697 ms for the
+   scattered copies (session 25, H100, docs/brbilu.md). Double factors take the unbounded kernel (not measured). */
+#ifndef BRB_TR_MINB
+  #define BRB_TR_MINB 6
+#endif
+#if BRB_TR_MINB > 0
+  #define BRB_TR_BOUNDS __launch_bounds__(BRB_THREADS, BRB_TR_MINB)
+#else
+  #define BRB_TR_BOUNDS __launch_bounds__(BRB_THREADS)
+#endif
+template <bool FWD, bool BWD>
+__global__ static void BRB_TR_BOUNDS brb_subst_trf_kernel(const MSBRBLayout lay, int c, const float *__restrict__ v, const float *__restrict__ dinv, const double *__restrict__ b, double *y, double *x)
+{
+  brb_subst<float, FWD, BWD, true>(lay, c, v, dinv, b, y, x);
+}
+
+/* one launch of a colour phase */
+template <typename T, bool FWD, bool BWD, bool TR>
+static void brb_launch(const MSBRBLayout *lay, int c, size_t sm, const T *v, const T *dinv, const double *b, double *x, double *y, cudaStream_t st)
+{
+  const unsigned nblk = brb_grid(lay->nb[c], BRB_WARPS);
+
+  if constexpr (TR && sizeof(T) == sizeof(float)) brb_subst_trf_kernel<FWD, BWD><<<nblk, BRB_THREADS, sm, st>>>(*lay, c, v, dinv, b, y, x);
+  else brb_subst_kernel<T, FWD, BWD, TR><<<nblk, BRB_THREADS, sm, st>>>(*lay, c, v, dinv, b, y, x);
+}
+
+/* tpos of a grid ordering (one warp per block): a storage row's point (sperm, the brick's local row) at ix + P (iy + wy iz) */
+__global__ static void __launch_bounds__(BRB_THREADS) brb_tpos_kernel(const MSBRBLayout lay, int nblocks, unsigned short *tpos)
+{
+  const int lane = threadIdx.x & 31, blk = blockIdx.x * BRB_WARPS + (threadIdx.x >> 5);
+
+  if (blk >= nblocks) return;
+  const brb_brick k  = brb_brick_of(lay, blk);
+  const int       r0 = __ldg(lay.rstart + blk), R = __ldg(lay.rstart + blk + 1) - r0, box0 = lay.grid.box[0], box1 = lay.grid.box[1];
+  for (int p = lane; p < R; p += 32) {
+    const int q = __ldg(lay.sperm + r0 + p) - k.base, ix = q % box0, rr = q / box0, iy = rr % box1, iz = rr / box1;
+    tpos[r0 + p] = (unsigned short)(ix + k.P * (iy + k.wy * iz));
+  }
+}
+
+int MSBRBTransposeSetUp_CUDA(const MSBRBLayout *lay, unsigned short *tpos, void *stream)
+{
+  const int nb = lay->boff[lay->ncolors];
+
+  if (!nb) return 0;
+  brb_tpos_kernel<<<brb_grid(nb, BRB_WARPS), BRB_THREADS, 0, (cudaStream_t)stream>>>(*lay, nb, tpos);
+  return (int)cudaGetLastError();
 }
 
 MS_BRB_MULTIPROCESSORS(MSBRBMultiprocessors_CUDA)
@@ -391,24 +544,25 @@ MS_BRB_CONVERT(MSBRBConvert_CUDA)
 }
 
 /* colours in order forward, the last colour forward and backward in one launch, the others backward in reverse */
-template <typename T>
+template <typename T, bool TR>
 static int brb_apply(const MSBRBLayout *lay, const T *v, const T *dinv, const double *b, double *x, double *y, cudaStream_t st)
 {
-  const int   last = lay->ncolors - 1;
-  cudaError_t err;
+  const int    last = lay->ncolors - 1;
+  const size_t sm   = TR ? (size_t)BRB_WARPS * (size_t)lay->tbuf * sizeof(double) : 0; /* at most 48 KiB: MS_BRB_TBUF_MAX */
+  cudaError_t  err;
 
   for (int c = 0; c < last; c++) {
     if (!lay->nb[c]) continue;
-    brb_subst_kernel<T, true, false><<<brb_grid(lay->nb[c], BRB_WARPS), BRB_THREADS, 0, st>>>(*lay, c, v, dinv, b, y, x);
+    brb_launch<T, true, false, TR>(lay, c, sm, v, dinv, b, x, y, st);
     if ((err = cudaGetLastError()) != cudaSuccess) return (int)err;
   }
   if (last >= 0 && lay->nb[last]) {
-    brb_subst_kernel<T, true, true><<<brb_grid(lay->nb[last], BRB_WARPS), BRB_THREADS, 0, st>>>(*lay, last, v, dinv, b, y, x);
+    brb_launch<T, true, true, TR>(lay, last, sm, v, dinv, b, x, y, st);
     if ((err = cudaGetLastError()) != cudaSuccess) return (int)err;
   }
   for (int c = last - 1; c >= 0; c--) {
     if (!lay->nb[c]) continue;
-    brb_subst_kernel<T, false, true><<<brb_grid(lay->nb[c], BRB_WARPS), BRB_THREADS, 0, st>>>(*lay, c, v, dinv, b, y, x);
+    brb_launch<T, false, true, TR>(lay, c, sm, v, dinv, b, x, y, st);
     if ((err = cudaGetLastError()) != cudaSuccess) return (int)err;
   }
   return 0;
@@ -416,8 +570,17 @@ static int brb_apply(const MSBRBLayout *lay, const T *v, const T *dinv, const do
 
 MS_BRB_APPLY(MSBRBApply_CUDA)
 {
-  if (single) return brb_apply<float>(lay, (const float *)fvals, (const float *)fdinv, b, x, y, (cudaStream_t)stream);
-  return brb_apply<double>(lay, (const double *)fvals, (const double *)fdinv, b, x, y, (cudaStream_t)stream);
+  const cudaStream_t st = (cudaStream_t)stream;
+
+#ifndef BRB_NO_TR
+  #define BRB_NO_TR 0 /* developer: 1 takes the scattered copies through sperm whatever the ordering */
+#endif
+  if (lay->tbuf > 0 && !BRB_NO_TR) {
+    if (single) return brb_apply<float, true>(lay, (const float *)fvals, (const float *)fdinv, b, x, y, st);
+    return brb_apply<double, true>(lay, (const double *)fvals, (const double *)fdinv, b, x, y, st);
+  }
+  if (single) return brb_apply<float, false>(lay, (const float *)fvals, (const float *)fdinv, b, x, y, st);
+  return brb_apply<double, false>(lay, (const double *)fvals, (const double *)fdinv, b, x, y, st);
 }
 
 /* one thread per storage row: consecutive threads (rows of a level) write consecutive slots */
