@@ -123,6 +123,8 @@ PETSC_INTERN PetscErrorCode PCMSBufferEnsure(PCMSOperator *, PCMSBuffer *, size_
 PETSC_INTERN PetscErrorCode PCMSBufferDestroy(PCMSBuffer *);
 /* buf (ensured to hold bytes in the PC's memory) <- src (host); src may be freed on return */
 PETSC_INTERN PetscErrorCode PCMSBufferUpload(PCMSOperator *, PCMSBuffer *, const void *, size_t, const char *);
+/* buf (ensured, in the PC's memory) <- an int copy of n PetscInts (host): through a host copy when PetscInt is 64-bit */
+PETSC_INTERN PetscErrorCode PCMSUploadInt(PCMSOperator *, PCMSBuffer *, const PetscInt *, PetscInt64, const char *);
 /* Ad's CSR as 32-bit arrays in device memory (op->device), moving as little as possible from the host: aijcusparse's
    own device arrays when Ad has no empty row (else its device row starts may be compressed); a MATSEQAIJMODSELL's
    device image expanded on the GPU (only the row starts are copied, 4 bytes a row); else copies of the host arrays.

@@ -432,8 +432,7 @@ PetscErrorCode PCMSBufferUpload(PCMSOperator *op, PCMSBuffer *buf, const void *s
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* an int copy of n PetscInts in buf (device), through a host copy when PetscInt is 64-bit */
-static PetscErrorCode PCMSUploadInt(PCMSOperator *op, PCMSBuffer *buf, const PetscInt *src, PetscInt64 n, const char *what)
+PetscErrorCode PCMSUploadInt(PCMSOperator *op, PCMSBuffer *buf, const PetscInt *src, PetscInt64 n, const char *what)
 {
   PetscFunctionBegin;
   if (sizeof(PetscInt) == sizeof(int)) PetscCall(PCMSBufferUpload(op, buf, src, sizeof(int) * (size_t)n, what));

@@ -165,13 +165,9 @@ static PetscErrorCode PCBRBILUHostInt(const PetscInt *src, PetscInt64 n, int **d
 /* an exact-size buffer in the PC's memory holding an int copy of n PetscInts (small arrays: block starts) */
 static PetscErrorCode PCBRBILUIntBuffer(PCMSOperator *op, PCMSBuffer *buf, const PetscInt *src, PetscInt64 n, const char *what)
 {
-  int *h;
-
   PetscFunctionBegin;
-  PetscCall(PCBRBILUHostInt(src, n, &h));
   PetscCall(PCMSBufferDestroy(buf));
-  PetscCall(PCMSBufferUpload(op, buf, h, sizeof(int) * (size_t)n, what)); /* host-synchronous: h may go */
-  PetscCall(PetscFree(h));
+  PetscCall(PCMSUploadInt(op, buf, src, n, what));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -183,14 +179,7 @@ static PetscErrorCode PCBRBILUIntArray(PCMSOperator *op, const PetscInt *src, Pe
     *dst = (const int *)src;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  if (sizeof(PetscInt) == sizeof(int)) PetscCall(PCMSBufferUpload(op, temp, src, sizeof(int) * (size_t)n, what));
-  else {
-    int *h;
-
-    PetscCall(PCBRBILUHostInt(src, n, &h));
-    PetscCall(PCMSBufferUpload(op, temp, h, sizeof(int) * (size_t)n, what)); /* host-synchronous: h may go */
-    PetscCall(PetscFree(h));
-  }
+  PetscCall(PCMSUploadInt(op, temp, src, n, what));
   *dst = (const int *)temp->ptr;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
