@@ -591,6 +591,15 @@ int main(int argc, char **argv)
          args: -da_grid_x 20 -da_grid_y 18 -da_grid_z 16 -pc_brbilu_blocks 4,3,2 -dirichlet_rows {{0 1}} -gpu_mat_type aijmodsell -operator_mult
 
    test:
+      # the GPU side's CSR came from the MATMODSELL operator's device image (PCMSOperatorDeviceCSR: the layout, then
+      # the factorization), not from a copy of the host arrays
+      requires: cuda
+      suffix: cuda_modsell_image_source
+      args: -test compare -compare_tol 1e-11 -pc_brbilu_factor_precision double -da_grid_x 20 -da_grid_y 18 -da_grid_z 16 -pc_brbilu_blocks 4,3,2 -dirichlet_rows -gpu_mat_type aijmodsell -operator_mult -info :mat
+      filter: grep -oE "CSR (rebuilt from its device image|copied from the host)"
+      output_file: output/ex1_cuda_modsell_image_source.out
+
+   test:
       requires: cuda
       suffix: cuda_compare_single
       args: -test compare -compare_tol 1e-5 -problem magnetron -h_mm 1 -attach_dmda
