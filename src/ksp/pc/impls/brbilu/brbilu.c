@@ -340,14 +340,14 @@ static PetscErrorCode PCBRBILUTransposeSetUp(PC pc, const MSBRBGrid *grid)
   PC_BRBILU    *jac = (PC_BRBILU *)pc->data;
   PCMSOperator *op  = &jac->op;
   MSBRBLayout  *lay = &jac->lay;
-  PetscInt      w[3] = {0, 0, 0}, tbuf;
+  PetscInt      w[3], tbuf;
   void         *stream;
   int           err;
 
   PetscFunctionBegin;
   lay->tbuf = 0;
-  for (PetscInt a = 0; a < 3; a++)
-    for (PetscInt t = 0; t < grid->nblk[a]; t++) w[a] = PetscMax(w[a], (PetscInt)(((PetscInt64)(t + 1) * grid->box[a]) / grid->nblk[a] - ((PetscInt64)t * grid->box[a]) / grid->nblk[a]));
+  /* the widest brick along each axis: the splits t box / nblk give widths floor(box / nblk) and ceil(box / nblk) */
+  for (PetscInt a = 0; a < 3; a++) w[a] = (grid->box[a] + grid->nblk[a] - 1) / grid->nblk[a];
   tbuf = (w[0] + (w[0] & 1)) * w[1] * w[2];
   if (tbuf > MS_BRB_TBUF_MAX) {
     PetscCall(PetscInfo(pc, "PCBRBILU: bricks of up to %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " points: the apply's copies to and from the user's order go through sperm (a buffer of %" PetscInt_FMT " doubles is more than %d)\n", w[0], w[1], w[2], tbuf, MS_BRB_TBUF_MAX));
