@@ -11,7 +11,8 @@
 #              src/ksp/pc/impls/brbilu/tests/ex1.c -test bench (a DMDA of the grid attached, one process): each
 #              configuration solves once to warm up, then a new KSP is timed (KSPSetUp + KSPSolve); with brbilu it
 #              also times 20 applications and 20 VecCopy of the same length (substitution bandwidth as a fraction
-#              of copy bandwidth) and reports the PC's device memory per unknown
+#              of copy bandwidth) and reports the PC's device memory per unknown; every configuration: the device
+#              memory its PCSetUp() keeps (cudaMemGetInfo() after minus before), cuSPARSE's ILU(0) among them
 # Configurations: brbilu (default rmilu) single and double factors with BiCGSTAB, brbilu single with CG (symmetric
 # variant: -pc_brbilu_symmetric), brbilu single BiCGSTAB with larger blocks (-pc_brbilu_min_block_rows 4096: ~16^3
 # bricks, fewer and wider-levelled blocks for the warp-per-block kernels; a different preconditioner), brbilu single on a MATMODSELL operator (aijmodsell: the plugin's product) with BiCGSTAB and with CG (symmetric
@@ -113,8 +114,8 @@ for step in $steps; do
       line=$(grep -m1 '^bench: iterations' "$f")
       totm[$tag]=$(echo "$line" | sed -n -E 's/.*total ([0-9.e+-]+) s.*/\1/p')
       say "magnetron h=$h $tag: ${line#bench: }"
-      grep -E '^bench: (copy|apply)' "$f" | sed 's/^bench: /    /' | tee -a "$log" > /dev/null
-      grep -E '^bench: (copy|apply)' "$f" | sed 's/^bench: /    /'
+      grep -E '^bench: (copy|apply|device memory)' "$f" | sed 's/^bench: /    /' | tee -a "$log" > /dev/null
+      grep -E '^bench: (copy|apply|device memory)' "$f" | sed 's/^bench: /    /'
     done
     ref=${totm[jacobi-cg-aijcusparse]:-0}
     for tag in $brbtags; do

@@ -44,9 +44,6 @@ Actions:\n\
 */
 #include <petscmodsell.h>
 #include <petsc/private/kspimpl.h> /* the norm types a KSP supports, to pick the unpreconditioned residual */
-#if defined(PETSC_HAVE_CUDA)
-  #include <petscdevice_cuda.h>
-#endif
 
 /* PETSc's driven cavity example, from the PETSc installation */
 #if defined(__has_include)
@@ -83,22 +80,6 @@ static PetscErrorCode MaxOverProcesses(MPI_Comm comm, PetscLogDouble *t)
 {
   PetscFunctionBegin;
   PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, t, 1, MPI_DOUBLE, MPI_MAX, comm));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* used device memory, MiB (-1 without CUDA) */
-static PetscErrorCode DeviceUsedMiB(PetscLogDouble *used)
-{
-  PetscFunctionBegin;
-#if defined(PETSC_HAVE_CUDA)
-  {
-    size_t freeb, totalb;
-    PetscCallCUDA(cudaMemGetInfo(&freeb, &totalb));
-    *used = (PetscLogDouble)(totalb - freeb) / 1048576.0;
-  }
-#else
-  *used = -1;
-#endif
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -458,7 +439,7 @@ static PetscErrorCode SolveOnce(Problem *p, const char prefix[], PetscLogDouble 
   PetscCall(Synchronize(comm));
   PetscCall(PetscTime(&t1));
   res->tsolve = t1 - t0;
-  PetscCall(DeviceUsedMiB(&res->mem));
+  PetscCall(ProbDeviceUsedMiB(&res->mem));
   if (res->mem >= 0) res->mem -= mem0;
   PetscCall(MaxOverProcesses(comm, &res->tasm));
   PetscCall(MaxOverProcesses(comm, &res->tsetup));
@@ -716,7 +697,7 @@ int main(int argc, char **argv)
 #if defined(PETSC_HAVE_CUDA)
   PetscCall(PetscDeviceInitialize(PETSC_DEVICE_CUDA));
 #endif
-  PetscCall(DeviceUsedMiB(&mem0));
+  PetscCall(ProbDeviceUsedMiB(&mem0));
 
   PetscCall(ProblemInitialize(comm, &p));
   PetscCall(ProblemSetFromOptions(&p));

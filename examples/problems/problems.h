@@ -55,6 +55,26 @@
 #include <sys/stat.h>
 #include <fcntl.h>
 #include <unistd.h>
+#if defined(PETSC_HAVE_CUDA)
+  #include <petscdevice_cuda.h>
+#endif
+
+/* the device's used memory in MiB (cudaMemGetInfo(): every process and context on the device; 2 MiB granularity),
+   -1 without CUDA */
+static inline PetscErrorCode ProbDeviceUsedMiB(PetscLogDouble *used)
+{
+  PetscFunctionBegin;
+#if defined(PETSC_HAVE_CUDA)
+  {
+    size_t freeb, totalb;
+    PetscCallCUDA(cudaMemGetInfo(&freeb, &totalb));
+    *used = (PetscLogDouble)(totalb - freeb) / 1048576.0;
+  }
+#else
+  *used = -1;
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 typedef enum {
   PROB_FVM,

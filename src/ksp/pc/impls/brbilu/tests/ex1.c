@@ -15,8 +15,9 @@ static char help[] = "PCBRBILU: the factorizations against PETSc's, the zero-piv
     solve:   -ksp_type (cg, bcgs, gmres) to rtol 1e-8 converges, true residual checked; iterations printed\n\
              only as within [1, -max_its];\n\
     bench:   (bench/brbilu.sh, not a harness test) a warm-up solve with -ksp_type/-pc_type from the options, then a\n\
-             new KSP timed: KSPSetUp + KSPSolve (log stage Timed), -bench_applies applications of the PC and as many\n\
-             VecCopy (the copy bandwidth), PCBRBILUGetStatistics();\n\
+             new KSP timed: KSPSetUp (PCSetUp() first: the device memory it keeps, with CUDA) + KSPSolve (log stage\n\
+             Timed), -bench_applies applications of the PC and as many VecCopy (the copy bandwidth),\n\
+             PCBRBILUGetStatistics();\n\
     compare: the PC on the operator as -mat_type aij (host reference kernels) and as -gpu_mat_type (aijcusparse:\n\
              CUDA kernels): the same application to -compare_tol;\n\
     layout:  the setup with -pc_brbilu_layout_check (the layout the kernels build against the host reference's,\n\
@@ -362,7 +363,7 @@ int main(int argc, char **argv)
   } break;
   case TEST_BENCH: {
     PetscLogStage      stage;
-    PetscLogDouble     t0, t1, t2, t3;
+    PetscLogDouble     t0, t1, t2, t3, m0, m1;
     PetscInt           its, n, napply = 20;
     KSPConvergedReason reason;
     PetscReal          relres;
@@ -383,7 +384,11 @@ int main(int argc, char **argv)
     PetscCall(PetscLogStageRegister("Timed", &stage));
     PetscCall(PetscLogStagePush(stage));
     PetscCall(Sync());
+    PetscCall(ProbDeviceUsedMiB(&m0));
     PetscCall(PetscTime(&t0));
+    PetscCall(PCSetUp(pc)); /* first, alone: the device memory it keeps, without the KSP's work vectors */
+    PetscCall(Sync());
+    PetscCall(ProbDeviceUsedMiB(&m1));
     PetscCall(KSPSetUp(ksp));
     PetscCall(Sync());
     PetscCall(PetscTime(&t1));
@@ -397,6 +402,7 @@ int main(int argc, char **argv)
     PetscCall(PetscPrintf(comm, "bench: iterations %" PetscInt_FMT " reason %s setup %.6f solve %.6f total %.6f s true relres %.2e\n", its, KSPConvergedReasons[reason], t1 - t0, t2 - t1, t2 - t0, (double)relres));
     PetscCall(VecDuplicate(x, &w));
     PetscCall(VecGetSize(x, &n));
+    if (m0 >= 0) PetscCall(PetscPrintf(comm, "bench: device memory kept by PCSetUp(): %.1f bytes/unknown (cudaMemGetInfo() after it minus before, 2 MiB granularity%s)\n", (m1 - m0) * 1048576.0 / n, warm ? "" : "; no warm-up solve: the operator's upload included"));
     PetscCall(VecCopy(b, w));
     PetscCall(Sync());
     PetscCall(PetscTime(&t0));
