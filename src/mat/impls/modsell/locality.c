@@ -249,7 +249,7 @@ PetscErrorCode MSLocalityPermDevice(PetscInt m, const int *d_ai, const int *d_aj
 PetscErrorCode MSLocalityCompute(Mat A, PetscInt sh, MSLocality *locp)
 {
   MSLocality loc;
-  PetscInt   m, *gi, *gj, *blk, *mark, *queue;
+  PetscInt   m, *gi = NULL, *gj = NULL, *blk, *mark, *queue;
 
   PetscFunctionBegin;
   PetscCheck(sh >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "The locality partition needs at least one row per block, not %" PetscInt_FMT, sh);

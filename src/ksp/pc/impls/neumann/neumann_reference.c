@@ -264,13 +264,22 @@ MS_NEU_CUT(MSNeuCut_Reference)
   return 0;
 }
 
-/* the stable counting sort of the items in[0..n) by key(in[i]) in [0, nk): out (cnt: nk + 1 ints of work) */
+/* the stable counting sort of the items in[0..n) (in NULL: 0..n-1) by key(in[i]) in [0, nk): out (cnt: nk + 1 ints of
+   work) */
 static void NeuCountingSort(int n, const int *in, const int *keyof, const int *keymap, int nk, int *cnt, int *out)
 {
   for (int k = 0; k <= nk; k++) cnt[k] = 0;
-  for (int i = 0; i < n; i++) cnt[(keymap ? keymap[keyof[in[i]]] : keyof[in[i]]) + 1]++;
+  for (int i = 0; i < n; i++) {
+    const int x = in ? in[i] : i;
+
+    cnt[(keymap ? keymap[keyof[x]] : keyof[x]) + 1]++;
+  }
   for (int k = 0; k < nk; k++) cnt[k + 1] += cnt[k];
-  for (int i = 0; i < n; i++) out[cnt[keymap ? keymap[keyof[in[i]]] : keyof[in[i]]]++] = in[i];
+  for (int i = 0; i < n; i++) {
+    const int x = in ? in[i] : i;
+
+    out[cnt[keymap ? keymap[keyof[x]] : keyof[x]]++] = x;
+  }
 }
 
 /* the sum of v[0..n) as a warp adds it: 32 lanes (lane l the terms l, l + 32, ..., in order), then the tree */
@@ -328,8 +337,7 @@ MS_NEU_GALERKIN(MSNeuGalerkin_Reference)
     }
   }
   /* the entries by (j, c), rows ascending within a pair: by column, then by the subdomain of the row */
-  for (int e = 0; e < nnz; e++) e1[e] = e;
-  NeuCountingSort(nnz, e1, A->aj, NULL, m, cnt, e2);
+  NeuCountingSort(nnz, NULL, A->aj, NULL, m, cnt, e2);
   NeuCountingSort(nnz, e2, row, sub, nsub, cnt, e1);
   /* the runs of equal (j, c): S(j, c) adds its entries in order */
   for (int i = 0; i < nnz;) {
