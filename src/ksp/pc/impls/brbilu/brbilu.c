@@ -334,8 +334,9 @@ static PetscErrorCode PCBRBILUFreeTemporaries(PCMSOperator *op, PCMSBuffer *temp
 /* The GPU's apply on a grid ordering moves a block's right-hand side and solution between the user's order and the
    storage order through a buffer in shared memory (MSBRBLayout.tbuf): its size from the bricks' widths, the bricks, and
    every storage row's place in its block's buffer (tpos, 2 bytes a row). Bricks too large for the buffer keep the
-   scattered copies through sperm. The function is the same either way. */
-static PetscErrorCode PCBRBILUTransposeSetUp(PC pc, const MSBRBGrid *grid)
+   scattered copies through sperm. The function is the same either way. bricks: the layout's device copy of the
+   bricks (ord->bid), kept for the apply (moved into jac->bid: *bricks is then empty) when the buffer is used. */
+static PetscErrorCode PCBRBILUTransposeSetUp(PC pc, const MSBRBGrid *grid, PCMSBuffer *bricks)
 {
   PC_BRBILU    *jac = (PC_BRBILU *)pc->data;
   PCMSOperator *op  = &jac->op;
@@ -353,7 +354,9 @@ static PetscErrorCode PCBRBILUTransposeSetUp(PC pc, const MSBRBGrid *grid)
     PetscCall(PetscInfo(pc, "PCBRBILU: bricks of up to %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " points: the apply's copies to and from the user's order go through sperm (a buffer of %" PetscInt_FMT " doubles is more than %d)\n", w[0], w[1], w[2], tbuf, MS_BRB_TBUF_MAX));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(PCBRBILUIntBuffer(op, &jac->bid, jac->ord->bid, jac->ord->nblocks, "PCBRBILU's bricks"));
+  PetscCall(PCMSBufferDestroy(&jac->bid));
+  jac->bid = *bricks;
+  PetscCall(PetscMemzero(bricks, sizeof(*bricks)));
   PetscCall(PCBRBILUBufferExact(op, &jac->tpos, sizeof(unsigned short) * (size_t)PetscMax(op->m, 1), "PCBRBILU's buffer places"));
   lay->grid = *grid;
   lay->bid  = (const int *)jac->bid.ptr;
@@ -566,7 +569,7 @@ static PetscErrorCode PCBRBILUBuildLayout(PC pc, PetscBool *ok)
     PetscCall(BRBLayoutRefDestroy(&ref));
   }
 #if defined(PETSC_HAVE_CUDA)
-  if (op->device && ord->grid) PetscCall(PCBRBILUTransposeSetUp(pc, &grid));
+  if (op->device && ord->grid) PetscCall(PCBRBILUTransposeSetUp(pc, &grid, &t_bid));
 #endif
   PetscCall(PCBRBILUFreeTemporaries(op, temps, PETSC_STATIC_ARRAY_LENGTH(temps)));
   PetscCall(MatRestoreRowIJ(op->Ad, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
