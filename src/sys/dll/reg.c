@@ -30,12 +30,19 @@ PetscErrorCode PetscModSELLFinalizePackage(void)
   Notes:
   Called automatically when the library is loaded with `-dll_append libpetscmodsell.so`, and by
   `MatCreateModSELL()`. An application that links the library and selects the types from the options
-  database calls it once after `PetscInitialize()`.
+  database calls it once after `PetscInitialize()`. Called before `PetscInitialize()` or after `PetscFinalize()` it
+  registers nothing, prints why on stderr and returns `PETSC_ERR_ORDER`.
 
 .seealso: `MATMODSELL`, `PCRUIZ`
 @*/
 PetscErrorCode PetscModSELLInitializePackage(void)
 {
+  /* before PetscInitialize() (or after PetscFinalize()) nothing can be registered: the registries do not exist yet
+     and PETSc's error handling is not set up, so say so on stderr and return the error code */
+  if (!PetscInitializeCalled || PetscFinalizeCalled) {
+    (void)fprintf(stderr, "PetscModSELLInitializePackage() was called %s: call it after PetscInitialize() and before PetscFinalize() (or load the library with -dll_append, which calls it)\n", PetscFinalizeCalled ? "after PetscFinalize()" : "before PetscInitialize()");
+    return PETSC_ERR_ORDER;
+  }
   PetscFunctionBegin;
   if (PetscModSELLPackageInitialized) PetscFunctionReturn(PETSC_SUCCESS);
   PetscModSELLPackageInitialized = PETSC_TRUE;
