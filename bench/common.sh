@@ -11,8 +11,8 @@
 #                          Without either, `make` provisions PETSc (config/configure: network needed).
 #   BUILD                  the plugin's build folder (default: build-cuda when it exists, else build)
 #   JOBS                   make's parallel jobs (default: the cores)
-#   MS_GPU_AWARE_MPI=1     the MPI is CUDA-aware; otherwise -use_gpu_aware_mpi 0 is added to PETSC_OPTIONS (PETSc stops
-#                          at its start on a GPU machine whose MPI it does not trust to take device buffers)
+#   MS_GPU_AWARE_MPI=1     the MPI is CUDA-aware; otherwise, with a PETSc built with CUDA, -use_gpu_aware_mpi 0 is added
+#                          to PETSC_OPTIONS (PETSc stops at its start when MPI is not CUDA-aware and the option is absent)
 #
 # Functions: ms_say (a time-stamped line on the console and in the summary log), ms_provenance (the commit and the
 # tree measured), ms_gpu (the GPU's name), ms_has_cuda, ms_petsc_example (build one of PETSc's tutorials),
@@ -95,7 +95,6 @@ ms_petsc_example() {
 ms_setup() {
   local cache=$HOME/.cache/petsc-modsell p progs=()
   [ "$(id -u)" = 0 ] && export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-  [ "${MS_GPU_AWARE_MPI:-0}" = 1 ] || export PETSC_OPTIONS="${PETSC_OPTIONS:-} -use_gpu_aware_mpi 0"
   if [ -z "${BUILD:-}" ]; then
     if [ -d "$ms_top/build-cuda" ]; then BUILD=$ms_top/build-cuda; else BUILD=$ms_top/build; fi
   fi
@@ -121,6 +120,9 @@ ms_setup() {
     export PETSC_DIR PETSC_ARCH
   fi
   ms_lib=$BUILD/lib/libpetscmodsell.so
+  if ms_has_cuda && [ "${MS_GPU_AWARE_MPI:-0}" != 1 ]; then
+    case " ${PETSC_OPTIONS:-} " in *" -use_gpu_aware_mpi "*) ;; *) export PETSC_OPTIONS="${PETSC_OPTIONS:-} -use_gpu_aware_mpi 0" ;; esac
+  fi
   ms_say "== bench/$ms_name $(date -u +%FT%TZ) $(ms_provenance) device $(ms_gpu)"
   ms_say "   PETSc $PETSC_DIR${PETSC_ARCH:+ ($PETSC_ARCH)}, CUDA: $(ms_has_cuda && echo yes || echo no), build $BUILD"
 }
