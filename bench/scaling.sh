@@ -54,7 +54,7 @@
 # Writes into OUTDIR: summary.txt (tables, derived figures, verdicts, what was skipped), results.tsv (one line per
 #   run), scaling.png (when python3 has matplotlib), timeline.txt, logs-STEPS.tar.gz (every run's output). Steps run by
 #   separate invocations into the same OUTDIR accumulate (results.tsv, summary.txt; FRESH=1 starts over), so that each
-#   step fits one device call: bench/scaling.sh OUT weak; bench/scaling.sh OUT strong; bench/scaling.sh OUT timeline.
+#   step fits a time limit of its own: bench/scaling.sh OUT weak; bench/scaling.sh OUT strong; bench/scaling.sh OUT timeline.
 set -uo pipefail
 dest=${1:?usage: bench/scaling.sh OUTDIR [weak|strong|periter|halo|timeline|all ...]}
 shift
@@ -69,7 +69,7 @@ runs=$work/runs
 mkdir -p "$runs"
 sum=$dest/summary.txt
 tsv=$dest/results.tsv
-# steps run by separate invocations (a device call is limited to 10 minutes) accumulate into one results.tsv and one
+# steps run by separate invocations (each within a machine's time limit) accumulate into one results.tsv and one
 # summary.txt in OUTDIR (FRESH=1 starts over); the tables are computed from all of results.tsv each time
 if [ "${FRESH:-0}" = 1 ] || [ ! -s "$tsv" ]; then
   : > "$sum"
