@@ -2,43 +2,33 @@
 # bench/bisai.sh OUTDIR
 #
 # PCBISAI on PETSc's own snes/tutorials/ex19 (driven cavity, 4 fields per node: block size 4) at EX19_N x EX19_N
-# (default 300, the issue's target and BASELINES.md's case): the first Newton step's linear solve (-snes_max_it 1),
+# (default 300): the first Newton step's linear solve (-snes_max_it 1),
 # GMRES(30), rtol 1e-8, matrix aijcusparse (and aijmodsell where said), vectors cuda, setup + solve = KSPSolve of
 # -log_view (PCSetUp runs inside it), against point-block Jacobi on aijcusparse measured in the same run, and
 # cuSPARSE ILU(0) once (about 12 s at 300 x 300 on an H100; ILU_N sets its grid, default EX19_N).
 # Configurations alternate (pbjacobi, bisai k = 1, 2, 3, the sweeps variant, again) after a warm-up run.
 # Also the device memory of the factors and inverses for each level against the operator's (from PCView).
-# Runs in the repository root after `source .carry/setup2.sh` (PETSC_DIR: a CUDA PETSc; the plugin in
-# B=$PWD/build-cuda). Writes OUTDIR/bisai.txt (summary) and OUTDIR/bisai-logs.tar.xz (every program output).
+# Builds what it needs (bench/common.sh: PETSc, the plugin, PETSc's ex19). Writes OUTDIR/bisai.log (the summary) and
+# every program's output into OUTDIR/runs/. Without CUDA (a dry run on the CPU) MAT=aij and standard vectors.
 # STEPS (default "main spmv"): main = the table above; spmv = the apply's two block products with the own kernel
 # against cuSPARSE's bsrmv (-pc_bisai_spmv own|cusparse, k = 1, 2, 3): setup + solve (rounds alternated) and the
 # GPU time per application from -log_view_gpu_time (PCBISAIApply's flops over its GPU Mflop/s), with the bytes an
 # application must move (M_L, M_U in BSR, x read once, y written) over that time.
 # About 2-3 minutes of GPU time at 300 x 300 for main, 1-2 for spmv.
 set -uo pipefail
+. "$(dirname "$0")/common.sh"
 out=${1:?usage: bench/bisai.sh OUTDIR}
-top=$(cd "$(dirname "$0")/.." && pwd)
-. "$top/bench/provenance.sh" # ms_provenance: the commit and the working tree measured
-B=${BUILD:-$top/build-cuda}
+ms_init bisai "$out" || exit 1
+ms_setup || exit 1
+ex19=$(ms_petsc_example snes/tutorials/ex19) || exit 1
 N=${EX19_N:-300}
 ILU_N=${ILU_N:-$N}
-VEC=${VEC:-cuda}      # VEC=standard MAT=aij AMAT=aij: a dry run on a CPU build (no GPU figures)
-MAT=${MAT:-aijcusparse}
+if ms_has_cuda; then VEC=${VEC:-cuda} MAT=${MAT:-aijcusparse}; else VEC=${VEC:-standard} MAT=${MAT:-aij}; fi
 AMAT=${AMAT:-aijmodsell}
-mkdir -p "$out"
-out=$(cd "$out" && pwd)
-sum=$out/bisai.txt
-logs=$(mktemp -d /tmp/bisai-bench.XXXXXX)
-trap 'tar -C "$logs" -cJf "$out/bisai-logs.tar.xz" . 2>/dev/null; rm -rf "$logs"' EXIT
-say() { echo "$*" | tee -a "$sum"; }
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export PETSC_OPTIONS="${PETSC_OPTIONS:-} -use_gpu_aware_mpi 0"
-lib=$B/lib/libpetscmodsell.so
-ex19src=$PETSC_DIR/share/petsc/examples/src/snes/tutorials/ex19.c
-[ -f "$ex19src" ] || ex19src=$PETSC_DIR/src/snes/tutorials/ex19.c
-[ -f "$lib" ] || make -C "$top" BUILD="$B" -j"$(nproc)" lib > "$logs/build.log" 2>&1
-mpicc -O2 -I"$PETSC_DIR/include" "$ex19src" -o "$B/ex19" -Wl,-rpath,"$PETSC_DIR/lib" -L"$PETSC_DIR/lib" -lpetsc -lm > "$logs/build-ex19.log" 2>&1 || { say "building ex19 failed"; cat "$logs/build-ex19.log"; exit 1; }
-say "== bench/bisai.sh $(date -u +%FT%TZ) $(ms_provenance "$top") device $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)"
+logs=$ms_out/runs
+mkdir -p "$logs"
+say() { ms_say "$@"; }
+lib=$ms_lib
 say "ex19 ${N}x${N} (4 fields, block size 4), first Newton step, GMRES(30), rtol 1e-8; times from -log_view (max over ranks), setup + solve = KSPSolve"
 
 common="-snes_max_it 1 -ksp_type gmres -ksp_gmres_restart 30 -ksp_rtol 1e-8 -ksp_max_it 30000 -dm_vec_type $VEC -dll_append $lib -ksp_converged_reason -log_view"
@@ -46,7 +36,7 @@ declare -A IT KS PS PA
 run() { # TAG GRID MAT [options]
   local tag=$1 n=$2 mt=$3; shift 3
   local f=$logs/$tag.log
-  "$B/ex19" -da_grid_x "$n" -da_grid_y "$n" -dm_mat_type "$mt" $common "$@" > "$f" 2>&1
+  "$ex19" -da_grid_x "$n" -da_grid_y "$n" -dm_mat_type "$mt" $common "$@" > "$f" 2>&1
   IT[$tag]=$(grep -m1 -oE 'Linear solve [a-z]+ due to [A-Z_]+ iterations [0-9]+' "$f" | awk '{print $NF}')
   grep -qE 'Linear solve converged' "$f" || IT[$tag]="${IT[$tag]:-?} (NOT converged: $(grep -m1 -oE 'Linear solve did not converge due to [A-Z_]+' "$f" | awk '{print $NF}'))"
   KS[$tag]=$(awk '$1=="KSPSolve"{print $4; exit}' "$f")
@@ -56,9 +46,9 @@ run() { # TAG GRID MAT [options]
   mem=$(grep -m1 -oE 'memory \(device\): .*' "$f")
   say "$(printf '%-26s its %-7s setup+solve %-10s s PCSetUp %-10s s PCApply %-10s s' "$tag" "${IT[$tag]}" "${KS[$tag]}" "${PS[$tag]}" "${PA[$tag]}")"
   [ -n "$mem" ] && say "    $tag $mem"
-  grep -m1 -E 'last setup:' "$f" | sed -e "s/^ */    $tag /" | tee -a "$sum" > /dev/null
-  grep -m1 -E 'nonzero blocks:' "$f" | sed -e "s/^ */    $tag /" | tee -a "$sum" > /dev/null
-  if ! grep -q 'KSPSolve' "$f"; then say "    $tag FAILED:"; grep -m5 -E 'ERROR' "$f" | tee -a "$sum"; fi
+  grep -m1 -E 'last setup:' "$f" | sed -e "s/^ */    $tag /" | tee -a "$ms_log" > /dev/null
+  grep -m1 -E 'nonzero blocks:' "$f" | sed -e "s/^ */    $tag /" | tee -a "$ms_log" > /dev/null
+  if ! grep -q 'KSPSolve' "$f"; then say "    $tag FAILED:"; grep -m5 -E 'ERROR' "$f" | tee -a "$ms_log"; fi
 }
 
 best() { # TAG-PREFIX: the smaller KSPSolve time of the two rounds
@@ -67,7 +57,7 @@ best() { # TAG-PREFIX: the smaller KSPSolve time of the two rounds
 }
 
 # warm-up (GPU clocks, caches; not reported)
-"$B/ex19" -da_grid_x 100 -da_grid_y 100 -dm_mat_type $MAT $common -pc_type bisai > "$logs/warmup.log" 2>&1
+"$ex19" -da_grid_x 100 -da_grid_y 100 -dm_mat_type $MAT $common -pc_type bisai > "$logs/warmup.log" 2>&1
 
 bisai="-pc_type bisai -ksp_view"
 STEPS=${STEPS:-main spmv}
@@ -115,7 +105,7 @@ done
 for k in 1 2 3; do
   for sp in own cusparse; do
     f=$logs/spmv-$sp-k$k-gpu.log
-    "$B/ex19" -da_grid_x "$N" -da_grid_y "$N" -dm_mat_type $MAT $common $bisai -pc_bisai_level $k -pc_bisai_spmv $sp -log_view_gpu_time > "$f" 2>&1
+    "$ex19" -da_grid_x "$N" -da_grid_y "$N" -dm_mat_type $MAT $common $bisai -pc_bisai_level $k -pc_bisai_spmv $sp -log_view_gpu_time > "$f" 2>&1
     # bytes of one application: M_L and M_U (8 bs^2 + 4 bytes per block, 4 per block row + 4), x read once, y written
     read -r cnt us gbs <<< "$(awk '
       /block size [0-9]+, [0-9]+ block rows/ {for (i = 1; i <= NF; i++) {if ($i == "size") bs = $(i+1) + 0; if ($i == "block" && $(i+1) ~ /^rows/) nb = $(i-1) + 0}}

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bench/brbilu.sh OUTDIR [ex45 magnetron]
 #
-# PCBRBILU (issue 14) against PETSc's GPU solvers, one solve to rtol 1e-8, setup + solve, on the H100:
+# PCBRBILU against PETSc's GPU solvers, one solve to rtol 1e-8, setup + solve:
 #   ex45       PETSc's unmodified ex45 at EX45_N^3 (default 256): PCSetUp + KSPSolve from -log_view (Max time, with
 #              -log_view_gpu_time), plus ModSELLUpload for a MATMODSELL operator (its upload happens in ex45's
 #              assembly, outside both events; aijcusparse's inside them);
@@ -19,27 +19,22 @@
 # variant), brbilu single and double with CG on a MATMODSELL operator (the default nonsymmetric factors: ex45's
 # operator is not symmetric), CG + Jacobi on aijcusparse and on sellcuda, BiCGSTAB + ILU(0) cusparse,
 # CG + GAMG (run once: no warm-up solve, its setup takes 10-23 s).
-# Run in the repository root after `source .carry/setup2.sh` (PETSC_DIR: a CUDA PETSc, B=$PWD/build-cuda with
-# $B/lib/libpetscmodsell.so and $B/ex45). Writes OUTDIR/brbilu.log (summary) and the programs' outputs.
+# Builds what it needs (bench/common.sh: PETSc, the plugin, brbilu/tests/ex1, PETSc's ex45). Writes OUTDIR/brbilu.log
+# (the summary) and every program's output into OUTDIR/runs/. Needs a PETSc with CUDA (the configurations name GPU types).
 set -uo pipefail
+. "$(dirname "$0")/common.sh"
 out=${1:?usage: bench/brbilu.sh OUTDIR [ex45 magnetron]}
 shift
 steps=${*:-ex45 magnetron}
-top=$(cd "$(dirname "$0")/.." && pwd)
-. "$top/bench/provenance.sh" # ms_provenance: the commit and the working tree measured
-B=${BUILD:-$top/build-cuda}
-mkdir -p "$out"
-out=$(cd "$out" && pwd)
-log=$out/brbilu.log
-runs=$out/runs
+ms_init brbilu "$out" || exit 1
+EX1=src/ksp/pc/impls/brbilu/tests/ex1
+ms_setup "$EX1" || exit 1
+EX1=$BUILD/bin/$EX1
+ex45=$(ms_petsc_example ksp/ksp/tutorials/ex45) || exit 1
+runs=$ms_out/runs
 mkdir -p "$runs"
-say() { echo "$*" | tee -a "$log"; }
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export PETSC_OPTIONS="${PETSC_OPTIONS:-} -use_gpu_aware_mpi 0"
-lib=$B/lib/libpetscmodsell.so
-EX1=$B/bin/src/ksp/pc/impls/brbilu/tests/ex1
-make -C "$top" BUILD="$B" "$EX1" > "$out/build.log" 2>&1 || { say "build of ex1 failed (see build.log)"; exit 1; }
-say "== bench/brbilu.sh $(date -u +%FT%TZ) $(ms_provenance "$top") device $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)"
+say() { ms_say "$@"; }
+lib=$ms_lib
 
 # name | matrix type | KSP and PC options
 configs=(
@@ -59,7 +54,7 @@ configs=(
 
 brbtags=$(for c in "${configs[@]}"; do t=${c%%|*}; case $t in brbilu-*) echo "$t" ;; esac; done)
 
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0 && b > 0) printf "%.2f", a / b; else print "n/a" }'; }
+ratio() { ms_ratio "$@"; }
 
 for step in $steps; do
   case $step in
@@ -69,29 +64,29 @@ for step in $steps; do
     run45() { # TAG MAT [options]
       local tag=$1 t=$2; shift 2
       local f=$runs/ex45-$tag.log
-      "$B/ex45" -da_grid_x $n -da_grid_y $n -da_grid_z $n -ksp_rtol 1e-8 -dm_mat_type $t -dm_vec_type cuda -dll_append "$lib" "$@" -ksp_converged_reason -ksp_view -log_view -log_view_gpu_time > "$f" 2>&1
+      "$ex45" -da_grid_x $n -da_grid_y $n -da_grid_z $n -ksp_rtol 1e-8 -dm_mat_type $t -dm_vec_type cuda -dll_append "$lib" "$@" -ksp_converged_reason -ksp_view -log_view -log_view_gpu_time > "$f" 2>&1
       local its su so up ap apn mb tot bw
       its=$(grep -m1 -oE 'iterations [0-9]+' "$f" | awk '{print $2}')
       # ex45 sets the preconditioner up outside KSPSolve (and outside the KSPSetUp event): setup = PCSetUp, timed
       # with -log_view_gpu_time (without it PETSc prints n/a for events with GPU work), in every configuration
-      su=$(awk '/^PCSetUp /{print $4; exit}' "$f")
-      so=$(awk '/^KSPSolve /{print $4; exit}' "$f")
+      su=$(ms_logview "$f" PCSetUp)
+      so=$(ms_logview "$f" KSPSolve)
       # a MATMODSELL operator goes to the GPU inside ex45's assembly (ModSELLUpload, outside both events), where
       # aijcusparse's upload falls in PCSetUp or KSPSolve: counted, for a fair total
-      up=$(awk '/^ModSELLUpload /{print $4; exit}' "$f")
+      up=$(ms_logview "$f" ModSELLUpload)
       tot=$(awk -v a="${su:-0}" -v b="${so:-0}" -v c="${up:-0}" 'BEGIN { printf "%.4f", a + b + c }')
       tot45[$tag]=$tot
       local extra=""
       if grep -q "one application moves" "$f"; then
         mb=$(sed -n -E 's/.*one application moves at least ([0-9.e+]+) MB.*/\1/p' "$f" | head -1)
-        apn=$(awk '/^PCApply /{print $2; exit}' "$f")
-        ap=$(awk '/^PCApply /{print $4; exit}' "$f")
+        apn=$(ms_logview "$f" PCApply 2)
+        ap=$(ms_logview "$f" PCApply)
         bw=$(awk -v mb="$mb" -v n="$apn" -v t="$ap" 'BEGIN { if (t > 0) printf "%.1f", mb * n / t / 1e3; else print "n/a" }')
         extra=" | PCApply $apn x, $ap s: >= $bw GB/s; $(grep -m1 -oE 'device memory per unknown: [0-9.]+ bytes' "$f"); $(grep -m1 -oE 'levels \(wavefronts\) of a block: [0-9]+ at most, [0-9.]+ rows per level' "$f")"
       fi
       say "ex45 ${n}^3 $tag: its ${its:-?} PCSetUp ${su:-?}s KSPSolve ${so:-?}s${up:+ ModSELLUpload ${up}s} setup+solve ${tot}s$extra"
     }
-    "$B/ex45" -da_grid_x $n -da_grid_y $n -da_grid_z $n -ksp_type cg -pc_type jacobi -ksp_rtol 1e-8 -dm_mat_type aijcusparse -dm_vec_type cuda -dll_append "$lib" > "$runs/ex45-warmup.log" 2>&1
+    "$ex45" -da_grid_x $n -da_grid_y $n -da_grid_z $n -ksp_type cg -pc_type jacobi -ksp_rtol 1e-8 -dm_mat_type aijcusparse -dm_vec_type cuda -dll_append "$lib" > "$runs/ex45-warmup.log" 2>&1
     for c in "${configs[@]}"; do
       IFS='|' read -r tag t opts <<< "$c"
       opts=${opts% -bench_warmup 0} # (ex45 runs every configuration once)
@@ -114,7 +109,7 @@ for step in $steps; do
       line=$(grep -m1 '^bench: iterations' "$f")
       totm[$tag]=$(echo "$line" | sed -n -E 's/.*total ([0-9.e+-]+) s.*/\1/p')
       say "magnetron h=$h $tag: ${line#bench: }"
-      grep -E '^bench: (copy|apply|device memory)' "$f" | sed 's/^bench: /    /' | tee -a "$log" > /dev/null
+      grep -E '^bench: (copy|apply|device memory)' "$f" | sed 's/^bench: /    /' | tee -a "$ms_log" > /dev/null
       grep -E '^bench: (copy|apply|device memory)' "$f" | sed 's/^bench: /    /'
     done
     ref=${totm[jacobi-cg-aijcusparse]:-0}

@@ -7,7 +7,7 @@
    paying the DMDA's host assembly (15-25 s at 256^3 rows per process) and a warm-up run before them. This program
    sets up ex45's KSP once and solves it several times in one process (ex45 recomputes the right-hand side and the
    zero initial guess at each solve, so each solve is the same problem): KSPSetUp (ex45's assembly and the
-   preconditioner's setup, timed: bench/composition.sh compares GAMG's setups with it), a warm-up solve (the GPU
+   preconditioner's setup, timed: bench/gamg.sh compares GAMG's setups with it), a warm-up solve (the GPU
    image, the first kernels), then solves of A and B iterations; one iteration is (T_B - T_A) / (B - A), KSPSolve's wall time
    after a device synchronization, maximum over the processes. bench/scaling.sh's periter step runs it.
 

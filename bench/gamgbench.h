@@ -1,5 +1,5 @@
 /*
-   gamgbench.h - what bench/gamglevels.c, bench/gamgab.c and bench/vcycle.c share: the problem suite, the device
+   gamgbench.h - what bench/vcycle.c uses: the problem suite, the device
    synchronization around timed regions, the order of samples for their median, and the solver (CG + GAMG to rtol
    1e-8, then the options database)
 */

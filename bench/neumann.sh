@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bench/neumann.sh OUTDIR
 #
-# Issue 16 (PCNEUMANN, paper 003) on one GPU: the 3D two-phase pressure Poisson problem of the suite
+# PCNEUMANN (Gupta, van Gijzen and Vuik (2011)) on one GPU: the 3D two-phase pressure Poisson problem of the suite
 # (examples/problems/problems.h: -problem twophase -dim 3, density ratio 1e3, air above the middle and NEU_BUBBLES
 # bubbles) with NEU_N^3 cells (default 200: 8 M unknowns), CG to rtol 1e-8 on the true residual ||b - A x|| <= 1e-8 ||b||
 # (the driver's unpreconditioned norm, the same criterion for every configuration) from x = 0, each configuration
@@ -16,7 +16,7 @@
 #      named, blocks of consecutive rows. Configurations, jacobi and neu2d measured twice (alternating, start and end)
 #      to see drift:
 #        jacobi   aijcusparse + PCJACOBI                        (the reference of the ratios: its first measurement)
-#        neu2d    modsell + PCNEUMANN neu2 + deflation on locality blocks (the issue's configuration)
+#        neu2d    modsell + PCNEUMANN neu2 + deflation on locality blocks
 #        neu2dc   modsell + PCNEUMANN neu2 + deflation on blocks of consecutive rows (the paper's stripes)
 #        jacd     modsell + PCNEUMANN jacobi + deflation on locality blocks (what deflation alone gives)
 #        neu2     modsell + PCNEUMANN neu2 without deflation
@@ -24,35 +24,31 @@
 #        bjsmooth modsell + PCBJSMOOTH (its defaults)
 #        jacobi, neu2d again
 #        gamg     aijcusparse + PCGAMG (its defaults)
-#   2. the right-hand side of the earlier runs, b = A x*, x*_i = cos(i) (the suite's default for twophase): jacobi,
-#      jacd, neu2, neu2d. Its initial error is nearly one oscillatory Fourier mode: the iteration counts depend on
-#      N mod 2 pi and deflation looked harmful there (docs/neumann.md).
-# The issue's target: setup + solve of neu2d at most half that of jacobi (run 1).
-# Needs the plugin built against a PETSc with CUDA in BUILD (default build-cuda); builds the driver there.
+#   2. the suite's default right-hand side for twophase, b = A x*, x*_i = cos(i): jacobi, jacd, neu2, neu2d. Its
+#      initial error is nearly one oscillatory Fourier mode: the iteration counts depend on N mod 2 pi and deflation
+#      does not pay there (docs/neumann.md).
+# Builds what it needs (bench/common.sh: PETSc, the plugin, examples/problems/problems). NEU_AIJ=aij runs the script
+# on the CPU (a dry run at small NEU_N, NEU_DEFL).
 # Writes OUTDIR/neumann.log (summary: iterations, true residual, setup, solve, setup + solve, ratio jacobi / config,
 # and the -log_view lines of the PCNeumann events and the partition: PCNeumannDeflSetUp is the deflation's whole
 # setup, ModSELLPartition the locality partition inside it), OUTDIR/run-random.log and run-cosine.log (the driver's
 # output) and OUTDIR/logview.txt (-log_view of run 1: the events with GPU time and flops).
 set -uo pipefail
+. "$(dirname "$0")/common.sh"
 out=${1:?usage: bench/neumann.sh OUTDIR}
-top=$(cd "$(dirname "$0")/.." && pwd)
-. "$top/bench/provenance.sh" # ms_provenance: the commit and the working tree measured
-B=${BUILD:-$top/build-cuda}
+ms_init neumann "$out" || exit 1
+ms_setup examples/problems/problems || exit 1
+PROBLEMS=$BUILD/bin/examples/problems/problems
 N=${NEU_N:-200}
 D=${NEU_DEFL:-8}
 RHS=${NEU_RHS:-random}
 AIJ=${NEU_AIJ:-aijcusparse} # NEU_AIJ=aij: a CPU trial of the script
-mkdir -p "$out"
-out=$(cd "$out" && pwd)
-log=$out/neumann.log
-: > "$log"
-say() { echo "$*" | tee -a "$log"; }
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-make -C "$top" BUILD="$B" "$B/bin/examples/problems/problems" > "$out/build.log" 2>&1 || { say "build failed (see build.log)"; exit 1; }
-say "== bench/neumann.sh $(date -u +%FT%TZ) $(ms_provenance "$top") device $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)"
+out=$ms_out
+log=$ms_log
+say() { ms_say "$@"; }
 say "twophase 3D ${N}^3 cells, contrast 1e3, ${NEU_BUBBLES:-8} bubbles; CG to ||b - A x|| <= 1e-8 ||b|| from x = 0; deflation ${D}^3 subdomains (locality blocks; neu2dc: consecutive rows)"
 
-common=(-problem twophase -dim 3 -n "$N" -contrast 1e3 -bubbles "${NEU_BUBBLES:-8}" -solve -timings -warmup 1 -use_gpu_aware_mpi 0
+common=(-problem twophase -dim 3 -n "$N" -contrast 1e3 -bubbles "${NEU_BUBBLES:-8}" -solve -timings -warmup 1
   -jacobi_mat_type "$AIJ" -jacobi_pc_type jacobi
   -neu2d_mat_type modsell -neu2d_pc_type neumann -neu2d_pc_neumann_type neu2 -neu2d_pc_neumann_deflation_subdomains "$D"
   -neu2dc_mat_type modsell -neu2dc_pc_type neumann -neu2dc_pc_neumann_type neu2 -neu2dc_pc_neumann_deflation_subdomains "$D" -neu2dc_pc_neumann_deflation_contiguous
@@ -79,7 +75,7 @@ summary() {
 }
 
 say "-- 1. right-hand side $RHS"
-timeout ${NEU_TIMEOUT:-300} "$B/bin/examples/problems/problems" "${common[@]}" -rhs "$RHS" \
+timeout ${NEU_TIMEOUT:-300} "$PROBLEMS" "${common[@]}" -rhs "$RHS" \
   -configs jacobi,neu2d,neu2dc,jacd,neu2,neu1d,bjsmooth,jacobi,neu2d,gamg -log_view :"$out/logview.txt" > "$out/run-$RHS.log" 2>&1
 rc=$?
 [ $rc -eq 0 ] || say "the driver exited with $rc (see run-$RHS.log)"
@@ -87,9 +83,8 @@ grep -E "unknowns|WARNING" "$out/run-$RHS.log" | tee -a "$log"
 summary "$out/run-$RHS.log"
 grep -E "^(PCNeumann|ModSELLPartition)" "$out/logview.txt" 2>/dev/null | tee -a "$log"
 
-say "-- 2. right-hand side cosine (b = A x*, x*_i = cos(i): the earlier runs' system)"
-timeout ${NEU_TIMEOUT2:-120} "$B/bin/examples/problems/problems" "${common[@]}" -rhs cosine -configs jacobi,jacd,neu2,neu2d > "$out/run-cosine.log" 2>&1
+say "-- 2. right-hand side cosine (b = A x*, x*_i = cos(i): the suite's default)"
+timeout ${NEU_TIMEOUT2:-120} "$PROBLEMS" "${common[@]}" -rhs cosine -configs jacobi,jacd,neu2,neu2d > "$out/run-cosine.log" 2>&1
 rc=$?
 [ $rc -eq 0 ] || say "the driver exited with $rc (see run-cosine.log)"
 summary "$out/run-cosine.log"
-say "target: neu2d jacobi/this >= 2 (run 1)"

@@ -5,7 +5,7 @@ times, what the device path did (levels, entries of all levels, refinement), the
 of the graph's edges inside a block.\n\
 Options: -n <218> (218^3 = 10.4 M rows), -sh <128> rows per block, -seed <1> of the numbering, -reps <3> timed device\n\
 calls (minimum and median reported), -device <1> (with CUDA), -host <0>, -timings <1> (0: print no time, for tests),\n\
--values <1> (0: the pattern alone, no strengths: the partition before session 11).\n";
+-values <1> (0: the pattern alone, no strengths).\n";
 
 #include <petscmodsell/private/localityimpl.h>
 #include <petscmodsell/private/localitykernels.h>
@@ -154,7 +154,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsInt("-n", "grid points per direction", NULL, n, &n, NULL));
   PetscCall(PetscOptionsInt("-sh", "rows per block", NULL, sh, &sh, NULL));
   PetscCall(PetscOptionsInt("-seed", "seed of the random numbering", NULL, seed, &seed, NULL));
-  PetscCall(PetscOptionsInt("-reps", "timed device calls", NULL, reps, &reps, NULL));
+  PetscCall(PetscOptionsInt("-reps", "timed device runs", NULL, reps, &reps, NULL));
   PetscCall(PetscOptionsBool("-device", "time the device partition", NULL, device, &device, NULL));
   PetscCall(PetscOptionsBool("-host", "time the host partition", NULL, host, &host, NULL));
   PetscCall(PetscOptionsBool("-timings", "print times", NULL, timings, &timings, NULL));

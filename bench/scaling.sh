@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bench/scaling.sh OUTDIR [weak|strong|periter|halo|timeline|all ...]
 #
-# Weak and strong scaling of MATMODSELL and the plugin's preconditioners against PETSc's mpiaijcusparse (issue 17), one
+# Weak and strong scaling of MATMODSELL and the plugin's preconditioners against PETSc's mpiaijcusparse, one
 # MPI process per GPU, in one command. Steps (default: all = weak strong periter halo timeline):
 #   weak      fixed rows per process: PETSc's ex45 (DMDA 7-point Laplacian) at EX45_N^3 per process (grids N x N x N,
 #             N x N x 2N, N x 2N x 2N, 2N x 2N x 2N for 1, 2, 4, 8 processes; default N = 256) and the FVM problem
@@ -47,41 +47,41 @@
 #   VEC=standard), NPS default "1 2", for testing the script with tiny sizes (EX45_N=12 FVM_N=8 FVM_STRONG_N=10).
 # Limits: each step stops starting new runs after STEP_BUDGET seconds (default 450) and lists what it skipped; each run
 #   is killed after RUN_TIMEOUT seconds (default 240).
-# Environment: BUILD (default build-cuda: libpetscmodsell.so and ex45, built by bench/gpu-run.sh's build stage; ex45 is
-#   compiled here from PETSc's examples when absent), PETSC_DIR (default from $BUILD/petsc.env), MPIEXEC (mpiexec),
+# Environment: those of bench/common.sh (PETSC_DIR, BUILD, ...: the plugin, bench/ex45periter, bench/halo,
+#   examples/fvm/fvmpoisson and PETSc's ex45 are built by the script), MPIEXEC (mpiexec),
 #   MPIEXEC_ARGS, EXTRA (options for every run), FVM_PERMUTE (0: the mesh's structured numbering, as a partitioned
 #   mesh would be; 1: random), FVM_CELL.
 # Writes into OUTDIR: summary.txt (tables, derived figures, verdicts, what was skipped), results.tsv (one line per
 #   run), scaling.png (when python3 has matplotlib), timeline.txt, logs-STEPS.tar.gz (every run's output). Steps run by
 #   separate invocations into the same OUTDIR accumulate (results.tsv, summary.txt; FRESH=1 starts over), so that each
-#   step fits one device call: bench/scaling.sh OUT weak; bench/scaling.sh OUT strong; bench/scaling.sh OUT timeline.
+#   step fits a time limit of its own: bench/scaling.sh OUT weak; bench/scaling.sh OUT strong; bench/scaling.sh OUT timeline.
 set -uo pipefail
 dest=${1:?usage: bench/scaling.sh OUTDIR [weak|strong|periter|halo|timeline|all ...]}
 shift
 steps=${*:-all}
 [ "$steps" = all ] && steps="weak strong periter halo timeline"
-top=$(cd "$(dirname "$0")/.." && pwd)
-. "$top/bench/provenance.sh" # ms_provenance: the commit and the working tree measured
+. "$(dirname "$0")/common.sh"
+top=$ms_top
 mkdir -p "$dest"
 dest=$(cd "$dest" && pwd)
-B=${BUILD:-$top/build-cuda}
-B=$(cd "$B" 2>/dev/null && pwd || echo "$B")
-if [ -z "${PETSC_DIR:-}" ] && [ -f "$B/petsc.env" ]; then PETSC_DIR=$(sed -n 's/^PETSC_DIR=//p' "$B/petsc.env"); fi
-export PETSC_DIR=${PETSC_DIR:?PETSC_DIR is not set and $B/petsc.env does not name it}
-lib=$B/lib/libpetscmodsell.so
 work=$(mktemp -d "${TMPDIR:-/tmp}/scaling.XXXXXX")
 runs=$work/runs
 mkdir -p "$runs"
 sum=$dest/summary.txt
 tsv=$dest/results.tsv
-# steps run by separate invocations (a device call is limited to 10 minutes) accumulate into one results.tsv and one
+# steps run by separate invocations (each within a machine's time limit) accumulate into one results.tsv and one
 # summary.txt in OUTDIR (FRESH=1 starts over); the tables are computed from all of results.tsv each time
 if [ "${FRESH:-0}" = 1 ] || [ ! -s "$tsv" ]; then
   : > "$sum"
   printf 'problem\tstep\tnp\tgrid\tpc\tksp\tmat\tits\tconverged\tksp_solve_s\tpc_setup_s\tper_it_ms\tlog\n' > "$tsv"
 fi
 say() { echo "$*" | tee -a "$sum"; }
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# bench/common.sh's setup (its header line into summary.txt, its build log into OUTDIR/build.log)
+ms_name=scaling ms_out=$dest ms_log=$sum
+[ "${GPU_AWARE:-0}" = 1 ] && MS_GPU_AWARE_MPI=1
+ms_setup bench/ex45periter bench/halo examples/fvm/fvmpoisson || exit 1
+B=$BUILD
+lib=$ms_lib
 MPIEXEC=${MPIEXEC:-mpiexec}
 REPEAT=${REPEAT:-1}
 STEP_BUDGET=${STEP_BUDGET:-450}
@@ -138,19 +138,11 @@ EOF
 chmod +x "$bind"
 
 # ---- programs ----------------------------------------------------------------------------------------------------
-EX45=${EX45:-$B/ex45}
-if [ ! -x "$EX45" ]; then
-  exsrc=$PETSC_DIR/share/petsc/examples/src/ksp/ksp/tutorials/ex45.c
-  EX45=$work/ex45
-  mpicc -O2 -I"$PETSC_DIR/include" "$exsrc" -o "$EX45" -Wl,-rpath,"$PETSC_DIR/lib" -L"$PETSC_DIR/lib" -lpetsc -lm > "$work/ex45-build.log" 2>&1 || { say "ex45: build from $exsrc FAILED"; cat "$work/ex45-build.log"; exit 1; }
-fi
+EX45=${EX45:-$(ms_petsc_example ksp/ksp/tutorials/ex45)} || exit 1
 PERITER=$B/bin/bench/ex45periter
-make -C "$top" BUILD="$B" "$PERITER" > "$work/periter-build.log" 2>&1 || { say "bench/ex45periter: build FAILED (see logs)"; cp "$work/periter-build.log" "$runs/"; }
 FVM=$B/bin/examples/fvm/fvmpoisson
-make -C "$top" BUILD="$B" "$FVM" > "$work/fvm-build.log" 2>&1 || { say "fvmpoisson: build FAILED (see logs)"; cp "$work/fvm-build.log" "$runs/"; FVM=; }
-[ -f "$lib" ] || { say "no $lib: build the plugin first (bench/gpu-run.sh OUT petsc build)"; exit 1; }
 
-say "== bench/scaling.sh $(date -u +%FT%TZ) $(ms_provenance "$top") steps: $steps"
+say "   steps: $steps"
 say "device: $gpuname; GPUs: $G; SHARE=$SHARE; process counts run: ${npl[*]:-none}; scaling figures: $figures"
 say "types: modsell '$MAT_MINE', reference '$MAT_REF', SELL '$MAT_SELL', vectors '$VEC'; MPI: $($MPIEXEC --version 2>/dev/null | head -1); options: $GPU_AWARE_OPT $GPU_TIME_OPT ${EXTRA:-}"
 
@@ -235,7 +227,7 @@ step_scaling() { # weak|strong
     if [ "$step" = weak ]; then grid=$(ex45grid "$np" "$n"); else grid="$n $n $n"; fi
     warm45 "$np" "$grid"
   done
-  # ex45 with the first PC (Jacobi: the issue's targets), then the FVM problem (every CG configuration in one program
+  # ex45 with the first PC (Jacobi: the scaling targets), then the FVM problem (every CG configuration in one program
   # run per process count), then ex45 with the other PCs: what the step budget cuts is the least important
   local first=1
   for spec in ${PCS:-jacobi:cg bjsmooth:cg neumann:cg} ${EXTRA_PCS:-}; do
@@ -441,7 +433,7 @@ awk -F'\t' 'NR > 1 && $2 == "strong" { k = $1 " " $5 " " $7; its[k, $3] = $8; ke
 
 say ""
 if [ "$figures" = yes ]; then
-  say "== the issue's targets (one GPU per process; ex45 CG + Jacobi on $MAT_MINE)"
+  say "== the scaling targets (one GPU per process; ex45 CG + Jacobi on $MAT_MINE)"
   awk -F'\t' -v mine="$MAT_MINE" -v ref="$MAT_REF" 'NR > 1 && $1 == "ex45" && $5 == "jacobi" && $9 == "yes" { t[$2 SUBSEP $3 SUBSEP $7] = $10 }
     END {
       for (np = 2; np <= 4; np = np * 2) {
@@ -458,7 +450,7 @@ if [ "$figures" = yes ]; then
         } else printf "  strong on %d GPUs: not measured (time to solution: the strong step; per iteration: periter above)\n", np
       } }' "$tsv" | tee -a "$sum"
 else
-  say "== the issue's targets: not evaluated (scaling figures: $figures)"
+  say "== the scaling targets: not evaluated (scaling figures: $figures)"
 fi
 
 # ---- plot --------------------------------------------------------------------------------------------------------

@@ -21,7 +21,7 @@ Formats that need CUDA are skipped (with a message) when PETSc has no CUDA.\n\n"
    synchronization at both ends (cudaDeviceSynchronize() for device formats, and an MPI barrier), so
    the time per product includes launch overheads as an application sees them. With -flush each
    product is preceded by a VecDot of two -flush_n vectors (of the format's vector type) to evict the
-   caches, as in paper 000, section 3.3; the product alone is then timed with CUDA events (device
+   caches, as in Wikberg (2024), section 3.3; the product alone is then timed with CUDA events (device
    formats) or PetscTime (host formats). The time reported is the median over -samples loops (the
    minimum is reported too); -budget caps the time spent timing one format by lowering -reps.
 

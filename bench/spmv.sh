@@ -5,13 +5,14 @@
 #   lap7-128   7-point 3D Laplacian, 128^3 (2.1 M rows)       aij (CPU) + GPU formats
 #   lap7-256   7-point 3D Laplacian, 256^3 (16.8 M rows)      GPU formats
 #   lap27-128  27-point 3D Laplacian, 128^3 (2.1 M rows)      aij (CPU) + GPU formats
-#   fvm-random the unstructured FVM matrix of examples/fvm/fvmpoisson (>= 10 M rows), as generated
+#   fvm-random the unstructured FVM matrix of examples/fvm/fvmpoisson (10.4 M rows), as generated
 #              (random numbering)                             GPU formats
-#   fvm-rcm    the same matrix, RCM-ordered by the benchmark  GPU formats
+#   fvm-structured  the same mesh, cells in the generator's structured order (-permute 0)
+#   fvm-rcm    the randomly numbered matrix, RCM-ordered by the benchmark  GPU formats
 #   MATRIX_FILE  any PETSc binary or MatrixMarket file given  aij (CPU) + GPU formats
-# GPU formats: aijcusparse, sellcuda, modsell with kernels modsell and sell, slice heights
-# 32..1024, ordering natural and rcm (the rcm sweep is cut to slice heights 128 and 512 on the
-# three largest problems to stay within about 5 minutes; --full runs every combination).
+# GPU formats: aijcusparse, sellcuda, modsell with its defaults (ordering auto, slice height automatic), and modsell
+# with kernels modsell and sell, slice heights 32..1024, ordering natural and rcm (the rcm sweep is cut to slice
+# heights 128 and 512 on the largest problems to stay within about 6 minutes; --full runs every combination).
 # Without CUDA the GPU formats are skipped by the program and modsell runs on the host.
 #
 # Writes into OUTDIR: spmv.csv (one row per format and problem, see docs/performance.md),
@@ -23,17 +24,18 @@
 #   --small            small sizes for CI / a laptop (seconds, CPU is fine)
 #   --full             the full modsell sweep (both orderings, every slice height) everywhere
 #   --quick            a shorter sweep: slice heights 32, 128, 512, 1024 natural; 128, 512 rcm
-#   --flush            evict the caches between products (VecDot of large vectors, paper 000 ch. 3)
+#   --flush            evict the caches between products (VecDot of large vectors, as Wikberg (2024), ch. 3)
 #   --reps N, --samples N, --budget S   passed to bench/spmv (products per loop, loops, s per format)
 #   --no-fvm           skip the FVM problems
 #   --fvm-args "..."   fvmpoisson options for the FVM matrix (default "-n 120 -cell tet": 10.4 M rows)
-# Environment: BUILD (build directory, default ./build), SPMV_OPTIONS (extra options for every
-# bench/spmv run), PYTHON (default python3).
+# Environment: SPMV_OPTIONS (extra options for every bench/spmv run), PYTHON (default python3), and those of
+# bench/common.sh (PETSC_DIR, BUILD, ...).
 set -uo pipefail
+. "$(dirname "$0")/common.sh"
 
-usage() { sed -n '2,31p' "$0"; exit "${1:-0}"; }
+usage() { sed -n '2,32p' "$0"; exit "${1:-0}"; }
 
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$ms_top
 out=""
 small=0 full=0 quick=0 flush=0 fvm=1 reps="" samples="" budget=""
 fvm_args_set=0 fvm_args=""
@@ -56,15 +58,13 @@ while [ $# -gt 0 ]; do
   shift
 done
 [ -n "$out" ] || usage 1
-mkdir -p "$out" || exit 1
-out=$(cd "$out" && pwd)
+ms_init spmv "$out" || exit 1
+out=$ms_out
 for i in "${!files[@]}"; do
   [ -f "${files[$i]}" ] || { echo "spmv.sh: no such matrix file: ${files[$i]}" >&2; exit 1; }
   files[i]=$(cd "$(dirname "${files[$i]}")" && pwd)/$(basename "${files[$i]}")
 done
 
-BUILD=${BUILD:-$top/build}
-case "$BUILD" in /*) ;; *) BUILD=$PWD/$BUILD ;; esac # the makefile's program rule wants the absolute path
 PYTHON=${PYTHON:-python3}
 csv=$out/spmv.csv
 log=$out/spmv-run.log
@@ -73,44 +73,19 @@ trap 'rm -rf "$scratch"' EXIT
 status=0
 t_start=$(date +%s)
 
-say() { echo "=== [$(date +%H:%M:%S)] $*" | tee -a "$log"; }
+say() { echo "=== [$(date +%H:%M:%S)] $*" | tee -a "$log" "$ms_log"; }
 
 : > "$log"
 rm -f "$csv"
-say "SpMV benchmark into $out ($( [ $small = 1 ] && echo small || echo full-size ) suite)"
-{
-  echo "command: $0 $*"
-  echo "host: $(hostname), $(nproc) cores, $(date -u +%Y-%m-%dT%H:%MZ)"
-  command -v nvidia-smi > /dev/null && nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.max.sm,clocks.max.mem --format=csv
-  git -C "$top" log -1 --format='commit %H %s' 2>/dev/null
-} >> "$log" 2>&1
-
 # --- programs -------------------------------------------------------------------------------------
-say "building bench/spmv$( [ $fvm = 1 ] && echo " and examples/fvm/fvmpoisson") in $BUILD"
-if ! make -C "$top" BUILD="$BUILD" "$BUILD/bin/bench/spmv" >> "$log" 2>&1; then
-  say "building bench/spmv FAILED (see $log)"
-  tail -20 "$log"
-  exit 1
-fi
+ms_setup bench/spmv $( [ $fvm = 1 ] && echo examples/fvm/fvmpoisson) || exit 1
 spmv=$BUILD/bin/bench/spmv
 fvmgen=""
-if [ $fvm = 1 ]; then
-  if [ -f "$top/examples/fvm/fvmpoisson.c" ] && make -C "$top" BUILD="$BUILD" "$BUILD/bin/examples/fvm/fvmpoisson" >> "$log" 2>&1; then
-    fvmgen=$BUILD/bin/examples/fvm/fvmpoisson
-  else
-    say "examples/fvm/fvmpoisson is not available (or does not build): the FVM problems are skipped"
-  fi
-fi
-petsc_dir=$(sed -n 's/^PETSC_DIR=//p' "$BUILD/petsc.env" 2>/dev/null)
-petsc_arch=$(sed -n 's/^PETSC_ARCH=//p' "$BUILD/petsc.env" 2>/dev/null)
-cuda=0
-for h in "$petsc_dir/$petsc_arch/include/petscconf.h" "$petsc_dir/include/petscconf.h"; do
-  if [ -f "$h" ]; then grep -q '^#define PETSC_HAVE_CUDA 1' "$h" && cuda=1; break; fi
-done
-say "PETSc $petsc_dir${petsc_arch:+ ($petsc_arch)}, CUDA: $( [ $cuda = 1 ] && echo yes || echo no: GPU formats are skipped, modsell runs on the host)"
+[ $fvm = 1 ] && fvmgen=$BUILD/bin/examples/fvm/fvmpoisson
+say "SpMV benchmark into $out ($( [ $small = 1 ] && echo small || echo full-size ) suite)$(ms_has_cuda || echo "; PETSc without CUDA: the GPU formats are skipped, modsell runs on the host")"
 
 # --- formats --------------------------------------------------------------------------------------
-gpu="aijcusparse,sellcuda"
+gpu="aijcusparse,sellcuda,modsell"
 if [ $small = 1 ]; then
   ms_nat="modsell:sh=32/128/1024:kernel=modsell/sell:ordering=natural"
   ms_rcm_all="modsell:sh=32/128/1024:kernel=modsell/sell:ordering=rcm"
@@ -175,6 +150,14 @@ if [ -n "$fvmgen" ]; then
     status=1
     say "fvmpoisson FAILED (see $log): the FVM problems are skipped"
     tail -15 "$log"
+  fi
+  # shellcheck disable=SC2086
+  if "$fvmgen" $fvm_args -permute 0 -write_system "$scratch/fvm.bin" -mat_type aij -compare 0 -ksp_max_it 1 >> "$log" 2>&1; then
+    run fvm-structured "$gpu,modsell:ordering=natural" -file "$scratch/fvm.bin"
+    rm -f "$scratch/fvm.bin" "$scratch/fvm.bin.info"
+  else
+    status=1
+    say "fvmpoisson -permute 0 FAILED (see $log)"
   fi
 fi
 for f in "${files[@]}"; do

@@ -2,7 +2,7 @@ static char help[] = "CG + GAMG set up on two matrix types (aijcusparse and MATM
 timed by parts in one process, the two types alternated sample by sample: each level's operator product, smoother,\n\
 residual, restriction and interpolation, the coarse solve, one whole V-cycle (PCApply) and the solve per iteration.\n\
 Where a V-cycle on one type is slower than the sum of its parts says, the difference is between the parts; where a\n\
-part is slower, the part says which (issue 13: the FVM problem's time per iteration, docs/composition.md).\n\
+part is slower, the part says which (the FVM problem's time per iteration, docs/matrix.md).\n\
   -problem ... : the problem suite's options (examples/problems/problems.h), e.g. -problem fvm -n 120 -cell tet\n\
   -types <aijcusparse,modsell> : the two types (aij,modsell without CUDA)\n\
   -reps <20>, -samples <7> : operations per timed loop, loops per type (the median is reported)\n\

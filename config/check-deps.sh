@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # config/check-deps.sh: `make check-deps` (after a full build): touching any header under include/
 # (public and private, .h and .cuh) must rebuild every library object whose source includes it,
-# directly or through other headers (issue 11: the .cu objects once depended on modsellcuda.h only).
+# directly or through other headers (the .cu objects too, whose dependencies once named modsellcuda.h only).
 #
 # Which sources include which header is computed apart from make's dependency files: the
 # compilers' preprocessors list each source's headers (`-MM`, with the build's own flags, so

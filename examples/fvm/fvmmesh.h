@@ -1,6 +1,6 @@
 /*
    fvmmesh.h - a generator of unstructured 3D finite-volume meshes and the assembly of the implicit
-   FVM Laplacian on them (paper 000, chapter 2), in one header of static functions so that several
+   FVM Laplacian on them (Wikberg (2024), chapter 2), in one header of static functions so that several
    programs (the fvmpoisson example, a problem suite, benchmarks) can share it.
 
    The mesh
@@ -38,7 +38,7 @@
           = q(x_P) V_P + sum_{Dirichlet b} a_b p_D(x_b) + sum_{Neumann b} grad p_D . s_b
    with s the outward area vector of the face and d the vector from the centroid of P to the centroid
    of N (or to the areal centre of the boundary face). The face coefficient a_f (-flux):
-     twopoint     |s| / |d|            paper 000, eq. (2.9): the orthogonal-correction split (default)
+     twopoint     |s| / |d|            Wikberg (2024), eq. (2.9): the orthogonal-correction split (default)
      minimum      (s . d) / |d|^2      minimum-correction split (smaller coefficient)
      overrelaxed  |s|^2 / (s . d)      over-relaxed split (larger coefficient)
    The explicit non-orthogonal correction is not added to the right-hand side (it does not change
@@ -46,7 +46,7 @@
    the face, so A is exactly symmetric; a_f > 0 needs s . d > 0, which is checked (a mesh so distorted
    that it fails is rejected with an error). A has a positive diagonal, non-positive off-diagonals,
    zero row sums on rows without a Dirichlet face and positive row sums on rows with one: with one
-   Dirichlet face at least it is SPD (paper 000, section 2.2.1).
+   Dirichlet face at least it is SPD (Wikberg (2024), section 2.2.1).
 
    Boundary data come from one linear function, p_D(x,y,z) = x + 2y + 3z: its values on Dirichlet
    faces and its normal derivative on Neumann faces. -bc dirichlet makes all six sides of the box

@@ -533,7 +533,7 @@ int main(int argc, char **argv)
   for (PetscInt round = 0; round < nwarm + repeat; round++) {
     for (PetscInt cc = 0; cc < ncfg; cc++) {
       /* timed rounds alternate the order: the host assembly of a configuration is slower or faster depending on
-         what ran before it (by up to 0.3 s at 4 M cells on an H100, docs/locality.md), the fastest round is kept */
+         what ran before it (by up to 0.3 s at 4 M cells on an H100), the fastest round is kept */
       const PetscInt  c        = (round >= nwarm && (round - nwarm) % 2 == 1) ? ncfg - 1 - cc : cc;
       const PetscBool checkmat = (PetscBool)(check && round == 0 && c == 0), keepx = (PetscBool)(check && round == nwarm + repeat - 1);
       Mat             A        = NULL;

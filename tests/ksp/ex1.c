@@ -591,7 +591,7 @@ int main(int argc, char **argv)
       test:
          # the DMDA makes its interpolation of the DM's matrix type only for a name that begins with "aij"
          # the coarse LU on the GPU, aijcusparse's default (MATMODSELL's default factorization is SeqAIJ's, which
-         # takes host vectors too: on the GPU two vector copies per cycle; docs/composition.md)
+         # takes host vectors too: on the GPU two vector copies per cycle; docs/matrix.md)
          suffix: cuda_mg
          args: -n 17 -ksp_type cg -ksp_rtol 1e-8 -pc_type mg -pc_mg_levels 3 -test_mat_type aijmodsell -mg_coarse_pc_factor_mat_solver_type cusparse
       test:
@@ -616,8 +616,7 @@ int main(int argc, char **argv)
       test:
          suffix: cuda_bjacobi_ilu
          args: -n 10 -ksp_rtol 1e-8 -ksp_type gmres -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_solver_type cusparse
-      # the same preconditioners on 3 processes (MATMPIAIJMODSELL against MATMPIAIJCUSPARSE), the issue's matrix
-      # (written 2026-11-27 and checked on the CPU against aij: the CPU cases above; not yet run on a GPU)
+      # the same preconditioners on 3 processes (MATMPIAIJMODSELL against MATMPIAIJCUSPARSE)
       test:
          suffix: cuda_np3_gamg_unsmoothed
          nsize: 3
@@ -708,7 +707,7 @@ int main(int argc, char **argv)
          args: -pc_type gamg -mg_levels_ksp_type richardson -mg_levels_pc_type {{jacobi bjsmooth bisai ruiz}} -matptap_backend_cpu
       test:
          # one process: the Galerkin products on the host, as in cuda_fvm_gamg_levels (the GPU product's case exceeded
-         # its 180 s in the CUDA suite on 4 H200s, 2026-11-27, session 19; it passed in session 18's)
+         # its 180 s once in the CUDA suite on 4 H200s, 2026-11-27, and passed in another run)
          suffix: cuda_fvm_gamg_neumann
          args: -pc_type gamg -mg_levels_ksp_type richardson -mg_levels_pc_type neumann -mg_levels_pc_neumann_warn 0 -matptap_backend_cpu
       test:
