@@ -123,6 +123,13 @@ MS_BISAI_HD int MSBISAIInvertBlock(int bs, const double *B, double *out)
 /* y = M x for a BSR matrix M (one thread per scalar row on the GPU) */
 #define MS_BISAI_BSR_MULT(name) int name(int nb, int bs, const int *rowptr, const int *cols, const double *vals, const double *x, double *y, void *stream)
 
+/* y = M x by a vendor library's BSR product on the same arrays (blocks stored by rows; on the GPU cuSPARSE's
+   cusparseDbsrmv()), for the comparison with bsr_mult (-pc_bisai_spmv cusparse). *ctx holds the library's handle and
+   matrix descriptor, created by the first call (nb = 0 only creates it) and freed by MS_BISAI_LIBRARY_DESTROY. Returns
+   0, a CUDA error code (> 0), or minus the library's status (a cusparseStatus_t). */
+#define MS_BISAI_BSR_MULT_LIBRARY(name) int name(void **ctx, int nb, int bs, int nnzb, const int *rowptr, const int *cols, const double *vals, const double *x, double *y, void *stream)
+#define MS_BISAI_LIBRARY_DESTROY(name)  int name(void **ctx)
+
 typedef struct {
   const char *backend;
   MS_BISAI_INVERT_DIAG((*invert_diag));
@@ -131,6 +138,12 @@ typedef struct {
   MS_BISAI_ISAI_LOWER((*isai_lower));
   MS_BISAI_ISAI_UPPER((*isai_upper));
   MS_BISAI_BSR_MULT((*bsr_mult));
+  /* the library's product (NULL: the backend has none, as the reference) */
+  const char *library;
+  MS_BISAI_BSR_MULT_LIBRARY((*bsr_mult_library));
+  MS_BISAI_LIBRARY_DESTROY((*library_destroy));
+  int library_min_bs; /* the smallest block size it takes (cusparseDbsrmv() failed on 1 x 1 blocks with CUDA 13.0 on an
+                         H100) */
 } MSBISAIKernels;
 
 /* The exact block ILU(0) in row order (IKJ), host only: F from the values A on the pattern (rowptr, cols, diag: the
@@ -152,14 +165,9 @@ MS_BISAI_ILU_UPDATE(MSBISAIILUUpdate_CUDA);
 MS_BISAI_ISAI_LOWER(MSBISAIISAILower_CUDA);
 MS_BISAI_ISAI_UPPER(MSBISAIISAIUpper_CUDA);
 MS_BISAI_BSR_MULT(MSBISAIBSRMult_CUDA);
+MS_BISAI_BSR_MULT_LIBRARY(MSBISAIBSRMultCusparse_CUDA);
+MS_BISAI_LIBRARY_DESTROY(MSBISAICusparseDestroy_CUDA);
 MS_KERNEL_EXTERN const MSBISAIKernels MSBISAIKernels_CUDA;
-
-/* y = M x by cuSPARSE's cusparseDbsrmv() on the same BSR arrays (blocks stored by rows), for the comparison with
-   the own kernel (-pc_bisai_spmv cusparse). *ctx holds a cuSPARSE handle and a matrix descriptor, created on the
-   first call (nb = 0 only creates it) and freed by MSBISAICusparseDestroy_CUDA(). Returns 0, a CUDA error code (> 0), or minus a
-   cusparseStatus_t. */
-int MSBISAIBSRMultCusparse_CUDA(void **ctx, int nb, int bs, int nnzb, const int *rowptr, const int *cols, const double *vals, const double *x, double *y, void *stream);
-int MSBISAICusparseDestroy_CUDA(void **ctx);
 #endif
 
 #ifdef __cplusplus

@@ -138,6 +138,8 @@ typedef struct {
   MS_BJS_CONFIGURE((*configure));
   MS_BJS_SWEEP((*sweep));
   MS_BJS_ZERO_JACOBI((*zero_jacobi));
+  int permuted_work; /* the kernels take the work arrays of a permuted image (MS_BJS_ZERO_JACOBI, MS_BJS_BUCKETED): the
+                        CUDA ones do, the reference's ignore them (the glue then allocates none) */
 } MSBJSKernels;
 
 MS_BJS_ANALYZE(MSBJSAnalyze_Reference);

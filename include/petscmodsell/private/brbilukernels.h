@@ -66,7 +66,7 @@ typedef struct {
   const unsigned short *nl;     /* strictly lower entries of each storage row */
   /* A grid ordering on the GPU (tbuf > 0; else 0): the apply moves a block's right-hand side and solution between the
      user's order and the storage order through a buffer of tbuf doubles per block in shared memory, the user's side
-     read and written along the brick's x-lines (MSBRBTransposeSetUp_CUDA()); the host reference ignores it */
+     read and written along the brick's x-lines (MS_BRB_BUFFER_PLACES); the host reference's apply ignores it */
   MSBRBGrid             grid;
   int                   tbuf; /* the largest P wy wz of a brick (wx x wy x wz points, P = wx rounded up to even) */
   const int            *bid;  /* nblocks: the brick of block b (grid.nblk numbering) */
@@ -151,6 +151,12 @@ typedef struct {
    stable counting sort): lptr[g] the first storage row of level g (lptr[nlev] = m), sperm[s] the local row of storage
    row s, stor its inverse. cur: scratch of at least nlev ints (may be the level pass's nu). */
 #define MS_BRB_STORAGE(name) int name(const MSBRBLayout *lay, const int *perm, const int *lev, int *cur, int *lptr, int *sperm, int *stor, void *stream)
+
+/* The places of a grid ordering's storage rows in their block's buffer (lay: rstart, sperm, grid, bid set): the row of
+   brick lo .. hi-1 at point (lo[0] + ix, lo[1] + iy, lo[2] + iz) goes to tpos[s] = ix + P (iy + wy iz), wy = hi[1] -
+   lo[1], P = hi[0] - lo[0] rounded up to even (between neighbouring storage rows the buffer's stride P - 1 is odd: a
+   half-warp's doubles fall in distinct shared-memory banks) */
+#define MS_BRB_BUFFER_PLACES(name) int name(const MSBRBLayout *lay, unsigned short *tpos, void *stream)
 
 #if defined(__CUDACC__)
   #define MS_BRB_HD __host__ __device__
@@ -301,6 +307,8 @@ static inline MS_BRB_HD int MSBRBFactorRow(const MSBRBLayout *lay, long long s, 
 
 typedef struct {
   const char *backend;
+  int         tbuf_max; /* the largest buffer (doubles) of a grid ordering's block the apply takes (MSBRBLayout.tbuf):
+                           MS_BRB_TBUF_MAX on the GPU, 0 for the reference, whose apply reads no buffer */
   MS_BRB_MULTIPROCESSORS((*multiprocessors));
   MS_BRB_FACTOR((*factor));
   MS_BRB_CONVERT((*convert));
@@ -309,6 +317,7 @@ typedef struct {
   MS_BRB_GRID_PERM((*gridperm));
   MS_BRB_LEVELS((*levels));
   MS_BRB_STORAGE((*storage));
+  MS_BRB_BUFFER_PLACES((*places));
 } MSBRBKernels;
 
 MS_BRB_MULTIPROCESSORS(MSBRBMultiprocessors_Reference);
@@ -319,6 +328,7 @@ MS_BRB_SLOTS(MSBRBSlots_Reference);
 MS_BRB_GRID_PERM(MSBRBGridPerm_Reference);
 MS_BRB_LEVELS(MSBRBLevels_Reference);
 MS_BRB_STORAGE(MSBRBStorage_Reference);
+MS_BRB_BUFFER_PLACES(MSBRBBufferPlaces_Reference);
 MS_KERNEL_EXTERN const MSBRBKernels MSBRBKernels_Reference;
 #if defined(PETSC_HAVE_CUDA) || defined(__CUDACC__)
 MS_BRB_MULTIPROCESSORS(MSBRBMultiprocessors_CUDA);
@@ -329,9 +339,8 @@ MS_BRB_SLOTS(MSBRBSlots_CUDA);
 MS_BRB_GRID_PERM(MSBRBGridPerm_CUDA);
 MS_BRB_LEVELS(MSBRBLevels_CUDA);
 MS_BRB_STORAGE(MSBRBStorage_CUDA);
+MS_BRB_BUFFER_PLACES(MSBRBBufferPlaces_CUDA);
 MS_KERNEL_EXTERN const MSBRBKernels MSBRBKernels_CUDA;
-/* tpos of a grid ordering's layout (lay: sperm, rstart, grid, bid, tbuf set; device memory): one warp per block */
-int MSBRBTransposeSetUp_CUDA(const MSBRBLayout *lay, unsigned short *tpos, void *stream);
 #endif
 
 #ifdef __cplusplus

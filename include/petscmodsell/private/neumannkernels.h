@@ -154,6 +154,7 @@ typedef struct {
   MS_NEU_ORDER((*order));
   MS_NEU_CUT((*cut));
   MS_NEU_GALERKIN((*galerkin));
+  int restrict_work; /* restrict_ sums by chunks through MSNeuDefl.work: the CUDA one does, the reference needs none */
 } MSNeuKernels;
 
 MS_NEU_DIAG(MSNeuDiag_Reference);

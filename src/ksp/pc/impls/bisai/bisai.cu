@@ -243,7 +243,7 @@ typedef struct {
   cusparseMatDescr_t descr;
 } MSBISAICusparse;
 
-extern "C" int MSBISAICusparseDestroy_CUDA(void **ctx)
+extern "C" MS_BISAI_LIBRARY_DESTROY(MSBISAICusparseDestroy_CUDA)
 {
   MSBISAICusparse *c = (MSBISAICusparse *)*ctx;
   cusparseStatus_t s = CUSPARSE_STATUS_SUCCESS, t = CUSPARSE_STATUS_SUCCESS;
@@ -256,7 +256,7 @@ extern "C" int MSBISAICusparseDestroy_CUDA(void **ctx)
   return s != CUSPARSE_STATUS_SUCCESS ? -(int)s : -(int)t;
 }
 
-extern "C" int MSBISAIBSRMultCusparse_CUDA(void **ctx, int nb, int bs, int nnzb, const int *rowptr, const int *cols, const double *vals, const double *x, double *y, void *stream)
+extern "C" MS_BISAI_BSR_MULT_LIBRARY(MSBISAIBSRMultCusparse_CUDA)
 {
   MSBISAICusparse *c     = (MSBISAICusparse *)*ctx;
   const double     alpha = 1.0, beta = 0.0;
@@ -279,4 +279,4 @@ extern "C" int MSBISAIBSRMultCusparse_CUDA(void **ctx, int nb, int bs, int nnzb,
   return (int)cudaGetLastError();
 }
 
-extern "C" const MSBISAIKernels MSBISAIKernels_CUDA = {"cuda", MSBISAIInvertDiag_CUDA, MSBISAIILUResidual_CUDA, MSBISAIILUUpdate_CUDA, MSBISAIISAILower_CUDA, MSBISAIISAIUpper_CUDA, MSBISAIBSRMult_CUDA};
+extern "C" const MSBISAIKernels MSBISAIKernels_CUDA = {"cuda", MSBISAIInvertDiag_CUDA, MSBISAIILUResidual_CUDA, MSBISAIILUUpdate_CUDA, MSBISAIISAILower_CUDA, MSBISAIISAIUpper_CUDA, MSBISAIBSRMult_CUDA, "cuSPARSE", MSBISAIBSRMultCusparse_CUDA, MSBISAICusparseDestroy_CUDA, 2};

@@ -431,4 +431,4 @@ extern "C" MS_BJS_ZERO_JACOBI(MSBJSZeroJacobi_CUDA)
   return outimg ? MSCUDAUnpermute(m, img->iperm, work, NULL, xout, stream) : (int)cudaSuccess;
 }
 
-extern "C" const MSBJSKernels MSBJSKernels_CUDA = {"cuda", MSBJSAnalyze_CUDA, MSBJSConfigure_CUDA, MSBJSSweep_CUDA, MSBJSZeroJacobi_CUDA};
+extern "C" const MSBJSKernels MSBJSKernels_CUDA = {"cuda", MSBJSAnalyze_CUDA, MSBJSConfigure_CUDA, MSBJSSweep_CUDA, MSBJSZeroJacobi_CUDA, 1};

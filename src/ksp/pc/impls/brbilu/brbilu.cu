@@ -472,7 +472,7 @@ __global__ static void __launch_bounds__(BRB_THREADS) brb_tpos_kernel(const MSBR
   }
 }
 
-int MSBRBTransposeSetUp_CUDA(const MSBRBLayout *lay, unsigned short *tpos, void *stream)
+MS_BRB_BUFFER_PLACES(MSBRBBufferPlaces_CUDA)
 {
   const int nb = lay->boff[lay->ncolors];
 
@@ -609,4 +609,4 @@ MS_BRB_SLOTS(MSBRBSlots_CUDA)
   return (int)err;
 }
 
-const MSBRBKernels MSBRBKernels_CUDA = {"CUDA", MSBRBMultiprocessors_CUDA, MSBRBFactor_CUDA, MSBRBConvert_CUDA, MSBRBApply_CUDA, MSBRBSlots_CUDA, MSBRBGridPerm_CUDA, MSBRBLevels_CUDA, MSBRBStorage_CUDA};
+const MSBRBKernels MSBRBKernels_CUDA = {"CUDA", MS_BRB_TBUF_MAX, MSBRBMultiprocessors_CUDA, MSBRBFactor_CUDA, MSBRBConvert_CUDA, MSBRBApply_CUDA, MSBRBSlots_CUDA, MSBRBGridPerm_CUDA, MSBRBLevels_CUDA, MSBRBStorage_CUDA, MSBRBBufferPlaces_CUDA};
