@@ -148,8 +148,9 @@ typedef struct {
 
 /* The exact block ILU(0) in row order (IKJ), host only: F from the values A on the pattern (rowptr, cols, diag: the
    position of each diagonal block), Dinv the inverses of U's diagonal blocks; returns MS_BISAI_NONE in *bad, or the
-   first block row whose diagonal block of U is singular (the factorization stops there). */
-int MSBISAIILUExact_Reference(int nb, int bs, const int *rowptr, const int *cols, const int *diag, const double *A, double *F, double *Dinv, int *bad);
+   first block row whose diagonal block of U is singular (the factorization stops there). Exported for the kernel tests
+   (src/ksp/pc/tests/ex2.c). */
+MS_KERNEL_EXTERN int MSBISAIILUExact_Reference(int nb, int bs, const int *rowptr, const int *cols, const int *diag, const double *A, double *F, double *Dinv, int *bad);
 
 MS_BISAI_INVERT_DIAG(MSBISAIInvertDiag_Reference);
 MS_BISAI_ILU_RESIDUAL(MSBISAIILUResidual_Reference);
