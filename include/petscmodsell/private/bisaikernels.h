@@ -1,5 +1,5 @@
 /*
-   Kernels of PCBISAI (block incomplete sparse approximate inverse of block ILU(0) factors, paper 001), declared once
+   Kernels of PCBISAI (block incomplete sparse approximate inverse of block ILU(0) factors, Ma et al. (2021)), declared once
    (see mskernels.h for the conventions): the host reference (src/ksp/pc/impls/bisai/bisai_reference.c) and the CUDA
    implementation (bisai.cu) define each signature and compute the same function (the same sums in the same order;
    they differ only by the contraction of multiply-adds); the glue (bisai.c) calls them through MSBISAIKernels.
@@ -16,7 +16,7 @@
    setup walks them by block columns: column j holds the block rows rowidx[colptr[j]] .. (ascending, the diagonal
    first for M_L and last for M_U), and pos[] the index of each of these blocks in M's BSR storage. Column j of M_L
    solves the small block triangular system L(J,J) X = E_j (J its pattern rows, E_j the identity block in the row of
-   j), column j of M_U solves U(J,J) X = E_j (paper 001, equation 7): L M_L = I and U M_U = I hold on the patterns.
+   j), column j of M_U solves U(J,J) X = E_j (Ma et al. (2021), equation 7): L M_L = I and U M_U = I hold on the patterns.
 */
 #pragma once
 
@@ -142,8 +142,8 @@ typedef struct {
   const char *library;
   MS_BISAI_BSR_MULT_LIBRARY((*bsr_mult_library));
   MS_BISAI_LIBRARY_DESTROY((*library_destroy));
-  int library_min_bs; /* the smallest block size it takes (cusparseDbsrmv() failed on 1 x 1 blocks with CUDA 13.0 on an
-                         H100) */
+  int library_min_bs; /* the smallest block size it takes (cusparseDbsrmv() failed on 1 x 1 blocks: CUDA 13.0, an
+                         H100, 2026-11-24, docs/results/2026-11-24-h100-session4/) */
 } MSBISAIKernels;
 
 /* The exact block ILU(0) in row order (IKJ), host only: F from the values A on the pattern (rowptr, cols, diag: the

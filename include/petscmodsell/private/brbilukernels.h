@@ -4,7 +4,7 @@
    compute the same function (the same operations in the same order: results agree to the last bit up to the
    compilers' contraction of multiply-adds); the glue (brbilu.c) calls them through MSBRBKernels.
 
-   Storage of the factors (paper 004, section 5.3.3 adapted to one warp per block). The local rows are ordered by the
+   Storage of the factors (Shioya (2022), section 5.3.3 adapted to one warp per block). The local rows are ordered by the
    block ordering of brbordering.h: colour by colour, in a colour block by block, in a block in its own order (the
    logical order, i.e. the ILU elimination order). Colour c has nb[c] blocks (blocks boff[c] .. boff[c+1]-1); block b
    holds the storage rows rstart[b] .. rstart[b+1]-1 (R_b rows, no padding rows: the storage rows of a block are its
@@ -78,14 +78,14 @@ typedef struct {
   unsigned long long badrow;
 } MSBRBStatus;
 
-/* The number of streaming multiprocessors of the current device (the block-count rule of paper 004 section 5.3.4);
+/* The number of streaming multiprocessors of the current device (the block-count rule of Shioya (2022), section 5.3.4);
    the reference gives 132 (an H100 SXM), so that a host setup picks the blocks an H100 would */
 #define MS_BRB_MULTIPROCESSORS(name) int name(int *nsm)
 
 /* Numeric factorization: work[slot] = csrvals[map[slot]] (map -1: padding), d[s] = csrvals[dmap[s]] (-1: a missing
    diagonal, 0) times pertfac; then, colour by colour (one warp per block on the GPU, its levels in order, the rows of
    a level at once; the reference: storage rows in order), row i of the ILU(0)
-   family (Algorithms 6-9 of paper 004, in the row form):
+   family (Algorithms 6-9 of Shioya (2022), in the row form):
      for each lower entry k of row i in order: l_ik = a_ik / d_k; for each upper entry (k, j) of row k:
         j == i: d_i -= l_ik u_kj;  j an entry of row i: a_ij -= l_ik u_kj;  else drop += l_ik u_kj
      d_i -= alpha * drop

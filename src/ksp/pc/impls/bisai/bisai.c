@@ -1,5 +1,5 @@
 /*
-   PCBISAI: block incomplete sparse approximate inverse (block-ISAI) of the block ILU(0) factors (paper 001, sections
+   PCBISAI: block incomplete sparse approximate inverse (block-ISAI) of the block ILU(0) factors (Ma et al. (2021), sections
    3.1-3.2, Algorithm 1), applied as two block sparse products z = M_U (M_L r), no triangular solve.
 
    Setup on the local diagonal block Ad of each process (block Jacobi across processes), block size bs from
@@ -944,7 +944,8 @@ static PetscErrorCode PCBISAISetSpMVType_BISAI(PC pc, PCBISAISpMVType type)
   Note:
   Both kernels compute the same products (to rounding); cuSPARSE's is there to compare with. On the host (no GPU, or
   an operator that stays on the host) the host kernel runs whatever is set, and so does the own kernel for block size
-  1 (`cusparseDbsrmv()` failed on 1 x 1 blocks with CUDA 13.0 on an H100). The cuSPARSE
+  1 (`cusparseDbsrmv()` failed on 1 x 1 blocks: CUDA 13.0, an H100, 2026-11-24,
+  docs/results/2026-11-24-h100-session4/). The cuSPARSE
   handle is created at the setup.
 
 .seealso: [](ch_ksp), `PCBISAI`, `PCBISAIGetSpMVType()`, `PCBISAISpMVType`
@@ -1087,7 +1088,7 @@ PetscErrorCode PCBISAIGetFactors(PC pc, Mat *L, Mat *U, Mat *ML, Mat *MU)
 
 /*MC
    PCBISAI - "bisai" - block incomplete sparse approximate inverse (block-ISAI) of the block ILU(0) factors
-   (paper 001: Ma et al., GPU block-ISAI preconditioning, sections 3.1-3.2, Algorithm 1), applied as two block sparse
+   (Ma et al. (2021), sections 3.1-3.2, Algorithm 1), applied as two block sparse
    matrix-vector products, computed on the GPU when the operator is there
 
    Options Database Keys:

@@ -1,6 +1,6 @@
 /*
    PCBJSMOOTH: block Jacobi smoother / preconditioner on the slices of the mod-SELL image
-   (paper 000, chapter 4: equations 4.8-4.9, 4.14, 4.15 and section 4.3.1).
+   (Wikberg (2024), chapter 4: equations 4.8-4.9, 4.14, 4.15 and section 4.3.1).
 
    Blocks are the slices (sh consecutive image rows) of the mod-SELL image of the local diagonal block
    of the operator: MATMODSELL's own image when it stores the diagonal apart with in-slice (negative)
@@ -68,7 +68,7 @@ typedef struct {
                        the bucketed permutation's copies (bjsmoothkernels.h, MS_BJS_BUCKET_WORK) */
   PetscBool  zfast; /* zero-guess sweeps use it */
 
-  /* a permuted image on the GPU with more than one bucket of its permuted product (MSPermBuckets, issue 12): the
+  /* a permuted image on the GPU with more than one bucket of its permuted product (MSPermBuckets): the
      sweeps move b, offp, xin and the result through the buckets instead of a random access per row */
   PetscBool bucketed;
   PetscInt  nbuckets, chunk;
@@ -295,8 +295,9 @@ static PetscErrorCode PCBJSmoothFreeWork(PC pc)
 
 /* the inner sweeps when not set: 5, with inner chebyshev 5 (sh / 512)^(2/3) rounded for blocks above 512 rows (8 for
    1024): a larger block's polynomial needs a higher degree for the same accuracy (its interval is wider, the ratio
-   below); measured on an H100 (FVM tetrahedra 10.4 M, randomly numbered, partition blocks of 1024: 728 CG iterations
-   with 8 sweeps against 877 with blocks of 512 and 5 sweeps, at the same time per iteration, docs/locality.md) */
+   below): FVM tetrahedra 10.4 M, randomly numbered, partition blocks of 1024: 728 CG iterations with 8 sweeps against
+   877 with blocks of 512 and 5 sweeps, at the same time per iteration (H100, 2026-11-24,
+   docs/results/2026-11-24-h100-session11/, docs/locality.md) */
 static PetscInt PCBJSmoothAutoSweeps(PCBJSmoothInner inner, PetscInt sh)
 {
   if (inner != PCBJSMOOTH_INNER_CHEBYSHEV || sh <= 512) return 5;
@@ -305,7 +306,8 @@ static PetscInt PCBJSmoothAutoSweeps(PCBJSmoothInner inner, PetscInt sh)
 
 /* inner chebyshev's ratio: the one set, else 20 (sh / 512)^(2/3), at least 4: the smallest eigenvalue of a block's
    D^-1 A_ll of a 3D Laplacian falls like its rows^(-2/3) (1 - cos(pi / 9) = 0.06 for a brick of 8^3, 0.19 for 4^3);
-   measured best: 20 with blocks of 512 (FVM tetrahedra, ex45), 4-10 with blocks of 64 (a 7-point 8^3 grid) */
+   the fewest CG iterations with 20 for blocks of 512 (FVM tetrahedra, ex45), 4-10 for blocks of 64 (a 7-point 8^3
+   grid): iteration counts of host runs, 2026-11-24, docs/bjsmooth.md */
 static PetscReal PCBJSmoothChebRatio(PC_BJSmooth *jac)
 {
   if (jac->cheb_ratio > 0.0) return jac->cheb_ratio;
@@ -1101,7 +1103,7 @@ static PetscErrorCode PCView_BJSmooth(PC pc, PetscViewer viewer)
 
 /*MC
    PCBJSMOOTH - "bjsmooth" - block Jacobi smoother and preconditioner on the slices of the modified Sliced ELLPACK
-   image of the operator, with inner Jacobi, warp-serialised Gauss-Seidel or CG sweeps on each block (paper 000,
+   image of the operator, with inner Jacobi, warp-serialised Gauss-Seidel or CG sweeps on each block (Wikberg (2024),
    Wikberg 2024, chapter 4, equations 4.8-4.9, 4.14, 4.15, section 4.3.1), run on the GPU when the operator's
    vectors live there
 

@@ -1,6 +1,6 @@
 /*
    PCBRBILU: block red-black ordered ILU(0) / modified ILU(0) (relaxed, perturbed) with single-precision factors
-   stored for coalesced substitution on the GPU (paper 004, Kawai 2023: sections 3.2-3.3, chapter 4, section 5.3).
+   stored for coalesced substitution on the GPU (Shioya (2022): sections 3.2-3.3, chapter 4, section 5.3).
 
    Setup, per process on the local diagonal block Ad (block Jacobi across processes: the off-process couplings are
    ignored):
@@ -470,7 +470,7 @@ static PetscErrorCode PCBRBILUPivotError(PC pc, PetscInt64 lrow)
   /* a zero or missing diagonal entry: no choice of the factorization helps */
   PetscCheck(info[4] != 0, comm, PETSC_ERR_MAT_LU_ZRPVT, "PCBRBILU: zero pivot %g in row %" PetscInt64_FMT " (global, user numbering; process %d): the row has no diagonal entry, or a zero one, in the process's diagonal block; ILU(0)-type factorizations need a nonzero diagonal: fix the operator, or use another preconditioner", (double)info[3], g, (int)info[0]);
   if (jac->ord->grid)
-    SETERRQ(comm, PETSC_ERR_MAT_LU_ZRPVT, "PCBRBILU: zero pivot %g in row %" PetscInt64_FMT " (global, user numbering): block (%d,%d,%d) of %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " on process %d, colour %s, %d rows; |pivot| <= %g |a_ii| (a_ii = %g): the %s factorization broke down (unperturbed modified ILU under block red-black ordering, paper 004 ch. 4); use -pc_brbilu_type rmilu or pmilu, or change -pc_brbilu_pivot_tol",
+    SETERRQ(comm, PETSC_ERR_MAT_LU_ZRPVT, "PCBRBILU: zero pivot %g in row %" PetscInt64_FMT " (global, user numbering): block (%d,%d,%d) of %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " on process %d, colour %s, %d rows; |pivot| <= %g |a_ii| (a_ii = %g): the %s factorization broke down (unperturbed modified ILU under block red-black ordering, Shioya (2022), ch. 4); use -pc_brbilu_type rmilu or pmilu, or change -pc_brbilu_pivot_tol",
             (double)info[3], g, (int)info[5], (int)info[6], (int)info[7], jac->ord->nblk[0], jac->ord->nblk[1], jac->ord->nblk[2], (int)info[0], info[2] == 0 ? "red" : "black", (int)info[8], (double)jac->pivtol, (double)info[4], PCBRBILUTypes[jac->type]);
   SETERRQ(comm, PETSC_ERR_MAT_LU_ZRPVT, "PCBRBILU: zero pivot %g in row %" PetscInt64_FMT " (global, user numbering): block %d of the locality partition on process %d, colour %d, %d rows; |pivot| <= %g |a_ii| (a_ii = %g): the %s factorization broke down; use -pc_brbilu_type rmilu or pmilu, or change -pc_brbilu_pivot_tol",
           (double)info[3], g, (int)info[5], (int)info[0], (int)info[2], (int)info[8], (double)jac->pivtol, (double)info[4], PCBRBILUTypes[jac->type]);
@@ -637,9 +637,9 @@ static PetscErrorCode PCSetFromOptions_BRBILU(PC pc, PetscOptionItems PetscOptio
   PetscOptionsHeadBegin(PetscOptionsObject, "Block red-black ILU(0) options");
   PetscCall(PetscOptionsEnum("-pc_brbilu_type", "Factorization: ilu, milu (modified: dropped fill added to the pivot), rmilu (relaxed: alpha times it), pmilu (perturbed: diagonal times 1 + zeta h^2, then milu)", "PCBRBILUSetType", PCBRBILUTypes, (PetscEnum)type, (PetscEnum *)&type, &flg));
   if (flg) PetscCall(PCBRBILUSetType(pc, type));
-  PetscCall(PetscOptionsRangeReal("-pc_brbilu_relax", "Relaxation alpha of rmilu (paper 004: 0.95; 0 is ilu, 1 is milu)", "PCBRBILUSetRelaxation", alpha, &alpha, &flg, 0.0, 1.0));
+  PetscCall(PetscOptionsRangeReal("-pc_brbilu_relax", "Relaxation alpha of rmilu (Shioya (2022): 0.95; 0 is ilu, 1 is milu)", "PCBRBILUSetRelaxation", alpha, &alpha, &flg, 0.0, 1.0));
   if (flg) PetscCall(PCBRBILUSetRelaxation(pc, alpha));
-  PetscCall(PetscOptionsReal("-pc_brbilu_perturb", "Perturbation zeta h^2 of pmilu: the diagonal is multiplied by 1 + this (paper 004: 0.01)", "PCBRBILUSetPerturbation", pert, &pert, &flg));
+  PetscCall(PetscOptionsReal("-pc_brbilu_perturb", "Perturbation zeta h^2 of pmilu: the diagonal is multiplied by 1 + this (Shioya (2022): 0.01)", "PCBRBILUSetPerturbation", pert, &pert, &flg));
   if (flg) PetscCall(PCBRBILUSetPerturbation(pc, pert));
   PetscCall(PetscOptionsEnum("-pc_brbilu_factor_precision", "Precision of the stored factors (vectors stay double)", "PCBRBILUSetFactorPrecision", PCBRBILUPrecisions, (PetscEnum)prec, (PetscEnum *)&prec, &flg));
   if (flg) PetscCall(PCBRBILUSetFactorPrecision(pc, prec));
@@ -800,7 +800,7 @@ static PetscErrorCode PCBRBILUSetRelaxation_BRBILU(PC pc, PetscReal alpha)
 
   Input Parameters:
 + pc    - the preconditioner context
-- alpha - in [0, 1] (default 0.95, paper 004)
+- alpha - in [0, 1] (default 0.95, Shioya (2022))
 
   Options Database Key:
 . -pc_brbilu_relax <0.95> - the relaxation
@@ -836,7 +836,7 @@ static PetscErrorCode PCBRBILUSetPerturbation_BRBILU(PC pc, PetscReal perturb)
 
   Input Parameters:
 + pc      - the preconditioner context
-- perturb - the product zeta h^2 (default 0.01, paper 004), at least 0
+- perturb - the product zeta h^2 (default 0.01, Shioya (2022)), at least 0
 
   Options Database Key:
 . -pc_brbilu_perturb <0.01> - the perturbation
@@ -844,7 +844,7 @@ static PetscErrorCode PCBRBILUSetPerturbation_BRBILU(PC pc, PetscReal perturb)
   Level: intermediate
 
   Note:
-  Paper 004 writes the perturbation as E = zeta h^2 diag(A) with the mesh size h; the preconditioner takes the
+  Shioya (2022) writes the perturbation as E = zeta h^2 diag(A) with the mesh size h; the preconditioner takes the
   product zeta h^2 itself, a relative change of the diagonal, so that it applies to operators without a grid.
 
 .seealso: [](ch_ksp), `PCBRBILU`, `PCBRBILUSetType()`
@@ -1185,7 +1185,7 @@ PetscErrorCode PCBRBILUGetStatistics(PC pc, PetscReal *bytes, PetscReal *memory)
 
 /*MC
    PCBRBILU - "brbilu" - block red-black ordered ILU(0), modified ILU(0), relaxed and perturbed modified ILU(0), with
-   the factors stored in single precision for coalesced substitution on the GPU (paper 004, Kawai 2023: sections
+   the factors stored in single precision for coalesced substitution on the GPU (Shioya (2022): sections
    3.2-3.3, chapter 4, section 5.3)
 
    Options Database Keys:
@@ -1214,7 +1214,7 @@ PetscErrorCode PCBRBILUGetStatistics(PC pc, PetscReal *bytes, PetscReal *memory)
    the other. The elimination order and every row's sums are those of the logical order, so the levels change the
    parallel schedule, not the preconditioner. On a DMDA operator (dof 1, star
    stencil: the PC's DM or the matrix's) the blocks are nearly cubic bricks of the process's box, coloured red/black
-   by a checkerboard of block indices; their number follows paper 004 section 5.3.4: the smallest multiple of 32
+   by a checkerboard of block indices; their number follows Shioya (2022), section 5.3.4: the smallest multiple of 32
    giving 32 x 6 blocks per GPU multiprocessor, but blocks of at least -pc_brbilu_min_block_rows points. Other
    operators use the locality partition (blocks of nearby rows found from the graph) and its block colouring:
    2 colours when the block graph is bipartite, else more (greedy), one phase per colour.
@@ -1225,7 +1225,7 @@ PetscErrorCode PCBRBILUGetStatistics(PC pc, PetscReal *bytes, PetscReal *memory)
    and factorizes again.
 
    Unperturbed modified ILU (milu) breaks down under block red-black ordering when an interior black block has only
-   interior red neighbours towards decreasing coordinates (paper 004, theorem 2: e.g. at least 4 blocks along every
+   interior red neighbours towards decreasing coordinates (Shioya (2022), theorem 2: e.g. at least 4 blocks along every
    axis and 5 along one, on an operator with zero row sums inside): the zero pivot is an error naming the row and the
    block; rmilu (alpha 0.95) and pmilu (zeta h^2 = 0.01) keep the pivots away from zero (theorems 3 and 4).
 

@@ -1,6 +1,6 @@
 /*
    PCNEUMANN: truncated Neumann-series (Neu1, Neu2) and scaled Incomplete Poisson (IP) preconditioners on the
-   diagonally scaled operator, with optional subdomain deflation (paper 003: eq. 7, 8, 15, 16; section 4, eq. 17).
+   diagonally scaled operator, with optional subdomain deflation (Gupta, van Gijzen and Vuik (2011): eq. 7, 8, 15, 16; section 4, eq. 17).
 
    With A = L + D + U on the local diagonal block Ad and A~ = D^-1/2 A D^-1/2 = I + L~ + U~ (never formed):
      neu1: M^-1 = D^-1/2 (I - U~)(I - L~) D^-1/2                 = (I - D^-1 U)(I - D^-1 L) D^-1
@@ -10,7 +10,7 @@
    (U~ = L~^T for a symmetric operator: the paper's K^T K). neu1/neu2 are 2/4 passes of one kernel over the mod-SELL
    image of Ad (neumannkernels.h), ip one product with the image of the explicit matrix.
 
-   Deflation (paper 003 section 4): Z piecewise constant on subdomains (DMDA operators: the local box cut into n^d
+   Deflation (Gupta, van Gijzen and Vuik (2011), section 4): Z piecewise constant on subdomains (DMDA operators: the local box cut into n^d
    boxes; others: the locality blocks of localityimpl.h, or blocks of consecutive rows), the subdomains, E = Z^T A Z's
    rows (dense, nsub x nsub over all processes) and Z^T A built where the PC computes (kernels blocks, order, cut,
    galerkin: on the GPU for a device operator, bit for bit the host's), E inverted on the host once per setup, the
@@ -566,7 +566,7 @@ static PetscErrorCode PCSetUp_Neumann(PC pc)
   PetscCall(PCMSReadBack(op, &st, jac->status.ptr, sizeof(st)));
   loc = st.badrow == MS_NEU_BAD_NONE ? -1 : (PetscInt64)st.badrow;
   PetscCall(PCMSFirstBad(pc, op, 1, 1, &loc, &glob));
-  if (glob >= 0) PetscCall(PCMSErrorDiagonal(pc, (PetscInt)glob, "the Neumann-series and Incomplete Poisson preconditioners scale the operator by D^-1/2 (paper 003, eq. 8): every diagonal entry must be positive", "PCNEUMANN is meant for SPD operators (e.g. pressure Poisson matrices); scale the system by -1 if it is negative definite, or use another preconditioner"));
+  if (glob >= 0) PetscCall(PCMSErrorDiagonal(pc, (PetscInt)glob, "the Neumann-series and Incomplete Poisson preconditioners scale the operator by D^-1/2 (Gupta, van Gijzen and Vuik (2011), eq. 8): every diagonal entry must be positive", "PCNEUMANN is meant for SPD operators (e.g. pressure Poisson matrices); scale the system by -1 if it is negative definite, or use another preconditioner"));
   PetscCall(PetscMemcpy(&lnorm, &st.lnorm, sizeof(lnorm)));
   if (PetscIsNanReal(lnorm)) lnorm = PETSC_INFINITY;
   PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &lnorm, 1, MPIU_REAL, MPIU_MAX, comm));
@@ -862,7 +862,7 @@ static PetscErrorCode PCView_Neumann(PC pc, PetscViewer viewer)
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &isascii));
   if (!isascii) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscViewerASCIIPrintf(viewer, "  type %s: %s\n", PCNeumannTypes[jac->type],
-                                   jac->type == PCNEUMANN_NEU1 ? "M^-1 = D^-1/2 (I - U~)(I - L~) D^-1/2 (paper 003 eq. 15)" : (jac->type == PCNEUMANN_NEU2 ? "M^-1 = D^-1/2 (I - U~ + U~^2)(I - L~ + L~^2) D^-1/2 (paper 003 eq. 16)" : (jac->type == PCNEUMANN_IP ? "M^-1 = D^-1/2 drop((I - L~)(I - U~)) D^-1/2, explicit (paper 003 eq. 7 on the scaled operator)" : "M^-1 = D^-1 (the series' first term: Jacobi, for comparisons with deflation)"))));
+                                   jac->type == PCNEUMANN_NEU1 ? "M^-1 = D^-1/2 (I - U~)(I - L~) D^-1/2 (Gupta, van Gijzen and Vuik (2011), eq. 15)" : (jac->type == PCNEUMANN_NEU2 ? "M^-1 = D^-1/2 (I - U~ + U~^2)(I - L~ + L~^2) D^-1/2 (Gupta, van Gijzen and Vuik (2011), eq. 16)" : (jac->type == PCNEUMANN_IP ? "M^-1 = D^-1/2 drop((I - L~)(I - U~)) D^-1/2, explicit (Gupta, van Gijzen and Vuik (2011), eq. 7 on the scaled operator)" : "M^-1 = D^-1 (the series' first term: Jacobi, for comparisons with deflation)"))));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  scaling: A~ = D^-1/2 A D^-1/2 = I + L~ + U~ per process on its diagonal block (not formed: folded into the kernels)\n"));
   if (jac->type == PCNEUMANN_IP) PetscCall(PetscViewerASCIIPrintf(viewer, "  ip drop tolerance %g\n", (double)jac->ip_drop));
   if (jac->defl_n > 0 || jac->defl_bs > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  deflation requested: %" PetscInt_FMT " subdomains per axis, block size %" PetscInt_FMT "\n", jac->defl_n, jac->defl_bs));
@@ -986,7 +986,7 @@ static PetscErrorCode PCNeumannSetIPDrop_Neumann(PC pc, PetscReal drop)
   Input Parameters:
 + pc   - the preconditioner context
 - drop - entries of (I - L~)(I - L~^T) (scaled operator) below this in absolute value are dropped, the diagonal is
-         kept (default 0.1: for the scaled 5-point Laplacian this keeps the pattern of A, as in paper 003)
+         kept (default 0.1: for the scaled 5-point Laplacian this keeps the pattern of A, as in Gupta, van Gijzen and Vuik (2011))
 
   Options Database Key:
 . -pc_neumann_ip_drop <0.1> - the tolerance
@@ -1252,8 +1252,8 @@ PetscErrorCode PCNeumannGetLowerNorm(PC pc, PetscReal *norm)
 
 /*MC
    PCNEUMANN - "neumann" - truncated Neumann-series (Neu1, Neu2) and scaled Incomplete Poisson preconditioners on the
-   diagonally scaled operator, with optional subdomain deflation (paper 003: Gupta, van Gijzen, Vuik, "Evaluation of
-   truncated Neumann series and deflation on the GPU"), computed on the GPU when the operator lives there
+   diagonally scaled operator, with optional subdomain deflation (Gupta, van Gijzen and Vuik (2011)), computed on the
+   GPU when the operator lives there
 
    Options Database Keys:
 +  -pc_neumann_type <neu2>                  - neu1, neu2, ip, or jacobi (D^-1: the first term, for comparisons with deflation)

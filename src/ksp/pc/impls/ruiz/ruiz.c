@@ -1,5 +1,5 @@
 /*
-   PCRUIZ: Ruiz equilibration (paper 000, section 5.4, Algorithm 4) used as a diagonal preconditioner.
+   PCRUIZ: Ruiz equilibration (Wikberg (2024), section 5.4, Algorithm 4) used as a diagonal preconditioner.
 
    Setup finds inverse scalings sr = D_r^-1, sc = D_c^-1 (sr = sc = D^-1 in symmetric mode) such that the
    rows (and columns) of B = D_r^-1 A D_c^-1 have unit p-norm, by the Ruiz iteration
@@ -916,7 +916,7 @@ PetscErrorCode PCRuizGetConvergence(PC pc, PetscInt *sweeps, PetscReal *deviatio
 }
 
 /*MC
-   PCRUIZ - "ruiz" - Ruiz equilibration used as a diagonal preconditioner (paper 000, Wikberg 2024, section 5.4,
+   PCRUIZ - "ruiz" - Ruiz equilibration used as a diagonal preconditioner (Wikberg (2024), section 5.4,
    Algorithm 4), computed on the GPU when the operator's vectors live there
 
    Options Database Keys:

@@ -162,7 +162,7 @@ static PetscErrorCode CreateKSP(System *s, Mat A, KSP *ksp)
     VecType vt;
 
     /* the KSP takes its work vectors from the DM: of the operator's vector type (a host vector given to an
-       aijcusparse product made CG + Jacobi 'converge' in one iteration to a wrong answer on the H100) */
+       aijcusparse product made CG + Jacobi 'converge' in one iteration to a wrong answer) */
     PetscCall(MatGetVecType(A, &vt));
     PetscCall(DMSetVecType(s->da, vt));
     PetscCall(KSPSetDM(*ksp, s->da));
@@ -495,7 +495,7 @@ int main(int argc, char **argv)
          args: -da_grid_x 12 -da_grid_y 10 -da_grid_z 9 -pc_brbilu_blocks 2,2,2
       test:
          # Dirichlet on every side: with the mixed conditions (Neumann on five sides) unperturbed milu meets the
-         # breakdown of paper 004, chapter 4, on the strength-weighted blocks (a zero pivot, reported as an error)
+         # breakdown of Shioya (2022), chapter 4, on the strength-weighted blocks (a zero pivot, reported as an error)
          suffix: rowsum_fvm
          args: -problem fvm -n 10 -pc_brbilu_block_rows 100 -bc dirichlet
 
