@@ -198,6 +198,15 @@ PETSC_INTERN PetscErrorCode PCMSSynchronize(PCMSOperator *);
 PETSC_INTERN PetscErrorCode PCMSKernelBegin(PCMSOperator *, void **);
 PETSC_INTERN PetscErrorCode PCMSKernelEnd(PCMSOperator *, int, const char *, const char *, PetscLogDouble);
 
+/* A PC's public Set/Get functions call their implementations through the PC (PetscTryMethod, PetscUseMethod, as
+   PETSc's jacobi.c): the table of the methods' names and implementations, composed on the PC by its PCCreate (set)
+   and taken off by its PCDestroy */
+typedef struct {
+  const char       *name;
+  PetscErrorCodeFn *fn;
+} PCMSMethod;
+PETSC_INTERN PetscErrorCode PCMSComposeMethods(PC, PetscInt, const PCMSMethod[], PetscBool);
+
 /* For each of n kinds of fault, the smallest of the processes' local keys (local index * ncodes + code, or -1 for
    none) as a global key (global index * ncodes + code; -1 for none); collective, one reduction for all n */
 PETSC_INTERN PetscErrorCode PCMSFirstBad(PC, PCMSOperator *, PetscInt, PetscInt, const PetscInt64[], PetscInt64[]);

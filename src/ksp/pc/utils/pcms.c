@@ -697,6 +697,13 @@ PetscErrorCode PCMSKernelBegin(PCMSOperator *op, void **stream)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode PCMSComposeMethods(PC pc, PetscInt n, const PCMSMethod methods[], PetscBool set)
+{
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < n; i++) PetscCall(PetscObjectComposeFunction((PetscObject)pc, methods[i].name, set ? methods[i].fn : NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode PCMSKernelEnd(PCMSOperator *op, int err, const char *backend, const char *kernel, PetscLogDouble flops)
 {
   PetscFunctionBegin;

@@ -614,23 +614,6 @@ static PetscErrorCode PCReset_BISAI(PC pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PCDestroy_BISAI(PC pc)
-{
-  PetscFunctionBegin;
-  PetscCall(PCReset_BISAI(pc));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCBISAISetLevel_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCBISAIGetLevel_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCBISAISetILUType_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCBISAIGetILUType_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCBISAISetILUSweeps_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCBISAIGetILUSweeps_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCBISAISetSpMVType_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCBISAIGetSpMVType_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCBISAIGetFactors_C", NULL));
-  PetscCall(PetscFree(pc->data));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 static PetscErrorCode PCSetFromOptions_BISAI(PC pc, PetscOptionItems PetscOptionsObject)
 {
   PC_BISAI      *jac = (PC_BISAI *)pc->data;
@@ -1086,6 +1069,28 @@ PetscErrorCode PCBISAIGetFactors(PC pc, Mat *L, Mat *U, Mat *ML, Mat *MU)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the methods of the public Set/Get functions (PetscTryMethod, PetscUseMethod) */
+static const PCMSMethod PCBISAIMethods[] = {
+  {"PCBISAISetLevel_C", (PetscErrorCodeFn *)PCBISAISetLevel_BISAI},
+  {"PCBISAIGetLevel_C", (PetscErrorCodeFn *)PCBISAIGetLevel_BISAI},
+  {"PCBISAISetILUType_C", (PetscErrorCodeFn *)PCBISAISetILUType_BISAI},
+  {"PCBISAIGetILUType_C", (PetscErrorCodeFn *)PCBISAIGetILUType_BISAI},
+  {"PCBISAISetILUSweeps_C", (PetscErrorCodeFn *)PCBISAISetILUSweeps_BISAI},
+  {"PCBISAIGetILUSweeps_C", (PetscErrorCodeFn *)PCBISAIGetILUSweeps_BISAI},
+  {"PCBISAISetSpMVType_C", (PetscErrorCodeFn *)PCBISAISetSpMVType_BISAI},
+  {"PCBISAIGetSpMVType_C", (PetscErrorCodeFn *)PCBISAIGetSpMVType_BISAI},
+  {"PCBISAIGetFactors_C", (PetscErrorCodeFn *)PCBISAIGetFactors_BISAI},
+};
+
+static PetscErrorCode PCDestroy_BISAI(PC pc)
+{
+  PetscFunctionBegin;
+  PetscCall(PCReset_BISAI(pc));
+  PetscCall(PCMSComposeMethods(pc, PETSC_STATIC_ARRAY_LENGTH(PCBISAIMethods), PCBISAIMethods, PETSC_FALSE));
+  PetscCall(PetscFree(pc->data));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*MC
    PCBISAI - "bisai" - block incomplete sparse approximate inverse (block-ISAI) of the block ILU(0) factors
    (Ma et al. (2021), sections 3.1-3.2, Algorithm 1), applied as two block sparse
@@ -1137,15 +1142,7 @@ static PetscErrorCode PCCreate_BISAI(PC pc)
   pc->ops->destroy        = PCDestroy_BISAI;
   pc->ops->setfromoptions = PCSetFromOptions_BISAI;
   pc->ops->view           = PCView_BISAI;
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCBISAISetLevel_C", PCBISAISetLevel_BISAI));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCBISAIGetLevel_C", PCBISAIGetLevel_BISAI));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCBISAISetILUType_C", PCBISAISetILUType_BISAI));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCBISAIGetILUType_C", PCBISAIGetILUType_BISAI));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCBISAISetILUSweeps_C", PCBISAISetILUSweeps_BISAI));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCBISAIGetILUSweeps_C", PCBISAIGetILUSweeps_BISAI));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCBISAISetSpMVType_C", PCBISAISetSpMVType_BISAI));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCBISAIGetSpMVType_C", PCBISAIGetSpMVType_BISAI));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCBISAIGetFactors_C", PCBISAIGetFactors_BISAI));
+  PetscCall(PCMSComposeMethods(pc, PETSC_STATIC_ARRAY_LENGTH(PCBISAIMethods), PCBISAIMethods, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

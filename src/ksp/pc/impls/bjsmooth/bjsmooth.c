@@ -450,28 +450,6 @@ static PetscErrorCode PCReset_BJSmooth(PC pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PCDestroy_BJSmooth(PC pc)
-{
-  PetscFunctionBegin;
-  PetscCall(PCReset_BJSmooth(pc));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCBJSmoothSetBlockSize_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCBJSmoothGetBlockSize_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCBJSmoothSetInner_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCBJSmoothGetInner_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCBJSmoothSetChebyshevRatio_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCBJSmoothGetChebyshevRatio_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCBJSmoothSetIterations_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCBJSmoothGetIterations_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCBJSmoothSetAsync_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCBJSmoothGetAsync_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCBJSmoothSetGlobalCoefficients_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCBJSmoothGetGlobalCoefficients_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCBJSmoothSetOrdering_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCBJSmoothGetOrdering_C", NULL));
-  PetscCall(PetscFree(pc->data));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 static PetscErrorCode PCSetFromOptions_BJSmooth(PC pc, PetscOptionItems PetscOptionsObject)
 {
   PC_BJSmooth    *jac   = (PC_BJSmooth *)pc->data;
@@ -1101,6 +1079,33 @@ static PetscErrorCode PCView_BJSmooth(PC pc, PetscViewer viewer)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the methods of the public Set/Get functions (PetscTryMethod, PetscUseMethod) */
+static const PCMSMethod PCBJSmoothMethods[] = {
+  {"PCBJSmoothSetBlockSize_C", (PetscErrorCodeFn *)PCBJSmoothSetBlockSize_BJSmooth},
+  {"PCBJSmoothGetBlockSize_C", (PetscErrorCodeFn *)PCBJSmoothGetBlockSize_BJSmooth},
+  {"PCBJSmoothSetInner_C", (PetscErrorCodeFn *)PCBJSmoothSetInner_BJSmooth},
+  {"PCBJSmoothGetInner_C", (PetscErrorCodeFn *)PCBJSmoothGetInner_BJSmooth},
+  {"PCBJSmoothSetChebyshevRatio_C", (PetscErrorCodeFn *)PCBJSmoothSetChebyshevRatio_BJSmooth},
+  {"PCBJSmoothGetChebyshevRatio_C", (PetscErrorCodeFn *)PCBJSmoothGetChebyshevRatio_BJSmooth},
+  {"PCBJSmoothSetIterations_C", (PetscErrorCodeFn *)PCBJSmoothSetIterations_BJSmooth},
+  {"PCBJSmoothGetIterations_C", (PetscErrorCodeFn *)PCBJSmoothGetIterations_BJSmooth},
+  {"PCBJSmoothSetAsync_C", (PetscErrorCodeFn *)PCBJSmoothSetAsync_BJSmooth},
+  {"PCBJSmoothGetAsync_C", (PetscErrorCodeFn *)PCBJSmoothGetAsync_BJSmooth},
+  {"PCBJSmoothSetGlobalCoefficients_C", (PetscErrorCodeFn *)PCBJSmoothSetGlobalCoefficients_BJSmooth},
+  {"PCBJSmoothGetGlobalCoefficients_C", (PetscErrorCodeFn *)PCBJSmoothGetGlobalCoefficients_BJSmooth},
+  {"PCBJSmoothSetOrdering_C", (PetscErrorCodeFn *)PCBJSmoothSetOrdering_BJSmooth},
+  {"PCBJSmoothGetOrdering_C", (PetscErrorCodeFn *)PCBJSmoothGetOrdering_BJSmooth},
+};
+
+static PetscErrorCode PCDestroy_BJSmooth(PC pc)
+{
+  PetscFunctionBegin;
+  PetscCall(PCReset_BJSmooth(pc));
+  PetscCall(PCMSComposeMethods(pc, PETSC_STATIC_ARRAY_LENGTH(PCBJSmoothMethods), PCBJSmoothMethods, PETSC_FALSE));
+  PetscCall(PetscFree(pc->data));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*MC
    PCBJSMOOTH - "bjsmooth" - block Jacobi smoother and preconditioner on the slices of the modified Sliced ELLPACK
    image of the operator, with inner Jacobi, warp-serialised Gauss-Seidel or CG sweeps on each block (Wikberg (2024),
@@ -1197,20 +1202,7 @@ static PetscErrorCode PCCreate_BJSmooth(PC pc)
   pc->ops->destroy         = PCDestroy_BJSmooth;
   pc->ops->setfromoptions  = PCSetFromOptions_BJSmooth;
   pc->ops->view            = PCView_BJSmooth;
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCBJSmoothSetBlockSize_C", PCBJSmoothSetBlockSize_BJSmooth));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCBJSmoothGetBlockSize_C", PCBJSmoothGetBlockSize_BJSmooth));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCBJSmoothSetInner_C", PCBJSmoothSetInner_BJSmooth));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCBJSmoothGetInner_C", PCBJSmoothGetInner_BJSmooth));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCBJSmoothSetChebyshevRatio_C", PCBJSmoothSetChebyshevRatio_BJSmooth));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCBJSmoothGetChebyshevRatio_C", PCBJSmoothGetChebyshevRatio_BJSmooth));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCBJSmoothSetIterations_C", PCBJSmoothSetIterations_BJSmooth));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCBJSmoothGetIterations_C", PCBJSmoothGetIterations_BJSmooth));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCBJSmoothSetAsync_C", PCBJSmoothSetAsync_BJSmooth));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCBJSmoothGetAsync_C", PCBJSmoothGetAsync_BJSmooth));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCBJSmoothSetGlobalCoefficients_C", PCBJSmoothSetGlobalCoefficients_BJSmooth));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCBJSmoothGetGlobalCoefficients_C", PCBJSmoothGetGlobalCoefficients_BJSmooth));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCBJSmoothSetOrdering_C", PCBJSmoothSetOrdering_BJSmooth));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCBJSmoothGetOrdering_C", PCBJSmoothGetOrdering_BJSmooth));
+  PetscCall(PCMSComposeMethods(pc, PETSC_STATIC_ARRAY_LENGTH(PCBJSmoothMethods), PCBJSmoothMethods, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -597,26 +597,6 @@ static PetscErrorCode PCReset_BRBILU(PC pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PCDestroy_BRBILU(PC pc)
-{
-  PetscFunctionBegin;
-  PetscCall(PCReset_BRBILU(pc));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCBRBILUSetType_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCBRBILUGetType_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCBRBILUSetRelaxation_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCBRBILUSetPerturbation_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCBRBILUSetFactorPrecision_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCBRBILUSetPivotTolerance_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCBRBILUSetOrdering_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCBRBILUSetBlocks_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCBRBILUSetBlockRows_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCBRBILUSetSymmetric_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCBRBILUGetOrdering_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCBRBILUGetStatistics_C", NULL));
-  PetscCall(PetscFree(pc->data));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* the ordering must be made again (an option that changes it) */
 static void PCBRBILUInvalidate(PC_BRBILU *jac)
 {
@@ -1183,6 +1163,31 @@ PetscErrorCode PCBRBILUGetStatistics(PC pc, PetscReal *bytes, PetscReal *memory)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the methods of the public Set/Get functions (PetscTryMethod, PetscUseMethod) */
+static const PCMSMethod PCBRBILUMethods[] = {
+  {"PCBRBILUSetType_C", (PetscErrorCodeFn *)PCBRBILUSetType_BRBILU},
+  {"PCBRBILUGetType_C", (PetscErrorCodeFn *)PCBRBILUGetType_BRBILU},
+  {"PCBRBILUSetRelaxation_C", (PetscErrorCodeFn *)PCBRBILUSetRelaxation_BRBILU},
+  {"PCBRBILUSetPerturbation_C", (PetscErrorCodeFn *)PCBRBILUSetPerturbation_BRBILU},
+  {"PCBRBILUSetFactorPrecision_C", (PetscErrorCodeFn *)PCBRBILUSetFactorPrecision_BRBILU},
+  {"PCBRBILUSetPivotTolerance_C", (PetscErrorCodeFn *)PCBRBILUSetPivotTolerance_BRBILU},
+  {"PCBRBILUSetOrdering_C", (PetscErrorCodeFn *)PCBRBILUSetOrdering_BRBILU},
+  {"PCBRBILUSetBlocks_C", (PetscErrorCodeFn *)PCBRBILUSetBlocks_BRBILU},
+  {"PCBRBILUSetBlockRows_C", (PetscErrorCodeFn *)PCBRBILUSetBlockRows_BRBILU},
+  {"PCBRBILUSetSymmetric_C", (PetscErrorCodeFn *)PCBRBILUSetSymmetric_BRBILU},
+  {"PCBRBILUGetOrdering_C", (PetscErrorCodeFn *)PCBRBILUGetOrdering_BRBILU},
+  {"PCBRBILUGetStatistics_C", (PetscErrorCodeFn *)PCBRBILUGetStatistics_BRBILU},
+};
+
+static PetscErrorCode PCDestroy_BRBILU(PC pc)
+{
+  PetscFunctionBegin;
+  PetscCall(PCReset_BRBILU(pc));
+  PetscCall(PCMSComposeMethods(pc, PETSC_STATIC_ARRAY_LENGTH(PCBRBILUMethods), PCBRBILUMethods, PETSC_FALSE));
+  PetscCall(PetscFree(pc->data));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*MC
    PCBRBILU - "brbilu" - block red-black ordered ILU(0), modified ILU(0), relaxed and perturbed modified ILU(0), with
    the factors stored in single precision for coalesced substitution on the GPU (Shioya (2022): sections
@@ -1259,18 +1264,7 @@ static PetscErrorCode PCCreate_BRBILU(PC pc)
   pc->ops->destroy        = PCDestroy_BRBILU;
   pc->ops->setfromoptions = PCSetFromOptions_BRBILU;
   pc->ops->view           = PCView_BRBILU;
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCBRBILUSetType_C", PCBRBILUSetType_BRBILU));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCBRBILUGetType_C", PCBRBILUGetType_BRBILU));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCBRBILUSetRelaxation_C", PCBRBILUSetRelaxation_BRBILU));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCBRBILUSetPerturbation_C", PCBRBILUSetPerturbation_BRBILU));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCBRBILUSetFactorPrecision_C", PCBRBILUSetFactorPrecision_BRBILU));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCBRBILUSetPivotTolerance_C", PCBRBILUSetPivotTolerance_BRBILU));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCBRBILUSetOrdering_C", PCBRBILUSetOrdering_BRBILU));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCBRBILUSetBlocks_C", PCBRBILUSetBlocks_BRBILU));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCBRBILUSetBlockRows_C", PCBRBILUSetBlockRows_BRBILU));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCBRBILUSetSymmetric_C", PCBRBILUSetSymmetric_BRBILU));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCBRBILUGetOrdering_C", PCBRBILUGetOrdering_BRBILU));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCBRBILUGetStatistics_C", PCBRBILUGetStatistics_BRBILU));
+  PetscCall(PCMSComposeMethods(pc, PETSC_STATIC_ARRAY_LENGTH(PCBRBILUMethods), PCBRBILUMethods, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

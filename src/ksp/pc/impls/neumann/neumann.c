@@ -811,23 +811,6 @@ static PetscErrorCode PCReset_Neumann(PC pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PCDestroy_Neumann(PC pc)
-{
-  PetscFunctionBegin;
-  PetscCall(PCReset_Neumann(pc));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCNeumannSetType_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCNeumannGetType_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCNeumannSetIPDrop_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCNeumannGetIPDrop_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCNeumannSetDeflation_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCNeumannGetDeflation_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCNeumannGetSubdomains_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCNeumannGetCoarseMatrix_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCNeumannGetLowerNorm_C", NULL));
-  PetscCall(PetscFree(pc->data));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 static PetscErrorCode PCSetFromOptions_Neumann(PC pc, PetscOptionItems PetscOptionsObject)
 {
   PC_Neumann   *jac  = (PC_Neumann *)pc->data;
@@ -1250,6 +1233,28 @@ PetscErrorCode PCNeumannGetLowerNorm(PC pc, PetscReal *norm)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the methods of the public Set/Get functions (PetscTryMethod, PetscUseMethod) */
+static const PCMSMethod PCNeumannMethods[] = {
+  {"PCNeumannSetType_C", (PetscErrorCodeFn *)PCNeumannSetType_Neumann},
+  {"PCNeumannGetType_C", (PetscErrorCodeFn *)PCNeumannGetType_Neumann},
+  {"PCNeumannSetIPDrop_C", (PetscErrorCodeFn *)PCNeumannSetIPDrop_Neumann},
+  {"PCNeumannGetIPDrop_C", (PetscErrorCodeFn *)PCNeumannGetIPDrop_Neumann},
+  {"PCNeumannSetDeflation_C", (PetscErrorCodeFn *)PCNeumannSetDeflation_Neumann},
+  {"PCNeumannGetDeflation_C", (PetscErrorCodeFn *)PCNeumannGetDeflation_Neumann},
+  {"PCNeumannGetSubdomains_C", (PetscErrorCodeFn *)PCNeumannGetSubdomains_Neumann},
+  {"PCNeumannGetCoarseMatrix_C", (PetscErrorCodeFn *)PCNeumannGetCoarseMatrix_Neumann},
+  {"PCNeumannGetLowerNorm_C", (PetscErrorCodeFn *)PCNeumannGetLowerNorm_Neumann},
+};
+
+static PetscErrorCode PCDestroy_Neumann(PC pc)
+{
+  PetscFunctionBegin;
+  PetscCall(PCReset_Neumann(pc));
+  PetscCall(PCMSComposeMethods(pc, PETSC_STATIC_ARRAY_LENGTH(PCNeumannMethods), PCNeumannMethods, PETSC_FALSE));
+  PetscCall(PetscFree(pc->data));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*MC
    PCNEUMANN - "neumann" - truncated Neumann-series (Neu1, Neu2) and scaled Incomplete Poisson preconditioners on the
    diagonally scaled operator, with optional subdomain deflation (Gupta, van Gijzen and Vuik (2011)), computed on the
@@ -1302,15 +1307,7 @@ static PetscErrorCode PCCreate_Neumann(PC pc)
   pc->ops->view           = PCView_Neumann;
   pc->ops->presolve       = PCPreSolve_Neumann;
   pc->ops->postsolve      = PCPostSolve_Neumann;
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCNeumannSetType_C", PCNeumannSetType_Neumann));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCNeumannGetType_C", PCNeumannGetType_Neumann));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCNeumannSetIPDrop_C", PCNeumannSetIPDrop_Neumann));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCNeumannGetIPDrop_C", PCNeumannGetIPDrop_Neumann));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCNeumannSetDeflation_C", PCNeumannSetDeflation_Neumann));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCNeumannGetDeflation_C", PCNeumannGetDeflation_Neumann));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCNeumannGetSubdomains_C", PCNeumannGetSubdomains_Neumann));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCNeumannGetCoarseMatrix_C", PCNeumannGetCoarseMatrix_Neumann));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCNeumannGetLowerNorm_C", PCNeumannGetLowerNorm_Neumann));
+  PetscCall(PCMSComposeMethods(pc, PETSC_STATIC_ARRAY_LENGTH(PCNeumannMethods), PCNeumannMethods, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

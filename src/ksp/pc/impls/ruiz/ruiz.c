@@ -426,25 +426,6 @@ static PetscErrorCode PCReset_Ruiz(PC pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PCDestroy_Ruiz(PC pc)
-{
-  PetscFunctionBegin;
-  PetscCall(PCReset_Ruiz(pc));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCRuizSetNorm_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCRuizGetNorm_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCRuizSetTolerances_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCRuizGetTolerances_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCRuizSetCheckEvery_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCRuizGetCheckEvery_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCRuizSetSymmetric_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCRuizGetSymmetric_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCRuizGetScaling_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCRuizRestoreScaling_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCRuizGetConvergence_C", NULL));
-  PetscCall(PetscFree(pc->data));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 static PetscErrorCode PCSetFromOptions_Ruiz(PC pc, PetscOptionItems PetscOptionsObject)
 {
   PC_Ruiz   *jac = (PC_Ruiz *)pc->data;
@@ -915,6 +896,30 @@ PetscErrorCode PCRuizGetConvergence(PC pc, PetscInt *sweeps, PetscReal *deviatio
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the methods of the public Set/Get functions (PetscTryMethod, PetscUseMethod) */
+static const PCMSMethod PCRuizMethods[] = {
+  {"PCRuizSetNorm_C", (PetscErrorCodeFn *)PCRuizSetNorm_Ruiz},
+  {"PCRuizGetNorm_C", (PetscErrorCodeFn *)PCRuizGetNorm_Ruiz},
+  {"PCRuizSetTolerances_C", (PetscErrorCodeFn *)PCRuizSetTolerances_Ruiz},
+  {"PCRuizGetTolerances_C", (PetscErrorCodeFn *)PCRuizGetTolerances_Ruiz},
+  {"PCRuizSetCheckEvery_C", (PetscErrorCodeFn *)PCRuizSetCheckEvery_Ruiz},
+  {"PCRuizGetCheckEvery_C", (PetscErrorCodeFn *)PCRuizGetCheckEvery_Ruiz},
+  {"PCRuizSetSymmetric_C", (PetscErrorCodeFn *)PCRuizSetSymmetric_Ruiz},
+  {"PCRuizGetSymmetric_C", (PetscErrorCodeFn *)PCRuizGetSymmetric_Ruiz},
+  {"PCRuizGetScaling_C", (PetscErrorCodeFn *)PCRuizGetScaling_Ruiz},
+  {"PCRuizRestoreScaling_C", (PetscErrorCodeFn *)PCRuizRestoreScaling_Ruiz},
+  {"PCRuizGetConvergence_C", (PetscErrorCodeFn *)PCRuizGetConvergence_Ruiz},
+};
+
+static PetscErrorCode PCDestroy_Ruiz(PC pc)
+{
+  PetscFunctionBegin;
+  PetscCall(PCReset_Ruiz(pc));
+  PetscCall(PCMSComposeMethods(pc, PETSC_STATIC_ARRAY_LENGTH(PCRuizMethods), PCRuizMethods, PETSC_FALSE));
+  PetscCall(PetscFree(pc->data));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*MC
    PCRUIZ - "ruiz" - Ruiz equilibration used as a diagonal preconditioner (Wikberg (2024), section 5.4,
    Algorithm 4), computed on the GPU when the operator's vectors live there
@@ -972,17 +977,7 @@ static PetscErrorCode PCCreate_Ruiz(PC pc)
   pc->ops->view                = PCView_Ruiz;
   pc->ops->applysymmetricleft  = PCApplySymmetricLeft_Ruiz;
   pc->ops->applysymmetricright = PCApplySymmetricRight_Ruiz;
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCRuizSetNorm_C", PCRuizSetNorm_Ruiz));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCRuizGetNorm_C", PCRuizGetNorm_Ruiz));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCRuizSetTolerances_C", PCRuizSetTolerances_Ruiz));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCRuizGetTolerances_C", PCRuizGetTolerances_Ruiz));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCRuizSetCheckEvery_C", PCRuizSetCheckEvery_Ruiz));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCRuizGetCheckEvery_C", PCRuizGetCheckEvery_Ruiz));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCRuizSetSymmetric_C", PCRuizSetSymmetric_Ruiz));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCRuizGetSymmetric_C", PCRuizGetSymmetric_Ruiz));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCRuizGetScaling_C", PCRuizGetScaling_Ruiz));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCRuizRestoreScaling_C", PCRuizRestoreScaling_Ruiz));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCRuizGetConvergence_C", PCRuizGetConvergence_Ruiz));
+  PetscCall(PCMSComposeMethods(pc, PETSC_STATIC_ARRAY_LENGTH(PCRuizMethods), PCRuizMethods, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
