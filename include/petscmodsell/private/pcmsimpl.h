@@ -19,6 +19,13 @@
      gives in host memory (PCMSStageIn/Out), backend memory for kernel outputs (PCMSMalloc, PCMSReadBack);
    - kernel launches: PCMSKernelBegin/End log the GPU time and GPU flops (device) or flops (host), and turn a
      kernel's error code into a PETSc error naming it;
+   - what a PC needs from the backend it runs on, chosen where the layer decided the device, so that the glue never
+     branches on it: the images' product (PCMSImageMult) and setup (PCMSImageSetUp), the bucketed permutation of a
+     permuted image's product (PCMSOperatorGetPermBuckets), Ad's CSR as the kernels read it (PCMSOperatorGetCSR,
+     PCMSOperatorDeviceCSR), the locality partition (PCMSOperatorLocalityPerm), int copies of host arrays
+     (PCMSIntArray), host arrays for a buffer's content (PCMSBufferGetHostArray/Commit);
+   - the local box of a DMDA (PCMSGetGrid) for the PCs that cut it into blocks;
+   - the composed methods of the public Set/Get functions (PCMSComposeMethods);
    - the errors every PC raises the same way: the first offending row over all processes (PCMSFirstBad) and the
      diagonal entry of that row (PCMSErrorDiagonal).
 */

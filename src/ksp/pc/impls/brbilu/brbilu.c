@@ -646,8 +646,6 @@ static PetscErrorCode PCSetFromOptions_BRBILU(PC pc, PetscOptionItems PetscOptio
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PETSC_EXTERN PetscErrorCode PCBRBILUGetStatistics(PC, PetscReal *, PetscReal *);
-
 static PetscErrorCode PCView_BRBILU(PC pc, PetscViewer viewer)
 {
   PC_BRBILU  *jac = (PC_BRBILU *)pc->data;
