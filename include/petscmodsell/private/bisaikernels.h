@@ -1,5 +1,5 @@
 /*
-   Kernels of PCBISAI (block incomplete sparse approximate inverse of block ILU(0) factors, paper 001), declared once
+   Kernels of PCBISAI (block incomplete sparse approximate inverse of block ILU(0) factors, Ma et al. (2021)), declared once
    (see mskernels.h for the conventions): the host reference (src/ksp/pc/impls/bisai/bisai_reference.c) and the CUDA
    implementation (bisai.cu) define each signature and compute the same function (the same sums in the same order;
    they differ only by the contraction of multiply-adds); the glue (bisai.c) calls them through MSBISAIKernels.
@@ -16,7 +16,7 @@
    setup walks them by block columns: column j holds the block rows rowidx[colptr[j]] .. (ascending, the diagonal
    first for M_L and last for M_U), and pos[] the index of each of these blocks in M's BSR storage. Column j of M_L
    solves the small block triangular system L(J,J) X = E_j (J its pattern rows, E_j the identity block in the row of
-   j), column j of M_U solves U(J,J) X = E_j (paper 001, equation 7): L M_L = I and U M_U = I hold on the patterns.
+   j), column j of M_U solves U(J,J) X = E_j (Ma et al. (2021), equation 7): L M_L = I and U M_U = I hold on the patterns.
 */
 #pragma once
 
@@ -123,6 +123,13 @@ MS_BISAI_HD int MSBISAIInvertBlock(int bs, const double *B, double *out)
 /* y = M x for a BSR matrix M (one thread per scalar row on the GPU) */
 #define MS_BISAI_BSR_MULT(name) int name(int nb, int bs, const int *rowptr, const int *cols, const double *vals, const double *x, double *y, void *stream)
 
+/* y = M x by a vendor library's BSR product on the same arrays (blocks stored by rows; on the GPU cuSPARSE's
+   cusparseDbsrmv()), for the comparison with bsr_mult (-pc_bisai_spmv cusparse). *ctx holds the library's handle and
+   matrix descriptor, created by the first call (nb = 0 only creates it) and freed by MS_BISAI_LIBRARY_DESTROY. Returns
+   0, a CUDA error code (> 0), or minus the library's status (a cusparseStatus_t). */
+#define MS_BISAI_BSR_MULT_LIBRARY(name) int name(void **ctx, int nb, int bs, int nnzb, const int *rowptr, const int *cols, const double *vals, const double *x, double *y, void *stream)
+#define MS_BISAI_LIBRARY_DESTROY(name)  int name(void **ctx)
+
 typedef struct {
   const char *backend;
   MS_BISAI_INVERT_DIAG((*invert_diag));
@@ -131,12 +138,19 @@ typedef struct {
   MS_BISAI_ISAI_LOWER((*isai_lower));
   MS_BISAI_ISAI_UPPER((*isai_upper));
   MS_BISAI_BSR_MULT((*bsr_mult));
+  /* the library's product (NULL: the backend has none, as the reference) */
+  const char *library;
+  MS_BISAI_BSR_MULT_LIBRARY((*bsr_mult_library));
+  MS_BISAI_LIBRARY_DESTROY((*library_destroy));
+  int library_min_bs; /* the smallest block size it takes (cusparseDbsrmv() failed on 1 x 1 blocks: CUDA 13.0, an
+                         H100, 2026-11-24, docs/results/2026-11-24-h100-session4/) */
 } MSBISAIKernels;
 
 /* The exact block ILU(0) in row order (IKJ), host only: F from the values A on the pattern (rowptr, cols, diag: the
    position of each diagonal block), Dinv the inverses of U's diagonal blocks; returns MS_BISAI_NONE in *bad, or the
-   first block row whose diagonal block of U is singular (the factorization stops there). */
-int MSBISAIILUExact_Reference(int nb, int bs, const int *rowptr, const int *cols, const int *diag, const double *A, double *F, double *Dinv, int *bad);
+   first block row whose diagonal block of U is singular (the factorization stops there). Exported for the kernel tests
+   (src/ksp/pc/tests/ex2.c). */
+MS_KERNEL_EXTERN int MSBISAIILUExact_Reference(int nb, int bs, const int *rowptr, const int *cols, const int *diag, const double *A, double *F, double *Dinv, int *bad);
 
 MS_BISAI_INVERT_DIAG(MSBISAIInvertDiag_Reference);
 MS_BISAI_ILU_RESIDUAL(MSBISAIILUResidual_Reference);
@@ -152,14 +166,9 @@ MS_BISAI_ILU_UPDATE(MSBISAIILUUpdate_CUDA);
 MS_BISAI_ISAI_LOWER(MSBISAIISAILower_CUDA);
 MS_BISAI_ISAI_UPPER(MSBISAIISAIUpper_CUDA);
 MS_BISAI_BSR_MULT(MSBISAIBSRMult_CUDA);
+MS_BISAI_BSR_MULT_LIBRARY(MSBISAIBSRMultCusparse_CUDA);
+MS_BISAI_LIBRARY_DESTROY(MSBISAICusparseDestroy_CUDA);
 MS_KERNEL_EXTERN const MSBISAIKernels MSBISAIKernels_CUDA;
-
-/* y = M x by cuSPARSE's cusparseDbsrmv() on the same BSR arrays (blocks stored by rows), for the comparison with
-   the own kernel (-pc_bisai_spmv cusparse). *ctx holds a cuSPARSE handle and a matrix descriptor, created on the
-   first call (nb = 0 only creates it) and freed by MSBISAICusparseDestroy_CUDA(). Returns 0, a CUDA error code (> 0), or minus a
-   cusparseStatus_t. */
-int MSBISAIBSRMultCusparse_CUDA(void **ctx, int nb, int bs, int nnzb, const int *rowptr, const int *cols, const double *vals, const double *x, double *y, void *stream);
-int MSBISAICusparseDestroy_CUDA(void **ctx);
 #endif
 
 #ifdef __cplusplus

@@ -5,7 +5,7 @@
    CG and of the inner tolerance test; and in asynchronous mode, where the host visits the blocks in order);
    the glue (bjsmooth.c) calls them through MSBJSKernels.
 
-   One outer sweep (paper 000, equations 4.8-4.9, section 4.3.1): one thread block per slice l of the
+   One outer sweep (Wikberg (2024), equations 4.8-4.9, section 4.3.1): one thread block per slice l of the
    mod-SELL image of the local diagonal block, one thread per row t (image row r = l*sh + t, user row
    o = perm[r]):
      x_t  = zero ? 0 : xin[o]                                (kept in a register, window xs[] in shared memory)
@@ -123,7 +123,7 @@ static inline void MSBJSChebTable(double lo, double hi, int k, double *tab)
 #define MS_BJS_ZERO_JACOBI(name) \
   int name(const MSImageView *img, const MSPermBuckets *pb, int nloc, const short *lc, const double *lv, const double *dinv, int inner_its, const double *cheb, const double *b, const double *offp, double *xout, double *work, void *stream)
 
-/* The bucketed permutation (modsellcuda.h, MSPermBuckets; issue 12) in the CUDA sweep and zero_jacobi: when the image
+/* The bucketed permutation (modsellcuda.h, MSPermBuckets) in the CUDA sweep and zero_jacobi: when the image
    is permuted, pb != NULL with pb->nbuckets > 1 and work holds MS_BJS_BUCKET_WORK(m, offp, zero) doubles (and, for
    sweep, async == 0), b, offp and (zero == 0) xin are scattered into their buckets (MSCUDABucketScatter(), into
    work + m, + 2m, ...), the kernel reads them at qx[r] (an off-slice code c at qx[c - 1]: inside one bucket), writes
@@ -138,6 +138,8 @@ typedef struct {
   MS_BJS_CONFIGURE((*configure));
   MS_BJS_SWEEP((*sweep));
   MS_BJS_ZERO_JACOBI((*zero_jacobi));
+  int permuted_work; /* the kernels take the work arrays of a permuted image (MS_BJS_ZERO_JACOBI, MS_BJS_BUCKETED): the
+                        CUDA ones do, the reference's ignore them (the glue then allocates none) */
 } MSBJSKernels;
 
 MS_BJS_ANALYZE(MSBJSAnalyze_Reference);

@@ -4,7 +4,7 @@
    compute the same function (the same operations in the same order: results agree to the last bit up to the
    compilers' contraction of multiply-adds); the glue (brbilu.c) calls them through MSBRBKernels.
 
-   Storage of the factors (paper 004, section 5.3.3 adapted to one warp per block). The local rows are ordered by the
+   Storage of the factors (Shioya (2022), section 5.3.3 adapted to one warp per block). The local rows are ordered by the
    block ordering of brbordering.h: colour by colour, in a colour block by block, in a block in its own order (the
    logical order, i.e. the ILU elimination order). Colour c has nb[c] blocks (blocks boff[c] .. boff[c+1]-1); block b
    holds the storage rows rstart[b] .. rstart[b+1]-1 (R_b rows, no padding rows: the storage rows of a block are its
@@ -66,7 +66,7 @@ typedef struct {
   const unsigned short *nl;     /* strictly lower entries of each storage row */
   /* A grid ordering on the GPU (tbuf > 0; else 0): the apply moves a block's right-hand side and solution between the
      user's order and the storage order through a buffer of tbuf doubles per block in shared memory, the user's side
-     read and written along the brick's x-lines (MSBRBTransposeSetUp_CUDA()); the host reference ignores it */
+     read and written along the brick's x-lines (MS_BRB_BUFFER_PLACES); the host reference's apply ignores it */
   MSBRBGrid             grid;
   int                   tbuf; /* the largest P wy wz of a brick (wx x wy x wz points, P = wx rounded up to even) */
   const int            *bid;  /* nblocks: the brick of block b (grid.nblk numbering) */
@@ -78,14 +78,14 @@ typedef struct {
   unsigned long long badrow;
 } MSBRBStatus;
 
-/* The number of streaming multiprocessors of the current device (the block-count rule of paper 004 section 5.3.4);
+/* The number of streaming multiprocessors of the current device (the block-count rule of Shioya (2022), section 5.3.4);
    the reference gives 132 (an H100 SXM), so that a host setup picks the blocks an H100 would */
 #define MS_BRB_MULTIPROCESSORS(name) int name(int *nsm)
 
 /* Numeric factorization: work[slot] = csrvals[map[slot]] (map -1: padding), d[s] = csrvals[dmap[s]] (-1: a missing
    diagonal, 0) times pertfac; then, colour by colour (one warp per block on the GPU, its levels in order, the rows of
    a level at once; the reference: storage rows in order), row i of the ILU(0)
-   family (Algorithms 6-9 of paper 004, in the row form):
+   family (Algorithms 6-9 of Shioya (2022), in the row form):
      for each lower entry k of row i in order: l_ik = a_ik / d_k; for each upper entry (k, j) of row k:
         j == i: d_i -= l_ik u_kj;  j an entry of row i: a_ij -= l_ik u_kj;  else drop += l_ik u_kj
      d_i -= alpha * drop
@@ -151,6 +151,12 @@ typedef struct {
    stable counting sort): lptr[g] the first storage row of level g (lptr[nlev] = m), sperm[s] the local row of storage
    row s, stor its inverse. cur: scratch of at least nlev ints (may be the level pass's nu). */
 #define MS_BRB_STORAGE(name) int name(const MSBRBLayout *lay, const int *perm, const int *lev, int *cur, int *lptr, int *sperm, int *stor, void *stream)
+
+/* The places of a grid ordering's storage rows in their block's buffer (lay: rstart, sperm, grid, bid set): the row of
+   brick lo .. hi-1 at point (lo[0] + ix, lo[1] + iy, lo[2] + iz) goes to tpos[s] = ix + P (iy + wy iz), wy = hi[1] -
+   lo[1], P = hi[0] - lo[0] rounded up to even (between neighbouring storage rows the buffer's stride P - 1 is odd: a
+   half-warp's doubles fall in distinct shared-memory banks) */
+#define MS_BRB_BUFFER_PLACES(name) int name(const MSBRBLayout *lay, unsigned short *tpos, void *stream)
 
 #if defined(__CUDACC__)
   #define MS_BRB_HD __host__ __device__
@@ -301,6 +307,8 @@ static inline MS_BRB_HD int MSBRBFactorRow(const MSBRBLayout *lay, long long s, 
 
 typedef struct {
   const char *backend;
+  int         tbuf_max; /* the largest buffer (doubles) of a grid ordering's block the apply takes (MSBRBLayout.tbuf):
+                           MS_BRB_TBUF_MAX on the GPU, 0 for the reference, whose apply reads no buffer */
   MS_BRB_MULTIPROCESSORS((*multiprocessors));
   MS_BRB_FACTOR((*factor));
   MS_BRB_CONVERT((*convert));
@@ -309,6 +317,7 @@ typedef struct {
   MS_BRB_GRID_PERM((*gridperm));
   MS_BRB_LEVELS((*levels));
   MS_BRB_STORAGE((*storage));
+  MS_BRB_BUFFER_PLACES((*places));
 } MSBRBKernels;
 
 MS_BRB_MULTIPROCESSORS(MSBRBMultiprocessors_Reference);
@@ -319,6 +328,7 @@ MS_BRB_SLOTS(MSBRBSlots_Reference);
 MS_BRB_GRID_PERM(MSBRBGridPerm_Reference);
 MS_BRB_LEVELS(MSBRBLevels_Reference);
 MS_BRB_STORAGE(MSBRBStorage_Reference);
+MS_BRB_BUFFER_PLACES(MSBRBBufferPlaces_Reference);
 MS_KERNEL_EXTERN const MSBRBKernels MSBRBKernels_Reference;
 #if defined(PETSC_HAVE_CUDA) || defined(__CUDACC__)
 MS_BRB_MULTIPROCESSORS(MSBRBMultiprocessors_CUDA);
@@ -329,9 +339,8 @@ MS_BRB_SLOTS(MSBRBSlots_CUDA);
 MS_BRB_GRID_PERM(MSBRBGridPerm_CUDA);
 MS_BRB_LEVELS(MSBRBLevels_CUDA);
 MS_BRB_STORAGE(MSBRBStorage_CUDA);
+MS_BRB_BUFFER_PLACES(MSBRBBufferPlaces_CUDA);
 MS_KERNEL_EXTERN const MSBRBKernels MSBRBKernels_CUDA;
-/* tpos of a grid ordering's layout (lay: sperm, rstart, grid, bid, tbuf set; device memory): one warp per block */
-int MSBRBTransposeSetUp_CUDA(const MSBRBLayout *lay, unsigned short *tpos, void *stream);
 #endif
 
 #ifdef __cplusplus

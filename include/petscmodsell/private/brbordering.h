@@ -1,7 +1,7 @@
 /*
    Block orderings of PCBRBILU (src/ksp/pc/impls/brbilu/ordering.c): the local rows of a process cut into blocks and
    the blocks coloured so that blocks of one colour are not coupled; the rows are numbered colour by colour (red
-   first), block by block, and inside a block in the block's own order (paper 004, section 3.3.3, steps 1-4). The
+   first), block by block, and inside a block in the block's own order (Shioya (2022), section 3.3.3, steps 1-4). The
    factorization and the substitutions only see this structure, whatever made it:
 
    - grid: a DMDA box nx x ny x nz (dof 1, star stencil) cut into bx x by x bz nearly equal bricks, coloured red/black

@@ -4,7 +4,7 @@
    compute the same function (the deflation's setup sums bit for bit, in one canonical order; the restriction's
    subdomain sums up to the order of the additions); the glue (neumann.c) calls them through MSNeuKernels.
 
-   Notation (paper 003, eq. 8, 15, 16): A = L + D + U on the local diagonal block Ad (L strictly lower, U strictly upper
+   Notation (Gupta, van Gijzen and Vuik (2011), eq. 8, 15, 16): A = L + D + U on the local diagonal block Ad (L strictly lower, U strictly upper
    in the user's row numbering), the scaled operator A~ = D^-1/2 A D^-1/2 = I + L~ + U~ (L~ = D^-1/2 L D^-1/2). The
    kernels never form A~: with dinv = D^-1 (user row order),
        D^-1/2 L~ = (D^-1 L) D^-1/2,
@@ -68,7 +68,7 @@ typedef struct {
 #define MS_NEU_SCALE(name) int name(int m, const double *dinv, const double *x, double *y, void *stream)
 
 /* ------------------------------------------------------------------------------------------------------------
-   Deflation (paper 003 section 4): Z piecewise constant on the nsub local subdomains, sub[o] the subdomain of local
+   Deflation (Gupta, van Gijzen and Vuik (2011), section 4): Z piecewise constant on the nsub local subdomains, sub[o] the subdomain of local
    row o (0 <= sub[o] < nsub).
 
    Setup (once per setup, where the PC computes; docs/neumann.md):
@@ -154,6 +154,7 @@ typedef struct {
   MS_NEU_ORDER((*order));
   MS_NEU_CUT((*cut));
   MS_NEU_GALERKIN((*galerkin));
+  int restrict_work; /* restrict_ sums by chunks through MSNeuDefl.work: the CUDA one does, the reference needs none */
 } MSNeuKernels;
 
 MS_NEU_DIAG(MSNeuDiag_Reference);

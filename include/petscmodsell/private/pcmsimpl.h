@@ -19,6 +19,13 @@
      gives in host memory (PCMSStageIn/Out), backend memory for kernel outputs (PCMSMalloc, PCMSReadBack);
    - kernel launches: PCMSKernelBegin/End log the GPU time and GPU flops (device) or flops (host), and turn a
      kernel's error code into a PETSc error naming it;
+   - what a PC needs from the backend it runs on, chosen where the layer decided the device, so that the glue never
+     branches on it: the images' product (PCMSImageMult) and setup (PCMSImageSetUp), the bucketed permutation of a
+     permuted image's product (PCMSOperatorGetPermBuckets), Ad's CSR as the kernels read it (PCMSOperatorGetCSR,
+     PCMSOperatorDeviceCSR), the locality partition (PCMSOperatorLocalityPerm), int copies of host arrays
+     (PCMSIntArray), host arrays for a buffer's content (PCMSBufferGetHostArray/Commit);
+   - the local box of a DMDA (PCMSGetGrid) for the PCs that cut it into blocks;
+   - the composed methods of the public Set/Get functions (PCMSComposeMethods);
    - the errors every PC raises the same way: the first offending row over all processes (PCMSFirstBad) and the
      diagonal entry of that row (PCMSErrorDiagonal).
 */
@@ -26,6 +33,7 @@
 
 #include <petscmodsell/private/modsellimpl.h>
 #include <petsc/private/pcimpl.h>
+#include <petscdmda.h>
 
 /* Registers the preconditioner types (src/ksp/pc/interface/pcregis.c) */
 PETSC_INTERN PetscErrorCode PetscModSELLRegisterPCs_Private(void);
@@ -64,6 +72,7 @@ typedef struct {
   Mat       A;         /* the operator (pc->pmat; not referenced) */
   Mat       Ad, Ao;    /* diagonal and off-process blocks (Ao NULL on one process) */
   MSImage   img[2];    /* images of Ad and Ao, up to date in the PC's memory */
+  PetscErrorCode (*mult)(MSImage, const PetscScalar *, const PetscScalar *, PetscScalar *); /* the images' product in the PC's memory */
   PetscInt  nghost;    /* columns of Ao */
   Vec       ghost;     /* ghost values, nghost, sequential */
   VecScatter scat;     /* owned values -> ghost */
@@ -92,6 +101,45 @@ PETSC_INTERN PetscErrorCode PCMSOperatorReset(PCMSOperator *);
 PETSC_INTERN PetscErrorCode PCMSOperatorDescribe(PCMSOperator *, const char **, const char **);
 /* The kernel view of image which (0: Ad, 1: Ao) in the PC's memory */
 PETSC_INTERN PetscErrorCode PCMSOperatorGetView(PCMSOperator *, PetscInt, MSImageView *);
+
+/* y = yin + A x with the image img (op->img[], or an image set up by PCMSImageSetUp()), x, yin, y arrays in the PC's
+   memory (yin may be NULL or y): the image's host or device product (MSImageMultHost(), MSImageMultDevice()), chosen
+   once per setup; it logs its flops (and on the device its GPU time) */
+PETSC_INTERN PetscErrorCode PCMSImageMult(PCMSOperator *, MSImage, const PetscScalar *, const PetscScalar *, PetscScalar *);
+/* *img (created when NULL) up to date with the square SeqAIJ matrix A in the PC's memory */
+PETSC_INTERN PetscErrorCode PCMSImageSetUp(PCMSOperator *, Mat, MSImage *);
+/* The bucketed permutation of the diagonal block's permuted product on the GPU (modsellcuda.h, MSPermBuckets) for its
+   view v: built when missing (a device allocation: call it at setup too, not only inside an application); *has
+   PETSC_FALSE when there is none (on the host, without a permutation, or with permute chunk 0) */
+PETSC_INTERN PetscErrorCode PCMSOperatorGetPermBuckets(PCMSOperator *, const MSImageView *, MSPermBuckets *, PetscBool *);
+
+/* Ad's CSR as 32-bit arrays in the PC's memory, as the kernels read it: on the host the matrix's own arrays (int copies
+   when PetscInt is 64-bit), on the GPU those of PCMSOperatorDeviceCSR(). Between PCMSOperatorGetCSR() (cols, vals: aj,
+   aa wanted, else NULL) and PCMSOperatorRestoreCSR(), which waits for the kernels queued before it. */
+typedef struct {
+  int           m, nnz;
+  const int    *ai, *aj;
+  const double *aa;
+  /* what to give back */
+  const PetscInt    *hi, *hj;
+  const PetscScalar *ha;
+  PCMSBuffer         tmp[3];
+} PCMSCSR;
+PETSC_INTERN PetscErrorCode PCMSOperatorGetCSR(PCMSOperator *, PetscBool, PetscBool, PCMSCSR *);
+PETSC_INTERN PetscErrorCode PCMSOperatorRestoreCSR(PCMSOperator *, PCMSCSR *);
+/* The locality partition of Ad for blocks of bs rows (localityimpl.h): perm (new -> old, m ints in the PC's memory),
+   on the GPU from csr (PCMSOperatorGetCSR() with columns and values), on the host from Ad: the same permutation bit
+   for bit */
+PETSC_INTERN PetscErrorCode PCMSOperatorLocalityPerm(PCMSOperator *, const PCMSCSR *, PetscInt, int *);
+
+/* The local box of a DMDA, for the preconditioners that cut it into blocks (the operator's DM is MatGetDM()'s) */
+typedef struct {
+  PetscInt        box[4];  /* local points nx, ny, nz (1 past the DMDA's dimension) and dof per point; all 0: no DMDA */
+  PetscInt        dim;
+  DMDAStencilType stencil;
+  const char     *why; /* no DMDA: "the operator has no DM" or "the operator's DM is not a DMDA"; else NULL */
+} PCMSGrid;
+PETSC_INTERN PetscErrorCode PCMSGetGrid(DM, PCMSGrid *);
 
 /* A vector of n local entries in the PC's memory (comm PETSC_COMM_SELF: sequential) */
 PETSC_INTERN PetscErrorCode PCMSCreateVec(PCMSOperator *, MPI_Comm, PetscInt, Vec *);
@@ -125,6 +173,14 @@ PETSC_INTERN PetscErrorCode PCMSBufferDestroy(PCMSBuffer *);
 PETSC_INTERN PetscErrorCode PCMSBufferUpload(PCMSOperator *, PCMSBuffer *, const void *, size_t, const char *);
 /* buf (ensured, in the PC's memory) <- an int copy of n PetscInts (host): through a host copy when PetscInt is 64-bit */
 PETSC_INTERN PetscErrorCode PCMSUploadInt(PCMSOperator *, PCMSBuffer *, const PetscInt *, PetscInt64, const char *);
+/* n PetscInts of a host array as ints in the PC's memory: src itself on the host when PetscInt is int, else a copy in
+   tmp (PCMSUploadInt()) */
+PETSC_INTERN PetscErrorCode PCMSIntArray(PCMSOperator *, const PetscInt *, PetscInt64, PCMSBuffer *, const char *, const int **);
+/* A host array to write the content of buf (bytes) into: buf's own memory on the host, else *scratch (a host array
+   the caller keeps, allocated here when NULL and freed by the caller when the size changes); PCMSBufferCommit() then makes buf hold what was written
+   (an upload on the GPU, nothing on the host) */
+PETSC_INTERN PetscErrorCode PCMSBufferGetHostArray(PCMSOperator *, PCMSBuffer *, size_t, const char *, void **, void **);
+PETSC_INTERN PetscErrorCode PCMSBufferCommit(PCMSOperator *, PCMSBuffer *, const void *, size_t, const char *);
 /* Ad's CSR as 32-bit arrays in device memory (op->device), moving as little as possible from the host: aijcusparse's
    own device arrays when Ad has no empty row (else its device row starts may be compressed); a MATSEQAIJMODSELL's
    device image expanded on the GPU (only the row starts are copied, 4 bytes a row); else copies of the host arrays.
@@ -149,9 +205,14 @@ PETSC_INTERN PetscErrorCode PCMSSynchronize(PCMSOperator *);
 PETSC_INTERN PetscErrorCode PCMSKernelBegin(PCMSOperator *, void **);
 PETSC_INTERN PetscErrorCode PCMSKernelEnd(PCMSOperator *, int, const char *, const char *, PetscLogDouble);
 
-/* The data of pc when it has type 'type', else NULL (required: an error naming both types instead); for the public
-   Set (not required: a no-op on other types, as PetscTryMethod) and Get functions of the PCs */
-PETSC_INTERN PetscErrorCode PCMSGetData(PC, const char[], PetscBool, void *);
+/* A PC's public Set/Get functions call their implementations through the PC (PetscTryMethod, PetscUseMethod, as
+   PETSc's jacobi.c): the table of the methods' names and implementations, composed on the PC by its PCCreate (set)
+   and taken off by its PCDestroy */
+typedef struct {
+  const char       *name;
+  PetscErrorCodeFn *fn;
+} PCMSMethod;
+PETSC_INTERN PetscErrorCode PCMSComposeMethods(PC, PetscInt, const PCMSMethod[], PetscBool);
 
 /* For each of n kinds of fault, the smallest of the processes' local keys (local index * ncodes + code, or -1 for
    none) as a global key (global index * ncodes + code; -1 for none); collective, one reduction for all n */

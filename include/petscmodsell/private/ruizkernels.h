@@ -3,7 +3,7 @@
    (src/ksp/pc/impls/ruiz/ruiz_reference.c) and the CUDA implementation (ruiz.cu) define each signature and
    compute the same function; the glue (ruiz.c) calls them through MSRuizKernels.
 
-   Notation (paper 000, section 5.4, Algorithm 4, written with inverse scalings): sr, sc are the inverse row and
+   Notation (Wikberg (2024), section 5.4, Algorithm 4, written with inverse scalings): sr, sc are the inverse row and
    column scalings (D_r^-1, D_c^-1; both D^-1 in symmetric mode), the scaled entry is b_ij = |a_ij| sr_i sc_j,
    and for p = 1, 2, infinity the row and column accumulations are
        acc_i  = sum_j (|a_ij| sc_j)^p   (max_j for p = infinity),  ||b_i,:||_p = sr_i * root(acc_i)

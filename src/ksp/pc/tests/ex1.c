@@ -1,12 +1,14 @@
-static char help[] = "Every preconditioner of the plugin (PCRUIZ, PCBJSMOOTH; -pc_type, PETSc's PCJACOBI as the reference) through\n\
-the PC interface, on every matrix type (-mat_type aij, modsell, aijcusparse), like SLEPc's src/eps/tests/test1.c for\n\
-the EPS types. Two SPD matrices: the 7-point Laplacian on an n^3 grid with its rows and columns randomly permuted\n\
+static char help[] = "Every preconditioner of the plugin (PCRUIZ, PCBJSMOOTH, PCBRBILU, PCBISAI, PCNEUMANN; -pc_type, PETSc's PCJACOBI\n\
+as the reference) through the PC interface, on every matrix type (-mat_type aij, modsell, aijcusparse), like SLEPc's\n\
+src/eps/tests/test1.c for the EPS types. Two SPD matrices: the 7-point Laplacian on an n^3 grid with its rows and columns randomly permuted\n\
 (a randomly numbered unstructured mesh), and the same scaled as D A D with D spread over 10^[-sexp,sexp]. For each:\n\
   KSPCG to rtol 1e-8 (unpreconditioned norm) with vectors from MatCreateVecs() and from VecCreate() +\n\
   VecSetFromOptions(): converged, true relative residual ||b - A x|| / ||b|| within the problem's tolerance;\n\
   PCView() works and names the type;\n\
+  PCApply() on vectors in host memory (VECSTANDARD, the plugin's PCs) gives what it gives on the operator's vectors;\n\
   PCSetUp() after MatScale(A, 2): PCApply() halves (the PC was recomputed);\n\
-  PCSetUp() after new values of the same pattern: PCApply() changes, and equals that of a new PC on the new matrix;\n\
+  PCSetUp() after new values of the same pattern: PCApply() changes, and equals that of a new PC on the new matrix\n\
+  (PCBRBILU keeps its ordering on a change of values, which a new PC may choose otherwise: the ordering is kept);\n\
   PCReset(), PCSetOperators(), PCSetUp(): PCApply() as before the reset; KSPSolve() after PCReset() of its PC.\n\
 Only what holds on any correct build is printed: no iteration count, no residual (numbers only when a check fails).\n\
 Options: -n <10>, -sexp <3>, -perm_seed <11>, -rtol_true <1e-7> (unscaled), -rtol_true_scaled <1e-6>.\n";
@@ -68,6 +70,62 @@ static PetscErrorCode ViewNamesType(PC pc, PetscBool *names)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* max |a_i - b_i| / max |b_i| of two vectors of any types (read on the host) */
+static PetscErrorCode RelDiffAnyType(Vec a, Vec b, PetscReal *d)
+{
+  const PetscScalar *x, *y;
+  PetscInt           n;
+  PetscReal          v[2] = {0, 0};
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(a, &n));
+  PetscCall(VecGetArrayRead(a, &x));
+  PetscCall(VecGetArrayRead(b, &y));
+  for (PetscInt i = 0; i < n; i++) {
+    v[0] = PetscMax(v[0], PetscAbsScalar(x[i] - y[i]));
+    v[1] = PetscMax(v[1], PetscAbsScalar(y[i]));
+  }
+  PetscCall(VecRestoreArrayRead(a, &x));
+  PetscCall(VecRestoreArrayRead(b, &y));
+  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, v, 2, MPIU_REAL, MPIU_MAX, PetscObjectComm((PetscObject)a)));
+  *d = v[1] > 0 ? v[0] / v[1] : (v[0] > 0 ? PETSC_INFINITY : 0.0);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* PCApply() on VECSTANDARD copies of u: z (a vector of the operator's type) is what it gave on u */
+static PetscErrorCode ApplyOnHostVectors(PC pc, Vec u, Vec z, PetscBool *same)
+{
+  Vec       uh, zh;
+  PetscReal d;
+  PetscInt  n, N;
+
+  PetscFunctionBegin;
+
+  PetscCall(VecGetLocalSize(u, &n));
+  PetscCall(VecGetSize(u, &N));
+  PetscCall(VecCreate(PetscObjectComm((PetscObject)u), &uh));
+  PetscCall(VecSetSizes(uh, n, N));
+  PetscCall(VecSetType(uh, VECSTANDARD));
+  PetscCall(VecDuplicate(uh, &zh));
+  {
+    const PetscScalar *a;
+    PetscScalar       *h;
+
+    PetscCall(VecGetArrayRead(u, &a));
+    PetscCall(VecGetArrayWrite(uh, &h));
+    PetscCall(PetscArraycpy(h, a, n));
+    PetscCall(VecRestoreArrayWrite(uh, &h));
+    PetscCall(VecRestoreArrayRead(u, &a));
+  }
+  PetscCall(PCApply(pc, uh, zh));
+  PetscCall(RelDiffAnyType(zh, z, &d));
+  *same = (PetscBool)(d <= 1e-14);
+  if (!*same) PetscCall(PetscPrintf(PetscObjectComm((PetscObject)pc), "    relative difference %g\n", (double)d));
+  PetscCall(VecDestroy(&uh));
+  PetscCall(VecDestroy(&zh));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* a PC from the options (-pc_type, -pc_<type>_...) on A, set up */
 static PetscErrorCode CreatePC(Mat A, PC *pc)
 {
@@ -88,7 +146,8 @@ static PetscErrorCode RunProblem(MPI_Comm comm, Problem *p)
   Vec            b, x, u, z1, z2, z3;
   PetscInt       m;
   PetscReal      d, d2;
-  PetscBool      names;
+  PetscBool      names, plugin, keeps;
+  IS             ord[2];
 
   PetscFunctionBegin;
   p->diag_shift = 0.0;
@@ -120,6 +179,7 @@ static PetscErrorCode RunProblem(MPI_Comm comm, Problem *p)
 
   /* a PC alone: PCView(), PCSetUp() twice with new values in between, PCReset() */
   PetscCall(CreatePC(A, &pc));
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)pc, &plugin, PCRUIZ, PCBJSMOOTH, PCBRBILU, PCBISAI, PCNEUMANN, ""));
   PetscCall(ViewNamesType(pc, &names));
   PetscCall(PetscPrintf(comm, "  PCView() names the type: %s\n", names ? "yes" : "NO"));
   PetscCall(MatCreateVecs(A, &u, &z1));
@@ -127,6 +187,10 @@ static PetscErrorCode RunProblem(MPI_Comm comm, Problem *p)
   PetscCall(VecDuplicate(z1, &z3));
   PetscCall(MSTestVecSetHash(u, 1, 202, -1.0, 1.0));
   PetscCall(PCApply(pc, u, z1));
+  if (plugin) { /* PETSc's own PCs need vectors of the operator's type */
+    PetscCall(ApplyOnHostVectors(pc, u, z1, &names));
+    PetscCall(PetscPrintf(comm, "  PCApply() on vectors in host memory (VECSTANDARD): as on the operator's: %s\n", names ? "yes" : "NO"));
+  }
   /* 2 A: every one of these preconditioners approximates A^-1, so PCApply() halves (up to rounding, and ruiz's
      tolerance: its scaling of 2 A is sqrt(2) times that of A at convergence) */
   PetscCall(MatScale(A, 2.0));
@@ -137,7 +201,9 @@ static PetscErrorCode RunProblem(MPI_Comm comm, Problem *p)
   PetscCall(PetscPrintf(comm, "  PCSetUp() after MatScale(A, 2): PCApply() halved: %s\n", d <= 1e-6 ? "yes" : "NO"));
   if (!(d <= 1e-6)) PetscCall(PetscPrintf(comm, "    relative difference %g\n", (double)d));
   /* new values, the same pattern (the diagonal shifted by 1 before the scaling): the PC changes, and equals a
-     new PC's on the changed matrix */
+     new PC's on the changed matrix (PCBRBILU: its ordering is kept) */
+  PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCBRBILU, &keeps));
+  if (keeps) PetscCall(PCBRBILUGetOrdering(pc, &ord[0]));
   p->diag_shift = 1.0;
   PetscCall(MSTestLaplacianSetValues(A, p->n, p->n, p->n, p->perm, ProblemRow, p));
   PetscCall(MatSetOption(A, MAT_SPD, PETSC_TRUE)); /* (the assembly forgot it) */
@@ -149,8 +215,16 @@ static PetscErrorCode RunProblem(MPI_Comm comm, Problem *p)
   PetscCall(VecScale(z1, 0.5)); /* PCApply() before the change, of 2 A */
   PetscCall(MSTestVecRelDiff(z2, z1, &d2));
   PetscCall(MSTestVecRelDiff(z2, z3, &d));
-  PetscCall(PetscPrintf(comm, "  PCSetUp() after new values of the same pattern: PCApply() changed: %s; equals a new PC's: %s\n", d2 > 1e-3 ? "yes" : "NO", d <= 1e-10 ? "yes" : "NO"));
-  if (!(d <= 1e-10)) PetscCall(PetscPrintf(comm, "    relative difference %g\n", (double)d));
+  if (keeps) {
+    PetscCall(PCBRBILUGetOrdering(pc, &ord[1]));
+    PetscCall(ISEqual(ord[0], ord[1], &names));
+    PetscCall(PetscPrintf(comm, "  PCSetUp() after new values of the same pattern: PCApply() changed: %s; the ordering kept: %s\n", d2 > 1e-3 ? "yes" : "NO", names ? "yes" : "NO"));
+    PetscCall(ISDestroy(&ord[0]));
+    PetscCall(ISDestroy(&ord[1]));
+  } else {
+    PetscCall(PetscPrintf(comm, "  PCSetUp() after new values of the same pattern: PCApply() changed: %s; equals a new PC's: %s\n", d2 > 1e-3 ? "yes" : "NO", d <= 1e-10 ? "yes" : "NO"));
+    if (!(d <= 1e-10)) PetscCall(PetscPrintf(comm, "    relative difference %g\n", (double)d));
+  }
   PetscCall(PCReset(pc));
   PetscCall(PCSetOperators(pc, A, A));
   PetscCall(PCSetUp(pc));
@@ -199,7 +273,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsReal("-rtol_true_scaled", "bound on the true relative residual (scaled problem)", NULL, rtol_true_scaled, &rtol_true_scaled, NULL));
   PetscCall(PetscOptionsString("-pc_type", "the preconditioner", NULL, pctype, pctype, sizeof(pctype), NULL));
   PetscOptionsEnd();
-  PetscCheck(pctype[0], comm, PETSC_ERR_USER, "give the preconditioner: -pc_type ruiz|bjsmooth|jacobi|...");
+  PetscCheck(pctype[0], comm, PETSC_ERR_USER, "give the preconditioner: -pc_type ruiz|bjsmooth|brbilu|bisai|neumann|jacobi|...");
   PetscCall(PetscPrintf(comm, "PC type: %s\n", pctype));
   PetscCall(MSTestRandomPermutation(n * n * n, (unsigned long long)seed, &perm));
 
@@ -230,7 +304,24 @@ int main(int argc, char **argv)
      suffix: 1
      requires: double !complex
      nsize: {{1 3}}
-     args: -pc_type {{ruiz bjsmooth jacobi}separate output} -mat_type {{aij modsell}}
+     args: -pc_type {{ruiz bjsmooth bisai jacobi}separate output} -mat_type {{aij modsell}}
+
+   # PCBRBILU with ILU(0) factors, which scale with a diagonal scaling of the operator (the modified factorizations,
+   # the default rmilu among them, add the dropped fill to the pivot: on the badly scaled problem their symmetric
+   # factors are indefinite); PCNEUMANN without its warning: on a randomly numbered Laplacian a row may have all its
+   # neighbours before it, ||L~||_inf = 1
+   test:
+     suffix: 1_brbilu
+     requires: double !complex
+     nsize: {{1 3}}
+     args: -pc_type brbilu -pc_brbilu_type ilu -mat_type {{aij modsell}}
+     output_file: output/ex1_1_pc_type-brbilu.out
+   test:
+     suffix: 1_neumann
+     requires: double !complex
+     nsize: {{1 3}}
+     args: -pc_type neumann -pc_neumann_warn 0 -mat_type {{aij modsell}}
+     output_file: output/ex1_1_pc_type-neumann.out
 
    # GPU: CUDA vectors, aijcusparse and MATMODSELL; the outputs of the host
    testset:
@@ -245,6 +336,18 @@ int main(int argc, char **argv)
        suffix: cuda_bjsmooth
        args: -pc_type bjsmooth
        output_file: output/ex1_1_pc_type-bjsmooth.out
+     test:
+       suffix: cuda_brbilu
+       args: -pc_type brbilu -pc_brbilu_type ilu
+       output_file: output/ex1_1_pc_type-brbilu.out
+     test:
+       suffix: cuda_bisai
+       args: -pc_type bisai
+       output_file: output/ex1_1_pc_type-bisai.out
+     test:
+       suffix: cuda_neumann
+       args: -pc_type neumann -pc_neumann_warn 0
+       output_file: output/ex1_1_pc_type-neumann.out
      test:
        suffix: cuda_jacobi
        args: -pc_type jacobi

@@ -1,12 +1,22 @@
-static char help[] = "Kernel tests of the preconditioners' kernel tables (mskernels.h, ruizkernels.h, bjsmoothkernels.h) on random\n\
-mod-SELL images: every kernel of the host reference is compared with a direct computation from the matrix's CSR and,\n\
-with -cuda (a PETSc with CUDA), every CUDA kernel with the reference on the same image. Every output array is filled\n\
-with a poison value (the bytes 0x7f) before a kernel runs, so that an entry a kernel forgot to write is caught.\n\
-Options: -m <1000> rows, -sh <32> slice height, -ordering natural|rcm, -seed <1>, -cuda (also the CUDA kernels).\n";
+static char help[] = "Kernel tests of the preconditioners' kernel tables: every kernel of the host reference against a direct\n\
+computation from the matrix where one exists, and with -cuda (a PETSc with CUDA) every CUDA kernel against the\n\
+reference on the same inputs. Every output array is filled with a poison value (the bytes 0x7f) before a kernel runs,\n\
+so that an entry a kernel forgot to write is caught. -table:\n\
+  image    the pattern, ruiz and bjsmooth tables (mskernels.h, ruizkernels.h, bjsmoothkernels.h) on random mod-SELL\n\
+           images: -m <1000> rows, -sh <32> slice height, -ordering natural|rcm, -seed <1>;\n\
+  brbilu   brbilukernels.h on an ordering made here: -brb_ordering grid (-brb_box nx,ny,nz, -brb_blocks bx,by,bz) or\n\
+           graph (-brb_block_rows, -brb_permute), the matrix of mstest.h (-kind, sizes) changed by\n\
+           -brb_dirichlet_rows, -brb_empty_rows n, -brb_extra k;\n\
+  bisai    bisaikernels.h on a random BSR matrix: -bisai_nb <60> block rows, -bisai_bs <3>;\n\
+  neumann  neumannkernels.h (the deflation kernels) on the matrix of mstest.h (-kind, sizes) with -nsub subdomains\n\
+           of -sub_kind contiguous|permuted|scattered, E's first column -coff, -direct <bool> (the O(nsub m) checks).\n";
 
 #include <petscmodsell/private/pcmsimpl.h>
 #include <petscmodsell/private/ruizkernels.h>
 #include <petscmodsell/private/bjsmoothkernels.h>
+#include <petscmodsell/private/brbilukernels.h>
+#include <petscmodsell/private/bisaikernels.h>
+#include <petscmodsell/private/neumannkernels.h>
 #include <mstest.h>
 #if defined(PETSC_HAVE_CUDA)
   #include <petscdevice_cuda.h>
@@ -14,15 +24,17 @@ Options: -m <1000> rows, -sh <32> slice height, -ordering natural|rcm, -seed <1>
 
 #define POISON 0x7f
 
+static PetscBool use_cuda = PETSC_FALSE; /* also the CUDA kernels (-cuda) */
+static PetscInt  nfail    = 0;           /* checks that failed */
+
 typedef struct {
   PetscInt     m, n, sh;
-  PetscBool    cuda, square;
+  PetscBool    square;
   MSTestCSR    csr; /* the matrix, user numbering */
   Mat          A;
   MSImage      img;
   MSImageView  hv, dv; /* host and device views of the same image */
   PetscInt    *iperm;  /* image row of each user row */
-  PetscInt     nfail;
 } Ctx;
 
 /* ---------------------------------------------------------------------------------------------------------- */
@@ -33,7 +45,7 @@ typedef struct {
   size_t bytes;
 } Buf;
 
-static PetscErrorCode BufCreate(Ctx *c, size_t bytes, Buf *b)
+static PetscErrorCode BufCreate(size_t bytes, Buf *b)
 {
   PetscFunctionBegin;
   b->bytes = PetscMax(bytes, (size_t)8);
@@ -41,24 +53,22 @@ static PetscErrorCode BufCreate(Ctx *c, size_t bytes, Buf *b)
   memset(b->h, POISON, b->bytes);
   b->d = NULL;
 #if defined(PETSC_HAVE_CUDA)
-  if (c->cuda) {
+  if (use_cuda) {
     PetscCallCUDA(cudaMalloc(&b->d, b->bytes));
     PetscCallCUDA(cudaMemset(b->d, POISON, b->bytes));
   }
-#else
-  (void)c;
 #endif
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* an input: the same values on the host and the device */
-static PetscErrorCode BufInput(Ctx *c, size_t bytes, const void *src, Buf *b)
+static PetscErrorCode BufInput(size_t bytes, const void *src, Buf *b)
 {
   PetscFunctionBegin;
-  PetscCall(BufCreate(c, bytes, b));
-  memcpy(b->h, src, bytes);
+  PetscCall(BufCreate(bytes, b));
+  if (bytes) memcpy(b->h, src, bytes);
 #if defined(PETSC_HAVE_CUDA)
-  if (c->cuda) PetscCallCUDA(cudaMemcpy(b->d, src, bytes, cudaMemcpyHostToDevice));
+  if (use_cuda && bytes) PetscCallCUDA(cudaMemcpy(b->d, src, bytes, cudaMemcpyHostToDevice));
 #endif
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -70,6 +80,38 @@ static PetscErrorCode BufDownload(Buf *b, void *dst)
   PetscFunctionBegin;
   PetscCallCUDA(cudaDeviceSynchronize());
   PetscCallCUDA(cudaMemcpy(dst, b->d, b->bytes, cudaMemcpyDeviceToHost));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the first n bytes of the device array equal the host's, bit for bit */
+static PetscErrorCode BufSame(Buf *b, size_t n, PetscBool *same)
+{
+  void *t;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc(b->bytes, &t));
+  PetscCall(BufDownload(b, t));
+  *same = (PetscBool)(!n || !memcmp(t, b->h, n));
+  PetscCall(PetscFree(t));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* max_i |d_i - h_i| / max(max_i |h_i|, tiny) over the first n doubles of the device (d) and host (h) arrays */
+static PetscErrorCode BufRelDiff(Buf *b, PetscInt n, PetscReal *rel)
+{
+  double   *t;
+  PetscReal dmax = 0, ymax = 0;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc(b->bytes, &t));
+  PetscCall(BufDownload(b, t));
+  for (PetscInt i = 0; i < n; i++) {
+    const PetscReal e = PetscAbsReal(t[i] - ((double *)b->h)[i]);
+    dmax = (e <= dmax) ? dmax : (PetscIsNanReal(e) ? PETSC_INFINITY : e);
+    ymax = PetscMax(ymax, PetscAbsReal(((double *)b->h)[i]));
+  }
+  *rel = dmax / PetscMax(ymax, 1e-300);
+  PetscCall(PetscFree(t));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 #endif
@@ -106,10 +148,10 @@ static PetscBool Written(const double *a, PetscInt n)
   return PETSC_TRUE;
 }
 
-static PetscErrorCode Report(Ctx *c, const char *what, PetscBool ok)
+static PetscErrorCode Report(const char *what, PetscBool ok)
 {
   PetscFunctionBegin;
-  if (!ok) c->nfail++;
+  if (!ok) nfail++;
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s: %s\n", what, ok ? "ok" : "FAILED"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -154,7 +196,7 @@ static PetscErrorCode SetUpImage(Ctx *c, PetscBool modsell, MatModSELLOrdering o
   PetscCall(PetscMalloc1(c->m, &c->iperm));
   for (PetscInt r = 0; r < c->m; r++) c->iperm[c->hv.perm ? c->hv.perm[r] : r] = r;
 #if defined(PETSC_HAVE_CUDA)
-  if (c->cuda) {
+  if (use_cuda) {
     PetscCall(MSImageSetUp(c->img, c->A, PETSC_MEMTYPE_DEVICE));
     PetscCall(MSImageGetView(c->img, PETSC_MEMTYPE_DEVICE, PETSC_TRUE, &c->dv));
     PetscCall(MSImageGetView(c->img, PETSC_MEMTYPE_HOST, PETSC_TRUE, &c->hv)); /* unchanged by the device setup */
@@ -204,9 +246,9 @@ static PetscErrorCode TestExtractLocal(Ctx *c, int part, const char *name)
   char           what[128];
 
   PetscFunctionBegin;
-  PetscCall(BufCreate(c, sizeof(short) * nloc * m, &lc));
-  PetscCall(BufCreate(c, sizeof(double) * nloc * m, &lv));
-  PetscCall(BufCreate(c, sizeof(double) * m, &dinv));
+  PetscCall(BufCreate(sizeof(short) * nloc * m, &lc));
+  PetscCall(BufCreate(sizeof(double) * nloc * m, &lv));
+  PetscCall(BufCreate(sizeof(double) * m, &dinv));
   err = MSPatternKernels_Reference.extract_local(&c->hv, (int)nloc, part, (short *)lc.h, (double *)lv.h, (double *)dinv.h, NULL);
   ok  = (PetscBool)(err == 0);
   for (PetscInt r = 0; ok && r < m; r++) { /* the kept entries as sorted (position, value) pairs, both ways */
@@ -236,7 +278,7 @@ static PetscErrorCode TestExtractLocal(Ctx *c, int part, const char *name)
     if (((double *)dinv.h)[r] != 1.0 / c->hv.diag[r]) ok = PETSC_FALSE;
   }
 #if defined(PETSC_HAVE_CUDA)
-  if (c->cuda && ok) {
+  if (use_cuda && ok) {
     short  *dlc;
     double *dlv, *ddinv;
 
@@ -263,7 +305,7 @@ static PetscErrorCode TestExtractLocal(Ctx *c, int part, const char *name)
   }
 #endif
   PetscCall(PetscSNPrintf(what, sizeof(what), "pattern extract_local %s", name));
-  PetscCall(Report(c, what, ok));
+  PetscCall(Report(what, ok));
   PetscCall(BufDestroy(&lc));
   PetscCall(BufDestroy(&lv));
   PetscCall(BufDestroy(&dinv));
@@ -317,14 +359,14 @@ static PetscErrorCode TestRuizRowPass(Ctx *c, int p, PetscBool unit, PetscBool c
       dev             = PetscMax(dev, PetscAbsReal(1.0 - nr));
     }
   }
-  PetscCall(BufInput(c, sizeof(double) * m, sr, &bsr));
-  PetscCall(BufInput(c, sizeof(double) * n, sc, &bsc));
-  PetscCall(BufInput(c, sizeof(double) * m, ain, &bain));
-  PetscCall(BufCreate(c, sizeof(double) * m, &bout));
-  PetscCall(BufCreate(c, sizeof(double) * m, &bnew));
-  PetscCall(BufCreate(c, sizeof(double) * n, &bcol));
+  PetscCall(BufInput(sizeof(double) * m, sr, &bsr));
+  PetscCall(BufInput(sizeof(double) * n, sc, &bsc));
+  PetscCall(BufInput(sizeof(double) * m, ain, &bain));
+  PetscCall(BufCreate(sizeof(double) * m, &bout));
+  PetscCall(BufCreate(sizeof(double) * m, &bnew));
+  PetscCall(BufCreate(sizeof(double) * n, &bcol));
   memset(bcol.h, 0, sizeof(double) * n); /* an accumulation: starts from zero */
-  PetscCall(BufInput(c, sizeof(st0), &st0, &bst));
+  PetscCall(BufInput(sizeof(st0), &st0, &bst));
 #define RZ_ARGS(B, V) \
   &(V), p, unit ? NULL : (const double *)bsr.B, unit ? NULL : (const double *)bsc.B, accin ? (const double *)bain.B : NULL, finish ? NULL : (double *)bout.B, finish ? (double *)bnew.B : NULL, cols ? (double *)bcol.B : NULL, 1, 1, 0, (MSRuizStatus *)bst.B, NULL
   err = MSRuizKernels_Reference.row_pass(RZ_ARGS(h, c->hv));
@@ -336,7 +378,7 @@ static PetscErrorCode TestRuizRowPass(Ctx *c, int p, PetscBool unit, PetscBool c
   memcpy(&devbits, &hst.dev, sizeof(double));
   if (finish) ok = (PetscBool)(ok && PetscAbsReal(devbits - dev) <= 1e-13 * PetscMax(dev, 1.0));
 #if defined(PETSC_HAVE_CUDA)
-  if (c->cuda && ok) {
+  if (use_cuda && ok) {
     double      *d;
     MSRuizStatus dst;
 
@@ -361,7 +403,7 @@ static PetscErrorCode TestRuizRowPass(Ctx *c, int p, PetscBool unit, PetscBool c
 #endif
 #undef RZ_ARGS
   PetscCall(PetscSNPrintf(what, sizeof(what), "ruiz row_pass p=%s%s%s%s%s", p == MS_RUIZ_P1 ? "1" : (p == MS_RUIZ_P2 ? "2" : "inf"), unit ? " unit" : "", cols ? " cols" : "", finish ? " finish" : " partial", accin ? " acc_in" : ""));
-  PetscCall(Report(c, what, ok));
+  PetscCall(Report(what, ok));
   PetscCall(BufDestroy(&bsr));
   PetscCall(BufDestroy(&bsc));
   PetscCall(BufDestroy(&bain));
@@ -392,16 +434,16 @@ static PetscErrorCode TestRuizVectorKernels(Ctx *c, int p)
     const double cj = sc[j] * (p == MS_RUIZ_P2 ? PetscSqrtReal(cacc[j]) : cacc[j]);
     want[j]         = sc[j] / PetscSqrtReal(cj);
   }
-  PetscCall(BufInput(c, sizeof(double) * n, sc, &bsc));
-  PetscCall(BufInput(c, sizeof(double) * n, cacc, &bcacc));
-  PetscCall(BufCreate(c, sizeof(double) * n, &bnew));
-  PetscCall(BufInput(c, sizeof(st0), &st0, &bst));
+  PetscCall(BufInput(sizeof(double) * n, sc, &bsc));
+  PetscCall(BufInput(sizeof(double) * n, cacc, &bcacc));
+  PetscCall(BufCreate(sizeof(double) * n, &bnew));
+  PetscCall(BufInput(sizeof(st0), &st0, &bst));
   err = MSRuizKernels_Reference.col_pass((int)n, p, (const double *)bsc.h, (const double *)bcacc.h, (double *)bnew.h, 1, 1, (MSRuizStatus *)bst.h, NULL);
   ok  = (PetscBool)(err == 0 && RelDiff((double *)bnew.h, want, n, 1e-300) < 1e-14);
   err = MSRuizKernels_Reference.reset_status((MSRuizStatus *)bst.h, 1, NULL);
   ok  = (PetscBool)(ok && !err && ((MSRuizStatus *)bst.h)->dev == 0 && ((MSRuizStatus *)bst.h)->badcol == MS_RUIZ_BAD_NONE);
 #if defined(PETSC_HAVE_CUDA)
-  if (c->cuda && ok) {
+  if (use_cuda && ok) {
     MSRuizStatus dst;
 
     err = MSRuizKernels_CUDA.col_pass((int)n, p, (const double *)bsc.d, (const double *)bcacc.d, (double *)bnew.d, 1, 1, (MSRuizStatus *)bst.d, NULL);
@@ -413,22 +455,22 @@ static PetscErrorCode TestRuizVectorKernels(Ctx *c, int p)
   }
 #endif
   PetscCall(PetscSNPrintf(what, sizeof(what), "ruiz col_pass and reset_status p=%s", p == MS_RUIZ_P1 ? "1" : (p == MS_RUIZ_P2 ? "2" : "inf")));
-  PetscCall(Report(c, what, ok));
+  PetscCall(Report(what, ok));
   /* pointwise: y = a .* x and y = a .* (a .* x) */
   for (int square = 0; square < 2; square++) {
-    PetscCall(BufInput(c, sizeof(double) * n, x, &bx));
-    PetscCall(BufCreate(c, sizeof(double) * n, &by));
+    PetscCall(BufInput(sizeof(double) * n, x, &bx));
+    PetscCall(BufCreate(sizeof(double) * n, &by));
     for (PetscInt i = 0; i < n; i++) want[i] = square ? sc[i] * (sc[i] * x[i]) : sc[i] * x[i];
     err = MSRuizKernels_Reference.pointwise((int)n, (const double *)bsc.h, square, (const double *)bx.h, (double *)by.h, NULL);
     ok  = (PetscBool)(err == 0 && RelDiff((double *)by.h, want, n, 1e-300) == 0.0);
 #if defined(PETSC_HAVE_CUDA)
-    if (c->cuda && ok) {
+    if (use_cuda && ok) {
       err = MSRuizKernels_CUDA.pointwise((int)n, (const double *)bsc.d, square, (const double *)bx.d, (double *)by.d, NULL);
       PetscCall(BufDownload(&by, y2));
       ok = (PetscBool)(err == 0 && RelDiff(y2, want, n, 1e-300) == 0.0);
     }
 #endif
-    PetscCall(Report(c, square ? "ruiz pointwise square" : "ruiz pointwise", ok));
+    PetscCall(Report(square ? "ruiz pointwise square" : "ruiz pointwise", ok));
     PetscCall(BufDestroy(&bx));
     PetscCall(BufDestroy(&by));
   }
@@ -527,7 +569,7 @@ static PetscErrorCode BucketsBuild(Ctx *c, int chunk, Buf *arr, MSPermBuckets *p
   int      *a;
 
   PetscFunctionBegin;
-  PetscCall(BufCreate(c, 4 * sizeof(int) * (size_t)m, arr));
+  PetscCall(BufCreate(4 * sizeof(int) * (size_t)m, arr));
   a = (int *)arr->d;
   PetscCallCUDA((cudaError_t)MSCUDAPermBucketsBuild(m, chunk, c->dv.perm, c->dv.iperm, a, a + m, a + 2 * m, a + 3 * m, NULL));
   PetscCall(PetscMemzero(pb, sizeof(*pb)));
@@ -569,14 +611,14 @@ static PetscErrorCode TestBJS(Ctx *c)
   Buf           pbarr = {0}, bwork = {0};
   MSPermBuckets pb;
   const int     chunk = 37; /* many buckets, the last one partial */
-  PetscBool     bucketed = (PetscBool)(c->cuda && c->dv.perm && c->m > chunk);
+  PetscBool     bucketed = (PetscBool)(use_cuda && c->dv.perm && c->m > chunk);
 #endif
 
   PetscFunctionBegin;
 #if defined(PETSC_HAVE_CUDA)
   if (bucketed) {
     PetscCall(BucketsBuild(c, chunk, &pbarr, &pb));
-    PetscCall(BufCreate(c, sizeof(double) * MS_BJS_BUCKET_WORK(c->m, PETSC_TRUE, PETSC_FALSE), &bwork));
+    PetscCall(BufCreate(sizeof(double) * MS_BJS_BUCKET_WORK(c->m, PETSC_TRUE, PETSC_FALSE), &bwork));
   }
 #endif
   PetscCall(PetscMalloc5(m, &b, m, &offp, m, &x, m, &want, m, &d));
@@ -584,7 +626,7 @@ static PetscErrorCode TestBJS(Ctx *c)
   RandomVector(m, 37, -0.5, 0.5, offp);
   RandomVector(m, 41, -1.0, 1.0, x);
   /* analyze */
-  PetscCall(BufCreate(c, sizeof(MSBJSStatus), &bst));
+  PetscCall(BufCreate(sizeof(MSBJSStatus), &bst));
   err = MSBJSKernels_Reference.analyze(&c->hv, (MSBJSStatus *)bst.h, NULL);
   hst = *(MSBJSStatus *)bst.h;
   PetscCall(PetscMemcpy(&gersh, &hst.gersh, sizeof(gersh)));
@@ -592,31 +634,31 @@ static PetscErrorCode TestBJS(Ctx *c)
   lo = hi / 20.0;
   ok = (PetscBool)(err == 0 && hst.maxloc == (unsigned long long)nloc && hst.badrow == MS_BJS_BAD_NONE && hst.badval == MS_BJS_BAD_NONE && PetscAbsReal(1.0 + gersh - hi) <= 1e-14 * hi);
 #if defined(PETSC_HAVE_CUDA)
-  if (c->cuda && ok) {
+  if (use_cuda && ok) {
     MSBJSStatus dst;
     err = MSBJSKernels_CUDA.analyze(&c->dv, (MSBJSStatus *)bst.d, NULL);
     PetscCall(BufDownload(&bst, &dst));
     ok = (PetscBool)(err == 0 && dst.maxloc == hst.maxloc && dst.badrow == hst.badrow && dst.badval == hst.badval && dst.gersh == hst.gersh);
   }
 #endif
-  PetscCall(Report(c, "bjsmooth analyze", ok));
+  PetscCall(Report("bjsmooth analyze", ok));
   PetscCall(BufDestroy(&bst));
 
   { /* inner chebyshev's coefficients for 3 sweeps on [hi / 20, hi] */
     double h[MS_BJS_CHEB_TABLE(3)];
     MSBJSChebTable(lo, hi, 3, h);
-    PetscCall(BufInput(c, sizeof(h), h, &tab));
+    PetscCall(BufInput(sizeof(h), h, &tab));
   }
-  PetscCall(BufInput(c, sizeof(double) * m, b, &bb));
-  PetscCall(BufInput(c, sizeof(double) * m, offp, &boff));
-  PetscCall(BufInput(c, sizeof(double) * m, x, &bx));
+  PetscCall(BufInput(sizeof(double) * m, b, &bb));
+  PetscCall(BufInput(sizeof(double) * m, offp, &boff));
+  PetscCall(BufInput(sizeof(double) * m, x, &bx));
   /* sweeps: jacobi and chebyshev against the direct computation, every inner method against the reference on the device */
   for (int inner = MS_BJS_INNER_JACOBI; inner <= MS_BJS_INNER_CHEBY; inner++) {
     for (int zero = 0; zero < 2; zero++) {
       for (int shared = 0; shared < 2; shared++) {
         char what[128];
 
-        PetscCall(BufCreate(c, sizeof(double) * m, &bout));
+        PetscCall(BufCreate(sizeof(double) * m, &bout));
         err = MSBJSKernels_Reference.configure((int)c->sh, (int)nloc, inner, !shared, &use_shared, &smem, &need, &optin);
         ok  = (PetscBool)(err == 0 && use_shared == shared);
         err = MSBJSKernels_Reference.sweep(&c->hv, NULL, inner, 3, 0.0, inner == MS_BJS_INNER_CHEBY ? (const double *)tab.h : NULL, (int)nloc, use_shared, smem, zero, 0, (const double *)bb.h, (const double *)boff.h, zero ? NULL : (const double *)bx.h, (double *)bout.h, NULL, NULL);
@@ -626,7 +668,7 @@ static PetscErrorCode TestBJS(Ctx *c)
           ok = (PetscBool)(ok && RelDiff((double *)bout.h, want, m, 1.0) < (inner == MS_BJS_INNER_CHEBY ? 1e-12 : 1e-13));
         } else ok = (PetscBool)(ok && Written((double *)bout.h, m) && RelDiff((double *)bout.h, (double *)bout.h, m, 1.0) == 0.0); /* every entry written, finite */
 #if defined(PETSC_HAVE_CUDA)
-        if (c->cuda && ok) {
+        if (use_cuda && ok) {
           err = MSBJSKernels_CUDA.configure((int)c->sh, (int)nloc, inner, !shared, &use_shared, &smem, &need, &optin);
           ok  = (PetscBool)(err == 0);
           err = MSBJSKernels_CUDA.sweep(&c->dv, NULL, inner, 3, 0.0, inner == MS_BJS_INNER_CHEBY ? (const double *)tab.d : NULL, (int)nloc, use_shared, smem, zero, 0, (const double *)bb.d, (const double *)boff.d, zero ? NULL : (const double *)bx.d, (double *)bout.d, NULL, NULL);
@@ -643,17 +685,17 @@ static PetscErrorCode TestBJS(Ctx *c)
         }
 #endif
         PetscCall(PetscSNPrintf(what, sizeof(what), "bjsmooth sweep inner %s%s, coefficients %s", names[inner], zero ? " from zero" : "", shared ? "apart" : "from the image"));
-        PetscCall(Report(c, what, ok));
+        PetscCall(Report(what, ok));
         PetscCall(BufDestroy(&bout));
       }
     }
   }
   /* zero_jacobi on the compact block against the sweep from zero (the same arithmetic) */
   if (nloc >= 1 && nloc <= MS_PATTERN_MAXLOC) {
-    PetscCall(BufCreate(c, sizeof(short) * nloc * m, &lc));
-    PetscCall(BufCreate(c, sizeof(double) * nloc * m, &lv));
-    PetscCall(BufCreate(c, sizeof(double) * m, &dinv));
-    PetscCall(BufCreate(c, sizeof(double) * m, &bout));
+    PetscCall(BufCreate(sizeof(short) * nloc * m, &lc));
+    PetscCall(BufCreate(sizeof(double) * nloc * m, &lv));
+    PetscCall(BufCreate(sizeof(double) * m, &dinv));
+    PetscCall(BufCreate(sizeof(double) * m, &bout));
     err = MSPatternKernels_Reference.extract_local(&c->hv, (int)nloc, MS_PART_ALL, (short *)lc.h, (double *)lv.h, (double *)dinv.h, NULL);
     ok  = (PetscBool)(err == 0);
     for (int cheb = 0; cheb < 2; cheb++) { /* inner jacobi, then chebyshev */
@@ -664,14 +706,14 @@ static PetscErrorCode TestBJS(Ctx *c)
       DirectSweep(c, 3, zlo, zhi, PETSC_TRUE, b, offp, x, want);
       ok = (PetscBool)(ok && err == 0 && RelDiff((double *)bout.h, want, m, 1.0) < 1e-12);
 #if defined(PETSC_HAVE_CUDA)
-      if (c->cuda && ok) {
+      if (use_cuda && ok) {
         err = MSPatternKernels_CUDA.extract_local(&c->dv, (int)nloc, MS_PART_ALL, (short *)lc.d, (double *)lv.d, (double *)dinv.d, NULL);
         ok  = (PetscBool)(err == 0);
         /* without a work array (a permuted image: written through perm) and with one (written in the image's order and
            gathered back through iperm): the same function */
         for (int w = 0; w < 2 && ok; w++) {
           Buf work;
-          PetscCall(BufCreate(c, sizeof(double) * m, &work));
+          PetscCall(BufCreate(sizeof(double) * m, &work));
           err = MSBJSKernels_CUDA.zero_jacobi(&c->dv, NULL, (int)nloc, (const short *)lc.d, (const double *)lv.d, (const double *)dinv.d, 3, cheb ? (const double *)tab.d : NULL, (const double *)bb.d, (const double *)boff.d, (double *)bout.d, w ? (double *)work.d : NULL, NULL);
           PetscCall(BufDownload(&bout, d));
           ok = (PetscBool)(ok && err == 0 && RelDiff(d, (double *)bout.h, m, 1.0) < 1e-13);
@@ -697,7 +739,7 @@ static PetscErrorCode TestBJS(Ctx *c)
         }
       }
 #endif
-      PetscCall(Report(c, cheb ? "bjsmooth zero_jacobi chebyshev" : "bjsmooth zero_jacobi", ok));
+      PetscCall(Report(cheb ? "bjsmooth zero_jacobi chebyshev" : "bjsmooth zero_jacobi", ok));
     }
     PetscCall(BufDestroy(&lc));
     PetscCall(BufDestroy(&lv));
@@ -718,10 +760,1466 @@ static PetscErrorCode TestBJS(Ctx *c)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* ---------------------------------------------------------------------------------------------------------- */
+/* PCBRBILU's kernels (brbilukernels.h)                                                                        */
+
+/* An ordering as PCBRBILU's glue hands it to the kernels (brbordering.h), made here: a grid ordering of the box
+   nx x ny x nz (bricks red/black by the parity of ix + iy + iz, lexicographic inside a brick and among the bricks of a
+   colour) or a graph ordering (blocks of -brb_block_rows consecutive rows of the identity or of a random
+   permutation, coloured greedily so that blocks of one colour are not coupled) */
+typedef struct {
+  PetscBool grid;
+  int       m, nb, ncolors, box[3], nblk[3];
+  int      *perm, *bstart, *cstart, *bid, *color; /* color: of each block */
+} BRBTestOrdering;
+
+static PetscErrorCode BRBTestOrderingDestroy(BRBTestOrdering *o)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree(o->perm));
+  PetscCall(PetscFree(o->bstart));
+  PetscCall(PetscFree(o->cstart));
+  PetscCall(PetscFree(o->bid));
+  PetscCall(PetscFree(o->color));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode BRBTestOrderingGrid(const int box[3], const int nblk[3], BRBTestOrdering *o)
+{
+  int nb = 1, b = 0;
+
+  PetscFunctionBegin;
+  o->grid = PETSC_TRUE;
+  o->m    = box[0] * box[1] * box[2];
+  for (int a = 0; a < 3; a++) {
+    o->box[a]  = box[a];
+    o->nblk[a] = PetscMax(1, PetscMin(nblk[a], box[a]));
+    nb *= o->nblk[a];
+  }
+  o->nb      = nb;
+  o->ncolors = nb > 1 ? 2 : 1;
+  PetscCall(PetscMalloc1(PetscMax(o->m, 1), &o->perm));
+  PetscCall(PetscMalloc1(nb + 1, &o->bstart));
+  PetscCall(PetscMalloc1(3, &o->cstart));
+  PetscCall(PetscMalloc1(nb, &o->bid));
+  PetscCall(PetscMalloc1(nb, &o->color));
+  o->bstart[0] = 0;
+  for (int c = 0; c < o->ncolors; c++) {
+    o->cstart[c] = b;
+    for (int iz = 0; iz < o->nblk[2]; iz++)
+      for (int iy = 0; iy < o->nblk[1]; iy++)
+        for (int ix = 0; ix < o->nblk[0]; ix++) {
+          int lo[3], hi[3], t[3] = {ix, iy, iz}, p = o->bstart[b];
+
+          if ((ix + iy + iz) % o->ncolors != c) continue;
+          for (int a = 0; a < 3; a++) {
+            lo[a] = t[a] * box[a] / o->nblk[a];
+            hi[a] = (t[a] + 1) * box[a] / o->nblk[a];
+          }
+          for (int k = lo[2]; k < hi[2]; k++)
+            for (int j = lo[1]; j < hi[1]; j++)
+              for (int i = lo[0]; i < hi[0]; i++) o->perm[p++] = i + box[0] * (j + box[1] * k);
+          o->bid[b]        = ix + o->nblk[0] * (iy + o->nblk[1] * iz);
+          o->color[b]      = c;
+          o->bstart[b + 1] = p;
+          b++;
+        }
+  }
+  o->cstart[o->ncolors] = b;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static int BRBTestPairCmp(const void *a, const void *b)
+{
+  const int *x = (const int *)a, *y = (const int *)b;
+  return x[0] != y[0] ? (x[0] < y[0] ? -1 : 1) : (x[1] < y[1] ? -1 : (x[1] > y[1]));
+}
+
+static PetscErrorCode BRBTestOrderingGraph(const MSTestCSR *A, int brows, PetscBool permute, BRBTestOrdering *o)
+{
+  const int m = (int)A->nrows, nb = (m + brows - 1) / brows;
+  int      *p0, *blk, *col0, *pairs, npairs = 0, used[MS_BRB_MAXCOLORS + 1], b = 0;
+
+  PetscFunctionBegin;
+  o->grid = PETSC_FALSE;
+  o->m    = m;
+  o->nb   = nb;
+  PetscCall(PetscMalloc4(PetscMax(m, 1), &p0, PetscMax(m, 1), &blk, PetscMax(nb, 1), &col0, 4 * PetscMax(A->ia[m], 1), &pairs));
+  for (int i = 0; i < m; i++) p0[i] = i;
+  if (permute) { /* Fisher-Yates with the test generator */
+    MSTestRng rng = {29};
+    for (int i = m - 1; i > 0; i--) {
+      const int k = (int)MSTestRngInt(&rng, i + 1), t = p0[i];
+      p0[i]         = p0[k];
+      p0[k]         = t;
+    }
+  }
+  for (int q = 0; q < m; q++) blk[p0[q]] = q / brows;
+  /* the block graph (both directions), then greedy colours in block order: the smallest colour of no coupled block
+     coloured before */
+  for (int r = 0; r < m; r++)
+    for (PetscInt e = A->ia[r]; e < A->ia[r + 1]; e++) {
+      const int br = blk[r], bc = blk[A->ja[e]];
+      if (br == bc) continue;
+      pairs[2 * npairs]     = br;
+      pairs[2 * npairs + 1] = bc;
+      npairs++;
+      pairs[2 * npairs]     = bc;
+      pairs[2 * npairs + 1] = br;
+      npairs++;
+    }
+  qsort(pairs, (size_t)npairs, 2 * sizeof(int), BRBTestPairCmp);
+  o->ncolors = 0;
+  for (int c = 0, k = 0; c < nb; c++) {
+    for (int u = 0; u <= MS_BRB_MAXCOLORS; u++) used[u] = 0;
+    for (; k < npairs && pairs[2 * k] == c; k++)
+      if (pairs[2 * k + 1] < c) used[col0[pairs[2 * k + 1]]] = 1;
+    col0[c] = 0;
+    while (used[col0[c]]) col0[c]++;
+    PetscCheck(col0[c] < MS_BRB_MAXCOLORS, PETSC_COMM_SELF, PETSC_ERR_SUP, "more than %d colours: use larger blocks", MS_BRB_MAXCOLORS);
+    o->ncolors = PetscMax(o->ncolors, col0[c] + 1);
+  }
+  PetscCall(PetscMalloc1(PetscMax(m, 1), &o->perm));
+  PetscCall(PetscMalloc1(nb + 1, &o->bstart));
+  PetscCall(PetscMalloc1(o->ncolors + 1, &o->cstart));
+  PetscCall(PetscMalloc1(PetscMax(nb, 1), &o->bid));
+  PetscCall(PetscMalloc1(PetscMax(nb, 1), &o->color));
+  o->bstart[0] = 0;
+  for (int c = 0; c < o->ncolors; c++) {
+    o->cstart[c] = b;
+    for (int c0 = 0; c0 < nb; c0++) {
+      int p = o->bstart[b];
+
+      if (col0[c0] != c) continue;
+      for (int q = c0 * brows; q < PetscMin(m, (c0 + 1) * brows); q++) o->perm[p++] = p0[q];
+      o->bid[b]        = c0;
+      o->color[b]      = c;
+      o->bstart[b + 1] = p;
+      b++;
+    }
+  }
+  o->cstart[o->ncolors] = b;
+  PetscCall(PetscFree4(p0, blk, col0, pairs));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the layout's host fields of an ordering (as PCBRBILU's glue sets them) */
+static void BRBTestLayoutInit(const BRBTestOrdering *o, MSBRBLayout *lay)
+{
+  memset(lay, 0, sizeof(*lay));
+  lay->ncolors = o->ncolors;
+  for (int c = 0; c < o->ncolors; c++) {
+    lay->nb[c]   = o->cstart[c + 1] - o->cstart[c];
+    lay->boff[c] = o->cstart[c];
+    lay->roff[c] = o->bstart[o->cstart[c]];
+  }
+  lay->boff[o->ncolors] = o->nb;
+  lay->roff[o->ncolors] = o->m;
+  if (o->grid)
+    for (int a = 0; a < 3; a++) {
+      lay->grid.box[a]  = o->box[a];
+      lay->grid.nblk[a] = o->nblk[a];
+    }
+}
+
+/* The test matrix: mstest.h's (-kind, sizes), then -brb_dirichlet_rows (the rows of the box's boundary points become
+   identity rows, their neighbours keep the coupling: a pattern that is not symmetric), -brb_empty_rows n (the rows
+   with i + 2 j + 3 k = 1 mod n emptied), -brb_extra k (k random couplings a_ij = a_ji = -0.01 added) */
+static PetscErrorCode BRBTestMatrix(const int box[3], MSTestCSR *A)
+{
+  MSTestCSR T;
+  MSTestCOO coo = {0};
+  PetscBool drows = PETSC_FALSE;
+  PetscInt  empty = 0, extra = 0;
+  MSTestRng rng = {53};
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-brb_dirichlet_rows", &drows, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-brb_empty_rows", &empty, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-brb_extra", &extra, NULL));
+  PetscCall(MSTestGenerate(PETSC_COMM_SELF, &T));
+  PetscCheck(T.nrows == T.ncols, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "a square matrix");
+  PetscCheck(!(drows || empty) || (PetscInt)box[0] * box[1] * box[2] == T.nrows, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-brb_dirichlet_rows and -brb_empty_rows need -brb_box with as many points as rows");
+  for (PetscInt r = 0; r < T.nrows; r++) {
+    const int i = box[0] ? (int)(r % box[0]) : 0, j = box[0] ? (int)((r / box[0]) % box[1]) : 0, k = box[0] ? (int)(r / ((PetscInt)box[0] * box[1])) : 0;
+
+    if (empty > 0 && (i + 2 * j + 3 * k) % empty == 1) continue;
+    if (drows && (i == 0 || j == 0 || i == box[0] - 1 || j == box[1] - 1 || (box[2] > 1 && (k == 0 || k == box[2] - 1)))) {
+      PetscCall(MSTestCOOAdd(&coo, r, r, 1.0));
+      continue;
+    }
+    for (PetscInt e = T.ia[r]; e < T.ia[r + 1]; e++) PetscCall(MSTestCOOAdd(&coo, r, T.ja[e], T.va[e]));
+  }
+  for (PetscInt q = 0; q < extra; q++) {
+    const PetscInt i = MSTestRngInt(&rng, T.nrows), j = MSTestRngInt(&rng, T.nrows);
+    if (i == j) continue;
+    PetscCall(MSTestCOOAdd(&coo, i, j, -0.01));
+    PetscCall(MSTestCOOAdd(&coo, j, i, -0.01));
+  }
+  PetscCall(MSTestCOOToCSR(&coo, T.nrows, T.ncols, A));
+  PetscCall(MSTestCSRDestroy(&T));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* whether the first n ints (or unsigned shorts) of the reference's array h equal those of the direct computation */
+static PetscBool SameInts(const void *h, const void *want, size_t bytes)
+{
+  return (PetscBool)!memcmp(h, want, bytes);
+}
+
+/* M = (I + L) D (I + U~) of the converted double factors (nonsymmetric, or symmetric: upper slot (i, j) holds l_ji),
+   row s of it into acc (storage numbering; mark: the columns touched, reset by the caller) */
+static void BRBTestMRow(const MSBRBLayout *lay, const double *fv, const double *fdinv, long long s, double *acc, double *aabs, int *touched, int *nt)
+{
+  long long s0;
+  int       st, w;
+
+  MSBRBRow(lay, s, &s0, &st, &w);
+  /* k = s itself (L_ss = 1): d_s (I + U~) row s */
+  {
+    const double d = 1.0 / fdinv[s];
+    acc[s] += d;
+    aabs[s] += PetscAbsReal(d);
+    touched[(*nt)++] = (int)s;
+    for (int q = lay->nl[s]; q < w; q++) {
+      const long long sl = s0 + (long long)q * st;
+      const int       j  = lay->col[sl];
+      if (j < 0) break;
+      acc[j] += d * fv[sl];
+      aabs[j] += PetscAbsReal(d * fv[sl]);
+      touched[(*nt)++] = j;
+    }
+  }
+  for (int q = 0; q < lay->nl[s]; q++) { /* k < s: l_sk d_k (I + U~) row k */
+    const long long sl = s0 + (long long)q * st;
+    const int       k  = lay->col[sl];
+    const double    lk = fv[sl] / fdinv[k];
+    long long       k0;
+    int             kst, kw;
+
+    acc[k] += lk;
+    aabs[k] += PetscAbsReal(lk);
+    touched[(*nt)++] = k;
+    MSBRBRow(lay, k, &k0, &kst, &kw);
+    for (int r = lay->nl[k]; r < kw; r++) {
+      const long long kl = k0 + (long long)r * kst;
+      const int       j  = lay->col[kl];
+      if (j < 0) break;
+      acc[j] += lk * fv[kl];
+      aabs[j] += PetscAbsReal(lk * fv[kl]);
+      touched[(*nt)++] = j;
+    }
+  }
+}
+
+/* The factorizations ilu, milu, rmilu (alpha 0.95), pmilu (zeta h^2 0.01) on the layout, converted to double and to
+   single factors, nonsymmetric and symmetric, and applied: against what they compute (ilu: M = A on A's pattern; milu and
+   pmilu: M has the row sums of A, its diagonal scaled for pmilu; every double apply: M x = b with M = (I + L) D (I + U~)
+   of the stored factors), the CUDA kernels against the reference (to 1e-12; single factors 1e-6), on a grid ordering
+   also the GPU's apply through the blocks' buffers. A pivot failure must be found at the same row by both. */
+static PetscErrorCode BRBTestFactors(const BRBTestOrdering *o, const MSBRBLayout *lay, const MSBRBLayout *layd, const int *ai, const int *aj, const double *aa, Buf *bmap, Buf *bdmap, Buf *baa, Buf *bplaces)
+{
+  const char     *names[] = {"ilu", "milu", "rmilu", "pmilu"};
+  const double    alphas[] = {0.0, 1.0, 0.95, 1.0}, pertfacs[] = {1.0, 1.0, 1.0, 1.01};
+  const int       m = o->m;
+  const long long nslots = lay->soff[lay->ncolors];
+  double         *bvec, *acc, *aabs, *xs;
+  int            *touched, *stor, wmax = 0;
+  Buf             bwork, bd, bst, bfv, bfd, by, bb, bx;
+
+  PetscFunctionBegin;
+  for (int c = 0; c < lay->ncolors; c++) wmax = PetscMax(wmax, lay->W[c]);
+  PetscCall(PetscMalloc6(PetscMax(m, 1), &bvec, PetscMax(m, 1), &acc, PetscMax(m, 1), &aabs, PetscMax(m, 1), &xs, (wmax + 1) * (wmax + 1) + 1, &touched, PetscMax(m, 1), &stor));
+  for (int s = 0; s < m; s++) {
+    stor[lay->sperm[s]] = s;
+    acc[s]              = 0;
+    aabs[s]             = 0;
+  }
+  RandomVector(m, 61, -1.0, 1.0, bvec);
+  PetscCall(BufInput(sizeof(double) * PetscMax(m, 1), bvec, &bb));
+  PetscCall(BufCreate(sizeof(double) * PetscMax(nslots, 1), &bwork));
+  PetscCall(BufCreate(sizeof(double) * PetscMax(m, 1), &bd));
+  PetscCall(BufCreate(sizeof(MSBRBStatus), &bst));
+  PetscCall(BufCreate(sizeof(double) * PetscMax(nslots, 1), &bfv));
+  PetscCall(BufCreate(sizeof(double) * PetscMax(m, 1), &bfd));
+  PetscCall(BufCreate(sizeof(double) * PetscMax(m, 1), &by));
+  PetscCall(BufCreate(sizeof(double) * PetscMax(m, 1), &bx));
+  for (int t = 0; t < 4; t++) {
+    MSBRBStatus st;
+    PetscBool   ok;
+    int         err;
+    char        what[160];
+
+    err = MSBRBKernels_Reference.factor(lay, (const int *)bmap->h, (const int *)bdmap->h, aa, alphas[t], pertfacs[t], 1e-8, (double *)bwork.h, (double *)bd.h, (MSBRBStatus *)bst.h, NULL);
+    st  = *(MSBRBStatus *)bst.h;
+    ok  = (PetscBool)!err;
+#if defined(PETSC_HAVE_CUDA)
+    if (use_cuda && ok) {
+      MSBRBStatus dst;
+      PetscReal   r1, r2;
+
+      err = MSBRBKernels_CUDA.factor(layd, (const int *)bmap->d, (const int *)bdmap->d, (const double *)baa->d, alphas[t], pertfacs[t], 1e-8, (double *)bwork.d, (double *)bd.d, (MSBRBStatus *)bst.d, NULL);
+      PetscCall(BufDownload(&bst, &dst));
+      ok = (PetscBool)(!err && dst.badrow == st.badrow);
+      if (ok && st.badrow == MS_BRB_BAD_NONE) {
+        PetscCall(BufRelDiff(&bwork, nslots, &r1));
+        PetscCall(BufRelDiff(&bd, m, &r2));
+        ok = (PetscBool)(r1 <= 1e-12 && r2 <= 1e-12);
+      }
+    }
+#else
+    (void)layd;
+    (void)baa;
+    (void)bplaces;
+#endif
+    if (st.badrow != MS_BRB_BAD_NONE) {
+      PetscCall(PetscSNPrintf(what, sizeof(what), "brbilu factor %s: a pivot failed (row %llu)", names[t], st.badrow));
+      PetscCall(Report(what, ok));
+      continue;
+    }
+    for (int sym = 0; sym < 2; sym++)
+      for (int single = 0; single < 2; single++) {
+        err = MSBRBKernels_Reference.convert(lay, single, sym, (const double *)bwork.h, (const double *)bd.h, bfv.h, bfd.h, NULL);
+        ok  = (PetscBool)(ok && !err);
+        err = MSBRBKernels_Reference.apply(lay, single, bfv.h, bfd.h, (const double *)bb.h, (double *)bx.h, (double *)by.h, NULL);
+        ok  = (PetscBool)(ok && !err && Written((double *)bx.h, m));
+        if (!single) {
+          const double *fv = (const double *)bfv.h, *fd = (const double *)bfd.h, *x = (const double *)bx.h;
+          const int    *sperm = lay->sperm, *dmap = (const int *)bdmap->h;
+
+          for (int s = 0; s < m; s++) xs[s] = x[sperm[s]];
+          for (long long s = 0; s < m && ok; s++) {
+            const int r = sperm[s];
+            double    mx = 0, mxa = 0, rs = 0, rsa = 0, ars = 0;
+            int       nt = 0;
+
+            BRBTestMRow(lay, fv, fd, s, acc, aabs, touched, &nt);
+            if (t == 0 && !sym) /* ilu: M = A on A's pattern */
+              for (int e = ai[r]; e < ai[r + 1]; e++) {
+                const int j = stor[aj[e]];
+                ok = (PetscBool)(ok && PetscAbsReal(acc[j] - aa[e]) <= 1e-12 * PetscMax(aabs[j], PetscAbsReal(aa[e])));
+              }
+            for (int k = 0; k < nt; k++) { /* each column once */
+              const int j = touched[k];
+              if (aabs[j] < 0) continue;
+              mx += acc[j] * xs[j];
+              mxa += PetscAbsReal(acc[j] * xs[j]);
+              rs += acc[j];
+              rsa += aabs[j];
+              aabs[j] = -1 - aabs[j]; /* done (kept for the pattern check) */
+            }
+            ok = (PetscBool)(ok && PetscAbsReal(mx - bvec[r]) <= 1e-12 * PetscMax(mxa, PetscAbsReal(bvec[r]))); /* M x = b */
+            if (!sym) {
+              for (int e = ai[r]; e < ai[r + 1]; e++) ars += aa[e] * (e == dmap[s] ? pertfacs[t] : 1.0);
+              if (t == 1 || t == 3) ok = (PetscBool)(ok && PetscAbsReal(rs - ars) <= 1e-12 * rsa); /* milu, pmilu: row sums */
+            }
+            for (int k = 0; k < nt; k++) {
+              acc[touched[k]]  = 0;
+              aabs[touched[k]] = 0;
+            }
+          }
+        }
+#if defined(PETSC_HAVE_CUDA)
+        if (use_cuda && ok) {
+          const PetscReal tol = single ? 1e-6 : 1e-12;
+          PetscReal       r[3];
+          MSBRBLayout     lt = *layd;
+
+          err = MSBRBKernels_CUDA.convert(layd, single, sym, (const double *)bwork.d, (const double *)bd.d, bfv.d, bfd.d, NULL);
+          ok  = (PetscBool)!err;
+          if (!single) {
+            PetscCall(BufRelDiff(&bfv, nslots, &r[0]));
+            PetscCall(BufRelDiff(&bfd, m, &r[1]));
+            ok = (PetscBool)(ok && r[0] <= tol && r[1] <= tol);
+          }
+          for (int tr = 0; tr < (o->grid ? 2 : 1) && ok; tr++) { /* the scattered copies, then (grid) through the buffers */
+            if (tr) {
+              int w[3];
+              for (int a = 0; a < 3; a++) w[a] = (lt.grid.box[a] + lt.grid.nblk[a] - 1) / lt.grid.nblk[a];
+              lt.tbuf = (w[0] + (w[0] & 1)) * w[1] * w[2];
+              lt.tpos = (const unsigned short *)bplaces->d;
+              if (lt.tbuf > MSBRBKernels_CUDA.tbuf_max) break;
+            }
+            PetscCallCUDA(cudaMemset(bx.d, POISON, bx.bytes));
+            err = MSBRBKernels_CUDA.apply(&lt, single, bfv.d, bfd.d, (const double *)bb.d, (double *)bx.d, (double *)by.d, NULL);
+            PetscCall(BufRelDiff(&bx, m, &r[2]));
+            ok = (PetscBool)(!err && r[2] <= tol);
+          }
+        }
+#endif
+      }
+    PetscCall(PetscSNPrintf(what, sizeof(what), "brbilu factor, convert (double, single; nonsymmetric, symmetric), apply: %s", names[t]));
+    PetscCall(Report(what, ok));
+  }
+  {
+    Buf *all[] = {&bwork, &bd, &bst, &bfv, &bfd, &by, &bb, &bx};
+    for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) PetscCall(BufDestroy(all[i]));
+  }
+  PetscCall(PetscFree6(bvec, acc, aabs, xs, touched, stor));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode TestBRBILU(void)
+{
+  const char        *ords[] = {"grid", "graph"};
+  PetscInt           ordk = 0, nbox = 3, nblk3 = 3, brows = 37, n3[3] = {0, 0, 0}, b3[3] = {2, 2, 2};
+  PetscBool          permute = PETSC_FALSE, ok, okd;
+  MSTestCSR          A;
+  BRBTestOrdering    o = {0};
+  MSBRBLayout        lay, layd;
+  MSBRBGrid          grid;
+  MSBRBLevelInfo     info, dinfo;
+  int                box[3] = {0, 1, 1}, nblk[3], m, nb, nnz, *ai, *aj, *pos, *lev, *nu, *lstart, *lptr, *sperm, *stor, *col, *map, *dmap, err;
+  unsigned short    *nl;
+  double            *aa;
+  long long          nslots = 0;
+  Buf                bai, baj, baa, bbid, bperm, brstart, bgperm, bpos, blev, bnu, blstart, binfo, bcur, blptr, bsperm, bstor, bcol, bmap, bnl, bdmap, bplaces;
+  const MSBRBKernels *R = &MSBRBKernels_Reference;
+#if defined(PETSC_HAVE_CUDA)
+  const MSBRBKernels *C = &MSBRBKernels_CUDA;
+#endif
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsGetEList(NULL, NULL, "-brb_ordering", ords, 2, &ordk, NULL));
+  PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-brb_box", n3, &nbox, NULL));
+  PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-brb_blocks", b3, &nblk3, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-brb_block_rows", &brows, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-brb_permute", &permute, NULL));
+  for (PetscInt a = 0; a < 3; a++) {
+    if (a < nbox && n3[a] > 0) box[a] = (int)n3[a];
+    nblk[a] = a < nblk3 ? (int)b3[a] : 1;
+  }
+  PetscCall(BRBTestMatrix(box, &A));
+  m = (int)A.nrows;
+  if (ordk == 0) {
+    PetscCheck(box[0] * box[1] * box[2] == m, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-brb_ordering grid: -brb_box nx,ny,nz with as many points as rows");
+    PetscCall(BRBTestOrderingGrid(box, nblk, &o));
+    for (int a = 0; a < 3; a++) {
+      grid.box[a]  = o.box[a];
+      grid.nblk[a] = o.nblk[a];
+    }
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "brbilu: grid ordering of %d x %d x %d points, %d x %d x %d bricks, %d colours\n", box[0], box[1], box[2], o.nblk[0], o.nblk[1], o.nblk[2], o.ncolors));
+  } else {
+    PetscCall(BRBTestOrderingGraph(&A, (int)brows, permute, &o));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "brbilu: graph ordering, %d blocks of %d rows%s, %d colours\n", o.nb, (int)brows, permute ? " of a random permutation" : "", o.ncolors));
+  }
+  nb  = o.nb;
+  nnz = (int)A.ia[m];
+  PetscCall(PetscMalloc3(m + 1, &ai, PetscMax(nnz, 1), &aj, PetscMax(nnz, 1), &aa));
+  for (int i = 0; i <= m; i++) ai[i] = (int)A.ia[i];
+  for (int e = 0; e < nnz; e++) {
+    aj[e] = (int)A.ja[e];
+    aa[e] = PetscRealPart(A.va[e]);
+  }
+  PetscCall(BufInput(sizeof(int) * (m + 1), ai, &bai));
+  PetscCall(BufInput(sizeof(int) * PetscMax(nnz, 1), aj, &baj));
+  PetscCall(BufInput(sizeof(double) * PetscMax(nnz, 1), aa, &baa));
+  PetscCall(BufInput(sizeof(int) * PetscMax(nb, 1), o.bid, &bbid));
+  PetscCall(BufInput(sizeof(int) * (nb + 1), o.bstart, &brstart));
+  PetscCall(BufInput(sizeof(int) * PetscMax(m, 1), o.perm, &bperm));
+  BRBTestLayoutInit(&o, &lay);
+  lay.rstart = (const int *)brstart.h;
+  layd        = lay;
+  layd.rstart = (const int *)brstart.d;
+
+  /* the grid ordering's perm */
+  if (o.grid) {
+    PetscCall(BufCreate(sizeof(int) * PetscMax(m, 1), &bgperm));
+    err = R->gridperm(&lay, &grid, (const int *)bbid.h, (int *)bgperm.h, NULL);
+    ok  = (PetscBool)(!err && SameInts(bgperm.h, o.perm, sizeof(int) * m));
+#if defined(PETSC_HAVE_CUDA)
+    if (use_cuda && ok) {
+      err = C->gridperm(&layd, &grid, (const int *)bbid.d, (int *)bgperm.d, NULL);
+      PetscCall(BufSame(&bgperm, sizeof(int) * m, &okd));
+      ok = (PetscBool)(!err && okd);
+    }
+#endif
+    PetscCall(Report("brbilu gridperm: the bricks' rows, x fastest", ok));
+    PetscCall(BufDestroy(&bgperm));
+  }
+
+  /* levels: against the longest chains, counts and flops computed here */
+  PetscCall(PetscMalloc6(PetscMax(m, 1), &pos, PetscMax(m, 1), &lev, PetscMax(m, 1), &nu, nb + 1, &lstart, PetscMax(m, 1), &sperm, PetscMax(m, 1), &stor));
+  {
+    int           *blk, *tr, *tp, *cnt, bad = 0, maxl = 0;
+    MSBRBLevelInfo want;
+
+    memset(&want, 0, sizeof(want));
+    PetscCall(PetscMalloc4(PetscMax(m, 1), &blk, m + 1, &tp, PetscMax(nnz, 1), &tr, m + 1, &cnt));
+    for (int p = 0; p < m; p++) pos[o.perm[p]] = p;
+    for (int b = 0; b < nb; b++)
+      for (int p = o.bstart[b]; p < o.bstart[b + 1]; p++) blk[p] = b;
+    /* the transposed pattern (rows coupled to o from above: a_qo) */
+    for (int i = 0; i <= m; i++) tp[i] = 0;
+    for (int e = 0; e < nnz; e++) tp[aj[e] + 1]++;
+    for (int i = 0; i < m; i++) tp[i + 1] += tp[i];
+    for (int i = 0; i <= m; i++) cnt[i] = tp[i];
+    for (int r = 0; r < m; r++)
+      for (int e = ai[r]; e < ai[r + 1]; e++) tr[cnt[aj[e]]++] = r;
+    for (int p = 0; p < m; p++) { /* logical order: every earlier coupled row of the block is final */
+      const int r = o.perm[p];
+      int       w = 0, c = o.color[blk[p]];
+
+      lev[p] = 0;
+      nu[p]  = 0;
+      for (int e = ai[r]; e < ai[r + 1]; e++) {
+        const int q = pos[aj[e]];
+        if (aj[e] == r) continue;
+        w++;
+        if (q < p) want.nlower++;
+        else {
+          want.nupper++;
+          nu[p]++;
+        }
+        if (blk[q] != blk[p] && o.color[blk[q]] == c) bad = 1;
+        if (blk[q] == blk[p] && q < p) lev[p] = PetscMax(lev[p], lev[q] + 1);
+      }
+      for (int e = tp[r]; e < tp[r + 1]; e++) {
+        const int q = pos[tr[e]];
+        if (tr[e] != r && blk[q] == blk[p] && q < p) lev[p] = PetscMax(lev[p], lev[q] + 1);
+      }
+      want.W[c] = PetscMax(want.W[c], w);
+    }
+    for (int p = 0; p < m; p++) {
+      const int r = o.perm[p];
+      for (int e = ai[r]; e < ai[r + 1]; e++)
+        if (aj[e] != r && pos[aj[e]] < p) want.ffi += 1 + 2 * (unsigned long long)nu[pos[aj[e]]];
+    }
+    lstart[0] = 0;
+    for (int b = 0; b < nb; b++) {
+      int l = 0;
+      for (int p = o.bstart[b]; p < o.bstart[b + 1]; p++) l = PetscMax(l, lev[p] + 1);
+      lstart[b + 1] = lstart[b] + l;
+      maxl          = PetscMax(maxl, l);
+    }
+    want.bad  = bad;
+    want.nlev = lstart[nb];
+    want.maxl = maxl;
+    PetscCall(BufCreate(sizeof(int) * PetscMax(m, 1), &bpos));
+    PetscCall(BufCreate(sizeof(int) * PetscMax(m, 1), &blev));
+    PetscCall(BufCreate(sizeof(int) * PetscMax(m, 1), &bnu));
+    PetscCall(BufCreate(sizeof(int) * (nb + 1), &blstart));
+    PetscCall(BufCreate(sizeof(MSBRBLevelInfo), &binfo));
+    err = R->levels(&lay, o.grid ? &grid : NULL, (const int *)bbid.h, (const int *)bai.h, (const int *)baj.h, (const int *)bperm.h, (int *)bpos.h, (int *)blev.h, (int *)bnu.h, (int *)blstart.h, (MSBRBLevelInfo *)binfo.h, NULL);
+    info = *(MSBRBLevelInfo *)binfo.h;
+    ok   = (PetscBool)(!err && info.bad == want.bad);
+    if (!want.bad) {
+      ok = (PetscBool)(ok && info.nlower == want.nlower && info.nupper == want.nupper && info.ffi == want.ffi && info.nlev == want.nlev && info.maxl == want.maxl);
+      for (int c = 0; c < o.ncolors; c++) ok = (PetscBool)(ok && info.W[c] == want.W[c]);
+      ok = (PetscBool)(ok && SameInts(bpos.h, pos, sizeof(int) * m) && SameInts(blev.h, lev, sizeof(int) * m) && SameInts(bnu.h, nu, sizeof(int) * m) && SameInts(blstart.h, lstart, sizeof(int) * (nb + 1)));
+    }
+#if defined(PETSC_HAVE_CUDA)
+    if (use_cuda && ok) {
+      PetscBool s[4] = {PETSC_TRUE, PETSC_TRUE, PETSC_TRUE, PETSC_TRUE};
+      err = C->levels(&layd, o.grid ? &grid : NULL, (const int *)bbid.d, (const int *)bai.d, (const int *)baj.d, (const int *)bperm.d, (int *)bpos.d, (int *)blev.d, (int *)bnu.d, (int *)blstart.d, (MSBRBLevelInfo *)binfo.d, NULL);
+      PetscCall(BufDownload(&binfo, &dinfo));
+      if (!want.bad) {
+        PetscCall(BufSame(&bpos, sizeof(int) * m, &s[0]));
+        PetscCall(BufSame(&blev, sizeof(int) * m, &s[1]));
+        PetscCall(BufSame(&bnu, sizeof(int) * m, &s[2]));
+        PetscCall(BufSame(&blstart, sizeof(int) * (nb + 1), &s[3]));
+        ok = (PetscBool)(!err && !memcmp(&dinfo, &info, sizeof(info)) && s[0] && s[1] && s[2] && s[3]);
+      } else ok = (PetscBool)(!err && dinfo.bad == info.bad);
+    }
+#endif
+    PetscCall(Report(want.bad ? "brbilu levels: two blocks of one colour coupled, found" : "brbilu levels: positions, longest chains, upper counts, level starts, counts, widths, flops", ok));
+    PetscCall(PetscFree4(blk, tp, tr, cnt));
+    if (want.bad) goto finish;
+  }
+
+  /* storage rows: a block's rows by level, in logical order inside a level (a stable counting sort) */
+  PetscCall(PetscMalloc1(lstart[nb] + 1, &lptr));
+  for (int b = 0, s = 0; b < nb; b++)
+    for (int g = lstart[b]; g < lstart[b + 1]; g++) {
+      lptr[g] = s;
+      for (int p = o.bstart[b]; p < o.bstart[b + 1]; p++)
+        if (lev[p] == g - lstart[b]) {
+          sperm[s]         = o.perm[p];
+          stor[o.perm[p]] = s++;
+        }
+    }
+  lptr[lstart[nb]] = m;
+  lay.lstart       = (const int *)blstart.h;
+  layd.lstart      = (const int *)blstart.d;
+  PetscCall(BufInput(sizeof(int) * PetscMax(m, 1), nu, &bcur)); /* the kernel's scratch: a copy of nu */
+  PetscCall(BufCreate(sizeof(int) * (lstart[nb] + 1), &blptr));
+  PetscCall(BufCreate(sizeof(int) * PetscMax(m, 1), &bsperm));
+  PetscCall(BufCreate(sizeof(int) * PetscMax(m, 1), &bstor));
+  err = R->storage(&lay, (const int *)bperm.h, (const int *)blev.h, (int *)bcur.h, (int *)blptr.h, (int *)bsperm.h, (int *)bstor.h, NULL);
+  ok  = (PetscBool)(!err && SameInts(blptr.h, lptr, sizeof(int) * (lstart[nb] + 1)) && SameInts(bsperm.h, sperm, sizeof(int) * m) && SameInts(bstor.h, stor, sizeof(int) * m));
+#if defined(PETSC_HAVE_CUDA)
+  if (use_cuda && ok) {
+    PetscBool s[3];
+    err = C->storage(&layd, (const int *)bperm.d, (const int *)blev.d, (int *)bcur.d, (int *)blptr.d, (int *)bsperm.d, (int *)bstor.d, NULL);
+    PetscCall(BufSame(&blptr, sizeof(int) * (lstart[nb] + 1), &s[0]));
+    PetscCall(BufSame(&bsperm, sizeof(int) * m, &s[1]));
+    PetscCall(BufSame(&bstor, sizeof(int) * m, &s[2]));
+    ok = (PetscBool)(!err && s[0] && s[1] && s[2]);
+  }
+#endif
+  PetscCall(Report("brbilu storage: a block's rows by level, stable", ok));
+  lay.lptr   = (const int *)blptr.h;
+  lay.sperm  = (const int *)bsperm.h;
+  layd.lptr  = (const int *)blptr.d;
+  layd.sperm = (const int *)bsperm.d;
+
+  /* slots: every row's off-diagonal entries in the logical order of their columns, then padding */
+  for (int c = 0; c < o.ncolors; c++) {
+    lay.W[c]    = info.W[c];
+    lay.soff[c] = nslots;
+    nslots += (long long)(lay.roff[c + 1] - lay.roff[c]) * info.W[c];
+  }
+  lay.soff[o.ncolors] = nslots;
+  for (int c = 0; c <= o.ncolors; c++) {
+    layd.W[c]    = lay.W[c];
+    layd.soff[c] = lay.soff[c];
+  }
+  PetscCall(PetscMalloc4(PetscMax(nslots, 1), &col, PetscMax(nslots, 1), &map, PetscMax(m, 1), &nl, PetscMax(m, 1), &dmap));
+  for (long long k = 0; k < nslots; k++) col[k] = map[k] = -1;
+  for (int b = 0; b < nb; b++) {
+    const int c = o.color[b], r0 = o.bstart[b], R_b = o.bstart[b + 1] - r0;
+    for (int s = r0; s < r0 + R_b; s++) {
+      const int r = sperm[s];
+      nl[s]       = 0;
+      dmap[s]     = -1;
+      for (int e = ai[r]; e < ai[r + 1]; e++) {
+        int rank = 0;
+        if (aj[e] == r) {
+          dmap[s] = e;
+          continue;
+        }
+        for (int f = ai[r]; f < ai[r + 1]; f++) rank += aj[f] != r && pos[aj[f]] < pos[aj[e]];
+        col[lay.soff[c] + (long long)(r0 - lay.roff[c]) * lay.W[c] + (long long)rank * R_b + (s - r0)] = stor[aj[e]];
+        map[lay.soff[c] + (long long)(r0 - lay.roff[c]) * lay.W[c] + (long long)rank * R_b + (s - r0)] = e;
+        nl[s] += pos[aj[e]] < pos[r];
+      }
+    }
+  }
+  PetscCall(BufCreate(sizeof(int) * PetscMax(nslots, 1), &bcol));
+  PetscCall(BufCreate(sizeof(int) * PetscMax(nslots, 1), &bmap));
+  PetscCall(BufCreate(sizeof(unsigned short) * PetscMax(m, 1), &bnl));
+  PetscCall(BufCreate(sizeof(int) * PetscMax(m, 1), &bdmap));
+  err = R->slots(&lay, (const int *)bai.h, (const int *)baj.h, (const int *)bpos.h, (const int *)bstor.h, (int *)bcol.h, (int *)bmap.h, (unsigned short *)bnl.h, (int *)bdmap.h, NULL);
+  ok  = (PetscBool)(!err && SameInts(bcol.h, col, sizeof(int) * nslots) && SameInts(bmap.h, map, sizeof(int) * nslots) && SameInts(bnl.h, nl, sizeof(unsigned short) * m) && SameInts(bdmap.h, dmap, sizeof(int) * m));
+  { /* the row function the GPU runs (MSBRBSlotsRow) */
+    int            *c2, *m2, *d2;
+    unsigned short *n2;
+
+    PetscCall(PetscMalloc4(PetscMax(nslots, 1), &c2, PetscMax(nslots, 1), &m2, PetscMax(m, 1), &n2, PetscMax(m, 1), &d2));
+    for (long long s = 0; s < m; s++) MSBRBSlotsRow(&lay, s, ai, aj, pos, stor, c2, m2, n2, d2);
+    ok = (PetscBool)(ok && SameInts(c2, col, sizeof(int) * nslots) && SameInts(m2, map, sizeof(int) * nslots) && SameInts(n2, nl, sizeof(unsigned short) * m) && SameInts(d2, dmap, sizeof(int) * m));
+    PetscCall(PetscFree4(c2, m2, n2, d2));
+  }
+#if defined(PETSC_HAVE_CUDA)
+  if (use_cuda && ok) {
+    PetscBool s[4];
+    err = C->slots(&layd, (const int *)bai.d, (const int *)baj.d, (const int *)bpos.d, (const int *)bstor.d, (int *)bcol.d, (int *)bmap.d, (unsigned short *)bnl.d, (int *)bdmap.d, NULL);
+    PetscCall(BufSame(&bcol, sizeof(int) * nslots, &s[0]));
+    PetscCall(BufSame(&bmap, sizeof(int) * nslots, &s[1]));
+    PetscCall(BufSame(&bnl, sizeof(unsigned short) * m, &s[2]));
+    PetscCall(BufSame(&bdmap, sizeof(int) * m, &s[3]));
+    ok = (PetscBool)(!err && s[0] && s[1] && s[2] && s[3]);
+  }
+#endif
+  PetscCall(Report("brbilu slots: the entries in the logical order of their columns, padding, lower counts, diagonals", ok));
+  lay.col  = (const int *)bcol.h;
+  lay.nl   = (const unsigned short *)bnl.h;
+  layd.col = (const int *)bcol.d;
+  layd.nl  = (const unsigned short *)bnl.d;
+
+  /* a grid ordering's places in its blocks' buffers */
+  if (o.grid) {
+    unsigned short *want;
+
+    lay.bid  = (const int *)bbid.h;
+    layd.bid = (const int *)bbid.d;
+    PetscCall(PetscMalloc1(PetscMax(m, 1), &want));
+    for (int b = 0; b < nb; b++) {
+      int lo[3], hi[3];
+      MSBRBGridBrick(&grid, o.bid[b], lo, hi);
+      for (int s = o.bstart[b]; s < o.bstart[b + 1]; s++) {
+        const int r = sperm[s], i = r % box[0] - lo[0], j = (r / box[0]) % box[1] - lo[1], k = r / (box[0] * box[1]) - lo[2], wx = hi[0] - lo[0];
+        want[s] = (unsigned short)(i + (wx + (wx & 1)) * (j + (hi[1] - lo[1]) * k));
+      }
+    }
+    PetscCall(BufCreate(sizeof(unsigned short) * PetscMax(m, 1), &bplaces));
+    err = R->places(&lay, (unsigned short *)bplaces.h, NULL);
+    ok  = (PetscBool)(!err && SameInts(bplaces.h, want, sizeof(unsigned short) * m));
+#if defined(PETSC_HAVE_CUDA)
+    if (use_cuda && ok) {
+      err = C->places(&layd, (unsigned short *)bplaces.d, NULL);
+      PetscCall(BufSame(&bplaces, sizeof(unsigned short) * m, &okd));
+      ok = (PetscBool)(!err && okd);
+    }
+#endif
+    PetscCall(Report("brbilu places: a storage row's point in its block's buffer", ok));
+    PetscCall(PetscFree(want));
+  }
+
+  /* the factorizations, their conversion and the apply */
+  PetscCall(BRBTestFactors(&o, &lay, &layd, ai, aj, aa, &bmap, &bdmap, &baa, &bplaces));
+  if (o.grid) PetscCall(BufDestroy(&bplaces));
+  {
+    Buf *all[] = {&bcur, &blptr, &bsperm, &bstor, &bcol, &bmap, &bnl, &bdmap};
+    for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) PetscCall(BufDestroy(all[i]));
+  }
+  PetscCall(PetscFree(lptr));
+  PetscCall(PetscFree4(col, map, nl, dmap));
+finish:
+  {
+    Buf *all[] = {&bai, &baj, &baa, &bbid, &bperm, &brstart, &bpos, &blev, &bnu, &blstart, &binfo};
+    for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) PetscCall(BufDestroy(all[i]));
+  }
+  (void)okd;
+  (void)dinfo;
+  PetscCall(PetscFree6(pos, lev, nu, lstart, sperm, stor));
+  PetscCall(PetscFree3(ai, aj, aa));
+  PetscCall(BRBTestOrderingDestroy(&o));
+  PetscCall(MSTestCSRDestroy(&A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---------------------------------------------------------------------------------------------------------- */
+/* PCBISAI's kernels (bisaikernels.h)                                                                          */
+
+/* A random BSR matrix of nb block rows of bs x bs blocks: every diagonal block (dominant), the neighbours i - 1, i + 1
+   and a far block column every third row (columns sorted), F's pattern; the patterns of M_L, M_U of level 1 (the lower
+   and upper parts of it, with the diagonal) by rows and by columns */
+typedef struct {
+  int     nb, bs, nnzb;
+  int    *rowptr, *cols, *rowidx, *diag;
+  double *A;
+  /* M_L (0) and M_U (1) */
+  int nnzm[2], *mrowptr[2], *mcols[2], *colptr[2], *crow[2], *cpos[2];
+} BISAITest;
+
+static PetscErrorCode BISAITestCreate(int nb, int bs, BISAITest *t)
+{
+  const int bs2 = bs * bs;
+  MSTestRng rng = {71};
+  int       cnt = 0;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(t, sizeof(*t)));
+  t->nb = nb;
+  t->bs = bs;
+  PetscCall(PetscMalloc4(nb + 1, &t->rowptr, 4 * nb, &t->cols, 4 * nb, &t->rowidx, nb, &t->diag));
+  t->rowptr[0] = 0;
+  for (int i = 0; i < nb; i++) {
+    int c[4], n = 0;
+
+    if (i > 0) c[n++] = i - 1;
+    c[n++] = i;
+    if (i < nb - 1) c[n++] = i + 1;
+    if (i % 3 == 0 && nb > 4) {
+      const int f = (int)MSTestRngInt(&rng, nb);
+      if (f < i - 1 || f > i + 1) c[n++] = f;
+    }
+    for (int a = 0; a < n; a++) /* sorted */
+      for (int b = a + 1; b < n; b++)
+        if (c[b] < c[a]) {
+          const int w = c[a];
+          c[a]        = c[b];
+          c[b]        = w;
+        }
+    for (int a = 0; a < n; a++) {
+      if (c[a] == i) t->diag[i] = cnt;
+      t->rowidx[cnt] = i;
+      t->cols[cnt++] = c[a];
+    }
+    t->rowptr[i + 1] = cnt;
+  }
+  t->nnzb = cnt;
+  PetscCall(PetscMalloc1((size_t)cnt * bs2, &t->A));
+  for (int p = 0; p < cnt; p++)
+    for (int e = 0; e < bs2; e++) t->A[p * bs2 + e] = t->cols[p] == t->rowidx[p] ? (e / bs == e % bs ? 4.0 * bs : 0.0) + MSTestRngUniform(&rng) - 0.5 : MSTestRngUniform(&rng) - 0.5;
+  for (int w = 0; w < 2; w++) { /* level 1: the lower (w = 0) or upper part of the pattern, with the diagonal */
+    int *next, nn = 0;
+
+    PetscCall(PetscMalloc3(nb + 1, &t->mrowptr[w], cnt, &t->mcols[w], nb + 1, &t->colptr[w]));
+    PetscCall(PetscMalloc2(cnt, &t->crow[w], cnt, &t->cpos[w]));
+    t->mrowptr[w][0] = 0;
+    for (int i = 0; i < nb; i++) {
+      for (int p = t->rowptr[i]; p < t->rowptr[i + 1]; p++)
+        if (w == 0 ? t->cols[p] <= i : t->cols[p] >= i) t->mcols[w][nn++] = t->cols[p];
+      t->mrowptr[w][i + 1] = nn;
+    }
+    t->nnzm[w] = nn;
+    PetscCall(PetscMalloc1(nb + 1, &next));
+    for (int j = 0; j <= nb; j++) t->colptr[w][j] = 0;
+    for (int p = 0; p < nn; p++) t->colptr[w][t->mcols[w][p] + 1]++;
+    for (int j = 0; j < nb; j++) t->colptr[w][j + 1] += t->colptr[w][j];
+    for (int j = 0; j < nb; j++) next[j] = t->colptr[w][j];
+    for (int i = 0; i < nb; i++)
+      for (int p = t->mrowptr[w][i]; p < t->mrowptr[w][i + 1]; p++) {
+        const int q      = next[t->mcols[w][p]]++;
+        t->crow[w][q]    = i;
+        t->cpos[w][q]    = p;
+      }
+    PetscCall(PetscFree(next));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode BISAITestDestroy(BISAITest *t)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree4(t->rowptr, t->cols, t->rowidx, t->diag));
+  PetscCall(PetscFree(t->A));
+  for (int w = 0; w < 2; w++) {
+    PetscCall(PetscFree3(t->mrowptr[w], t->mcols[w], t->colptr[w]));
+    PetscCall(PetscFree2(t->crow[w], t->cpos[w]));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* block (i, j) of F in the pattern, or NULL */
+static const double *BISAIBlock(const BISAITest *t, const double *F, int i, int j)
+{
+  const int p = MSBISAIFind(t->cols, t->rowptr[i], t->rowptr[i + 1], j);
+  return p < 0 ? NULL : F + (size_t)p * t->bs * t->bs;
+}
+
+/* C (+)= A B, bs x bs row-major; |A| |B| into Cabs */
+static void BISAIGemm(int bs, const double *A, const double *B, double sign, double *C, double *Cabs)
+{
+  for (int r = 0; r < bs; r++)
+    for (int c = 0; c < bs; c++) {
+      double s = 0, sa = 0;
+      for (int k = 0; k < bs; k++) {
+        s += A[r * bs + k] * B[k * bs + c];
+        sa += PetscAbsReal(A[r * bs + k] * B[k * bs + c]);
+      }
+      C[r * bs + c] += sign * s;
+      if (Cabs) Cabs[r * bs + c] += sa;
+    }
+}
+
+/* max over the entries of |got - want| / max(scale, floor) */
+static PetscReal BISAIErr(int n, const double *got, const double *want, const double *scale, double floor)
+{
+  PetscReal e = 0;
+  for (int k = 0; k < n; k++) {
+    const PetscReal d = PetscAbsReal(got[k] - want[k]) / PetscMax(scale ? scale[k] : 0.0, floor);
+    e = (d <= e) ? e : (PetscIsNanReal(d) ? PETSC_INFINITY : d);
+  }
+  return e;
+}
+
+static PetscErrorCode TestBISAI(void)
+{
+  PetscInt              nb = 60, bs = 3;
+  BISAITest             t;
+  const MSBISAIKernels *R = &MSBISAIKernels_Reference;
+  PetscBool             ok;
+  int                   err, bad, bs2, nnzb;
+  double               *F, *Dinv, *S, *want, *wabs, *x;
+  Buf                   brp, bcols, bridx, bdiag, bA, bF, bS, bD, bbad, bM[2], bmrp[2], bmc[2], bcp[2], bcr[2], bcq[2], bx, by;
+#if defined(PETSC_HAVE_CUDA)
+  const MSBISAIKernels *C = &MSBISAIKernels_CUDA;
+  PetscReal             rd;
+#endif
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-bisai_nb", &nb, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-bisai_bs", &bs, NULL));
+  PetscCheck(bs >= 1 && bs <= MS_BISAI_MAXBS && nb >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-bisai_bs 1 to %d, -bisai_nb >= 1", MS_BISAI_MAXBS);
+  PetscCall(BISAITestCreate((int)nb, (int)bs, &t));
+  bs2  = t.bs * t.bs;
+  nnzb = t.nnzb;
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "bisai: %d block rows of %d x %d blocks, %d nonzero blocks\n", t.nb, t.bs, t.bs, nnzb));
+  PetscCall(PetscMalloc6((size_t)nnzb * bs2, &F, (size_t)t.nb * bs2, &Dinv, (size_t)nnzb * bs2, &S, (size_t)nnzb * bs2, &want, (size_t)nnzb * bs2, &wabs, (size_t)t.nb * t.bs, &x));
+  PetscCall(BufInput(sizeof(int) * (t.nb + 1), t.rowptr, &brp));
+  PetscCall(BufInput(sizeof(int) * nnzb, t.cols, &bcols));
+  PetscCall(BufInput(sizeof(int) * nnzb, t.rowidx, &bridx));
+  PetscCall(BufInput(sizeof(int) * t.nb, t.diag, &bdiag));
+  PetscCall(BufInput(sizeof(double) * nnzb * bs2, t.A, &bA));
+  PetscCall(BufCreate(sizeof(int), &bbad));
+
+  /* invert_diag: Dinv(i) A(i, i) = I; then a singular block found */
+  for (int sing = 0; sing < 2; sing++) {
+    double *Ain;
+
+    PetscCall(PetscMalloc1((size_t)nnzb * bs2, &Ain));
+    PetscCall(PetscArraycpy(Ain, t.A, (size_t)nnzb * bs2));
+    if (sing) /* block rows 7 and 3 (3 is the smallest) made singular: a zero row, a zero block */
+      for (int e = 0; e < bs2; e++) {
+        if (e < t.bs && 7 < t.nb) Ain[(size_t)t.diag[7] * bs2 + e] = 0.0;
+        if (3 < t.nb) Ain[(size_t)t.diag[3] * bs2 + e] = 0.0;
+      }
+    PetscCall(BufInput(sizeof(double) * nnzb * bs2, Ain, &bF));
+    PetscCall(BufCreate(sizeof(double) * t.nb * bs2, &bD));
+    err = R->invert_diag(t.nb, t.bs, (const int *)bdiag.h, (const double *)bF.h, (double *)bD.h, (int *)bbad.h, NULL);
+    bad = *(int *)bbad.h;
+    ok  = (PetscBool)(!err && bad == (sing && t.nb > 3 ? 3 : MS_BISAI_NONE));
+    for (int i = 0; i < t.nb && ok; i++) {
+      double P[MS_BISAI_MAXBS * MS_BISAI_MAXBS] = {0}, Id[MS_BISAI_MAXBS * MS_BISAI_MAXBS] = {0};
+      if (sing && (i == 3 || i == 7)) continue;
+      BISAIGemm(t.bs, (double *)bD.h + (size_t)i * bs2, Ain + (size_t)t.diag[i] * bs2, 1.0, P, NULL);
+      for (int e = 0; e < bs2; e++) Id[e] = e / t.bs == e % t.bs;
+      ok = (PetscBool)(BISAIErr(bs2, P, Id, NULL, 1.0) <= 1e-13);
+    }
+#if defined(PETSC_HAVE_CUDA)
+    if (use_cuda && ok) {
+      int dbad;
+      err = C->invert_diag(t.nb, t.bs, (const int *)bdiag.d, (const double *)bF.d, (double *)bD.d, (int *)bbad.d, NULL);
+      PetscCall(BufDownload(&bbad, &dbad));
+      PetscCall(BufRelDiff(&bD, t.nb * bs2, &rd));
+      ok = (PetscBool)(!err && dbad == bad && rd <= 1e-12);
+    }
+#endif
+    PetscCall(Report(sing ? "bisai invert_diag: the first singular block found" : "bisai invert_diag: Dinv(i) U(i, i) = I", ok));
+    PetscCall(BufDestroy(&bF));
+    PetscCall(BufDestroy(&bD));
+    PetscCall(PetscFree(Ain));
+  }
+
+  /* the exact block ILU(0) (host only, the glue's exact factorization): L U = A on the pattern */
+  err = MSBISAIILUExact_Reference(t.nb, t.bs, t.rowptr, t.cols, t.diag, t.A, F, Dinv, &bad);
+  ok  = (PetscBool)(!err && bad == MS_BISAI_NONE);
+  for (int i = 0; i < t.nb && ok; i++)
+    for (int p = t.rowptr[i]; p < t.rowptr[i + 1]; p++) {
+      const int j = t.cols[p];
+      double    LU[MS_BISAI_MAXBS * MS_BISAI_MAXBS] = {0}, LUa[MS_BISAI_MAXBS * MS_BISAI_MAXBS] = {0};
+      for (int q = t.rowptr[i]; q < t.rowptr[i + 1]; q++) { /* L(i, k) U(k, j), k <= min(i, j), L(i, i) = I */
+        const int     k   = t.cols[q];
+        const double *Ukj = BISAIBlock(&t, F, k, j);
+        if (k > PetscMin(i, j) || !Ukj) continue;
+        if (k == i) {
+          for (int e = 0; e < bs2; e++) {
+            LU[e] += Ukj[e];
+            LUa[e] += PetscAbsReal(Ukj[e]);
+          }
+        } else BISAIGemm(t.bs, F + (size_t)q * bs2, Ukj, 1.0, LU, LUa);
+      }
+      ok = (PetscBool)(ok && BISAIErr(bs2, LU, t.A + (size_t)p * bs2, LUa, 1e-300) <= 1e-13);
+    }
+  PetscCall(Report("bisai exact block ILU(0) (host): L U = A on the pattern", ok));
+
+  /* ilu_residual and ilu_update against their formulas, on the exact factors and on the initial guess */
+  PetscCall(BufInput(sizeof(double) * nnzb * bs2, F, &bF));
+  PetscCall(BufInput(sizeof(double) * t.nb * bs2, Dinv, &bD));
+  PetscCall(BufCreate(sizeof(double) * nnzb * bs2, &bS));
+  err = R->ilu_residual(t.bs, nnzb, (const int *)brp.h, (const int *)bridx.h, (const int *)bcols.h, (const double *)bA.h, (const double *)bF.h, (double *)bS.h, NULL);
+  for (int p = 0; p < nnzb; p++) {
+    const int i = t.rowidx[p], j = t.cols[p];
+    for (int e = 0; e < bs2; e++) {
+      want[(size_t)p * bs2 + e] = t.A[(size_t)p * bs2 + e];
+      wabs[(size_t)p * bs2 + e] = PetscAbsReal(t.A[(size_t)p * bs2 + e]);
+    }
+    for (int q = t.rowptr[i]; q < t.rowptr[i + 1]; q++) {
+      const int     k   = t.cols[q];
+      const double *Fkj = BISAIBlock(&t, F, k, j);
+      if (k < PetscMin(i, j) && Fkj) BISAIGemm(t.bs, F + (size_t)q * bs2, Fkj, -1.0, want + (size_t)p * bs2, wabs + (size_t)p * bs2);
+    }
+  }
+  ok = (PetscBool)(!err && BISAIErr(nnzb * bs2, (double *)bS.h, want, wabs, 1e-300) <= 1e-13);
+  PetscCall(PetscArraycpy(S, (double *)bS.h, (size_t)nnzb * bs2));
+#if defined(PETSC_HAVE_CUDA)
+  if (use_cuda && ok) {
+    err = C->ilu_residual(t.bs, nnzb, (const int *)brp.d, (const int *)bridx.d, (const int *)bcols.d, (const double *)bA.d, (const double *)bF.d, (double *)bS.d, NULL);
+    PetscCall(BufRelDiff(&bS, nnzb * bs2, &rd));
+    ok = (PetscBool)(!err && rd <= 1e-12);
+  }
+#endif
+  PetscCall(Report("bisai ilu_residual: S = A - sum F(i, k) F(k, j)", ok));
+  for (int guess = 0; guess < 2; guess++) { /* F(i, j) = S(i, j) Dinv(j) below the diagonal (0 with no Dinv), S(i, j) else */
+    const double *Dv = guess ? NULL : Dinv;
+    Buf           bU;
+
+    PetscCall(BufInput(sizeof(double) * nnzb * bs2, S, &bS));
+    PetscCall(BufCreate(sizeof(double) * nnzb * bs2, &bU));
+    err = R->ilu_update(t.bs, nnzb, (const int *)bridx.h, (const int *)bcols.h, (const double *)bS.h, guess ? NULL : (const double *)bD.h, (double *)bU.h, NULL);
+    for (int p = 0; p < nnzb; p++) {
+      const int i = t.rowidx[p], j = t.cols[p];
+      for (int e = 0; e < bs2; e++) {
+        want[(size_t)p * bs2 + e] = i > j ? 0.0 : S[(size_t)p * bs2 + e];
+        wabs[(size_t)p * bs2 + e] = PetscAbsReal(want[(size_t)p * bs2 + e]);
+      }
+      if (i > j && Dv) BISAIGemm(t.bs, S + (size_t)p * bs2, Dv + (size_t)j * bs2, 1.0, want + (size_t)p * bs2, wabs + (size_t)p * bs2);
+    }
+    ok = (PetscBool)(!err && BISAIErr(nnzb * bs2, (double *)bU.h, want, wabs, 1e-300) <= 1e-13);
+#if defined(PETSC_HAVE_CUDA)
+    if (use_cuda && ok) {
+      err = C->ilu_update(t.bs, nnzb, (const int *)bridx.d, (const int *)bcols.d, (const double *)bS.d, guess ? NULL : (const double *)bD.d, (double *)bU.d, NULL);
+      PetscCall(BufRelDiff(&bU, nnzb * bs2, &rd));
+      ok = (PetscBool)(!err && rd <= 1e-12);
+    }
+#endif
+    PetscCall(Report(guess ? "bisai ilu_update: the initial guess L = I, U = triu(S)" : "bisai ilu_update: F = S Dinv below the diagonal, S on and above", ok));
+    PetscCall(BufDestroy(&bU));
+    PetscCall(BufDestroy(&bS));
+  }
+
+  /* the approximate inverses: L M_L = I, U M_U = I on their patterns (rows J of each block column) */
+  for (int w = 0; w < 2; w++) {
+    const int nm = t.nnzm[w];
+
+    PetscCall(BufInput(sizeof(int) * (t.nb + 1), t.mrowptr[w], &bmrp[w]));
+    PetscCall(BufInput(sizeof(int) * nm, t.mcols[w], &bmc[w]));
+    PetscCall(BufInput(sizeof(int) * (t.nb + 1), t.colptr[w], &bcp[w]));
+    PetscCall(BufInput(sizeof(int) * nm, t.crow[w], &bcr[w]));
+    PetscCall(BufInput(sizeof(int) * nm, t.cpos[w], &bcq[w]));
+    PetscCall(BufCreate(sizeof(double) * nm * bs2, &bM[w]));
+    if (w == 0) err = R->isai_lower(t.nb, t.bs, (const int *)brp.h, (const int *)bcols.h, (const double *)bF.h, (const int *)bcp[w].h, (const int *)bcr[w].h, (const int *)bcq[w].h, (double *)bM[w].h, NULL);
+    else err = R->isai_upper(t.nb, t.bs, (const int *)brp.h, (const int *)bcols.h, (const double *)bF.h, (const double *)bD.h, (const int *)bcp[w].h, (const int *)bcr[w].h, (const int *)bcq[w].h, (double *)bM[w].h, NULL);
+    ok = (PetscBool)(!err && Written((double *)bM[w].h, nm * bs2));
+    for (int j = 0; j < t.nb && ok; j++)
+      for (int a = t.colptr[w][j]; a < t.colptr[w][j + 1]; a++) { /* (T M)(i, j) = sum_k T(i, k) M(k, j), k in the column's rows */
+        const int i = t.crow[w][a];
+        double    P[MS_BISAI_MAXBS * MS_BISAI_MAXBS] = {0}, Pa[MS_BISAI_MAXBS * MS_BISAI_MAXBS] = {0}, Id[MS_BISAI_MAXBS * MS_BISAI_MAXBS] = {0};
+
+        for (int b = t.colptr[w][j]; b < t.colptr[w][j + 1]; b++) {
+          const int     k   = t.crow[w][b];
+          const double *Mkj = (double *)bM[w].h + (size_t)t.cpos[w][b] * bs2, *Tik;
+          if (w == 0 ? k > i : k < i) continue;
+          if (w == 0 && k == i) { /* L(i, i) = I */
+            for (int e = 0; e < bs2; e++) {
+              P[e] += Mkj[e];
+              Pa[e] += PetscAbsReal(Mkj[e]);
+            }
+            continue;
+          }
+          Tik = BISAIBlock(&t, F, i, k);
+          if (Tik) BISAIGemm(t.bs, Tik, Mkj, 1.0, P, Pa);
+        }
+        for (int e = 0; e < bs2; e++) Id[e] = i == j && e / t.bs == e % t.bs;
+        ok = (PetscBool)(BISAIErr(bs2, P, Id, Pa, 1.0) <= 1e-12);
+      }
+#if defined(PETSC_HAVE_CUDA)
+    if (use_cuda && ok) {
+      if (w == 0) err = C->isai_lower(t.nb, t.bs, (const int *)brp.d, (const int *)bcols.d, (const double *)bF.d, (const int *)bcp[w].d, (const int *)bcr[w].d, (const int *)bcq[w].d, (double *)bM[w].d, NULL);
+      else err = C->isai_upper(t.nb, t.bs, (const int *)brp.d, (const int *)bcols.d, (const double *)bF.d, (const double *)bD.d, (const int *)bcp[w].d, (const int *)bcr[w].d, (const int *)bcq[w].d, (double *)bM[w].d, NULL);
+      PetscCall(BufRelDiff(&bM[w], nm * bs2, &rd));
+      ok = (PetscBool)(!err && rd <= 1e-12);
+    }
+#endif
+    PetscCall(Report(w == 0 ? "bisai isai_lower: L M_L = I on the pattern" : "bisai isai_upper: U M_U = I on the pattern", ok));
+  }
+
+  /* bsr_mult: y = M_U x (and, on a backend with one, the library's product) */
+  RandomVector(t.nb * t.bs, 73, -1.0, 1.0, x);
+  PetscCall(BufInput(sizeof(double) * t.nb * t.bs, x, &bx));
+  PetscCall(BufCreate(sizeof(double) * t.nb * t.bs, &by));
+  err = R->bsr_mult(t.nb, t.bs, (const int *)bmrp[1].h, (const int *)bmc[1].h, (const double *)bM[1].h, (const double *)bx.h, (double *)by.h, NULL);
+  for (int i = 0; i < t.nb; i++)
+    for (int r = 0; r < t.bs; r++) {
+      double s = 0, sa = 0;
+      for (int p = t.mrowptr[1][i]; p < t.mrowptr[1][i + 1]; p++)
+        for (int c = 0; c < t.bs; c++) {
+          const double v = ((double *)bM[1].h)[(size_t)p * bs2 + r * t.bs + c] * x[t.mcols[1][p] * t.bs + c];
+          s += v;
+          sa += PetscAbsReal(v);
+        }
+      want[i * t.bs + r] = s;
+      wabs[i * t.bs + r] = sa;
+    }
+  ok = (PetscBool)(!err && BISAIErr(t.nb * t.bs, (double *)by.h, want, wabs, 1e-300) <= 1e-14);
+#if defined(PETSC_HAVE_CUDA)
+  if (use_cuda && ok) {
+    err = C->bsr_mult(t.nb, t.bs, (const int *)bmrp[1].d, (const int *)bmc[1].d, (const double *)bM[1].d, (const double *)bx.d, (double *)by.d, NULL);
+    PetscCall(BufRelDiff(&by, t.nb * t.bs, &rd));
+    ok = (PetscBool)(!err && rd <= 1e-13);
+    if (ok && C->bsr_mult_library && t.bs >= C->library_min_bs) {
+      void *lib = NULL;
+
+      PetscCallCUDA(cudaMemset(by.d, POISON, by.bytes));
+      err = C->bsr_mult_library(&lib, t.nb, t.bs, t.nnzm[1], (const int *)bmrp[1].d, (const int *)bmc[1].d, (const double *)bM[1].d, (const double *)bx.d, (double *)by.d, NULL);
+      PetscCall(BufRelDiff(&by, t.nb * t.bs, &rd));
+      ok  = (PetscBool)(!err && rd <= 1e-13);
+      err = C->library_destroy(&lib);
+      ok  = (PetscBool)(ok && !err);
+    }
+  }
+#endif
+  PetscCall(Report("bisai bsr_mult: y = M x", ok));
+  {
+    Buf *all[] = {&brp, &bcols, &bridx, &bdiag, &bA, &bF, &bD, &bbad, &bx, &by, &bM[0], &bM[1], &bmrp[0], &bmrp[1], &bmc[0], &bmc[1], &bcp[0], &bcp[1], &bcr[0], &bcr[1], &bcq[0], &bcq[1]};
+    for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) PetscCall(BufDestroy(all[i]));
+  }
+  PetscCall(PetscFree6(F, Dinv, S, want, wabs, x));
+  PetscCall(BISAITestDestroy(&t));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---------------------------------------------------------------------------------------------------------- */
+/* PCNEUMANN's deflation kernels (neumannkernels.h)                                                             */
+
+/* The deflation kernels blocks, order, cut, galerkin (E = Z^T A Z, Z^T A), restrict, coarse and prolong on a matrix
+   of mstest.h (-kind, sizes) with -nsub subdomains of kind -sub_kind:
+     contiguous  blocks of consecutive rows (kernel blocks without a permutation; order with and without the identity
+                 shortcut)
+     permuted    blocks of a random permutation (kernel blocks with it: as the locality partition is used)
+     scattered   sub[o] = a hash of o modulo nsub (subdomains of scattered rows; empty ones when nsub > m)
+   E is computed as the rows of a process whose subdomains start at column -coff of nt = coff + nsub + 2 columns (the
+   columns of other processes must stay 0). The reference against a direct computation from the CSR (-direct: the
+   O(nsub m) checks of galerkin), the CUDA kernels against the reference: the setup bit for bit (the canonical order of
+   the sums), the per-apply kernels to 1e-12. */
+static PetscErrorCode TestNeumann(void)
+{
+  MSTestCSR           T;
+  const char         *skinds[] = {"contiguous", "permuted", "scattered"};
+  PetscInt            skind = 0, nsub = 8, coff = 2, m, nnz, nt, bs, maxitems = 0, ncutd = 0;
+  PetscBool           direct = PETSC_TRUE, ok;
+  int                *ai, *aj, *perm = NULL, *sub, *hoff, *hxoff, err;
+  double             *a, *bvec;
+  MSNeuCSR            Ah, Ad;
+  MSNeuZtA            Zh, Zd;
+  MSNeuDefl           Dh, Dd;
+  Buf                 bai, baj, baa, bperm, bsub, border, boff, bncut, bE, bE2, bzw, bxrow, bxval, bxoff, bnx, ba, bb, bout, bwork, bc, bz, bg, bEinv;
+  long long           ncut, nx;
+  const MSNeuKernels *R = &MSNeuKernels_Reference;
+#if defined(PETSC_HAVE_CUDA)
+  const MSNeuKernels *C = &MSNeuKernels_CUDA;
+#endif
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-nsub", &nsub, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-coff", &coff, NULL));
+  PetscCall(PetscOptionsGetEList(NULL, NULL, "-sub_kind", skinds, 3, &skind, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-direct", &direct, NULL));
+  PetscCheck(nsub >= 1 && coff >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-nsub >= 1, -coff >= 0");
+  PetscCall(MSTestGenerate(PETSC_COMM_SELF, &T));
+  PetscCheck(T.nrows == T.ncols, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "a square matrix");
+  m   = T.nrows;
+  nnz = T.ia[m];
+  nt  = coff + nsub + 2;
+  bs  = (m + nsub - 1) / nsub;
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "%" PetscInt_FMT " subdomains (%s), E's columns %" PetscInt_FMT " .. %" PetscInt_FMT " of %" PetscInt_FMT "\n", nsub, skinds[skind], coff, coff + nsub - 1, nt));
+
+  /* inputs: the CSR, a right-hand side and a vector, the permutation */
+  PetscCall(PetscMalloc4(m + 1, &ai, PetscMax(nnz, 1), &aj, PetscMax(nnz, 1), &a, PetscMax(m, 1), &bvec));
+  for (PetscInt i = 0; i <= m; i++) ai[i] = (int)T.ia[i];
+  for (PetscInt e = 0; e < nnz; e++) {
+    aj[e] = (int)T.ja[e];
+    a[e]  = PetscRealPart(T.va[e]);
+  }
+  PetscCall(BufInput(sizeof(int) * (m + 1), ai, &bai));
+  PetscCall(BufInput(sizeof(int) * nnz, aj, &baj));
+  PetscCall(BufInput(sizeof(double) * nnz, a, &baa));
+  Ah.m = Ad.m = (int)m;
+  Ah.nnz = Ad.nnz = (int)nnz;
+  Ah.ai           = (const int *)bai.h;
+  Ah.aj           = (const int *)baj.h;
+  Ah.aa           = (const double *)baa.h;
+  Ad.ai           = (const int *)bai.d;
+  Ad.aj           = (const int *)baj.d;
+  Ad.aa           = (const double *)baa.d;
+  {
+    double *av;
+    PetscCall(PetscMalloc1(PetscMax(m, 1), &av));
+    for (PetscInt o = 0; o < m; o++) {
+      av[o]   = 2.0 * MSTestHashUniform(3 * (unsigned long long)o + 1) - 1.0;
+      bvec[o] = 2.0 * MSTestHashUniform(3 * (unsigned long long)o + 2) - 1.0;
+    }
+    PetscCall(BufInput(sizeof(double) * m, av, &ba));
+    PetscCall(BufInput(sizeof(double) * m, bvec, &bb));
+    PetscCall(PetscFree(av));
+  }
+  PetscCall(PetscMalloc1(PetscMax(m, 1), &sub));
+  if (skind == 1) { /* a random permutation (Fisher-Yates with the test generator) */
+    MSTestRng rng = {11};
+    PetscCall(PetscMalloc1(PetscMax(m, 1), &perm));
+    for (PetscInt i = 0; i < m; i++) perm[i] = (int)i;
+    for (PetscInt i = m - 1; i > 0; i--) {
+      const PetscInt k = MSTestRngInt(&rng, i + 1);
+      const int      t = perm[i];
+      perm[i]          = perm[k];
+      perm[k]          = t;
+    }
+  }
+  PetscCall(BufInput(perm ? sizeof(int) * m : 0, perm, &bperm));
+
+  /* blocks */
+  PetscCall(BufCreate(sizeof(int) * m, &bsub));
+  if (skind == 2) {
+    for (PetscInt o = 0; o < m; o++) ((int *)bsub.h)[o] = (int)(MSTestHash64((unsigned long long)o * 7 + 5) % (unsigned long long)nsub);
+#if defined(PETSC_HAVE_CUDA)
+    if (use_cuda) PetscCallCUDA(cudaMemcpy(bsub.d, bsub.h, sizeof(int) * m, cudaMemcpyHostToDevice));
+#endif
+  } else {
+    err = R->blocks((int)m, skind == 1 ? (const int *)bperm.h : NULL, (int)bs, (int *)bsub.h, NULL);
+    ok  = (PetscBool)!err;
+    for (PetscInt r = 0; r < m; r++) ok = (PetscBool)(ok && ((int *)bsub.h)[skind == 1 ? perm[r] : r] == (int)(r / bs));
+#if defined(PETSC_HAVE_CUDA)
+    if (use_cuda && ok) {
+      PetscBool same;
+      err = C->blocks((int)m, skind == 1 ? (const int *)bperm.d : NULL, (int)bs, (int *)bsub.d, NULL);
+      PetscCall(BufSame(&bsub, sizeof(int) * m, &same));
+      ok = (PetscBool)(!err && same);
+    }
+#endif
+    PetscCall(Report("neumann blocks: sub[perm[r]] = r / bs", ok));
+  }
+  memcpy(sub, bsub.h, sizeof(int) * m);
+
+  /* order (with the identity shortcut too for consecutive rows) */
+  PetscCall(BufCreate(sizeof(int) * m, &border));
+  PetscCall(BufCreate(sizeof(int) * (nsub + 1), &boff));
+  for (PetscInt pass = 0; pass < (skind == 0 ? 2 : 1); pass++) {
+    const PetscBool ident = (PetscBool)(pass == 1);
+    const int      *ord = (const int *)border.h, *off = (const int *)boff.h;
+    PetscInt       *cnt;
+
+    err = R->order((int)m, (const int *)bsub.h, (int)nsub, ident ? NULL : (int *)border.h, (int *)boff.h, NULL);
+    PetscCall(PetscCalloc1(nsub, &cnt));
+    for (PetscInt o = 0; o < m; o++) cnt[sub[o]]++;
+    ok = (PetscBool)(!err && off[0] == 0 && off[nsub] == m);
+    for (PetscInt j = 0; j < nsub; j++) {
+      ok = (PetscBool)(ok && off[j + 1] - off[j] == cnt[j]);
+      for (PetscInt i = off[j]; !ident && i < off[j + 1]; i++) ok = (PetscBool)(ok && sub[ord[i]] == j && (i == off[j] || ord[i] > ord[i - 1]));
+    }
+    PetscCall(PetscFree(cnt));
+#if defined(PETSC_HAVE_CUDA)
+    if (use_cuda && ok) {
+      PetscBool s1 = PETSC_TRUE, s2;
+      err = C->order((int)m, (const int *)bsub.d, (int)nsub, ident ? NULL : (int *)border.d, (int *)boff.d, NULL);
+      if (!ident) PetscCall(BufSame(&border, sizeof(int) * m, &s1));
+      PetscCall(BufSame(&boff, sizeof(int) * (nsub + 1), &s2));
+      ok = (PetscBool)(!err && s1 && s2);
+    }
+#endif
+    PetscCall(Report(ident ? "neumann order (identity): subdomain offsets" : "neumann order: rows sorted by (subdomain, row), offsets", ok));
+  }
+  /* the order for the restriction below: the real one */
+  err = R->order((int)m, (const int *)bsub.h, (int)nsub, (int *)border.h, (int *)boff.h, NULL);
+  PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_LIB, "kernel order failed with code %d", err);
+#if defined(PETSC_HAVE_CUDA)
+  if (use_cuda) {
+    err = C->order((int)m, (const int *)bsub.d, (int)nsub, (int *)border.d, (int *)boff.d, NULL);
+    PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_LIB, "kernel order (CUDA) failed with code %d", err);
+  }
+#endif
+
+  /* cut */
+  PetscCall(BufCreate(sizeof(long long), &bncut));
+  err = R->cut(&Ah, (const int *)bsub.h, (long long *)bncut.h, NULL);
+  PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_LIB, "kernel cut failed with code %d", err);
+  ncut = *(long long *)bncut.h;
+  for (PetscInt o = 0; o < m; o++)
+    for (PetscInt e = ai[o]; e < ai[o + 1]; e++) ncutd += sub[aj[e]] != sub[o];
+  ok = (PetscBool)(ncut == ncutd);
+#if defined(PETSC_HAVE_CUDA)
+  if (use_cuda && ok) {
+    PetscBool same;
+    err = C->cut(&Ad, (const int *)bsub.d, (long long *)bncut.d, NULL);
+    PetscCall(BufSame(&bncut, sizeof(long long), &same));
+    ok = (PetscBool)(!err && same);
+  }
+#endif
+  PetscCall(Report("neumann cut: the entries between subdomains", ok));
+
+  /* galerkin, with Z^T A, then E alone */
+  PetscCall(BufCreate(sizeof(double) * nsub * nt, &bE));
+  PetscCall(BufCreate(sizeof(double) * nsub * nt, &bE2));
+  PetscCall(BufCreate(sizeof(double) * m, &bzw));
+  PetscCall(BufCreate(sizeof(int) * PetscMax(ncut, 1), &bxrow));
+  PetscCall(BufCreate(sizeof(double) * PetscMax(ncut, 1), &bxval));
+  PetscCall(BufCreate(sizeof(int) * (nsub + 1), &bxoff));
+  PetscCall(BufCreate(sizeof(long long), &bnx));
+  Zh.zw   = (double *)bzw.h;
+  Zh.xrow = (int *)bxrow.h;
+  Zh.xval = (double *)bxval.h;
+  Zh.xoff = (int *)bxoff.h;
+  Zh.cap  = ncut;
+  Zh.nx   = (long long *)bnx.h;
+  Zd      = Zh;
+  Zd.zw   = (double *)bzw.d;
+  Zd.xrow = (int *)bxrow.d;
+  Zd.xval = (double *)bxval.d;
+  Zd.xoff = (int *)bxoff.d;
+  Zd.nx   = (long long *)bnx.d;
+  err     = R->galerkin(&Ah, (const int *)bsub.h, (int)nsub, (int)nt, (int)coff, (double *)bE.h, &Zh, NULL);
+  PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_LIB, "kernel galerkin failed with code %d", err);
+  nx = *Zh.nx;
+  if (direct) { /* S(j, c) = sum_{sub[o] = j} a_oc, dense, with the sums of magnitudes and the pattern */
+    double   *S, *Sa, *Ed, *Ea;
+    char     *mark;
+    PetscBool okE = PETSC_TRUE, okz = PETSC_TRUE, okl = PETSC_TRUE;
+    PetscInt  q   = 0;
+
+    PetscCall(PetscCalloc5(nsub * m, &S, nsub * m, &Sa, nsub * m, &mark, nsub * nsub, &Ed, nsub * nsub, &Ea));
+    for (PetscInt o = 0; o < m; o++)
+      for (PetscInt e = ai[o]; e < ai[o + 1]; e++) {
+        S[sub[o] * m + aj[e]] += a[e];
+        Sa[sub[o] * m + aj[e]] += PetscAbsReal(a[e]);
+        mark[sub[o] * m + aj[e]] = 1;
+      }
+    for (PetscInt j = 0; j < nsub; j++)
+      for (PetscInt c = 0; c < m; c++) {
+        Ed[j * nsub + sub[c]] += S[j * m + c];
+        Ea[j * nsub + sub[c]] += Sa[j * m + c];
+      }
+    for (PetscInt j = 0; j < nsub; j++)
+      for (PetscInt k = 0; k < nt; k++) {
+        const double v = ((double *)bE.h)[j * nt + k];
+        if (k < coff || k >= coff + nsub) okE = (PetscBool)(okE && v == 0.0);
+        else okE = (PetscBool)(okE && PetscAbsReal(v - Ed[j * nsub + k - coff]) <= 1e-13 * Ea[j * nsub + k - coff]);
+      }
+    for (PetscInt c = 0; c < m; c++) okz = (PetscBool)(okz && PetscAbsReal(Zh.zw[c] - S[sub[c] * m + c]) <= 1e-13 * Sa[sub[c] * m + c]);
+    for (PetscInt j = 0; j < nsub; j++) {
+      okl = (PetscBool)(okl && Zh.xoff[j] == q);
+      for (PetscInt c = 0; c < m; c++)
+        if (mark[j * m + c] && sub[c] != j) {
+          okl = (PetscBool)(okl && q < nx && Zh.xrow[q] == c && PetscAbsReal(Zh.xval[q] - S[j * m + c]) <= 1e-13 * Sa[j * m + c]);
+          q++;
+        }
+    }
+    okl = (PetscBool)(okl && Zh.xoff[nsub] == q && nx == q);
+    PetscCall(Report("neumann galerkin: E = Z^T A Z (other processes' columns 0) to 1e-13", okE));
+    PetscCall(Report("neumann galerkin: zw[c] = S(sub[c], c) to 1e-13", okz));
+    PetscCall(Report("neumann galerkin: the list is S(j, c) for j != sub[c], in (j, c) order, to 1e-13", okl));
+    PetscCall(PetscFree5(S, Sa, mark, Ed, Ea));
+  }
+  err = R->galerkin(&Ah, (const int *)bsub.h, (int)nsub, (int)nt, (int)coff, (double *)bE2.h, NULL, NULL);
+  ok  = (PetscBool)(!err && !memcmp(bE.h, bE2.h, sizeof(double) * nsub * nt));
+#if defined(PETSC_HAVE_CUDA)
+  if (use_cuda && ok) { /* bit for bit: E, zw, the list; E alone; E and the list again */
+    PetscBool s[7];
+    int       e[3];
+
+    e[0] = C->galerkin(&Ad, (const int *)bsub.d, (int)nsub, (int)nt, (int)coff, (double *)bE.d, &Zd, NULL);
+    PetscCall(BufSame(&bE, sizeof(double) * nsub * nt, &s[0]));
+    PetscCall(BufSame(&bzw, sizeof(double) * m, &s[1]));
+    PetscCall(BufSame(&bnx, sizeof(long long), &s[2]));
+    PetscCall(BufSame(&bxrow, sizeof(int) * nx, &s[3]));
+    PetscCall(BufSame(&bxval, sizeof(double) * nx, &s[4]));
+    PetscCall(BufSame(&bxoff, sizeof(int) * (nsub + 1), &s[5]));
+    e[1] = C->galerkin(&Ad, (const int *)bsub.d, (int)nsub, (int)nt, (int)coff, (double *)bE2.d, NULL, NULL);
+    PetscCall(BufSame(&bE2, sizeof(double) * nsub * nt, &s[6]));
+    PetscCallCUDA(cudaMemset(bxval.d, POISON, bxval.bytes));
+    e[2] = C->galerkin(&Ad, (const int *)bsub.d, (int)nsub, (int)nt, (int)coff, (double *)bE.d, &Zd, NULL);
+    ok   = (PetscBool)(!e[0] && !e[1] && !e[2]);
+    for (int k = 0; k < 7; k++) ok = (PetscBool)(ok && s[k]);
+    PetscCall(BufSame(&bE, sizeof(double) * nsub * nt, &s[0]));
+    PetscCall(BufSame(&bxval, sizeof(double) * nx, &s[4]));
+    ok = (PetscBool)(ok && s[0] && s[4]);
+  }
+#endif
+  PetscCall(Report("neumann galerkin: E alone equals E with Z^T A; again the same", ok));
+
+  /* restrict: Z^T (a - A b) through Z^T A (zta), Z^T (a - b), Z^T a; against Z^T (a - A b) with a product */
+  PetscCall(PetscMalloc2(nsub + 1, &hoff, nsub + 1, &hxoff));
+  memcpy(hoff, boff.h, sizeof(int) * (nsub + 1));
+  memcpy(hxoff, bxoff.h, sizeof(int) * (nsub + 1));
+  for (PetscInt j = 0; j < nsub; j++) maxitems = PetscMax(maxitems, (PetscInt)(hoff[j + 1] - hoff[j] + hxoff[j + 1] - hxoff[j]));
+  PetscCall(BufCreate(sizeof(double) * nsub, &bout));
+  PetscCall(BufCreate(sizeof(double) * nsub * MS_NEU_NCHUNKS(maxitems), &bwork));
+  Dh.m        = (int)m;
+  Dh.nsub     = (int)nsub;
+  Dh.maxitems = (int)maxitems;
+  Dh.order    = skind == 0 ? NULL : (const int *)border.h;
+  Dh.off      = (const int *)boff.h;
+  Dh.w        = (const double *)bzw.h;
+  Dh.xoff     = (const int *)bxoff.h;
+  Dh.xrow     = (const int *)bxrow.h;
+  Dh.xval     = (const double *)bxval.h;
+  Dh.work     = NULL;
+  Dd          = Dh;
+  Dd.order    = skind == 0 ? NULL : (const int *)border.d;
+  Dd.off      = (const int *)boff.d;
+  Dd.w        = (const double *)bzw.d;
+  Dd.xoff     = (const int *)bxoff.d;
+  Dd.xrow     = (const int *)bxrow.d;
+  Dd.xval     = (const double *)bxval.d;
+  Dd.work     = (double *)bwork.d;
+  (void)Zd; /* (without CUDA) */
+  (void)Dd;
+  for (PetscInt mode = 0; mode < 3; mode++) { /* 0: zta, 1: a - b, 2: a */
+    const char *names[] = {"Z^T (a - A b) through Z^T A", "Z^T (a - b)", "Z^T a"};
+    double     *ref, *mag;
+    PetscReal   worst = 0;
+    char        line[256];
+
+    err = R->restrict_(&Dh, (const double *)ba.h, mode == 2 ? NULL : (const double *)bb.h, mode == 0, (double *)bout.h, NULL);
+    PetscCall(PetscCalloc2(nsub, &ref, nsub, &mag));
+    for (PetscInt o = 0; o < m; o++) {
+      double v = ((double *)ba.h)[o], s = PetscAbsReal(v);
+      if (mode == 0) {
+        for (PetscInt e = ai[o]; e < ai[o + 1]; e++) {
+          v -= a[e] * bvec[aj[e]];
+          s += PetscAbsReal(a[e] * bvec[aj[e]]);
+        }
+      } else if (mode == 1) {
+        v -= bvec[o];
+        s += PetscAbsReal(bvec[o]);
+      }
+      ref[sub[o]] += v;
+      mag[sub[o]] += s;
+    }
+    for (PetscInt j = 0; j < nsub; j++) worst = PetscMax(worst, PetscAbsReal(((double *)bout.h)[j] - ref[j]) / PetscMax(mag[j], 1e-300));
+    ok = (PetscBool)(!err && worst <= 1e-12);
+    PetscCall(PetscFree2(ref, mag));
+#if defined(PETSC_HAVE_CUDA)
+    if (use_cuda && ok) {
+      PetscReal rel;
+      err = C->restrict_(&Dd, (const double *)ba.d, mode == 2 ? NULL : (const double *)bb.d, mode == 0, (double *)bout.d, NULL);
+      PetscCall(BufRelDiff(&bout, nsub, &rel));
+      ok = (PetscBool)(!err && rel <= 1e-12);
+    }
+#endif
+    PetscCall(PetscSNPrintf(line, sizeof(line), "neumann restrict: %s to 1e-12", names[mode]));
+    PetscCall(Report(line, ok));
+  }
+
+  /* coarse (this process's nsub rows of a dense nt x nt matrix) and prolong */
+  {
+    double *Ein, *g;
+
+    PetscCall(PetscMalloc2(nsub * nt, &Ein, nt, &g));
+    for (PetscInt i = 0; i < nsub * nt; i++) Ein[i] = MSTestHashUniform(5 * (unsigned long long)i + 3) - 0.5;
+    for (PetscInt j = 0; j < nt; j++) g[j] = MSTestHashUniform(5 * (unsigned long long)j + 4) - 0.5;
+    PetscCall(BufInput(sizeof(double) * nsub * nt, Ein, &bEinv));
+    PetscCall(BufInput(sizeof(double) * nt, g, &bg));
+    PetscCall(BufCreate(sizeof(double) * nsub, &bc));
+    PetscCall(BufCreate(sizeof(double) * m, &bz));
+    err = R->coarse((int)nsub, (int)nt, (const double *)bEinv.h, (const double *)bg.h, (double *)bc.h, NULL);
+    ok  = (PetscBool)!err;
+    err = R->prolong((int)m, (const int *)bsub.h, (const double *)bc.h, (const double *)bb.h, (double *)bz.h, NULL);
+    ok  = (PetscBool)(ok && !err);
+    for (PetscInt i = 0; i < nsub; i++) {
+      double s = 0, sa = 0;
+      for (PetscInt j = 0; j < nt; j++) {
+        s += Ein[i * nt + j] * g[j];
+        sa += PetscAbsReal(Ein[i * nt + j] * g[j]);
+      }
+      ok = (PetscBool)(ok && PetscAbsReal(((double *)bc.h)[i] - s) <= 1e-13 * sa);
+    }
+    for (PetscInt o = 0; o < m; o++) ok = (PetscBool)(ok && ((double *)bz.h)[o] == bvec[o] + ((double *)bc.h)[sub[o]]);
+#if defined(PETSC_HAVE_CUDA)
+    if (use_cuda && ok) {
+      PetscReal r1, r2;
+      int       e1, e2;
+
+      e1 = C->coarse((int)nsub, (int)nt, (const double *)bEinv.d, (const double *)bg.d, (double *)bc.d, NULL);
+      PetscCall(BufRelDiff(&bc, nsub, &r1));
+      /* prolong from the reference's c, so that the two see the same input */
+      PetscCallCUDA(cudaMemcpy(bc.d, bc.h, sizeof(double) * nsub, cudaMemcpyHostToDevice));
+      e2 = C->prolong((int)m, (const int *)bsub.d, (const double *)bc.d, (const double *)bb.d, (double *)bz.d, NULL);
+      PetscCall(BufRelDiff(&bz, m, &r2));
+      ok = (PetscBool)(!e1 && !e2 && r1 <= 1e-12 && r2 == 0.0);
+    }
+#endif
+    PetscCall(Report("neumann coarse and prolong", ok));
+    PetscCall(PetscFree2(Ein, g));
+  }
+  {
+    Buf *all[] = {&bai, &baj, &baa, &bperm, &bsub, &border, &boff, &bncut, &bE, &bE2, &bzw, &bxrow, &bxval, &bxoff, &bnx, &ba, &bb, &bout, &bwork, &bc, &bz, &bg, &bEinv};
+    for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) PetscCall(BufDestroy(all[i]));
+  }
+  PetscCall(PetscFree2(hoff, hxoff));
+  PetscCall(PetscFree(perm));
+  PetscCall(PetscFree(sub));
+  PetscCall(PetscFree4(ai, aj, a, bvec));
+  PetscCall(MSTestCSRDestroy(&T));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
+  const char        *tables[] = {"image", "brbilu", "bisai", "neumann"};
   Ctx                c   = {0};
-  PetscInt           seed = 1, nslot = 0;
+  PetscInt           seed = 1, nslot = 0, table = 0;
   MatModSELLOrdering ord = MATMODSELL_ORDERING_NATURAL;
   const int          ps[3] = {MS_RUIZ_P1, MS_RUIZ_P2, MS_RUIZ_PINF};
 
@@ -731,17 +2229,23 @@ int main(int argc, char **argv)
   c.m  = 1000;
   c.sh = 32;
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "Kernel tests", NULL);
+  PetscCall(PetscOptionsEList("-table", "the kernel tables to test", NULL, tables, 4, tables[table], &table, NULL));
   PetscCall(PetscOptionsInt("-m", "rows", NULL, c.m, &c.m, NULL));
   PetscCall(PetscOptionsInt("-sh", "slice height", NULL, c.sh, &c.sh, NULL));
   PetscCall(PetscOptionsEnum("-ordering", "image ordering (natural, rcm)", NULL, MatModSELLOrderings, (PetscEnum)ord, (PetscEnum *)&ord, NULL));
   PetscCall(PetscOptionsInt("-seed", "random seed", NULL, seed, &seed, NULL));
-  PetscCall(PetscOptionsBool("-cuda", "also the CUDA kernels", NULL, c.cuda, &c.cuda, NULL));
+  PetscCall(PetscOptionsBool("-cuda", "also the CUDA kernels", NULL, use_cuda, &use_cuda, NULL));
   PetscOptionsEnd();
 #if !defined(PETSC_HAVE_CUDA)
-  PetscCheck(!c.cuda, PETSC_COMM_WORLD, PETSC_ERR_SUP, "-cuda needs a PETSc configured with CUDA");
+  PetscCheck(!use_cuda, PETSC_COMM_WORLD, PETSC_ERR_SUP, "-cuda needs a PETSc configured with CUDA");
 #else
-  if (c.cuda) PetscCall(PetscDeviceInitialize(PETSC_DEVICE_CUDA));
+  if (use_cuda) PetscCall(PetscDeviceInitialize(PETSC_DEVICE_CUDA));
 #endif
+
+  if (table == 1) PetscCall(TestBRBILU());
+  if (table == 2) PetscCall(TestBISAI());
+  if (table == 3) PetscCall(TestNeumann());
+  if (table) goto done;
 
   /* the square diagonal block: mod-SELL encoding (diagonal apart, in-slice codes) */
   c.n      = c.m;
@@ -771,30 +2275,81 @@ int main(int argc, char **argv)
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "rectangular image: %" PetscInt_FMT " x %" PetscInt_FMT ", plain encoding\n", c.m, c.n));
   for (int k = 0; k < 3; k++) PetscCall(TestRuizRowPass(&c, ps[k], PETSC_FALSE, PETSC_TRUE, PETSC_FALSE, PETSC_TRUE));
   PetscCall(DestroyImage(&c));
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s\n", c.nfail ? "SOME KERNELS FAILED" : "all kernels agree"));
+done:
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s\n", nfail ? "SOME KERNELS FAILED" : "all kernels agree"));
   PetscCall(PetscFinalize());
   return 0;
 }
 
 /*TEST
 
-   testset:
+   build:
      requires: !complex !single
-     output_file: output/ex2_1.out
-     test:
-       suffix: 1
-       args: -sh 32
-     test:
-       suffix: 1_rcm
-       args: -sh 32 -ordering rcm
-       output_file: output/ex2_1_rcm.out
-     test:
-       suffix: 1_sh128
-       args: -sh 128 -m 777
-       output_file: output/ex2_1_sh128.out
 
+   # the pattern, ruiz and bjsmooth tables on random images
+   test:
+     suffix: 1
+     args: -sh 32
+   test:
+     suffix: 1_rcm
+     args: -sh 32 -ordering rcm
+   test:
+     suffix: 1_sh128
+     args: -sh 128 -m 777
+
+   # brbilu: grid orderings of 7-point Laplacians (Dirichlet rows: a pattern that is not symmetric; empty rows: pivots
+   # that fail), of a 5-point one, graph orderings (blocks of consecutive rows, of a random permutation, of an
+   # unstructured graph), and the coupling test (random couplings between blocks of one colour of a grid ordering)
+   test:
+     suffix: brbilu_grid
+     args: -table brbilu -kind lap3d -nx 12 -ny 10 -nz 9 -brb_box 12,10,9 -brb_blocks 3,3,2 -brb_dirichlet_rows {{0 1}separate output}
+   test:
+     suffix: brbilu_grid_bricks
+     args: -table brbilu -kind lap3d -nx 16 -ny 16 -nz 16 -brb_box 16,16,16 -brb_blocks {{1,1,1 2,2,2 4,4,3}separate output}
+   test:
+     suffix: brbilu_grid_2d
+     args: -table brbilu -kind lap2d -nx 20 -ny 17 -brb_box 20,17,1 -brb_blocks 4,3,1
+   test:
+     suffix: brbilu_grid_empty_rows
+     args: -table brbilu -kind lap3d -nx 10 -ny 9 -nz 8 -brb_box 10,9,8 -brb_blocks 3,2,2 -brb_empty_rows 7
+   test:
+     suffix: brbilu_graph
+     args: -table brbilu -brb_ordering graph -kind lap3d -nx 10 -ny 9 -nz 8 -brb_block_rows 37 -brb_permute {{0 1}separate output}
+   test:
+     suffix: brbilu_graph_unstructured
+     args: -table brbilu -brb_ordering graph -kind unstructured -n 800 -brb_block_rows 50
+   test:
+     suffix: brbilu_coupled
+     args: -table brbilu -kind lap3d -nx 8 -ny 8 -nz 8 -brb_box 8,8,8 -brb_blocks 2,2,2 -brb_extra 20
+
+   # bisai: block sizes 1 to 8
+   test:
+     suffix: bisai
+     args: -table bisai -bisai_bs {{1 2 3 5 8}separate output}
+
+   # neumann: nonsymmetric matrices (random, edge: empty rows, a dense row, rows without diagonal), subdomains of
+   # consecutive rows, of a permutation, scattered (with empty subdomains when there are more subdomains than rows),
+   # one subdomain (m < block size: nsub 1)
+   test:
+     suffix: neumann_lap
+     args: -table neumann -kind lap2d -nx 12 -ny 11 -nsub {{1 7}separate output} -sub_kind {{contiguous permuted scattered}separate output}
+   test:
+     suffix: neumann_lap3d
+     args: -table neumann -kind lap3d -nx 9 -ny 8 -nz 7 -nsub 27 -sub_kind {{contiguous permuted}separate output} -coff 0
+   test:
+     suffix: neumann_random
+     args: -table neumann -kind random -n 1000 -nzr 5 -nsub 40 -sub_kind {{contiguous scattered}separate output}
+   test:
+     suffix: neumann_edge
+     args: -table neumann -kind edge -n 3000 -dense_row 2100 -nsub 30 -sub_kind {{permuted scattered}separate output}
+   test:
+     suffix: neumann_empty
+     args: -table neumann -kind random -n 50 -nzr 3 -nsub 80 -sub_kind scattered
+
+   # GPU: the CUDA kernels against the reference on the same cases (the outputs of the host), and one case of neumann
+   # large enough for the 64-bit sort keys (2.3 M rows, 2000 subdomains: 22 + 11 bits; no direct check there)
    testset:
-     requires: cuda !complex !single
+     requires: cuda
      args: -cuda
      test:
        suffix: cuda_1
@@ -808,5 +2363,77 @@ int main(int argc, char **argv)
        suffix: cuda_1_sh128
        args: -sh 128 -m 777
        output_file: output/ex2_1_sh128.out
+     test:
+       suffix: cuda_brbilu_grid
+       args: -table brbilu -kind lap3d -nx 12 -ny 10 -nz 9 -brb_box 12,10,9 -brb_blocks 3,3,2 -brb_dirichlet_rows 1
+       output_file: output/ex2_brbilu_grid_brb_dirichlet_rows-1.out
+     test:
+       suffix: cuda_brbilu_grid_bricks_111
+       args: -table brbilu -kind lap3d -nx 16 -ny 16 -nz 16 -brb_box 16,16,16 -brb_blocks 1,1,1
+       output_file: output/ex2_brbilu_grid_bricks_brb_blocks-1__1__1.out
+     test:
+       suffix: cuda_brbilu_grid_bricks_222
+       args: -table brbilu -kind lap3d -nx 16 -ny 16 -nz 16 -brb_box 16,16,16 -brb_blocks 2,2,2
+       output_file: output/ex2_brbilu_grid_bricks_brb_blocks-2__2__2.out
+     test:
+       suffix: cuda_brbilu_grid_bricks_443
+       args: -table brbilu -kind lap3d -nx 16 -ny 16 -nz 16 -brb_box 16,16,16 -brb_blocks 4,4,3
+       output_file: output/ex2_brbilu_grid_bricks_brb_blocks-4__4__3.out
+     test:
+       suffix: cuda_brbilu_grid_empty_rows
+       args: -table brbilu -kind lap3d -nx 10 -ny 9 -nz 8 -brb_box 10,9,8 -brb_blocks 3,2,2 -brb_empty_rows 7
+       output_file: output/ex2_brbilu_grid_empty_rows.out
+     test:
+       suffix: cuda_brbilu_graph
+       args: -table brbilu -brb_ordering graph -kind lap3d -nx 10 -ny 9 -nz 8 -brb_block_rows 37 -brb_permute 1
+       output_file: output/ex2_brbilu_graph_brb_permute-1.out
+     test:
+       suffix: cuda_brbilu_coupled
+       args: -table brbilu -kind lap3d -nx 8 -ny 8 -nz 8 -brb_box 8,8,8 -brb_blocks 2,2,2 -brb_extra 20
+       output_file: output/ex2_brbilu_coupled.out
+     test:
+       suffix: cuda_bisai_1
+       args: -table bisai -bisai_bs 1
+       output_file: output/ex2_bisai_bisai_bs-1.out
+     test:
+       suffix: cuda_bisai_2
+       args: -table bisai -bisai_bs 2
+       output_file: output/ex2_bisai_bisai_bs-2.out
+     test:
+       suffix: cuda_bisai_5
+       args: -table bisai -bisai_bs 5
+       output_file: output/ex2_bisai_bisai_bs-5.out
+     test:
+       suffix: cuda_bisai_8
+       args: -table bisai -bisai_bs 8
+       output_file: output/ex2_bisai_bisai_bs-8.out
+     test:
+       suffix: cuda_neumann_lap_contiguous
+       args: -table neumann -kind lap2d -nx 12 -ny 11 -nsub 7 -sub_kind contiguous
+       output_file: output/ex2_neumann_lap_nsub-7_sub_kind-contiguous.out
+     test:
+       suffix: cuda_neumann_lap_permuted
+       args: -table neumann -kind lap2d -nx 12 -ny 11 -nsub 7 -sub_kind permuted
+       output_file: output/ex2_neumann_lap_nsub-7_sub_kind-permuted.out
+     test:
+       suffix: cuda_neumann_lap_scattered
+       args: -table neumann -kind lap2d -nx 12 -ny 11 -nsub 7 -sub_kind scattered
+       output_file: output/ex2_neumann_lap_nsub-7_sub_kind-scattered.out
+     test:
+       suffix: cuda_neumann_edge_permuted
+       args: -table neumann -kind edge -n 3000 -dense_row 2100 -nsub 30 -sub_kind permuted
+       output_file: output/ex2_neumann_edge_sub_kind-permuted.out
+     test:
+       suffix: cuda_neumann_edge_scattered
+       args: -table neumann -kind edge -n 3000 -dense_row 2100 -nsub 30 -sub_kind scattered
+       output_file: output/ex2_neumann_edge_sub_kind-scattered.out
+     test:
+       suffix: cuda_neumann_empty
+       args: -table neumann -kind random -n 50 -nzr 3 -nsub 80 -sub_kind scattered
+       output_file: output/ex2_neumann_empty.out
+     test:
+       suffix: cuda_neumann_large
+       args: -table neumann -kind lap2d -nx 2100 -ny 1100 -nsub 2000 -sub_kind {{contiguous permuted}separate output} -direct 0
+       timeoutfactor: 4
 
 TEST*/

@@ -2,6 +2,7 @@
    The layer shared by the petsc-modsell preconditioners: see include/petscmodsell/private/pcmsimpl.h.
 */
 #include <petscmodsell/private/pcmsimpl.h>
+#include <petscmodsell/private/localityimpl.h>
 #include <petsc/private/vecimpl.h>
 #include <ctype.h>
 #if defined(PETSC_HAVE_CUDA)
@@ -95,7 +96,14 @@ static PetscErrorCode PCMSGetImage(PCMSOperator *op, Mat B, PetscInt which, MSIm
     op->own[which]->local_cols = (PetscBool)!plain;
     op->own[which]->ordering   = ord;
     op->own[which]->slice_pc   = req->slices;
-    if (ord == MATMODSELL_ORDERING_AUTO || ord == MATMODSELL_ORDERING_BRICKS) PetscCall(MatModSELLGetDMDABox_Private(op->A, op->own[which]->box));
+    if (ord == MATMODSELL_ORDERING_AUTO || ord == MATMODSELL_ORDERING_BRICKS) {
+      DM       dm;
+      PCMSGrid grid;
+
+      PetscCall(MatGetDM(op->A, &dm));
+      PetscCall(PCMSGetGrid(dm, &grid));
+      PetscCall(PetscArraycpy(op->own[which]->box, grid.box, 4));
+    }
   }
   PetscCall(MSImageSetUp(op->own[which], B, mtype));
   *img = op->own[which];
@@ -150,6 +158,11 @@ PetscErrorCode PCMSOperatorSetUp(PC pc, PCMSOperator *op, const PCMSImageRequest
   if (rebuild) PetscCall(PCMSOperatorFreeStructure(op));
   op->rebuilt   = rebuild;
   op->device    = device;
+#if defined(PETSC_HAVE_CUDA)
+  op->mult = device ? MSImageMultDevice : MSImageMultHost;
+#else
+  op->mult = MSImageMultHost;
+#endif
   op->mpi       = ismpi;
   op->own_image = PETSC_FALSE;
   op->A         = A;
@@ -195,6 +208,83 @@ PetscErrorCode PCMSOperatorGetView(PCMSOperator *op, PetscInt which, MSImageView
   PetscFunctionBegin;
   PetscCheck(op->img[which], PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "%s: the operator's image %" PetscInt_FMT " is not set up", op->name, which);
   PetscCall(MSImageGetView(op->img[which], op->device ? PETSC_MEMTYPE_DEVICE : PETSC_MEMTYPE_HOST, (PetscBool)(which == 0), v));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PCMSImageMult(PCMSOperator *op, MSImage img, const PetscScalar *x, const PetscScalar *yin, PetscScalar *y)
+{
+  PetscFunctionBegin;
+  PetscCheck(op->mult, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "%s: the operator is not set up", op->name);
+  PetscCall((*op->mult)(img, x, yin, y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PCMSImageSetUp(PCMSOperator *op, Mat A, MSImage *img)
+{
+  PetscFunctionBegin;
+  if (!*img) PetscCall(MSImageCreate(img));
+  PetscCall(MSImageSetUp(*img, A, op->device ? PETSC_MEMTYPE_DEVICE : PETSC_MEMTYPE_HOST));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PCMSOperatorGetPermBuckets(PCMSOperator *op, const MSImageView *v, MSPermBuckets *pb, PetscBool *has)
+{
+  PetscFunctionBegin;
+  *has = PETSC_FALSE;
+#if defined(PETSC_HAVE_CUDA)
+  if (op->device) PetscCall(MSImageGetPermBucketsDevice(op->img[0], v, pb, has));
+#else
+  (void)op;
+  (void)v;
+  (void)pb;
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PCMSOperatorLocalityPerm(PCMSOperator *op, const PCMSCSR *csr, PetscInt bs, int *perm)
+{
+  PetscInt *p;
+
+  PetscFunctionBegin;
+#if defined(PETSC_HAVE_CUDA)
+  if (op->device) {
+    PetscCall(MSLocalityPermDevice(op->m, csr->ai, csr->aj, csr->aa, bs, perm, NULL));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+#else
+  (void)csr;
+#endif
+  if (sizeof(PetscInt) == sizeof(int)) p = (PetscInt *)perm;
+  else PetscCall(PetscMalloc1(op->m, &p));
+  PetscCall(MSLocalityPermHost(op->Ad, bs, p));
+  if (sizeof(PetscInt) != sizeof(int)) {
+    for (PetscInt r = 0; r < op->m; r++) perm[r] = (int)p[r];
+    PetscCall(PetscFree(p));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PCMSGetGrid(DM dm, PCMSGrid *grid)
+{
+  PetscBool isda;
+  PetscInt  nx, ny, nz;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(grid, sizeof(*grid)));
+  if (!dm) {
+    grid->why = "the operator has no DM";
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscObjectTypeCompare((PetscObject)dm, DMDA, &isda));
+  if (!isda) {
+    grid->why = "the operator's DM is not a DMDA";
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(DMDAGetInfo(dm, &grid->dim, NULL, NULL, NULL, NULL, NULL, NULL, &grid->box[3], NULL, NULL, NULL, NULL, &grid->stencil));
+  PetscCall(DMDAGetCorners(dm, NULL, NULL, NULL, &nx, &ny, &nz));
+  grid->box[0] = nx;
+  grid->box[1] = grid->dim > 1 ? ny : 1;
+  grid->box[2] = grid->dim > 2 ? nz : 1;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -447,6 +537,80 @@ PetscErrorCode PCMSUploadInt(PCMSOperator *op, PCMSBuffer *buf, const PetscInt *
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode PCMSIntArray(PCMSOperator *op, const PetscInt *src, PetscInt64 n, PCMSBuffer *tmp, const char *what, const int **dst)
+{
+  PetscFunctionBegin;
+  if (!op->device && sizeof(PetscInt) == sizeof(int)) {
+    *dst = (const int *)src;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PCMSUploadInt(op, tmp, src, n, what));
+  *dst = (const int *)tmp->ptr;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PCMSBufferGetHostArray(PCMSOperator *op, PCMSBuffer *buf, size_t bytes, const char *what, void **scratch, void **host)
+{
+  PetscFunctionBegin;
+  PetscCall(PCMSBufferEnsure(op, buf, bytes, what));
+  if (!op->device) {
+    *host = buf->ptr;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (!*scratch) PetscCall(PetscMalloc(PetscMax(bytes, (size_t)1), scratch));
+  *host = *scratch;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PCMSBufferCommit(PCMSOperator *op, PCMSBuffer *buf, const void *host, size_t bytes, const char *what)
+{
+  PetscFunctionBegin;
+  if (host != buf->ptr) PetscCall(PCMSBufferUpload(op, buf, host, bytes, what));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PCMSOperatorGetCSR(PCMSOperator *op, PetscBool cols, PetscBool vals, PCMSCSR *csr)
+{
+  PetscInt  n;
+  PetscBool done;
+  char      what[2][64];
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(csr, sizeof(*csr)));
+  PetscCall(MatGetRowIJ(op->Ad, 0, PETSC_FALSE, PETSC_FALSE, &n, &csr->hi, &csr->hj, &done));
+  PetscCheck(done && n == op->m, PETSC_COMM_SELF, PETSC_ERR_SUP, "%s: needs the CSR structure of the local diagonal block (type %s)", op->name, ((PetscObject)op->Ad)->type_name);
+  PetscCheck((PetscInt64)csr->hi[n] < PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "%s: the local diagonal block has %" PetscInt64_FMT " entries; the kernels take fewer than 2^31 per process: use more processes", op->name, (PetscInt64)csr->hi[n]);
+  csr->m   = (int)n;
+  csr->nnz = (int)csr->hi[n];
+  if (op->device) { /* aijcusparse's own device arrays, a MATMODSELL's device image expanded there, else copies */
+    PetscCall(PCMSOperatorDeviceCSR(op, csr->tmp, &csr->ai, cols ? &csr->aj : NULL, vals ? &csr->aa : NULL));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscSNPrintf(what[0], sizeof(what[0]), "%s's copy of the row starts", op->name));
+  PetscCall(PetscSNPrintf(what[1], sizeof(what[1]), "%s's copy of the columns", op->name));
+  PetscCall(PCMSIntArray(op, csr->hi, n + 1, &csr->tmp[0], what[0], &csr->ai));
+  if (cols) PetscCall(PCMSIntArray(op, csr->hj, csr->nnz, &csr->tmp[1], what[1], &csr->aj));
+  if (vals) {
+    PetscCall(MatSeqAIJGetArrayRead(op->Ad, &csr->ha));
+    csr->aa = (const double *)csr->ha;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PCMSOperatorRestoreCSR(PCMSOperator *op, PCMSCSR *csr)
+{
+  PetscInt  n = op->m;
+  PetscBool done;
+
+  PetscFunctionBegin;
+  PetscCall(PCMSSynchronize(op)); /* the kernels and copies that read the arrays have finished */
+  for (PetscInt k = 0; k < 3; k++) PetscCall(PCMSBufferDestroy(&csr->tmp[k]));
+  if (csr->ha) PetscCall(MatSeqAIJRestoreArrayRead(op->Ad, &csr->ha));
+  PetscCall(MatRestoreRowIJ(op->Ad, 0, PETSC_FALSE, PETSC_FALSE, &n, &csr->hi, &csr->hj, &done));
+  PetscCall(PetscMemzero(csr, sizeof(*csr)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode PCMSOperatorDeviceCSR(PCMSOperator *op, PCMSBuffer tmp[3], const int **ai, const int **aj, const double **aa)
 {
   const PetscInt *hi, *hj;
@@ -533,15 +697,10 @@ PetscErrorCode PCMSKernelBegin(PCMSOperator *op, void **stream)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode PCMSGetData(PC pc, const char type[], PetscBool required, void *data)
+PetscErrorCode PCMSComposeMethods(PC pc, PetscInt n, const PCMSMethod methods[], PetscBool set)
 {
-  PetscBool is;
-
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscCall(PetscObjectTypeCompare((PetscObject)pc, type, &is));
-  PetscCheck(is || !required, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONG, "This function needs a PC of type %s, not %s", type, ((PetscObject)pc)->type_name);
-  *(void **)data = is ? pc->data : NULL;
+  for (PetscInt i = 0; i < n; i++) PetscCall(PetscObjectComposeFunction((PetscObject)pc, methods[i].name, set ? methods[i].fn : NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

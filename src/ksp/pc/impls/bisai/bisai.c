@@ -1,5 +1,5 @@
 /*
-   PCBISAI: block incomplete sparse approximate inverse (block-ISAI) of the block ILU(0) factors (paper 001, sections
+   PCBISAI: block incomplete sparse approximate inverse (block-ISAI) of the block ILU(0) factors (Ma et al. (2021), sections
    3.1-3.2, Algorithm 1), applied as two block sparse products z = M_U (M_L r), no triangular solve.
 
    Setup on the local diagonal block Ad of each process (block Jacobi across processes), block size bs from
@@ -24,9 +24,6 @@
 #include <petscmodsell/private/bisaikernels.h>
 #include <petscmodsell.h>
 #include <petsctime.h>
-#if defined(PETSC_HAVE_CUDA)
-  #include <petscdevice_cuda.h>
-#endif
 
 static PetscLogEvent PC_BISAIILU = 0, PC_BISAIPattern = 0, PC_BISAIInverse = 0, PC_BISAIApply = 0;
 
@@ -47,7 +44,8 @@ typedef struct {
   PetscInt        level, sweeps;
   PCBISAIILUType  ilu;
   PCBISAISpMVType spmv;
-  void           *cusparse; /* cuSPARSE handle and descriptor of -pc_bisai_spmv cusparse (bisai.cu) */
+  void                 *library;  /* the library's handle and descriptor of -pc_bisai_spmv cusparse (bsr_mult_library) */
+  const MSBISAIKernels *libtable; /* the table that created it (its library_destroy frees it) */
 
   /* the structure (rebuilt with the operator's nonzero pattern, the block size or the level) */
   PetscInt   bs, nb, nnzb, built_level, nnz_ad;
@@ -71,11 +69,11 @@ typedef struct {
   PetscLogDouble t_ilu, t_pattern, t_inverse, t_upload, t_setup;
 } PC_BISAI;
 
-/* whether the apply's products go to cuSPARSE's bsrmv: asked for, on the GPU, and blocks of 2 or more (bsrmv failed on
-   1 x 1 blocks on the H100) */
-static PetscBool PCBISAIUsesCusparse(PC_BISAI *jac)
+/* whether the apply's products go to the library's BSR product (cuSPARSE's bsrmv): asked for, the backend has one,
+   and it takes the block size */
+static PetscBool PCBISAIUsesLibrary(PC_BISAI *jac)
 {
-  return (PetscBool)(jac->op.device && jac->spmv == PCBISAI_SPMV_CUSPARSE && jac->bs > 1);
+  return (PetscBool)(jac->k && jac->k->bsr_mult_library && jac->spmv == PCBISAI_SPMV_CUSPARSE && jac->bs >= jac->k->library_min_bs);
 }
 
 /* ---------------------------------------------------------------------------------------------------------- */
@@ -105,7 +103,8 @@ static PetscErrorCode PCBISAIFreeStructure(PC pc)
   PetscCall(PetscFree4(jac->rowptr, jac->cols, jac->rowidx, jac->diag));
   PetscCall(PetscFree(jac->map));
   PetscCall(PetscFree(jac->hA));
-  PetscCall(PetscFree2(jac->hF, jac->hDinv));
+  PetscCall(PetscFree(jac->hF));
+  PetscCall(PetscFree(jac->hDinv));
   for (PetscInt w = 0; w < 2; w++) PetscCall(PCBISAIInvFree(&jac->inv[w]));
   PetscCall(PCMSBufferDestroy(&jac->d_rowptr));
   PetscCall(PCMSBufferDestroy(&jac->d_cols));
@@ -448,25 +447,21 @@ static PetscErrorCode PCSetUp_BISAI(PC pc)
     const PetscLogDouble b3 = (PetscLogDouble)bs * bs2;
     const int            nb = (int)jac->nb, nnzb = (int)jac->nnzb;
 
-    if (jac->ilu == PCBISAI_ILU_EXACT) {
-      double *F = op->device ? NULL : (double *)jac->F.ptr, *Dinv = op->device ? NULL : (double *)jac->Dinv.ptr;
+    if (jac->ilu == PCBISAI_ILU_EXACT) { /* on the host, into F and Dinv themselves or (GPU) host arrays then uploaded */
+      const size_t bF = sizeof(double) * jac->nnzb * bs2, bD = sizeof(double) * jac->nb * bs2;
+      double      *F, *Dinv;
 
-      if (op->device) {
-        if (!jac->hF) PetscCall(PetscMalloc2((size_t)jac->nnzb * bs2, &jac->hF, (size_t)jac->nb * bs2, &jac->hDinv));
-        F    = jac->hF;
-        Dinv = jac->hDinv;
-      }
+      PetscCall(PCMSBufferGetHostArray(op, &jac->F, bF, "PCBISAI's block ILU(0) factors", (void **)&jac->hF, (void **)&F));
+      PetscCall(PCMSBufferGetHostArray(op, &jac->Dinv, bD, "PCBISAI's inverse diagonal blocks", (void **)&jac->hDinv, (void **)&Dinv));
       err = MSBISAIILUExact_Reference(nb, (int)bs, jac->rowptr, jac->cols, jac->diag, jac->hA, F, Dinv, &bad);
       PetscCheck(err != MS_KERNEL_ERR_MEM, PETSC_COMM_SELF, PETSC_ERR_MEM, "PCBISAI: the exact block ILU(0) could not allocate its work array");
       PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCBISAI: the exact block ILU(0) failed with code %d", err);
       PetscCall(PetscLogFlops(2.0 * b3 * (jac->ilu_triples + jac->nlower) + 4.0 * b3 * nb));
       PetscCall(PetscLogEventEnd(PC_BISAIILU, pc, 0, 0, 0));
       PetscCall(PCBISAIElapsed(jac, &t, &jac->t_ilu));
-      if (op->device) {
-        PetscCall(PCMSBufferUpload(&jac->op, &jac->F, jac->hF, sizeof(double) * jac->nnzb * bs2, "PCBISAI's block ILU(0) factors"));
-        PetscCall(PCMSBufferUpload(&jac->op, &jac->Dinv, jac->hDinv, sizeof(double) * jac->nb * bs2, "PCBISAI's inverse diagonal blocks"));
-        PetscCall(PCBISAIElapsed(jac, &t, &jac->t_upload));
-      }
+      PetscCall(PCMSBufferCommit(op, &jac->F, F, bF, "PCBISAI's block ILU(0) factors"));
+      PetscCall(PCMSBufferCommit(op, &jac->Dinv, Dinv, bD, "PCBISAI's inverse diagonal blocks"));
+      PetscCall(PCBISAIElapsed(jac, &t, &jac->t_upload));
     } else {
       PetscCall(PCMSBufferUpload(&jac->op, &jac->A, jac->hA, sizeof(double) * jac->nnzb * bs2, "PCBISAI's copy of the operator's blocks"));
       PetscCall(PCMSBufferEnsure(op, &jac->S, sizeof(double) * jac->nnzb * bs2, "PCBISAI's sweep residual"));
@@ -535,17 +530,13 @@ static PetscErrorCode PCSetUp_BISAI(PC pc)
   PetscCall(PetscLogEventEnd(PC_BISAIInverse, pc, 0, 0, 0));
   PetscCall(PCBISAIElapsed(jac, &t, &jac->t_inverse));
   if (!jac->work) PetscCall(PCMSCreateVec(op, PETSC_COMM_SELF, m, &jac->work));
-#if defined(PETSC_HAVE_CUDA)
-  if (PCBISAIUsesCusparse(jac) && !jac->cusparse) { /* the cuSPARSE handle, here rather than in the first apply */
-    cudaStream_t stream;
-    int          err;
-
-    PetscCall(PetscGetCurrentCUDAStream(&stream));
-    err = MSBISAIBSRMultCusparse_CUDA(&jac->cusparse, 0, (int)jac->bs, 0, NULL, NULL, NULL, NULL, NULL, (void *)stream);
-    PetscCheck(err >= 0, PETSC_COMM_SELF, PETSC_ERR_GPU, "PCBISAI: creating the cuSPARSE handle failed with cusparseStatus_t %d; use -pc_bisai_spmv own", -err);
-    PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_GPU, "PCBISAI: creating the cuSPARSE handle failed: %s", cudaGetErrorString((cudaError_t)err));
+  if (PCBISAIUsesLibrary(jac) && !jac->library) { /* the library's handle, here rather than in the first apply */
+    PetscCall(PCMSKernelBegin(op, &stream));
+    err = jac->k->bsr_mult_library(&jac->library, 0, (int)jac->bs, 0, NULL, NULL, NULL, NULL, NULL, stream);
+    jac->libtable = jac->k;
+    PetscCheck(err >= 0, PETSC_COMM_SELF, PETSC_ERR_GPU, "PCBISAI: creating the %s handle failed with its status %d; use -pc_bisai_spmv own", jac->k->library, -err);
+    PetscCall(PCMSKernelEnd(op, err, jac->k->library, "handle creation", 0.0));
   }
-#endif
   /* the setup-only arrays of the sweeps are not kept */
   PetscCall(PCMSBufferDestroy(&jac->S));
   PetscCall(PCMSBufferDestroy(&jac->A));
@@ -566,14 +557,12 @@ static PetscErrorCode PCBISAIMult(PC pc, PCBISAIInv *M, const PetscScalar *x, Pe
 
   PetscFunctionBegin;
   PetscCall(PCMSKernelBegin(&jac->op, &stream));
-#if defined(PETSC_HAVE_CUDA)
-  if (PCBISAIUsesCusparse(jac)) {
-    err = MSBISAIBSRMultCusparse_CUDA(&jac->cusparse, (int)jac->nb, (int)jac->bs, M->nnzb, (const int *)M->d_rowptr.ptr, (const int *)M->d_cols.ptr, (const double *)M->vals.ptr, x, y, stream);
-    PetscCheck(err >= 0, PETSC_COMM_SELF, PETSC_ERR_GPU, "PCBISAI: cusparseDbsrmv() failed with cusparseStatus_t %d; use -pc_bisai_spmv own", -err);
-    PetscCall(PCMSKernelEnd(&jac->op, err, "cuSPARSE", "bsrmv", 2.0 * (PetscLogDouble)M->nnzb * jac->bs * jac->bs));
+  if (PCBISAIUsesLibrary(jac)) {
+    err = jac->k->bsr_mult_library(&jac->library, (int)jac->nb, (int)jac->bs, M->nnzb, (const int *)M->d_rowptr.ptr, (const int *)M->d_cols.ptr, (const double *)M->vals.ptr, x, y, stream);
+    PetscCheck(err >= 0, PETSC_COMM_SELF, PETSC_ERR_GPU, "PCBISAI: the %s BSR product failed with its status %d; use -pc_bisai_spmv own", jac->k->library, -err);
+    PetscCall(PCMSKernelEnd(&jac->op, err, jac->k->library, "bsrmv", 2.0 * (PetscLogDouble)M->nnzb * jac->bs * jac->bs));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-#endif
   err = jac->k->bsr_mult((int)jac->nb, (int)jac->bs, (const int *)M->d_rowptr.ptr, (const int *)M->d_cols.ptr, (const double *)M->vals.ptr, x, y, stream);
   PetscCall(PCMSKernelEnd(&jac->op, err, jac->k->backend, "bsr_mult", 2.0 * (PetscLogDouble)M->nnzb * jac->bs * jac->bs));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -613,25 +602,15 @@ static PetscErrorCode PCReset_BISAI(PC pc)
 
   PetscFunctionBegin;
   PetscCall(PCBISAIFreeStructure(pc));
-#if defined(PETSC_HAVE_CUDA)
-  if (jac->cusparse) {
-    int err = MSBISAICusparseDestroy_CUDA(&jac->cusparse);
+  if (jac->library) {
+    int err = jac->libtable->library_destroy(&jac->library);
 
-    PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_GPU, "PCBISAI: destroying the cuSPARSE handle failed with cusparseStatus_t %d", -err);
+    PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_GPU, "PCBISAI: destroying the %s handle failed with its status %d", jac->libtable->library, -err);
   }
-#endif
   PetscCall(PCMSOperatorReset(&jac->op));
   PetscCall(MatDestroy(&jac->aij));
   jac->nsetups = 0;
   jac->bs      = 0;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode PCDestroy_BISAI(PC pc)
-{
-  PetscFunctionBegin;
-  PetscCall(PCReset_BISAI(pc));
-  PetscCall(PetscFree(pc->data));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -703,12 +682,23 @@ static PetscErrorCode PCView_BISAI(PC pc, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "  memory (%s): factors and inverse diagonal blocks %.3g MB, M_L + M_U %.3g MB, column views %.3g MB; the operator's diagonal block (CSR) %.3g MB\n", jac->op.device ? "device" : "host", mem[1] / 1e6, mem[2] / 1e6, mem[3] / 1e6, mem[0] / 1e6));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  last setup: %.4g s = block ILU %.4g s + patterns %.4g s + inverses %.4g s + upload %.4g s (max over processes)\n", tm[4], tm[0], tm[1], tm[2], tm[3]));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  patterns: %s at the last setup\n", jac->patterns_reused ? "reused (the operator's values changed only)" : "computed"));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  apply: two block sparse products, %s\n", !jac->op.device ? "host kernel" : PCBISAIUsesCusparse(jac) ? "cuSPARSE bsrmv" : jac->spmv == PCBISAI_SPMV_CUSPARSE ? "own BSR kernel (GPU; cuSPARSE bsrmv takes blocks of 2 or more)" : "own BSR kernel (GPU)"));
+  if (PCBISAIUsesLibrary(jac)) PetscCall(PetscViewerASCIIPrintf(viewer, "  apply: two block sparse products, %s bsrmv\n", jac->k->library));
+  else if (jac->k->bsr_mult_library && jac->spmv == PCBISAI_SPMV_CUSPARSE) PetscCall(PetscViewerASCIIPrintf(viewer, "  apply: two block sparse products, own BSR kernel (GPU; %s bsrmv takes blocks of %d or more)\n", jac->k->library, jac->k->library_min_bs));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "  apply: two block sparse products, %s\n", !jac->op.device ? "host kernel" : "own BSR kernel (GPU)"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* ---------------------------------------------------------------------------------------------- */
 /* public interface                                                                                */
+
+static PetscErrorCode PCBISAISetLevel_BISAI(PC pc, PetscInt level)
+{
+  PC_BISAI *jac = (PC_BISAI *)pc->data;
+
+  PetscFunctionBegin;
+  jac->level = level;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 /*@
   PCBISAISetLevel - Sets the level k of the patterns S(|L|^k), S(|U|^k) of the approximate inverses of `PCBISAI`
@@ -732,13 +722,20 @@ static PetscErrorCode PCView_BISAI(PC pc, PetscViewer viewer)
 @*/
 PetscErrorCode PCBISAISetLevel(PC pc, PetscInt level)
 {
-  PC_BISAI *jac;
-
   PetscFunctionBegin;
-  PetscCall(PCMSGetData(pc, PCBISAI, PETSC_FALSE, &jac));
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveInt(pc, level, 2);
   PetscCheck(level >= 1 && level <= 3, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCBISAI: the level of the patterns S(|L|^k) is 1, 2 or 3, not %" PetscInt_FMT, level);
-  if (jac) jac->level = level;
+  PetscTryMethod(pc, "PCBISAISetLevel_C", (PC, PetscInt), (pc, level));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCBISAIGetLevel_BISAI(PC pc, PetscInt *level)
+{
+  PC_BISAI *jac = (PC_BISAI *)pc->data;
+
+  PetscFunctionBegin;
+  *level = jac->level;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -759,12 +756,19 @@ PetscErrorCode PCBISAISetLevel(PC pc, PetscInt level)
 @*/
 PetscErrorCode PCBISAIGetLevel(PC pc, PetscInt *level)
 {
-  PC_BISAI *jac;
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscAssertPointer(level, 2);
+  PetscUseMethod(pc, "PCBISAIGetLevel_C", (PC, PetscInt *), (pc, level));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCBISAISetILUType_BISAI(PC pc, PCBISAIILUType type)
+{
+  PC_BISAI *jac = (PC_BISAI *)pc->data;
 
   PetscFunctionBegin;
-  PetscCall(PCMSGetData(pc, PCBISAI, PETSC_TRUE, &jac));
-  PetscAssertPointer(level, 2);
-  *level = jac->level;
+  jac->ilu = type;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -787,13 +791,20 @@ PetscErrorCode PCBISAIGetLevel(PC pc, PetscInt *level)
 @*/
 PetscErrorCode PCBISAISetILUType(PC pc, PCBISAIILUType type)
 {
-  PC_BISAI *jac;
-
   PetscFunctionBegin;
-  PetscCall(PCMSGetData(pc, PCBISAI, PETSC_FALSE, &jac));
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveEnum(pc, type, 2);
   PetscCheck(type == PCBISAI_ILU_EXACT || type == PCBISAI_ILU_SWEEPS, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCBISAI: the block ILU(0) variant is PCBISAI_ILU_EXACT or PCBISAI_ILU_SWEEPS, not %d", (int)type);
-  if (jac) jac->ilu = type;
+  PetscTryMethod(pc, "PCBISAISetILUType_C", (PC, PCBISAIILUType), (pc, type));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCBISAIGetILUType_BISAI(PC pc, PCBISAIILUType *type)
+{
+  PC_BISAI *jac = (PC_BISAI *)pc->data;
+
+  PetscFunctionBegin;
+  *type = jac->ilu;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -814,12 +825,19 @@ PetscErrorCode PCBISAISetILUType(PC pc, PCBISAIILUType type)
 @*/
 PetscErrorCode PCBISAIGetILUType(PC pc, PCBISAIILUType *type)
 {
-  PC_BISAI *jac;
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscAssertPointer(type, 2);
+  PetscUseMethod(pc, "PCBISAIGetILUType_C", (PC, PCBISAIILUType *), (pc, type));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCBISAISetILUSweeps_BISAI(PC pc, PetscInt sweeps)
+{
+  PC_BISAI *jac = (PC_BISAI *)pc->data;
 
   PetscFunctionBegin;
-  PetscCall(PCMSGetData(pc, PCBISAI, PETSC_TRUE, &jac));
-  PetscAssertPointer(type, 2);
-  *type = jac->ilu;
+  jac->sweeps = sweeps;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -841,13 +859,20 @@ PetscErrorCode PCBISAIGetILUType(PC pc, PCBISAIILUType *type)
 @*/
 PetscErrorCode PCBISAISetILUSweeps(PC pc, PetscInt sweeps)
 {
-  PC_BISAI *jac;
-
   PetscFunctionBegin;
-  PetscCall(PCMSGetData(pc, PCBISAI, PETSC_FALSE, &jac));
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveInt(pc, sweeps, 2);
   PetscCheck(sweeps >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCBISAI: the number of fixed-point sweeps, %" PetscInt_FMT ", must be nonnegative", sweeps);
-  if (jac) jac->sweeps = sweeps;
+  PetscTryMethod(pc, "PCBISAISetILUSweeps_C", (PC, PetscInt), (pc, sweeps));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCBISAIGetILUSweeps_BISAI(PC pc, PetscInt *sweeps)
+{
+  PC_BISAI *jac = (PC_BISAI *)pc->data;
+
+  PetscFunctionBegin;
+  *sweeps = jac->sweeps;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -868,12 +893,19 @@ PetscErrorCode PCBISAISetILUSweeps(PC pc, PetscInt sweeps)
 @*/
 PetscErrorCode PCBISAIGetILUSweeps(PC pc, PetscInt *sweeps)
 {
-  PC_BISAI *jac;
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscAssertPointer(sweeps, 2);
+  PetscUseMethod(pc, "PCBISAIGetILUSweeps_C", (PC, PetscInt *), (pc, sweeps));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCBISAISetSpMVType_BISAI(PC pc, PCBISAISpMVType type)
+{
+  PC_BISAI *jac = (PC_BISAI *)pc->data;
 
   PetscFunctionBegin;
-  PetscCall(PCMSGetData(pc, PCBISAI, PETSC_TRUE, &jac));
-  PetscAssertPointer(sweeps, 2);
-  *sweeps = jac->sweeps;
+  jac->spmv = type;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -895,20 +927,28 @@ PetscErrorCode PCBISAIGetILUSweeps(PC pc, PetscInt *sweeps)
   Note:
   Both kernels compute the same products (to rounding); cuSPARSE's is there to compare with. On the host (no GPU, or
   an operator that stays on the host) the host kernel runs whatever is set, and so does the own kernel for block size
-  1 (`cusparseDbsrmv()` failed on 1 x 1 blocks with CUDA 13.0 on an H100). The cuSPARSE
+  1 (`cusparseDbsrmv()` failed on 1 x 1 blocks: CUDA 13.0, an H100, 2026-11-24,
+  docs/results/2026-11-24-h100-session4/). The cuSPARSE
   handle is created at the setup.
 
 .seealso: [](ch_ksp), `PCBISAI`, `PCBISAIGetSpMVType()`, `PCBISAISpMVType`
 @*/
 PetscErrorCode PCBISAISetSpMVType(PC pc, PCBISAISpMVType type)
 {
-  PC_BISAI *jac;
-
   PetscFunctionBegin;
-  PetscCall(PCMSGetData(pc, PCBISAI, PETSC_FALSE, &jac));
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveEnum(pc, type, 2);
   PetscCheck(type == PCBISAI_SPMV_OWN || type == PCBISAI_SPMV_CUSPARSE, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCBISAI: the product kernel is PCBISAI_SPMV_OWN or PCBISAI_SPMV_CUSPARSE, not %d", (int)type);
-  if (jac) jac->spmv = type;
+  PetscTryMethod(pc, "PCBISAISetSpMVType_C", (PC, PCBISAISpMVType), (pc, type));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCBISAIGetSpMVType_BISAI(PC pc, PCBISAISpMVType *type)
+{
+  PC_BISAI *jac = (PC_BISAI *)pc->data;
+
+  PetscFunctionBegin;
+  *type = jac->spmv;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -929,12 +969,10 @@ PetscErrorCode PCBISAISetSpMVType(PC pc, PCBISAISpMVType type)
 @*/
 PetscErrorCode PCBISAIGetSpMVType(PC pc, PCBISAISpMVType *type)
 {
-  PC_BISAI *jac;
-
   PetscFunctionBegin;
-  PetscCall(PCMSGetData(pc, PCBISAI, PETSC_TRUE, &jac));
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscAssertPointer(type, 2);
-  *type = jac->spmv;
+  PetscUseMethod(pc, "PCBISAIGetSpMVType_C", (PC, PCBISAISpMVType *), (pc, type));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -970,6 +1008,35 @@ static PetscErrorCode PCBISAICreateBAIJ(PetscInt nb, PetscInt bs, const int *row
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode PCBISAIGetFactors_BISAI(PC pc, Mat *L, Mat *U, Mat *ML, Mat *MU)
+{
+  PC_BISAI *jac = (PC_BISAI *)pc->data;
+  double   *h;
+  size_t    bs2;
+
+  PetscFunctionBegin;
+  PetscCheck(jac->nsetups && jac->work, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONGSTATE, "PCBISAI: the factors are computed by the setup: call PCSetUp() (or KSPSetUp()) first");
+  bs2 = (size_t)jac->bs * jac->bs;
+  if (L || U) {
+    PetscCall(PetscMalloc1(PetscMax((size_t)jac->nnzb * bs2, 1), &h));
+    PetscCall(PCMSReadBack(&jac->op, h, jac->F.ptr, sizeof(double) * jac->nnzb * bs2));
+    if (L) PetscCall(PCBISAICreateBAIJ(jac->nb, jac->bs, jac->rowptr, jac->cols, h, -1, PETSC_TRUE, L));
+    if (U) PetscCall(PCBISAICreateBAIJ(jac->nb, jac->bs, jac->rowptr, jac->cols, h, 1, PETSC_FALSE, U));
+    PetscCall(PetscFree(h));
+  }
+  for (PetscInt w = 0; w < 2; w++) {
+    PCBISAIInv *M   = &jac->inv[w];
+    Mat        *out = w == 0 ? ML : MU;
+
+    if (!out) continue;
+    PetscCall(PetscMalloc1(PetscMax((size_t)M->nnzb * bs2, 1), &h));
+    PetscCall(PCMSReadBack(&jac->op, h, M->vals.ptr, sizeof(double) * M->nnzb * bs2));
+    PetscCall(PCBISAICreateBAIJ(jac->nb, jac->bs, M->rowptr, M->cols, h, 0, PETSC_FALSE, out));
+    PetscCall(PetscFree(h));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@
   PCBISAIGetFactors - Gets host copies of the block ILU(0) factors and of the approximate inverses computed by
   `PCBISAI` on this process's diagonal block
@@ -996,37 +1063,37 @@ static PetscErrorCode PCBISAICreateBAIJ(PetscInt nb, PetscInt bs, const int *row
 @*/
 PetscErrorCode PCBISAIGetFactors(PC pc, Mat *L, Mat *U, Mat *ML, Mat *MU)
 {
-  PC_BISAI *jac;
-  double   *h;
-  size_t    bs2;
-
   PetscFunctionBegin;
-  PetscCall(PCMSGetData(pc, PCBISAI, PETSC_TRUE, &jac));
-  PetscCheck(jac->nsetups && jac->work, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONGSTATE, "PCBISAI: the factors are computed by the setup: call PCSetUp() (or KSPSetUp()) first");
-  bs2 = (size_t)jac->bs * jac->bs;
-  if (L || U) {
-    PetscCall(PetscMalloc1(PetscMax((size_t)jac->nnzb * bs2, 1), &h));
-    PetscCall(PCMSReadBack(&jac->op, h, jac->F.ptr, sizeof(double) * jac->nnzb * bs2));
-    if (L) PetscCall(PCBISAICreateBAIJ(jac->nb, jac->bs, jac->rowptr, jac->cols, h, -1, PETSC_TRUE, L));
-    if (U) PetscCall(PCBISAICreateBAIJ(jac->nb, jac->bs, jac->rowptr, jac->cols, h, 1, PETSC_FALSE, U));
-    PetscCall(PetscFree(h));
-  }
-  for (PetscInt w = 0; w < 2; w++) {
-    PCBISAIInv *M   = &jac->inv[w];
-    Mat        *out = w == 0 ? ML : MU;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCBISAIGetFactors_C", (PC, Mat *, Mat *, Mat *, Mat *), (pc, L, U, ML, MU));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
-    if (!out) continue;
-    PetscCall(PetscMalloc1(PetscMax((size_t)M->nnzb * bs2, 1), &h));
-    PetscCall(PCMSReadBack(&jac->op, h, M->vals.ptr, sizeof(double) * M->nnzb * bs2));
-    PetscCall(PCBISAICreateBAIJ(jac->nb, jac->bs, M->rowptr, M->cols, h, 0, PETSC_FALSE, out));
-    PetscCall(PetscFree(h));
-  }
+/* the methods of the public Set/Get functions (PetscTryMethod, PetscUseMethod) */
+static const PCMSMethod PCBISAIMethods[] = {
+  {"PCBISAISetLevel_C", (PetscErrorCodeFn *)PCBISAISetLevel_BISAI},
+  {"PCBISAIGetLevel_C", (PetscErrorCodeFn *)PCBISAIGetLevel_BISAI},
+  {"PCBISAISetILUType_C", (PetscErrorCodeFn *)PCBISAISetILUType_BISAI},
+  {"PCBISAIGetILUType_C", (PetscErrorCodeFn *)PCBISAIGetILUType_BISAI},
+  {"PCBISAISetILUSweeps_C", (PetscErrorCodeFn *)PCBISAISetILUSweeps_BISAI},
+  {"PCBISAIGetILUSweeps_C", (PetscErrorCodeFn *)PCBISAIGetILUSweeps_BISAI},
+  {"PCBISAISetSpMVType_C", (PetscErrorCodeFn *)PCBISAISetSpMVType_BISAI},
+  {"PCBISAIGetSpMVType_C", (PetscErrorCodeFn *)PCBISAIGetSpMVType_BISAI},
+  {"PCBISAIGetFactors_C", (PetscErrorCodeFn *)PCBISAIGetFactors_BISAI},
+};
+
+static PetscErrorCode PCDestroy_BISAI(PC pc)
+{
+  PetscFunctionBegin;
+  PetscCall(PCReset_BISAI(pc));
+  PetscCall(PCMSComposeMethods(pc, PETSC_STATIC_ARRAY_LENGTH(PCBISAIMethods), PCBISAIMethods, PETSC_FALSE));
+  PetscCall(PetscFree(pc->data));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*MC
    PCBISAI - "bisai" - block incomplete sparse approximate inverse (block-ISAI) of the block ILU(0) factors
-   (paper 001: Ma et al., GPU block-ISAI preconditioning, sections 3.1-3.2, Algorithm 1), applied as two block sparse
+   (Ma et al. (2021), sections 3.1-3.2, Algorithm 1), applied as two block sparse
    matrix-vector products, computed on the GPU when the operator is there
 
    Options Database Keys:
@@ -1075,6 +1142,7 @@ static PetscErrorCode PCCreate_BISAI(PC pc)
   pc->ops->destroy        = PCDestroy_BISAI;
   pc->ops->setfromoptions = PCSetFromOptions_BISAI;
   pc->ops->view           = PCView_BISAI;
+  PetscCall(PCMSComposeMethods(pc, PETSC_STATIC_ARRAY_LENGTH(PCBISAIMethods), PCBISAIMethods, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -1,5 +1,5 @@
 /*
-   CUDA kernels of PCBISAI (paper 001): block ILU(0) fixed-point sweeps, inversion of the diagonal blocks, the
+   CUDA kernels of PCBISAI (Ma et al. (2021)): block ILU(0) fixed-point sweeps, inversion of the diagonal blocks, the
    block-ISAI columns (one warp per block column, paper section 3.2) and the BSR product of the apply. See
    include/petscmodsell/private/bisaikernels.h for the notation; the host reference (bisai_reference.c) computes the
    same function with the same sums in the same order.
@@ -10,7 +10,7 @@
    solved block X_p of the current step in shared memory (bs*bs doubles per warp) and its lanes own the scalar
    entries (q, r, c) of the remaining right-hand sides, bs*bs lanes per block of the column (lanes stride over them
    when the column has more than 32 / (bs*bs) blocks below or above): lane (q, r, c) finds block (J_q, J_p) of the
-   factor by a binary search in F's block row J_q (the small triangular system is never stored: paper 001, 3.2,
+   factor by a binary search in F's block row J_q (the small triangular system is never stored: Ma et al. (2021), 3.2,
    second strategy) and subtracts row r of it times column c of X_p. The right-hand sides live in M itself (global
    memory), written and read by the same warp, ordered by __syncwarp().
 */
@@ -243,7 +243,7 @@ typedef struct {
   cusparseMatDescr_t descr;
 } MSBISAICusparse;
 
-extern "C" int MSBISAICusparseDestroy_CUDA(void **ctx)
+extern "C" MS_BISAI_LIBRARY_DESTROY(MSBISAICusparseDestroy_CUDA)
 {
   MSBISAICusparse *c = (MSBISAICusparse *)*ctx;
   cusparseStatus_t s = CUSPARSE_STATUS_SUCCESS, t = CUSPARSE_STATUS_SUCCESS;
@@ -256,7 +256,7 @@ extern "C" int MSBISAICusparseDestroy_CUDA(void **ctx)
   return s != CUSPARSE_STATUS_SUCCESS ? -(int)s : -(int)t;
 }
 
-extern "C" int MSBISAIBSRMultCusparse_CUDA(void **ctx, int nb, int bs, int nnzb, const int *rowptr, const int *cols, const double *vals, const double *x, double *y, void *stream)
+extern "C" MS_BISAI_BSR_MULT_LIBRARY(MSBISAIBSRMultCusparse_CUDA)
 {
   MSBISAICusparse *c     = (MSBISAICusparse *)*ctx;
   const double     alpha = 1.0, beta = 0.0;
@@ -279,4 +279,4 @@ extern "C" int MSBISAIBSRMultCusparse_CUDA(void **ctx, int nb, int bs, int nnzb,
   return (int)cudaGetLastError();
 }
 
-extern "C" const MSBISAIKernels MSBISAIKernels_CUDA = {"cuda", MSBISAIInvertDiag_CUDA, MSBISAIILUResidual_CUDA, MSBISAIILUUpdate_CUDA, MSBISAIISAILower_CUDA, MSBISAIISAIUpper_CUDA, MSBISAIBSRMult_CUDA};
+extern "C" const MSBISAIKernels MSBISAIKernels_CUDA = {"cuda", MSBISAIInvertDiag_CUDA, MSBISAIILUResidual_CUDA, MSBISAIILUUpdate_CUDA, MSBISAIISAILower_CUDA, MSBISAIISAIUpper_CUDA, MSBISAIBSRMult_CUDA, "cuSPARSE", MSBISAIBSRMultCusparse_CUDA, MSBISAICusparseDestroy_CUDA, 2};

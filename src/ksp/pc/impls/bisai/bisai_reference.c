@@ -198,4 +198,4 @@ MS_BISAI_BSR_MULT(MSBISAIBSRMult_Reference)
   return 0;
 }
 
-const MSBISAIKernels MSBISAIKernels_Reference = {"reference", MSBISAIInvertDiag_Reference, MSBISAIILUResidual_Reference, MSBISAIILUUpdate_Reference, MSBISAIISAILower_Reference, MSBISAIISAIUpper_Reference, MSBISAIBSRMult_Reference};
+const MSBISAIKernels MSBISAIKernels_Reference = {"reference", MSBISAIInvertDiag_Reference, MSBISAIILUResidual_Reference, MSBISAIILUUpdate_Reference, MSBISAIISAILower_Reference, MSBISAIISAIUpper_Reference, MSBISAIBSRMult_Reference, NULL, NULL, NULL, 0};

@@ -1,6 +1,6 @@
 /*
    PCBJSMOOTH: block Jacobi smoother / preconditioner on the slices of the mod-SELL image
-   (paper 000, chapter 4: equations 4.8-4.9, 4.14, 4.15 and section 4.3.1).
+   (Wikberg (2024), chapter 4: equations 4.8-4.9, 4.14, 4.15 and section 4.3.1).
 
    Blocks are the slices (sh consecutive image rows) of the mod-SELL image of the local diagonal block
    of the operator: MATMODSELL's own image when it stores the diagonal apart with in-slice (negative)
@@ -68,7 +68,7 @@ typedef struct {
                        the bucketed permutation's copies (bjsmoothkernels.h, MS_BJS_BUCKET_WORK) */
   PetscBool  zfast; /* zero-guess sweeps use it */
 
-  /* a permuted image on the GPU with more than one bucket of its permuted product (MSPermBuckets, issue 12): the
+  /* a permuted image on the GPU with more than one bucket of its permuted product (MSPermBuckets): the
      sweeps move b, offp, xin and the result through the buckets instead of a random access per row */
   PetscBool bucketed;
   PetscInt  nbuckets, chunk;
@@ -139,9 +139,7 @@ static PetscErrorCode PCBJSmoothSweep(PC pc, Vec b, Vec xin, Vec xout, PetscBool
   PetscScalar                *xo;
   MSImageView                 v;
   const MSPermBuckets        *ppb = NULL;
-#if defined(PETSC_HAVE_CUDA)
-  MSPermBuckets pb;
-#endif
+  MSPermBuckets               pb;
   void                       *stream;
   int                         err;
 
@@ -157,11 +155,7 @@ static PetscErrorCode PCBJSmoothSweep(PC pc, Vec b, Vec xin, Vec xout, PetscBool
     PetscCall(VecZeroEntries(jac->offp));
     PetscCall(PCMSVecGetArrayRead(op, op->ghost, &g));
     PetscCall(PCMSVecGetArray(op, jac->offp, RW, &o));
-    if (op->device) {
-#if defined(PETSC_HAVE_CUDA)
-      PetscCall(MSImageMultDevice(op->img[1], g, o, o));
-#endif
-    } else PetscCall(MSImageMultHost(op->img[1], g, o, o));
+    PetscCall(PCMSImageMult(op, op->img[1], g, o, o));
     PetscCall(PCMSVecRestoreArrayRead(op, op->ghost, &g));
     PetscCall(PCMSVecRestoreArray(op, jac->offp, RW, &o));
     PetscCall(PCMSVecGetArrayRead(op, jac->offp, &op_));
@@ -174,14 +168,12 @@ static PetscErrorCode PCBJSmoothSweep(PC pc, Vec b, Vec xin, Vec xout, PetscBool
   }
   if (inplace) xi = xo;
   PetscCall(PCMSOperatorGetView(op, 0, &v));
-#if defined(PETSC_HAVE_CUDA)
   if (jac->bucketed) { /* the arrays were built at setup (the image rebuilt since: built again here) */
     PetscBool has;
 
-    PetscCall(MSImageGetPermBucketsDevice(op->img[0], &v, &pb, &has));
+    PetscCall(PCMSOperatorGetPermBuckets(op, &v, &pb, &has));
     if (has && pb.nbuckets > 1 && jac->zwork.bytes >= MS_BJS_BUCKET_WORK(op->m, op_ != NULL, zero) * sizeof(double)) ppb = &pb;
   }
-#endif
   PetscCall(PCBJSmoothChebTable(pc, &cheb));
   PetscCall(PCMSKernelBegin(op, &stream));
   if (zero && jac->zfast) err = jac->k->zero_jacobi(&v, ppb, (int)jac->nloc, (const short *)jac->zlc.ptr, (const double *)jac->zlv.ptr, (const double *)jac->zdinv.ptr, (int)jac->inner_its, cheb, ba, op_, xo, (double *)jac->zwork.ptr, stream);
@@ -303,8 +295,9 @@ static PetscErrorCode PCBJSmoothFreeWork(PC pc)
 
 /* the inner sweeps when not set: 5, with inner chebyshev 5 (sh / 512)^(2/3) rounded for blocks above 512 rows (8 for
    1024): a larger block's polynomial needs a higher degree for the same accuracy (its interval is wider, the ratio
-   below); measured on an H100 (FVM tetrahedra 10.4 M, randomly numbered, partition blocks of 1024: 728 CG iterations
-   with 8 sweeps against 877 with blocks of 512 and 5 sweeps, at the same time per iteration, docs/locality.md) */
+   below): FVM tetrahedra 10.4 M, randomly numbered, partition blocks of 1024: 728 CG iterations with 8 sweeps against
+   877 with blocks of 512 and 5 sweeps, at the same time per iteration (H100, 2026-11-24,
+   docs/results/2026-11-24-h100-session11/, docs/locality.md) */
 static PetscInt PCBJSmoothAutoSweeps(PCBJSmoothInner inner, PetscInt sh)
 {
   if (inner != PCBJSMOOTH_INNER_CHEBYSHEV || sh <= 512) return 5;
@@ -313,7 +306,8 @@ static PetscInt PCBJSmoothAutoSweeps(PCBJSmoothInner inner, PetscInt sh)
 
 /* inner chebyshev's ratio: the one set, else 20 (sh / 512)^(2/3), at least 4: the smallest eigenvalue of a block's
    D^-1 A_ll of a 3D Laplacian falls like its rows^(-2/3) (1 - cos(pi / 9) = 0.06 for a brick of 8^3, 0.19 for 4^3);
-   measured best: 20 with blocks of 512 (FVM tetrahedra, ex45), 4-10 with blocks of 64 (a 7-point 8^3 grid) */
+   the fewest CG iterations with 20 for blocks of 512 (FVM tetrahedra, ex45), 4-10 for blocks of 64 (a 7-point 8^3
+   grid): iteration counts of host runs, 2026-11-24, docs/bjsmooth.md */
 static PetscReal PCBJSmoothChebRatio(PC_BJSmooth *jac)
 {
   if (jac->cheb_ratio > 0.0) return jac->cheb_ratio;
@@ -370,31 +364,26 @@ static PetscErrorCode PCBJSmoothSetUpBuckets(PC pc)
   PCMSOperator *op    = &jac->op;
   size_t        bytes = 0;
   MSImageView   v;
+  MSPermBuckets pb;
+  PetscBool     has;
 
   PetscFunctionBegin;
   jac->bucketed = PETSC_FALSE;
   jac->nbuckets = 1;
   jac->chunk    = 0;
-  if (!op->device || op->m <= 0) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!jac->k->permuted_work || op->m <= 0) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PCMSOperatorGetView(op, 0, &v));
   if (!v.perm) PetscFunctionReturn(PETSC_SUCCESS);
-#if defined(PETSC_HAVE_CUDA)
-  {
-    MSPermBuckets pb;
-    PetscBool     has;
+  PetscCall(PCMSOperatorGetPermBuckets(op, &v, &pb, &has));
+  if (has && pb.nbuckets > 1) {
+    const PetscBool nonzero = (PetscBool)(jac->its > 1 && !jac->async);
 
-    PetscCall(MSImageGetPermBucketsDevice(op->img[0], &v, &pb, &has));
-    if (has && pb.nbuckets > 1) {
-      const PetscBool nonzero = (PetscBool)(jac->its > 1 && !jac->async);
-
-      jac->bucketed = PETSC_TRUE;
-      jac->nbuckets = pb.nbuckets;
-      jac->chunk    = pb.chunk;
-      bytes         = MS_BJS_BUCKET_WORK(op->m, PETSC_FALSE, PETSC_TRUE) * sizeof(double);
-      if (nonzero) bytes = PetscMax(bytes, MS_BJS_BUCKET_WORK(op->m, op->mpi, PETSC_FALSE) * sizeof(double));
-    }
+    jac->bucketed = PETSC_TRUE;
+    jac->nbuckets = pb.nbuckets;
+    jac->chunk    = pb.chunk;
+    bytes         = MS_BJS_BUCKET_WORK(op->m, PETSC_FALSE, PETSC_TRUE) * sizeof(double);
+    if (nonzero) bytes = PetscMax(bytes, MS_BJS_BUCKET_WORK(op->m, op->mpi, PETSC_FALSE) * sizeof(double));
   }
-#endif
   if (!jac->bucketed && jac->zfast) bytes = (size_t)op->m * sizeof(double);
   if (bytes) PetscCall(PCMSBufferEnsure(op, &jac->zwork, bytes, jac->bucketed ? "PCBJSMOOTH's copies of b, the off-process part, the iterate and the result in the buckets of the permuted image" : "PCBJSMOOTH's result in the image's order"));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -461,14 +450,6 @@ static PetscErrorCode PCReset_BJSmooth(PC pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PCDestroy_BJSmooth(PC pc)
-{
-  PetscFunctionBegin;
-  PetscCall(PCReset_BJSmooth(pc));
-  PetscCall(PetscFree(pc->data));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 static PetscErrorCode PCSetFromOptions_BJSmooth(PC pc, PetscOptionItems PetscOptionsObject)
 {
   PC_BJSmooth    *jac   = (PC_BJSmooth *)pc->data;
@@ -508,6 +489,15 @@ static PetscErrorCode PCSetFromOptions_BJSmooth(PC pc, PetscOptionItems PetscOpt
 /* ---------------------------------------------------------------------------------------------- */
 /* public interface                                                                                */
 
+static PetscErrorCode PCBJSmoothSetBlockSize_BJSmooth(PC pc, PetscInt bs)
+{
+  PC_BJSmooth *jac = (PC_BJSmooth *)pc->data;
+
+  PetscFunctionBegin;
+  jac->bs = bs;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@
   PCBJSmoothSetBlockSize - Sets the rows per block of `PCBJSMOOTH`: the slice height of the mod-SELL image it works on
 
@@ -534,14 +524,21 @@ static PetscErrorCode PCSetFromOptions_BJSmooth(PC pc, PetscOptionItems PetscOpt
 @*/
 PetscErrorCode PCBJSmoothSetBlockSize(PC pc, PetscInt bs)
 {
-  PC_BJSmooth *jac;
-
   PetscFunctionBegin;
-  PetscCall(PCMSGetData(pc, PCBJSMOOTH, PETSC_FALSE, &jac));
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveInt(pc, bs, 2);
   PetscCheck(bs >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCBJSMOOTH: the block size %" PetscInt_FMT " must be 0 (automatic) or a multiple of 32 up to 1024", bs);
   if (bs) PetscCall(MSCheckSliceHeight(PetscObjectComm((PetscObject)pc), bs));
-  if (jac) jac->bs = bs;
+  PetscTryMethod(pc, "PCBJSmoothSetBlockSize_C", (PC, PetscInt), (pc, bs));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCBJSmoothGetBlockSize_BJSmooth(PC pc, PetscInt *bs)
+{
+  PC_BJSmooth *jac = (PC_BJSmooth *)pc->data;
+
+  PetscFunctionBegin;
+  *bs = jac->setup ? jac->sh : jac->bs;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -562,12 +559,28 @@ PetscErrorCode PCBJSmoothSetBlockSize(PC pc, PetscInt bs)
 @*/
 PetscErrorCode PCBJSmoothGetBlockSize(PC pc, PetscInt *bs)
 {
-  PC_BJSmooth *jac;
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscAssertPointer(bs, 2);
+  PetscUseMethod(pc, "PCBJSmoothGetBlockSize_C", (PC, PetscInt *), (pc, bs));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCBJSmoothSetInner_BJSmooth(PC pc, PCBJSmoothInner inner, PetscInt its, PetscReal rtol)
+{
+  PC_BJSmooth *jac = (PC_BJSmooth *)pc->data;
 
   PetscFunctionBegin;
-  PetscCall(PCMSGetData(pc, PCBJSMOOTH, PETSC_TRUE, &jac));
-  PetscAssertPointer(bs, 2);
-  *bs = jac->setup ? jac->sh : jac->bs;
+  if (jac->setup && inner != jac->inner) pc->setupcalled = PETSC_FALSE; /* the setup's paths and interval follow the method */
+  jac->inner = inner;
+  if (its == PETSC_DETERMINE) {
+    if (jac->setup && !jac->inner_its_auto) pc->setupcalled = PETSC_FALSE;
+    jac->inner_its_auto = PETSC_TRUE;
+  } else if (its != PETSC_CURRENT) {
+    jac->inner_its      = its;
+    jac->inner_its_auto = PETSC_FALSE;
+  }
+  if (rtol != (PetscReal)PETSC_CURRENT) jac->inner_rtol = rtol;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -601,27 +614,26 @@ PetscErrorCode PCBJSmoothGetBlockSize(PC pc, PetscInt *bs)
 @*/
 PetscErrorCode PCBJSmoothSetInner(PC pc, PCBJSmoothInner inner, PetscInt its, PetscReal rtol)
 {
-  PC_BJSmooth *jac;
-
   PetscFunctionBegin;
-  PetscCall(PCMSGetData(pc, PCBJSMOOTH, PETSC_FALSE, &jac));
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveEnum(pc, inner, 2);
   PetscValidLogicalCollectiveInt(pc, its, 3);
   PetscValidLogicalCollectiveReal(pc, rtol, 4);
   PetscCheck(inner >= PCBJSMOOTH_INNER_JACOBI && inner <= PCBJSMOOTH_INNER_CHEBYSHEV, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCBJSMOOTH: unknown inner method %d: use PCBJSMOOTH_INNER_JACOBI, _GS, _SGS, _CG or _CHEBYSHEV", (int)inner);
   PetscCheck(its >= 1 || its == PETSC_CURRENT || its == PETSC_DETERMINE, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCBJSMOOTH: %" PetscInt_FMT " inner sweeps: give at least 1 (or PETSC_DETERMINE: from the block size)", its);
   PetscCheck((rtol >= 0.0 && rtol < 1.0) || rtol == (PetscReal)PETSC_CURRENT, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCBJSMOOTH: the inner tolerance %g must be in [0, 1)", (double)rtol);
-  if (!jac) PetscFunctionReturn(PETSC_SUCCESS);
-  if (jac->setup && inner != jac->inner) pc->setupcalled = PETSC_FALSE; /* the setup's paths and interval follow the method */
-  jac->inner = inner;
-  if (its == PETSC_DETERMINE) {
-    if (jac->setup && !jac->inner_its_auto) pc->setupcalled = PETSC_FALSE;
-    jac->inner_its_auto = PETSC_TRUE;
-  } else if (its != PETSC_CURRENT) {
-    jac->inner_its      = its;
-    jac->inner_its_auto = PETSC_FALSE;
-  }
-  if (rtol != (PetscReal)PETSC_CURRENT) jac->inner_rtol = rtol;
+  PetscTryMethod(pc, "PCBJSmoothSetInner_C", (PC, PCBJSmoothInner, PetscInt, PetscReal), (pc, inner, its, rtol));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCBJSmoothGetInner_BJSmooth(PC pc, PCBJSmoothInner *inner, PetscInt *its, PetscReal *rtol)
+{
+  PC_BJSmooth *jac = (PC_BJSmooth *)pc->data;
+
+  PetscFunctionBegin;
+  if (inner) *inner = jac->inner;
+  if (its) *its = jac->inner_its;
+  if (rtol) *rtol = jac->inner_rtol;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -644,13 +656,19 @@ PetscErrorCode PCBJSmoothSetInner(PC pc, PCBJSmoothInner inner, PetscInt its, Pe
 @*/
 PetscErrorCode PCBJSmoothGetInner(PC pc, PCBJSmoothInner *inner, PetscInt *its, PetscReal *rtol)
 {
-  PC_BJSmooth *jac;
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCBJSmoothGetInner_C", (PC, PCBJSmoothInner *, PetscInt *, PetscReal *), (pc, inner, its, rtol));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCBJSmoothSetChebyshevRatio_BJSmooth(PC pc, PetscReal ratio)
+{
+  PC_BJSmooth *jac = (PC_BJSmooth *)pc->data;
 
   PetscFunctionBegin;
-  PetscCall(PCMSGetData(pc, PCBJSMOOTH, PETSC_TRUE, &jac));
-  if (inner) *inner = jac->inner;
-  if (its) *its = jac->inner_its;
-  if (rtol) *rtol = jac->inner_rtol;
+  jac->cheb_ratio = ratio;
+  if (jac->setup) jac->cheb_lo = jac->cheb_hi / PCBJSmoothChebRatio(jac);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -683,15 +701,20 @@ PetscErrorCode PCBJSmoothGetInner(PC pc, PCBJSmoothInner *inner, PetscInt *its, 
 @*/
 PetscErrorCode PCBJSmoothSetChebyshevRatio(PC pc, PetscReal ratio)
 {
-  PC_BJSmooth *jac;
-
   PetscFunctionBegin;
-  PetscCall(PCMSGetData(pc, PCBJSMOOTH, PETSC_FALSE, &jac));
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveReal(pc, ratio, 2);
   PetscCheck(ratio == 0.0 || (ratio > 1.0 && PetscIsNormalReal(ratio)), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCBJSMOOTH: the Chebyshev ratio %g must be 0 (automatic) or a finite number greater than 1 (the interval is [hi / ratio, hi])", (double)ratio);
-  if (!jac) PetscFunctionReturn(PETSC_SUCCESS);
-  jac->cheb_ratio = ratio;
-  if (jac->setup) jac->cheb_lo = jac->cheb_hi / PCBJSmoothChebRatio(jac);
+  PetscTryMethod(pc, "PCBJSmoothSetChebyshevRatio_C", (PC, PetscReal), (pc, ratio));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCBJSmoothGetChebyshevRatio_BJSmooth(PC pc, PetscReal *ratio)
+{
+  PC_BJSmooth *jac = (PC_BJSmooth *)pc->data;
+
+  PetscFunctionBegin;
+  *ratio = jac->cheb_ratio;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -712,12 +735,19 @@ PetscErrorCode PCBJSmoothSetChebyshevRatio(PC pc, PetscReal ratio)
 @*/
 PetscErrorCode PCBJSmoothGetChebyshevRatio(PC pc, PetscReal *ratio)
 {
-  PC_BJSmooth *jac;
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscAssertPointer(ratio, 2);
+  PetscUseMethod(pc, "PCBJSmoothGetChebyshevRatio_C", (PC, PetscReal *), (pc, ratio));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCBJSmoothSetIterations_BJSmooth(PC pc, PetscInt its)
+{
+  PC_BJSmooth *jac = (PC_BJSmooth *)pc->data;
 
   PetscFunctionBegin;
-  PetscCall(PCMSGetData(pc, PCBJSMOOTH, PETSC_TRUE, &jac));
-  PetscAssertPointer(ratio, 2);
-  *ratio = jac->cheb_ratio;
+  jac->its = its;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -739,13 +769,20 @@ PetscErrorCode PCBJSmoothGetChebyshevRatio(PC pc, PetscReal *ratio)
 @*/
 PetscErrorCode PCBJSmoothSetIterations(PC pc, PetscInt its)
 {
-  PC_BJSmooth *jac;
-
   PetscFunctionBegin;
-  PetscCall(PCMSGetData(pc, PCBJSMOOTH, PETSC_FALSE, &jac));
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveInt(pc, its, 2);
   PetscCheck(its >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCBJSMOOTH: %" PetscInt_FMT " outer iterations: give at least 1", its);
-  if (jac) jac->its = its;
+  PetscTryMethod(pc, "PCBJSmoothSetIterations_C", (PC, PetscInt), (pc, its));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCBJSmoothGetIterations_BJSmooth(PC pc, PetscInt *its)
+{
+  PC_BJSmooth *jac = (PC_BJSmooth *)pc->data;
+
+  PetscFunctionBegin;
+  *its = jac->its;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -766,12 +803,19 @@ PetscErrorCode PCBJSmoothSetIterations(PC pc, PetscInt its)
 @*/
 PetscErrorCode PCBJSmoothGetIterations(PC pc, PetscInt *its)
 {
-  PC_BJSmooth *jac;
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscAssertPointer(its, 2);
+  PetscUseMethod(pc, "PCBJSmoothGetIterations_C", (PC, PetscInt *), (pc, its));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCBJSmoothSetAsync_BJSmooth(PC pc, PetscBool async)
+{
+  PC_BJSmooth *jac = (PC_BJSmooth *)pc->data;
 
   PetscFunctionBegin;
-  PetscCall(PCMSGetData(pc, PCBJSMOOTH, PETSC_TRUE, &jac));
-  PetscAssertPointer(its, 2);
-  *its = jac->its;
+  jac->async = async;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -794,12 +838,19 @@ PetscErrorCode PCBJSmoothGetIterations(PC pc, PetscInt *its)
 @*/
 PetscErrorCode PCBJSmoothSetAsync(PC pc, PetscBool async)
 {
-  PC_BJSmooth *jac;
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveBool(pc, async, 2);
+  PetscTryMethod(pc, "PCBJSmoothSetAsync_C", (PC, PetscBool), (pc, async));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCBJSmoothGetAsync_BJSmooth(PC pc, PetscBool *async)
+{
+  PC_BJSmooth *jac = (PC_BJSmooth *)pc->data;
 
   PetscFunctionBegin;
-  PetscCall(PCMSGetData(pc, PCBJSMOOTH, PETSC_FALSE, &jac));
-  PetscValidLogicalCollectiveBool(pc, async, 2);
-  if (jac) jac->async = async;
+  *async = jac->async;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -820,12 +871,19 @@ PetscErrorCode PCBJSmoothSetAsync(PC pc, PetscBool async)
 @*/
 PetscErrorCode PCBJSmoothGetAsync(PC pc, PetscBool *async)
 {
-  PC_BJSmooth *jac;
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscAssertPointer(async, 2);
+  PetscUseMethod(pc, "PCBJSmoothGetAsync_C", (PC, PetscBool *), (pc, async));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCBJSmoothSetGlobalCoefficients_BJSmooth(PC pc, PetscBool global)
+{
+  PC_BJSmooth *jac = (PC_BJSmooth *)pc->data;
 
   PetscFunctionBegin;
-  PetscCall(PCMSGetData(pc, PCBJSMOOTH, PETSC_TRUE, &jac));
-  PetscAssertPointer(async, 2);
-  *async = jac->async;
+  jac->force_global = global;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -848,12 +906,19 @@ PetscErrorCode PCBJSmoothGetAsync(PC pc, PetscBool *async)
 @*/
 PetscErrorCode PCBJSmoothSetGlobalCoefficients(PC pc, PetscBool global)
 {
-  PC_BJSmooth *jac;
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveBool(pc, global, 2);
+  PetscTryMethod(pc, "PCBJSmoothSetGlobalCoefficients_C", (PC, PetscBool), (pc, global));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCBJSmoothGetGlobalCoefficients_BJSmooth(PC pc, PetscBool *global)
+{
+  PC_BJSmooth *jac = (PC_BJSmooth *)pc->data;
 
   PetscFunctionBegin;
-  PetscCall(PCMSGetData(pc, PCBJSMOOTH, PETSC_FALSE, &jac));
-  PetscValidLogicalCollectiveBool(pc, global, 2);
-  if (jac) jac->force_global = global;
+  *global = jac->force_global;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -874,12 +939,20 @@ PetscErrorCode PCBJSmoothSetGlobalCoefficients(PC pc, PetscBool global)
 @*/
 PetscErrorCode PCBJSmoothGetGlobalCoefficients(PC pc, PetscBool *global)
 {
-  PC_BJSmooth *jac;
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscAssertPointer(global, 2);
+  PetscUseMethod(pc, "PCBJSmoothGetGlobalCoefficients_C", (PC, PetscBool *), (pc, global));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCBJSmoothSetOrdering_BJSmooth(PC pc, MatModSELLOrdering ordering)
+{
+  PC_BJSmooth *jac = (PC_BJSmooth *)pc->data;
 
   PetscFunctionBegin;
-  PetscCall(PCMSGetData(pc, PCBJSMOOTH, PETSC_TRUE, &jac));
-  PetscAssertPointer(global, 2);
-  *global = jac->force_global;
+  if (jac->setup && ordering != jac->ordering) pc->setupcalled = PETSC_FALSE; /* another image */
+  jac->ordering = ordering;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -911,15 +984,20 @@ PetscErrorCode PCBJSmoothGetGlobalCoefficients(PC pc, PetscBool *global)
 @*/
 PetscErrorCode PCBJSmoothSetOrdering(PC pc, MatModSELLOrdering ordering)
 {
-  PC_BJSmooth *jac;
-
   PetscFunctionBegin;
-  PetscCall(PCMSGetData(pc, PCBJSMOOTH, PETSC_FALSE, &jac));
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveEnum(pc, ordering, 2);
   PetscCheck(ordering == PCBJSMOOTH_ORDERING_OPERATOR || (ordering >= MATMODSELL_ORDERING_NATURAL && ordering <= MATMODSELL_ORDERING_AUTO), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCBJSMOOTH: unknown ordering %d: use PCBJSMOOTH_ORDERING_OPERATOR or a MatModSELLOrdering", (int)ordering);
-  if (!jac) PetscFunctionReturn(PETSC_SUCCESS);
-  if (jac->setup && ordering != jac->ordering) pc->setupcalled = PETSC_FALSE; /* another image */
-  jac->ordering = ordering;
+  PetscTryMethod(pc, "PCBJSmoothSetOrdering_C", (PC, MatModSELLOrdering), (pc, ordering));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCBJSmoothGetOrdering_BJSmooth(PC pc, MatModSELLOrdering *ordering)
+{
+  PC_BJSmooth *jac = (PC_BJSmooth *)pc->data;
+
+  PetscFunctionBegin;
+  *ordering = jac->ordering;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -940,12 +1018,10 @@ PetscErrorCode PCBJSmoothSetOrdering(PC pc, MatModSELLOrdering ordering)
 @*/
 PetscErrorCode PCBJSmoothGetOrdering(PC pc, MatModSELLOrdering *ordering)
 {
-  PC_BJSmooth *jac;
-
   PetscFunctionBegin;
-  PetscCall(PCMSGetData(pc, PCBJSMOOTH, PETSC_TRUE, &jac));
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscAssertPointer(ordering, 2);
-  *ordering = jac->ordering;
+  PetscUseMethod(pc, "PCBJSmoothGetOrdering_C", (PC, MatModSELLOrdering *), (pc, ordering));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1003,9 +1079,36 @@ static PetscErrorCode PCView_BJSmooth(PC pc, PetscViewer viewer)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the methods of the public Set/Get functions (PetscTryMethod, PetscUseMethod) */
+static const PCMSMethod PCBJSmoothMethods[] = {
+  {"PCBJSmoothSetBlockSize_C", (PetscErrorCodeFn *)PCBJSmoothSetBlockSize_BJSmooth},
+  {"PCBJSmoothGetBlockSize_C", (PetscErrorCodeFn *)PCBJSmoothGetBlockSize_BJSmooth},
+  {"PCBJSmoothSetInner_C", (PetscErrorCodeFn *)PCBJSmoothSetInner_BJSmooth},
+  {"PCBJSmoothGetInner_C", (PetscErrorCodeFn *)PCBJSmoothGetInner_BJSmooth},
+  {"PCBJSmoothSetChebyshevRatio_C", (PetscErrorCodeFn *)PCBJSmoothSetChebyshevRatio_BJSmooth},
+  {"PCBJSmoothGetChebyshevRatio_C", (PetscErrorCodeFn *)PCBJSmoothGetChebyshevRatio_BJSmooth},
+  {"PCBJSmoothSetIterations_C", (PetscErrorCodeFn *)PCBJSmoothSetIterations_BJSmooth},
+  {"PCBJSmoothGetIterations_C", (PetscErrorCodeFn *)PCBJSmoothGetIterations_BJSmooth},
+  {"PCBJSmoothSetAsync_C", (PetscErrorCodeFn *)PCBJSmoothSetAsync_BJSmooth},
+  {"PCBJSmoothGetAsync_C", (PetscErrorCodeFn *)PCBJSmoothGetAsync_BJSmooth},
+  {"PCBJSmoothSetGlobalCoefficients_C", (PetscErrorCodeFn *)PCBJSmoothSetGlobalCoefficients_BJSmooth},
+  {"PCBJSmoothGetGlobalCoefficients_C", (PetscErrorCodeFn *)PCBJSmoothGetGlobalCoefficients_BJSmooth},
+  {"PCBJSmoothSetOrdering_C", (PetscErrorCodeFn *)PCBJSmoothSetOrdering_BJSmooth},
+  {"PCBJSmoothGetOrdering_C", (PetscErrorCodeFn *)PCBJSmoothGetOrdering_BJSmooth},
+};
+
+static PetscErrorCode PCDestroy_BJSmooth(PC pc)
+{
+  PetscFunctionBegin;
+  PetscCall(PCReset_BJSmooth(pc));
+  PetscCall(PCMSComposeMethods(pc, PETSC_STATIC_ARRAY_LENGTH(PCBJSmoothMethods), PCBJSmoothMethods, PETSC_FALSE));
+  PetscCall(PetscFree(pc->data));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*MC
    PCBJSMOOTH - "bjsmooth" - block Jacobi smoother and preconditioner on the slices of the modified Sliced ELLPACK
-   image of the operator, with inner Jacobi, warp-serialised Gauss-Seidel or CG sweeps on each block (paper 000,
+   image of the operator, with inner Jacobi, warp-serialised Gauss-Seidel or CG sweeps on each block (Wikberg (2024),
    Wikberg 2024, chapter 4, equations 4.8-4.9, 4.14, 4.15, section 4.3.1), run on the GPU when the operator's
    vectors live there
 
@@ -1099,6 +1202,7 @@ static PetscErrorCode PCCreate_BJSmooth(PC pc)
   pc->ops->destroy         = PCDestroy_BJSmooth;
   pc->ops->setfromoptions  = PCSetFromOptions_BJSmooth;
   pc->ops->view            = PCView_BJSmooth;
+  PetscCall(PCMSComposeMethods(pc, PETSC_STATIC_ARRAY_LENGTH(PCBJSmoothMethods), PCBJSmoothMethods, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

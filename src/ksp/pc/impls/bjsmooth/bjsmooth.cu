@@ -3,7 +3,7 @@
    host reference bjsmooth_reference.c computes the same).
    One thread block per slice of the mod-SELL image, one thread per row, modelled on the SpMV kernel
    (src/mat/impls/modsell/cuda/modsellkernels.cu): the slice's window of x in shared memory, each thread
-   walking its row's interleaved slots. The local system (paper 000, section 4.3.1) stays in the block:
+   walking its row's interleaved slots. The local system (Wikberg (2024), section 4.3.1) stays in the block:
    the right-hand side in registers, the in-slice coefficients in shared memory (ELLPACK, eq. 4.15) or,
    in the fallback, read again from the image in global memory; the inner sweeps exchange the iterate
    through the shared window.
@@ -258,7 +258,7 @@ extern "C" MS_BJS_CONFIGURE(MSBJSConfigure_CUDA)
   if (!force_global && need <= (size_t)optin) {
     *use_shared = 1;
     *smem       = need;
-    if (need > 48 * 1024) { /* beyond the default limit: opt in (paper 000, after eq. 4.15). The limit is the kernel's,
+    if (need > 48 * 1024) { /* beyond the default limit: opt in (Wikberg (2024), after eq. 4.15). The limit is the kernel's,
                                shared by every PCBJSMOOTH (e.g. one per GAMG level): raised to the device's opt-in
                                maximum, so that a later configuration needing less does not lower it under an earlier
                                one's launches (a level's sweep then failed with "invalid argument") */
@@ -431,4 +431,4 @@ extern "C" MS_BJS_ZERO_JACOBI(MSBJSZeroJacobi_CUDA)
   return outimg ? MSCUDAUnpermute(m, img->iperm, work, NULL, xout, stream) : (int)cudaSuccess;
 }
 
-extern "C" const MSBJSKernels MSBJSKernels_CUDA = {"cuda", MSBJSAnalyze_CUDA, MSBJSConfigure_CUDA, MSBJSSweep_CUDA, MSBJSZeroJacobi_CUDA};
+extern "C" const MSBJSKernels MSBJSKernels_CUDA = {"cuda", MSBJSAnalyze_CUDA, MSBJSConfigure_CUDA, MSBJSSweep_CUDA, MSBJSZeroJacobi_CUDA, 1};

@@ -343,4 +343,4 @@ MS_BJS_CONFIGURE(MSBJSConfigure_Reference)
   return 0;
 }
 
-const MSBJSKernels MSBJSKernels_Reference = {"reference", MSBJSAnalyze_Reference, MSBJSConfigure_Reference, MSBJSSweep_Reference, MSBJSZeroJacobi_Reference};
+const MSBJSKernels MSBJSKernels_Reference = {"reference", MSBJSAnalyze_Reference, MSBJSConfigure_Reference, MSBJSSweep_Reference, MSBJSZeroJacobi_Reference, 0};

@@ -1,6 +1,6 @@
 /*
    PCBRBILU: block red-black ordered ILU(0) / modified ILU(0) (relaxed, perturbed) with single-precision factors
-   stored for coalesced substitution on the GPU (paper 004, Kawai 2023: sections 3.2-3.3, chapter 4, section 5.3).
+   stored for coalesced substitution on the GPU (Shioya (2022): sections 3.2-3.3, chapter 4, section 5.3).
 
    Setup, per process on the local diagonal block Ad (block Jacobi across processes: the off-process couplings are
    ignored):
@@ -22,7 +22,6 @@
 #include <petscmodsell/private/pcmsimpl.h>
 #include <petscmodsell/private/brbilukernels.h>
 #include <petscmodsell/private/brbordering.h>
-#include <petscdmda.h>
 #include <petsctime.h>
 
 static PetscLogEvent PC_BRBILUOrdering = 0, PC_BRBILUFactor = 0, PC_BRBILUApply = 0;
@@ -57,11 +56,6 @@ typedef struct {
   PetscInt64          nslots, nlower, nupper, nlevels;
   PetscLogDouble      factor_flops, apply_flops;
   PetscInt            maxw, maxlev;
-
-  /* -pc_brbilu_layout_check: the backend's layout against the host reference's (a developer's check) */
-  PetscBool lcheck, lcheck_bad;
-  PetscInt  lcheck_done;
-  char      lcheck_msg[256];
 
   /* backend memory */
   PCMSBuffer rstart, lstart, lptr;  /* the layout: blocks and levels */
@@ -113,34 +107,22 @@ static PetscErrorCode PCBRBILUFreeStructure(PC pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The DMDA box of the local rows (dof 1, star stencil, as many points as local rows), or why there is none */
+/* The DMDA box of the local rows (dof 1, star stencil, as many points as local rows: the PC's DM, else the operator's),
+   or why there is none */
 static PetscErrorCode PCBRBILUGetBox(PC pc, PetscInt m, PetscInt box[3], const char **why)
 {
-  DM             dm = pc->dm;
-  PetscBool      isda;
-  PetscInt       dim, dof, xm, ym, zm;
-  DMDAStencilType st;
+  DM       dm = pc->dm;
+  PCMSGrid grid;
 
   PetscFunctionBegin;
-  *why = NULL;
   if (!dm) PetscCall(MatGetDM(pc->pmat, &dm));
-  if (!dm) {
-    *why = "the operator has no DM";
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  PetscCall(PetscObjectTypeCompare((PetscObject)dm, DMDA, &isda));
-  if (!isda) {
-    *why = "the operator's DM is not a DMDA";
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  PetscCall(DMDAGetInfo(dm, &dim, NULL, NULL, NULL, NULL, NULL, NULL, &dof, NULL, NULL, NULL, NULL, &st));
-  PetscCall(DMDAGetCorners(dm, NULL, NULL, NULL, &xm, &ym, &zm));
-  if (dof != 1) *why = "the DMDA has more than one degree of freedom per point";
-  else if (st != DMDA_STENCIL_STAR && dim > 1) *why = "the DMDA's stencil is not a star (box stencils couple blocks of one colour)";
-  else if (xm * ym * zm != m) *why = "the DMDA's local box does not match the operator's local rows";
-  box[0] = xm;
-  box[1] = dim > 1 ? ym : 1;
-  box[2] = dim > 2 ? zm : 1;
+  PetscCall(PCMSGetGrid(dm, &grid));
+  *why = grid.why;
+  if (*why) PetscFunctionReturn(PETSC_SUCCESS);
+  if (grid.box[3] != 1) *why = "the DMDA has more than one degree of freedom per point";
+  else if (grid.stencil != DMDA_STENCIL_STAR && grid.dim > 1) *why = "the DMDA's stencil is not a star (box stencils couple blocks of one colour)";
+  else if (grid.box[0] * grid.box[1] * grid.box[2] != m) *why = "the DMDA's local box does not match the operator's local rows";
+  for (PetscInt a = 0; a < 3; a++) box[a] = grid.box[a];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -153,15 +135,6 @@ static PetscErrorCode PCBRBILUBufferExact(PCMSOperator *op, PCMSBuffer *buf, siz
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* an int copy of a PetscInt array: a new host array */
-static PetscErrorCode PCBRBILUHostInt(const PetscInt *src, PetscInt64 n, int **dst)
-{
-  PetscFunctionBegin;
-  PetscCall(PetscMalloc1(PetscMax(n, 1), dst));
-  for (PetscInt64 i = 0; i < n; i++) (*dst)[i] = (int)src[i];
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* an exact-size buffer in the PC's memory holding an int copy of n PetscInts (small arrays: block starts) */
 static PetscErrorCode PCBRBILUIntBuffer(PCMSOperator *op, PCMSBuffer *buf, const PetscInt *src, PetscInt64 n, const char *what)
 {
@@ -171,172 +144,22 @@ static PetscErrorCode PCBRBILUIntBuffer(PCMSOperator *op, PCMSBuffer *buf, const
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* an int copy of a PetscInt array in the PC's memory (temp): the array itself when PetscInt is int and it is there */
-static PetscErrorCode PCBRBILUIntArray(PCMSOperator *op, const PetscInt *src, PetscInt64 n, PetscBool there, PCMSBuffer *temp, const char *what, const int **dst)
-{
-  PetscFunctionBegin;
-  if (there && sizeof(PetscInt) == sizeof(int)) {
-    *dst = (const int *)src;
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  PetscCall(PCMSUploadInt(op, temp, src, n, what));
-  *dst = (const int *)temp->ptr;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* -pc_brbilu_layout_check: the host reference's layout of the same ordering, built here from the host CSR with the
-   reference kernels, against the backend's arrays (read back) */
-typedef struct {
-  MSBRBLayout     lay;
-  MSBRBLevelInfo  info;
-  int            *ai, *aj, *rstart, *bid, *perm, *pos, *lev, *nu, *lstart, *lptr, *sperm, *stor, *col, *map, *dmap;
-  unsigned short *nl;
-} BRBLayoutRef;
-
-static PetscErrorCode BRBLayoutRefDestroy(BRBLayoutRef *r)
-{
-  PetscFunctionBegin;
-  PetscCall(PetscFree(r->ai));
-  PetscCall(PetscFree(r->aj));
-  PetscCall(PetscFree(r->rstart));
-  PetscCall(PetscFree(r->bid));
-  PetscCall(PetscFree(r->perm));
-  PetscCall(PetscFree4(r->pos, r->lev, r->nu, r->lstart)); /* as allocated: one chunk each in optimized builds */
-  PetscCall(PetscFree3(r->lptr, r->sperm, r->stor));
-  PetscCall(PetscFree4(r->col, r->map, r->dmap, r->nl));
-  PetscCall(PetscMemzero(r, sizeof(*r)));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* the backend's array src (n elements of es bytes: 4 int, 2 unsigned short) against ref; the first difference is kept */
-static PetscErrorCode PCBRBILUCheckArray(PC pc, const char *what, const void *src, const void *ref, PetscInt64 n, size_t es)
-{
-  PC_BRBILU *jac = (PC_BRBILU *)pc->data;
-  char      *h;
-
-  PetscFunctionBegin;
-  if (jac->lcheck_bad || n <= 0) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscMalloc((size_t)n * es, &h));
-  PetscCall(PCMSReadBack(&jac->op, h, src, (size_t)n * es));
-  if (memcmp(h, ref, (size_t)n * es)) {
-    PetscInt64 i = 0;
-
-    while (!memcmp(h + i * es, (const char *)ref + i * es, es)) i++; /* the first difference: there is one */
-    jac->lcheck_bad = PETSC_TRUE;
-    if (es == sizeof(int)) PetscCall(PetscSNPrintf(jac->lcheck_msg, sizeof(jac->lcheck_msg), "%s[%" PetscInt64_FMT "] = %d, the reference's %d", what, i, ((int *)h)[i], ((const int *)ref)[i]));
-    else PetscCall(PetscSNPrintf(jac->lcheck_msg, sizeof(jac->lcheck_msg), "%s[%" PetscInt64_FMT "] = %d, the reference's %d", what, i, (int)((unsigned short *)h)[i], (int)((const unsigned short *)ref)[i]));
-  }
-  PetscCall(PetscFree(h));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode PCBRBILUCheckScalar(PC pc, const char *what, PetscInt64 v, PetscInt64 ref)
-{
-  PC_BRBILU *jac = (PC_BRBILU *)pc->data;
-
-  PetscFunctionBegin;
-  if (jac->lcheck_bad || v == ref) PetscFunctionReturn(PETSC_SUCCESS);
-  jac->lcheck_bad = PETSC_TRUE;
-  PetscCall(PetscSNPrintf(jac->lcheck_msg, sizeof(jac->lcheck_msg), "%s = %" PetscInt64_FMT ", the reference's %" PetscInt64_FMT, what, v, ref));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* stage 0: the level pass (perm, pos, lev, nu, lstart and the info); 1: the storage rows; 2: the slots */
-static PetscErrorCode PCBRBILULayoutCheck(PC pc, PetscInt stage, BRBLayoutRef *r, const PetscInt *ai, const PetscInt *aj, const MSBRBGrid *grid, const int *k_perm, const int *k_pos, const int *k_lev, const int *k_nu, const int *k_stor, const MSBRBLevelInfo *info)
-{
-  PC_BRBILU     *jac = (PC_BRBILU *)pc->data;
-  BRBOrdering    ord = jac->ord;
-  const PetscInt m = ord->m, nb = ord->nblocks, *operm;
-  const int      nc = (int)ord->ncolors;
-  int            err;
-
-  PetscFunctionBegin;
-  if (stage == 0) {
-    PetscCall(BRBLayoutRefDestroy(r));
-    r->lay = jac->lay;
-    PetscCall(PCBRBILUHostInt(ai, m + 1, &r->ai));
-    PetscCall(PCBRBILUHostInt(aj, ai[m], &r->aj));
-    PetscCall(PCBRBILUHostInt(ord->bstart, nb + 1, &r->rstart));
-    r->lay.rstart = r->rstart;
-    if (grid) {
-      int *hp;
-
-      PetscCall(PCBRBILUHostInt(ord->bid, nb, &r->bid));
-      PetscCall(PetscMalloc1(PetscMax(m, 1), &r->perm));
-      err = MSBRBGridPerm_Reference(&r->lay, grid, r->bid, r->perm, NULL);
-      PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCBRBILU: the reference grid ordering failed (%d)", err);
-      PetscCall(BRBOrderingGetPerm(ord, &operm));
-      PetscCall(PCBRBILUHostInt(operm, m, &hp)); /* the host's own ordering (BRBOrderingGetPerm) */
-      for (PetscInt p = 0; p < m && !jac->lcheck_bad; p++)
-        if (hp[p] != r->perm[p]) PetscCall(PCBRBILUCheckScalar(pc, "the grid ordering (reference kernel against BRBOrderingCreateGrid) at a position", hp[p], r->perm[p]));
-      PetscCall(PetscFree(hp));
-    } else {
-      PetscCall(BRBOrderingGetPerm(ord, &operm));
-      PetscCall(PCBRBILUHostInt(operm, m, &r->perm));
-    }
-    PetscCall(PetscMalloc4(PetscMax(m, 1), &r->pos, PetscMax(m, 1), &r->lev, PetscMax(m, 1), &r->nu, nb + 1, &r->lstart));
-    err = MSBRBLevels_Reference(&r->lay, grid, r->bid, r->ai, r->aj, r->perm, r->pos, r->lev, r->nu, r->lstart, &r->info, NULL);
-    PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_MEM, "PCBRBILU: the reference level pass could not allocate its work arrays");
-    PetscCall(PCBRBILUCheckArray(pc, "perm", k_perm, r->perm, m, sizeof(int)));
-    PetscCall(PCBRBILUCheckArray(pc, "pos", k_pos, r->pos, m, sizeof(int)));
-    PetscCall(PCBRBILUCheckArray(pc, "lev", k_lev, r->lev, m, sizeof(int)));
-    PetscCall(PCBRBILUCheckArray(pc, "nu", k_nu, r->nu, m, sizeof(int)));
-    PetscCall(PCBRBILUCheckArray(pc, "lstart", jac->lstart.ptr, r->lstart, nb + 1, sizeof(int)));
-    PetscCall(PCBRBILUCheckScalar(pc, "nlower", (PetscInt64)info->nlower, (PetscInt64)r->info.nlower));
-    PetscCall(PCBRBILUCheckScalar(pc, "nupper", (PetscInt64)info->nupper, (PetscInt64)r->info.nupper));
-    PetscCall(PCBRBILUCheckScalar(pc, "factorization flops", (PetscInt64)info->ffi, (PetscInt64)r->info.ffi));
-    PetscCall(PCBRBILUCheckScalar(pc, "bad", info->bad, r->info.bad));
-    PetscCall(PCBRBILUCheckScalar(pc, "nlev", info->nlev, r->info.nlev));
-    PetscCall(PCBRBILUCheckScalar(pc, "maxl", info->maxl, r->info.maxl));
-    for (int c = 0; c < nc; c++) PetscCall(PCBRBILUCheckScalar(pc, "W of a colour", info->W[c], r->info.W[c]));
-  } else if (stage == 1) {
-    const PetscInt64 nlev = r->info.nlev;
-
-    r->lay.lstart = r->lstart;
-    PetscCall(PetscMalloc3(nlev + 1, &r->lptr, PetscMax(m, 1), &r->sperm, PetscMax(m, 1), &r->stor));
-    err = MSBRBStorage_Reference(&r->lay, r->perm, r->lev, r->nu, r->lptr, r->sperm, r->stor, NULL);
-    PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCBRBILU: the reference storage pass failed (%d)", err);
-    PetscCall(PCBRBILUCheckArray(pc, "lptr", jac->lptr.ptr, r->lptr, nlev + 1, sizeof(int)));
-    PetscCall(PCBRBILUCheckArray(pc, "sperm", jac->sperm.ptr, r->sperm, m, sizeof(int)));
-    PetscCall(PCBRBILUCheckArray(pc, "stor", k_stor, r->stor, m, sizeof(int)));
-  } else {
-    const PetscInt64 ns = m, nslots = jac->nslots;
-
-    r->lay        = jac->lay; /* now with the slots' widths and offsets */
-    r->lay.rstart = r->rstart;
-    r->lay.lstart = r->lstart;
-    r->lay.lptr   = r->lptr;
-    r->lay.sperm  = r->sperm;
-    r->lay.col    = NULL;
-    r->lay.nl     = NULL;
-    PetscCall(PetscMalloc4(PetscMax(nslots, 1), &r->col, PetscMax(nslots, 1), &r->map, PetscMax(ns, 1), &r->dmap, PetscMax(ns, 1), &r->nl));
-    err = MSBRBSlots_Reference(&r->lay, r->ai, r->aj, r->pos, r->stor, r->col, r->map, r->nl, r->dmap, NULL);
-    PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_MEM, "PCBRBILU: the reference slots could not allocate their work arrays");
-    PetscCall(PCBRBILUCheckArray(pc, "col", jac->col.ptr, r->col, nslots, sizeof(int)));
-    PetscCall(PCBRBILUCheckArray(pc, "map", jac->map.ptr, r->map, nslots, sizeof(int)));
-    PetscCall(PCBRBILUCheckArray(pc, "nl", jac->nl.ptr, r->nl, ns, sizeof(unsigned short)));
-    PetscCall(PCBRBILUCheckArray(pc, "dmap", jac->dmap.ptr, r->dmap, ns, sizeof(int)));
-    if (!jac->lcheck_bad) jac->lcheck_done++;
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* the layout's temporaries, freed once the backend has finished with them */
 static PetscErrorCode PCBRBILUFreeTemporaries(PCMSOperator *op, PCMSBuffer *temps[], size_t n)
 {
   PetscFunctionBegin;
-  if (op->device) PetscCall(PCMSSynchronize(op)); /* kernels in flight may still read them */
+  PetscCall(PCMSSynchronize(op)); /* kernels in flight may still read them */
   for (size_t i = 0; i < n; i++) PetscCall(PCMSBufferDestroy(temps[i]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-#if defined(PETSC_HAVE_CUDA)
-/* The GPU's apply on a grid ordering moves a block's right-hand side and solution between the user's order and the
-   storage order through a buffer in shared memory (MSBRBLayout.tbuf): its size from the bricks' widths, the bricks, and
-   every storage row's place in its block's buffer (tpos, 2 bytes a row). Bricks too large for the buffer keep the
-   scattered copies through sperm. The function is the same either way. bricks: the layout's device copy of the
-   bricks (ord->bid), kept for the apply (moved into jac->bid: *bricks is then empty) when the buffer is used. */
-static PetscErrorCode PCBRBILUTransposeSetUp(PC pc, const MSBRBGrid *grid, PCMSBuffer *bricks)
+/* A backend whose apply takes a grid ordering's blocks through a buffer (MSBRBLayout.tbuf, the GPU's shared memory)
+   moves a block's right-hand side and solution between the user's order and the storage order through it: its size
+   from the bricks' widths, the bricks, and every storage row's place in its block's buffer (tpos, 2 bytes a row).
+   Bricks too large for the buffer keep the scattered copies through sperm. The function is the same either way.
+   bricks: the layout's copy of the bricks (ord->bid) in the PC's memory, kept for the apply (moved into jac->bid:
+   *bricks is then empty) when the buffer is used. */
+static PetscErrorCode PCBRBILUBufferSetUp(PC pc, const MSBRBGrid *grid, PCMSBuffer *bricks)
 {
   PC_BRBILU    *jac = (PC_BRBILU *)pc->data;
   PCMSOperator *op  = &jac->op;
@@ -350,24 +173,24 @@ static PetscErrorCode PCBRBILUTransposeSetUp(PC pc, const MSBRBGrid *grid, PCMSB
   /* the widest brick along each axis: the splits t box / nblk give widths floor(box / nblk) and ceil(box / nblk) */
   for (PetscInt a = 0; a < 3; a++) w[a] = (grid->box[a] + grid->nblk[a] - 1) / grid->nblk[a];
   tbuf = (w[0] + (w[0] & 1)) * w[1] * w[2];
-  if (tbuf > MS_BRB_TBUF_MAX) {
-    PetscCall(PetscInfo(pc, "PCBRBILU: bricks of up to %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " points: the apply's copies to and from the user's order go through sperm (a buffer of %" PetscInt_FMT " doubles is more than %d)\n", w[0], w[1], w[2], tbuf, MS_BRB_TBUF_MAX));
+  if (tbuf > jac->k->tbuf_max) {
+    PetscCall(PetscInfo(pc, "PCBRBILU: bricks of up to %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " points: the apply's copies to and from the user's order go through sperm (a buffer of %" PetscInt_FMT " doubles is more than %d)\n", w[0], w[1], w[2], tbuf, jac->k->tbuf_max));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PCMSBufferDestroy(&jac->bid));
   jac->bid = *bricks;
   PetscCall(PetscMemzero(bricks, sizeof(*bricks)));
+  if (!jac->bid.ptr) PetscCall(PCMSUploadInt(op, &jac->bid, jac->ord->bid, jac->ord->nblocks, "PCBRBILU's bricks")); /* the layout read ord->bid itself */
   PetscCall(PCBRBILUBufferExact(op, &jac->tpos, sizeof(unsigned short) * (size_t)PetscMax(op->m, 1), "PCBRBILU's buffer places"));
   lay->grid = *grid;
   lay->bid  = (const int *)jac->bid.ptr;
   PetscCall(PCMSKernelBegin(op, &stream));
-  err = MSBRBTransposeSetUp_CUDA(lay, (unsigned short *)jac->tpos.ptr, stream);
+  err = jac->k->places(lay, (unsigned short *)jac->tpos.ptr, stream);
   PetscCall(PCMSKernelEnd(op, err, jac->k->backend, "buffer places", 0));
   lay->tpos = (const unsigned short *)jac->tpos.ptr;
   lay->tbuf = (int)tbuf;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
-#endif
 
 /* The storage layout of an ordering (brbilukernels.h): the levels (wavefronts) of every block, its rows stored by
    level, slot-major inside the block. Returns PETSC_FALSE in *ok when the operator couples two blocks of one colour (a
@@ -376,15 +199,16 @@ static PetscErrorCode PCBRBILUTransposeSetUp(PC pc, const MSBRBGrid *grid, PCMSB
    All by the backend's kernels (MS_BRB_GRID_PERM, MS_BRB_LEVELS, MS_BRB_STORAGE, MS_BRB_SLOTS), so that on the GPU
    nothing proportional to the rows is computed on the host or uploaded (but a graph ordering's perm):
      0. the arrays the kernels read: the block starts (int), the ordering's perm (a grid ordering's computed by the
-        backend from the bricks: MS_BRB_GRID_PERM), Ad's CSR structure (on the GPU the device CSR of aijcusparse when
-        there is no empty row, else uploaded);
+        backend from the bricks: MS_BRB_GRID_PERM), Ad's CSR structure (the shared layer's, PCMSOperatorGetCSR(): on
+        the GPU the device CSR of aijcusparse when there is no empty row, a MATMODSELL's device image expanded there,
+        else uploaded);
      1. the level pass (MS_BRB_LEVELS): positions, every row's level (wavefront) inside its block, counts, the widest
         row of each colour, the coupling test, the factorization's flops, the first level of each block; its
         MSBRBLevelInfo is read back (on the GPU the one synchronisation), and the host sizes the rest from it;
      2. the storage rows (MS_BRB_STORAGE): per block a stable counting sort by level (lptr, sperm, stor);
      3. the slots (MS_BRB_SLOTS: col, map, nl, dmap) from pos, stor and Ad's CSR structure.
    The host reference walks a grid ordering's rows in their own order, streaming through the CSR; the GPU one warp
-   per block; both give the same arrays, bit for bit (-pc_brbilu_layout_check compares them). */
+   per block; both give the same arrays, bit for bit (the kernel tests, src/ksp/pc/tests/ex2.c, compare them). */
 static PetscErrorCode PCBRBILUBuildLayout(PC pc, PetscBool *ok)
 {
   PC_BRBILU      *jac = (PC_BRBILU *)pc->data;
@@ -392,29 +216,23 @@ static PetscErrorCode PCBRBILUBuildLayout(PC pc, PetscBool *ok)
   BRBOrdering     ord = jac->ord;
   MSBRBLayout    *lay = &jac->lay;
   const PetscInt  m = ord->m, nb = ord->nblocks, *bstart = ord->bstart, *cstart = ord->cstart;
-  const PetscInt *ai, *aj, *operm;
-  PetscInt        n;
-  PetscBool       done;
-  const int      *k_ai = NULL, *k_aj = NULL, *k_perm = NULL, *k_bid = NULL;
-  PCMSBuffer      t_csr[3] = {{0}}, t_perm = {0}, t_bid = {0}, t_pos = {0}, t_lev = {0}, t_nu = {0}, t_stor = {0}, t_info = {0};
-  PCMSBuffer     *temps[] = {&t_csr[0], &t_csr[1], &t_csr[2], &t_perm, &t_bid, &t_pos, &t_lev, &t_nu, &t_stor, &t_info}; /* freed on every way out */
+  const PetscInt *operm;
+  const int      *k_perm = NULL, *k_bid = NULL;
+  PCMSCSR         csr;
+  PCMSBuffer      t_perm = {0}, t_bid = {0}, t_pos = {0}, t_lev = {0}, t_nu = {0}, t_stor = {0}, t_info = {0};
+  PCMSBuffer     *temps[] = {&t_perm, &t_bid, &t_pos, &t_lev, &t_nu, &t_stor, &t_info}; /* freed on every way out */
   PetscInt64      ns = m, nslots = 0, nlev;
   MSBRBLevelInfo  info;
   MSBRBGrid       grid;
-  BRBLayoutRef    ref;
   PetscLogDouble  t0, t1;
   void           *stream;
   int             err, *pos, *lev, *nu;
 
   PetscFunctionBegin;
   PetscCall(PetscTime(&t0));
-  PetscCall(PetscMemzero(&ref, sizeof(ref)));
   *ok = PETSC_TRUE;
   PetscCheck(ord->ncolors <= MS_BRB_MAXCOLORS, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCBRBILU: the block colouring of the operator needs %" PetscInt_FMT " colours, more than the %d the kernels take; use larger blocks (-pc_brbilu_block_rows)", ord->ncolors, MS_BRB_MAXCOLORS);
   PetscCheck(ns < PETSC_INT32_MAX - 64, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCBRBILU: %" PetscInt64_FMT " rows on a process; the kernels take fewer than 2^31 - 64: use more processes", ns);
-  PetscCall(MatGetRowIJ(op->Ad, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
-  PetscCheck(done && n == m, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCBRBILU: needs the CSR structure of the local diagonal block (type %s)", ((PetscObject)op->Ad)->type_name);
-  PetscCheck((PetscInt64)ai[m] < PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCBRBILU: the local diagonal block has %" PetscInt64_FMT " entries; the kernels take fewer than 2^31 per process: use more processes", (PetscInt64)ai[m]);
   /* the layout's host fields: colours and blocks */
   PetscCall(PetscMemzero(lay, sizeof(*lay)));
   lay->ncolors = (int)ord->ncolors;
@@ -433,14 +251,9 @@ static PetscErrorCode PCBRBILUBuildLayout(PC pc, PetscBool *ok)
   /* 0. what the kernels read, in the backend's memory */
   PetscCall(PCBRBILUIntBuffer(op, &jac->rstart, bstart, nb + 1, "PCBRBILU's block starts"));
   lay->rstart = (const int *)jac->rstart.ptr;
-  if (ord->grid) PetscCall(PCBRBILUIntArray(op, ord->bid, nb, (PetscBool)!op->device, &t_bid, "PCBRBILU's bricks", &k_bid));
-  /* Ad's structure where the kernels run: on the GPU the shared layer's device CSR (aijcusparse's own arrays, a
-     MATMODSELL's image expanded there, else copies) */
-  if (op->device) PetscCall(PCMSOperatorDeviceCSR(op, t_csr, &k_ai, &k_aj, NULL));
-  else {
-    PetscCall(PCBRBILUIntArray(op, ai, m + 1, PETSC_TRUE, &t_csr[0], "PCBRBILU's copy of the row starts", &k_ai));
-    PetscCall(PCBRBILUIntArray(op, aj, ai[m], PETSC_TRUE, &t_csr[1], "PCBRBILU's copy of the columns", &k_aj));
-  }
+  if (ord->grid) PetscCall(PCMSIntArray(op, ord->bid, nb, &t_bid, "PCBRBILU's bricks", &k_bid));
+  PetscCall(PCMSOperatorGetCSR(op, PETSC_TRUE, PETSC_FALSE, &csr));
+  PetscCheck(csr.m == m, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCBRBILU: the ordering has %" PetscInt_FMT " rows, the diagonal block %d", m, csr.m);
   PetscCall(PCMSBufferEnsure(op, &t_pos, sizeof(int) * (size_t)m, "PCBRBILU's positions"));
   PetscCall(PCMSBufferEnsure(op, &t_lev, sizeof(int) * (size_t)m, "PCBRBILU's levels"));
   PetscCall(PCMSBufferEnsure(op, &t_nu, sizeof(int) * (size_t)m, "PCBRBILU's upper counts"));
@@ -449,7 +262,7 @@ static PetscErrorCode PCBRBILUBuildLayout(PC pc, PetscBool *ok)
   pos = (int *)t_pos.ptr;
   lev = (int *)t_lev.ptr;
   nu  = (int *)t_nu.ptr;
-  if (ord->grid && op->device) { /* the grid ordering's perm: computed there, not uploaded */
+  if (ord->grid) { /* the grid ordering's perm: computed where the PC computes, not uploaded */
     PetscCall(PCMSBufferEnsure(op, &t_perm, sizeof(int) * (size_t)m, "PCBRBILU's ordering"));
     PetscCall(PetscTime(&t1));
     jac->tsplit[4] += t1 - t0;
@@ -460,7 +273,7 @@ static PetscErrorCode PCBRBILUBuildLayout(PC pc, PetscBool *ok)
     k_perm = (const int *)t_perm.ptr;
   } else {
     PetscCall(BRBOrderingGetPerm(ord, &operm));
-    PetscCall(PCBRBILUIntArray(op, operm, m, (PetscBool)!op->device, &t_perm, "PCBRBILU's ordering", &k_perm));
+    PetscCall(PCMSIntArray(op, operm, m, &t_perm, "PCBRBILU's ordering", &k_perm));
     PetscCall(PetscTime(&t1));
     jac->tsplit[4] += t1 - t0;
     t0 = t1;
@@ -469,13 +282,12 @@ static PetscErrorCode PCBRBILUBuildLayout(PC pc, PetscBool *ok)
      to, in either direction (a_ij or a_ji), so that levels order the forward (lower entries) and the backward (upper
      entries) dependencies alike, whatever the pattern */
   PetscCall(PCMSKernelBegin(op, &stream));
-  err = jac->k->levels(lay, ord->grid ? &grid : NULL, k_bid, k_ai, k_aj, k_perm, pos, lev, nu, (int *)jac->lstart.ptr, (MSBRBLevelInfo *)t_info.ptr, stream);
+  err = jac->k->levels(lay, ord->grid ? &grid : NULL, k_bid, csr.ai, csr.aj, k_perm, pos, lev, nu, (int *)jac->lstart.ptr, (MSBRBLevelInfo *)t_info.ptr, stream);
   PetscCall(PCMSKernelEnd(op, err, jac->k->backend, "levels", 0));
   PetscCall(PCMSReadBack(op, &info, t_info.ptr, sizeof(info))); /* the one synchronisation */
   lay->lstart = (const int *)jac->lstart.ptr;
-  if (jac->lcheck) PetscCall(PCBRBILULayoutCheck(pc, 0, &ref, ai, aj, ord->grid ? &grid : NULL, k_perm, pos, lev, nu, NULL, &info));
-  *ok = (PetscBool)!info.bad;
-  jac->maxw = 0;
+  *ok         = (PetscBool)!info.bad;
+  jac->maxw   = 0;
   for (PetscInt c = 0; c < ord->ncolors && *ok; c++) {
     const PetscInt rc0 = bstart[cstart[c]], rc1 = bstart[cstart[c + 1]], W = info.W[c];
 
@@ -489,18 +301,7 @@ static PetscErrorCode PCBRBILUBuildLayout(PC pc, PetscBool *ok)
   }
   lay->soff[ord->ncolors] = nslots;
   nlev                    = info.nlev;
-  if (*ok && !jac->lcheck_bad && PetscDefined(USE_DEBUG) && !op->device) { /* every coupling inside a block goes from a lower to a higher level */
-    PetscCall(BRBOrderingGetPerm(ord, &operm));
-    for (PetscInt b = 0; b < nb; b++)
-      for (PetscInt p = bstart[b]; p < bstart[b + 1]; p++) {
-        const PetscInt o = operm[p];
-        for (PetscInt e = ai[o]; e < ai[o + 1]; e++) {
-          const PetscInt q = pos[aj[e]];
-          PetscCheck(aj[e] == o || q < bstart[b] || q >= bstart[b + 1] || (q < p) == (lev[q] < lev[p]), PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCBRBILU: rows %" PetscInt_FMT " and %" PetscInt_FMT " of one block are coupled and their levels do not follow the elimination order", o, aj[e]);
-        }
-      }
-  }
-  if (*ok && !jac->lcheck_bad) {
+  if (*ok) {
     PetscCheck(nlev < PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCBRBILU: %" PetscInt64_FMT " levels", nlev);
     jac->nslots       = nslots;
     jac->nlevels      = nlev;
@@ -522,11 +323,9 @@ static PetscErrorCode PCBRBILUBuildLayout(PC pc, PetscBool *ok)
   PetscCall(PetscTime(&t1));
   jac->tsplit[2] += t1 - t0;
   t0 = t1;
-  if (*ok && jac->lcheck && !jac->lcheck_bad) PetscCall(PCBRBILULayoutCheck(pc, 1, &ref, ai, aj, ord->grid ? &grid : NULL, k_perm, pos, lev, nu, (const int *)t_stor.ptr, &info));
-  if (!*ok || jac->lcheck_bad) { /* not a layout for this ordering, or (-pc_brbilu_layout_check) not the reference's: stop here */
-    PetscCall(BRBLayoutRefDestroy(&ref));
+  if (!*ok) { /* not a layout for this ordering: stop here */
     PetscCall(PCBRBILUFreeTemporaries(op, temps, PETSC_STATIC_ARRAY_LENGTH(temps)));
-    PetscCall(MatRestoreRowIJ(op->Ad, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
+    PetscCall(PCMSOperatorRestoreCSR(op, &csr));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   /* the factors' and the slots' arrays */
@@ -546,33 +345,13 @@ static PetscErrorCode PCBRBILUBuildLayout(PC pc, PetscBool *ok)
   t0 = t1;
   /* 3. the slots, by the backend */
   PetscCall(PCMSKernelBegin(op, &stream));
-  err = jac->k->slots(lay, k_ai, k_aj, pos, (const int *)t_stor.ptr, (int *)jac->col.ptr, (int *)jac->map.ptr, (unsigned short *)jac->nl.ptr, (int *)jac->dmap.ptr, stream);
+  err = jac->k->slots(lay, csr.ai, csr.aj, pos, (const int *)t_stor.ptr, (int *)jac->col.ptr, (int *)jac->map.ptr, (unsigned short *)jac->nl.ptr, (int *)jac->dmap.ptr, stream);
   PetscCall(PCMSKernelEnd(op, err, jac->k->backend, "slots", 0));
   lay->col = (const int *)jac->col.ptr;
   lay->nl  = (const unsigned short *)jac->nl.ptr;
-  if (PetscDefined(USE_DEBUG) && !op->device) { /* the GPU's row function (MSBRBSlotsRow) gives the reference's arrays */
-    int            *c2, *m2, *d2;
-    unsigned short *n2;
-    PetscBool       eq[4];
-
-    PetscCall(PetscMalloc4(nslots, &c2, nslots, &m2, ns, &n2, ns, &d2));
-    for (PetscInt64 s = 0; s < ns; s++) MSBRBSlotsRow(lay, s, k_ai, k_aj, pos, (const int *)t_stor.ptr, c2, m2, n2, d2);
-    PetscCall(PetscArraycmp(c2, (const int *)jac->col.ptr, nslots, &eq[0]));
-    PetscCall(PetscArraycmp(m2, (const int *)jac->map.ptr, nslots, &eq[1]));
-    PetscCall(PetscArraycmp(n2, (const unsigned short *)jac->nl.ptr, ns, &eq[2]));
-    PetscCall(PetscArraycmp(d2, (const int *)jac->dmap.ptr, ns, &eq[3]));
-    PetscCheck(eq[0] && eq[1] && eq[2] && eq[3], PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCBRBILU: the slots of the GPU's row function (MSBRBSlotsRow) differ from the reference's (col %d, map %d, nl %d, dmap %d equal)", (int)eq[0], (int)eq[1], (int)eq[2], (int)eq[3]);
-    PetscCall(PetscFree4(c2, m2, n2, d2));
-  }
-  if (jac->lcheck) {
-    PetscCall(PCBRBILULayoutCheck(pc, 2, &ref, ai, aj, ord->grid ? &grid : NULL, k_perm, pos, lev, nu, (const int *)t_stor.ptr, &info));
-    PetscCall(BRBLayoutRefDestroy(&ref));
-  }
-#if defined(PETSC_HAVE_CUDA)
-  if (op->device && ord->grid) PetscCall(PCBRBILUTransposeSetUp(pc, &grid, &t_bid));
-#endif
+  if (ord->grid && jac->k->tbuf_max > 0) PetscCall(PCBRBILUBufferSetUp(pc, &grid, &t_bid));
   PetscCall(PCBRBILUFreeTemporaries(op, temps, PETSC_STATIC_ARRAY_LENGTH(temps)));
-  PetscCall(MatRestoreRowIJ(op->Ad, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
+  PetscCall(PCMSOperatorRestoreCSR(op, &csr));
   jac->laid = PETSC_TRUE;
   PetscCall(PetscTime(&t1));
   jac->tsplit[3] += t1 - t0;
@@ -593,8 +372,6 @@ static PetscErrorCode PCBRBILUStructure(PC pc)
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(PC_BRBILUOrdering, pc, 0, 0, 0));
   PetscCall(PetscTime(&t0));
-  jac->lcheck_bad    = PETSC_FALSE;
-  jac->lcheck_msg[0] = 0;
   err = jac->k->multiprocessors(&nsm32);
   PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_GPU, "PCBRBILU: the %s kernel multiprocessors failed with code %d", jac->k->backend, err);
   jac->nsm = nsm = nsm32;
@@ -613,7 +390,7 @@ static PetscErrorCode PCBRBILUStructure(PC pc)
       jac->tsplit[1] += t1 - t0;
       PetscCall(PCBRBILUBuildLayout(pc, &ok));
       PetscCall(PetscTime(&t0));
-      if (!ok && !jac->lcheck_bad) {
+      if (!ok) {
         why = "the operator couples two blocks of one colour (not a star stencil on the DMDA)";
         PetscCheck(jac->ordering != PCBRBILU_ORDERING_GRID, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "PCBRBILU: -pc_brbilu_ordering grid: %s", why);
         PetscCall(PetscInfo(pc, "PCBRBILU: grid ordering not used: %s; graph ordering instead\n", why));
@@ -629,11 +406,11 @@ static PetscErrorCode PCBRBILUStructure(PC pc)
   }
   PetscCall(PetscTime(&t1));
   jac->tsplit[1] += t1 - t0;
-  if (!jac->laid && !jac->lcheck_bad) {
+  if (!jac->laid) {
     PetscCall(PCBRBILUBuildLayout(pc, &ok));
-    PetscCheck(ok || jac->lcheck_bad, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCBRBILU: the block colouring couples two blocks of one colour");
+    PetscCheck(ok, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCBRBILU: the block colouring couples two blocks of one colour");
   }
-  jac->structure = (PetscBool)!jac->lcheck_bad; /* else PCSetUp_BRBILU() raises the check's error on every process */
+  jac->structure = PETSC_TRUE;
   PetscCall(PetscLogEventEnd(PC_BRBILUOrdering, pc, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -693,7 +470,7 @@ static PetscErrorCode PCBRBILUPivotError(PC pc, PetscInt64 lrow)
   /* a zero or missing diagonal entry: no choice of the factorization helps */
   PetscCheck(info[4] != 0, comm, PETSC_ERR_MAT_LU_ZRPVT, "PCBRBILU: zero pivot %g in row %" PetscInt64_FMT " (global, user numbering; process %d): the row has no diagonal entry, or a zero one, in the process's diagonal block; ILU(0)-type factorizations need a nonzero diagonal: fix the operator, or use another preconditioner", (double)info[3], g, (int)info[0]);
   if (jac->ord->grid)
-    SETERRQ(comm, PETSC_ERR_MAT_LU_ZRPVT, "PCBRBILU: zero pivot %g in row %" PetscInt64_FMT " (global, user numbering): block (%d,%d,%d) of %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " on process %d, colour %s, %d rows; |pivot| <= %g |a_ii| (a_ii = %g): the %s factorization broke down (unperturbed modified ILU under block red-black ordering, paper 004 ch. 4); use -pc_brbilu_type rmilu or pmilu, or change -pc_brbilu_pivot_tol",
+    SETERRQ(comm, PETSC_ERR_MAT_LU_ZRPVT, "PCBRBILU: zero pivot %g in row %" PetscInt64_FMT " (global, user numbering): block (%d,%d,%d) of %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " on process %d, colour %s, %d rows; |pivot| <= %g |a_ii| (a_ii = %g): the %s factorization broke down (unperturbed modified ILU under block red-black ordering, Shioya (2022), ch. 4); use -pc_brbilu_type rmilu or pmilu, or change -pc_brbilu_pivot_tol",
             (double)info[3], g, (int)info[5], (int)info[6], (int)info[7], jac->ord->nblk[0], jac->ord->nblk[1], jac->ord->nblk[2], (int)info[0], info[2] == 0 ? "red" : "black", (int)info[8], (double)jac->pivtol, (double)info[4], PCBRBILUTypes[jac->type]);
   SETERRQ(comm, PETSC_ERR_MAT_LU_ZRPVT, "PCBRBILU: zero pivot %g in row %" PetscInt64_FMT " (global, user numbering): block %d of the locality partition on process %d, colour %d, %d rows; |pivot| <= %g |a_ii| (a_ii = %g): the %s factorization broke down; use -pc_brbilu_type rmilu or pmilu, or change -pc_brbilu_pivot_tol",
           (double)info[3], g, (int)info[5], (int)info[0], (int)info[2], (int)info[8], (double)jac->pivtol, (double)info[4], PCBRBILUTypes[jac->type]);
@@ -703,11 +480,7 @@ static PetscErrorCode PCBRBILUFactor(PC pc)
 {
   PC_BRBILU         *jac = (PC_BRBILU *)pc->data;
   PCMSOperator      *op  = &jac->op;
-  const PetscScalar *vals = NULL;
-  PCMSBuffer         t_csr[3] = {{0}};
-  const int         *dai;
-  const double      *dvals;
-  PetscBool          hostread = PETSC_FALSE;
+  PCMSCSR            csr;
   const PetscInt64   ns = jac->lay.roff[jac->lay.ncolors];
   double             alpha, pertfac;
   MSBRBStatus        st;
@@ -717,13 +490,8 @@ static PetscErrorCode PCBRBILUFactor(PC pc)
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(PC_BRBILUFactor, pc, 0, 0, 0));
-  if (op->device) { /* the shared layer's device values: aijcusparse's own, a MATMODSELL's image's, else a copy */
-    PetscCall(PCMSOperatorDeviceCSR(op, t_csr, &dai, NULL, &dvals));
-    vals = (const PetscScalar *)dvals;
-  } else {
-    PetscCall(MatSeqAIJGetArrayRead(op->Ad, &vals));
-    hostread = PETSC_TRUE;
-  }
+  /* the values where the PC computes (on the GPU aijcusparse's own, a MATMODSELL's image's, else a copy) */
+  PetscCall(PCMSOperatorGetCSR(op, PETSC_FALSE, PETSC_TRUE, &csr));
   switch (jac->type) {
   case PCBRBILU_ILU:
     alpha = 0.0;
@@ -739,17 +507,16 @@ static PetscErrorCode PCBRBILUFactor(PC pc)
   PetscCall(PCMSBufferEnsure(op, &jac->d, sizeof(double) * (size_t)PetscMax(ns, 1), "PCBRBILU's pivots"));
   PetscCall(PCMSBufferEnsure(op, &jac->status, sizeof(MSBRBStatus), "PCBRBILU's status"));
   PetscCall(PCMSKernelBegin(op, &stream));
-  err = jac->k->factor(&jac->lay, (const int *)jac->map.ptr, (const int *)jac->dmap.ptr, (const double *)vals, alpha, pertfac, (double)jac->pivtol, (double *)jac->work.ptr, (double *)jac->d.ptr, (MSBRBStatus *)jac->status.ptr, stream);
+  err = jac->k->factor(&jac->lay, (const int *)jac->map.ptr, (const int *)jac->dmap.ptr, csr.aa, alpha, pertfac, (double)jac->pivtol, (double *)jac->work.ptr, (double *)jac->d.ptr, (MSBRBStatus *)jac->status.ptr, stream);
   PetscCall(PCMSKernelEnd(op, err, jac->k->backend, "factor", jac->factor_flops));
-  if (hostread) PetscCall(MatSeqAIJRestoreArrayRead(op->Ad, &vals));
   PetscCall(PCMSReadBack(op, &st, jac->status.ptr, sizeof(st))); /* the factorization has read the values */
-  for (int k = 0; k < 3; k++) PetscCall(PCMSBufferDestroy(&t_csr[k]));
+  PetscCall(PCMSOperatorRestoreCSR(op, &csr));
   bad = st.badrow == MS_BRB_BAD_NONE ? -1 : (PetscInt64)st.badrow;
   PetscCall(PCBRBILUPivotError(pc, bad));
   PetscCall(PCMSKernelBegin(op, &stream));
   err = jac->k->convert(&jac->lay, jac->precision == PCBRBILU_PRECISION_SINGLE, jac->symmetric, (const double *)jac->work.ptr, (const double *)jac->d.ptr, jac->fvals.ptr, jac->fdinv.ptr, stream);
   PetscCall(PCMSKernelEnd(op, err, jac->k->backend, "convert", (PetscLogDouble)(jac->nupper + op->m)));
-  if (op->device) PetscCall(PCMSSynchronize(op)); /* before the work arrays go */
+  PetscCall(PCMSSynchronize(op)); /* before the work arrays go */
   PetscCall(PCMSBufferDestroy(&jac->work));
   PetscCall(PCMSBufferDestroy(&jac->d));
   PetscCall(PetscLogEventEnd(PC_BRBILUFactor, pc, 0, 0, 0));
@@ -776,12 +543,6 @@ static PetscErrorCode PCSetUp_BRBILU(PC pc)
   if (op->rebuilt || !jac->structure) {
     PetscCall(PCBRBILUFreeStructure(pc));
     PetscCall(PCBRBILUStructure(pc));
-  }
-  if (jac->lcheck) { /* collective: every process stops if one found a difference */
-    PetscMPIInt bad = jac->lcheck_bad, gbad;
-
-    PetscCallMPI(MPIU_Allreduce(&bad, &gbad, 1, MPI_INT, MPI_MAX, PetscObjectComm((PetscObject)pc)));
-    PetscCheck(!gbad, PetscObjectComm((PetscObject)pc), PETSC_ERR_PLIB, "PCBRBILU: -pc_brbilu_layout_check: the %s kernels' layout differs from the host reference's: %s", jac->k->backend, jac->lcheck_bad ? jac->lcheck_msg : "on another process");
   }
   if (jac->symmetric_opt == PETSC_BOOL3_UNKNOWN) {
     PetscCall(MatIsSymmetricKnown(pc->pmat, &set, &flg));
@@ -836,14 +597,6 @@ static PetscErrorCode PCReset_BRBILU(PC pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PCDestroy_BRBILU(PC pc)
-{
-  PetscFunctionBegin;
-  PetscCall(PCReset_BRBILU(pc));
-  PetscCall(PetscFree(pc->data));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* the ordering must be made again (an option that changes it) */
 static void PCBRBILUInvalidate(PC_BRBILU *jac)
 {
@@ -864,9 +617,9 @@ static PetscErrorCode PCSetFromOptions_BRBILU(PC pc, PetscOptionItems PetscOptio
   PetscOptionsHeadBegin(PetscOptionsObject, "Block red-black ILU(0) options");
   PetscCall(PetscOptionsEnum("-pc_brbilu_type", "Factorization: ilu, milu (modified: dropped fill added to the pivot), rmilu (relaxed: alpha times it), pmilu (perturbed: diagonal times 1 + zeta h^2, then milu)", "PCBRBILUSetType", PCBRBILUTypes, (PetscEnum)type, (PetscEnum *)&type, &flg));
   if (flg) PetscCall(PCBRBILUSetType(pc, type));
-  PetscCall(PetscOptionsRangeReal("-pc_brbilu_relax", "Relaxation alpha of rmilu (paper 004: 0.95; 0 is ilu, 1 is milu)", "PCBRBILUSetRelaxation", alpha, &alpha, &flg, 0.0, 1.0));
+  PetscCall(PetscOptionsRangeReal("-pc_brbilu_relax", "Relaxation alpha of rmilu (Shioya (2022): 0.95; 0 is ilu, 1 is milu)", "PCBRBILUSetRelaxation", alpha, &alpha, &flg, 0.0, 1.0));
   if (flg) PetscCall(PCBRBILUSetRelaxation(pc, alpha));
-  PetscCall(PetscOptionsReal("-pc_brbilu_perturb", "Perturbation zeta h^2 of pmilu: the diagonal is multiplied by 1 + this (paper 004: 0.01)", "PCBRBILUSetPerturbation", pert, &pert, &flg));
+  PetscCall(PetscOptionsReal("-pc_brbilu_perturb", "Perturbation zeta h^2 of pmilu: the diagonal is multiplied by 1 + this (Shioya (2022): 0.01)", "PCBRBILUSetPerturbation", pert, &pert, &flg));
   if (flg) PetscCall(PCBRBILUSetPerturbation(pc, pert));
   PetscCall(PetscOptionsEnum("-pc_brbilu_factor_precision", "Precision of the stored factors (vectors stay double)", "PCBRBILUSetFactorPrecision", PCBRBILUPrecisions, (PetscEnum)prec, (PetscEnum *)&prec, &flg));
   if (flg) PetscCall(PCBRBILUSetFactorPrecision(pc, prec));
@@ -886,15 +639,12 @@ static PetscErrorCode PCSetFromOptions_BRBILU(PC pc, PetscOptionItems PetscOptio
     jac->minrows = minrows;
     PCBRBILUInvalidate(jac);
   }
-  PetscCall(PetscOptionsBool("-pc_brbilu_layout_check", "(developer) Compare the layout the kernels build (levels, storage rows, slots; on the GPU the CUDA kernels) with the host reference's, bit for bit, at every new structure; an error if they differ", "", jac->lcheck, &jac->lcheck, NULL));
   sym = jac->symmetric_opt == PETSC_BOOL3_TRUE ? PETSC_TRUE : PETSC_FALSE;
   PetscCall(PetscOptionsBool("-pc_brbilu_symmetric", "Symmetric (IC-type) factors M = (I + L) D (I + L)^T, for CG (default: when the operator is known to be symmetric, MatIsSymmetricKnown())", "PCBRBILUSetSymmetric", sym, &sym, &flg));
   if (flg) PetscCall(PCBRBILUSetSymmetric(pc, sym ? PETSC_BOOL3_TRUE : PETSC_BOOL3_FALSE));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
 }
-
-PETSC_EXTERN PetscErrorCode PCBRBILUGetStatistics(PC, PetscReal *, PetscReal *);
 
 static PetscErrorCode PCView_BRBILU(PC pc, PetscViewer viewer)
 {
@@ -911,13 +661,6 @@ static PetscErrorCode PCView_BRBILU(PC pc, PetscViewer viewer)
   else if (jac->type == PCBRBILU_PMILU) PetscCall(PetscViewerASCIIPrintf(viewer, "  factorization pmilu(0), perturbation zeta h^2 %g (diagonal times %g)\n", (double)jac->perturb, (double)(1 + jac->perturb)));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  factorization %s(0)\n", PCBRBILUTypes[jac->type]));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  factors in %s precision, pivot tolerance %g (relative to |a_ii|)\n", PCBRBILUPrecisions[jac->precision], (double)jac->pivtol));
-  if (jac->lcheck) { /* collective */
-    PetscInt done = jac->lcheck_done, gmin;
-
-    PetscCallMPI(MPIU_Allreduce(&done, &gmin, 1, MPIU_INT, MPI_MIN, PetscObjectComm((PetscObject)pc)));
-    if (gmin > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  layout check: the %s kernels' layout equals the host reference's, bit for bit, on every process (ordering, positions, levels, upper counts, block and level starts, storage rows, slots, sums, flops)\n", jac->k ? jac->k->backend : "?"));
-    else PetscCall(PetscViewerASCIIPrintf(viewer, "  layout check: not run on every process\n"));
-  }
   if (!jac->setup) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "  (not set up yet)\n"));
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -950,6 +693,15 @@ static PetscErrorCode PCView_BRBILU(PC pc, PetscViewer viewer)
 /* ---------------------------------------------------------------------------------------------- */
 /* public interface                                                                                */
 
+static PetscErrorCode PCBRBILUSetType_BRBILU(PC pc, PCBRBILUType type)
+{
+  PC_BRBILU *jac = (PC_BRBILU *)pc->data;
+
+  PetscFunctionBegin;
+  jac->type = type;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@
   PCBRBILUSetType - Sets the factorization of `PCBRBILU`
 
@@ -968,13 +720,20 @@ static PetscErrorCode PCView_BRBILU(PC pc, PetscViewer viewer)
 @*/
 PetscErrorCode PCBRBILUSetType(PC pc, PCBRBILUType type)
 {
-  PC_BRBILU *jac;
-
   PetscFunctionBegin;
-  PetscCall(PCMSGetData(pc, PCBRBILU, PETSC_FALSE, &jac));
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveEnum(pc, type, 2);
   PetscCheck(type >= PCBRBILU_ILU && type <= PCBRBILU_PMILU, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCBRBILU: unknown factorization type %d", (int)type);
-  if (jac) jac->type = type;
+  PetscTryMethod(pc, "PCBRBILUSetType_C", (PC, PCBRBILUType), (pc, type));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCBRBILUGetType_BRBILU(PC pc, PCBRBILUType *type)
+{
+  PC_BRBILU *jac = (PC_BRBILU *)pc->data;
+
+  PetscFunctionBegin;
+  *type = jac->type;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -995,12 +754,19 @@ PetscErrorCode PCBRBILUSetType(PC pc, PCBRBILUType type)
 @*/
 PetscErrorCode PCBRBILUGetType(PC pc, PCBRBILUType *type)
 {
-  PC_BRBILU *jac;
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscAssertPointer(type, 2);
+  PetscUseMethod(pc, "PCBRBILUGetType_C", (PC, PCBRBILUType *), (pc, type));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCBRBILUSetRelaxation_BRBILU(PC pc, PetscReal alpha)
+{
+  PC_BRBILU *jac = (PC_BRBILU *)pc->data;
 
   PetscFunctionBegin;
-  PetscCall(PCMSGetData(pc, PCBRBILU, PETSC_TRUE, &jac));
-  PetscAssertPointer(type, 2);
-  *type = jac->type;
+  jac->alpha = alpha;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1012,7 +778,7 @@ PetscErrorCode PCBRBILUGetType(PC pc, PCBRBILUType *type)
 
   Input Parameters:
 + pc    - the preconditioner context
-- alpha - in [0, 1] (default 0.95, paper 004)
+- alpha - in [0, 1] (default 0.95, Shioya (2022))
 
   Options Database Key:
 . -pc_brbilu_relax <0.95> - the relaxation
@@ -1023,13 +789,20 @@ PetscErrorCode PCBRBILUGetType(PC pc, PCBRBILUType *type)
 @*/
 PetscErrorCode PCBRBILUSetRelaxation(PC pc, PetscReal alpha)
 {
-  PC_BRBILU *jac;
-
   PetscFunctionBegin;
-  PetscCall(PCMSGetData(pc, PCBRBILU, PETSC_FALSE, &jac));
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveReal(pc, alpha, 2);
   PetscCheck(alpha >= 0 && alpha <= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCBRBILU: the relaxation %g must be in [0, 1]", (double)alpha);
-  if (jac) jac->alpha = alpha;
+  PetscTryMethod(pc, "PCBRBILUSetRelaxation_C", (PC, PetscReal), (pc, alpha));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCBRBILUSetPerturbation_BRBILU(PC pc, PetscReal perturb)
+{
+  PC_BRBILU *jac = (PC_BRBILU *)pc->data;
+
+  PetscFunctionBegin;
+  jac->perturb = perturb;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1041,7 +814,7 @@ PetscErrorCode PCBRBILUSetRelaxation(PC pc, PetscReal alpha)
 
   Input Parameters:
 + pc      - the preconditioner context
-- perturb - the product zeta h^2 (default 0.01, paper 004), at least 0
+- perturb - the product zeta h^2 (default 0.01, Shioya (2022)), at least 0
 
   Options Database Key:
 . -pc_brbilu_perturb <0.01> - the perturbation
@@ -1049,20 +822,30 @@ PetscErrorCode PCBRBILUSetRelaxation(PC pc, PetscReal alpha)
   Level: intermediate
 
   Note:
-  Paper 004 writes the perturbation as E = zeta h^2 diag(A) with the mesh size h; the preconditioner takes the
+  Shioya (2022) writes the perturbation as E = zeta h^2 diag(A) with the mesh size h; the preconditioner takes the
   product zeta h^2 itself, a relative change of the diagonal, so that it applies to operators without a grid.
 
 .seealso: [](ch_ksp), `PCBRBILU`, `PCBRBILUSetType()`
 @*/
 PetscErrorCode PCBRBILUSetPerturbation(PC pc, PetscReal perturb)
 {
-  PC_BRBILU *jac;
-
   PetscFunctionBegin;
-  PetscCall(PCMSGetData(pc, PCBRBILU, PETSC_FALSE, &jac));
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveReal(pc, perturb, 2);
   PetscCheck(perturb >= 0 && PetscIsNormalReal(1 + perturb), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCBRBILU: the perturbation %g must be at least 0 and finite", (double)perturb);
-  if (jac) jac->perturb = perturb;
+  PetscTryMethod(pc, "PCBRBILUSetPerturbation_C", (PC, PetscReal), (pc, perturb));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCBRBILUSetFactorPrecision_BRBILU(PC pc, PCBRBILUPrecision precision)
+{
+  PC_BRBILU *jac = (PC_BRBILU *)pc->data;
+
+  PetscFunctionBegin;
+  if (jac->precision != precision) {
+    jac->precision = precision;
+    PCBRBILUInvalidate(jac);
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1085,16 +868,20 @@ PetscErrorCode PCBRBILUSetPerturbation(PC pc, PetscReal perturb)
 @*/
 PetscErrorCode PCBRBILUSetFactorPrecision(PC pc, PCBRBILUPrecision precision)
 {
-  PC_BRBILU *jac;
-
   PetscFunctionBegin;
-  PetscCall(PCMSGetData(pc, PCBRBILU, PETSC_FALSE, &jac));
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveEnum(pc, precision, 2);
   PetscCheck(precision == PCBRBILU_PRECISION_SINGLE || precision == PCBRBILU_PRECISION_DOUBLE, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCBRBILU: unknown precision %d", (int)precision);
-  if (jac && jac->precision != precision) {
-    jac->precision = precision;
-    PCBRBILUInvalidate(jac);
-  }
+  PetscTryMethod(pc, "PCBRBILUSetFactorPrecision_C", (PC, PCBRBILUPrecision), (pc, precision));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCBRBILUSetPivotTolerance_BRBILU(PC pc, PetscReal tol)
+{
+  PC_BRBILU *jac = (PC_BRBILU *)pc->data;
+
+  PetscFunctionBegin;
+  jac->pivtol = tol;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1117,13 +904,23 @@ PetscErrorCode PCBRBILUSetFactorPrecision(PC pc, PCBRBILUPrecision precision)
 @*/
 PetscErrorCode PCBRBILUSetPivotTolerance(PC pc, PetscReal tol)
 {
-  PC_BRBILU *jac;
-
   PetscFunctionBegin;
-  PetscCall(PCMSGetData(pc, PCBRBILU, PETSC_FALSE, &jac));
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveReal(pc, tol, 2);
   PetscCheck(tol >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCBRBILU: the pivot tolerance %g must be at least 0", (double)tol);
-  if (jac) jac->pivtol = tol;
+  PetscTryMethod(pc, "PCBRBILUSetPivotTolerance_C", (PC, PetscReal), (pc, tol));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCBRBILUSetOrdering_BRBILU(PC pc, PCBRBILUOrderingType ordering)
+{
+  PC_BRBILU *jac = (PC_BRBILU *)pc->data;
+
+  PetscFunctionBegin;
+  if (jac->ordering != ordering) {
+    jac->ordering = ordering;
+    PCBRBILUInvalidate(jac);
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1146,17 +943,23 @@ PetscErrorCode PCBRBILUSetPivotTolerance(PC pc, PetscReal tol)
 @*/
 PetscErrorCode PCBRBILUSetOrdering(PC pc, PCBRBILUOrderingType ordering)
 {
-  PC_BRBILU *jac;
-
   PetscFunctionBegin;
-  PetscCall(PCMSGetData(pc, PCBRBILU, PETSC_FALSE, &jac));
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveEnum(pc, ordering, 2);
   PetscCheck(ordering >= PCBRBILU_ORDERING_AUTO && ordering <= PCBRBILU_ORDERING_GRAPH, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCBRBILU: unknown ordering %d", (int)ordering);
-  if (jac && jac->ordering != ordering) {
-    jac->ordering = ordering;
-    PCBRBILUInvalidate(jac);
-  }
+  PetscTryMethod(pc, "PCBRBILUSetOrdering_C", (PC, PCBRBILUOrderingType), (pc, ordering));
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCBRBILUSetBlocks_BRBILU(PC pc, PetscInt bx, PetscInt by, PetscInt bz)
+{
+  PC_BRBILU *jac = (PC_BRBILU *)pc->data;
+
+  PetscFunctionBegin;
+  jac->nblk[0] = bx;
+  jac->nblk[1] = bx ? by : 0;
+  jac->nblk[2] = bx ? bz : 0;
+  PCBRBILUInvalidate(jac);  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
@@ -1183,21 +986,23 @@ PetscErrorCode PCBRBILUSetOrdering(PC pc, PCBRBILUOrderingType ordering)
 @*/
 PetscErrorCode PCBRBILUSetBlocks(PC pc, PetscInt bx, PetscInt by, PetscInt bz)
 {
-  PC_BRBILU *jac;
-
   PetscFunctionBegin;
-  PetscCall(PCMSGetData(pc, PCBRBILU, PETSC_FALSE, &jac));
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveInt(pc, bx, 2);
   PetscValidLogicalCollectiveInt(pc, by, 3);
   PetscValidLogicalCollectiveInt(pc, bz, 4);
   PetscCheck(bx == 0 || (bx > 0 && by > 0 && bz > 0), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCBRBILU: blocks per axis %" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ": give three positive counts (or 0 for automatic)", bx, by, bz);
-  if (jac) {
-    jac->nblk[0] = bx;
-    jac->nblk[1] = bx ? by : 0;
-    jac->nblk[2] = bx ? bz : 0;
-    PCBRBILUInvalidate(jac);
-  }
+  PetscTryMethod(pc, "PCBRBILUSetBlocks_C", (PC, PetscInt, PetscInt, PetscInt), (pc, bx, by, bz));
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCBRBILUSetBlockRows_BRBILU(PC pc, PetscInt rows)
+{
+  PC_BRBILU *jac = (PC_BRBILU *)pc->data;
+
+  PetscFunctionBegin;
+  jac->brows = rows;
+  PCBRBILUInvalidate(jac);  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
@@ -1218,16 +1023,20 @@ PetscErrorCode PCBRBILUSetBlocks(PC pc, PetscInt bx, PetscInt by, PetscInt bz)
 @*/
 PetscErrorCode PCBRBILUSetBlockRows(PC pc, PetscInt rows)
 {
-  PC_BRBILU *jac;
-
   PetscFunctionBegin;
-  PetscCall(PCMSGetData(pc, PCBRBILU, PETSC_FALSE, &jac));
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveInt(pc, rows, 2);
   PetscCheck(rows >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCBRBILU: %" PetscInt_FMT " rows per block: give a positive count or 0 (automatic)", rows);
-  if (jac) {
-    jac->brows = rows;
-    PCBRBILUInvalidate(jac);
-  }
+  PetscTryMethod(pc, "PCBRBILUSetBlockRows_C", (PC, PetscInt), (pc, rows));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCBRBILUSetSymmetric_BRBILU(PC pc, PetscBool3 sym)
+{
+  PC_BRBILU *jac = (PC_BRBILU *)pc->data;
+
+  PetscFunctionBegin;
+  jac->symmetric_opt = sym;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1254,11 +1063,24 @@ PetscErrorCode PCBRBILUSetBlockRows(PC pc, PetscInt rows)
 @*/
 PetscErrorCode PCBRBILUSetSymmetric(PC pc, PetscBool3 sym)
 {
-  PC_BRBILU *jac;
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscTryMethod(pc, "PCBRBILUSetSymmetric_C", (PC, PetscBool3), (pc, sym));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCBRBILUGetOrdering_BRBILU(PC pc, IS *is)
+{
+  PC_BRBILU *jac = (PC_BRBILU *)pc->data;
+  PetscInt       *idx;
+  const PetscInt *perm;
 
   PetscFunctionBegin;
-  PetscCall(PCMSGetData(pc, PCBRBILU, PETSC_FALSE, &jac));
-  if (jac) jac->symmetric_opt = sym;
+  PetscCheck(jac->setup, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONGSTATE, "PCBRBILU: set the preconditioner up first");
+  PetscCall(PetscMalloc1(jac->ord->m, &idx));
+  PetscCall(BRBOrderingGetPerm(jac->ord, &perm));
+  for (PetscInt i = 0; i < jac->ord->m; i++) idx[i] = jac->op.rstart + perm[i];
+  PetscCall(ISCreateGeneral(PetscObjectComm((PetscObject)pc), jac->ord->m, idx, PETSC_OWN_POINTER, is));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1281,18 +1103,33 @@ PetscErrorCode PCBRBILUSetSymmetric(PC pc, PetscBool3 sym)
 @*/
 PetscErrorCode PCBRBILUGetOrdering(PC pc, IS *is)
 {
-  PC_BRBILU      *jac;
-  PetscInt       *idx;
-  const PetscInt *perm;
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscAssertPointer(is, 2);
+  PetscUseMethod(pc, "PCBRBILUGetOrdering_C", (PC, IS *), (pc, is));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCBRBILUGetStatistics_BRBILU(PC pc, PetscReal *bytes, PetscReal *memory)
+{
+  PC_BRBILU *jac = (PC_BRBILU *)pc->data;
+  PetscReal  v[3], g[3];
+  size_t     ab, rb;
+  PetscInt64 ns;
+  PetscReal  es;
 
   PetscFunctionBegin;
-  PetscCall(PCMSGetData(pc, PCBRBILU, PETSC_TRUE, &jac));
-  PetscAssertPointer(is, 2);
   PetscCheck(jac->setup, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONGSTATE, "PCBRBILU: set the preconditioner up first");
-  PetscCall(PetscMalloc1(jac->ord->m, &idx));
-  PetscCall(BRBOrderingGetPerm(jac->ord, &perm));
-  for (PetscInt i = 0; i < jac->ord->m; i++) idx[i] = jac->op.rstart + perm[i];
-  PetscCall(ISCreateGeneral(PetscObjectComm((PetscObject)pc), jac->ord->m, idx, PETSC_OWN_POINTER, is));
+  ns = jac->lay.roff[jac->lay.ncolors];
+  es = (PetscReal)PCBRBILUElem(jac);
+  PCBRBILUBytes(jac, &ab, &rb);
+  /* the permutation twice: sperm (4 bytes a row), or on the GPU with a grid ordering tpos (2 bytes) */
+  v[0] = (PetscReal)jac->nslots * (es + 4) + (PetscReal)ns * (es + 2 * 2 + 2 * (jac->lay.tbuf > 0 ? 2 : 4) + 3 * 8) + (PetscReal)jac->op.m * 16 + 2.0 * (PetscReal)(jac->rstart.bytes + jac->lstart.bytes + jac->lptr.bytes);
+  v[1] = (PetscReal)ab;
+  v[2] = (PetscReal)jac->op.m;
+  PetscCallMPI(MPIU_Allreduce(v, g, 3, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)pc)));
+  if (bytes) *bytes = g[0];
+  if (memory) *memory = g[2] > 0 ? g[1] / g[2] : 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1318,31 +1155,40 @@ PetscErrorCode PCBRBILUGetOrdering(PC pc, IS *is)
 @*/
 PetscErrorCode PCBRBILUGetStatistics(PC pc, PetscReal *bytes, PetscReal *memory)
 {
-  PC_BRBILU *jac;
-  PetscReal  v[3], g[3];
-  size_t     ab, rb;
-  PetscInt64 ns;
-  PetscReal  es;
-
   PetscFunctionBegin;
-  PetscCall(PCMSGetData(pc, PCBRBILU, PETSC_TRUE, &jac));
-  PetscCheck(jac->setup, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONGSTATE, "PCBRBILU: set the preconditioner up first");
-  ns = jac->lay.roff[jac->lay.ncolors];
-  es = (PetscReal)PCBRBILUElem(jac);
-  PCBRBILUBytes(jac, &ab, &rb);
-  /* the permutation twice: sperm (4 bytes a row), or on the GPU with a grid ordering tpos (2 bytes) */
-  v[0] = (PetscReal)jac->nslots * (es + 4) + (PetscReal)ns * (es + 2 * 2 + 2 * (jac->lay.tbuf > 0 ? 2 : 4) + 3 * 8) + (PetscReal)jac->op.m * 16 + 2.0 * (PetscReal)(jac->rstart.bytes + jac->lstart.bytes + jac->lptr.bytes);
-  v[1] = (PetscReal)ab;
-  v[2] = (PetscReal)jac->op.m;
-  PetscCallMPI(MPIU_Allreduce(v, g, 3, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)pc)));
-  if (bytes) *bytes = g[0];
-  if (memory) *memory = g[2] > 0 ? g[1] / g[2] : 0;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCBRBILUGetStatistics_C", (PC, PetscReal *, PetscReal *), (pc, bytes, memory));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the methods of the public Set/Get functions (PetscTryMethod, PetscUseMethod) */
+static const PCMSMethod PCBRBILUMethods[] = {
+  {"PCBRBILUSetType_C", (PetscErrorCodeFn *)PCBRBILUSetType_BRBILU},
+  {"PCBRBILUGetType_C", (PetscErrorCodeFn *)PCBRBILUGetType_BRBILU},
+  {"PCBRBILUSetRelaxation_C", (PetscErrorCodeFn *)PCBRBILUSetRelaxation_BRBILU},
+  {"PCBRBILUSetPerturbation_C", (PetscErrorCodeFn *)PCBRBILUSetPerturbation_BRBILU},
+  {"PCBRBILUSetFactorPrecision_C", (PetscErrorCodeFn *)PCBRBILUSetFactorPrecision_BRBILU},
+  {"PCBRBILUSetPivotTolerance_C", (PetscErrorCodeFn *)PCBRBILUSetPivotTolerance_BRBILU},
+  {"PCBRBILUSetOrdering_C", (PetscErrorCodeFn *)PCBRBILUSetOrdering_BRBILU},
+  {"PCBRBILUSetBlocks_C", (PetscErrorCodeFn *)PCBRBILUSetBlocks_BRBILU},
+  {"PCBRBILUSetBlockRows_C", (PetscErrorCodeFn *)PCBRBILUSetBlockRows_BRBILU},
+  {"PCBRBILUSetSymmetric_C", (PetscErrorCodeFn *)PCBRBILUSetSymmetric_BRBILU},
+  {"PCBRBILUGetOrdering_C", (PetscErrorCodeFn *)PCBRBILUGetOrdering_BRBILU},
+  {"PCBRBILUGetStatistics_C", (PetscErrorCodeFn *)PCBRBILUGetStatistics_BRBILU},
+};
+
+static PetscErrorCode PCDestroy_BRBILU(PC pc)
+{
+  PetscFunctionBegin;
+  PetscCall(PCReset_BRBILU(pc));
+  PetscCall(PCMSComposeMethods(pc, PETSC_STATIC_ARRAY_LENGTH(PCBRBILUMethods), PCBRBILUMethods, PETSC_FALSE));
+  PetscCall(PetscFree(pc->data));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*MC
    PCBRBILU - "brbilu" - block red-black ordered ILU(0), modified ILU(0), relaxed and perturbed modified ILU(0), with
-   the factors stored in single precision for coalesced substitution on the GPU (paper 004, Kawai 2023: sections
+   the factors stored in single precision for coalesced substitution on the GPU (Shioya (2022): sections
    3.2-3.3, chapter 4, section 5.3)
 
    Options Database Keys:
@@ -1371,7 +1217,7 @@ PetscErrorCode PCBRBILUGetStatistics(PC pc, PetscReal *bytes, PetscReal *memory)
    the other. The elimination order and every row's sums are those of the logical order, so the levels change the
    parallel schedule, not the preconditioner. On a DMDA operator (dof 1, star
    stencil: the PC's DM or the matrix's) the blocks are nearly cubic bricks of the process's box, coloured red/black
-   by a checkerboard of block indices; their number follows paper 004 section 5.3.4: the smallest multiple of 32
+   by a checkerboard of block indices; their number follows Shioya (2022), section 5.3.4: the smallest multiple of 32
    giving 32 x 6 blocks per GPU multiprocessor, but blocks of at least -pc_brbilu_min_block_rows points. Other
    operators use the locality partition (blocks of nearby rows found from the graph) and its block colouring:
    2 colours when the block graph is bipartite, else more (greedy), one phase per colour.
@@ -1382,7 +1228,7 @@ PetscErrorCode PCBRBILUGetStatistics(PC pc, PetscReal *bytes, PetscReal *memory)
    and factorizes again.
 
    Unperturbed modified ILU (milu) breaks down under block red-black ordering when an interior black block has only
-   interior red neighbours towards decreasing coordinates (paper 004, theorem 2: e.g. at least 4 blocks along every
+   interior red neighbours towards decreasing coordinates (Shioya (2022), theorem 2: e.g. at least 4 blocks along every
    axis and 5 along one, on an operator with zero row sums inside): the zero pivot is an error naming the row and the
    block; rmilu (alpha 0.95) and pmilu (zeta h^2 = 0.01) keep the pivots away from zero (theorems 3 and 4).
 
@@ -1416,6 +1262,7 @@ static PetscErrorCode PCCreate_BRBILU(PC pc)
   pc->ops->destroy        = PCDestroy_BRBILU;
   pc->ops->setfromoptions = PCSetFromOptions_BRBILU;
   pc->ops->view           = PCView_BRBILU;
+  PetscCall(PCMSComposeMethods(pc, PETSC_STATIC_ARRAY_LENGTH(PCBRBILUMethods), PCBRBILUMethods, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -17,7 +17,8 @@
 /* Launch shape (compile-time, NVCCFLAGS=-D...; the same function whatever they are): BRB_WARPS warps (blocks of the
    ordering) per thread block of a colour phase; BRB_MINB, when defined, the minimum resident thread blocks given to
    __launch_bounds__ of the substitution kernels (registers capped); BRB_XU the rows a lane scatters at once into the
-   user's order after the backward walk. Session 25 (docs/brbilu.md), one application on the magnetron, H100: 4 warps
+   user's order after the backward walk. One application on the magnetron (H100, 2026-11-28,
+   docs/results/2026-11-28-session25/, docs/brbilu.md): 4 warps
    0.709 ms, 2 warps 0.709, 8 warps 0.724; BRB_MINB 8 (64 registers, spills) 0.769, BRB_MINB 1 (94-96 registers)
    0.721-0.735; BRB_XU 4 0.697-0.698 against 2 (ptxas: the same registers). */
 #ifndef BRB_WARPS
@@ -115,7 +116,8 @@ __global__ static void brb_convert_kernel(const MSBRBLayout *__restrict__ play, 
    y_s = b[sperm[s]] (TOUSER false), after the backward walk x[sperm[s]] = y_s (TOUSER true), the rows r0 .. r0+R-1
    taken 32 U at a time with U loads of a lane in flight. Inside the walk these were one scattered access per row
    and level step, waited for at every level; with the independent slot loads of brb_bload one application on the
-   magnetron went from 0.778 to 0.709 ms (H100, session 24, docs/brbilu.md); the values are the same. */
+   magnetron went from 0.778 to 0.709 ms (H100, 2026-11-28, docs/results/2026-11-28-session24/, docs/brbilu.md); the values are
+   the same. */
 template <int U, bool TOUSER>
 static __device__ __forceinline__ void brb_block_perm(const int *__restrict__ sperm, int r0, int R, int lane, const double *src, double *dst)
 {
@@ -156,8 +158,8 @@ static __device__ __forceinline__ brb_brick brb_brick_of(const MSBRBLayout &lay,
 
 /* Between the user's order and a block's buffer, along the brick's x-lines (consecutive lanes, consecutive points of a
    line: the user's side in whole sectors but at the lines' ends): TOUSER false buf[place] = src[user row], true
-   dst[user row] = buf[place]; U points a lane in flight. Session 25: the scattered b[sperm[s]] / x[sperm[s]] of
-   brb_block_perm took 32 L1 wavefronts a warp access. */
+   dst[user row] = buf[place]; U points a lane in flight. The scattered b[sperm[s]] / x[sperm[s]] of brb_block_perm
+   took 32 L1 wavefronts a warp access (H100, 2026-11-28, docs/results/2026-11-28-session25/). */
 template <int U, bool TOUSER>
 static __device__ __forceinline__ void brb_brick_lines(const brb_brick &k, int box0, int box1, int R, int lane, const double *src, double *dst, double *buf)
 {
@@ -234,8 +236,8 @@ static __device__ __forceinline__ bool brb_next_chunk(const int *__restrict__ lp
 /* one lane's row of a chunk: s (valid: s is a row of the chunk), p = s - r0 its place in the block, n slots to sum
    (the first BRB_PF in registers), acc: the forward right-hand side (y_s, copied from b[sperm[s]] before the walk) or
    the backward dinv_s y_s; k0: its first slot to sum (0 forward, nl backward). Slots are addressed from the block's
-   first slot (cb, vb: col and v at slot (r0, 0)) by the 32-bit offset p + k R (one application 0.4-1.5% faster than 64-bit slot
-   numbers on the H100, docs/brbilu.md). */
+   first slot (cb, vb: col and v at slot (r0, 0)) by the 32-bit offset p + k R (one application 0.4-1.5% faster than
+   64-bit slot numbers: H100, 2026-11-24, docs/results/2026-11-24-h100-session13/, docs/brbilu.md). */
 template <typename T>
 struct brb_chunk {
   int    s, p, n, k0;
@@ -433,7 +435,8 @@ __global__ static void BRB_SUBST_BOUNDS brb_subst_kernel(const MSBRBLayout lay, 
 /* Single factors through the shared-memory buffer, registers bounded: without a bound ptxas gave the fused kernel 96
    registers (20 resident warps a multiprocessor), with 7 blocks 72 and spills (one application on the magnetron 0.679,
    0.732 ms), with 6 blocks 80 (24 warps; 24 bytes spilled by the fused kernel): 0.670 ms against 0.697 ms for the
-   scattered copies (session 25, H100, docs/brbilu.md). Double factors take the unbounded kernel (not measured). */
+   scattered copies (H100, 2026-11-28, docs/results/2026-11-28-session25/, docs/brbilu.md). Double factors take the
+   unbounded kernel (not measured). */
 #ifndef BRB_TR_MINB
   #define BRB_TR_MINB 6
 #endif
@@ -472,7 +475,7 @@ __global__ static void __launch_bounds__(BRB_THREADS) brb_tpos_kernel(const MSBR
   }
 }
 
-int MSBRBTransposeSetUp_CUDA(const MSBRBLayout *lay, unsigned short *tpos, void *stream)
+MS_BRB_BUFFER_PLACES(MSBRBBufferPlaces_CUDA)
 {
   const int nb = lay->boff[lay->ncolors];
 
@@ -609,4 +612,4 @@ MS_BRB_SLOTS(MSBRBSlots_CUDA)
   return (int)err;
 }
 
-const MSBRBKernels MSBRBKernels_CUDA = {"CUDA", MSBRBMultiprocessors_CUDA, MSBRBFactor_CUDA, MSBRBConvert_CUDA, MSBRBApply_CUDA, MSBRBSlots_CUDA, MSBRBGridPerm_CUDA, MSBRBLevels_CUDA, MSBRBStorage_CUDA};
+const MSBRBKernels MSBRBKernels_CUDA = {"CUDA", MS_BRB_TBUF_MAX, MSBRBMultiprocessors_CUDA, MSBRBFactor_CUDA, MSBRBConvert_CUDA, MSBRBApply_CUDA, MSBRBSlots_CUDA, MSBRBGridPerm_CUDA, MSBRBLevels_CUDA, MSBRBStorage_CUDA, MSBRBBufferPlaces_CUDA};

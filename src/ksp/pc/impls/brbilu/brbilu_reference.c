@@ -356,4 +356,28 @@ MS_BRB_STORAGE(MSBRBStorage_Reference)
   return 0;
 }
 
-const MSBRBKernels MSBRBKernels_Reference = {"reference", MSBRBMultiprocessors_Reference, MSBRBFactor_Reference, MSBRBConvert_Reference, MSBRBApply_Reference, MSBRBSlots_Reference, MSBRBGridPerm_Reference, MSBRBLevels_Reference, MSBRBStorage_Reference};
+/* the places of the storage rows in their block's buffer: the CUDA version's function, which the reference's apply
+   does not need (its table's tbuf_max is 0); the kernel tests compare the two */
+MS_BRB_BUFFER_PLACES(MSBRBBufferPlaces_Reference)
+{
+  const int box0 = lay->grid.box[0], box1 = lay->grid.box[1];
+
+  (void)stream;
+  for (int b = 0; b < lay->boff[lay->ncolors]; b++) {
+    int lo[3], hi[3], wx, wy, P, base;
+
+    MSBRBGridBrick(&lay->grid, lay->bid[b], lo, hi);
+    wx   = hi[0] - lo[0];
+    wy   = hi[1] - lo[1];
+    P    = wx + (wx & 1);
+    base = lo[0] + box0 * (lo[1] + box1 * lo[2]);
+    for (int s = lay->rstart[b]; s < lay->rstart[b + 1]; s++) {
+      const int q = lay->sperm[s] - base, ix = q % box0, rr = q / box0, iy = rr % box1, iz = rr / box1;
+
+      tpos[s] = (unsigned short)(ix + P * (iy + wy * iz));
+    }
+  }
+  return 0;
+}
+
+const MSBRBKernels MSBRBKernels_Reference = {"reference", 0, MSBRBMultiprocessors_Reference, MSBRBFactor_Reference, MSBRBConvert_Reference, MSBRBApply_Reference, MSBRBSlots_Reference, MSBRBGridPerm_Reference, MSBRBLevels_Reference, MSBRBStorage_Reference, MSBRBBufferPlaces_Reference};

@@ -1,6 +1,6 @@
 /*
    PCNEUMANN: truncated Neumann-series (Neu1, Neu2) and scaled Incomplete Poisson (IP) preconditioners on the
-   diagonally scaled operator, with optional subdomain deflation (paper 003: eq. 7, 8, 15, 16; section 4, eq. 17).
+   diagonally scaled operator, with optional subdomain deflation (Gupta, van Gijzen and Vuik (2011): eq. 7, 8, 15, 16; section 4, eq. 17).
 
    With A = L + D + U on the local diagonal block Ad and A~ = D^-1/2 A D^-1/2 = I + L~ + U~ (never formed):
      neu1: M^-1 = D^-1/2 (I - U~)(I - L~) D^-1/2                 = (I - D^-1 U)(I - D^-1 L) D^-1
@@ -10,7 +10,7 @@
    (U~ = L~^T for a symmetric operator: the paper's K^T K). neu1/neu2 are 2/4 passes of one kernel over the mod-SELL
    image of Ad (neumannkernels.h), ip one product with the image of the explicit matrix.
 
-   Deflation (paper 003 section 4): Z piecewise constant on subdomains (DMDA operators: the local box cut into n^d
+   Deflation (Gupta, van Gijzen and Vuik (2011), section 4): Z piecewise constant on subdomains (DMDA operators: the local box cut into n^d
    boxes; others: the locality blocks of localityimpl.h, or blocks of consecutive rows), the subdomains, E = Z^T A Z's
    rows (dense, nsub x nsub over all processes) and Z^T A built where the PC computes (kernels blocks, order, cut,
    galerkin: on the GPU for a device operator, bit for bit the host's), E inverted on the host once per setup, the
@@ -24,11 +24,7 @@
 */
 #include <petscmodsell/private/pcmsimpl.h>
 #include <petscmodsell/private/neumannkernels.h>
-#include <petscmodsell/private/localityimpl.h>
 #include <petscblaslapack.h>
-#if defined(PETSC_HAVE_CUDA)
-  #include <petscdevice_cuda.h>
-#endif
 
 const char *const PCNeumannTypes[] = {"neu1", "neu2", "ip", "jacobi", "PCNeumannType", "PCNEUMANN_", NULL};
 
@@ -109,88 +105,38 @@ static PetscErrorCode PCNeumannFreeDeflation(PC_Neumann *jac)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The diagonal block's CSR (columns ascending, values) in the PC's memory, as the deflation kernels read it: on the
-   host the matrix's arrays; on the GPU the shared layer's (PCMSOperatorDeviceCSR(): aijcusparse's device arrays, a
-   MATMODSELL's device image expanded there, else copies of the host arrays in tmp). Release with
-   PCNeumannCSRRestore() after the kernels that read it have finished. */
-typedef struct {
-  MSNeuCSR           A;
-  const PetscInt    *ai, *aj;
-  const PetscScalar *aa;
-  PetscBool          hostvals; /* aa from MatSeqAIJGetArrayRead() */
-  PCMSBuffer         tmp[3];
-  int               *h32[2]; /* 32-bit copies of 64-bit host indices */
-} PCNeumannCSR;
-
-static PetscErrorCode PCNeumannCSRGet(PC_Neumann *jac, PCNeumannCSR *csr)
+/* The diagonal block's CSR (columns ascending, values) as the deflation kernels read it: the shared layer's, in the PC's
+   memory (PCMSOperatorGetCSR(): on the host the matrix's arrays; on the GPU aijcusparse's device arrays, a MATMODSELL's
+   device image expanded there, else copies) */
+static void PCNeumannCSRView(const PCMSCSR *csr, MSNeuCSR *A)
 {
-  PCMSOperator *op = &jac->op;
-  PetscInt      nrow, m = op->m, nnz;
-  PetscBool     done;
-
-  PetscFunctionBegin;
-  PetscCall(PetscMemzero(csr, sizeof(*csr)));
-  PetscCall(MatGetRowIJ(op->Ad, 0, PETSC_FALSE, PETSC_FALSE, &nrow, &csr->ai, &csr->aj, &done));
-  PetscCheck(done && nrow == m, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCNEUMANN: the diagonal block of type %s does not give its rows (MatGetRowIJ)", ((PetscObject)op->Ad)->type_name);
-  nnz = csr->ai[m];
-  PetscCheck(nnz <= PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCNEUMANN: deflation needs fewer than 2^31 entries in the diagonal block of a process (%" PetscInt_FMT ")", nnz);
-  csr->A.m   = (int)m;
-  csr->A.nnz = (int)nnz;
-  if (op->device) { /* the shared layer's device CSR: aijcusparse's own arrays, a MATMODSELL's image expanded there, else copies */
-    const double *da;
-
-    PetscCall(PCMSOperatorDeviceCSR(op, csr->tmp, &csr->A.ai, &csr->A.aj, &da));
-    csr->A.aa = da;
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  PetscCall(MatSeqAIJGetArrayRead(op->Ad, &csr->aa));
-  csr->hostvals = PETSC_TRUE;
-  if (sizeof(PetscInt) == sizeof(int)) {
-    csr->A.ai = (const int *)csr->ai;
-    csr->A.aj = (const int *)csr->aj;
-  } else {
-    PetscCall(PetscMalloc1(m + 1, &csr->h32[0]));
-    PetscCall(PetscMalloc1(PetscMax(nnz, 1), &csr->h32[1]));
-    for (PetscInt o = 0; o <= m; o++) csr->h32[0][o] = (int)csr->ai[o];
-    for (PetscInt e = 0; e < nnz; e++) csr->h32[1][e] = (int)csr->aj[e];
-    csr->A.ai = csr->h32[0];
-    csr->A.aj = csr->h32[1];
-  }
-  csr->A.aa = (const double *)csr->aa;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode PCNeumannCSRRestore(PC_Neumann *jac, PCNeumannCSR *csr)
-{
-  PCMSOperator *op = &jac->op;
-  PetscInt      nrow = op->m;
-  PetscBool     done;
-
-  PetscFunctionBegin;
-  PetscCall(PCMSSynchronize(op)); /* the kernels and copies that read the arrays have finished */
-  for (PetscInt k = 0; k < 3; k++) PetscCall(PCMSBufferDestroy(&csr->tmp[k]));
-  PetscCall(PetscFree(csr->h32[0]));
-  PetscCall(PetscFree(csr->h32[1]));
-  if (csr->hostvals) PetscCall(MatSeqAIJRestoreArrayRead(op->Ad, &csr->aa));
-  PetscCall(MatRestoreRowIJ(op->Ad, 0, PETSC_FALSE, PETSC_FALSE, &nrow, &csr->ai, &csr->aj, &done));
-  PetscFunctionReturn(PETSC_SUCCESS);
+  A->m   = csr->m;
+  A->nnz = csr->nnz;
+  A->ai  = csr->ai;
+  A->aj  = csr->aj;
+  A->aa  = csr->aa;
 }
 
 /* The subdomain of every local row (jac->sub, in the PC's memory: m ints); *nl subdomains on this process.
    DMDA boxes on the host (uploaded on the GPU); blocks of consecutive rows by the kernel blocks; locality blocks from
-   the locality partition of the block's CSR, MSLocalityPermHost() on the host and MSLocalityPermDevice() on the GPU
-   (the same permutation bit for bit, docs/locality.md), then the kernel blocks (sub[perm[r]] = r / bs). */
-static PetscErrorCode PCNeumannSubdomains(PC pc, const PCNeumannCSR *csr, PetscInt *nl)
+   the locality partition of the block's CSR (PCMSOperatorLocalityPerm(): the same permutation on the host and on the
+   GPU, bit for bit, docs/locality.md), then the kernel blocks (sub[perm[r]] = r / bs). */
+static PetscErrorCode PCNeumannSubdomains(PC pc, const PCMSCSR *csr, PetscInt *nl)
 {
   PC_Neumann   *jac = (PC_Neumann *)pc->data;
   PCMSOperator *op  = &jac->op;
-  PetscInt      box[4], m = op->m;
+  PetscInt      m   = op->m;
+  const PetscInt *box;
+  PCMSGrid      grid;
+  DM            dm;
   void         *stream;
   int           err;
 
   PetscFunctionBegin;
   PetscCall(PCMSBufferEnsure(op, &jac->sub, (size_t)PetscMax(m, 1) * sizeof(int), "PCNEUMANN's subdomain map"));
-  PetscCall(MatModSELLGetDMDABox_Private(pc->pmat, box));
+  PetscCall(MatGetDM(pc->pmat, &dm));
+  PetscCall(PCMSGetGrid(dm, &grid));
+  box = grid.box;
   if (box[0] && !jac->defl_bs && (PetscInt64)box[0] * box[1] * box[2] * box[3] == m) {
     const PetscInt n = jac->defl_n, nx = box[0], ny = box[1], nz = box[2], dof = box[3];
     const PetscInt sx = PetscMin(n, nx), sy = ny > 1 ? PetscMin(n, ny) : 1, sz = nz > 1 ? PetscMin(n, nz) : 1;
@@ -222,22 +168,7 @@ static PetscErrorCode PCNeumannSubdomains(PC pc, const PCNeumannCSR *csr, PetscI
     *nl = m ? (m + bs - 1) / bs : 0;
     if (m && !jac->defl_contig) { /* the locality partition: perm (new -> old) in the PC's memory */
       PetscCall(PCMSBufferEnsure(op, &perm, (size_t)m * sizeof(int), "PCNEUMANN's locality partition"));
-#if defined(PETSC_HAVE_CUDA)
-      if (op->device) PetscCall(MSLocalityPermDevice(m, csr->A.ai, csr->A.aj, csr->A.aa, bs, (int *)perm.ptr, NULL));
-      else
-#endif
-      {
-        PetscInt *p;
-
-        (void)csr;
-        if (sizeof(PetscInt) == sizeof(int)) p = (PetscInt *)perm.ptr;
-        else PetscCall(PetscMalloc1(m, &p));
-        PetscCall(MSLocalityPermHost(op->Ad, bs, p));
-        if (sizeof(PetscInt) != sizeof(int)) {
-          for (PetscInt r = 0; r < m; r++) ((int *)perm.ptr)[r] = (int)p[r];
-          PetscCall(PetscFree(p));
-        }
-      }
+      PetscCall(PCMSOperatorLocalityPerm(op, csr, bs, (int *)perm.ptr));
     }
     PetscCall(PCMSKernelBegin(op, &stream));
     err = jac->k->blocks((int)m, (const int *)perm.ptr, (int)bs, (int *)jac->sub.ptr, stream);
@@ -264,7 +195,8 @@ static PetscErrorCode PCNeumannSetUpDeflation(PC pc)
   PetscInt       m = op->m, nl = 0, nt;
   PetscScalar   *E, *Einv;
   PetscBLASInt   bn, info;
-  PCNeumannCSR   csr;
+  PCMSCSR        csr;
+  MSNeuCSR       A;
   PCMSBuffer     Ebuf = {0};
   MSNeuZtA       Z;
   void          *stream;
@@ -278,7 +210,8 @@ static PetscErrorCode PCNeumannSetUpDeflation(PC pc)
   PetscCallMPI(MPI_Comm_size(comm, &size));
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   jac->defl_device = op->device;
-  PetscCall(PCNeumannCSRGet(jac, &csr));
+  PetscCall(PCMSOperatorGetCSR(op, PETSC_TRUE, PETSC_TRUE, &csr));
+  PCNeumannCSRView(&csr, &A);
   PetscCall(PCNeumannSubdomains(pc, &csr, &nl));
   PetscCall(PCMSSynchronize(op));
   PetscCall(PetscTime(&t1));
@@ -312,10 +245,10 @@ static PetscErrorCode PCNeumannSetUpDeflation(PC pc)
 
     PetscCall(PCMSBufferEnsure(op, &jac->cnt, sizeof(long long), "PCNEUMANN's list length"));
     PetscCall(PCMSKernelBegin(op, &stream));
-    err = jac->k->cut(&csr.A, (const int *)jac->sub.ptr, (long long *)jac->cnt.ptr, stream);
+    err = jac->k->cut(&A, (const int *)jac->sub.ptr, (long long *)jac->cnt.ptr, stream);
     PetscCall(PCMSKernelEnd(op, err, jac->k->backend, "cut", 0.0));
     PetscCall(PCMSReadBack(op, &ncut, jac->cnt.ptr, sizeof(ncut)));
-    PetscCheck(ncut >= 0 && ncut <= csr.A.nnz, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCNEUMANN: %lld entries between subdomains of %d", ncut, csr.A.nnz);
+    PetscCheck(ncut >= 0 && ncut <= A.nnz, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCNEUMANN: %lld entries between subdomains of %d", ncut, A.nnz);
     PetscCall(PCMSBufferEnsure(op, &jac->zw, (size_t)PetscMax(m, 1) * sizeof(PetscScalar), "PCNEUMANN's Z^T A (own subdomains)"));
     PetscCall(PCMSBufferEnsure(op, &jac->xrow, (size_t)PetscMax(ncut, 1) * sizeof(int), "PCNEUMANN's Z^T A (other subdomains: columns)"));
     PetscCall(PCMSBufferEnsure(op, &jac->xval, (size_t)PetscMax(ncut, 1) * sizeof(PetscScalar), "PCNEUMANN's Z^T A (other subdomains: values)"));
@@ -329,8 +262,8 @@ static PetscErrorCode PCNeumannSetUpDeflation(PC pc)
   }
   PetscCall(PCMSBufferEnsure(op, &Ebuf, sizeof(double) * (size_t)PetscMax(nl * nt, 1), "PCNEUMANN's rows of the coarse matrix"));
   PetscCall(PCMSKernelBegin(op, &stream));
-  err = jac->k->galerkin(&csr.A, (const int *)jac->sub.ptr, (int)nl, (int)nt, (int)jac->noff, (double *)Ebuf.ptr, jac->zta ? &Z : NULL, stream);
-  PetscCall(PCMSKernelEnd(op, err, jac->k->backend, "galerkin", (PetscLogDouble)csr.A.nnz));
+  err = jac->k->galerkin(&A, (const int *)jac->sub.ptr, (int)nl, (int)nt, (int)jac->noff, (double *)Ebuf.ptr, jac->zta ? &Z : NULL, stream);
+  PetscCall(PCMSKernelEnd(op, err, jac->k->backend, "galerkin", (PetscLogDouble)A.nnz));
   PetscCall(PetscMalloc1((size_t)PetscMax(nl * nt, 1), &jac->Eh));
   if (nl) PetscCall(PCMSReadBack(op, jac->Eh, Ebuf.ptr, sizeof(double) * (size_t)nl * nt));
   PetscCall(PetscMalloc2(nl + 1, &hoff, nl + 1, &hxoff));
@@ -348,7 +281,7 @@ static PetscErrorCode PCNeumannSetUpDeflation(PC pc)
   for (PetscInt j = 0; j < nl; j++) jac->maxitems = PetscMax(jac->maxitems, (PetscInt)(hoff[j + 1] - hoff[j]) + (PetscInt)(hxoff[j + 1] - hxoff[j]));
   PetscCall(PetscFree2(hoff, hxoff));
   PetscCall(PCMSBufferDestroy(&Ebuf));
-  PetscCall(PCNeumannCSRRestore(jac, &csr));
+  PetscCall(PCMSOperatorRestoreCSR(op, &csr));
 
   /* several processes: the off-process block's contributions, with the global subdomains of the ghost columns */
   if (op->mpi) {
@@ -418,7 +351,7 @@ static PetscErrorCode PCNeumannSetUpDeflation(PC pc)
   PetscCall(PCMSBufferEnsure(op, &jac->gl, (size_t)PetscMax(nl, 1) * sizeof(PetscScalar), "PCNEUMANN's subdomain sums"));
   PetscCall(PCMSBufferEnsure(op, &jac->g, (size_t)nt * sizeof(PetscScalar), "PCNEUMANN's subdomain sums"));
   PetscCall(PCMSBufferEnsure(op, &jac->c, (size_t)PetscMax(nl, 1) * sizeof(PetscScalar), "PCNEUMANN's coarse correction"));
-  if (op->device) PetscCall(PCMSBufferEnsure(op, &jac->work, sizeof(double) * (size_t)PetscMax(nl, 1) * (size_t)MS_NEU_NCHUNKS(jac->maxitems), "PCNEUMANN's restriction partial sums"));
+  if (jac->k->restrict_work) PetscCall(PCMSBufferEnsure(op, &jac->work, sizeof(double) * (size_t)PetscMax(nl, 1) * (size_t)MS_NEU_NCHUNKS(jac->maxitems), "PCNEUMANN's restriction partial sums"));
   PetscCall(PCMSBufferUpload(op, &jac->einv, Einv, (size_t)nl * nt * sizeof(PetscScalar), "PCNEUMANN's rows of the inverse coarse matrix"));
   PetscCall(PCMSSynchronize(op)); /* the host arrays are freed below */
   PetscCall(PetscFree2(E, Einv));
@@ -523,8 +456,7 @@ static PetscErrorCode PCNeumannBuildIP(PC pc)
   PetscCall(MatDestroy(&LLt));
   PetscCall(PetscFree2(s, nnz));
   jac->ipmat = Mt;
-  if (!jac->ipimg) PetscCall(MSImageCreate(&jac->ipimg));
-  PetscCall(MSImageSetUp(jac->ipimg, jac->ipmat, op->device ? PETSC_MEMTYPE_DEVICE : PETSC_MEMTYPE_HOST));
+  PetscCall(PCMSImageSetUp(op, jac->ipmat, &jac->ipimg));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -634,7 +566,7 @@ static PetscErrorCode PCSetUp_Neumann(PC pc)
   PetscCall(PCMSReadBack(op, &st, jac->status.ptr, sizeof(st)));
   loc = st.badrow == MS_NEU_BAD_NONE ? -1 : (PetscInt64)st.badrow;
   PetscCall(PCMSFirstBad(pc, op, 1, 1, &loc, &glob));
-  if (glob >= 0) PetscCall(PCMSErrorDiagonal(pc, (PetscInt)glob, "the Neumann-series and Incomplete Poisson preconditioners scale the operator by D^-1/2 (paper 003, eq. 8): every diagonal entry must be positive", "PCNEUMANN is meant for SPD operators (e.g. pressure Poisson matrices); scale the system by -1 if it is negative definite, or use another preconditioner"));
+  if (glob >= 0) PetscCall(PCMSErrorDiagonal(pc, (PetscInt)glob, "the Neumann-series and Incomplete Poisson preconditioners scale the operator by D^-1/2 (Gupta, van Gijzen and Vuik (2011), eq. 8): every diagonal entry must be positive", "PCNEUMANN is meant for SPD operators (e.g. pressure Poisson matrices); scale the system by -1 if it is negative definite, or use another preconditioner"));
   PetscCall(PetscMemcpy(&lnorm, &st.lnorm, sizeof(lnorm)));
   if (PetscIsNanReal(lnorm)) lnorm = PETSC_INFINITY;
   PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &lnorm, 1, MPIU_REAL, MPIU_MAX, comm));
@@ -710,17 +642,9 @@ static PetscErrorCode PCNeumannSeries(PC pc, const PetscScalar *xa, PetscScalar 
     err = jac->k->scale((int)op->m, (const double *)jac->dinv.ptr, xa, ya, stream);
     PetscCall(PCMSKernelEnd(op, err, jac->k->backend, "scale", (PetscLogDouble)op->m));
   } break;
-  case PCNEUMANN_IP: {
-    /* one product with the image of the explicit matrix (MSImageMultDevice logs its GPU time and flops) */
-#if defined(PETSC_HAVE_CUDA)
-    if (op->device) PetscCall(MSImageMultDevice(jac->ipimg, xa, NULL, ya));
-    else
-#endif
-    {
-      PetscCall(MSImageMultHost(jac->ipimg, xa, NULL, ya));
-      PetscCall(PetscLogFlops(PetscMax(0.0, 2.0 * (PetscLogDouble)jac->ipnnz - op->m)));
-    }
-  } break;
+  case PCNEUMANN_IP: /* one product with the image of the explicit matrix (it logs its flops) */
+    PetscCall(PCMSImageMult(op, jac->ipimg, xa, NULL, ya));
+    break;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -887,14 +811,6 @@ static PetscErrorCode PCReset_Neumann(PC pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PCDestroy_Neumann(PC pc)
-{
-  PetscFunctionBegin;
-  PetscCall(PCReset_Neumann(pc));
-  PetscCall(PetscFree(pc->data));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 static PetscErrorCode PCSetFromOptions_Neumann(PC pc, PetscOptionItems PetscOptionsObject)
 {
   PC_Neumann   *jac  = (PC_Neumann *)pc->data;
@@ -929,7 +845,7 @@ static PetscErrorCode PCView_Neumann(PC pc, PetscViewer viewer)
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &isascii));
   if (!isascii) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscViewerASCIIPrintf(viewer, "  type %s: %s\n", PCNeumannTypes[jac->type],
-                                   jac->type == PCNEUMANN_NEU1 ? "M^-1 = D^-1/2 (I - U~)(I - L~) D^-1/2 (paper 003 eq. 15)" : (jac->type == PCNEUMANN_NEU2 ? "M^-1 = D^-1/2 (I - U~ + U~^2)(I - L~ + L~^2) D^-1/2 (paper 003 eq. 16)" : (jac->type == PCNEUMANN_IP ? "M^-1 = D^-1/2 drop((I - L~)(I - U~)) D^-1/2, explicit (paper 003 eq. 7 on the scaled operator)" : "M^-1 = D^-1 (the series' first term: Jacobi, for comparisons with deflation)"))));
+                                   jac->type == PCNEUMANN_NEU1 ? "M^-1 = D^-1/2 (I - U~)(I - L~) D^-1/2 (Gupta, van Gijzen and Vuik (2011), eq. 15)" : (jac->type == PCNEUMANN_NEU2 ? "M^-1 = D^-1/2 (I - U~ + U~^2)(I - L~ + L~^2) D^-1/2 (Gupta, van Gijzen and Vuik (2011), eq. 16)" : (jac->type == PCNEUMANN_IP ? "M^-1 = D^-1/2 drop((I - L~)(I - U~)) D^-1/2, explicit (Gupta, van Gijzen and Vuik (2011), eq. 7 on the scaled operator)" : "M^-1 = D^-1 (the series' first term: Jacobi, for comparisons with deflation)"))));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  scaling: A~ = D^-1/2 A D^-1/2 = I + L~ + U~ per process on its diagonal block (not formed: folded into the kernels)\n"));
   if (jac->type == PCNEUMANN_IP) PetscCall(PetscViewerASCIIPrintf(viewer, "  ip drop tolerance %g\n", (double)jac->ip_drop));
   if (jac->defl_n > 0 || jac->defl_bs > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  deflation requested: %" PetscInt_FMT " subdomains per axis, block size %" PetscInt_FMT "\n", jac->defl_n, jac->defl_bs));
@@ -962,6 +878,18 @@ static PetscErrorCode PCView_Neumann(PC pc, PetscViewer viewer)
 /* ---------------------------------------------------------------------------------------------- */
 /* public interface                                                                                */
 
+static PetscErrorCode PCNeumannSetType_Neumann(PC pc, PCNeumannType type)
+{
+  PC_Neumann *jac = (PC_Neumann *)pc->data;
+
+  PetscFunctionBegin;
+  if (jac->type != type) {
+    jac->type = type;
+    pc->setupcalled = PETSC_FALSE;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@
   PCNeumannSetType - Sets the preconditioner `PCNEUMANN` applies
 
@@ -980,16 +908,20 @@ static PetscErrorCode PCView_Neumann(PC pc, PetscViewer viewer)
 @*/
 PetscErrorCode PCNeumannSetType(PC pc, PCNeumannType type)
 {
-  PC_Neumann *jac;
-
   PetscFunctionBegin;
-  PetscCall(PCMSGetData(pc, PCNEUMANN, PETSC_FALSE, &jac));
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveEnum(pc, type, 2);
   PetscCheck(type >= PCNEUMANN_NEU1 && type <= PCNEUMANN_JACOBI, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCNEUMANN: unknown type %d (neu1, neu2, ip or jacobi)", (int)type);
-  if (jac && jac->type != type) {
-    jac->type = type;
-    pc->setupcalled = PETSC_FALSE;
-  }
+  PetscTryMethod(pc, "PCNeumannSetType_C", (PC, PCNeumannType), (pc, type));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCNeumannGetType_Neumann(PC pc, PCNeumannType *type)
+{
+  PC_Neumann *jac = (PC_Neumann *)pc->data;
+
+  PetscFunctionBegin;
+  *type = jac->type;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1010,12 +942,22 @@ PetscErrorCode PCNeumannSetType(PC pc, PCNeumannType type)
 @*/
 PetscErrorCode PCNeumannGetType(PC pc, PCNeumannType *type)
 {
-  PC_Neumann *jac;
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscAssertPointer(type, 2);
+  PetscUseMethod(pc, "PCNeumannGetType_C", (PC, PCNeumannType *), (pc, type));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCNeumannSetIPDrop_Neumann(PC pc, PetscReal drop)
+{
+  PC_Neumann *jac = (PC_Neumann *)pc->data;
 
   PetscFunctionBegin;
-  PetscCall(PCMSGetData(pc, PCNEUMANN, PETSC_TRUE, &jac));
-  PetscAssertPointer(type, 2);
-  *type = jac->type;
+  if (jac->ip_drop != drop) {
+    jac->ip_drop    = drop;
+    pc->setupcalled = PETSC_FALSE;
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1027,7 +969,7 @@ PetscErrorCode PCNeumannGetType(PC pc, PCNeumannType *type)
   Input Parameters:
 + pc   - the preconditioner context
 - drop - entries of (I - L~)(I - L~^T) (scaled operator) below this in absolute value are dropped, the diagonal is
-         kept (default 0.1: for the scaled 5-point Laplacian this keeps the pattern of A, as in paper 003)
+         kept (default 0.1: for the scaled 5-point Laplacian this keeps the pattern of A, as in Gupta, van Gijzen and Vuik (2011))
 
   Options Database Key:
 . -pc_neumann_ip_drop <0.1> - the tolerance
@@ -1038,16 +980,20 @@ PetscErrorCode PCNeumannGetType(PC pc, PCNeumannType *type)
 @*/
 PetscErrorCode PCNeumannSetIPDrop(PC pc, PetscReal drop)
 {
-  PC_Neumann *jac;
-
   PetscFunctionBegin;
-  PetscCall(PCMSGetData(pc, PCNEUMANN, PETSC_FALSE, &jac));
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveReal(pc, drop, 2);
   PetscCheck(drop >= 0.0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCNEUMANN: the drop tolerance %g must be nonnegative (0 keeps every entry)", (double)drop);
-  if (jac && jac->ip_drop != drop) {
-    jac->ip_drop    = drop;
-    pc->setupcalled = PETSC_FALSE;
-  }
+  PetscTryMethod(pc, "PCNeumannSetIPDrop_C", (PC, PetscReal), (pc, drop));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCNeumannGetIPDrop_Neumann(PC pc, PetscReal *drop)
+{
+  PC_Neumann *jac = (PC_Neumann *)pc->data;
+
+  PetscFunctionBegin;
+  *drop = jac->ip_drop;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1068,12 +1014,23 @@ PetscErrorCode PCNeumannSetIPDrop(PC pc, PetscReal drop)
 @*/
 PetscErrorCode PCNeumannGetIPDrop(PC pc, PetscReal *drop)
 {
-  PC_Neumann *jac;
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscAssertPointer(drop, 2);
+  PetscUseMethod(pc, "PCNeumannGetIPDrop_C", (PC, PetscReal *), (pc, drop));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCNeumannSetDeflation_Neumann(PC pc, PetscInt n, PetscInt bs)
+{
+  PC_Neumann *jac = (PC_Neumann *)pc->data;
 
   PetscFunctionBegin;
-  PetscCall(PCMSGetData(pc, PCNEUMANN, PETSC_TRUE, &jac));
-  PetscAssertPointer(drop, 2);
-  *drop = jac->ip_drop;
+  if (jac->defl_n != n || jac->defl_bs != bs) {
+    jac->defl_n     = n;
+    jac->defl_bs    = bs;
+    pc->setupcalled = PETSC_FALSE;
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1098,19 +1055,24 @@ PetscErrorCode PCNeumannGetIPDrop(PC pc, PetscReal *drop)
 @*/
 PetscErrorCode PCNeumannSetDeflation(PC pc, PetscInt n, PetscInt bs)
 {
-  PC_Neumann *jac;
-
   PetscFunctionBegin;
-  PetscCall(PCMSGetData(pc, PCNEUMANN, PETSC_FALSE, &jac));
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveInt(pc, n, 2);
   PetscValidLogicalCollectiveInt(pc, bs, 3);
   PetscCheck(n >= 0 && bs >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCNEUMANN: the deflation subdomains per axis (%" PetscInt_FMT ") and block size (%" PetscInt_FMT ") must be nonnegative (0: off)", n, bs);
   PetscCheck(n <= 1024, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCNEUMANN: %" PetscInt_FMT " subdomains per axis is too many for a dense coarse matrix", n);
-  if (jac && (jac->defl_n != n || jac->defl_bs != bs)) {
-    jac->defl_n     = n;
-    jac->defl_bs    = bs;
-    pc->setupcalled = PETSC_FALSE;
-  }
+  PetscTryMethod(pc, "PCNeumannSetDeflation_C", (PC, PetscInt, PetscInt), (pc, n, bs));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCNeumannGetDeflation_Neumann(PC pc, PetscInt *n, PetscInt *bs, PetscInt *nsub)
+{
+  PC_Neumann *jac = (PC_Neumann *)pc->data;
+
+  PetscFunctionBegin;
+  if (n) *n = jac->defl_n;
+  if (bs) *bs = jac->defl_bs;
+  if (nsub) *nsub = jac->defl ? jac->nt : 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1133,13 +1095,28 @@ PetscErrorCode PCNeumannSetDeflation(PC pc, PetscInt n, PetscInt bs)
 @*/
 PetscErrorCode PCNeumannGetDeflation(PC pc, PetscInt *n, PetscInt *bs, PetscInt *nsub)
 {
-  PC_Neumann *jac;
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCNeumannGetDeflation_C", (PC, PetscInt *, PetscInt *, PetscInt *), (pc, n, bs, nsub));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCNeumannGetSubdomains_Neumann(PC pc, IS *sub)
+{
+  PC_Neumann *jac = (PC_Neumann *)pc->data;
+  PetscInt   *idx;
+  int        *s32;
+  PetscInt    m;
 
   PetscFunctionBegin;
-  PetscCall(PCMSGetData(pc, PCNEUMANN, PETSC_TRUE, &jac));
-  if (n) *n = jac->defl_n;
-  if (bs) *bs = jac->defl_bs;
-  if (nsub) *nsub = jac->defl ? jac->nt : 0;
+  PetscCheck(jac->defl, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONGSTATE, "PCNEUMANN: set up the preconditioner with deflation first (PCNeumannSetDeflation(), PCSetUp())");
+  m = jac->op.m;
+  PetscCall(PetscMalloc1(PetscMax(m, 1), &idx));
+  PetscCall(PetscMalloc1(PetscMax(m, 1), &s32));
+  if (m) PetscCall(PCMSReadBack(&jac->op, s32, jac->sub.ptr, sizeof(int) * (size_t)m));
+  for (PetscInt o = 0; o < m; o++) idx[o] = jac->noff + s32[o];
+  PetscCall(PetscFree(s32));
+  PetscCall(ISCreateGeneral(PetscObjectComm((PetscObject)pc), m, idx, PETSC_OWN_POINTER, sub));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1164,22 +1141,29 @@ PetscErrorCode PCNeumannGetDeflation(PC pc, PetscInt *n, PetscInt *bs, PetscInt 
 @*/
 PetscErrorCode PCNeumannGetSubdomains(PC pc, IS *sub)
 {
-  PC_Neumann *jac;
-  PetscInt   *idx;
-  int        *s32;
-  PetscInt    m;
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscAssertPointer(sub, 2);
+  PetscUseMethod(pc, "PCNeumannGetSubdomains_C", (PC, IS *), (pc, sub));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCNeumannGetCoarseMatrix_Neumann(PC pc, Mat *E)
+{
+  PC_Neumann *jac = (PC_Neumann *)pc->data;
+  PetscScalar *a;
+  PetscInt     lda;
 
   PetscFunctionBegin;
-  PetscCall(PCMSGetData(pc, PCNEUMANN, PETSC_TRUE, &jac));
-  PetscAssertPointer(sub, 2);
   PetscCheck(jac->defl, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONGSTATE, "PCNEUMANN: set up the preconditioner with deflation first (PCNeumannSetDeflation(), PCSetUp())");
-  m = jac->op.m;
-  PetscCall(PetscMalloc1(PetscMax(m, 1), &idx));
-  PetscCall(PetscMalloc1(PetscMax(m, 1), &s32));
-  if (m) PetscCall(PCMSReadBack(&jac->op, s32, jac->sub.ptr, sizeof(int) * (size_t)m));
-  for (PetscInt o = 0; o < m; o++) idx[o] = jac->noff + s32[o];
-  PetscCall(PetscFree(s32));
-  PetscCall(ISCreateGeneral(PetscObjectComm((PetscObject)pc), m, idx, PETSC_OWN_POINTER, sub));
+  PetscCall(MatCreateDense(PetscObjectComm((PetscObject)pc), jac->nl, PETSC_DECIDE, jac->nt, jac->nt, NULL, E));
+  PetscCall(MatDenseGetLDA(*E, &lda));
+  PetscCall(MatDenseGetArrayWrite(*E, &a));
+  for (PetscInt i = 0; i < jac->nl; i++)
+    for (PetscInt j = 0; j < jac->nt; j++) a[i + j * lda] = jac->Eh[(size_t)i * jac->nt + j];
+  PetscCall(MatDenseRestoreArrayWrite(*E, &a));
+  PetscCall(MatAssemblyBegin(*E, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*E, MAT_FINAL_ASSEMBLY));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1206,22 +1190,20 @@ PetscErrorCode PCNeumannGetSubdomains(PC pc, IS *sub)
 @*/
 PetscErrorCode PCNeumannGetCoarseMatrix(PC pc, Mat *E)
 {
-  PC_Neumann  *jac;
-  PetscScalar *a;
-  PetscInt     lda;
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscAssertPointer(E, 2);
+  PetscUseMethod(pc, "PCNeumannGetCoarseMatrix_C", (PC, Mat *), (pc, E));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCNeumannGetLowerNorm_Neumann(PC pc, PetscReal *norm)
+{
+  PC_Neumann *jac = (PC_Neumann *)pc->data;
 
   PetscFunctionBegin;
-  PetscCall(PCMSGetData(pc, PCNEUMANN, PETSC_TRUE, &jac));
-  PetscAssertPointer(E, 2);
-  PetscCheck(jac->defl, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONGSTATE, "PCNEUMANN: set up the preconditioner with deflation first (PCNeumannSetDeflation(), PCSetUp())");
-  PetscCall(MatCreateDense(PetscObjectComm((PetscObject)pc), jac->nl, PETSC_DECIDE, jac->nt, jac->nt, NULL, E));
-  PetscCall(MatDenseGetLDA(*E, &lda));
-  PetscCall(MatDenseGetArrayWrite(*E, &a));
-  for (PetscInt i = 0; i < jac->nl; i++)
-    for (PetscInt j = 0; j < jac->nt; j++) a[i + j * lda] = jac->Eh[(size_t)i * jac->nt + j];
-  PetscCall(MatDenseRestoreArrayWrite(*E, &a));
-  PetscCall(MatAssemblyBegin(*E, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(*E, MAT_FINAL_ASSEMBLY));
+  PetscCheck(jac->nsetups, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONGSTATE, "PCNEUMANN: call PCSetUp() first");
+  *norm = jac->lnorm;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1244,20 +1226,39 @@ PetscErrorCode PCNeumannGetCoarseMatrix(PC pc, Mat *E)
 @*/
 PetscErrorCode PCNeumannGetLowerNorm(PC pc, PetscReal *norm)
 {
-  PC_Neumann *jac;
-
   PetscFunctionBegin;
-  PetscCall(PCMSGetData(pc, PCNEUMANN, PETSC_TRUE, &jac));
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscAssertPointer(norm, 2);
-  PetscCheck(jac->nsetups, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONGSTATE, "PCNEUMANN: call PCSetUp() first");
-  *norm = jac->lnorm;
+  PetscUseMethod(pc, "PCNeumannGetLowerNorm_C", (PC, PetscReal *), (pc, norm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the methods of the public Set/Get functions (PetscTryMethod, PetscUseMethod) */
+static const PCMSMethod PCNeumannMethods[] = {
+  {"PCNeumannSetType_C", (PetscErrorCodeFn *)PCNeumannSetType_Neumann},
+  {"PCNeumannGetType_C", (PetscErrorCodeFn *)PCNeumannGetType_Neumann},
+  {"PCNeumannSetIPDrop_C", (PetscErrorCodeFn *)PCNeumannSetIPDrop_Neumann},
+  {"PCNeumannGetIPDrop_C", (PetscErrorCodeFn *)PCNeumannGetIPDrop_Neumann},
+  {"PCNeumannSetDeflation_C", (PetscErrorCodeFn *)PCNeumannSetDeflation_Neumann},
+  {"PCNeumannGetDeflation_C", (PetscErrorCodeFn *)PCNeumannGetDeflation_Neumann},
+  {"PCNeumannGetSubdomains_C", (PetscErrorCodeFn *)PCNeumannGetSubdomains_Neumann},
+  {"PCNeumannGetCoarseMatrix_C", (PetscErrorCodeFn *)PCNeumannGetCoarseMatrix_Neumann},
+  {"PCNeumannGetLowerNorm_C", (PetscErrorCodeFn *)PCNeumannGetLowerNorm_Neumann},
+};
+
+static PetscErrorCode PCDestroy_Neumann(PC pc)
+{
+  PetscFunctionBegin;
+  PetscCall(PCReset_Neumann(pc));
+  PetscCall(PCMSComposeMethods(pc, PETSC_STATIC_ARRAY_LENGTH(PCNeumannMethods), PCNeumannMethods, PETSC_FALSE));
+  PetscCall(PetscFree(pc->data));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*MC
    PCNEUMANN - "neumann" - truncated Neumann-series (Neu1, Neu2) and scaled Incomplete Poisson preconditioners on the
-   diagonally scaled operator, with optional subdomain deflation (paper 003: Gupta, van Gijzen, Vuik, "Evaluation of
-   truncated Neumann series and deflation on the GPU"), computed on the GPU when the operator lives there
+   diagonally scaled operator, with optional subdomain deflation (Gupta, van Gijzen and Vuik (2011)), computed on the
+   GPU when the operator lives there
 
    Options Database Keys:
 +  -pc_neumann_type <neu2>                  - neu1, neu2, ip, or jacobi (D^-1: the first term, for comparisons with deflation)
@@ -1306,6 +1307,7 @@ static PetscErrorCode PCCreate_Neumann(PC pc)
   pc->ops->view           = PCView_Neumann;
   pc->ops->presolve       = PCPreSolve_Neumann;
   pc->ops->postsolve      = PCPostSolve_Neumann;
+  PetscCall(PCMSComposeMethods(pc, PETSC_STATIC_ARRAY_LENGTH(PCNeumannMethods), PCNeumannMethods, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

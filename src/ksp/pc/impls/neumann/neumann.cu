@@ -653,4 +653,4 @@ extern "C" MS_NEU_GALERKIN(MSNeuGalerkin_CUDA)
   return (int)neu_galerkin<unsigned long long>(A, sub, nsub, nt, coff, E, Z, cb, kb, st);
 }
 
-extern "C" const MSNeuKernels MSNeuKernels_CUDA = {"cuda", MSNeuDiag_CUDA, MSNeuLNorm_CUDA, MSNeuSplitWidth_CUDA, MSNeuSplitFill_CUDA, MSNeuTri_CUDA, MSNeuRestrict_CUDA, MSNeuCoarse_CUDA, MSNeuProlong_CUDA, MSNeuScale_CUDA, MSNeuBlocks_CUDA, MSNeuOrder_CUDA, MSNeuCut_CUDA, MSNeuGalerkin_CUDA};
+extern "C" const MSNeuKernels MSNeuKernels_CUDA = {"cuda", MSNeuDiag_CUDA, MSNeuLNorm_CUDA, MSNeuSplitWidth_CUDA, MSNeuSplitFill_CUDA, MSNeuTri_CUDA, MSNeuRestrict_CUDA, MSNeuCoarse_CUDA, MSNeuProlong_CUDA, MSNeuScale_CUDA, MSNeuBlocks_CUDA, MSNeuOrder_CUDA, MSNeuCut_CUDA, MSNeuGalerkin_CUDA, 1};

@@ -400,4 +400,4 @@ done:
   return err;
 }
 
-const MSNeuKernels MSNeuKernels_Reference = {"reference", MSNeuDiag_Reference, MSNeuLNorm_Reference, MSNeuSplitWidth_Reference, MSNeuSplitFill_Reference, MSNeuTri_Reference, MSNeuRestrict_Reference, MSNeuCoarse_Reference, MSNeuProlong_Reference, MSNeuScale_Reference, MSNeuBlocks_Reference, MSNeuOrder_Reference, MSNeuCut_Reference, MSNeuGalerkin_Reference};
+const MSNeuKernels MSNeuKernels_Reference = {"reference", MSNeuDiag_Reference, MSNeuLNorm_Reference, MSNeuSplitWidth_Reference, MSNeuSplitFill_Reference, MSNeuTri_Reference, MSNeuRestrict_Reference, MSNeuCoarse_Reference, MSNeuProlong_Reference, MSNeuScale_Reference, MSNeuBlocks_Reference, MSNeuOrder_Reference, MSNeuCut_Reference, MSNeuGalerkin_Reference, 0};

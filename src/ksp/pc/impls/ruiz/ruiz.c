@@ -1,5 +1,5 @@
 /*
-   PCRUIZ: Ruiz equilibration (paper 000, section 5.4, Algorithm 4) used as a diagonal preconditioner.
+   PCRUIZ: Ruiz equilibration (Wikberg (2024), section 5.4, Algorithm 4) used as a diagonal preconditioner.
 
    Setup finds inverse scalings sr = D_r^-1, sc = D_c^-1 (sr = sc = D^-1 in symmetric mode) such that the
    rows (and columns) of B = D_r^-1 A D_c^-1 have unit p-norm, by the Ruiz iteration
@@ -426,14 +426,6 @@ static PetscErrorCode PCReset_Ruiz(PC pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PCDestroy_Ruiz(PC pc)
-{
-  PetscFunctionBegin;
-  PetscCall(PCReset_Ruiz(pc));
-  PetscCall(PetscFree(pc->data));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 static PetscErrorCode PCSetFromOptions_Ruiz(PC pc, PetscOptionItems PetscOptionsObject)
 {
   PC_Ruiz   *jac = (PC_Ruiz *)pc->data;
@@ -483,6 +475,15 @@ static PetscErrorCode PCView_Ruiz(PC pc, PetscViewer viewer)
 /* ---------------------------------------------------------------------------------------------- */
 /* public interface                                                                                */
 
+static PetscErrorCode PCRuizSetNorm_Ruiz(PC pc, NormType type)
+{
+  PC_Ruiz *jac = (PC_Ruiz *)pc->data;
+
+  PetscFunctionBegin;
+  jac->norm = type;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@
   PCRuizSetNorm - Sets the p-norm in which `PCRUIZ` equilibrates the rows (and columns) of the operator
 
@@ -501,13 +502,20 @@ static PetscErrorCode PCView_Ruiz(PC pc, PetscViewer viewer)
 @*/
 PetscErrorCode PCRuizSetNorm(PC pc, NormType type)
 {
-  PC_Ruiz *jac;
-
   PetscFunctionBegin;
-  PetscCall(PCMSGetData(pc, PCRUIZ, PETSC_FALSE, &jac));
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveEnum(pc, type, 2);
   PetscCheck(type == NORM_1 || type == NORM_2 || type == NORM_INFINITY, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCRUIZ equilibrates in the 1-, 2- or infinity-norm (NORM_1, NORM_2, NORM_INFINITY), not norm type %d", (int)type);
-  if (jac) jac->norm = type;
+  PetscTryMethod(pc, "PCRuizSetNorm_C", (PC, NormType), (pc, type));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCRuizGetNorm_Ruiz(PC pc, NormType *type)
+{
+  PC_Ruiz *jac = (PC_Ruiz *)pc->data;
+
+  PetscFunctionBegin;
+  *type = jac->norm;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -528,12 +536,22 @@ PetscErrorCode PCRuizSetNorm(PC pc, NormType type)
 @*/
 PetscErrorCode PCRuizGetNorm(PC pc, NormType *type)
 {
-  PC_Ruiz *jac;
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscAssertPointer(type, 2);
+  PetscUseMethod(pc, "PCRuizGetNorm_C", (PC, NormType *), (pc, type));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCRuizSetTolerances_Ruiz(PC pc, PetscReal tol, PetscInt max_it)
+{
+  PC_Ruiz *jac = (PC_Ruiz *)pc->data;
 
   PetscFunctionBegin;
-  PetscCall(PCMSGetData(pc, PCRUIZ, PETSC_TRUE, &jac));
-  PetscAssertPointer(type, 2);
-  *type = jac->norm;
+  if (tol == (PetscReal)PETSC_DETERMINE) jac->tol = 1e-8;
+  else if (tol != (PetscReal)PETSC_CURRENT) jac->tol = tol;
+  if (max_it == PETSC_DETERMINE) jac->max_it = 100;
+  else if (max_it != PETSC_CURRENT) jac->max_it = max_it;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -558,19 +576,23 @@ PetscErrorCode PCRuizGetNorm(PC pc, NormType *type)
 @*/
 PetscErrorCode PCRuizSetTolerances(PC pc, PetscReal tol, PetscInt max_it)
 {
-  PC_Ruiz *jac;
-
   PetscFunctionBegin;
-  PetscCall(PCMSGetData(pc, PCRUIZ, PETSC_FALSE, &jac));
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveReal(pc, tol, 2);
   PetscValidLogicalCollectiveInt(pc, max_it, 3);
   PetscCheck(tol >= 0.0 || tol == (PetscReal)PETSC_CURRENT || tol == (PetscReal)PETSC_DETERMINE, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCRUIZ: the tolerance %g must be nonnegative (0 runs all the sweeps)", (double)tol);
   PetscCheck(max_it >= 0 || max_it == PETSC_CURRENT || max_it == PETSC_DETERMINE, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCRUIZ: the most updates of the scaling, %" PetscInt_FMT ", must be nonnegative", max_it);
-  if (!jac) PetscFunctionReturn(PETSC_SUCCESS);
-  if (tol == (PetscReal)PETSC_DETERMINE) jac->tol = 1e-8;
-  else if (tol != (PetscReal)PETSC_CURRENT) jac->tol = tol;
-  if (max_it == PETSC_DETERMINE) jac->max_it = 100;
-  else if (max_it != PETSC_CURRENT) jac->max_it = max_it;
+  PetscTryMethod(pc, "PCRuizSetTolerances_C", (PC, PetscReal, PetscInt), (pc, tol, max_it));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCRuizGetTolerances_Ruiz(PC pc, PetscReal *tol, PetscInt *max_it)
+{
+  PC_Ruiz *jac = (PC_Ruiz *)pc->data;
+
+  PetscFunctionBegin;
+  if (tol) *tol = jac->tol;
+  if (max_it) *max_it = jac->max_it;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -592,12 +614,18 @@ PetscErrorCode PCRuizSetTolerances(PC pc, PetscReal tol, PetscInt max_it)
 @*/
 PetscErrorCode PCRuizGetTolerances(PC pc, PetscReal *tol, PetscInt *max_it)
 {
-  PC_Ruiz *jac;
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCRuizGetTolerances_C", (PC, PetscReal *, PetscInt *), (pc, tol, max_it));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCRuizSetCheckEvery_Ruiz(PC pc, PetscInt every)
+{
+  PC_Ruiz *jac = (PC_Ruiz *)pc->data;
 
   PetscFunctionBegin;
-  PetscCall(PCMSGetData(pc, PCRUIZ, PETSC_TRUE, &jac));
-  if (tol) *tol = jac->tol;
-  if (max_it) *max_it = jac->max_it;
+  jac->check_every = every;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -620,13 +648,20 @@ PetscErrorCode PCRuizGetTolerances(PC pc, PetscReal *tol, PetscInt *max_it)
 @*/
 PetscErrorCode PCRuizSetCheckEvery(PC pc, PetscInt every)
 {
-  PC_Ruiz *jac;
-
   PetscFunctionBegin;
-  PetscCall(PCMSGetData(pc, PCRUIZ, PETSC_FALSE, &jac));
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveInt(pc, every, 2);
   PetscCheck(every >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCRUIZ: the deviation is checked every %" PetscInt_FMT " sweeps: give at least 1", every);
-  if (jac) jac->check_every = every;
+  PetscTryMethod(pc, "PCRuizSetCheckEvery_C", (PC, PetscInt), (pc, every));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCRuizGetCheckEvery_Ruiz(PC pc, PetscInt *every)
+{
+  PC_Ruiz *jac = (PC_Ruiz *)pc->data;
+
+  PetscFunctionBegin;
+  *every = jac->check_every;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -647,12 +682,19 @@ PetscErrorCode PCRuizSetCheckEvery(PC pc, PetscInt every)
 @*/
 PetscErrorCode PCRuizGetCheckEvery(PC pc, PetscInt *every)
 {
-  PC_Ruiz *jac;
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscAssertPointer(every, 2);
+  PetscUseMethod(pc, "PCRuizGetCheckEvery_C", (PC, PetscInt *), (pc, every));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCRuizSetSymmetric_Ruiz(PC pc, PetscBool3 symmetric)
+{
+  PC_Ruiz *jac = (PC_Ruiz *)pc->data;
 
   PetscFunctionBegin;
-  PetscCall(PCMSGetData(pc, PCRUIZ, PETSC_TRUE, &jac));
-  PetscAssertPointer(every, 2);
-  *every = jac->check_every;
+  jac->symmetric_opt = symmetric;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -675,13 +717,21 @@ PetscErrorCode PCRuizGetCheckEvery(PC pc, PetscInt *every)
 @*/
 PetscErrorCode PCRuizSetSymmetric(PC pc, PetscBool3 symmetric)
 {
-  PC_Ruiz *jac;
-
   PetscFunctionBegin;
-  PetscCall(PCMSGetData(pc, PCRUIZ, PETSC_FALSE, &jac));
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveEnum(pc, symmetric, 2);
   PetscCheck(symmetric == PETSC_BOOL3_TRUE || symmetric == PETSC_BOOL3_FALSE || symmetric == PETSC_BOOL3_UNKNOWN, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCRUIZ: the symmetric mode is PETSC_BOOL3_TRUE, PETSC_BOOL3_FALSE or PETSC_BOOL3_UNKNOWN (auto), not %d", (int)symmetric);
-  if (jac) jac->symmetric_opt = symmetric;
+  PetscTryMethod(pc, "PCRuizSetSymmetric_C", (PC, PetscBool3), (pc, symmetric));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCRuizGetSymmetric_Ruiz(PC pc, PetscBool3 *symmetric, PetscBool *used)
+{
+  PC_Ruiz *jac = (PC_Ruiz *)pc->data;
+
+  PetscFunctionBegin;
+  if (symmetric) *symmetric = jac->symmetric_opt;
+  if (used) *used = (PetscBool)(jac->nsetups && jac->symmetric);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -703,12 +753,38 @@ PetscErrorCode PCRuizSetSymmetric(PC pc, PetscBool3 symmetric)
 @*/
 PetscErrorCode PCRuizGetSymmetric(PC pc, PetscBool3 *symmetric, PetscBool *used)
 {
-  PC_Ruiz *jac;
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCRuizGetSymmetric_C", (PC, PetscBool3 *, PetscBool *), (pc, symmetric, used));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCRuizGetScaling_Ruiz(PC pc, Vec *Dr, Vec *Dc)
+{
+  PC_Ruiz *jac = (PC_Ruiz *)pc->data;
 
   PetscFunctionBegin;
-  PetscCall(PCMSGetData(pc, PCRUIZ, PETSC_TRUE, &jac));
-  if (symmetric) *symmetric = jac->symmetric_opt;
-  if (used) *used = (PetscBool)(jac->nsetups && jac->symmetric);
+  PetscCheck(jac->nsetups && jac->isr, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONGSTATE, "PCRUIZ: the scaling is computed by the setup: call PCSetUp() (or KSPSetUp()) first");
+  if (!jac->dr_valid) {
+    PetscCall(PCRuizCheckScalingFree(pc));
+    if (!jac->Dr) PetscCall(VecDuplicate(jac->isr, &jac->Dr));
+    if (!jac->symmetric && !jac->Dc) PetscCall(VecDuplicate(jac->isc, &jac->Dc));
+    PetscCall(VecCopy(jac->isr, jac->Dr));
+    PetscCall(VecReciprocal(jac->Dr));
+    if (!jac->symmetric) {
+      PetscCall(VecCopy(jac->isc, jac->Dc));
+      PetscCall(VecReciprocal(jac->Dc));
+    }
+    jac->dr_valid = PETSC_TRUE;
+  }
+  if (Dr) {
+    *Dr = jac->Dr;
+    PetscCall(VecLockReadPush(*Dr));
+  }
+  if (Dc) {
+    *Dc = jac->symmetric ? jac->Dr : jac->Dc;
+    PetscCall(VecLockReadPush(*Dc));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -738,30 +814,23 @@ PetscErrorCode PCRuizGetSymmetric(PC pc, PetscBool3 *symmetric, PetscBool *used)
 @*/
 PetscErrorCode PCRuizGetScaling(PC pc, Vec *Dr, Vec *Dc)
 {
-  PC_Ruiz *jac;
-
   PetscFunctionBegin;
-  PetscCall(PCMSGetData(pc, PCRUIZ, PETSC_TRUE, &jac));
-  PetscCheck(jac->nsetups && jac->isr, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONGSTATE, "PCRUIZ: the scaling is computed by the setup: call PCSetUp() (or KSPSetUp()) first");
-  if (!jac->dr_valid) {
-    PetscCall(PCRuizCheckScalingFree(pc));
-    if (!jac->Dr) PetscCall(VecDuplicate(jac->isr, &jac->Dr));
-    if (!jac->symmetric && !jac->Dc) PetscCall(VecDuplicate(jac->isc, &jac->Dc));
-    PetscCall(VecCopy(jac->isr, jac->Dr));
-    PetscCall(VecReciprocal(jac->Dr));
-    if (!jac->symmetric) {
-      PetscCall(VecCopy(jac->isc, jac->Dc));
-      PetscCall(VecReciprocal(jac->Dc));
-    }
-    jac->dr_valid = PETSC_TRUE;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCRuizGetScaling_C", (PC, Vec *, Vec *), (pc, Dr, Dc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCRuizRestoreScaling_Ruiz(PC pc, Vec *Dr, Vec *Dc)
+{
+  PetscFunctionBegin;
+  (void)pc;
+  if (Dr && *Dr) {
+    PetscCall(VecLockReadPop(*Dr));
+    *Dr = NULL;
   }
-  if (Dr) {
-    *Dr = jac->Dr;
-    PetscCall(VecLockReadPush(*Dr));
-  }
-  if (Dc) {
-    *Dc = jac->symmetric ? jac->Dr : jac->Dc;
-    PetscCall(VecLockReadPush(*Dc));
+  if (Dc && *Dc) {
+    PetscCall(VecLockReadPop(*Dc));
+    *Dc = NULL;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -782,18 +851,22 @@ PetscErrorCode PCRuizGetScaling(PC pc, Vec *Dr, Vec *Dc)
 @*/
 PetscErrorCode PCRuizRestoreScaling(PC pc, Vec *Dr, Vec *Dc)
 {
-  PC_Ruiz *jac;
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCRuizRestoreScaling_C", (PC, Vec *, Vec *), (pc, Dr, Dc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCRuizGetConvergence_Ruiz(PC pc, PetscInt *sweeps, PetscReal *deviation, PetscBool *converged, PetscLogDouble *time)
+{
+  PC_Ruiz *jac = (PC_Ruiz *)pc->data;
 
   PetscFunctionBegin;
-  PetscCall(PCMSGetData(pc, PCRUIZ, PETSC_TRUE, &jac));
-  if (Dr && *Dr) {
-    PetscCall(VecLockReadPop(*Dr));
-    *Dr = NULL;
-  }
-  if (Dc && *Dc) {
-    PetscCall(VecLockReadPop(*Dc));
-    *Dc = NULL;
-  }
+  PetscCheck(jac->nsetups, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONGSTATE, "PCRUIZ: the scaling is computed by the setup: call PCSetUp() (or KSPSetUp()) first");
+  if (sweeps) *sweeps = jac->sweeps;
+  if (deviation) *deviation = jac->deviation;
+  if (converged) *converged = jac->converged;
+  if (time) *time = jac->setup_time;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -817,20 +890,38 @@ PetscErrorCode PCRuizRestoreScaling(PC pc, Vec *Dr, Vec *Dc)
 @*/
 PetscErrorCode PCRuizGetConvergence(PC pc, PetscInt *sweeps, PetscReal *deviation, PetscBool *converged, PetscLogDouble *time)
 {
-  PC_Ruiz *jac;
-
   PetscFunctionBegin;
-  PetscCall(PCMSGetData(pc, PCRUIZ, PETSC_TRUE, &jac));
-  PetscCheck(jac->nsetups, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONGSTATE, "PCRUIZ: the scaling is computed by the setup: call PCSetUp() (or KSPSetUp()) first");
-  if (sweeps) *sweeps = jac->sweeps;
-  if (deviation) *deviation = jac->deviation;
-  if (converged) *converged = jac->converged;
-  if (time) *time = jac->setup_time;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCRuizGetConvergence_C", (PC, PetscInt *, PetscReal *, PetscBool *, PetscLogDouble *), (pc, sweeps, deviation, converged, time));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the methods of the public Set/Get functions (PetscTryMethod, PetscUseMethod) */
+static const PCMSMethod PCRuizMethods[] = {
+  {"PCRuizSetNorm_C", (PetscErrorCodeFn *)PCRuizSetNorm_Ruiz},
+  {"PCRuizGetNorm_C", (PetscErrorCodeFn *)PCRuizGetNorm_Ruiz},
+  {"PCRuizSetTolerances_C", (PetscErrorCodeFn *)PCRuizSetTolerances_Ruiz},
+  {"PCRuizGetTolerances_C", (PetscErrorCodeFn *)PCRuizGetTolerances_Ruiz},
+  {"PCRuizSetCheckEvery_C", (PetscErrorCodeFn *)PCRuizSetCheckEvery_Ruiz},
+  {"PCRuizGetCheckEvery_C", (PetscErrorCodeFn *)PCRuizGetCheckEvery_Ruiz},
+  {"PCRuizSetSymmetric_C", (PetscErrorCodeFn *)PCRuizSetSymmetric_Ruiz},
+  {"PCRuizGetSymmetric_C", (PetscErrorCodeFn *)PCRuizGetSymmetric_Ruiz},
+  {"PCRuizGetScaling_C", (PetscErrorCodeFn *)PCRuizGetScaling_Ruiz},
+  {"PCRuizRestoreScaling_C", (PetscErrorCodeFn *)PCRuizRestoreScaling_Ruiz},
+  {"PCRuizGetConvergence_C", (PetscErrorCodeFn *)PCRuizGetConvergence_Ruiz},
+};
+
+static PetscErrorCode PCDestroy_Ruiz(PC pc)
+{
+  PetscFunctionBegin;
+  PetscCall(PCReset_Ruiz(pc));
+  PetscCall(PCMSComposeMethods(pc, PETSC_STATIC_ARRAY_LENGTH(PCRuizMethods), PCRuizMethods, PETSC_FALSE));
+  PetscCall(PetscFree(pc->data));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*MC
-   PCRUIZ - "ruiz" - Ruiz equilibration used as a diagonal preconditioner (paper 000, Wikberg 2024, section 5.4,
+   PCRUIZ - "ruiz" - Ruiz equilibration used as a diagonal preconditioner (Wikberg (2024), section 5.4,
    Algorithm 4), computed on the GPU when the operator's vectors live there
 
    Options Database Keys:
@@ -886,6 +977,7 @@ static PetscErrorCode PCCreate_Ruiz(PC pc)
   pc->ops->view                = PCView_Ruiz;
   pc->ops->applysymmetricleft  = PCApplySymmetricLeft_Ruiz;
   pc->ops->applysymmetricright = PCApplySymmetricRight_Ruiz;
+  PetscCall(PCMSComposeMethods(pc, PETSC_STATIC_ARRAY_LENGTH(PCRuizMethods), PCRuizMethods, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

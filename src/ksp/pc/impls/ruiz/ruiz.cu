@@ -1,5 +1,5 @@
 /*
-   CUDA kernels of PCRUIZ: Ruiz equilibration (paper 000, section 5.4, Algorithm 4) on the mod-SELL
+   CUDA kernels of PCRUIZ: Ruiz equilibration (Wikberg (2024), section 5.4, Algorithm 4) on the mod-SELL
    image, and the diagonal application. See include/petscmodsell/private/ruizkernels.h for the notation; the host
    reference (ruiz_reference.c) computes the same function.
 

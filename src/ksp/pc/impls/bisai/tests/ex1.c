@@ -1,13 +1,11 @@
 static char help[] = "Tests PCBISAI on the block problems of the suite (examples/problems/problems.h): the block ILU(0)\n\
 factors and the approximate inverses against explicit dense computations, convergence of Krylov methods, iterations\n\
-against the level, value-only changes, the GPU kernels against the reference, and the errors.\n\
+against the level, value-only changes, and the errors (the kernels, CUDA against the reference: src/ksp/pc/tests/ex2.c).\n\
   -mode check     L M_L = I and U M_U = I on the patterns, M_L and M_U equal the dense solutions of the restricted\n\
                   systems, L U = A on the block pattern of A\n\
   -mode solve     KSPSolve from the options; converged and true residual\n\
   -mode levels    the same solve with levels 1, 2, 3: the iterations do not rise\n\
   -mode reuse     solve, change the values (same pattern), solve again: factors equal a fresh setup's\n\
-  -mode compare   the preconditioner on the operator (-mat_type, e.g. aijcusparse: the CUDA kernels) against one on a\n\
-                  host AIJ copy (the reference kernels): factors, inverses and one application\n\
   -mode singular  block row -bad_block of the operator zeroed: the error names it\n\
   -mode badbs     an operator of block size 9: the error\n\
 Problem options of problems.h (-problem vorticity|blockdiff, -n, -bs, ...).\n";
@@ -25,11 +23,10 @@ typedef enum {
   MODE_SOLVE,
   MODE_LEVELS,
   MODE_REUSE,
-  MODE_COMPARE,
   MODE_SINGULAR,
   MODE_BADBS
 } Mode;
-static const char *const Modes[] = {"check", "solve", "levels", "reuse", "compare", "singular", "badbs", "Mode", "MODE_", NULL};
+static const char *const Modes[] = {"check", "solve", "levels", "reuse", "singular", "badbs", "Mode", "MODE_", NULL};
 
 /* column-major dense copy of a sequential matrix */
 static PetscErrorCode DenseCopy(Mat M, PetscInt *n, PetscScalar **d)
@@ -361,40 +358,6 @@ int main(int argc, char **argv)
     PetscCall(KSPDestroy(&fresh));
     PetscCall(MatDestroy(&B));
   } break;
-  case MODE_COMPARE: {
-    Mat       H;
-    KSP       host;
-    Vec       y1, y2, bh, yh;
-    PetscReal d[4], dy;
-    PC        p1, p2;
-
-    PetscCall(CreateKSP(A, &ksp));
-    PetscCall(KSPSetUp(ksp));
-    PetscCall(MatConvert(A, MATAIJ, MAT_INITIAL_MATRIX, &H));
-    PetscCall(CreateKSP(H, &host));
-    PetscCall(KSPSetUp(host));
-    PetscCall(CompareFactors(ksp, host, d));
-    PetscCall(PetscPrintf(comm, "L, U: operator's backend and host reference agree to 1e-12: %s\n", (d[0] < 1e-12 && d[1] < 1e-12) ? "yes" : "NO"));
-    PetscCall(PetscPrintf(comm, "M_L, M_U: operator's backend and host reference agree to 1e-12: %s\n", (d[2] < 1e-12 && d[3] < 1e-12) ? "yes" : "NO"));
-    PetscCall(KSPGetPC(ksp, &p1));
-    PetscCall(KSPGetPC(host, &p2));
-    PetscCall(VecDuplicate(b, &y1));
-    PetscCall(MatCreateVecs(H, &bh, &yh));
-    PetscCall(VecCopy(b, bh));
-    PetscCall(PCApply(p1, b, y1));
-    PetscCall(PCApply(p2, bh, yh));
-    PetscCall(VecDuplicate(b, &y2));
-    PetscCall(VecCopy(yh, y2));
-    PetscCall(MSTestVecRelDiff(y1, y2, &dy));
-    PetscCall(PetscPrintf(comm, "one application agrees to 1e-12: %s\n", dy < 1e-12 ? "yes" : "NO"));
-    if (d[0] >= 1e-12 || d[1] >= 1e-12 || d[2] >= 1e-12 || d[3] >= 1e-12 || dy >= 1e-12) PetscCall(PetscPrintf(comm, "  differences %g %g %g %g %g\n", (double)d[0], (double)d[1], (double)d[2], (double)d[3], (double)dy));
-    PetscCall(VecDestroy(&y1));
-    PetscCall(VecDestroy(&y2));
-    PetscCall(VecDestroy(&bh));
-    PetscCall(VecDestroy(&yh));
-    PetscCall(KSPDestroy(&host));
-    PetscCall(MatDestroy(&H));
-  } break;
   case MODE_SINGULAR: {
     PetscInt *rows, rs, re, nr = 0;
 
@@ -496,40 +459,6 @@ int main(int argc, char **argv)
       filter: grep -E "block-ISAI|block size|nonzero blocks" | sed -e "s/M_L + M_U: [0-9.]* x A/M_L + M_U: R x A/"
 
    test:
-      suffix: compare
-      args: -mode compare -problem blockdiff -n 10 -bs 4 -pc_bisai_level {{1 2 3}}
-      output_file: output/ex1_compare.out
-   test:
-      suffix: compare_3
-      nsize: 3
-      args: -mode compare -problem vorticity -n 10 -pc_bisai_ilu sweeps -pc_bisai_ilu_sweeps 4 -pc_bisai_level 2
-      output_file: output/ex1_compare.out
-
-   testset:
-      requires: cuda
-      output_file: output/ex1_compare.out
-      args: -mode compare -mat_type aijcusparse -problem {{vorticity blockdiff}} -n 12
-      test:
-         suffix: cuda_compare
-         args: -pc_bisai_level {{1 2 3}} -pc_bisai_ilu {{exact sweeps}}
-      test:
-         suffix: cuda_compare_3
-         nsize: 3
-         args: -pc_bisai_level 2
-
-   test:
-      requires: cuda
-      suffix: cuda_compare_bs
-      output_file: output/ex1_compare.out
-      args: -mode compare -mat_type aijcusparse -problem blockdiff -n 12 -bs {{1 2 3 5}} -pc_bisai_level 2
-
-   test:
-      requires: cuda
-      suffix: cuda_compare_cusparse
-      output_file: output/ex1_compare.out
-      args: -mode compare -mat_type aijcusparse -problem blockdiff -n 12 -bs {{1 2 3 5}} -pc_bisai_level 2 -pc_bisai_spmv cusparse
-
-   test:
       requires: cuda
       suffix: cuda_view_cusparse
       args: -mode solve -mat_type aijcusparse -problem vorticity -n 8 -ksp_view -pc_bisai_spmv {{own cusparse}separate output}
@@ -550,6 +479,9 @@ int main(int argc, char **argv)
       test:
          suffix: cuda_solve_3
          nsize: 3
+      test:
+         suffix: cuda_solve_sweeps
+         args: -pc_bisai_ilu sweeps -pc_bisai_ilu_sweeps 5 -pc_bisai_level 2
 
    test:
       suffix: cuda_reuse

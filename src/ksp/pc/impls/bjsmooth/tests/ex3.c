@@ -1,6 +1,6 @@
 static char help[] = "PCBJSMOOTH on a permuted MATMODSELL image (a randomly numbered problem of examples/problems/problems.h,\n\
 -mat_modsell_ordering partition): on the GPU its sweeps move b, the off-process part, the iterate and the result\n\
-through the buckets of the image's permuted product (-mat_modsell_permute_chunk, issue 12) instead of reading and\n\
+through the buckets of the image's permuted product (-mat_modsell_permute_chunk) instead of reading and\n\
 writing them through the permutation. The data movement must not change the result: PCApply and PCApplyRichardson\n\
 (from a nonzero guess) of the matrix given by the options are compared bit for bit with those of the same matrix\n\
 with -chunk_ref <0> (0: separate gathers through the permutation; a chunk at least the local rows: one bucket), and\n\

@@ -6,7 +6,7 @@ static char help[] = "PCBJSMOOTH benchmark driver (bench/bjsmooth.sh): one confi
                             MatSetValuesStencil() (natural numbering; -mat_modsell_ordering bricks then orders the\n\
                             format by bricks of the grid)\n\
   -mode smoother|cg       : smoother: -outer <1000> outer iterations of the PC from x = 0 through PCApplyRichardson,\n\
-                            the residual ||b - A x||^2 computed (and read back) every -every <10> iterations (paper 000,\n\
+                            the residual ||b - A x||^2 computed (and read back) every -every <10> iterations (Wikberg (2024),\n\
                             section 4.4); cg: KSPSolve with the options' KSP and PC (-ksp_rtol 1e-8 unless given)\n\
   -mat_type <aij>         : type a host copy of the AIJ matrix is converted to in place (timed as setup): aij,\n\
                             aijcusparse, modsell\n\

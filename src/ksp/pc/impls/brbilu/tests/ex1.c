@@ -6,7 +6,7 @@ static char help[] = "PCBRBILU: the factorizations against PETSc's, the zero-piv
     attach a DMDA of the problem's grid to the KSP (one process, node problems: magnetron, aniso) so that the\n\
     grid ordering applies; -operator_mult: one product with the operator before the PC's setup (a MATMODSELL\n\
     operator then has its device image, from which the PC's GPU setup reads the CSR);\n\
-  -test ilu|rowsum|error|refresh|solve|compare|layout:\n\
+  -test ilu|rowsum|error|refresh|solve|compare:\n\
     ilu:     -pc_brbilu_type ilu with double factors equals PCBJACOBI + ILU(0) (PETSc's) of the matrix permuted by\n\
              the PC's ordering (PCBRBILUGetOrdering(), MatPermute()): one application, to rounding;\n\
     rowsum:  milu preserves row sums: M^-1 (A_d e) = e (A_d: the process's diagonal block, e = ones);\n\
@@ -19,10 +19,7 @@ static char help[] = "PCBRBILU: the factorizations against PETSc's, the zero-piv
              Timed), -bench_applies applications of the PC and as many VecCopy (the copy bandwidth),\n\
              PCBRBILUGetStatistics();\n\
     compare: the PC on the operator as -mat_type aij (host reference kernels) and as -gpu_mat_type (aijcusparse:\n\
-             CUDA kernels): the same application to -compare_tol;\n\
-    layout:  the setup with -pc_brbilu_layout_check (the layout the kernels build against the host reference's,\n\
-             bit for bit: with -mat_type aijcusparse the CUDA kernels'), its error if any, then the PC's view (the\n\
-             harness keeps the lines of the check and of the error).\n";
+             CUDA kernels): the same application to -compare_tol.\n";
 
 #include <petscmodsell.h>
 #include <petscksp.h>
@@ -38,10 +35,9 @@ typedef enum {
   TEST_REFRESH,
   TEST_SOLVE,
   TEST_COMPARE,
-  TEST_BENCH,
-  TEST_LAYOUT
+  TEST_BENCH
 } TestKind;
-static const char *const TestKinds[] = {"ilu", "rowsum", "error", "refresh", "solve", "compare", "bench", "layout", "TestKind", "TEST_", NULL};
+static const char *const TestKinds[] = {"ilu", "rowsum", "error", "refresh", "solve", "compare", "bench", "TestKind", "TEST_", NULL};
 
 static PetscErrorCode Sync(void)
 {
@@ -166,7 +162,7 @@ static PetscErrorCode CreateKSP(System *s, Mat A, KSP *ksp)
     VecType vt;
 
     /* the KSP takes its work vectors from the DM: of the operator's vector type (a host vector given to an
-       aijcusparse product made CG + Jacobi 'converge' in one iteration to a wrong answer on the H100) */
+       aijcusparse product made CG + Jacobi 'converge' in one iteration to a wrong answer) */
     PetscCall(MatGetVecType(A, &vt));
     PetscCall(DMSetVecType(s->da, vt));
     PetscCall(KSPSetDM(*ksp, s->da));
@@ -452,15 +448,6 @@ int main(int argc, char **argv)
     PetscCall(KSPDestroy(&kg));
     PetscCall(MatDestroy(&G));
   } break;
-  case TEST_LAYOUT: {
-    PetscErrorCode ierr;
-
-    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-    ierr = KSPSetUp(ksp);
-    PetscCall(PetscPopErrorHandler());
-    if (ierr) PetscCall(PrintError(comm, ierr));
-    PetscCall(KSPView(ksp, PETSC_VIEWER_STDOUT_WORLD));
-  } break;
   }
 
   PetscCall(KSPDestroy(&ksp));
@@ -508,7 +495,7 @@ int main(int argc, char **argv)
          args: -da_grid_x 12 -da_grid_y 10 -da_grid_z 9 -pc_brbilu_blocks 2,2,2
       test:
          # Dirichlet on every side: with the mixed conditions (Neumann on five sides) unperturbed milu meets the
-         # breakdown of paper 004, chapter 4, on the strength-weighted blocks (a zero pivot, reported as an error)
+         # breakdown of Shioya (2022), chapter 4, on the strength-weighted blocks (a zero pivot, reported as an error)
          suffix: rowsum_fvm
          args: -problem fvm -n 10 -pc_brbilu_block_rows 100 -bc dirichlet
 
@@ -630,69 +617,18 @@ int main(int argc, char **argv)
       args: -test solve -ksp_type {{cg bcgs gmres}} -problem magnetron -h_mm 1 -mat_type aijcusparse -pc_brbilu_symmetric -max_its 150
       output_file: output/ex1_solve.out
 
-   testset:
-      args: -test layout -pc_brbilu_layout_check
-      filter: grep -E "layout check|error raised"
-      output_file: output/ex1_layout.out
-      test:
-         suffix: layout_dmda
-         nsize: {{1 3}}
-         args: -da_grid_x 20 -da_grid_y 18 -da_grid_z 16 -pc_brbilu_blocks {{4,3,2 10,9,8}} -dirichlet_rows {{0 1}}
-      test:
-         suffix: layout_graph
-         nsize: {{1 3}}
-         args: -problem fvm -n 14 -pc_brbilu_block_rows {{0 7}}
-      test:
-         suffix: layout_fallback
-         args: -problem aniso -n 12 -theta 30 -attach_dmda
-
+   # a DMDA operator with empty rows: the zero pivot of the first one is the error, named with its row
    test:
-      suffix: layout_empty_rows
+      suffix: empty_rows
       nsize: {{1 3}}
-      args: -test layout -pc_brbilu_layout_check -da_grid_x 15 -da_grid_y 14 -da_grid_z 13 -pc_brbilu_blocks 5,4,3 -empty_rows 7
-      filter: grep -E "layout check|error raised"
-      output_file: output/ex1_layout_empty_rows.out
-
-   testset:
-      requires: cuda
-      args: -test layout -pc_brbilu_layout_check -mat_type aijcusparse
-      filter: grep -E "layout check|error raised"
-      output_file: output/ex1_layout_cuda.out
-      test:
-         suffix: cuda_layout_dmda
-         nsize: {{1 3}}
-         args: -da_grid_x 20 -da_grid_y 18 -da_grid_z 16 -pc_brbilu_blocks {{4,3,2 10,9,8}} -dirichlet_rows {{0 1}}
-      test:
-         suffix: cuda_layout_auto
-         args: -da_grid_x 40 -da_grid_y 40 -da_grid_z 40
-      test:
-         suffix: cuda_layout_wide
-         args: -da_grid_x 24 -da_grid_y 24 -da_grid_z 24 -pc_brbilu_blocks {{2,2,2 1,1,1}} -dirichlet_rows {{0 1}}
-      test:
-         suffix: cuda_layout_magnetron
-         args: -problem magnetron -h_mm 1 -attach_dmda
-      test:
-         suffix: cuda_layout_graph
-         nsize: {{1 3}}
-         args: -problem fvm -n 14 -pc_brbilu_block_rows {{0 7 1000}}
-      test:
-         suffix: cuda_layout_fallback
-         args: -problem aniso -n 12 -theta 30 -attach_dmda
-      test:
-         suffix: cuda_layout_modsell
-         nsize: {{1 3}}
-         args: -problem fvm -n 10 -mat_type aijmodsell -operator_mult {{0 1}}
-      test:
-         suffix: cuda_layout_modsell_image
-         nsize: {{1 3}}
-         args: -da_grid_x 20 -da_grid_y 18 -da_grid_z 16 -pc_brbilu_blocks 4,3,2 -dirichlet_rows {{0 1}} -mat_type aijmodsell -operator_mult
+      args: -test error -da_grid_x 15 -da_grid_y 14 -da_grid_z 13 -pc_brbilu_blocks 5,4,3 -empty_rows 7
+      output_file: output/ex1_empty_rows.out
 
    test:
       requires: cuda
-      suffix: cuda_layout_empty_rows
+      suffix: cuda_empty_rows
       nsize: {{1 3}}
-      args: -test layout -pc_brbilu_layout_check -mat_type {{aijcusparse aijmodsell}} -operator_mult -da_grid_x 15 -da_grid_y 14 -da_grid_z 13 -pc_brbilu_blocks 5,4,3 -empty_rows 7
-      filter: grep -E "layout check|error raised"
-      output_file: output/ex1_layout_empty_rows_cuda.out
+      args: -test error -mat_type {{aijcusparse aijmodsell}} -operator_mult -da_grid_x 15 -da_grid_y 14 -da_grid_z 13 -pc_brbilu_blocks 5,4,3 -empty_rows 7
+      output_file: output/ex1_empty_rows.out
 
 TEST*/

@@ -102,7 +102,7 @@ static PetscReal PNorm(int p, PetscInt n, const PetscReal *v)
   return p == 2 ? PetscSqrtReal(s) : s;
 }
 
-/* Algorithm 4 of paper 000 (and its row-and-column version) on the dense matrix, written directly:
+/* Algorithm 4 of Wikberg (2024) (and its row-and-column version) on the dense matrix, written directly:
    norms of the rows (columns) of the explicitly scaled matrix, D <- sqrt(norms) D. Sweep k measures the
    deviation of D_k on sweeps 0, check_every, 2 check_every, ... and max_it and stops when it is <= tol. */
 static PetscErrorCode DenseRuiz(PetscInt N, const PetscReal *A, int p, PetscBool sym, PetscReal tol, PetscInt maxit, PetscInt ce, PetscReal *Dr, PetscReal *Dc, PetscInt *sweeps, PetscReal *dev)

@@ -3,7 +3,7 @@ static char help[] = "PCRUIZ figures for docs/ruiz.md (meant for the GPU machine
      and after value-only changes;\n\
  (2) time per CG iteration with ruiz and with jacobi (fixed number of iterations, setup excluded);\n\
  (3) residual norm of the original system against time of CG with none / jacobi / ruiz (like figure 5.1 of\n\
-     paper 000), one CSV line per iteration: pc,iteration,time_us,rnorm.\n\
+     Wikberg (2024)), one CSV line per iteration: pc,iteration,time_us,rnorm.\n\
 Options: -n <64>: 7-point Laplacian on n^3 (flagged SPD), or -f <file>: a matrix in PETSc binary format;\n\
  -mat_type <modsell> (any; -vec_type follows the matrix), -nmult <50> products for the MatMult time,\n\
  -its <500> iterations for the per-iteration time, -hist_max_it <10000> -hist_rtol <1e-10> for the history,\n\

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Plot the CG convergence histories written by tutorials/ex1 (-csv FILE) like figure 5.1 of paper 000:
+"""Plot the CG convergence histories written by tutorials/ex1 (-csv FILE) like figure 5.1 of Wikberg (2024):
 squared residual norm of the original system against time in microseconds, one curve per preconditioner.
 
     python3 plot_ruiz.py history.csv [more.csv ...] -o docs/figures/ruiz_history.png [--logx] [--every 100]
