@@ -143,7 +143,7 @@ typedef struct {
   MS_BISAI_BSR_MULT_LIBRARY((*bsr_mult_library));
   MS_BISAI_LIBRARY_DESTROY((*library_destroy));
   int library_min_bs; /* the smallest block size it takes (cusparseDbsrmv() failed on 1 x 1 blocks: CUDA 13.0, an
-                         H100, 2026-11-24, docs/results/2026-11-24-h100-session4/) */
+                         H100, 2026-11-24) */
 } MSBISAIKernels;
 
 /* The exact block ILU(0) in row order (IKJ), host only: F from the values A on the pattern (rowptr, cols, diag: the

@@ -927,8 +927,7 @@ static PetscErrorCode PCBISAISetSpMVType_BISAI(PC pc, PCBISAISpMVType type)
   Note:
   Both kernels compute the same products (to rounding); cuSPARSE's is there to compare with. On the host (no GPU, or
   an operator that stays on the host) the host kernel runs whatever is set, and so does the own kernel for block size
-  1 (`cusparseDbsrmv()` failed on 1 x 1 blocks: CUDA 13.0, an H100, 2026-11-24,
-  docs/results/2026-11-24-h100-session4/). The cuSPARSE
+  1 (`cusparseDbsrmv()` failed on 1 x 1 blocks: CUDA 13.0, an H100, 2026-11-24). The cuSPARSE
   handle is created at the setup.
 
 .seealso: [](ch_ksp), `PCBISAI`, `PCBISAIGetSpMVType()`, `PCBISAISpMVType`

@@ -297,7 +297,7 @@ static PetscErrorCode PCBJSmoothFreeWork(PC pc)
    1024): a larger block's polynomial needs a higher degree for the same accuracy (its interval is wider, the ratio
    below): FVM tetrahedra 10.4 M, randomly numbered, partition blocks of 1024: 728 CG iterations with 8 sweeps against
    877 with blocks of 512 and 5 sweeps, at the same time per iteration (H100, 2026-11-24,
-   docs/results/2026-11-24-h100-session11/, docs/locality.md) */
+   docs/bjsmooth.md) */
 static PetscInt PCBJSmoothAutoSweeps(PCBJSmoothInner inner, PetscInt sh)
 {
   if (inner != PCBJSMOOTH_INNER_CHEBYSHEV || sh <= 512) return 5;
@@ -518,7 +518,7 @@ static PetscErrorCode PCBJSmoothSetBlockSize_BJSmooth(PC pc, PetscInt bs)
 
   A `MATMODSELL` operator whose slice height was not set takes slices of 512 rows when `PCBJSMOOTH` uses its image
   (before the image is built): blocks of 512 take fewer outer iterations than blocks of 128 at the same cost per
-  iteration on the GPU (docs/locality.md).
+  iteration on the GPU (docs/bjsmooth.md).
 
 .seealso: [](ch_ksp), `PCBJSMOOTH`, `PCBJSmoothGetBlockSize()`, `MatModSELLSetSliceHeight()`
 @*/
@@ -1188,7 +1188,7 @@ static PetscErrorCode PCCreate_BJSmooth(PC pc)
   PetscCall(PetscNew(&jac));
   pc->data       = (void *)jac;
   jac->bs        = 0;
-  jac->inner     = PCBJSMOOTH_INNER_CHEBYSHEV; /* fewer outer iterations than jacobi at its cost (docs/locality.md) */
+  jac->inner     = PCBJSMOOTH_INNER_CHEBYSHEV; /* fewer outer iterations than jacobi at its cost (docs/bjsmooth.md) */
   jac->inner_its = 5;
   jac->inner_its_auto = PETSC_TRUE;
   jac->ordering       = PCMS_ORDERING_ANY; /* the operator's image */

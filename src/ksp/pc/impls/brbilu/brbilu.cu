@@ -18,7 +18,7 @@
    ordering) per thread block of a colour phase; BRB_MINB, when defined, the minimum resident thread blocks given to
    __launch_bounds__ of the substitution kernels (registers capped); BRB_XU the rows a lane scatters at once into the
    user's order after the backward walk. One application on the magnetron (H100, 2026-11-28,
-   docs/results/2026-11-28-session25/, docs/brbilu.md): 4 warps
+   docs/brbilu.md): 4 warps
    0.709 ms, 2 warps 0.709, 8 warps 0.724; BRB_MINB 8 (64 registers, spills) 0.769, BRB_MINB 1 (94-96 registers)
    0.721-0.735; BRB_XU 4 0.697-0.698 against 2 (ptxas: the same registers). */
 #ifndef BRB_WARPS
@@ -116,7 +116,7 @@ __global__ static void brb_convert_kernel(const MSBRBLayout *__restrict__ play, 
    y_s = b[sperm[s]] (TOUSER false), after the backward walk x[sperm[s]] = y_s (TOUSER true), the rows r0 .. r0+R-1
    taken 32 U at a time with U loads of a lane in flight. Inside the walk these were one scattered access per row
    and level step, waited for at every level; with the independent slot loads of brb_bload one application on the
-   magnetron went from 0.778 to 0.709 ms (H100, 2026-11-28, docs/results/2026-11-28-session24/, docs/brbilu.md); the values are
+   magnetron went from 0.778 to 0.709 ms (H100, 2026-11-28, docs/brbilu.md); the values are
    the same. */
 template <int U, bool TOUSER>
 static __device__ __forceinline__ void brb_block_perm(const int *__restrict__ sperm, int r0, int R, int lane, const double *src, double *dst)
@@ -159,7 +159,7 @@ static __device__ __forceinline__ brb_brick brb_brick_of(const MSBRBLayout &lay,
 /* Between the user's order and a block's buffer, along the brick's x-lines (consecutive lanes, consecutive points of a
    line: the user's side in whole sectors but at the lines' ends): TOUSER false buf[place] = src[user row], true
    dst[user row] = buf[place]; U points a lane in flight. The scattered b[sperm[s]] / x[sperm[s]] of brb_block_perm
-   took 32 L1 wavefronts a warp access (H100, 2026-11-28, docs/results/2026-11-28-session25/). */
+   took 32 L1 wavefronts a warp access (H100, 2026-11-28). */
 template <int U, bool TOUSER>
 static __device__ __forceinline__ void brb_brick_lines(const brb_brick &k, int box0, int box1, int R, int lane, const double *src, double *dst, double *buf)
 {
@@ -237,7 +237,7 @@ static __device__ __forceinline__ bool brb_next_chunk(const int *__restrict__ lp
    (the first BRB_PF in registers), acc: the forward right-hand side (y_s, copied from b[sperm[s]] before the walk) or
    the backward dinv_s y_s; k0: its first slot to sum (0 forward, nl backward). Slots are addressed from the block's
    first slot (cb, vb: col and v at slot (r0, 0)) by the 32-bit offset p + k R (one application 0.4-1.5% faster than
-   64-bit slot numbers: H100, 2026-11-24, docs/results/2026-11-24-h100-session13/, docs/brbilu.md). */
+   64-bit slot numbers: H100, 2026-11-24, docs/brbilu.md). */
 template <typename T>
 struct brb_chunk {
   int    s, p, n, k0;
@@ -435,7 +435,7 @@ __global__ static void BRB_SUBST_BOUNDS brb_subst_kernel(const MSBRBLayout lay, 
 /* Single factors through the shared-memory buffer, registers bounded: without a bound ptxas gave the fused kernel 96
    registers (20 resident warps a multiprocessor), with 7 blocks 72 and spills (one application on the magnetron 0.679,
    0.732 ms), with 6 blocks 80 (24 warps; 24 bytes spilled by the fused kernel): 0.670 ms against 0.697 ms for the
-   scattered copies (H100, 2026-11-28, docs/results/2026-11-28-session25/, docs/brbilu.md). Double factors take the
+   scattered copies (H100, 2026-11-28, docs/brbilu.md). Double factors take the
    unbounded kernel (not measured). */
 #ifndef BRB_TR_MINB
   #define BRB_TR_MINB 6

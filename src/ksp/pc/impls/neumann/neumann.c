@@ -120,7 +120,7 @@ static void PCNeumannCSRView(const PCMSCSR *csr, MSNeuCSR *A)
 /* The subdomain of every local row (jac->sub, in the PC's memory: m ints); *nl subdomains on this process.
    DMDA boxes on the host (uploaded on the GPU); blocks of consecutive rows by the kernel blocks; locality blocks from
    the locality partition of the block's CSR (PCMSOperatorLocalityPerm(): the same permutation on the host and on the
-   GPU, bit for bit, docs/locality.md), then the kernel blocks (sub[perm[r]] = r / bs). */
+   GPU, bit for bit, docs/matrix.md), then the kernel blocks (sub[perm[r]] = r / bs). */
 static PetscErrorCode PCNeumannSubdomains(PC pc, const PCMSCSR *csr, PetscInt *nl)
 {
   PC_Neumann   *jac = (PC_Neumann *)pc->data;

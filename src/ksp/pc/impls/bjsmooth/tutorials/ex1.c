@@ -1,4 +1,4 @@
-static char help[] = "PCBJSMOOTH benchmark driver (bench/bjsmooth.sh): one configuration per run.\n\
+static char help[] = "PCBJSMOOTH driver: one configuration per run.\n\
   -problem lap3d -n <n>   : 7-point Laplacian on an n^3 grid, b = 1; or -f <file>: A (and b, else b = 1) in PETSc binary\n\
   -brick bx,by,bz         : number the Laplacian's points by bricks of bx x by x bz points (lexicographic inside\n\
                             and between bricks) instead of lexicographically\n\
