@@ -109,7 +109,7 @@ def driver_path(opts):
 
 def ensure_driver(opts, drv):
     srcs = [os.path.join(TOP, "examples", "problems", f) for f in ("problems.c", "problems.h")]
-    srcs += [os.path.join(TOP, "examples", "fvm", "fvmmesh.h"), os.path.join(TOP, "bench", "mmread.h")]
+    srcs += [os.path.join(TOP, "examples", "fvm", "fvmmesh.h"), os.path.join(TOP, "examples", "problems", "mmread.h")]
     stale = not os.path.exists(drv) or any(os.path.exists(s) and os.path.getmtime(s) > os.path.getmtime(drv) for s in srcs)
     if stale and not opts.no_make and not opts.driver:
         cmd = ["make", "-C", TOP, "BUILD=" + os.path.abspath(opts.build), drv]

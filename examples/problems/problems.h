@@ -50,7 +50,7 @@
 #include <petscdmda.h>
 #include <petscsnes.h>
 #include "../fvm/fvmmesh.h"
-#include "../../bench/mmread.h"
+#include "mmread.h"
 #include <strings.h>
 #include <sys/stat.h>
 #include <fcntl.h>
