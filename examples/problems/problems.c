@@ -1,13 +1,13 @@
 static char help[] = "Problem suite and solve driver: generates a linear system, verifies its claimed properties, writes it, solves it.\n\
 Problems (-problem):\n\
   fvm        FVM Poisson on an unstructured 3D mesh (examples/fvm/fvmmesh.h: -n, -cell, -jitter, -bc, -flux, -source, -seed, ...)\n\
-  twophase   two-phase Poisson, density ratio -contrast 1e3 (paper 003 section 2): -dim, -n, -layer, -bubbles, -bubble_radius, -bc\n\
-  magnetron  3D 7-point potential of paper 004 sections 4.4/5.4: -h_mm 1|0.5|0.25 (59x59x29, 119x119x59, 239x239x119), -chi_max, -rho_max\n\
+  twophase   two-phase Poisson, density ratio -contrast 1e3 (Gupta, van Gijzen and Vuik (2011), section 2): -dim, -n, -layer, -bubbles, -bubble_radius, -bc\n\
+  magnetron  3D 7-point potential of Shioya (2022), sections 4.4/5.4: -h_mm 1|0.5|0.25 (59x59x29, 119x119x59, 239x239x119), -chi_max, -rho_max\n\
   aniso      anisotropic diffusion: -dim, -n, -epsilon, -epsilon_z, -theta\n\
   jump       jump coefficients: -dim, -n, -jump, -jump_blocks, -jump_random, -bc\n\
   convdiff   nonsymmetric convection-diffusion: -dim, -n, -peclet, -upwind\n\
   cavity     Jacobian of PETSc's snes/tutorials/ex19 (block size 4) at its initial guess: -nx -ny, -lidvelocity, -grashof, -prandtl\n\
-  vorticity  velocity-vorticity driven cavity, block size 3 (paper 001 section 4.4): -n, -reynolds, -lid, -vorticity_guess\n\
+  vorticity  velocity-vorticity driven cavity, block size 3 (Ma et al. (2021), section 4.4): -n, -reynolds, -lid, -vorticity_guess\n\
   blockdiff  coupled reaction-diffusion with -bs 1..5 fields per node: -dim, -n, -sigma\n\
   file       -file A (PETSc binary, or MatrixMarket .mtx) [-file_rhs b] [-file_bs bs]\n\
 Common: -seed <s>, -rhs <problem,cosine,random>\n\
@@ -24,7 +24,7 @@ Actions:\n\
   -test_file_errors          self-test of the file readers on malformed files (one process)\n\n";
 
 /*
-   The problem suite (issue 4): see problems.h for the problems, their discretisations and the papers'
+   The problem suite: see problems.h for the problems, their discretisations and the papers'
    equations they implement, and docs/problems.md for the options, the checks and the benchmark.
 
    -problem cavity: PETSc's snes/tutorials/ex19.c is compiled into this program (its main() renamed), found
@@ -865,7 +865,7 @@ int main(int argc, char **argv)
       suffix: cavity_baij_pbjacobi
       args: -problem cavity -n 6 -mat_type baij -pc_type pbjacobi
 
-  # the sizes of paper 004 (generation and checks, no solve)
+  # the sizes of Shioya (2022), (a) (generation and checks, no solve)
   test:
     suffix: magnetron_paper_a
     args: -problem magnetron -h_mm 1 -check -timings 0

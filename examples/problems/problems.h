@@ -11,12 +11,13 @@
 
    Problems (-problem):
      fvm        FVM pressure Poisson on an unstructured 3D mesh with non-orthogonal cells and randomly
-                numbered cells (paper 000, ch. 2): the generator of examples/fvm/fvmmesh.h, its options
+                numbered cells (Wikberg (2024), ch. 2): the generator of examples/fvm/fvmmesh.h, its options
                 (-n, -cell, -jitter, -bc, -flux, -source, -seed, ...) and its checks.
      twophase   two-phase pressure Poisson -div((1/rho) grad p) = f, density ratio -contrast (1e3) between
-                water (rho = 1) and air (rho = 1/contrast), paper 003, section 2 (2D and 3D).
-     magnetron  the 3D 7-point potential equation div(eps0 (1 + chi) grad phi) = -rho of paper 004 (eq. 2.1.14,
-                its finite-difference form below eq. 2.1.15), in the 60 x 60 x 30 mm box of sections 4.4 / 5.4
+                water (rho = 1) and air (rho = 1/contrast), Gupta, van Gijzen and Vuik (2011), section 2
+                (2D and 3D).
+     magnetron  the 3D 7-point potential equation div(eps0 (1 + chi) grad phi) = -rho of Shioya (2022), eq. 2.1.14
+                (its finite-difference form below eq. 2.1.15), in the 60 x 60 x 30 mm box of sections 4.4 / 5.4
                 with Dirichlet walls: 59x59x29, 119x119x59, 239x239x119 unknowns for -h_mm 1, 0.5, 0.25.
      aniso      anisotropic diffusion -div(K grad u) = 1, K = R(theta) diag(1, eps) R(theta)^T (+ eps_z in 3D).
      jump       jump coefficients -div(k grad u) = 1, k piecewise constant on blocks (checkerboard 1 / -jump).
@@ -24,8 +25,8 @@
                 divergence-free wind of size -peclet (upwind or central convection).
      cavity     the Jacobian of PETSc's driven cavity snes/tutorials/ex19.c (u, v, omega, T: block size 4) at
                 its initial guess, i.e. the first Newton step: ex19.c itself is compiled in (see problems.c).
-     vorticity  the velocity-vorticity lid-driven cavity of paper 001, section 4.4 (block size 3, 5-point finite
-                differences, Jacobian of the first Newton step).
+     vorticity  the velocity-vorticity lid-driven cavity of Ma et al. (2021), section 4.4 (block size 3, 5-point
+                finite differences, Jacobian of the first Newton step).
      blockdiff  coupled reaction-diffusion -div(D grad u) + (sigma/h^2) R u = 1 with bs (1-5) fields per node, D SPD
                 dense and R nonsymmetric (dense bs x bs blocks, for block preconditioners).
      file       a system read from a PETSc binary file or a MatrixMarket file (+ optional right-hand side).
@@ -41,8 +42,9 @@
    row sums; the -check mode of problems.c verifies that and the other properties each problem claims.
 
    Right-hand sides (-rhs): problem (each problem's own, the default), cosine (b = A x* with x*_i = cos(i),
-   0-based global row i, paper 003 section 2.2; the driver then also reports ||x - x*|| / ||x*||), random
-   (uniform in [-1, 1] from -seed). -problem twophase defaults to cosine, as in paper 003.
+   0-based global row i, Gupta, van Gijzen and Vuik (2011), section 2.2; the driver then also reports
+   ||x - x*|| / ||x*||), random (uniform in [-1, 1] from -seed). -problem twophase defaults to cosine, as in
+   Gupta, van Gijzen and Vuik (2011).
 */
 #pragma once
 
@@ -287,8 +289,8 @@ static PetscErrorCode ProbBuildRows(Problem *p, PetscInt N, PetscInt maxrow, Pro
 /* ------------------------------------------------------------------------------------------------ */
 /* cell-centred finite volumes: twophase, jump, convdiff                                            */
 
-/* fraction of air in a cell (paper 003, section 2.2: cells cut by an interface get a volume-weighted
-   density); a cell away from every interface is pure, a cut cell is sampled by subsamples^d points */
+/* fraction of air in a cell (Gupta, van Gijzen and Vuik (2011), section 2.2: cells cut by an interface get a
+   volume-weighted density); a cell away from every interface is pure, a cut cell is sampled by subsamples^d points */
 static PetscBool TwoPhaseAirAt(const Problem *p, const PetscReal x[3])
 {
   if (p->layer && x[p->dim - 1] > 0.5) return PETSC_TRUE;
@@ -425,7 +427,7 @@ static PetscErrorCode FVRow(const Problem *p, PetscInt row, ProbRow *r)
 }
 
 /* ------------------------------------------------------------------------------------------------ */
-/* magnetron (paper 004): 7-point finite differences on the nodes of the 60 x 60 x 30 mm box         */
+/* magnetron, Shioya (2022): 7-point finite differences on the nodes of the 60 x 60 x 30 mm box     */
 
 /* model plasma density: a ring ("racetrack") above the target, peak 1 (lengths in mm) */
 static inline PetscReal MagnetronPlasma(const PetscReal x[3])
@@ -541,7 +543,7 @@ static PetscErrorCode BlockDiffRow(const Problem *p, PetscInt row, ProbRow *r)
 }
 
 /* ------------------------------------------------------------------------------------------------ */
-/* vorticity: the velocity-vorticity driven cavity of paper 001, section 4.4                         */
+/* vorticity: the velocity-vorticity driven cavity of Ma et al. (2021), section 4.4                 */
 /*
    Unknowns (u, v, omega) at the n x n nodes of the unit square, boundary nodes included, h = 1/(n-1),
    node (i,j) is block row i + n j. Steady incompressible flow in velocity-vorticity form:
@@ -1349,8 +1351,8 @@ static PetscErrorCode ProblemSetFromOptions(Problem *p)
   case PROB_TWOPHASE:
     p->bc  = FVM_BC_MIXED;
     if (p->rhs == PROB_RHS_PROBLEM) p->rhs = PROB_RHS_COSINE;
-    PetscCall(PetscOptionsReal("-contrast", "Density ratio water / air (paper 003: 1e3)", "", p->contrast, &p->contrast, NULL));
-    PetscCall(PetscOptionsBool("-layer", "Air above the middle of the box (paper 003, section 2.1: interface in the middle)", "", p->layer, &p->layer, NULL));
+    PetscCall(PetscOptionsReal("-contrast", "Density ratio water / air (Gupta, van Gijzen and Vuik (2011): 1e3)", "", p->contrast, &p->contrast, NULL));
+    PetscCall(PetscOptionsBool("-layer", "Air above the middle of the box (Gupta, van Gijzen and Vuik (2011), section 2.1: interface in the middle)", "", p->layer, &p->layer, NULL));
     PetscCall(PetscOptionsRangeInt("-bubbles", "Number of air bubbles in the water (section 2.2)", "", p->bubbles, &p->bubbles, NULL, 0, PROB_MAX_BUBBLES));
     PetscCall(PetscOptionsReal("-bubble_radius", "Radius of the bubbles", "", p->bubble_radius, &p->bubble_radius, NULL));
     PetscCall(PetscOptionsRangeInt("-subsamples", "Sample points per direction in a cell cut by an interface (volume fraction of air)", "", p->subsamples, &p->subsamples, NULL, 1, 64));
@@ -1467,7 +1469,7 @@ static PetscErrorCode ProblemGenerate(Problem *p)
     for (PetscInt64 k = 0; k < m->nz; k++)
       for (PetscInt64 j = 0; j < m->ny; j++) p->expected_N += (PetscInt64)m->nx * m->ref[FVMMeshRowType(m, j, k)].nsub;
     p->claim_symmetric = p->claim_mmatrix = p->claim_zerosum = p->claim_dirpositive = p->spd = PETSC_TRUE;
-    PetscCall(PetscSNPrintf(p->desc, sizeof(p->desc), "FVM Poisson (paper 000, ch. 2) on an unstructured mesh: %" PetscInt_FMT " %s cells from a %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " grid, jitter %g, %s numbering, %s boundaries (%s), flux %s, max non-orthogonality %.0f degrees", p->s.N, FVMCellTypes[m->cell], m->nx, m->ny, m->nz, (double)m->jitter,
+    PetscCall(PetscSNPrintf(p->desc, sizeof(p->desc), "FVM Poisson (Wikberg (2024), ch. 2) on an unstructured mesh: %" PetscInt_FMT " %s cells from a %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " grid, jitter %g, %s numbering, %s boundaries (%s), flux %s, max non-orthogonality %.0f degrees", p->s.N, FVMCellTypes[m->cell], m->nx, m->ny, m->nz, (double)m->jitter,
                             m->permute ? "random" : "structured", m->bc == FVM_BC_MIXED ? "mixed" : "Dirichlet", m->bc == FVM_BC_MIXED ? "x = 0 Dirichlet, the other sides Neumann" : "every side", FVMFluxTypes[m->flux], (double)p->s.max_nonortho));
   } break;
   case PROB_TWOPHASE: {
@@ -1483,7 +1485,7 @@ static PetscErrorCode ProblemGenerate(Problem *p)
     p->claim_symmetric = p->claim_mmatrix = p->claim_zerosum = p->claim_dirpositive = p->spd = PETSC_TRUE;
     /* faces inside the air (k = contrast) and inside the water (k = 1), on a grid of cubes */
     if (p->layer && (d == 2 ? ny : nz) >= 4 && nx == ny && (d == 2 || nz == nx)) p->claim_ratio = p->contrast;
-    PetscCall(PetscSNPrintf(p->desc, sizeof(p->desc), "two-phase Poisson (paper 003, section 2), %" PetscInt_FMT "D, %s cells, density ratio %g, %s%" PetscInt_FMT " bubble%s of radius %g, %s", d, grid, (double)p->contrast, p->layer ? "air above the middle, " : "", p->bubbles, p->bubbles == 1 ? "" : "s", (double)p->bubble_radius,
+    PetscCall(PetscSNPrintf(p->desc, sizeof(p->desc), "two-phase Poisson (Gupta, van Gijzen and Vuik (2011), section 2), %" PetscInt_FMT "D, %s cells, density ratio %g, %s%" PetscInt_FMT " bubble%s of radius %g, %s", d, grid, (double)p->contrast, p->layer ? "air above the middle, " : "", p->bubbles, p->bubbles == 1 ? "" : "s", (double)p->bubble_radius,
                             p->bc == FVM_BC_MIXED ? "p = 0 on the top side, Neumann on the others" : "Dirichlet on every side"));
   } break;
   case PROB_MAGNETRON:
@@ -1495,7 +1497,7 @@ static PetscErrorCode ProblemGenerate(Problem *p)
       p->mp_lo              = PetscMin(0, p->v_target);
       p->mp_hi              = PetscMax(0, p->v_target);
     }
-    PetscCall(PetscSNPrintf(p->desc, sizeof(p->desc), "magnetron potential (paper 004, eq. 2.1.14, sections 4.4 / 5.4): 60 x 60 x 30 mm, h = %g mm, %s interior nodes, 7-point, Dirichlet walls (target %g V, radius %g mm), chi_max %g, rho_max %g V/mm^2", (double)p->h_mm, grid, (double)p->v_target, (double)p->target_radius, (double)p->chi_max, (double)p->rho_max));
+    PetscCall(PetscSNPrintf(p->desc, sizeof(p->desc), "magnetron potential (Shioya (2022), eq. 2.1.14, sections 4.4 / 5.4): 60 x 60 x 30 mm, h = %g mm, %s interior nodes, 7-point, Dirichlet walls (target %g V, radius %g mm), chi_max %g, rho_max %g V/mm^2", (double)p->h_mm, grid, (double)p->v_target, (double)p->target_radius, (double)p->chi_max, (double)p->rho_max));
     break;
   case PROB_ANISO: {
     const PetscReal t = p->theta * PETSC_PI / 180.0, c = PetscCosReal(t), sn = PetscSinReal(t);
@@ -1541,7 +1543,7 @@ static PetscErrorCode ProblemGenerate(Problem *p)
     p->expected_nblocks   = 5 * N - 4 * (PetscInt64)nx;
     p->claim_nonsymmetric = PETSC_TRUE;
     p->claim_posdiag      = PETSC_TRUE;
-    PetscCall(PetscSNPrintf(p->desc, sizeof(p->desc), "velocity-vorticity driven cavity (paper 001, section 4.4), %s nodes, (u, v, omega): block size 3, Re %g, lid %g, Jacobian of the first Newton step from the %s state", grid, (double)p->re, (double)p->lid, p->guess == PROB_GUESS_ZERO ? "resting" : "vortex"));
+    PetscCall(PetscSNPrintf(p->desc, sizeof(p->desc), "velocity-vorticity driven cavity (Ma et al. (2021), section 4.4), %s nodes, (u, v, omega): block size 3, Re %g, lid %g, Jacobian of the first Newton step from the %s state", grid, (double)p->re, (double)p->lid, p->guess == PROB_GUESS_ZERO ? "resting" : "vortex"));
     break;
   case PROB_BLOCKDIFF: {
     const PetscInt bs = p->bs;
