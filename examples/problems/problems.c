@@ -9,7 +9,7 @@ Problems (-problem):\n\
   cavity     Jacobian of PETSc's snes/tutorials/ex19 (block size 4) at its initial guess: -nx -ny, -lidvelocity, -grashof, -prandtl\n\
   vorticity  velocity-vorticity driven cavity, block size 3 (Ma et al. (2021), section 4.4): -n, -reynolds, -lid, -vorticity_guess\n\
   blockdiff  coupled reaction-diffusion with -bs 1..5 fields per node: -dim, -n, -sigma\n\
-  file       -file A (PETSc binary, or MatrixMarket .mtx) [-file_rhs b] [-file_bs bs]\n\
+  file       -file A (PETSc binary, or MatrixMarket .mtx) [-file_rhs b] [-file_bs bs] [-file_nearnullspace Z] [-file_spd <bool>]\n\
 Common: -seed <s>, -rhs <problem,cosine,random>\n\
 Actions:\n\
   -check                     verify and print the properties the problem claims (and of the solves)\n\
@@ -626,6 +626,58 @@ static PetscErrorCode TryLoad(MPI_Comm comm, const char *what, const char *matri
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the matrix of A3 with a near-null space file pt_z.bin of nvec vectors of len entries (vals, one after the other;
+   nvec 0: an empty file) */
+static PetscErrorCode TryLoadNearNullSpace(MPI_Comm comm, const char *what, const char *matrix, PetscInt nvec, PetscInt len, const PetscScalar *vals)
+{
+  Problem        q;
+  PetscViewer    v = NULL;
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  PetscCall(ProblemInitialize(comm, &q));
+  q.type = PROB_FILE;
+  PetscCall(PetscStrncpy(q.file, "pt_A.mtx", sizeof(q.file)));
+  PetscCall(PetscStrncpy(q.file_nns, "pt_z.bin", sizeof(q.file_nns)));
+  PetscCall(WriteText("pt_A.mtx", matrix));
+  if (!nvec) PetscCall(WriteText("pt_z.bin", ""));
+  else PetscCall(PetscViewerBinaryOpen(PETSC_COMM_SELF, "pt_z.bin", FILE_MODE_WRITE, &v));
+  for (PetscInt j = 0; j < nvec; j++) {
+    Vec z;
+    PetscCall(VecCreateSeq(PETSC_COMM_SELF, len, &z));
+    for (PetscInt i = 0; i < len; i++) PetscCall(VecSetValue(z, i, vals[j * len + i], INSERT_VALUES));
+    PetscCall(VecAssemblyBegin(z));
+    PetscCall(VecAssemblyEnd(z));
+    PetscCall(VecView(z, v));
+    PetscCall(VecDestroy(&z));
+  }
+  if (nvec) PetscCall(PetscViewerDestroy(&v));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = ProbLoadFile(&q);
+  PetscCall(PetscPopErrorHandler());
+  if (ierr) {
+    const char *text, *specific;
+    PetscCall(PetscErrorMessage(ierr, &text, &specific));
+    PetscCall(PetscPrintf(comm, "  %-34s -> error: %s\n", what, specific ? specific : text));
+  } else {
+    PetscCall(PetscPrintf(comm, "  %-34s -> read %" PetscInt_FMT " rows, near-null space of %" PetscInt_FMT " orthonormal vectors:", what, q.s.N, q.nns_k));
+    for (PetscInt j = 0; j < q.nns_k; j++) {
+      PetscCall(PetscPrintf(comm, " ("));
+      for (PetscInt i = 0; i < q.s.n; i++) {
+        const PetscReal z = PetscRealPart(q.nns[j * q.s.n + i]);
+        PetscCall(PetscPrintf(comm, "%s%.4f", i ? " " : "", PetscAbsReal(z) < 5e-5 ? 0.0 : (double)z)); /* no -0.0000 */
+      }
+      PetscCall(PetscPrintf(comm, ")"));
+    }
+    PetscCall(PetscPrintf(comm, "\n"));
+  }
+  PetscCall(ProblemDestroy(&q));
+  (void)remove("pt_A.mtx");
+  (void)remove("pt_z.bin");
+  (void)remove("pt_z.bin.info");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode TestFileErrors(MPI_Comm comm)
 {
   const char *A3 = "%%MatrixMarket matrix coordinate real symmetric\n3 3 5\n1 1 2\n2 1 -1\n2 2 2\n3 2 -1\n3 3 2\n";
@@ -652,6 +704,16 @@ static PetscErrorCode TestFileErrors(MPI_Comm comm)
   PetscCall(TryLoad(comm, "matrix: malformed entry", "%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1\n2 2 x\n", NULL));
   PetscCall(TryLoad(comm, "matrix: not square", "%%MatrixMarket matrix coordinate real general\n2 3 1\n1 1 1\n", NULL));
   PetscCall(TryLoad(comm, "matrix: missing file", NULL, NULL));
+  PetscCall(PetscPrintf(comm, "Near-null space files (-file_nearnullspace pt_z.bin, PETSc binary vectors):\n"));
+  {
+    const PetscScalar good[] = {1, 1, 1, 1, 2, 3}, dep[] = {1, 1, 1, -2, -2, -2}, zero[] = {1, 0, 0, 0, 0, 0}, nan[] = {1, (PetscScalar)strtod("nan", NULL), 1};
+    PetscCall(TryLoadNearNullSpace(comm, "two independent vectors", A3, 2, 3, good));
+    PetscCall(TryLoadNearNullSpace(comm, "a vector of the wrong length", A3, 1, 2, good));
+    PetscCall(TryLoadNearNullSpace(comm, "two parallel vectors", A3, 2, 3, dep));
+    PetscCall(TryLoadNearNullSpace(comm, "a zero vector", A3, 2, 3, zero));
+    PetscCall(TryLoadNearNullSpace(comm, "a value that is not finite", A3, 1, 3, nan));
+    PetscCall(TryLoadNearNullSpace(comm, "an empty file", A3, 0, 3, NULL));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -879,7 +941,7 @@ int main(int argc, char **argv)
     nsize: 2
     args: -problem jump -dim 2 -n 6 -write_system j.bin -verify_write -timings 0
 
-  # the readers on malformed files: errors name the file and the line
+  # the readers on malformed files (errors name the file and the line) and on near-null space files
   test:
     suffix: file_errors
     args: -test_file_errors
