@@ -30,7 +30,9 @@ eliminated: the rows and columns of the constrained unknowns are dropped, as skf
                Laplacian (scikit-fem) on gmsh's nodes
 
 --permute random applies one random permutation (numpy's default_rng(--seed)) symmetrically: rows,
-columns, b and the near-null space; for block size 3 whole nodes move (the block structure stays).
+columns, b and the near-null space; for block size 3 whole nodes move (the block structure stays);
+--permute both writes the library's numbering (<prefix>) and the permuted one (<prefix>-perm) from one
+assembly.
 
 Sizes: --n (mesh cells per unit length) or --unknowns (a target, --n is derived); gmsh: --h (mesh
 size) or --cells (a target, --h derived from a calibration of gmsh's HXT on this geometry);
@@ -140,16 +142,24 @@ def sys_elasticity(n, args, ck):
     kz = np.abs(K @ Z).max(axis=0) / (abs(K).sum(axis=1).max() * np.abs(Z).max(axis=0))
     ck.add("the 6 rigid-body modes are in the kernel of the unconstrained stiffness matrix (max |K z| / (|K|_inf |z|_inf) < 1e-12)",
            kz.max() < 1e-12)
-    D = basis.get_dofs(lambda p: np.isclose(p[0], 0.0)).all()
+    # the nodes of the clamped face (P1: one node per vertex, its unknowns 3 i + c, checked above)
+    clamped = np.flatnonzero(np.isclose(m.p[0], 0.0))
+    D = (3 * clamped[:, None] + np.arange(3)[None, :]).ravel()
     keep = np.setdiff1d(np.arange(K.shape[0]), D)
-    clamped = np.unique(D // 3)
-    ck.add("the clamped face removes whole nodes (all 3 components)", D.size == 3 * clamped.size)
     A, b = restrict(K, f, keep)
     desc = ("P1 linear elasticity (scikit-fem), 4 x 1 x 1 cantilever clamped at x = 0 under its own weight, "
             "E %g, nu %g, %d x %d x %d cubes of 6 tetrahedra, %d free nodes, block size 3" % (
                 args.young, args.poisson, cells[0], cells[1], cells[2], nv - clamped.size))
     return dict(A=A, b=b, bs=3, nns=[Z[keep, k] for k in range(6)], spd=True, desc=desc,
                 mesh={"nodes": nv, "cells": m.t.shape[1]})
+
+
+def p1_boundary(m, basis):
+    """The unknowns of a scalar P1 basis on the boundary of the unit cube (the vertices there: P1's unknown i is
+    vertex i; found from the coordinates, which is faster than skfem's facet search on large meshes)."""
+    nd = basis.nodal_dofs
+    assert nd.shape == (1, m.p.shape[1]) and np.array_equal(nd[0], np.arange(m.p.shape[1]))
+    return np.flatnonzero(np.any(np.isclose(m.p, 0.0) | np.isclose(m.p, 1.0), axis=0))
 
 
 def laplace_kernel_check(K, ck, what):
@@ -167,7 +177,10 @@ def sys_p2poisson(n, args, ck):
     f = fem.asm(unit_load, basis)
     laplace_kernel_check(K, ck, "P2 stiffness matrix")
     ck.add("unknowns: the vertices, then the edges (%d + %d)" % (m.p.shape[1], m.edges.shape[1]), K.shape[0] == m.p.shape[1] + m.edges.shape[1])
-    D = basis.get_dofs().all()
+    # the unknowns on the boundary: vertices there and edges whose midpoint is there (in a box, an edge with its
+    # midpoint on a side lies in it)
+    xm = np.hstack((m.p, m.p[:, m.edges].mean(axis=1)))
+    D = np.flatnonzero(np.any(np.isclose(xm, 0.0) | np.isclose(xm, 1.0), axis=0))
     keep = np.setdiff1d(np.arange(K.shape[0]), D)
     A, b = restrict(K, f, keep)
     desc = "P2 Poisson -lap u = 1 (scikit-fem), unit cube, %d^3 cubes of 6 tetrahedra, u = 0 on the boundary" % cells[0]
@@ -191,8 +204,7 @@ def sys_aniso(n, args, ck):
     K = fem.asm(aniso, basis).tocsr()
     f = fem.asm(unit_load, basis)
     laplace_kernel_check(K, ck, "stiffness matrix")
-    D = basis.get_dofs().all()
-    keep = np.setdiff1d(np.arange(K.shape[0]), D)
+    keep = np.setdiff1d(np.arange(K.shape[0]), p1_boundary(m, basis))
     A, b = restrict(K, f, keep)
     off = A - sp.diags(A.diagonal())
     ck.add("positive off-diagonal entries (the anisotropy is not aligned with the mesh: not an M-matrix)", off.max() > 0)
@@ -220,22 +232,23 @@ def sys_supg(n, args, ck):
 
     @fem.BilinearForm
     def supg(u, v, w):
-        wx, wy = wind(w.x)
-        t = tau(wx, wy, w.h)
+        wx, wy, t = w.wx.value, w.wy.value, w.tau.value
         wgu = wx * u.grad[0] + wy * u.grad[1]
         wgv = wx * v.grad[0] + wy * v.grad[1]
         return eps * (u.grad[0] * v.grad[0] + u.grad[1] * v.grad[1] + u.grad[2] * v.grad[2]) + wgu * v + t * wgu * wgv
 
     @fem.LinearForm
     def load(v, w):
-        wx, wy = wind(w.x)
-        return v + tau(wx, wy, w.h) * (wx * v.grad[0] + wy * v.grad[1])
+        return v + w.tau.value * (w.wx.value * v.grad[0] + w.wy.value * v.grad[1])
 
-    K = fem.asm(supg, basis).tocsr()
-    f = fem.asm(load, basis)
+    # the wind and tau at the quadrature points, once (not for every pair of basis functions)
+    x = basis.global_coordinates().value
+    wx, wy = wind(x)
+    t = tau(wx, wy, basis.mesh_parameters().value)
+    K = fem.asm(supg, basis, wx=wx, wy=wy, tau=t).tocsr()
+    f = fem.asm(load, basis, wx=wx, wy=wy, tau=t)
     laplace_kernel_check(K, ck, "SUPG matrix")
-    D = basis.get_dofs().all()
-    keep = np.setdiff1d(np.arange(K.shape[0]), D)
+    keep = np.setdiff1d(np.arange(K.shape[0]), p1_boundary(m, basis))
     A, b = restrict(K, f, keep)
     hmax = 1.0 / cells[0]
     desc = ("P1 + SUPG convection-diffusion (scikit-fem), unit cube, %d^3 cubes of 6 tetrahedra, -eps lap u + w . grad u = 1, "
@@ -371,8 +384,7 @@ def sys_gmsh(args, ck):
         K = fem.asm(laplace, basis).tocsr()
         f = fem.asm(unit_load, basis)
         laplace_kernel_check(K, ck, "P1 stiffness matrix")
-        D = basis.get_dofs(lambda x: np.any((np.abs(x) < 1e-9) | (np.abs(x - 1) < 1e-9), axis=0)).all()
-        keep = np.setdiff1d(np.arange(K.shape[0]), D)
+        keep = np.setdiff1d(np.arange(K.shape[0]), p1_boundary(m, basis))  # the outer faces (the cavity: Neumann)
         A, b = restrict(K, f, keep)
         info = {"cells": int(t.shape[0]), "nodes": int(p.shape[0])}
         desc = ("P1 Laplacian -lap u = 1 (scikit-fem) on a gmsh tetrahedral mesh (HXT, %s), unit cube with a spherical cavity "
@@ -438,7 +450,8 @@ def parse_args(argv):
     ap.add_argument("--prefix", help="output files <prefix>.bin, .bin.info, _nns.bin, .json (default: the system's name, with -perm)")
     ap.add_argument("--n", type=int, help="mesh cells per unit length (default: about 1 M unknowns)")
     ap.add_argument("--unknowns", type=float, help="target number of unknowns (sets --n)")
-    ap.add_argument("--permute", choices=("none", "random"), default="none", help="numbering: the library's own, or a random permutation")
+    ap.add_argument("--permute", choices=("none", "random", "both"), default="none",
+                    help="numbering: the library's own, a random permutation, or both (two sets of files, <prefix> and <prefix>-perm)")
     ap.add_argument("--seed", type=int, default=1, help="seed of --permute random")
     ap.add_argument("--young", type=float, default=1.0, help="elasticity: Young's modulus")
     ap.add_argument("--poisson", type=float, default=0.3, help="elasticity: Poisson's ratio")
@@ -463,31 +476,9 @@ def parse_args(argv):
     return a
 
 
-def main(argv):
-    args = parse_args(argv)
-    args._tmesh = None
-    name = args.system + ("-perm" if args.permute == "random" else "")
-    prefix = args.prefix or name
-    ck = Checks(quiet=args.quiet)
-    t0 = time.time()
-    n = None
-    if args.system != "gmsh":
-        n = args.n if args.n else (n_for_unknowns(args.system, args.unknowns) if args.unknowns else DEFAULT_N[args.system])
-    if not args.quiet:
-        own = "gmsh's" if args.system == "gmsh" else "the library's"
-        print("%s (%s numbering)%s:" % (args.system, "random" if args.permute == "random" else own, "" if n is None else ", n = %d" % n))
-    S = {"elasticity": sys_elasticity, "p2poisson": sys_p2poisson, "aniso": sys_aniso, "supg": sys_supg}[args.system](n, args, ck) \
-        if args.system != "gmsh" else sys_gmsh(args, ck)
-    tasm = time.time() - t0
+def write_numbering(args, S, ck, name, prefix, permuted, n, tasm):
+    """Write one numbering of the system (permuted: S is already permuted); returns the .bin and near-null files."""
     A = S["A"]
-    if S["spd"]:
-        ck.add("symmetric (|A - A^T| <= 1e-12 max|a_ij|)", is_symmetric(A))
-    else:
-        ck.add("nonsymmetric", not is_symmetric(A))
-    ck.add("positive diagonal", A.diagonal().min() > 0)
-    if args.permute == "random":
-        S = permute(S, args.seed, ck)
-        A = S["A"]
     t1 = time.time()
     petscbin.write_system(prefix + ".bin", A, S["b"], S["bs"])
     nnsfile = None
@@ -498,25 +489,60 @@ def main(argv):
     meta = {"system": args.system, "name": name, "description": S["desc"], "rows": int(A.shape[0]), "nnz": int(A.nnz),
             "bs": S["bs"], "spd": S["spd"], "ksp": "cg" if S["spd"] else "gmres", "file": os.path.abspath(prefix + ".bin"),
             "nearnullspace": os.path.abspath(nnsfile) if nnsfile else None, "near_null_vectors": len(S["nns"]) if S["nns"] else 0,
-            "permute": args.permute, "seed": args.seed if args.permute == "random" else None, "n": n, "mesh": S.get("mesh", {}),
+            "permute": "random" if permuted else "none", "seed": args.seed if permuted else None, "n": n, "mesh": S.get("mesh", {}),
             "versions": versions(), "time_assembly_s": round(tasm, 3), "time_mesh_s": round(args._tmesh, 3) if args._tmesh else None,
             "time_write_s": round(twrite, 3), "checks": ck.items, "checks_ok": ck.ok}
     if args.system == "gmsh":
         meta["versions"]["gmsh"] = S["mesh"].get("gmsh")
     with open(prefix + ".json", "w") as f:
         json.dump(meta, f, indent=1)
-    if not args.quiet:
-        print("  %s" % S["desc"])
     print("%s: %d unknowns, %d nonzeros (%.2f per row), block size %d, %s, %s%s -> %s.bin%s" % (
         name, A.shape[0], A.nnz, A.nnz / A.shape[0], S["bs"], "SPD (CG)" if S["spd"] else "nonsymmetric (GMRES)",
         "checks ok" if ck.ok else "CHECKS FAILED",
         "" if args.no_timings else ", assembly %.1f s, writing %.1f s" % (tasm, twrite), os.path.basename(prefix),
         " and %s" % os.path.basename(nnsfile) if nnsfile else ""))
     sys.stdout.flush()
+    return prefix + ".bin", nnsfile
+
+
+def main(argv):
+    args = parse_args(argv)
+    args._tmesh = None
+    if args.driver and args.permute == "both":
+        sys.exit("femsystems.py: --driver runs one system: --permute none or random, not both")
+    ck = Checks(quiet=args.quiet)
+    t0 = time.time()
+    n = None
+    if args.system != "gmsh":
+        n = args.n if args.n else (n_for_unknowns(args.system, args.unknowns) if args.unknowns else DEFAULT_N[args.system])
+    if not args.quiet:
+        own = "gmsh's" if args.system == "gmsh" else "the library's"
+        how = {"none": own, "random": "random", "both": own + " and random"}[args.permute]
+        print("%s (%s numbering)%s:" % (args.system, how, "" if n is None else ", n = %d" % n))
+    S = {"elasticity": sys_elasticity, "p2poisson": sys_p2poisson, "aniso": sys_aniso, "supg": sys_supg}[args.system](n, args, ck) \
+        if args.system != "gmsh" else sys_gmsh(args, ck)
+    tasm = time.time() - t0
+    A = S["A"]
+    if S["spd"]:
+        ck.add("symmetric (|A - A^T| <= 1e-12 max|a_ij|)", is_symmetric(A))
+    else:
+        ck.add("nonsymmetric", not is_symmetric(A))
+    ck.add("positive diagonal", A.diagonal().min() > 0)
+    natural = S
+    if args.permute != "none":
+        S = permute(S, args.seed, ck)
+    if not args.quiet:
+        print("  %s" % natural["desc"])
+    base = args.prefix or args.system
+    if args.permute in ("none", "both"):
+        binfile, nnsfile = write_numbering(args, natural, ck, args.system, base, False, n, tasm)
+    if args.permute in ("random", "both"):
+        pre = base + "-perm" if (args.permute == "both" or not args.prefix) else base
+        binfile, nnsfile = write_numbering(args, S, ck, args.system + "-perm", pre, True, n, tasm)
     if not ck.ok:
         return 1
     if args.driver:
-        cmd = shlex.split(args.mpiexec) + [args.driver, "-problem", "file", "-file", prefix + ".bin", "-file_spd", "1" if S["spd"] else "0"]
+        cmd = shlex.split(args.mpiexec) + [args.driver, "-problem", "file", "-file", binfile, "-file_spd", "1" if S["spd"] else "0"]
         if nnsfile:
             cmd += ["-file_nearnullspace", nnsfile]
         cmd += solver_configs(args.solvers, S["spd"]) + args.rest
