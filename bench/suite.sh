@@ -105,7 +105,11 @@ done
 # --- the generator's packages ------------------------------------------------------------------------
 if [ -n "$wheels" ]; then
   say "installing $(ls "$wheels"/*.whl 2> /dev/null | xargs -n1 basename | tr '\n' ' ')into $work/pylib"
-  "$py" -m pip install --no-index --no-deps --prefix "$work/pylib" "$wheels"/*.whl > "$logs/wheels.log" 2>&1 || { say "pip install failed (see $logs/wheels.log)"; tail -5 "$logs/wheels.log"; }
+  if ! "$py" -m pip install --no-index --no-deps --prefix "$work/pylib" "$wheels"/*.whl > "$logs/wheels.log" 2>&1; then
+    # no pip: a pure-Python wheel (scikit-fem) is a zip of the package: unpacked, it imports
+    say "pip install failed (see $logs/wheels.log): unpacking the wheels into $work/pylib/unpacked"
+    for w in "$wheels"/*.whl; do "$py" -m zipfile -e "$w" "$work/pylib/unpacked" >> "$logs/wheels.log" 2>&1; done
+  fi
   sp=$(dirname "$(find "$work/pylib" -maxdepth 6 -type d -name skfem | head -1)")
   [ -n "$sp" ] && [ "$sp" != . ] && export PYTHONPATH=$sp${PYTHONPATH:+:$PYTHONPATH}
 fi
