@@ -12,6 +12,8 @@ pkg_name=petscmodsell, pkg_dir=<repository>, srcdir=<repository>.  This file onl
             repository (tests/, examples/, src/**/tests/, bench/, ...; not in hidden directories,
             output/ directories or build directories).  PETSc's own tree walk only looks in
             directories named tests/ or tutorials/, and would build every source file there.
+            'requires: skfem', 'gmsh', 'petsc4py' are met by what config/python-env's environment
+            imports (BUILD/python.env); its interpreter reaches the scripts as PETSCMODSELL_PYTHON.
   select    pick the tests to run (search=/s=, query=/q= with queryval=/qv=, searchin=/i=, test-fail=1)
   report    PETSc's report_tests.py summary, then the closing line 'N passed, N failed[, N skipped]';
             exit status 1 when anything failed, did not build, or nothing ran.
