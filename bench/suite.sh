@@ -104,7 +104,8 @@ done
 
 # --- the generator's packages ------------------------------------------------------------------------
 if [ -n "$wheels" ]; then
-  say "installing $(ls "$wheels"/*.whl 2> /dev/null | xargs -n1 basename | tr '\n' ' ')into $work/pylib"
+  names=""; for w in "$wheels"/*.whl; do names+="$(basename "$w") "; done
+  say "installing ${names}into $work/pylib"
   if ! "$py" -m pip install --no-index --no-deps --prefix "$work/pylib" "$wheels"/*.whl > "$logs/wheels.log" 2>&1; then
     # no pip: a pure-Python wheel (scikit-fem) is a zip of the package: unpacked, it imports
     say "pip install failed (see $logs/wheels.log): unpacking the wheels into $work/pylib/unpacked"
