@@ -36,7 +36,7 @@ Formats that need CUDA are skipped (with a message) when PETSc has no CUDA.\n\n"
 #endif
 #include <string.h>
 #include <time.h>
-#include "mmread.h"
+#include "../examples/problems/mmread.h"
 
 #define MAX_VARIANTS 1024
 #define MAX_SAMPLES  1000

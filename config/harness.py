@@ -12,6 +12,8 @@ pkg_name=petscmodsell, pkg_dir=<repository>, srcdir=<repository>.  This file onl
             repository (tests/, examples/, src/**/tests/, bench/, ...; not in hidden directories,
             output/ directories or build directories).  PETSc's own tree walk only looks in
             directories named tests/ or tutorials/, and would build every source file there.
+            'requires: skfem', 'gmsh', 'petsc4py' are met by what config/python-env's environment
+            imports (BUILD/python.env); its interpreter reaches the scripts as PETSCMODSELL_PYTHON.
   select    pick the tests to run (search=/s=, query=/q= with queryval=/qv=, searchin=/i=, test-fail=1)
   report    PETSc's report_tests.py summary, then the closing line 'N passed, N failed[, N skipped]';
             exit status 1 when anything failed, did not build, or nothing ran.
@@ -76,7 +78,38 @@ def uses_gpu(testdict):
   return re.search(r'(?<![!\w])(cuda|hip|sycl|kokkos)', ' '.join(text)) is not None
 
 
+# Python packages that tests can require ('requires: skfem', 'gmsh', 'petsc4py'): config/python-env provisions
+# them and writes BUILD/python.env, PETSCMODSELL_HAVE_<NAME>=1|0 and '# <name>: <why not>' lines
+PYTHON_REQUIREMENTS = ('skfem', 'gmsh', 'petsc4py')
+
+
+def read_python_env(build):
+  """(variables, {name: why not}) of BUILD/python.env; no file: nothing available."""
+  env, why = {}, {}
+  path = os.path.join(build, 'python.env') if build else ''
+  if not path or not os.path.exists(path):
+    for n in PYTHON_REQUIREMENTS:
+      why[n] = 'no %s: config/python-env has not run (make check runs it)' % (path or 'python.env')
+    return env, why
+  with open(path) as f:
+    for line in f:
+      line = line.strip()
+      if line.startswith('#'):
+        k, sep, v = line[1:].strip().partition(': ')
+        if sep and k in PYTHON_REQUIREMENTS:
+          why.setdefault(k, v)
+      elif '=' in line:
+        k, v = line.split('=', 1)
+        env[k] = v
+  for n in PYTHON_REQUIREMENTS:
+    if env.get('PETSCMODSELL_HAVE_' + n.upper()) != '1':
+      why.setdefault(n, 'not available in the Python environment (see %s)' % path)
+  return env, why
+
+
 def make_generator_class(gmakegentest, testparse, lib, build):
+  pyenv, pywhy = read_python_env(build)
+
   class ModSELLExamples(gmakegentest.generateExamples):
     """PETSc's test generator, walking our tree and exporting our library's location to the scripts."""
 
@@ -85,6 +118,10 @@ def make_generator_class(gmakegentest, testparse, lib, build):
       # make check VALGRIND=1: 'requires: !defined(PETSCTEST_VALGRIND)' leaves a test out, as in PETSc's own CI
       if os.environ.get('MS_VALGRIND') == '1':
         self.conf['PETSCTEST_VALGRIND'] = 1
+      # 'requires: skfem' (gmsh, petsc4py): met when config/python-env's environment imports it
+      for n in PYTHON_REQUIREMENTS:
+        if pyenv.get('PETSCMODSELL_HAVE_' + n.upper()) == '1':
+          self.conf['PETSCMODSELL_HAVE_' + n.upper()] = 1
       self.ms_errors = []    # [(source, message)]: TEST blocks the harness could not parse
       self.ms_skipped = {}   # label -> reason: tests whose 'requires:' this PETSc does not meet
       self.ms_labels = {}    # label -> make target of every generated (runnable) test
@@ -113,7 +150,13 @@ def make_generator_class(gmakegentest, testparse, lib, build):
         probe['SKIP'] = []
         if not self._isRun(probe):
           label = gmakegentest.nameSpace(testparse.getDefaultOutputFileRoot(test), rpath)
-          self.ms_skipped[label] = ', '.join(probe['SKIP'])
+          # a missing Python package: say why it is missing
+          reasons = []
+          for r in probe['SKIP']:
+            m = re.match(r'PETSC_HAVE_(\w+) or PETSCMODSELL_HAVE_\w+ requirement not met', r)
+            n = m.group(1).lower() if m else None
+            reasons.append('%s: %s' % (n, pywhy[n]) if n in pywhy else r)
+          self.ms_skipped[label] = ', '.join(reasons)
       super().genScriptsAndInfo(exfile, root, srcDict)
 
     def addToTests(self, test, rpath, exfile, execname, testDict):
@@ -129,7 +172,9 @@ def make_generator_class(gmakegentest, testparse, lib, build):
       # Every script knows where the plugin is (tests load it with -dll_append ${PETSCMODSELL_LIB});
       # the environment may override both, e.g. to test another build of the library.
       defaults = ['export PETSCMODSELL_LIB="${PETSCMODSELL_LIB:-%s}"' % lib,
-                  'export PETSCMODSELL_BUILD="${PETSCMODSELL_BUILD:-%s}"' % build]
+                  'export PETSCMODSELL_BUILD="${PETSCMODSELL_BUILD:-%s}"' % build,
+                  # the interpreter of config/python-env's environment (tests that run Python scripts)
+                  'export PETSCMODSELL_PYTHON="${PETSCMODSELL_PYTHON:-%s}"' % pyenv.get('PETSCMODSELL_PYTHON', 'python3')]
       subst['env'] = '\n'.join(defaults + ([subst['env']] if subst['env'] else []))
       # A command that the test executable runs under (after mpiexec's options), e.g.
       # "compute-sanitizer --tool racecheck" or "nsys profile": make check WRAPPER='...'
@@ -160,6 +205,9 @@ def cmd_generate(a):
     json.dump(manifest, f, indent=1, sort_keys=True)
   for src, msg in gen.ms_errors:
     print('[check] error: cannot parse the TEST block of %s: %s' % (src, msg), file=sys.stderr)
+  pyenv, pywhy = read_python_env(a.build)
+  print('[check] Python environment (%s): %s' % (pyenv.get('PETSCMODSELL_PYTHON', 'none'), ', '.join(
+        '%s %s' % (n, 'yes' if n not in pywhy else 'no (%s)' % pywhy[n]) for n in PYTHON_REQUIREMENTS)))
   print('[check] %d tests generated from the TEST blocks of %d sources under %s (%d not run here: unmet requires:)'
         % (len(gen.ms_labels), sum(len(v) for v in sources.values()), ', '.join(p + '/' for p in pkgs) or '-',
            len(gen.ms_skipped)))

@@ -34,6 +34,8 @@
 #   PRINTONLY=1 (print the commands), DIFF_NUMBERS=1, OUTPUT=1 (errors only), V=1 (verbose)
 #   make -j2 check                          builds and runs tests in parallel
 #   make check-list                         list the tests (honours search= etc.)
+#   make python-env                         provision the Python environment of the tests that run Python
+#                                           (config/python-env; make check runs it first)
 
 MS_TESTDIR    := $(BUILD)/tests
 MS_HARNESS_PY := $(TOP)/config/harness.py
@@ -106,7 +108,14 @@ ifdef TIMEOUT
   MS_TESTFLAGS += -t $(TIMEOUT)
 endif
 
-.PHONY: check check-list ms-check-run
+.PHONY: check check-list ms-check-run python-env
+
+# The Python environment of the tests that run Python (requires: skfem, gmsh, petsc4py): config/python-env
+# provisions it next to the PETSc cache (once; afterwards it only checks what imports) and writes
+# $(BUILD)/python.env, which harness.py reads. PETSC_MODSELL_PYTHON_ENV=0 skips it (those tests are skipped).
+python-env:
+	@MS_BUILD='$(BUILD)' bash '$(TOP)/config/python-env'
+check check-list: python-env
 
 # The parent make generates the scripts and picks the tests; a second make (-k, so that one test that
 # does not build stops nothing else) builds and runs them; harness.py report always prints the

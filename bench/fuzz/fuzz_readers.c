@@ -1,5 +1,5 @@
 /*
-   fuzz_readers.c - libFuzzer target of the problem suite's file readers (MatrixMarket: bench/mmread.h and
+   fuzz_readers.c - libFuzzer target of the problem suite's file readers (MatrixMarket: examples/problems/mmread.h and
    ProbReadMMVector(); PETSc binary: ProbCheckBinary(), MatLoad(), VecLoad() in ProbLoadFile() of
    examples/problems/problems.h). Each input is loaded four ways by FuzzOne() of fuzz_readers.h.
 

@@ -8,7 +8,7 @@
    FuzzOne() writes the input to <dir>/in.mtx and <dir>/in.bin and loads it four ways through ProbLoadFile()
    of examples/problems/problems.h, on PETSC_COMM_SELF with PetscReturnErrorHandler (errors come back
    silently):
-     mtx-matrix  -file in.mtx                        MatrixMarket matrix (MMReadCSR() of bench/mmread.h)
+     mtx-matrix  -file in.mtx                        MatrixMarket matrix (MMReadCSR() of examples/problems/mmread.h)
      bin-matrix  -file in.bin                        PETSc binary matrix [+ vector] (ProbCheckBinary(), MatLoad(), VecLoad())
      mtx-rhs     -file good.mtx -file_rhs in.mtx     MatrixMarket right-hand side (ProbReadMMVector())
      bin-rhs     -file good.bin -file_rhs in.bin     PETSc binary right-hand side (ProbCheckBinary(), VecLoad())

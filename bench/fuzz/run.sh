@@ -67,7 +67,7 @@ mkdir -p "$OUT/seeds" "$OUT/artifacts" "$OUT/corpus"
 # --- the campaign --------------------------------------------------------------------------------
 {
   echo "# fuzzing campaign of the file readers: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
-  echo "# commit $(git -C "$TOP" rev-parse --short HEAD 2>/dev/null || echo '?')$(git -C "$TOP" diff --quiet HEAD -- bench/mmread.h examples/problems/problems.h bench/fuzz 2>/dev/null || echo ' (+ uncommitted changes to the readers or bench/fuzz)')"
+  echo "# commit $(git -C "$TOP" rev-parse --short HEAD 2>/dev/null || echo '?')$(git -C "$TOP" diff --quiet HEAD -- examples/problems/mmread.h examples/problems/problems.h bench/fuzz 2>/dev/null || echo ' (+ uncommitted changes to the readers or bench/fuzz)')"
   echo "# machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //'), $CLANG_VERSION, PETSc $PETSC_DIR ${PETSC_ARCH:-}"
 } > "$LOG"
 CMD=("$OUT/fuzz_readers" -runs="$RUNS" -seed="$SEED" -timeout="$TIMEOUT" -detect_leaks=1 -max_len="$MAX_LEN"

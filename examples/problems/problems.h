@@ -11,12 +11,13 @@
 
    Problems (-problem):
      fvm        FVM pressure Poisson on an unstructured 3D mesh with non-orthogonal cells and randomly
-                numbered cells (paper 000, ch. 2): the generator of examples/fvm/fvmmesh.h, its options
+                numbered cells (Wikberg (2024), ch. 2): the generator of examples/fvm/fvmmesh.h, its options
                 (-n, -cell, -jitter, -bc, -flux, -source, -seed, ...) and its checks.
      twophase   two-phase pressure Poisson -div((1/rho) grad p) = f, density ratio -contrast (1e3) between
-                water (rho = 1) and air (rho = 1/contrast), paper 003, section 2 (2D and 3D).
-     magnetron  the 3D 7-point potential equation div(eps0 (1 + chi) grad phi) = -rho of paper 004 (eq. 2.1.14,
-                its finite-difference form below eq. 2.1.15), in the 60 x 60 x 30 mm box of sections 4.4 / 5.4
+                water (rho = 1) and air (rho = 1/contrast), Gupta, van Gijzen and Vuik (2011), section 2
+                (2D and 3D).
+     magnetron  the 3D 7-point potential equation div(eps0 (1 + chi) grad phi) = -rho of Shioya (2022), eq. 2.1.14
+                (its finite-difference form below eq. 2.1.15), in the 60 x 60 x 30 mm box of sections 4.4 / 5.4
                 with Dirichlet walls: 59x59x29, 119x119x59, 239x239x119 unknowns for -h_mm 1, 0.5, 0.25.
      aniso      anisotropic diffusion -div(K grad u) = 1, K = R(theta) diag(1, eps) R(theta)^T (+ eps_z in 3D).
      jump       jump coefficients -div(k grad u) = 1, k piecewise constant on blocks (checkerboard 1 / -jump).
@@ -24,11 +25,13 @@
                 divergence-free wind of size -peclet (upwind or central convection).
      cavity     the Jacobian of PETSc's driven cavity snes/tutorials/ex19.c (u, v, omega, T: block size 4) at
                 its initial guess, i.e. the first Newton step: ex19.c itself is compiled in (see problems.c).
-     vorticity  the velocity-vorticity lid-driven cavity of paper 001, section 4.4 (block size 3, 5-point finite
-                differences, Jacobian of the first Newton step).
+     vorticity  the velocity-vorticity lid-driven cavity of Ma et al. (2021), section 4.4 (block size 3, 5-point
+                finite differences, Jacobian of the first Newton step).
      blockdiff  coupled reaction-diffusion -div(D grad u) + (sigma/h^2) R u = 1 with bs (1-5) fields per node, D SPD
                 dense and R nonsymmetric (dense bs x bs blocks, for block preconditioners).
-     file       a system read from a PETSc binary file or a MatrixMarket file (+ optional right-hand side).
+     file       a system read from a PETSc binary file or a MatrixMarket file (+ optional right-hand side and, for
+                PCGAMG, a near-null space: -file_nearnullspace); examples/problems/fem/femsystems.py writes
+                finite-element systems assembled by scikit-fem (and on a gmsh mesh) in that form.
 
    Discretisations (rows scaled so that the constant-coefficient Laplacian has the stencil [-1 ... 2d ... -1]):
      cell-centred finite volumes (twophase, jump, convdiff) on n cells per direction of the unit square/cube:
@@ -41,8 +44,9 @@
    row sums; the -check mode of problems.c verifies that and the other properties each problem claims.
 
    Right-hand sides (-rhs): problem (each problem's own, the default), cosine (b = A x* with x*_i = cos(i),
-   0-based global row i, paper 003 section 2.2; the driver then also reports ||x - x*|| / ||x*||), random
-   (uniform in [-1, 1] from -seed). -problem twophase defaults to cosine, as in paper 003.
+   0-based global row i, Gupta, van Gijzen and Vuik (2011), section 2.2; the driver then also reports
+   ||x - x*|| / ||x*||), random (uniform in [-1, 1] from -seed). -problem twophase defaults to cosine, as in
+   Gupta, van Gijzen and Vuik (2011).
 */
 #pragma once
 
@@ -50,7 +54,7 @@
 #include <petscdmda.h>
 #include <petscsnes.h>
 #include "../fvm/fvmmesh.h"
-#include "../../bench/mmread.h"
+#include "mmread.h"
 #include <strings.h>
 #include <sys/stat.h>
 #include <fcntl.h>
@@ -105,6 +109,7 @@ static const char *const ProbGuessTypes[] = {"zero", "vortex", "ProbGuessType", 
 
 #define PROB_MAX_BUBBLES 256
 #define PROB_MAXROW      64 /* entries of one generated row (blockdiff bs 5 in 3D: 35) */
+#define PROB_MAX_NNS     64 /* vectors of a near-null space file */
 
 /*S
    Problem - the parameters of a generated system, the local rows, and the properties it claims
@@ -139,13 +144,16 @@ typedef struct {
   /* cavity (ex19's parameters) */
   PetscReal lidvelocity, prandtl, grashof;
   /* file */
-  char file[PETSC_MAX_PATH_LEN], file_rhs[PETSC_MAX_PATH_LEN];
+  char      file[PETSC_MAX_PATH_LEN], file_rhs[PETSC_MAX_PATH_LEN], file_nns[PETSC_MAX_PATH_LEN];
+  PetscBool file_spd_set, file_spd; /* -file_spd: the system is SPD (true) or nonsymmetric (false) */
   /* fvm */
   FVMMesh mesh;
 
   /* the local rows (FVMSystem of fvmmesh.h: CSR with global columns, rhs, Dirichlet counts per row) */
   FVMSystem    s;
   PetscScalar *xexact; /* local part of the exact solution (-rhs cosine), or NULL */
+  PetscInt     nns_k;  /* near-null space (-file_nearnullspace): nns_k orthonormal vectors, attached to every */
+  PetscScalar *nns;    /* matrix ProblemCreateMat() makes; local parts, vector j at nns + j s.n (or NULL) */
   PetscInt64   nnz;    /* global number of stored entries */
 
   /* the properties the problem claims (verified by -check) */
@@ -287,8 +295,8 @@ static PetscErrorCode ProbBuildRows(Problem *p, PetscInt N, PetscInt maxrow, Pro
 /* ------------------------------------------------------------------------------------------------ */
 /* cell-centred finite volumes: twophase, jump, convdiff                                            */
 
-/* fraction of air in a cell (paper 003, section 2.2: cells cut by an interface get a volume-weighted
-   density); a cell away from every interface is pure, a cut cell is sampled by subsamples^d points */
+/* fraction of air in a cell (Gupta, van Gijzen and Vuik (2011), section 2.2: cells cut by an interface get a
+   volume-weighted density); a cell away from every interface is pure, a cut cell is sampled by subsamples^d points */
 static PetscBool TwoPhaseAirAt(const Problem *p, const PetscReal x[3])
 {
   if (p->layer && x[p->dim - 1] > 0.5) return PETSC_TRUE;
@@ -425,7 +433,7 @@ static PetscErrorCode FVRow(const Problem *p, PetscInt row, ProbRow *r)
 }
 
 /* ------------------------------------------------------------------------------------------------ */
-/* magnetron (paper 004): 7-point finite differences on the nodes of the 60 x 60 x 30 mm box         */
+/* magnetron, Shioya (2022): 7-point finite differences on the nodes of the 60 x 60 x 30 mm box     */
 
 /* model plasma density: a ring ("racetrack") above the target, peak 1 (lengths in mm) */
 static inline PetscReal MagnetronPlasma(const PetscReal x[3])
@@ -541,7 +549,7 @@ static PetscErrorCode BlockDiffRow(const Problem *p, PetscInt row, ProbRow *r)
 }
 
 /* ------------------------------------------------------------------------------------------------ */
-/* vorticity: the velocity-vorticity driven cavity of paper 001, section 4.4                         */
+/* vorticity: the velocity-vorticity driven cavity of Ma et al. (2021), section 4.4                 */
 /*
    Unknowns (u, v, omega) at the n x n nodes of the unit square, boundary nodes included, h = 1/(n-1),
    node (i,j) is block row i + n j. Steady incompressible flow in velocity-vorticity form:
@@ -1056,12 +1064,43 @@ done:
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Vectors of N rows one after the other up to the end of the file (a near-null space); *k their number */
+static PetscErrorCode ProbBinCheckVecs_(ProbBinFile_ *f, PetscInt N, PetscInt *k, PetscScalar *chunk, PetscBool *ok)
+{
+  PetscFunctionBegin;
+  *ok = PETSC_TRUE;
+  *k  = 0;
+  while (*ok && f->pos < f->size) {
+    char what[64];
+    if (*k == PROB_MAX_NNS) {
+      PetscCall(PetscSNPrintf(f->msg, f->msglen, "%s: more than %d vectors: a near-null space file holds at most %d", f->fname, PROB_MAX_NNS, PROB_MAX_NNS));
+      *ok = PETSC_FALSE;
+      break;
+    }
+    PetscCall(PetscSNPrintf(what, sizeof(what), "vector %" PetscInt_FMT " (0-based)", *k));
+    PetscCall(ProbBinCheckVec_(f, N, what, chunk, ok));
+    if (*ok) (*k)++;
+  }
+  if (*ok && !*k) {
+    PetscCall(PetscSNPrintf(f->msg, f->msglen, "%s: an empty file: a near-null space file holds one or more PETSc vectors", f->fname));
+    *ok = PETSC_FALSE;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+typedef enum {
+  PROB_BIN_MAT,  /* a matrix, optionally followed by a vector */
+  PROB_BIN_VEC,  /* a vector */
+  PROB_BIN_VECS  /* one or more vectors up to the end of the file */
+} ProbBinContent_;
+
 /*
-  ProbCheckBinary - checks a PETSc binary file before it is loaded (collective): a matrix (mat, block size bs;
-  *M its size, *hasvec whether a vector of M rows follows it) or a vector of N rows. Every fault is an error
+  ProbCheckBinary_ - checks a PETSc binary file before it is loaded (collective): a matrix (PROB_BIN_MAT, block
+  size bs; *M its size, *hasvec whether a vector of M rows follows it), a vector of N rows (PROB_BIN_VEC), or
+  vectors of N rows up to the end of the file (PROB_BIN_VECS, *M their number). Every fault is an error
   (PETSC_ERR_FILE_OPEN, PETSC_ERR_FILE_UNEXPECTED) that names the file and what is wrong.
 */
-static PetscErrorCode ProbCheckBinary(MPI_Comm comm, const char fname[], PetscBool mat, PetscInt bs, PetscInt N, PetscInt *M, PetscBool *hasvec)
+static PetscErrorCode ProbCheckBinary_(MPI_Comm comm, const char fname[], ProbBinContent_ what, PetscInt bs, PetscInt N, PetscInt *M, PetscBool *hasvec)
 {
   PetscMPIInt rank;
   char        msg[1024] = "";
@@ -1088,8 +1127,9 @@ static PetscErrorCode ProbCheckBinary(MPI_Comm comm, const char fname[], PetscBo
       f.size = (PetscInt64)st.st_size;
       ierr   = PetscMalloc1(PROB_BIN_CHUNK, &chunk);
       if (!ierr) {
-        if (mat) ierr = ProbBinCheckMat_(&f, bs, &m, &hv, chunk, &ok);
-        else ierr = ProbBinCheckVec_(&f, N, "the right-hand side", chunk, &ok);
+        if (what == PROB_BIN_MAT) ierr = ProbBinCheckMat_(&f, bs, &m, &hv, chunk, &ok);
+        else if (what == PROB_BIN_VEC) ierr = ProbBinCheckVec_(&f, N, "the right-hand side", chunk, &ok);
+        else ierr = ProbBinCheckVecs_(&f, N, &m, chunk, &ok);
       }
       PetscCall(PetscFree(chunk));
       if (!ierr && !ok) res[0] = PETSC_ERR_FILE_UNEXPECTED;
@@ -1110,6 +1150,17 @@ static PetscErrorCode ProbCheckBinary(MPI_Comm comm, const char fname[], PetscBo
   }
   if (M) *M = (PetscInt)res[2];
   if (hasvec) *hasvec = (PetscBool)(res[3] != 0);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  ProbCheckBinary - checks a PETSc binary file before it is loaded (collective): a matrix (mat, block size bs;
+  *M its size, *hasvec whether a vector of M rows follows it) or a vector of N rows (see ProbCheckBinary_())
+*/
+static PetscErrorCode ProbCheckBinary(MPI_Comm comm, const char fname[], PetscBool mat, PetscInt bs, PetscInt N, PetscInt *M, PetscBool *hasvec)
+{
+  PetscFunctionBegin;
+  PetscCall(ProbCheckBinary_(comm, fname, mat ? PROB_BIN_MAT : PROB_BIN_VEC, bs, N, M, hasvec));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1198,6 +1249,60 @@ static PetscErrorCode ProbLoadBinaryRHS_(Problem *p, const char fname[], PetscVi
 }
 
 /*
+  ProbLoadNearNullSpace_ - -file_nearnullspace: k vectors of N rows from a PETSc binary file (checked first),
+  orthonormalized (modified Gram-Schmidt, two passes) into p->nns; a vector that is zero or a combination of
+  the ones before it is an error
+*/
+static PetscErrorCode ProbLoadNearNullSpace_(Problem *p)
+{
+  FVMSystem  *s = &p->s;
+  PetscViewer v = NULL;
+  Vec        *z = NULL;
+  PetscInt    k = 0, bad = -1;
+  char        fname[PETSC_MAX_PATH_LEN];
+
+  PetscFunctionBegin;
+  PetscCall(ProbLocalFile_(p->comm, p->file_nns, fname, sizeof(fname)));
+  PetscCall(ProbCheckBinary_(p->comm, fname, PROB_BIN_VECS, 1, s->N, &k, NULL));
+  PetscCall(PetscViewerBinaryOpen(p->comm, fname, FILE_MODE_READ, &v));
+  PetscCall(PetscCalloc1(k, &z));
+  for (PetscInt j = 0; j < k; j++) {
+    PetscCall(VecCreate(p->comm, &z[j]));
+    PetscCall(VecSetSizes(z[j], s->n, s->N));
+    PetscCall(VecSetType(z[j], VECSTANDARD));
+    PetscCall(VecLoad(z[j], v));
+  }
+  PetscCall(PetscViewerDestroy(&v));
+  for (PetscInt j = 0; j < k && bad < 0; j++) {
+    PetscReal n0, n1;
+    PetscCall(VecNorm(z[j], NORM_2, &n0));
+    for (PetscInt pass = 0; pass < 2; pass++)
+      for (PetscInt i = 0; i < j; i++) {
+        PetscScalar d;
+        PetscCall(VecDot(z[j], z[i], &d));
+        PetscCall(VecAXPY(z[j], -d, z[i]));
+      }
+    PetscCall(VecNorm(z[j], NORM_2, &n1));
+    if (!(n1 > 1e-10 * n0)) bad = j;
+    else PetscCall(VecScale(z[j], 1.0 / n1));
+  }
+  if (bad < 0) {
+    PetscCall(PetscMalloc1(k * s->n, &p->nns));
+    for (PetscInt j = 0; j < k; j++) {
+      const PetscScalar *a;
+      PetscCall(VecGetArrayRead(z[j], &a));
+      PetscCall(PetscArraycpy(p->nns + j * s->n, a, s->n));
+      PetscCall(VecRestoreArrayRead(z[j], &a));
+    }
+    p->nns_k = k;
+  }
+  for (PetscInt j = 0; j < k; j++) PetscCall(VecDestroy(&z[j]));
+  PetscCall(PetscFree(z));
+  PetscCheck(bad < 0, p->comm, PETSC_ERR_FILE_UNEXPECTED, "%s: vector %" PetscInt_FMT " (0-based) of the near-null space is zero or a combination of the vectors before it: give linearly independent vectors", p->file_nns, bad);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
   ProbLoadFile - reads A (and b) into the local rows: a PETSc binary file (MatLoad(), then VecLoad() when the
   file holds more after the matrix, or -file_rhs) or a MatrixMarket coordinate file (each process reads the
   file and keeps its rows; -file_rhs: a MatrixMarket vector). Without a right-hand side, b = A x* with
@@ -1271,6 +1376,12 @@ static PetscErrorCode ProbLoadFile(Problem *p)
     hasrhs = PETSC_TRUE;
     PetscCall(PetscStrlcat(p->desc, ", right-hand side from ", sizeof(p->desc)));
     PetscCall(PetscStrlcat(p->desc, p->file_rhs, sizeof(p->desc)));
+  }
+  if (p->file_nns[0]) {
+    char nd[PETSC_MAX_PATH_LEN + 96];
+    PetscCall(ProbLoadNearNullSpace_(p));
+    PetscCall(PetscSNPrintf(nd, sizeof(nd), ", near-null space of %" PetscInt_FMT " vectors from %s", p->nns_k, p->file_nns));
+    PetscCall(PetscStrlcat(p->desc, nd, sizeof(p->desc)));
   }
   PetscCall(ProbCountDiagOff(p));
   if (!hasrhs && p->rhs == PROB_RHS_PROBLEM) {
@@ -1349,8 +1460,8 @@ static PetscErrorCode ProblemSetFromOptions(Problem *p)
   case PROB_TWOPHASE:
     p->bc  = FVM_BC_MIXED;
     if (p->rhs == PROB_RHS_PROBLEM) p->rhs = PROB_RHS_COSINE;
-    PetscCall(PetscOptionsReal("-contrast", "Density ratio water / air (paper 003: 1e3)", "", p->contrast, &p->contrast, NULL));
-    PetscCall(PetscOptionsBool("-layer", "Air above the middle of the box (paper 003, section 2.1: interface in the middle)", "", p->layer, &p->layer, NULL));
+    PetscCall(PetscOptionsReal("-contrast", "Density ratio water / air (Gupta, van Gijzen and Vuik (2011): 1e3)", "", p->contrast, &p->contrast, NULL));
+    PetscCall(PetscOptionsBool("-layer", "Air above the middle of the box (Gupta, van Gijzen and Vuik (2011), section 2.1: interface in the middle)", "", p->layer, &p->layer, NULL));
     PetscCall(PetscOptionsRangeInt("-bubbles", "Number of air bubbles in the water (section 2.2)", "", p->bubbles, &p->bubbles, NULL, 0, PROB_MAX_BUBBLES));
     PetscCall(PetscOptionsReal("-bubble_radius", "Radius of the bubbles", "", p->bubble_radius, &p->bubble_radius, NULL));
     PetscCall(PetscOptionsRangeInt("-subsamples", "Sample points per direction in a cell cut by an interface (volume fraction of air)", "", p->subsamples, &p->subsamples, NULL, 1, 64));
@@ -1398,6 +1509,8 @@ static PetscErrorCode ProblemSetFromOptions(Problem *p)
     PetscCall(PetscOptionsString("-file", "Matrix file: PETSc binary (A, optionally followed by b) or MatrixMarket coordinate (.mtx)", "", p->file, p->file, sizeof(p->file), NULL));
     PetscCall(PetscOptionsString("-file_rhs", "Right-hand side file: MatrixMarket (array, or coordinate with one column) or PETSc binary", "", p->file_rhs, p->file_rhs, sizeof(p->file_rhs), NULL));
     PetscCall(PetscOptionsRangeInt("-file_bs", "Block size of the matrix read", "", p->bs, &p->bs, &flg, 1, 64));
+    PetscCall(PetscOptionsString("-file_nearnullspace", "Near-null space: a PETSc binary file of vectors (e.g. the rigid-body modes of elasticity), orthonormalized and attached to the matrix with MatSetNearNullSpace() (PCGAMG uses it)", "", p->file_nns, p->file_nns, sizeof(p->file_nns), NULL));
+    PetscCall(PetscOptionsBool("-file_spd", "The system read is symmetric positive definite (true: CG by default, -check verifies symmetry) or nonsymmetric (false: GMRES, -check verifies that)", "", p->file_spd, &p->file_spd, &p->file_spd_set));
     break;
   default:
     break;
@@ -1467,7 +1580,7 @@ static PetscErrorCode ProblemGenerate(Problem *p)
     for (PetscInt64 k = 0; k < m->nz; k++)
       for (PetscInt64 j = 0; j < m->ny; j++) p->expected_N += (PetscInt64)m->nx * m->ref[FVMMeshRowType(m, j, k)].nsub;
     p->claim_symmetric = p->claim_mmatrix = p->claim_zerosum = p->claim_dirpositive = p->spd = PETSC_TRUE;
-    PetscCall(PetscSNPrintf(p->desc, sizeof(p->desc), "FVM Poisson (paper 000, ch. 2) on an unstructured mesh: %" PetscInt_FMT " %s cells from a %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " grid, jitter %g, %s numbering, %s boundaries (%s), flux %s, max non-orthogonality %.0f degrees", p->s.N, FVMCellTypes[m->cell], m->nx, m->ny, m->nz, (double)m->jitter,
+    PetscCall(PetscSNPrintf(p->desc, sizeof(p->desc), "FVM Poisson (Wikberg (2024), ch. 2) on an unstructured mesh: %" PetscInt_FMT " %s cells from a %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " grid, jitter %g, %s numbering, %s boundaries (%s), flux %s, max non-orthogonality %.0f degrees", p->s.N, FVMCellTypes[m->cell], m->nx, m->ny, m->nz, (double)m->jitter,
                             m->permute ? "random" : "structured", m->bc == FVM_BC_MIXED ? "mixed" : "Dirichlet", m->bc == FVM_BC_MIXED ? "x = 0 Dirichlet, the other sides Neumann" : "every side", FVMFluxTypes[m->flux], (double)p->s.max_nonortho));
   } break;
   case PROB_TWOPHASE: {
@@ -1483,7 +1596,7 @@ static PetscErrorCode ProblemGenerate(Problem *p)
     p->claim_symmetric = p->claim_mmatrix = p->claim_zerosum = p->claim_dirpositive = p->spd = PETSC_TRUE;
     /* faces inside the air (k = contrast) and inside the water (k = 1), on a grid of cubes */
     if (p->layer && (d == 2 ? ny : nz) >= 4 && nx == ny && (d == 2 || nz == nx)) p->claim_ratio = p->contrast;
-    PetscCall(PetscSNPrintf(p->desc, sizeof(p->desc), "two-phase Poisson (paper 003, section 2), %" PetscInt_FMT "D, %s cells, density ratio %g, %s%" PetscInt_FMT " bubble%s of radius %g, %s", d, grid, (double)p->contrast, p->layer ? "air above the middle, " : "", p->bubbles, p->bubbles == 1 ? "" : "s", (double)p->bubble_radius,
+    PetscCall(PetscSNPrintf(p->desc, sizeof(p->desc), "two-phase Poisson (Gupta, van Gijzen and Vuik (2011), section 2), %" PetscInt_FMT "D, %s cells, density ratio %g, %s%" PetscInt_FMT " bubble%s of radius %g, %s", d, grid, (double)p->contrast, p->layer ? "air above the middle, " : "", p->bubbles, p->bubbles == 1 ? "" : "s", (double)p->bubble_radius,
                             p->bc == FVM_BC_MIXED ? "p = 0 on the top side, Neumann on the others" : "Dirichlet on every side"));
   } break;
   case PROB_MAGNETRON:
@@ -1495,7 +1608,7 @@ static PetscErrorCode ProblemGenerate(Problem *p)
       p->mp_lo              = PetscMin(0, p->v_target);
       p->mp_hi              = PetscMax(0, p->v_target);
     }
-    PetscCall(PetscSNPrintf(p->desc, sizeof(p->desc), "magnetron potential (paper 004, eq. 2.1.14, sections 4.4 / 5.4): 60 x 60 x 30 mm, h = %g mm, %s interior nodes, 7-point, Dirichlet walls (target %g V, radius %g mm), chi_max %g, rho_max %g V/mm^2", (double)p->h_mm, grid, (double)p->v_target, (double)p->target_radius, (double)p->chi_max, (double)p->rho_max));
+    PetscCall(PetscSNPrintf(p->desc, sizeof(p->desc), "magnetron potential (Shioya (2022), eq. 2.1.14, sections 4.4 / 5.4): 60 x 60 x 30 mm, h = %g mm, %s interior nodes, 7-point, Dirichlet walls (target %g V, radius %g mm), chi_max %g, rho_max %g V/mm^2", (double)p->h_mm, grid, (double)p->v_target, (double)p->target_radius, (double)p->chi_max, (double)p->rho_max));
     break;
   case PROB_ANISO: {
     const PetscReal t = p->theta * PETSC_PI / 180.0, c = PetscCosReal(t), sn = PetscSinReal(t);
@@ -1541,7 +1654,7 @@ static PetscErrorCode ProblemGenerate(Problem *p)
     p->expected_nblocks   = 5 * N - 4 * (PetscInt64)nx;
     p->claim_nonsymmetric = PETSC_TRUE;
     p->claim_posdiag      = PETSC_TRUE;
-    PetscCall(PetscSNPrintf(p->desc, sizeof(p->desc), "velocity-vorticity driven cavity (paper 001, section 4.4), %s nodes, (u, v, omega): block size 3, Re %g, lid %g, Jacobian of the first Newton step from the %s state", grid, (double)p->re, (double)p->lid, p->guess == PROB_GUESS_ZERO ? "resting" : "vortex"));
+    PetscCall(PetscSNPrintf(p->desc, sizeof(p->desc), "velocity-vorticity driven cavity (Ma et al. (2021), section 4.4), %s nodes, (u, v, omega): block size 3, Re %g, lid %g, Jacobian of the first Newton step from the %s state", grid, (double)p->re, (double)p->lid, p->guess == PROB_GUESS_ZERO ? "resting" : "vortex"));
     break;
   case PROB_BLOCKDIFF: {
     const PetscInt bs = p->bs;
@@ -1582,6 +1695,10 @@ static PetscErrorCode ProblemGenerate(Problem *p)
   case PROB_FILE:
     PetscCall(ProbLoadFile(p));
     p->claim_posdiag = PETSC_FALSE;
+    if (p->file_spd_set) {
+      p->spd = p->claim_symmetric = p->claim_posdiag = p->file_spd;
+      p->claim_nonsymmetric                          = (PetscBool)!p->file_spd;
+    }
     break;
   }
   PetscCall(ProbSetRHS(p));
@@ -1599,12 +1716,28 @@ static PetscErrorCode ProblemDestroy(Problem *p)
   PetscCall(FVMSystemDestroy(&p->s));
   PetscCall(FVMMeshDestroy(&p->mesh));
   PetscCall(PetscFree(p->xexact));
+  PetscCall(PetscFree(p->nns));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode ProblemSetVec(const Problem *p, const PetscScalar *local, Vec v)
+{
+  PetscScalar *a;
+  PetscInt     lo, hi;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetOwnershipRange(v, &lo, &hi));
+  PetscCheck(lo == p->s.rstart && hi - lo == p->s.n, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "Vector rows [%" PetscInt_FMT ",%" PetscInt_FMT ") differ from the system's", lo, hi);
+  PetscCall(VecGetArrayWrite(v, &a));
+  PetscCall(PetscArraycpy(a, local, p->s.n));
+  PetscCall(VecRestoreArrayWrite(v, &a));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*
   ProblemCreateMat - creates and assembles the matrix: type deftype unless -<prefix>mat_type says otherwise,
-  block size bs, exact preallocation for AIJ, BAIJ and SELL types, one MatSetValues() per row
+  block size bs, exact preallocation for AIJ, BAIJ and SELL types, one MatSetValues() per row; the problem's
+  near-null space (-file_nearnullspace), if any, attached with MatSetNearNullSpace()
 */
 static PetscErrorCode ProblemCreateMat(const Problem *p, const char prefix[], MatType deftype, Mat *A)
 {
@@ -1653,19 +1786,19 @@ static PetscErrorCode ProblemCreateMat(const Problem *p, const char prefix[], Ma
   }
   PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode ProblemSetVec(const Problem *p, const PetscScalar *local, Vec v)
-{
-  PetscScalar *a;
-  PetscInt     lo, hi;
-
-  PetscFunctionBegin;
-  PetscCall(VecGetOwnershipRange(v, &lo, &hi));
-  PetscCheck(lo == p->s.rstart && hi - lo == p->s.n, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "Vector rows [%" PetscInt_FMT ",%" PetscInt_FMT ") differ from the system's", lo, hi);
-  PetscCall(VecGetArrayWrite(v, &a));
-  PetscCall(PetscArraycpy(a, local, p->s.n));
-  PetscCall(VecRestoreArrayWrite(v, &a));
+  if (p->nns_k) {
+    Vec         *z;
+    MatNullSpace nsp;
+    PetscCall(PetscMalloc1(p->nns_k, &z));
+    for (PetscInt j = 0; j < p->nns_k; j++) {
+      PetscCall(MatCreateVecs(*A, &z[j], NULL));
+      PetscCall(ProblemSetVec(p, p->nns + j * s->n, z[j]));
+    }
+    PetscCall(MatNullSpaceCreate(p->comm, PETSC_FALSE, p->nns_k, z, &nsp));
+    PetscCall(MatSetNearNullSpace(*A, nsp));
+    PetscCall(MatNullSpaceDestroy(&nsp));
+    for (PetscInt j = 0; j < p->nns_k; j++) PetscCall(VecDestroy(&z[j]));
+    PetscCall(PetscFree(z));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

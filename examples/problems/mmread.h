@@ -1,5 +1,6 @@
 /*
-   A small MatrixMarket reader and writer for the SpMV benchmark (bench/spmv.c).
+   A small MatrixMarket reader and writer for the problem suite (examples/problems/problems.h) and the
+   SpMV benchmark (bench/spmv.c).
 
    Reads "%%MatrixMarket matrix coordinate <field> <symmetry>" files with
      field    real | double | integer | pattern   (complex is refused: real PETSc scalars only)
