@@ -105,7 +105,7 @@ typedef struct {
 #define MS_KRYLOV_FINISH_CG_DPI     2 /* sum[2] = p.Ap: cg.c's dpi checks, alpha */
 #define MS_KRYLOV_FINISH_CG_STEP    3 /* sums nn, zr: the norm of pass i, the test, the next pass's checks */
 #define MS_KRYLOV_FINISH_CG_POST    4 /* host test: after the host's reason, the rest of CG_START / CG_STEP */
-#define MS_KRYLOV_FINISH_CGSR_START 5 /* single reduction: sums nn, zr, zs = z.Az */
+#define MS_KRYLOV_FINISH_CGSR_START 5 /* single reduction: sums nn, zr, z.s, z.w, p.s (s = A z) */
 #define MS_KRYLOV_FINISH_CGSR_STEP  6
 #define MS_KRYLOV_FINISH_CGSR_POST  7
 
@@ -116,11 +116,15 @@ typedef struct {
 #define MS_CG_DPIOLD  3
 #define MS_CG_ALPHA   4
 #define MS_CG_B       5 /* beta / betaold: p = z + b p (0 in the first pass) */
-#define MS_CG_DELTA   6 /* single reduction: z.Az */
+#define MS_CG_DELTA   6 /* single reduction: z.s (s = A z) */
+#define MS_CG_ZW      7 /* single reduction: z.w (w = A p of the previous pass, by its recurrence) */
+#define MS_CG_PS      8 /* single reduction: p.s */
 #define MS_CG_SUM_NN  0 /* z.z (preconditioned norm) or r.r (unpreconditioned) */
 #define MS_CG_SUM_ZR  1
 #define MS_CG_SUM_PW  2 /* p.Ap (standard form) */
-#define MS_CG_SUM_ZS  2 /* z.Az (single reduction) */
+#define MS_CG_SUM_ZS  2 /* z.s (single reduction) */
+#define MS_CG_SUM_ZW  3 /* z.w (single reduction) */
+#define MS_CG_SUM_PS  4 /* p.s (single reduction) */
 
 /* not finite: NaN - NaN and Inf - Inf are NaN (PETSc's PetscIsInfOrNanReal()) */
 MS_KRYLOV_HD int MSKrylovInfNan(double v)
@@ -170,7 +174,10 @@ MS_KRYLOV_HD int MSKrylovConvergedDefault(MSKrylovScalars *sc, int n, double rno
 /* ---- CG (src/ksp/ksp/impls/cg/cg.c: KSPSolve_CG, and KSPSolve_CG_SingleReduction when sr) -------------------- */
 
 /* the top of pass i: its = i + 1, beta = 0 converges, a sign change of beta is an indefinite preconditioner; b; the
-   single reduction's p.Ap from its recurrence, its checks and alpha */
+   single reduction's p.Ap, its checks and alpha. The single reduction updates p = z + b p and w = s + b w (s = A z)
+   after this, so p.w is expanded exactly as z.s + b (z.w + p.s) + b^2 p.w_old from the sums of the step: no symmetry
+   of A is assumed (Chronopoulos and Gear's z.s - b^2 p.w_old needs it, and breaks down on operators that are
+   symmetric only in their interior, such as PETSc's ex45 with its Dirichlet rows, on which KSPCG converges) */
 MS_KRYLOV_HD void MSCGTop(MSKrylovScalars *sc, int i, int sr)
 {
   double *s = sc->s;
@@ -188,7 +195,7 @@ MS_KRYLOV_HD void MSCGTop(MSKrylovScalars *sc, int i, int sr)
   s[MS_CG_B] = i ? s[MS_CG_BETA] / s[MS_CG_BETAOLD] : 0.0;
   if (sr) {
     s[MS_CG_DPIOLD]  = s[MS_CG_DPI];
-    s[MS_CG_DPI]     = i ? s[MS_CG_DELTA] - s[MS_CG_BETA] * s[MS_CG_BETA] * s[MS_CG_DPIOLD] / (s[MS_CG_BETAOLD] * s[MS_CG_BETAOLD]) : s[MS_CG_DELTA];
+    s[MS_CG_DPI]     = i ? s[MS_CG_DELTA] + s[MS_CG_B] * (s[MS_CG_ZW] + s[MS_CG_PS]) + s[MS_CG_B] * s[MS_CG_B] * s[MS_CG_DPIOLD] : s[MS_CG_DELTA];
     s[MS_CG_BETAOLD] = s[MS_CG_BETA];
     if (MSKrylovInfNan(s[MS_CG_DPI])) {
       MSKrylovStop(sc, MS_KRYLOV_DIVERGED_NANORINF);
@@ -202,12 +209,20 @@ MS_KRYLOV_HD void MSCGTop(MSKrylovScalars *sc, int i, int sr)
   }
 }
 
+/* the single reduction's dots of the step */
+MS_KRYLOV_HD void MSCGTakeDots(MSKrylovScalars *sc)
+{
+  sc->s[MS_CG_DELTA] = sc->sum[MS_CG_SUM_ZS];
+  sc->s[MS_CG_ZW]    = sc->sum[MS_CG_SUM_ZW];
+  sc->s[MS_CG_PS]    = sc->sum[MS_CG_SUM_PS];
+}
+
 /* after the test of pass n - 1 (n = 0: the start): beta = z.r for the next pass (the natural norm has it already),
    the loop's condition (i = n < max_it; the start always enters the loop) and the next pass's top */
 MS_KRYLOV_HD void MSCGPost(MSKrylovScalars *sc, int n, int sr)
 {
+  if (sr) MSCGTakeDots(sc);
   if (sc->normtype != MS_KRYLOV_NORM_NATURAL) {
-    if (sr) sc->s[MS_CG_DELTA] = sc->sum[MS_CG_SUM_ZS];
     sc->s[MS_CG_BETA] = sc->sum[MS_CG_SUM_ZR];
     if (MSKrylovInfNan(sc->s[MS_CG_BETA])) {
       MSKrylovStop(sc, MS_KRYLOV_DIVERGED_NANORINF);
@@ -236,7 +251,6 @@ MS_KRYLOV_HD void MSCGNorm(MSKrylovScalars *sc, double *hist, int n, int sr)
       return;
     }
   } else if (type == MS_KRYLOV_NORM_NATURAL) {
-    if (sr) sc->s[MS_CG_DELTA] = sc->sum[MS_CG_SUM_ZS];
     sc->s[MS_CG_BETA] = sc->sum[MS_CG_SUM_ZR];
     if (MSKrylovInfNan(sc->s[MS_CG_BETA])) {
       MSKrylovStop(sc, MS_KRYLOV_DIVERGED_NANORINF);
@@ -329,8 +343,13 @@ typedef struct {
   int           norm_r; /* the norm's sum nn is r.r (unpreconditioned norm), else z.z */
 } MSKrylovCGVecs;
 
-/* sc->sum[slot] = x . y, then the finish */
-#define MS_KRYLOV_DOT(name) int name(int n, const double *x, const double *y, const MSKrylovReduce *red, void *stream)
+/* up to MS_KRYLOV_MAXDOTS dots in one pass: sc->sum[slot + j] = x[j] . y[j], then the finish */
+#define MS_KRYLOV_MAXDOTS 4
+typedef struct {
+  int           ndot;
+  const double *x[MS_KRYLOV_MAXDOTS], *y[MS_KRYLOV_MAXDOTS];
+} MSKrylovDots;
+#define MS_KRYLOV_DOT(name) int name(int n, const MSKrylovDots *d, const MSKrylovReduce *red, void *stream)
 /* the finish alone (red->finish, one thread; with several processes after the sums were added over them) */
 #define MS_KRYLOV_FINISH(name) int name(const MSKrylovReduce *red, void *stream)
 /* y = A x and sc->sum[slot] = x . y, then the finish; A a mod-SELL image in the user's numbering of x and y; a permuted

@@ -161,8 +161,9 @@ PETSC_INTERN PetscErrorCode KSPMSReduceTarget(KSPMS *, int, int, MSKrylovReduce 
 PETSC_INTERN PetscErrorCode KSPMSAllreduce(KSP, KSPMS *, PetscInt, int);
 /* vec[y] = A vec[x] and sum[slot] = vec[x] . vec[y], then finish (see KSPMSReduceTarget()) */
 PETSC_INTERN PetscErrorCode KSPMSMultDot(KSP, KSPMS *, PetscInt, PetscInt, int, int);
-/* sum[slot] = vec[x] . vec[y], then finish */
+/* sum[slot] = vec[x] . vec[y], then finish; sum[slot + j] = vec[x[j]] . vec[y[j]], j < ndot <= MS_KRYLOV_MAXDOTS, in one pass */
 PETSC_INTERN PetscErrorCode KSPMSDot(KSPMS *, PetscInt, PetscInt, int, int);
+PETSC_INTERN PetscErrorCode KSPMSDots(KSPMS *, PetscInt, const PetscInt[], const PetscInt[], int, int);
 /* vec[z] = B vec[r] with the KSP's preconditioner (KSP_PCApply(): transposed solves, the null space) */
 PETSC_INTERN PetscErrorCode KSPMSPCApply(KSP, KSPMS *, PetscInt, PetscInt);
 /* vec[r] = vec[B] - A vec[X] (nonzero guess) or vec[B]; the failed-PC flag of KSPSolve() (VecFlag()) */

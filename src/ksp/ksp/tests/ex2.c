@@ -306,40 +306,50 @@ static PetscErrorCode SetUpImage(Ctx *c, MatModSELLOrdering ord)
   #define CUDA_CALL(c, call) (void)0
 #endif
 
-/* sum[slot] = x.y (and the CG step finish on it) */
-static PetscErrorCode TestDot(Ctx *c, PetscInt n)
+/* ndot dots in one pass into sum[slot...]; with one dot the CG p.Ap finish on it */
+static PetscErrorCode TestDot(Ctx *c, PetscInt n, int ndot)
 {
   MSKrylovScalars h, d;
   MSKrylovReduce  hr, dr;
-  Buf             x, y;
-  double         *xv, *yv, s = 0.0;
-  PetscBool       zero, okr, okc = PETSC_TRUE;
+  MSKrylovDots    hd, dd;
+  Buf             v[MS_KRYLOV_MAXDOTS + 1];
+  double         *vv[MS_KRYLOV_MAXDOTS + 1], s[MS_KRYLOV_MAXDOTS] = {0.0};
+  const int       slot = ndot == 1 ? MS_CG_SUM_PW : 1;
+  PetscBool       zero, okr = PETSC_TRUE, okc = PETSC_TRUE;
   char            what[128];
 
   PetscFunctionBegin;
-  PetscCall(PetscMalloc2(n, &xv, n, &yv));
-  RandomVector(n, 11, -1.0, 1.0, xv);
-  RandomVector(n, 12, 0.5, 1.5, yv);
-  for (PetscInt i = 0; i < n; i++) yv[i] *= xv[i]; /* x.y > 0: p.Ap of an SPD operator */
-  for (PetscInt i = 0; i < n; i++) s += xv[i] * yv[i];
-  PetscCall(BufCreate(c, n, xv, &x));
-  PetscCall(BufCreate(c, n, yv, &y));
+  for (int j = 0; j <= ndot; j++) { /* x_j = v[j], y_j = v[j + 1] */
+    PetscCall(PetscMalloc1(PetscMax(n, 1), &vv[j]));
+    RandomVector(n, 11 + (unsigned long long)j, 0.5, 1.5, vv[j]); /* x.y > 0: p.Ap of an SPD operator */
+    PetscCall(BufCreate(c, n, vv[j], &v[j]));
+  }
+  for (int j = 0; j < ndot; j++)
+    for (PetscInt i = 0; i < n; i++) s[j] += vv[j][i] * vv[j + 1][i];
+  hd.ndot = dd.ndot = ndot;
+  for (int j = 0; j < ndot; j++) {
+    hd.x[j] = v[j].h;
+    hd.y[j] = v[j + 1].h;
+    dd.x[j] = v[j].d;
+    dd.y[j] = v[j + 1].d;
+  }
   ScalarsInit(&h, MS_KRYLOV_NORM_PRECONDITIONED);
-  h.sum[MS_CG_SUM_PW] = -1.0;
-  PetscCall(Reduces(c, &h, MS_CG_SUM_PW, MS_KRYLOV_FINISH_CG_DPI, &hr, &dr));
-  PetscCall(MSKrylovKernels_Reference.dot((int)n, x.h, y.h, &hr, NULL));
-  PetscCall(PetscSNPrintf(what, sizeof(what), "dot, n = %" PetscInt_FMT ", reference against the direct sum, %s", n, n ? "alpha = beta / p.Ap" : "p.Ap = 0 stops"));
-  if (n) okr = (PetscBool)(RelDiff(&h.sum[MS_CG_SUM_PW], &s, 1, 1e-300) < 1e-12 && !h.done && h.s[MS_CG_DPI] == h.sum[MS_CG_SUM_PW] && h.s[MS_CG_ALPHA] == h.s[MS_CG_BETA] / h.s[MS_CG_DPI]);
-  else okr = (PetscBool)(h.sum[MS_CG_SUM_PW] == 0.0 && h.done && h.reason == MS_KRYLOV_DIVERGED_INDEFINITE_MAT); /* p.Ap = 0 */
+  PetscCall(Reduces(c, &h, slot, ndot == 1 ? MS_KRYLOV_FINISH_CG_DPI : MS_KRYLOV_FINISH_NONE, &hr, &dr));
+  PetscCall(MSKrylovKernels_Reference.dot((int)n, &hd, &hr, NULL));
+  PetscCall(PetscSNPrintf(what, sizeof(what), "dot, %d in one pass, n = %" PetscInt_FMT ", against the direct sums%s", ndot, n, ndot > 1 ? "" : (n ? ", alpha = beta / p.Ap" : ", p.Ap = 0 stops")));
+  okr = (PetscBool)(RelDiff(&h.sum[slot], s, ndot, 1e-300) < 1e-12 || (!n && h.sum[slot] == 0.0));
+  if (ndot == 1 && n) okr = (PetscBool)(okr && !h.done && h.s[MS_CG_DPI] == h.sum[MS_CG_SUM_PW] && h.s[MS_CG_ALPHA] == h.s[MS_CG_BETA] / h.s[MS_CG_DPI]);
+  if (ndot == 1 && !n) okr = (PetscBool)(okr && h.done && h.reason == MS_KRYLOV_DIVERGED_INDEFINITE_MAT);
   if (c->cuda) {
-    CUDA_CALL(c, MSKrylovKernels_CUDA.dot((int)n, x.d, y.d, &dr, NULL));
+    CUDA_CALL(c, MSKrylovKernels_CUDA.dot((int)n, &dd, &dr, NULL));
     PetscCall(DeviceScalars(c, &d, &zero));
     okc = (PetscBool)(ScalarsAgree(&h, &d) && zero);
   }
   PetscCall(Report(c, what, okr, okc));
-  PetscCall(BufDestroy(&x));
-  PetscCall(BufDestroy(&y));
-  PetscCall(PetscFree2(xv, yv));
+  for (int j = 0; j <= ndot; j++) {
+    PetscCall(BufDestroy(&v[j]));
+    PetscCall(PetscFree(vv[j]));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -569,7 +579,7 @@ static PetscErrorCode TestFinish(Ctx *c)
   struct {
     const char *name;
     int         code, normtype, its, hostcheck;
-    double      sums[3], beta, betaold, dpi;
+    double      sums[5], beta, betaold, dpi;
     int         reason; /* expected */
   } t[] = {
     {"CG start, converged at 0 (zero norm)", MS_KRYLOV_FINISH_CG_START, MS_KRYLOV_NORM_PRECONDITIONED, 0, 0, {0.0, 0.0, 0.0}, 0, 0, 0, MS_KRYLOV_CONVERGED_ATOL},
@@ -585,8 +595,8 @@ static PetscErrorCode TestFinish(Ctx *c)
     {"CG step, diverged (dtol)", MS_KRYLOV_FINISH_CG_STEP, MS_KRYLOV_NORM_PRECONDITIONED, 3, 0, {1e12, 3.0, 0.0}, 2.0, 3.0, 1.0, MS_KRYLOV_DIVERGED_DTOL},
     {"CG step, converged (rtol)", MS_KRYLOV_FINISH_CG_STEP, MS_KRYLOV_NORM_PRECONDITIONED, 3, 0, {1e-14, 3.0, 0.0}, 2.0, 3.0, 1.0, MS_KRYLOV_CONVERGED_RTOL},
     {"CG step, max_it", MS_KRYLOV_FINISH_CG_STEP, MS_KRYLOV_NORM_PRECONDITIONED, 100, 0, {4.0, 3.0, 0.0}, 2.0, 3.0, 1.0, MS_KRYLOV_DIVERGED_ITS},
-    {"CG single reduction step", MS_KRYLOV_FINISH_CGSR_STEP, MS_KRYLOV_NORM_PRECONDITIONED, 3, 0, {4.0, 3.0, 7.0}, 2.0, 3.0, 1.0, MS_KRYLOV_CONVERGED_ITERATING},
-    {"CG single reduction step, indefinite matrix", MS_KRYLOV_FINISH_CGSR_STEP, MS_KRYLOV_NORM_PRECONDITIONED, 3, 0, {4.0, 3.0, -7.0}, 2.0, 3.0, 1.0, MS_KRYLOV_DIVERGED_INDEFINITE_MAT},
+    {"CG single reduction step", MS_KRYLOV_FINISH_CGSR_STEP, MS_KRYLOV_NORM_PRECONDITIONED, 3, 0, {4.0, 3.0, 7.0, -0.5, -0.25}, 2.0, 3.0, 1.0, MS_KRYLOV_CONVERGED_ITERATING},
+    {"CG single reduction step, indefinite matrix", MS_KRYLOV_FINISH_CGSR_STEP, MS_KRYLOV_NORM_PRECONDITIONED, 3, 0, {4.0, 3.0, -7.0, -0.5, -0.25}, 2.0, 3.0, 1.0, MS_KRYLOV_DIVERGED_INDEFINITE_MAT},
   };
 
   PetscFunctionBegin;
@@ -606,14 +616,14 @@ static PetscErrorCode TestFinish(Ctx *c)
     h.s[MS_CG_BETAOLD] = t[j].betaold;
     h.s[MS_CG_DPI]     = t[j].dpi;
     h.s[MS_CG_DELTA]   = 5.0;
-    for (int k = 0; k < 3; k++) h.sum[k] = t[j].sums[k];
+    for (int k = 0; k < 5; k++) h.sum[k] = t[j].sums[k];
     PetscCall(Reduces(c, &h, 0, t[j].code, &hr, &dr));
     PetscCall(MSKrylovKernels_Reference.finish(&hr, NULL));
     ok = (PetscBool)(h.reason == t[j].reason && h.done == (t[j].reason != 0));
     if (t[j].hostcheck) ok = (PetscBool)(ok && h.awaiting && h.nhist == 0);
     if (t[j].code == MS_KRYLOV_FINISH_CG_DPI && !h.done) ok = (PetscBool)(ok && h.s[MS_CG_ALPHA] == t[j].beta / t[j].sums[2] && h.s[MS_CG_BETAOLD] == t[j].beta);
     if (t[j].code == MS_KRYLOV_FINISH_CG_STEP && !h.done) ok = (PetscBool)(ok && h.its == t[j].its + 1 && h.s[MS_CG_B] == h.s[MS_CG_BETA] / h.s[MS_CG_BETAOLD] && h.nhist == 1);
-    if (t[j].code == MS_KRYLOV_FINISH_CGSR_STEP && !h.done) ok = (PetscBool)(ok && h.s[MS_CG_DPI] == 7.0 - 3.0 * 3.0 * 1.0 / (3.0 * 3.0) && h.s[MS_CG_ALPHA] == 3.0 / h.s[MS_CG_DPI]);
+    if (t[j].code == MS_KRYLOV_FINISH_CGSR_STEP && !h.done) ok = (PetscBool)(ok && h.s[MS_CG_DPI] == 7.0 + 1.0 * (-0.5 + -0.25) + 1.0 * 1.0 * 1.0 && h.s[MS_CG_ALPHA] == 3.0 / h.s[MS_CG_DPI] && h.s[MS_CG_DPIOLD] == 1.0);
     PetscCall(PetscSNPrintf(what, sizeof(what), "finish: %s (%s)", t[j].name, h.reason >= 0 ? (h.reason ? KSPConvergedReasons[h.reason] : "iterating") : KSPConvergedReasons[h.reason]));
     if (c->cuda) {
       CUDA_CALL(c, MSKrylovKernels_CUDA.finish(&dr, NULL));
@@ -654,9 +664,10 @@ int main(int argc, char **argv)
   PetscCall(WorkCreate(&c, PetscMax(MS_KRYLOV_BLOCKS, c.hv.nslices)));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "%" PetscInt_FMT " rows, slice height %" PetscInt_FMT ", %s ordering: the reference kernels against direct computations (with -cuda also the CUDA kernels against the reference)\n", c.m, c.sh, MatModSELLOrderings[ord]));
   PetscCall(TestFinish(&c));
-  PetscCall(TestDot(&c, c.m));
-  PetscCall(TestDot(&c, 3 * MS_KRYLOV_BLOCKS * MS_KRYLOV_THREADS + 17)); /* every block has work and loops */
-  PetscCall(TestDot(&c, 0));
+  for (int nd = 1; nd <= MS_KRYLOV_MAXDOTS; nd++) PetscCall(TestDot(&c, c.m, nd));
+  PetscCall(TestDot(&c, 3 * MS_KRYLOV_BLOCKS * MS_KRYLOV_THREADS + 17, 1)); /* every block has work and loops */
+  PetscCall(TestDot(&c, 3 * MS_KRYLOV_BLOCKS * MS_KRYLOV_THREADS + 17, 3));
+  PetscCall(TestDot(&c, 0, 1));
   PetscCall(TestMultDot(&c, PETSC_FALSE));
   PetscCall(TestMultDot(&c, PETSC_TRUE));
   PetscCall(TestDirection(&c, PETSC_FALSE));

@@ -77,21 +77,43 @@ __device__ __forceinline__ void kr_reduce(double (&v)[NS], const MSKrylovReduce 
 }
 
 /* ---------------------------------------------------------------------------------------------------------- */
-__global__ void kr_dot_kernel(int n, const double *__restrict__ x, const double *__restrict__ y, MSKrylovReduce red)
+template <int ND>
+__global__ void kr_dot_kernel(int n, MSKrylovDots d, MSKrylovReduce red)
 {
-  double v[1] = {0.0};
+  double v[ND];
 
   if (red.sc->done) return;
-  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) v[0] += x[i] * y[i];
-  kr_reduce<1>(v, red);
+#pragma unroll
+  for (int j = 0; j < ND; j++) v[j] = 0.0;
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+#pragma unroll
+    for (int j = 0; j < ND; j++) v[j] += d.x[j][i] * d.y[j][i];
+  }
+  kr_reduce<ND>(v, red);
 }
 
 extern "C" MS_KRYLOV_DOT(MSKrylovDot_CUDA)
 {
   const unsigned nb = kr_grid(n);
+  cudaStream_t   st = (cudaStream_t)stream;
 
   if ((int)nb > red->nblocks) return (int)cudaErrorInvalidValue;
-  kr_dot_kernel<<<nb, MS_KRYLOV_THREADS, 0, (cudaStream_t)stream>>>(n, x, y, *red);
+  switch (d->ndot) {
+  case 1:
+    kr_dot_kernel<1><<<nb, MS_KRYLOV_THREADS, 0, st>>>(n, *d, *red);
+    break;
+  case 2:
+    kr_dot_kernel<2><<<nb, MS_KRYLOV_THREADS, 0, st>>>(n, *d, *red);
+    break;
+  case 3:
+    kr_dot_kernel<3><<<nb, MS_KRYLOV_THREADS, 0, st>>>(n, *d, *red);
+    break;
+  case 4:
+    kr_dot_kernel<4><<<nb, MS_KRYLOV_THREADS, 0, st>>>(n, *d, *red);
+    break;
+  default:
+    return (int)cudaErrorInvalidValue;
+  }
   return (int)cudaGetLastError();
 }
 
@@ -153,7 +175,9 @@ extern "C" MS_KRYLOV_MULT_DOT(MSKrylovMultDot_CUDA)
   const size_t smem = l ? (size_t)sh * sizeof(double) : 0;
   int          e;
 
-  if (m <= 0 || ns <= 0) return MSKrylovDot_CUDA(0, x, y, red, stream); /* the (empty) sum and the finish */
+  MSKrylovDots dt = {1, {x}, {y}};
+
+  if (m <= 0 || ns <= 0) return MSKrylovDot_CUDA(0, &dt, red, stream); /* the (empty) sum and the finish */
   if (!A->perm && A->lanes == 1 && ns <= red->nblocks && ns <= MS_KRYLOV_GROUP * MS_KRYLOV_MAXGROUPS && sh >= 32 && sh <= 1024 && sh % 32 == 0) {
     if (d && l) kr_mult_dot_kernel<true, true><<<ns, sh, smem, st>>>(m, A->sliceptr, A->cols, A->vals, A->diag, x, y, *red);
     else if (d) kr_mult_dot_kernel<true, false><<<ns, sh, smem, st>>>(m, A->sliceptr, A->cols, A->vals, A->diag, x, y, *red);
@@ -163,7 +187,7 @@ extern "C" MS_KRYLOV_MULT_DOT(MSKrylovMultDot_CUDA)
   }
   /* a permuted image, or several threads per row: the matrix's own product, then the dot */
   if ((e = MSCUDAMult(A, pb, x, NULL, y, work, stream))) return e;
-  return MSKrylovDot_CUDA(m, x, y, red, stream);
+  return MSKrylovDot_CUDA(m, &dt, red, stream);
 }
 
 /* ---------------------------------------------------------------------------------------------------------- */

@@ -15,12 +15,14 @@ static void KrStore(const MSKrylovReduce *red, int ns, const double *sums)
 
 MS_KRYLOV_DOT(MSKrylovDot_Reference)
 {
-  double s = 0.0;
+  double s[MS_KRYLOV_MAXDOTS] = {0.0};
 
   (void)stream;
+  if (d->ndot < 1 || d->ndot > MS_KRYLOV_MAXDOTS) return MS_KERNEL_ERR_ARG;
   if (red->sc->done) return 0;
-  for (int i = 0; i < n; i++) s += x[i] * y[i];
-  KrStore(red, 1, &s);
+  for (int j = 0; j < d->ndot; j++)
+    for (int i = 0; i < n; i++) s[j] += d->x[j][i] * d->y[j][i];
+  KrStore(red, d->ndot, s);
   return 0;
 }
 

@@ -668,20 +668,36 @@ PetscErrorCode KSPMSAllreduce(KSP ksp, KSPMS *ms, PetscInt nsums, int finish)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode KSPMSDot(KSPMS *ms, PetscInt x, PetscInt y, int slot, int finish)
+PetscErrorCode KSPMSDots(KSPMS *ms, PetscInt ndot, const PetscInt x[], const PetscInt y[], int slot, int finish)
 {
   MSKrylovReduce red;
-  PetscScalar   *xa, *ya;
+  MSKrylovDots   d;
   void          *stream;
   int            err;
 
   PetscFunctionBegin;
-  PetscCall(KSPMSArray(ms, x, &xa));
-  PetscCall(KSPMSArray(ms, y, &ya));
+  PetscCheck(ndot >= 1 && ndot <= MS_KRYLOV_MAXDOTS, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%" PetscInt_FMT " dots in one kernel", ndot);
+  PetscCall(PetscMemzero(&d, sizeof(d)));
+  d.ndot = (int)ndot;
+  for (PetscInt j = 0; j < ndot; j++) {
+    PetscScalar *a, *b;
+
+    PetscCall(KSPMSArray(ms, x[j], &a));
+    PetscCall(KSPMSArray(ms, y[j], &b));
+    d.x[j] = a;
+    d.y[j] = b;
+  }
   PetscCall(KSPMSReduceTarget(ms, slot, finish, &red));
   PetscCall(KSPMSKernelBegin(ms, &stream));
-  err = ms->k->dot((int)ms->n, xa, ya, &red, stream);
-  PetscCall(KSPMSKernelEnd(ms, err, "dot", 2.0 * ms->n));
+  err = ms->k->dot((int)ms->n, &d, &red, stream);
+  PetscCall(KSPMSKernelEnd(ms, err, "dot", 2.0 * ndot * ms->n));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode KSPMSDot(KSPMS *ms, PetscInt x, PetscInt y, int slot, int finish)
+{
+  PetscFunctionBegin;
+  PetscCall(KSPMSDots(ms, 1, &x, &y, slot, finish));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

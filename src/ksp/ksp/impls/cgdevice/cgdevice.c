@@ -12,11 +12,14 @@
         x += alpha p, r -= alpha w, z = B r, the norm and r.z, the test, b      cg_update (a pointwise B)
     with PCApply() and a second reduction (cg_residual) after cg_update for other preconditioners.
 
-    With several processes (or -ksp_cgdevice_single_reduction) the iteration is the single-reduction form of
-    KSPSolve_CG_SingleReduction (Chronopoulos and Gear, 1989): with s = A z and delta = z.s,
+    With several processes (or -ksp_cgdevice_single_reduction) the iteration is a single-reduction form, as
+    KSPSolve_CG_SingleReduction (Chronopoulos and Gear, 1989) with s = A z and w = A p by its recurrence:
         p = z + b p, w = s + b w, x += alpha p, r -= alpha w, z = B r   (one pass: cg_update)
-        s = A z, and z.s, r.z and the norm added over the processes in one MPI_Allreduce()
-    where p.Ap comes from the recurrence delta - b^2 p.Ap_old. The two forms give the same iterates in exact arithmetic.
+        s = A z; r.z, the norm, z.s, z.w and p.s added over the processes in one MPI_Allreduce()
+    where the next p.Ap = z.s + b (z.w + p.s) + b^2 p.Ap_old is expanded exactly (Chronopoulos and Gear's
+    z.s - b^2 p.Ap_old assumes a symmetric A; this expansion does not, so that operators symmetric only in their interior,
+    such as PETSc's ex45 with its Dirichlet rows, run as with KSPCG). Both forms give the iterates of KSPCG in exact
+    arithmetic.
 
     This file is the glue: the layer (kspmsimpl.h) supplies the vectors, the reductions, the loop and the logging; the
     kernels (krylovkernels.h) come as a table, host reference (krylov_reference.c) or CUDA (krylov.cu).
@@ -107,6 +110,32 @@ static PetscErrorCode KSPCGDeviceUpdate(KSP ksp, int finish)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the single reduction: s = A z and the dots z.s, z.w, p.s of the step (with several processes then added over them
+   together with the norm and r.z), then the finish: with a fused product z.s comes from its epilogue and z.w, p.s from
+   one dot kernel, else the three from one dot kernel after MatMult() */
+static PetscErrorCode KSPCGDeviceSDots(KSP ksp, int finish)
+{
+  KSPMS         *ms = &((KSP_CGDevice *)ksp->data)->ms;
+  const PetscInt z  = CGDeviceZ(ms);
+
+  PetscFunctionBegin;
+  if (ms->fused_op) {
+    const PetscInt x[2] = {z, CGD_P}, y[2] = {CGD_W, CGD_S};
+
+    PetscCall(KSPMSMultDot(ksp, ms, z, CGD_S, MS_CG_SUM_ZS, MS_KRYLOV_FINISH_NONE));
+    PetscCall(KSPMSDots(ms, 2, x, y, MS_CG_SUM_ZW, finish));
+  } else {
+    const PetscInt x[3] = {z, z, CGD_P}, y[3] = {CGD_S, CGD_W, CGD_S};
+    Mat            A;
+
+    PetscCall(PCGetOperators(ksp->pc, &A, NULL));
+    PetscCall(KSP_MatMult(ksp, A, ms->vec[z], ms->vec[CGD_S]));
+    PetscCall(KSPMSDots(ms, 3, x, y, MS_CG_SUM_ZS, finish));
+  }
+  PetscCall(KSPMSAllreduce(ksp, ms, 5, finish));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* cg.c before its loop: r = b - A x, z = B r, the norm, the test at iteration 0, beta = z.r */
 static PetscErrorCode KSPCGDeviceStart(KSP ksp)
 {
@@ -121,8 +150,7 @@ static PetscErrorCode KSPCGDeviceStart(KSP ksp)
   if (!cg->sr) PetscCall(KSPCGDeviceResidual(ksp, MS_KRYLOV_FINISH_CG_START));
   else {
     PetscCall(KSPCGDeviceResidual(ksp, MS_KRYLOV_FINISH_NONE));
-    PetscCall(KSPMSMultDot(ksp, ms, CGDeviceZ(ms), CGD_S, MS_CG_SUM_ZS, MS_KRYLOV_FINISH_CGSR_START)); /* s <- A z, z.s */
-    PetscCall(KSPMSAllreduce(ksp, ms, 3, MS_KRYLOV_FINISH_CGSR_START));
+    PetscCall(KSPCGDeviceSDots(ksp, MS_KRYLOV_FINISH_CGSR_START)); /* s <- A z, z.s (z.w = p.s = 0) */
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -163,8 +191,7 @@ static PetscErrorCode KSPCGDeviceStepSR(KSP ksp)
     PetscCall(KSPMSPCApply(ksp, ms, CGD_R, CGD_Z));
     PetscCall(KSPCGDeviceResidual(ksp, MS_KRYLOV_FINISH_NONE));
   }
-  PetscCall(KSPMSMultDot(ksp, ms, CGDeviceZ(ms), CGD_S, MS_CG_SUM_ZS, MS_KRYLOV_FINISH_CGSR_STEP)); /* s <- A z, delta <- z.s */
-  PetscCall(KSPMSAllreduce(ksp, ms, 3, MS_KRYLOV_FINISH_CGSR_STEP));
+  PetscCall(KSPCGDeviceSDots(ksp, MS_KRYLOV_FINISH_CGSR_STEP)); /* s <- A z, z.s, z.w, p.s */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -229,7 +256,7 @@ static PetscErrorCode KSPView_CGDevice(KSP ksp, PetscViewer viewer)
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &isascii));
   if (!isascii) PetscFunctionReturn(PETSC_SUCCESS);
-  if (cg->ms.planned) PetscCall(PetscViewerASCIIPrintf(viewer, "  variant: %s\n", cg->sr ? "single reduction (Chronopoulos and Gear): one reduction per iteration" : "standard (KSPSolve_CG): two reductions per iteration, both finished on the device"));
+  if (cg->ms.planned) PetscCall(PetscViewerASCIIPrintf(viewer, "  variant: %s\n", cg->sr ? "single reduction (s = A z, w = s + b w, as Chronopoulos and Gear): one reduction per iteration" : "standard (KSPSolve_CG): two reductions per iteration, both finished on the device"));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  variant: %s\n", cg->sr_opt ? "single reduction" : "standard on one process, single reduction on several"));
   PetscCall(KSPMSView(ksp, &cg->ms, viewer));
   PetscFunctionReturn(PETSC_SUCCESS);
