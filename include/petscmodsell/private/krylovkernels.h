@@ -358,6 +358,10 @@ typedef struct {
 #define MS_KRYLOV_MULT_DOT(name) int name(const MSImageView *A, const MSPermBuckets *pb, const double *x, double *y, double *work, const MSKrylovReduce *red, void *stream)
 /* p = z + b p (b = sc->s[MS_CG_B]) */
 #define MS_KRYLOV_CG_DIRECTION(name) int name(int n, const double *z, double *p, const MSKrylovScalars *sc, void *stream)
+/* cg_direction and mult_dot in one kernel: pnew = z + b pold, w = A pnew and sc->sum[slot] = pnew . w, then the finish;
+   pnew and pold are two vectors (the product reads pnew at the neighbours' rows: it forms z + b pold there again, the
+   same bits). An unpermuted image, on the GPU with one thread per row (MSImageView.lanes == 1). */
+#define MS_KRYLOV_CG_DIRECTION_MULT_DOT(name) int name(const MSImageView *A, const double *z, const double *pold, double *pnew, double *w, const MSKrylovReduce *red, void *stream)
 /* x += alpha p, r -= alpha w (single reduction: p = z + b p, w = s + b w first), then unless red is NULL (PC_APPLIED)
    z = B r and the sums nn (z.z or r.r) and zr = z.r into slots red->slot, red->slot + 1 */
 #define MS_KRYLOV_CG_UPDATE(name) int name(int n, const MSKrylovCGVecs *v, const MSKrylovScalars *sc, const MSKrylovReduce *red, void *stream)
@@ -370,6 +374,7 @@ typedef struct {
   MS_KRYLOV_FINISH((*finish));
   MS_KRYLOV_MULT_DOT((*mult_dot));
   MS_KRYLOV_CG_DIRECTION((*cg_direction));
+  MS_KRYLOV_CG_DIRECTION_MULT_DOT((*cg_direction_mult_dot));
   MS_KRYLOV_CG_UPDATE((*cg_update));
   MS_KRYLOV_CG_RESIDUAL((*cg_residual));
 } MSKrylovKernels;
@@ -378,6 +383,7 @@ MS_KRYLOV_DOT(MSKrylovDot_Reference);
 MS_KRYLOV_FINISH(MSKrylovFinish_Reference);
 MS_KRYLOV_MULT_DOT(MSKrylovMultDot_Reference);
 MS_KRYLOV_CG_DIRECTION(MSKrylovCGDirection_Reference);
+MS_KRYLOV_CG_DIRECTION_MULT_DOT(MSKrylovCGDirectionMultDot_Reference);
 MS_KRYLOV_CG_UPDATE(MSKrylovCGUpdate_Reference);
 MS_KRYLOV_CG_RESIDUAL(MSKrylovCGResidual_Reference);
 MS_KERNEL_EXTERN const MSKrylovKernels MSKrylovKernels_Reference;
@@ -386,6 +392,7 @@ MS_KRYLOV_DOT(MSKrylovDot_CUDA);
 MS_KRYLOV_FINISH(MSKrylovFinish_CUDA);
 MS_KRYLOV_MULT_DOT(MSKrylovMultDot_CUDA);
 MS_KRYLOV_CG_DIRECTION(MSKrylovCGDirection_CUDA);
+MS_KRYLOV_CG_DIRECTION_MULT_DOT(MSKrylovCGDirectionMultDot_CUDA);
 MS_KRYLOV_CG_UPDATE(MSKrylovCGUpdate_CUDA);
 MS_KRYLOV_CG_RESIDUAL(MSKrylovCGResidual_CUDA);
 MS_KERNEL_EXTERN const MSKrylovKernels MSKrylovKernels_CUDA;

@@ -83,6 +83,7 @@ typedef struct {
   /* the plan of the last solve (KSPMSSolveBegin()) */
   PetscBool              planned;
   PetscBool              device, mpi, staged, fused_op, host_check, graph, cached;
+  PetscBool              graph_pairs; /* the method's steps alternate between two states: graphs hold an even number of steps */
   int                    pc;        /* MS_KRYLOV_PC_* */
   const char            *pcname;    /* the fused PC's type, or NULL */
   const char            *why_pc, *why_op, *why_host, *why_graph; /* why not fused / not on the device / no graph */

@@ -131,17 +131,22 @@ extern "C" MS_KRYLOV_FINISH(MSKrylovFinish_CUDA)
 /* ---------------------------------------------------------------------------------------------------------- */
 /* y = A x with x . y in the epilogue: one block of sh threads per slice, one thread per row, the row's sum in the
    order of ms_mult_kernel (modsellkernels.cu: the diagonal term, then the slots in order), so that y has the bits of
-   MSCUDAMult()'s product; an unpermuted image with one thread per row (MSImageView.lanes == 1) */
-template <bool DIAG, bool LOCAL>
-__global__ void __launch_bounds__(1024) kr_mult_dot_kernel(int m, const long long *__restrict__ sliceptr, const int *__restrict__ cols, const double *__restrict__ vals, const double *__restrict__ diag, const double *__restrict__ x, double *__restrict__ y, MSKrylovReduce red)
+   MSCUDAMult()'s product; an unpermuted image with one thread per row (MSImageView.lanes == 1). DIR: x is not stored
+   but formed as z + b pold wherever it is read (the row's own value, stored to pnew, and the neighbours'). */
+template <bool DIAG, bool LOCAL, bool DIR>
+__global__ void __launch_bounds__(1024) kr_mult_dot_kernel(int m, const long long *__restrict__ sliceptr, const int *__restrict__ cols, const double *__restrict__ vals, const double *__restrict__ diag, const double *__restrict__ x, const double *__restrict__ pold, double *__restrict__ pnew, double *__restrict__ y, MSKrylovReduce red)
 {
   extern __shared__ double xs[];
   const int  sh = blockDim.x, t = threadIdx.x, s = blockIdx.x, r = s * sh + t;
   const bool valid = r < m;
-  double     sum = 0.0, xr = 0.0, v[1];
+  double     sum = 0.0, xr = 0.0, b = 0.0, v[1];
 
   if (red.sc->done) return;
-  xr = valid ? x[r] : 0.0;
+  if (DIR) b = red.sc->s[MS_CG_B];
+  if (valid) {
+    xr = DIR ? x[r] + b * pold[r] : x[r];
+    if (DIR) pnew[r] = xr;
+  }
   if (LOCAL) {
     xs[t] = xr;
     __syncthreads();
@@ -158,6 +163,7 @@ __global__ void __launch_bounds__(1024) kr_mult_dot_kernel(int m, const long lon
       const double a = __ldg(vp + (long long)k * sh);
       double       xv;
       if (LOCAL && c < 0) xv = xs[-c - 1];
+      else if (DIR) xv = c > 0 ? __ldg(x + (c - 1)) + b * __ldg(pold + (c - 1)) : 0.0;
       else xv = c > 0 ? __ldg(x + (c - 1)) : 0.0;
       sum += a * xv;
     }
@@ -167,27 +173,51 @@ __global__ void __launch_bounds__(1024) kr_mult_dot_kernel(int m, const long lon
   kr_reduce<1>(v, red);
 }
 
-extern "C" MS_KRYLOV_MULT_DOT(MSKrylovMultDot_CUDA)
+/* the fused kernel's launch: whether it applies (an unpermuted image, one thread per row, the grid within the
+   reduction's capacity), and the launch on the image's encoding */
+static bool kr_fused_product(const MSImageView *A, const MSKrylovReduce *red)
 {
-  cudaStream_t st = (cudaStream_t)stream;
+  const int ns = A->nslices, sh = A->sh;
+  return !A->perm && A->lanes == 1 && ns <= red->nblocks && ns <= MS_KRYLOV_GROUP * MS_KRYLOV_MAXGROUPS && sh >= 32 && sh <= 1024 && sh % 32 == 0;
+}
+
+template <bool DIR>
+static void kr_launch_mult_dot(const MSImageView *A, const double *x, const double *pold, double *pnew, double *y, const MSKrylovReduce *red, cudaStream_t st)
+{
   const int    m = A->m, sh = A->sh, ns = A->nslices;
   const bool   d = A->diag != nullptr, l = A->local_cols != 0;
   const size_t smem = l ? (size_t)sh * sizeof(double) : 0;
+
+  if (d && l) kr_mult_dot_kernel<true, true, DIR><<<ns, sh, smem, st>>>(m, A->sliceptr, A->cols, A->vals, A->diag, x, pold, pnew, y, *red);
+  else if (d) kr_mult_dot_kernel<true, false, DIR><<<ns, sh, smem, st>>>(m, A->sliceptr, A->cols, A->vals, A->diag, x, pold, pnew, y, *red);
+  else if (l) kr_mult_dot_kernel<false, true, DIR><<<ns, sh, smem, st>>>(m, A->sliceptr, A->cols, A->vals, A->diag, x, pold, pnew, y, *red);
+  else kr_mult_dot_kernel<false, false, DIR><<<ns, sh, smem, st>>>(m, A->sliceptr, A->cols, A->vals, A->diag, x, pold, pnew, y, *red);
+}
+
+extern "C" MS_KRYLOV_CG_DIRECTION_MULT_DOT(MSKrylovCGDirectionMultDot_CUDA)
+{
+  if (A->m <= 0 || A->nslices <= 0) { /* the (empty) sum and the finish */
+    MSKrylovDots dt = {1, {z}, {z}};
+    return MSKrylovDot_CUDA(0, &dt, red, stream);
+  }
+  if (!kr_fused_product(A, red) || pnew == pold) return (int)cudaErrorInvalidValue;
+  kr_launch_mult_dot<true>(A, z, pold, pnew, w, red, (cudaStream_t)stream);
+  return (int)cudaGetLastError();
+}
+
+extern "C" MS_KRYLOV_MULT_DOT(MSKrylovMultDot_CUDA)
+{
+  MSKrylovDots dt = {1, {x}, {y}};
   int          e;
 
-  MSKrylovDots dt = {1, {x}, {y}};
-
-  if (m <= 0 || ns <= 0) return MSKrylovDot_CUDA(0, &dt, red, stream); /* the (empty) sum and the finish */
-  if (!A->perm && A->lanes == 1 && ns <= red->nblocks && ns <= MS_KRYLOV_GROUP * MS_KRYLOV_MAXGROUPS && sh >= 32 && sh <= 1024 && sh % 32 == 0) {
-    if (d && l) kr_mult_dot_kernel<true, true><<<ns, sh, smem, st>>>(m, A->sliceptr, A->cols, A->vals, A->diag, x, y, *red);
-    else if (d) kr_mult_dot_kernel<true, false><<<ns, sh, smem, st>>>(m, A->sliceptr, A->cols, A->vals, A->diag, x, y, *red);
-    else if (l) kr_mult_dot_kernel<false, true><<<ns, sh, smem, st>>>(m, A->sliceptr, A->cols, A->vals, A->diag, x, y, *red);
-    else kr_mult_dot_kernel<false, false><<<ns, sh, smem, st>>>(m, A->sliceptr, A->cols, A->vals, A->diag, x, y, *red);
+  if (A->m <= 0 || A->nslices <= 0) return MSKrylovDot_CUDA(0, &dt, red, stream); /* the (empty) sum and the finish */
+  if (kr_fused_product(A, red)) {
+    kr_launch_mult_dot<false>(A, x, nullptr, nullptr, y, red, (cudaStream_t)stream);
     return (int)cudaGetLastError();
   }
   /* a permuted image, or several threads per row: the matrix's own product, then the dot */
   if ((e = MSCUDAMult(A, pb, x, NULL, y, work, stream))) return e;
-  return MSKrylovDot_CUDA(m, &dt, red, stream);
+  return MSKrylovDot_CUDA(A->m, &dt, red, stream);
 }
 
 /* ---------------------------------------------------------------------------------------------------------- */
@@ -318,4 +348,4 @@ extern "C" MS_KRYLOV_CG_RESIDUAL(MSKrylovCGResidual_CUDA)
   return (int)cudaGetLastError();
 }
 
-extern "C" const MSKrylovKernels MSKrylovKernels_CUDA = {"cuda", MSKrylovDot_CUDA, MSKrylovFinish_CUDA, MSKrylovMultDot_CUDA, MSKrylovCGDirection_CUDA, MSKrylovCGUpdate_CUDA, MSKrylovCGResidual_CUDA};
+extern "C" const MSKrylovKernels MSKrylovKernels_CUDA = {"cuda", MSKrylovDot_CUDA, MSKrylovFinish_CUDA, MSKrylovMultDot_CUDA, MSKrylovCGDirection_CUDA, MSKrylovCGDirectionMultDot_CUDA, MSKrylovCGUpdate_CUDA, MSKrylovCGResidual_CUDA};

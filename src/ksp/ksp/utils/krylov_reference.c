@@ -108,6 +108,22 @@ MS_KRYLOV_CG_DIRECTION(MSKrylovCGDirection_Reference)
   return 0;
 }
 
+MS_KRYLOV_CG_DIRECTION_MULT_DOT(MSKrylovCGDirectionMultDot_Reference)
+{
+  const double b = red->sc->s[MS_CG_B];
+  double       s = 0.0;
+  int          err;
+
+  (void)stream;
+  if (red->sc->done) return 0;
+  if (pnew == pold) return MS_KERNEL_ERR_ARG;
+  for (int i = 0; i < A->m; i++) pnew[i] = z[i] + b * pold[i];
+  if ((err = KrMult(A, pnew, w, NULL))) return err;
+  for (int i = 0; i < A->m; i++) s += pnew[i] * w[i];
+  KrStore(red, 1, &s);
+  return 0;
+}
+
 /* z_i = B r_i and its terms of the sums */
 static inline void KrZ(const MSKrylovCGVecs *v, int i, double r, double *nn, double *zr)
 {
@@ -159,4 +175,4 @@ MS_KRYLOV_CG_RESIDUAL(MSKrylovCGResidual_Reference)
   return 0;
 }
 
-const MSKrylovKernels MSKrylovKernels_Reference = {"reference", MSKrylovDot_Reference, MSKrylovFinish_Reference, MSKrylovMultDot_Reference, MSKrylovCGDirection_Reference, MSKrylovCGUpdate_Reference, MSKrylovCGResidual_Reference};
+const MSKrylovKernels MSKrylovKernels_Reference = {"reference", MSKrylovDot_Reference, MSKrylovFinish_Reference, MSKrylovMultDot_Reference, MSKrylovCGDirection_Reference, MSKrylovCGDirectionMultDot_Reference, MSKrylovCGUpdate_Reference, MSKrylovCGResidual_Reference};

@@ -524,6 +524,7 @@ PetscErrorCode KSPMSSolveBegin(KSP ksp, KSPMS *ms, const KSPMSMethod *meth)
     ms->diag_valid = PETSC_FALSE;
   }
   ms->device        = dev;
+  ms->graph_pairs   = PETSC_FALSE;
   ms->k             = KSPMSKernels(dev);
   ms->stop          = PETSC_FALSE;
   ms->cached        = PETSC_FALSE;
@@ -680,7 +681,7 @@ PetscErrorCode KSPMSDots(KSPMS *ms, PetscInt ndot, const PetscInt x[], const Pet
   PetscCall(PetscMemzero(&d, sizeof(d)));
   d.ndot = (int)ndot;
   for (PetscInt j = 0; j < ndot; j++) {
-    PetscScalar *a, *b;
+    PetscScalar *a = NULL, *b = NULL;
 
     PetscCall(KSPMSArray(ms, x[j], &a));
     PetscCall(KSPMSArray(ms, y[j], &b));
@@ -860,7 +861,7 @@ static PetscErrorCode KSPMSPollEnd(KSPMS *ms, int s, PetscBool *done)
 static PetscErrorCode KSPMSBlock(KSP ksp, KSPMS *ms, const KSPMSMethod *meth, PetscInt nb)
 {
   PetscFunctionBegin;
-  if (ms->graph) PetscCall(KSPMSGraphBlock(ksp, ms, meth, nb));
+  if (ms->graph && (!ms->graph_pairs || nb % 2 == 0)) PetscCall(KSPMSGraphBlock(ksp, ms, meth, nb));
   else
     for (PetscInt j = 0; j < nb; j++) PetscCall((*meth->step)(ksp));
   ms->nsteps += nb;

@@ -10,7 +10,9 @@
         p = z + b p                                   cg_direction
         w = A p, p.w, alpha                           mult_dot (one kernel for a MATSEQAIJMODSELL operator)
         x += alpha p, r -= alpha w, z = B r, the norm and r.z, the test, b      cg_update (a pointwise B)
-    with PCApply() and a second reduction (cg_residual) after cg_update for other preconditioners.
+    with PCApply() and a second reduction (cg_residual) after cg_update for other preconditioners. With the product
+    and the PC fused, the first two are one kernel (cg_direction_mult_dot): the product forms z + b p wherever it reads
+    p, from the previous p, and stores the new p in a second vector (the two alternate): two kernels per iteration.
 
     With several processes (or -ksp_cgdevice_single_reduction) the iteration is a single-reduction form, as
     KSPSolve_CG_SingleReduction (Chronopoulos and Gear, 1989) with s = A z and w = A p by its recurrence:
@@ -27,17 +29,21 @@
 #include <petscmodsell/private/kspmsimpl.h> /*I "petscksp.h" I*/
 
 typedef struct {
-  KSPMS     ms;     /* the layer: the first member */
-  PetscBool sr_opt; /* -ksp_cgdevice_single_reduction */
-  PetscBool sr;     /* the single-reduction form ran in the last solve */
+  KSPMS     ms;      /* the layer: the first member */
+  PetscBool sr_opt;  /* -ksp_cgdevice_single_reduction */
+  PetscBool dir_opt; /* -ksp_cgdevice_fuse_direction */
+  PetscBool sr;      /* the single-reduction form ran in the last solve */
+  PetscBool dir;     /* p = z + b p formed inside the product's kernel (two vectors for p, alternately old and new) */
+  PetscInt  p;       /* the vector that holds the current p (CGD_P or CGD_P2) */
 } KSP_CGDevice;
 
 /* the work vectors */
-#define CGD_R (KSPMS_WORK + 0)
-#define CGD_Z (KSPMS_WORK + 1)
-#define CGD_P (KSPMS_WORK + 2)
-#define CGD_W (KSPMS_WORK + 3)
-#define CGD_S (KSPMS_WORK + 4)
+#define CGD_R  (KSPMS_WORK + 0)
+#define CGD_Z  (KSPMS_WORK + 1)
+#define CGD_P  (KSPMS_WORK + 2)
+#define CGD_W  (KSPMS_WORK + 3)
+#define CGD_S  (KSPMS_WORK + 4) /* single reduction: A z */
+#define CGD_P2 (KSPMS_WORK + 4) /* standard form with the fused direction: the other p */
 
 /* z: r itself for PCNONE (not stored), else its own vector */
 static inline PetscInt CGDeviceZ(KSPMS *ms)
@@ -55,7 +61,7 @@ static PetscErrorCode KSPCGDeviceGetVecs(KSP ksp, MSKrylovCGVecs *v)
   PetscCall(PetscMemzero(v, sizeof(*v)));
   PetscCall(KSPMSArray(ms, KSPMS_X, &v->x));
   PetscCall(KSPMSArray(ms, CGD_R, &v->r));
-  PetscCall(KSPMSArray(ms, CGD_P, &v->p));
+  PetscCall(KSPMSArray(ms, cg->p, &v->p));
   PetscCall(KSPMSArray(ms, CGD_W, &v->w));
   if (cg->sr) {
     PetscCall(KSPMSArray(ms, CGD_S, &a));
@@ -120,7 +126,7 @@ static PetscErrorCode KSPCGDeviceSDots(KSP ksp, int finish)
 
   PetscFunctionBegin;
   if (ms->fused_op) {
-    const PetscInt x[2] = {z, CGD_P}, y[2] = {CGD_W, CGD_S};
+    const PetscInt x[2] = {z, CGD_P}, y[2] = {CGD_W, CGD_S}; /* the single reduction keeps p in CGD_P */
 
     PetscCall(KSPMSMultDot(ksp, ms, z, CGD_S, MS_CG_SUM_ZS, MS_KRYLOV_FINISH_NONE));
     PetscCall(KSPMSDots(ms, 2, x, y, MS_CG_SUM_ZW, finish));
@@ -144,7 +150,9 @@ static PetscErrorCode KSPCGDeviceStart(KSP ksp)
 
   PetscFunctionBegin;
   PetscCall(KSPMSInitialResidual(ksp, ms, CGD_R)); /* r <- b - A x */
-  PetscCall(VecZeroEntries(ms->vec[CGD_P]));      /* the first p = z + 0 p */
+  cg->p      = CGD_P;
+  ms->key[3] = cg->p;
+  PetscCall(VecZeroEntries(ms->vec[CGD_P])); /* the first p = z + 0 p */
   if (cg->sr) PetscCall(VecZeroEntries(ms->vec[CGD_W]));
   if (ms->pc == MS_KRYLOV_PC_APPLIED) PetscCall(KSPMSPCApply(ksp, ms, CGD_R, CGD_Z)); /* z <- B r */
   if (!cg->sr) PetscCall(KSPCGDeviceResidual(ksp, MS_KRYLOV_FINISH_CG_START));
@@ -158,18 +166,34 @@ static PetscErrorCode KSPCGDeviceStart(KSP ksp)
 /* one pass of cg.c's loop */
 static PetscErrorCode KSPCGDeviceStep(KSP ksp)
 {
-  KSPMS         *ms = &((KSP_CGDevice *)ksp->data)->ms;
+  KSP_CGDevice  *cg = (KSP_CGDevice *)ksp->data;
+  KSPMS         *ms = &cg->ms;
   PetscScalar   *z, *p;
   void          *stream;
   int            err;
 
   PetscFunctionBegin;
   PetscCall(KSPMSArray(ms, CGDeviceZ(ms), &z));
-  PetscCall(KSPMSArray(ms, CGD_P, &p));
-  PetscCall(KSPMSKernelBegin(ms, &stream));
-  err = ms->k->cg_direction((int)ms->n, z, p, ms->sc, stream); /* p <- z + b p */
-  PetscCall(KSPMSKernelEnd(ms, err, "cg_direction", 2.0 * ms->n));
-  PetscCall(KSPMSMultDot(ksp, ms, CGD_P, CGD_W, MS_CG_SUM_PW, MS_KRYLOV_FINISH_CG_DPI)); /* w <- A p, dpi <- p.w, alpha */
+  PetscCall(KSPMSArray(ms, cg->p, &p));
+  if (cg->dir) { /* p <- z + b p into the other vector, w <- A p, dpi <- p.w, alpha: one kernel */
+    const PetscInt pnew = cg->p == CGD_P ? CGD_P2 : CGD_P;
+    PetscScalar   *pn, *w;
+    MSKrylovReduce red;
+
+    PetscCall(KSPMSArray(ms, pnew, &pn));
+    PetscCall(KSPMSArray(ms, CGD_W, &w));
+    PetscCall(KSPMSReduceTarget(ms, MS_CG_SUM_PW, MS_KRYLOV_FINISH_CG_DPI, &red));
+    PetscCall(KSPMSKernelBegin(ms, &stream));
+    err = ms->k->cg_direction_mult_dot(&ms->view, z, p, pn, w, &red, stream);
+    PetscCall(KSPMSKernelEnd(ms, err, "cg_direction_mult_dot", 2.0 * ms->n + ms->opflops));
+    cg->p      = pnew;
+    ms->key[3] = pnew; /* the vector of p at the start of the next step: the graphs hold an even number of steps */
+  } else {
+    PetscCall(KSPMSKernelBegin(ms, &stream));
+    err = ms->k->cg_direction((int)ms->n, z, p, ms->sc, stream); /* p <- z + b p */
+    PetscCall(KSPMSKernelEnd(ms, err, "cg_direction", 2.0 * ms->n));
+    PetscCall(KSPMSMultDot(ksp, ms, cg->p, CGD_W, MS_CG_SUM_PW, MS_KRYLOV_FINISH_CG_DPI)); /* w <- A p, dpi <- p.w, alpha */
+  }
   if (ms->pc != MS_KRYLOV_PC_APPLIED) PetscCall(KSPCGDeviceUpdate(ksp, MS_KRYLOV_FINISH_CG_STEP)); /* x, r, z, the norm, the test */
   else {
     PetscCall(KSPCGDeviceUpdate(ksp, MS_KRYLOV_FINISH_NONE));
@@ -195,7 +219,7 @@ static PetscErrorCode KSPCGDeviceStepSR(KSP ksp)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static const KSPMSMethod KSPCGDeviceStandard = {"CG", KSPCGDeviceStart, KSPCGDeviceStep, MS_KRYLOV_FINISH_CG_POST, 4};
+static const KSPMSMethod KSPCGDeviceStandard = {"CG", KSPCGDeviceStart, KSPCGDeviceStep, MS_KRYLOV_FINISH_CG_POST, 5};
 static const KSPMSMethod KSPCGDeviceSingle   = {"CG, single reduction", KSPCGDeviceStart, KSPCGDeviceStepSR, MS_KRYLOV_FINISH_CGSR_POST, 5};
 
 static PetscErrorCode KSPSolve_CGDevice(KSP ksp)
@@ -213,6 +237,11 @@ static PetscErrorCode KSPSolve_CGDevice(KSP ksp)
   ms->key[0] = cg->sr;
   ms->key[1] = ksp->normtype;
   PetscCall(KSPMSSolveBegin(ksp, ms, meth));
+  /* the direction update inside the product's kernel: a MATSEQAIJMODSELL image the fused product takes (unpermuted, one
+     thread per row), the standard form, and a plan of kernels only (the product and PC fused) */
+  cg->dir         = (PetscBool)(cg->dir_opt && !cg->sr && ms->fused_op && ms->pc != MS_KRYLOV_PC_APPLIED && !ms->view.perm && ms->view.lanes == 1);
+  ms->graph_pairs = cg->dir;
+  ms->key[2]      = cg->dir;
   PetscCall(KSPMSRun(ksp, ms, meth));
   PetscCall(KSPMSSolveEnd(ksp, ms));
   /* cg.c's errors with -ksp_error_if_not_converged */
@@ -256,7 +285,7 @@ static PetscErrorCode KSPView_CGDevice(KSP ksp, PetscViewer viewer)
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &isascii));
   if (!isascii) PetscFunctionReturn(PETSC_SUCCESS);
-  if (cg->ms.planned) PetscCall(PetscViewerASCIIPrintf(viewer, "  variant: %s\n", cg->sr ? "single reduction (s = A z, w = s + b w, as Chronopoulos and Gear): one reduction per iteration" : "standard (KSPSolve_CG): two reductions per iteration, both finished on the device"));
+  if (cg->ms.planned) PetscCall(PetscViewerASCIIPrintf(viewer, "  variant: %s%s\n", cg->sr ? "single reduction (s = A z, w = s + b w, as Chronopoulos and Gear): one reduction per iteration" : "standard (KSPSolve_CG): two reductions per iteration, both finished on the device", cg->dir ? "; p = z + b p formed in the product's kernel (two kernels per iteration)" : ""));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  variant: %s\n", cg->sr_opt ? "single reduction" : "standard on one process, single reduction on several"));
   PetscCall(KSPMSView(ksp, &cg->ms, viewer));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -271,6 +300,7 @@ static PetscErrorCode KSPSetFromOptions_CGDevice(KSP ksp, PetscOptionItems Petsc
   PetscOptionsHeadBegin(PetscOptionsObject, "KSP CG device options");
   PetscCall(PetscOptionsBool("-ksp_cgdevice_single_reduction", "The single-reduction form (Chronopoulos and Gear) also on one process (always on several)", "KSPCGDeviceSetSingleReduction", sr, &sr, &flg));
   if (flg) PetscCall(KSPCGDeviceSetSingleReduction(ksp, sr));
+  PetscCall(PetscOptionsBool("-ksp_cgdevice_fuse_direction", "Form p = z + b p inside the MATSEQAIJMODSELL product's kernel (standard form, fused product and PC): two kernels per iteration instead of three, one vector pass less", "", cg->dir_opt, &cg->dir_opt, NULL));
   PetscCall(KSPMSSetFromOptions(ksp, &cg->ms, PetscOptionsObject));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -355,6 +385,7 @@ PetscErrorCode KSPCGDeviceGetSingleReduction(KSP ksp, PetscBool *flg)
 +  -ksp_cgdevice_single_reduction <bool> - the single-reduction form on one process too (always on several)
 .  -ksp_device_graph <bool>              - replay blocks of iterations as CUDA graphs when every step is a kernel (default true)
 .  -ksp_device_check_max <k>             - the most iterations between two host reads of the done flag (default 32)
+.  -ksp_cgdevice_fuse_direction <bool>   - form p = z + b p inside the `MATSEQAIJMODSELL` product's kernel (default true)
 .  -ksp_device_fuse_pc <bool>            - apply `PCNONE`, `PCJACOBI`, `PCRUIZ` inside the kernels (default true)
 -  -ksp_device_fuse_operator <bool>      - the `MATSEQAIJMODSELL` product with its dot in one kernel (default true)
 
@@ -373,7 +404,8 @@ PetscErrorCode KSPCGDeviceGetSingleReduction(KSP ksp, PetscBool *flg)
 
    What is fused: `PCNONE`, `PCJACOBI` (any `-pc_jacobi_type`) and `PCRUIZ` are diagonal, taken once per setup of the
    preconditioner and applied in the kernel that updates x and r and forms the norm and r.z; the product of a
-   `MATSEQAIJMODSELL` operator carries p.Ap in its epilogue. Any other preconditioner is applied with `PCApply()` and
+   `MATSEQAIJMODSELL` operator carries p.Ap in its epilogue and forms the new direction p = z + b p itself: an iteration
+   is then two kernels. Any other preconditioner is applied with `PCApply()` and
    any other operator with `MatMult()` between the kernels, still without host waits. With a `MATSEQAIJMODSELL`
    operator and a fused preconditioner on one process, blocks of iterations are replayed as CUDA graphs.
 
@@ -399,6 +431,8 @@ PETSC_INTERN PetscErrorCode KSPCreate_CGDevice(KSP ksp)
   PetscCall(PetscNew(&cg));
   ksp->data = (void *)cg;
   PetscCall(KSPMSInitialize(ksp, &cg->ms));
+  cg->dir_opt = PETSC_TRUE;
+  cg->p       = CGD_P;
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_PRECONDITIONED, PC_LEFT, 3));
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_UNPRECONDITIONED, PC_LEFT, 2));
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_NATURAL, PC_LEFT, 2));
