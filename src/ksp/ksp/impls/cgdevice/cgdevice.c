@@ -300,7 +300,7 @@ static PetscErrorCode KSPSetFromOptions_CGDevice(KSP ksp, PetscOptionItems Petsc
   PetscOptionsHeadBegin(PetscOptionsObject, "KSP CG device options");
   PetscCall(PetscOptionsBool("-ksp_cgdevice_single_reduction", "The single-reduction form (Chronopoulos and Gear) also on one process (always on several)", "KSPCGDeviceSetSingleReduction", sr, &sr, &flg));
   if (flg) PetscCall(KSPCGDeviceSetSingleReduction(ksp, sr));
-  PetscCall(PetscOptionsBool("-ksp_cgdevice_fuse_direction", "Form p = z + b p inside the MATSEQAIJMODSELL product's kernel (standard form, fused product and PC): two kernels per iteration instead of three, one vector pass less", "", cg->dir_opt, &cg->dir_opt, NULL));
+  PetscCall(PetscOptionsBool("-ksp_cgdevice_fuse_direction", "Form p = z + b p inside the MATSEQAIJMODSELL product's kernel (standard form, fused product and PC): two kernels per iteration instead of three, one vector pass less", "KSPCGDEVICE", cg->dir_opt, &cg->dir_opt, NULL));
   PetscCall(KSPMSSetFromOptions(ksp, &cg->ms, PetscOptionsObject));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
