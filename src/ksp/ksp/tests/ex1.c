@@ -330,21 +330,51 @@ static PetscBool SeqAgree(const PetscReal *a, const PetscReal *b, PetscCount n, 
   return PETSC_TRUE;
 }
 
-/* the device method and PETSc's on the case; one line (and a second with the numbers if a check failed) */
-static PetscErrorCode RunCase(MPI_Comm comm, const Method *m, const Case *c, const Settings *s, const char *label, Mat Ain, PetscBool *pass)
+/* the comparison of two outcomes: one line (and a second with the numbers if a check failed) */
+static PetscErrorCode Compare(MPI_Comm comm, const Method *m, const Case *c, const Settings *s, const char *label, const Outcome *oref, const Outcome *odev, PetscBool *pass)
 {
-  Mat       A = Ain, P = NULL;
+  PetscBool same, its, res, small, hist, mon = PETSC_TRUE;
+  char      rtext[64];
+
+  PetscFunctionBegin;
+  same = (PetscBool)(oref->reason == odev->reason);
+  its  = ItsAgree(oref->its, odev->its);
+  /* the true residual: below the bound where the case solves to the default tolerance, else as PETSc's */
+  small = (PetscBool)(c->rtol <= 0 && c->atol <= 0 && c->maxit <= 0 && !c->convmaxits && !c->negcurve && !c->zerorhs && !c->usertest && odev->reason > 0);
+  if (small) res = (PetscBool)(odev->relres <= s->rtol_true && oref->relres <= s->rtol_true);
+  else res = (PetscBool)(PetscAbsReal(odev->relres - oref->relres) <= 1e-3 * PetscMax(PetscAbsReal(oref->relres), PetscAbsReal(odev->relres)) || (PetscIsInfOrNanReal(odev->relres) && PetscIsInfOrNanReal(oref->relres)) || (odev->reason < 0 && ItsAgree(odev->its, oref->its) && oref->its != odev->its));
+  /* the histories: as long (within 1%+1, equal for equal counts), the first entries the same to rounding, the last
+     residual norm close for equal counts */
+  hist = (PetscBool)(ItsAgree((PetscInt)oref->nhist, (PetscInt)odev->nhist) && (oref->its != odev->its || oref->nhist == odev->nhist) && SeqAgree(oref->hist, odev->hist, PetscMin(PetscMin(oref->nhist, odev->nhist), 5), 1e-8));
+  if (oref->its == odev->its && oref->reason == odev->reason && odev->reason != KSP_DIVERGED_NANORINF && oref->nhist > 0) hist = (PetscBool)(hist && PetscAbsReal(oref->rnorm - odev->rnorm) <= 1e-3 * PetscAbsReal(oref->hist[0]));
+  if (c->monitor) mon = (PetscBool)(ItsAgree(oref->nmon, odev->nmon) && SeqAgree(oref->mon, odev->mon, PetscMin(PetscMin(oref->nmon, odev->nmon), 5), 1e-8) && odev->monits[0] == 0);
+  if (small) PetscCall(PetscSNPrintf(rtext, sizeof(rtext), "true relative residual <= %g", (double)s->rtol_true));
+  else PetscCall(PetscSNPrintf(rtext, sizeof(rtext), "true relative residual as %s's", m->ref));
+  PetscCall(PetscPrintf(comm, "%s: %s against %s: the same reason (%s): %s; iterations within 1%%+1: %s; %s: %s; residual norm and history agree: %s%s\n", label, m->type, m->ref, KSPConvergedReasons[odev->reason], same ? "yes" : "NO", its ? "yes" : "NO", rtext, res ? "yes" : "NO", hist ? "yes" : "NO", c->monitor ? (mon ? "; monitors agree: yes" : "; monitors agree: NO") : ""));
+  *pass = (PetscBool)(same && its && res && hist && mon);
+  if (!*pass) PetscCall(PetscPrintf(comm, "  %s: %s %" PetscInt_FMT " iterations, residual norm %g, true %g, %" PetscCount_FMT " history entries; %s: %s %" PetscInt_FMT " iterations, residual norm %g, true %g, %" PetscCount_FMT " history entries\n", m->ref, KSPConvergedReasons[oref->reason], oref->its, (double)oref->rnorm, (double)oref->relres, oref->nhist, m->type, KSPConvergedReasons[odev->reason], odev->its, (double)odev->rnorm, (double)odev->relres, odev->nhist));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode NewValues(Mat);
+
+/* the device method and PETSc's on the case; resolve: then both KSPs again, the same objects, after new values of the
+   matrix (D A D, the same pattern: the PC is set up again, the fused PC's diagonal and the operator's image must
+   follow). Returns the failed checks in *nfail. */
+static PetscErrorCode RunCase(MPI_Comm comm, const Method *m, const Case *c, const Settings *s, const char *label, PetscBool resolve, PetscInt *nfail)
+{
+  Mat       A, P = NULL;
   PC        pc;
   KSP       kref, kdev;
   Vec       b, x0;
   Outcome   oref, odev;
   PetscReal r0ref = 0, r0dev = 0;
-  PetscBool same, its, res, small, hist, mon = PETSC_TRUE;
+  PetscBool pass;
 
   PetscFunctionBegin;
   PetscCall(PetscMemzero(&oref, sizeof(oref)));
   PetscCall(PetscMemzero(&odev, sizeof(odev)));
-  if (!A) PetscCall(CreateProblem(comm, c->problem, &A));
+  PetscCall(CreateProblem(comm, c->problem, &A));
   P = A;
   if (c->pmat_signs) { /* a diagonal of alternating signs: PCJACOBI on it is indefinite */
     PetscInt rstart, rend;
@@ -364,33 +394,31 @@ static PetscErrorCode RunCase(MPI_Comm comm, const Method *m, const Case *c, con
   PetscCall(CreateVecs(A, c, s, &b, &x0));
   PetscCall(Solve(kref, A, b, x0, &oref));
   PetscCall(Solve(kdev, A, b, x0, &odev));
-  same = (PetscBool)(oref.reason == odev.reason);
-  its  = ItsAgree(oref.its, odev.its);
-  /* the true residual: below the bound where the case solves to the default tolerance, else as PETSc's */
-  small = (PetscBool)(c->rtol <= 0 && c->atol <= 0 && c->maxit <= 0 && !c->convmaxits && !c->negcurve && !c->zerorhs && !c->usertest && odev.reason > 0);
-  if (small) res = (PetscBool)(odev.relres <= s->rtol_true && oref.relres <= s->rtol_true);
-  else res = (PetscBool)(PetscAbsReal(odev.relres - oref.relres) <= 1e-3 * PetscMax(PetscAbsReal(oref.relres), PetscAbsReal(odev.relres)) || (PetscIsInfOrNanReal(odev.relres) && PetscIsInfOrNanReal(oref.relres)) || (odev.reason < 0 && ItsAgree(odev.its, oref.its) && oref.its != odev.its));
-  /* the histories: as long (within 1%+1, equal for equal counts), the first entries the same to rounding, the last
-     residual norm close for equal counts */
-  hist = (PetscBool)(ItsAgree((PetscInt)oref.nhist, (PetscInt)odev.nhist) && (oref.its != odev.its || oref.nhist == odev.nhist) && SeqAgree(oref.hist, odev.hist, PetscMin(PetscMin(oref.nhist, odev.nhist), 5), 1e-8));
-  if (oref.its == odev.its && oref.reason == odev.reason && odev.reason != KSP_DIVERGED_NANORINF && oref.nhist > 0) hist = (PetscBool)(hist && PetscAbsReal(oref.rnorm - odev.rnorm) <= 1e-3 * PetscAbsReal(oref.hist[0]));
-  if (c->monitor) mon = (PetscBool)(ItsAgree(oref.nmon, odev.nmon) && SeqAgree(oref.mon, odev.mon, PetscMin(PetscMin(oref.nmon, odev.nmon), 5), 1e-8) && odev.monits[0] == 0);
-  {
-    char rtext[64];
+  PetscCall(Compare(comm, m, c, s, label, &oref, &odev, &pass));
+  *nfail += !pass;
+  if (resolve) {
+    PetscBool set, sym;
+    char      label2[160];
 
-    if (small) PetscCall(PetscSNPrintf(rtext, sizeof(rtext), "true relative residual <= %g", (double)s->rtol_true));
-    else PetscCall(PetscSNPrintf(rtext, sizeof(rtext), "true relative residual as %s's", m->ref));
-    PetscCall(PetscPrintf(comm, "%s: %s against %s: the same reason (%s): %s; iterations within 1%%+1: %s; %s: %s; residual norm and history agree: %s%s\n", label, m->type, m->ref, KSPConvergedReasons[odev.reason], same ? "yes" : "NO", its ? "yes" : "NO", rtext, res ? "yes" : "NO", hist ? "yes" : "NO", c->monitor ? (mon ? "; monitors agree: yes" : "; monitors agree: NO") : ""));
+    PetscCall(MatIsSymmetricKnown(A, &set, &sym));
+    PetscCall(NewValues(A));
+    if (set && sym) { /* D A D is as symmetric as A */
+      PetscCall(MatSetOption(A, MAT_SYMMETRIC, PETSC_TRUE));
+      PetscCall(MatSetOption(A, MAT_SPD, PETSC_TRUE));
+    }
+    PetscCall(Solve(kref, A, b, x0, &oref));
+    PetscCall(Solve(kdev, A, b, x0, &odev));
+    PetscCall(PetscSNPrintf(label2, sizeof(label2), "%s, new values", label));
+    PetscCall(Compare(comm, m, c, s, label2, &oref, &odev, &pass));
+    *nfail += !pass;
   }
-  *pass = (PetscBool)(same && its && res && hist && mon);
-  if (!*pass) PetscCall(PetscPrintf(comm, "  %s: %s %" PetscInt_FMT " iterations, residual norm %g, true %g, %" PetscCount_FMT " history entries; %s: %s %" PetscInt_FMT " iterations, residual norm %g, true %g, %" PetscCount_FMT " history entries\n", m->ref, KSPConvergedReasons[oref.reason], oref.its, (double)oref.rnorm, (double)oref.relres, oref.nhist, m->type, KSPConvergedReasons[odev.reason], odev.its, (double)odev.rnorm, (double)odev.relres, odev.nhist));
   PetscCall(KSPDestroy(&kref));
   PetscCall(KSPDestroy(&kdev));
   PetscCall(PCDestroy(&pc));
   PetscCall(VecDestroy(&b));
   PetscCall(VecDestroy(&x0));
   if (P != A) PetscCall(MatDestroy(&P));
-  if (A != Ain) PetscCall(MatDestroy(&A));
+  PetscCall(MatDestroy(&A));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -426,34 +454,15 @@ static PetscErrorCode TestCompare(MPI_Comm comm, const Method *m, const Settings
       if (!applies) continue;
     }
     for (PetscInt q = 0; q < npc; q++) {
-      Case      c;
-      Mat       A;
-      PetscBool pass;
-      char      label[128];
+      Case c;
+      char label[128];
 
       PetscCall(PetscMemzero(&c, sizeof(c)));
       c.problem = (ProblemKind)k;
       c.pc      = pcs[q];
       c.norm    = KSP_NORM_DEFAULT;
-      PetscCall(CreateProblem(comm, c.problem, &A));
       PetscCall(PetscSNPrintf(label, sizeof(label), "%s, PC %s", ProblemNames[k], pcs[q]));
-      PetscCall(RunCase(comm, m, &c, s, label, A, &pass));
-      *nfail += !pass;
-      {
-        PetscBool set, sym;
-
-        PetscCall(MatIsSymmetricKnown(A, &set, &sym));
-        sym = (PetscBool)(set && sym);
-        PetscCall(NewValues(A));
-        if (sym) { /* D A D is as symmetric as A */
-          PetscCall(MatSetOption(A, MAT_SYMMETRIC, PETSC_TRUE));
-          PetscCall(MatSetOption(A, MAT_SPD, PETSC_TRUE));
-        }
-        PetscCall(PetscSNPrintf(label, sizeof(label), "%s, PC %s, new values", ProblemNames[k], pcs[q]));
-        PetscCall(RunCase(comm, m, &c, s, label, A, &pass));
-        *nfail += !pass;
-      }
-      PetscCall(MatDestroy(&A));
+      PetscCall(RunCase(comm, m, &c, s, label, PETSC_TRUE, nfail));
     }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -497,12 +506,7 @@ static PetscErrorCode TestReasons(MPI_Comm comm, const Method *m, const Settings
   };
 
   PetscFunctionBegin;
-  for (size_t j = 0; j < sizeof(cases) / sizeof(cases[0]); j++) {
-    PetscBool pass;
-
-    PetscCall(RunCase(comm, m, &cases[j], s, cases[j].name, NULL, &pass));
-    *nfail += !pass;
-  }
+  for (size_t j = 0; j < sizeof(cases) / sizeof(cases[0]); j++) PetscCall(RunCase(comm, m, &cases[j], s, cases[j].name, PETSC_FALSE, nfail));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
