@@ -327,3 +327,18 @@ PETSC_EXTERN PetscErrorCode PCNeumannGetDeflation(PC, PetscInt *, PetscInt *, Pe
 PETSC_EXTERN PetscErrorCode PCNeumannGetLowerNorm(PC, PetscReal *);
 PETSC_EXTERN PetscErrorCode PCNeumannGetSubdomains(PC, IS *);
 PETSC_EXTERN PetscErrorCode PCNeumannGetCoarseMatrix(PC, Mat *);
+
+/* Krylov methods whose iterations run on the device (the scalars stay there, the vector work is fused, the host reads
+   a done flag every few iterations): one option away from PETSc's methods (-ksp_type cgdevice for cg) */
+#define KSPCGDEVICE    "cgdevice"
+#define KSPBCGSDEVICE  "bcgsdevice"  /* reserved: device-resident BiCGSTAB */
+#define KSPGMRESDEVICE "gmresdevice" /* reserved: device-resident GMRES(m) */
+
+PETSC_EXTERN PetscErrorCode KSPDeviceSetUseGraph(KSP, PetscBool);
+PETSC_EXTERN PetscErrorCode KSPDeviceGetUseGraph(KSP, PetscBool *);
+PETSC_EXTERN PetscErrorCode KSPDeviceSetCheckMax(KSP, PetscInt);
+PETSC_EXTERN PetscErrorCode KSPDeviceGetCheckMax(KSP, PetscInt *);
+PETSC_EXTERN PetscErrorCode KSPDeviceSetFusion(KSP, PetscBool, PetscBool);
+PETSC_EXTERN PetscErrorCode KSPDeviceGetFusion(KSP, PetscBool *, PetscBool *);
+PETSC_EXTERN PetscErrorCode KSPCGDeviceSetSingleReduction(KSP, PetscBool);
+PETSC_EXTERN PetscErrorCode KSPCGDeviceGetSingleReduction(KSP, PetscBool *);

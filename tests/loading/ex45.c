@@ -44,4 +44,21 @@
       test:
          args: -dm_mat_type modsell
 
+   # the plugin's device-resident CG (-ksp_type cgdevice) in the unmodified tutorial, one and two processes (the single
+   # reduction form on ex45's operator, whose Dirichlet rows make it nonsymmetric)
+   test:
+      suffix: cgdevice
+      nsize: {{1 2}}
+      output_file: output/ex45_cgdevice.out
+      args: -da_grid_x 9 -da_grid_y 9 -da_grid_z 9 -dll_append ${PETSCMODSELL_LIB} -ksp_converged_reason -ksp_type cgdevice -pc_type {{jacobi none}} -dm_mat_type {{aij modsell}}
+      filter: grep -o "converged due to [A-Z_]*"
+
+   test:
+      suffix: cgdevice_cuda
+      requires: cuda
+      nsize: {{1 2}}
+      output_file: output/ex45_cgdevice.out
+      args: -da_grid_x 9 -da_grid_y 9 -da_grid_z 9 -dll_append ${PETSCMODSELL_LIB} -ksp_converged_reason -ksp_type cgdevice -pc_type {{jacobi none}} -dm_mat_type {{aijcusparse modsell}} -dm_vec_type cuda
+      filter: grep -o "converged due to [A-Z_]*"
+
 TEST*/

@@ -3,6 +3,7 @@
 */
 #include <petscmodsell/private/pcmsimpl.h>
 #include <petscmodsell/private/localityimpl.h>
+#include <petscmodsell/private/kspmsimpl.h>
 
 static PetscBool PetscModSELLPackageInitialized = PETSC_FALSE;
 
@@ -73,6 +74,7 @@ PetscErrorCode PetscModSELLInitializePackage(void)
   PetscCall(PetscLogEventRegister("ModSELLGraph", MAT_CLASSID, &MATMODSELL_Graph)); /* PCGAMG's graph made on the GPU (MatCreateGraph()) */
   PetscCall(PetscLogEventRegister("ModSELLPartition", MAT_CLASSID, &MATMODSELL_Partition));
   PetscCall(PetscModSELLRegisterPCs_Private());
+  PetscCall(PetscModSELLRegisterKSPs_Private()); /* src/ksp/ksp/interface/kspregis.c */
   {
     PetscReal limit = 0;
     PetscBool set;

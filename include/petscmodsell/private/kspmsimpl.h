@@ -1,0 +1,173 @@
+/*
+   The layer shared by the device-resident Krylov methods of petsc-modsell (src/ksp/ksp/utils/kspms.c): KSPCGDEVICE
+   (src/ksp/ksp/impls/cgdevice/cgdevice.c) and the BiCGSTAB and GMRES(m) methods built the same way. A method keeps a
+   KSPMS as the FIRST member of its ksp->data and writes its iteration as kernel calls (krylovkernels.h) between
+   KSPMSKernelBegin() and KSPMSKernelEnd(); what it gets:
+
+   - the backend, decided once per solve (KSPMSSolveBegin()): the GPU when the operator computes there
+     (MatGetCurrentMemType(), or a matrix type without it, such as MATSHELL, given CUDA vectors), else the host; the
+     kernel table ms->k (the CUDA or the reference kernels) follows; the glue never branches on it;
+   - vectors: ms->vec[KSPMS_X] and ms->vec[KSPMS_B] are the solution and the right-hand side the method iterates on
+     (the user's, or device copies of host vectors, staged in at the start and out at the end of the solve: one copy
+     each per solve), ms->vec[KSPMS_WORK + j] the method's work vectors (of the backend's memory type); KSPMSArray()
+     gives the array of vector i in the backend's memory (fetched once per solve in a fused plan, where no PETSc
+     operation touches the vectors between the kernels; fetched again at each call in a generic plan);
+   - the preconditioner: ms->pc is MS_KRYLOV_PC_NONE (PCNONE), MS_KRYLOV_PC_DIAG (PCJACOBI of any -pc_jacobi_type, PCRUIZ:
+     their application is a diagonal, ms->vec[KSPMS_DIAG], obtained by applying the PC to a vector of ones once per PC
+     setup) fused into the method's kernels, or MS_KRYLOV_PC_APPLIED (any other PC, or a fused one when the operator
+     has a null space: KSPMSPCApply() between kernels);
+   - the operator: KSPMSMultDot() computes y = A x and the dot x.y into a sum slot: one kernel with the dot in the
+     product's epilogue for a MATSEQAIJMODSELL (its mod-SELL image read directly: capturable), else MatMult() (any
+     matrix, any number of processes) and a dot kernel;
+   - scalars in the backend's memory (ms->sc, MSKrylovScalars): the method's recurrences, the step's sums, the
+     convergence test of KSPConvergedDefault() (rtol, atol, divtol, max_it, the initial-norm variants) evaluated by
+     the kernels' finishes; reductions: KSPMSReduceTarget() gives the MSKrylovReduce of a kernel (slot, finish; with
+     several processes the finish is left to KSPMSAllreduce(), which adds the sums over the processes through host
+     memory (pinned on the GPU), one MPI_Allreduce() per call, and runs the finish kernel);
+   - the iteration loop (KSPMSRun()): the method's start, then its steps. Device test: the host reads the status
+     (done flag) every k steps, k = 1, 2, 4, ... up to -ksp_device_check_max, one block of steps in flight while it
+     reads the previous block's flag; with several processes the flag comes with each step's sums. Host test
+     (monitors, or a convergence test other than KSPConvergedDefault()): every step stops at its norm, the host calls
+     the monitors and the test with KSPCG's arguments and runs the method's post finish. KSPGetIterationNumber(),
+     KSPGetResidualNorm(), the reason and the residual history are those of the step that stopped the solve;
+   - CUDA graphs: when every step is kernels only (a fused plan on one process, device test), a block of k steps is
+     captured once (on a stream of the layer's, launched on PETSc's stream) and replayed; the graphs are captured
+     again when an array they read moves (KSPMSSignature);
+   - logging: events KSPDeviceSetUp and KSPDeviceIter; every kernel logs its GPU time and GPU flops (device) or
+     flops (host), a replayed graph the flops of its capture; KSPMSView() says what ran.
+*/
+#pragma once
+
+#include <petscmodsell/private/modsellimpl.h>
+#include <petscmodsell/private/krylovkernels.h>
+#include <petsc/private/kspimpl.h>
+
+/* Registers the KSP types (src/ksp/ksp/interface/kspregis.c) and the layer's events */
+PETSC_INTERN PetscErrorCode PetscModSELLRegisterKSPs_Private(void);
+PETSC_INTERN PetscLogEvent  KSPMS_SetUp, KSPMS_Iterations;
+
+/* the vectors of the layer: KSPMS_X, KSPMS_B, KSPMS_DIAG, then the method's work vectors from KSPMS_WORK */
+#define KSPMS_X       0
+#define KSPMS_B       1
+#define KSPMS_DIAG    2
+#define KSPMS_WORK    3
+#define KSPMS_MAXVEC  16
+#define KSPMS_MAXGRAPH 12 /* blocks of 1, 2, 4, ..., 2^11 steps */
+
+/* A method: its start (the initial residual and the first reduction) and one step, both ending with a reduction
+   whose finish evaluates the norm and the test; post: the finish that completes a step after the host's test */
+typedef struct {
+  const char *name;                /* "CG" */
+  PetscErrorCode (*start)(KSP);
+  PetscErrorCode (*step)(KSP);
+  int         post;                /* MS_KRYLOV_FINISH_*_POST */
+  PetscInt    nwork;               /* work vectors */
+} KSPMSMethod;
+
+/* What the CUDA graphs of a plan read: captured again when any of it changes */
+typedef struct {
+  void       *arr[KSPMS_MAXVEC];
+  void       *sc, *partial, *count, *hist, *xwork, *stream;
+  MSImageView view;
+  MSPermBuckets pb;
+  PetscInt    n, nblocks, pc, key[4];
+} KSPMSSignature;
+
+typedef struct {
+  /* options (-ksp_device_*) */
+  PetscBool graph_opt;   /* CUDA graphs when the plan allows them */
+  PetscInt  check_max;   /* the host reads the done flag at least every check_max steps */
+  PetscBool fuse_pc_opt; /* pointwise preconditioners in the kernels */
+  PetscBool fuse_op_opt; /* the MATSEQAIJMODSELL product with its dot in one kernel */
+
+  /* the plan of the last solve (KSPMSSolveBegin()) */
+  PetscBool              planned;
+  PetscBool              device, mpi, staged, fused_op, host_check, graph, cached;
+  PetscBool              graph_pairs; /* the method's steps alternate between two states: graphs hold an even number of steps */
+  int                    pc;        /* MS_KRYLOV_PC_* */
+  const char            *pcname;    /* the fused PC's type, or NULL */
+  const char            *why_pc, *why_op, *why_host, *why_graph; /* why not fused / not on the device / no graph */
+  const MSKrylovKernels *k;
+  PetscInt               key[4]; /* the method's plan flags (part of the graphs' signature) */
+
+  /* vectors */
+  Vec          vec[KSPMS_MAXVEC];
+  PetscScalar *arr[KSPMS_MAXVEC];
+  PetscBool    readonly[KSPMS_MAXVEC];
+  PetscInt     nvec, n; /* vectors in use, local length */
+  Vec          sx, sb;  /* device copies of host x, b */
+  Vec          ones;
+  PetscBool    diag_valid;
+  MatState     diag_state; /* of pc->pmat at the PC setup the diagonal was taken after */
+  char         diag_type[64];
+  PetscInt     diag_setups;
+
+  /* the fused operator */
+  MSImage        img;
+  MSImageView    view;
+  MSPermBuckets  pb;
+  PetscBool      bucketed;
+  void          *xwork; /* 2 m doubles (permuted image) */
+  size_t         xwork_bytes;
+  PetscLogDouble opflops;
+
+  /* backend memory */
+  MSKrylovScalars *sc;
+  double          *partial, *hist;
+  unsigned int    *count;
+  PetscInt         nblocks, maxhist; /* capacities */
+  size_t           hist_bytes;
+  MSKrylovScalars  hsc;    /* the host's copy (last read) */
+  void            *pinned; /* device: pinned host copies of the status (2 polls + the sums) */
+  void            *ev[2];  /* cudaEvent_t of the polls */
+  PetscBool        stop;   /* the host saw done */
+
+  /* graphs */
+  void          *cstream; /* cudaStream_t the graphs are captured on */
+  void          *gexec[KSPMS_MAXGRAPH];
+  PetscLogDouble gflops[KSPMS_MAXGRAPH];
+  KSPMSSignature gsig;
+  PetscBool      capturing;
+  PetscLogDouble capture_flops;
+
+  /* statistics of the last solve (KSPMSView()) */
+  PetscInt nsteps, npolls, nreads, nwasted, kmax_used, ngraph_launch, ncaptures;
+} KSPMS;
+
+PETSC_INTERN PetscErrorCode KSPMSInitialize(KSP, KSPMS *);
+PETSC_INTERN PetscErrorCode KSPMSReset(KSPMS *);
+PETSC_INTERN PetscErrorCode KSPMSDestroy(KSP, KSPMS *);
+PETSC_INTERN PetscErrorCode KSPMSSetFromOptions(KSP, KSPMS *, PetscOptionItems);
+PETSC_INTERN PetscErrorCode KSPMSView(KSP, KSPMS *, PetscViewer);
+/* the checks of KSPSetUp(): a square operator with equal row and column layouts (collective) */
+PETSC_INTERN PetscErrorCode KSPMSCheckOperator(KSP, const char[]);
+
+/* A solve: the plan and the memory (nwork work vectors, keys: the method's plan flags), the parameters on the backend;
+   the loop; the results into the KSP (its, rnorm, reason, history, x staged out) */
+PETSC_INTERN PetscErrorCode KSPMSSolveBegin(KSP, KSPMS *, const KSPMSMethod *);
+PETSC_INTERN PetscErrorCode KSPMSRun(KSP, KSPMS *, const KSPMSMethod *);
+PETSC_INTERN PetscErrorCode KSPMSSolveEnd(KSP, KSPMS *);
+
+/* the array of vector i in the backend's memory */
+PETSC_INTERN PetscErrorCode KSPMSArray(KSPMS *, PetscInt, PetscScalar **);
+/* around a kernel: the stream (the capture stream while a graph is captured), the GPU timer; then the error code and
+   the flops (GPU flops on the device) */
+PETSC_INTERN PetscErrorCode KSPMSKernelBegin(KSPMS *, void **);
+PETSC_INTERN PetscErrorCode KSPMSKernelEnd(KSPMS *, int, const char *, PetscLogDouble);
+/* the MSKrylovReduce of a kernel whose sums go to sc->sum[slot...] and whose last block runs finish (with several
+   processes: none, KSPMSAllreduce() runs it) */
+PETSC_INTERN PetscErrorCode KSPMSReduceTarget(KSPMS *, int, int, MSKrylovReduce *);
+/* several processes: sc->sum[0, nsums) added over the processes, then the finish kernel; nothing on one process.
+   Sets ms->stop (and does nothing more) when the status read with the sums says done. */
+PETSC_INTERN PetscErrorCode KSPMSAllreduce(KSP, KSPMS *, PetscInt, int);
+/* vec[y] = A vec[x] and sum[slot] = vec[x] . vec[y], then finish (see KSPMSReduceTarget()) */
+PETSC_INTERN PetscErrorCode KSPMSMultDot(KSP, KSPMS *, PetscInt, PetscInt, int, int);
+/* sum[slot] = vec[x] . vec[y], then finish; sum[slot + j] = vec[x[j]] . vec[y[j]], j < ndot <= MS_KRYLOV_MAXDOTS, in one pass */
+PETSC_INTERN PetscErrorCode KSPMSDot(KSPMS *, PetscInt, PetscInt, int, int);
+PETSC_INTERN PetscErrorCode KSPMSDots(KSPMS *, PetscInt, const PetscInt[], const PetscInt[], int, int);
+/* vec[z] = B vec[r] with the KSP's preconditioner (KSP_PCApply(): transposed solves, the null space) */
+PETSC_INTERN PetscErrorCode KSPMSPCApply(KSP, KSPMS *, PetscInt, PetscInt);
+/* vec[r] = vec[B] - A vec[X] (nonzero guess) or vec[B]; the failed-PC flag of KSPSolve() (VecFlag()) */
+PETSC_INTERN PetscErrorCode KSPMSInitialResidual(KSP, KSPMS *, PetscInt);
+/* the status read last (ms->hsc), and a read of it now */
+PETSC_INTERN PetscErrorCode KSPMSReadScalars(KSPMS *);

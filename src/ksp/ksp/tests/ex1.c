@@ -1,0 +1,781 @@
+static char help[] = "Every device-resident Krylov method of the plugin against PETSc's method it reproduces (KSPCGDEVICE against\n\
+KSPCG), like SLEPc's src/eps/tests/test1.c for the EPS types: a table of (device method, PETSc's method, the problems\n\
+it applies to). Both KSPs share one PC object (the same preconditioner applications) and the options database\n\
+(-mat_type, -pc_*, -ksp_norm_type, ...). Only what holds on any correct build is printed: the same reason, the\n\
+iteration counts within 1%+1 of each other, the true relative residual below a bound; numbers only when a check fails.\n\
+  -test compare (default): for every problem of a method and every PC of -pcs: a solve, then a solve after new\n\
+        values of the matrix (D A D, the same pattern: the fused PC's diagonal must be taken again);\n\
+  -test reasons: every convergence and divergence reason of KSPConvergedDefault() and of the method's breakdowns,\n\
+        the norm types and the initial-norm variants; the residual histories and monitors against PETSc's;\n\
+  -test errors: bad input (a rectangular operator, right preconditioning, singular value estimates, a breakdown\n\
+        with -ksp_error_if_not_converged): the error and its message;\n\
+  -test view: one solve with -ksp_view (filtered in the harness: what ran where).\n\
+Options: -methods <list> (default all), -problems <list> (default the method's), -pcs <list>, -guess zero|nonzero,\n\
+  -host_vectors (b and x from VecCreate() in host memory), -rtol <1e-8>, -rtol_true <1e-6>, -scale_solve <true>.\n";
+
+#include <petscmodsell.h>
+#include <petscksp.h>
+#include <math.h>
+#include <mstestpc.h> /* tests/include: MSTestCreateLaplacian(), MSTestVecSetHash(), MSTestRelativeResidual() */
+
+/* ------------------------------------------------------------------------------------------------------------ */
+/* the table: one row per device method (the BiCGSTAB and GMRES methods add theirs)                               */
+typedef struct {
+  const char *type;     /* the device method */
+  const char *ref;      /* PETSc's method it reproduces */
+  const char *problems; /* the problems it applies to */
+} Method;
+
+static const Method Methods[] = {
+  {KSPCGDEVICE, KSPCG, "lap2d,lap3d,block3,dirichlet"},
+};
+
+/* ------------------------------------------------------------------------------------------------------------ */
+/* problems                                                                                                       */
+typedef enum {
+  PROB_LAP2D,  /* 5-point Laplacian, 37 x 23 (SPD) */
+  PROB_LAP3D,  /* 7-point Laplacian, 13 x 11 x 9 (SPD) */
+  PROB_BLOCK3, /* three coupled fields on a 15 x 11 grid: L (x) B, B SPD 3 x 3, block size 3 (SPD) */
+  PROB_NONSYM, /* 5-point convection-diffusion, 31 x 29 (nonsymmetric, diagonally dominant) */
+  PROB_NEGDEF, /* minus the 5-point Laplacian, 21 x 19 (negative definite) */
+  PROB_INDEF,  /* the 5-point Laplacian shifted by -1.2, 21 x 19 (symmetric indefinite) */
+  PROB_ZERODIAG, /* tridiag(1, 0, 1), 40 rows (symmetric, zero diagonal) */
+  PROB_SCALED,   /* the 5-point Laplacian 21 x 19 scaled as D A D, D spread over 10^[-2, 2] (SPD) */
+  PROB_DIRICHLET /* the 7-point Laplacian 13 x 11 x 9 with its boundary rows replaced by identity rows, as PETSc's ex45: the
+                    interior rows keep their couplings to the boundary points (nonsymmetric, CG converges on it) */
+} ProblemKind;
+static const char *const ProblemNames[] = {"lap2d", "lap3d", "block3", "nonsym", "negdef", "indef", "zerodiag", "scaled", "dirichlet"};
+
+/* MSTestStencilRowFn of the convection-diffusion, negative and shifted problems */
+static PetscErrorCode RowNonsym(MSTestStencilRow *r, void *ctx)
+{
+  PetscFunctionBegin;
+  (void)ctx;
+  for (PetscInt k = 1; k < r->n; k++) r->vals[k] = r->dir[k] == MSTEST_XM ? -1.3 : r->dir[k] == MSTEST_XP ? -0.7 : r->dir[k] == MSTEST_YM ? -1.1 : -0.9;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RowNegate(MSTestStencilRow *r, void *ctx)
+{
+  PetscFunctionBegin;
+  (void)ctx;
+  for (PetscInt k = 0; k < r->n; k++) r->vals[k] = -r->vals[k];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RowDirichlet(MSTestStencilRow *r, void *ctx)
+{
+  PetscFunctionBegin;
+  (void)ctx;
+  if (r->x == 0 || r->y == 0 || r->z == 0 || r->x == r->nx - 1 || r->y == r->ny - 1 || r->z == r->nz - 1)
+    while (r->n > 1) MSTestStencilRowRemove(r, 1);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RowShift(MSTestStencilRow *r, void *ctx)
+{
+  PetscFunctionBegin;
+  r->vals[0] += *(PetscReal *)ctx;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CreateBlock3(MPI_Comm comm, Mat *A)
+{
+  const PetscInt    nx = 15, ny = 11, N = 3 * nx * ny;
+  const PetscScalar B[3][3] = {{4.0, 1.0, 0.5}, {1.0, 3.0, 1.0}, {0.5, 1.0, 5.0}};
+  PetscInt          rstart, rend;
+
+  PetscFunctionBegin;
+  PetscCall(MatCreate(comm, A));
+  PetscCall(MatSetSizes(*A, PETSC_DECIDE, PETSC_DECIDE, N, N));
+  PetscCall(MatSetBlockSize(*A, 3));
+  PetscCall(MatSetType(*A, MATAIJ));
+  PetscCall(MatSetFromOptions(*A));
+  PetscCall(MatSeqAIJSetPreallocation(*A, 15, NULL));
+  PetscCall(MatMPIAIJSetPreallocation(*A, 15, NULL, 12, NULL));
+  PetscCall(MatGetOwnershipRange(*A, &rstart, &rend));
+  for (PetscInt row = rstart; row < rend; row++) {
+    const PetscInt   point = row / 3, f = row % 3;
+    MSTestStencilRow r;
+    PetscInt         cols[15], n = 0;
+    PetscScalar      vals[15];
+
+    MSTestLaplacianRow(nx, ny, 1, NULL, point, &r);
+    for (PetscInt k = 0; k < r.n; k++)
+      for (PetscInt g = 0; g < 3; g++) {
+        cols[n]   = 3 * r.cols[k] + g;
+        vals[n++] = r.vals[k] * B[f][g];
+      }
+    PetscCall(MatSetValues(*A, 1, &row, n, cols, vals, INSERT_VALUES));
+  }
+  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CreateZeroDiag(MPI_Comm comm, Mat *A)
+{
+  const PetscInt N = 40;
+  PetscInt       rstart, rend;
+
+  PetscFunctionBegin;
+  PetscCall(MatCreate(comm, A));
+  PetscCall(MatSetSizes(*A, PETSC_DECIDE, PETSC_DECIDE, N, N));
+  PetscCall(MatSetType(*A, MATAIJ));
+  PetscCall(MatSetFromOptions(*A));
+  PetscCall(MatSeqAIJSetPreallocation(*A, 3, NULL));
+  PetscCall(MatMPIAIJSetPreallocation(*A, 3, NULL, 2, NULL));
+  PetscCall(MatGetOwnershipRange(*A, &rstart, &rend));
+  for (PetscInt i = rstart; i < rend; i++) {
+    PetscInt    c[3] = {i - 1, i, i + 1};
+    PetscScalar v[3] = {1.0, 0.0, 1.0};
+    if (i == 0) PetscCall(MatSetValues(*A, 1, &i, 2, c + 1, v + 1, INSERT_VALUES));
+    else if (i == N - 1) PetscCall(MatSetValues(*A, 1, &i, 2, c, v, INSERT_VALUES));
+    else PetscCall(MatSetValues(*A, 1, &i, 3, c, v, INSERT_VALUES));
+  }
+  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CreateProblem(MPI_Comm comm, ProblemKind k, Mat *A)
+{
+  PetscReal shift = -1.2;
+
+  PetscFunctionBegin;
+  switch (k) {
+  case PROB_LAP2D:
+    PetscCall(MSTestCreateLaplacian(comm, 37, 23, 1, NULL, NULL, NULL, NULL, A));
+    break;
+  case PROB_LAP3D:
+    PetscCall(MSTestCreateLaplacian(comm, 13, 11, 9, NULL, NULL, NULL, NULL, A));
+    break;
+  case PROB_BLOCK3:
+    PetscCall(CreateBlock3(comm, A));
+    break;
+  case PROB_NONSYM:
+    PetscCall(MSTestCreateLaplacian(comm, 31, 29, 1, NULL, RowNonsym, NULL, NULL, A));
+    break;
+  case PROB_NEGDEF:
+    PetscCall(MSTestCreateLaplacian(comm, 21, 19, 1, NULL, RowNegate, NULL, NULL, A));
+    break;
+  case PROB_INDEF:
+    PetscCall(MSTestCreateLaplacian(comm, 21, 19, 1, NULL, RowShift, &shift, NULL, A));
+    break;
+  case PROB_ZERODIAG:
+    PetscCall(CreateZeroDiag(comm, A));
+    break;
+  case PROB_DIRICHLET:
+    PetscCall(MSTestCreateLaplacian(comm, 13, 11, 9, NULL, RowDirichlet, NULL, NULL, A));
+    break;
+  case PROB_SCALED: {
+    MSTestScaling sc = {2.0, PETSC_TRUE};
+    PetscCall(MSTestCreateLaplacian(comm, 21, 19, 1, NULL, MSTestStencilRowScale, &sc, NULL, A));
+  } break;
+  }
+  if (k != PROB_NONSYM && k != PROB_DIRICHLET) PetscCall(MatSetOption(*A, MAT_SYMMETRIC, PETSC_TRUE));
+  if (k == PROB_LAP2D || k == PROB_LAP3D || k == PROB_BLOCK3 || k == PROB_SCALED) PetscCall(MatSetOption(*A, MAT_SPD, PETSC_TRUE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ------------------------------------------------------------------------------------------------------------ */
+/* one comparison                                                                                                 */
+typedef struct {
+  PetscBool host_vectors, nonzero_guess;
+  PetscReal rtol, rtol_true;
+} Settings;
+
+/* what a solve gave */
+typedef struct {
+  KSPConvergedReason reason;
+  PetscInt           its;
+  PetscReal          rnorm, relres;
+  PetscReal          hist[512];
+  PetscCount         nhist;
+  PetscInt           nmon;         /* monitor calls */
+  PetscReal          mon[512];     /* the norms they were given */
+  PetscInt           monits[512];  /* the iterations */
+} Outcome;
+
+static PetscErrorCode Monitor(KSP ksp, PetscInt it, PetscReal rnorm, void *ctx)
+{
+  Outcome *o = (Outcome *)ctx;
+
+  PetscFunctionBegin;
+  (void)ksp;
+  if (o->nmon < 512) {
+    o->mon[o->nmon]    = rnorm;
+    o->monits[o->nmon] = it;
+  }
+  o->nmon++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* a convergence test other than KSPConvergedDefault(): ||r|| below 1e-4 of the first norm, or max_it */
+static PetscErrorCode ConvergedUser(KSP ksp, PetscInt it, PetscReal rnorm, KSPConvergedReason *reason, void *ctx)
+{
+  PetscReal *r0 = (PetscReal *)ctx;
+  PetscInt   maxit;
+
+  PetscFunctionBegin;
+  PetscCall(KSPGetTolerances(ksp, NULL, NULL, NULL, &maxit));
+  if (!it) *r0 = rnorm;
+  *reason = KSP_CONVERGED_ITERATING;
+  if (rnorm <= 1e-4 * *r0) *reason = KSP_CONVERGED_USER;
+  else if (it >= maxit) *reason = KSP_DIVERGED_ITS;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+typedef struct {
+  const char *name;
+  ProblemKind problem;
+  const char *pc;       /* the PC's type (its options from the database) */
+  PetscBool   pmat_signs; /* the PC built from a diagonal matrix of alternating signs (an indefinite preconditioner) */
+  PetscBool   nanrhs, zerorhs;
+  PetscReal   rtol, atol, dtol;
+  PetscInt    maxit, minit, chknorm;
+  KSPNormType norm;   /* KSP_NORM_DEFAULT: the method's */
+  PetscBool   guess;  /* a nonzero initial guess */
+  PetscInt    initnorm; /* 0: default; 1: KSPConvergedDefaultSetUIRNorm(); 2: KSPConvergedDefaultSetUMIRNorm() */
+  PetscBool   negcurve, monitor, usertest, convmaxits, unfused;
+} Case;
+
+/* one KSP of type 'type' on (A, P) with the shared pc, the case's settings */
+static PetscErrorCode CreateKSP(Mat A, Mat P, PC pc, const char *type, const Case *c, const Settings *s, Outcome *o, PetscReal *r0, KSP *ksp)
+{
+  PetscFunctionBegin;
+  PetscCall(KSPCreate(PetscObjectComm((PetscObject)A), ksp));
+  PetscCall(KSPSetOperators(*ksp, A, P));
+  if (pc) PetscCall(KSPSetPC(*ksp, pc));
+  PetscCall(KSPSetType(*ksp, type));
+  PetscCall(KSPSetTolerances(*ksp, c->rtol > 0 ? c->rtol : s->rtol, c->atol > 0 ? c->atol : PETSC_CURRENT, c->dtol > 0 ? c->dtol : PETSC_CURRENT, c->maxit > 0 ? c->maxit : 2000));
+  PetscCall(KSPSetFromOptions(*ksp));
+  if (c->minit) PetscCall(KSPSetMinimumIterations(*ksp, c->minit));
+  if (c->chknorm) PetscCall(KSPSetCheckNormIteration(*ksp, c->chknorm));
+  if (c->norm != KSP_NORM_DEFAULT) PetscCall(KSPSetNormType(*ksp, c->norm));
+  if (c->guess || s->nonzero_guess) PetscCall(KSPSetInitialGuessNonzero(*ksp, PETSC_TRUE));
+  if (c->initnorm == 1) PetscCall(KSPConvergedDefaultSetUIRNorm(*ksp));
+  if (c->initnorm == 2) PetscCall(KSPConvergedDefaultSetUMIRNorm(*ksp));
+  if (c->convmaxits) PetscCall(KSPConvergedDefaultSetConvergedMaxits(*ksp, PETSC_TRUE));
+  if (c->negcurve) PetscCall(KSPSetConvergedNegativeCurvature(*ksp, PETSC_TRUE));
+  if (c->monitor) PetscCall(KSPMonitorSet(*ksp, Monitor, o, NULL));
+  if (c->usertest) PetscCall(KSPSetConvergenceTest(*ksp, ConvergedUser, r0, NULL));
+  if (c->unfused) PetscCall(KSPDeviceSetFusion(*ksp, PETSC_FALSE, PETSC_FALSE));
+  PetscCall(KSPSetResidualHistory(*ksp, o->hist, 512, PETSC_TRUE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* b, x0 (the guess) of the case */
+static PetscErrorCode CreateVecs(Mat A, const Case *c, const Settings *s, Vec *b, Vec *x0)
+{
+  PetscFunctionBegin;
+  if (s->host_vectors) {
+    PetscInt m;
+
+    PetscCall(MatGetLocalSize(A, &m, NULL));
+    PetscCall(VecCreate(PetscObjectComm((PetscObject)A), b));
+    PetscCall(VecSetSizes(*b, m, PETSC_DECIDE));
+    PetscCall(VecSetType(*b, VECSTANDARD));
+    PetscCall(VecDuplicate(*b, x0));
+  } else PetscCall(MatCreateVecs(A, x0, b));
+  PetscCall(MSTestVecSetHash(*b, 7, 3, -1.0, 1.0));
+  if (c->zerorhs) PetscCall(VecZeroEntries(*b));
+  if (c->nanrhs) {
+    PetscInt rstart;
+
+    PetscCall(VecGetOwnershipRange(*b, &rstart, NULL));
+    if (!rstart) PetscCall(VecSetValue(*b, 0, (PetscScalar)NAN, INSERT_VALUES));
+    PetscCall(VecAssemblyBegin(*b));
+    PetscCall(VecAssemblyEnd(*b));
+  }
+  if (c->guess || s->nonzero_guess) PetscCall(MSTestVecSetHash(*x0, 11, 5, -0.5, 0.5));
+  else PetscCall(VecZeroEntries(*x0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode Solve(KSP ksp, Mat A, Vec b, Vec x0, Outcome *o)
+{
+  Vec x;
+
+  PetscFunctionBegin;
+  PetscCall(VecDuplicate(x0, &x));
+  PetscCall(VecCopy(x0, x));
+  o->nmon = 0;
+  PetscCall(KSPSolve(ksp, b, x));
+  PetscCall(KSPGetConvergedReason(ksp, &o->reason));
+  PetscCall(KSPGetIterationNumber(ksp, &o->its));
+  PetscCall(KSPGetResidualNorm(ksp, &o->rnorm));
+  {
+    const PetscReal *h;
+    PetscInt         nh;
+
+    PetscCall(KSPGetResidualHistory(ksp, &h, &nh));
+    o->nhist = nh;
+  }
+  PetscCall(MSTestRelativeResidual(A, b, x, &o->relres));
+  PetscCall(VecDestroy(&x));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscBool ItsAgree(PetscInt a, PetscInt b)
+{
+  return (PetscBool)(PetscAbsInt(a - b) <= 0.01 * PetscMax(a, b) + 1);
+}
+
+/* the first n norms of two histories agree to tol times the first */
+static PetscBool SeqAgree(const PetscReal *a, const PetscReal *b, PetscCount n, PetscReal tol)
+{
+  for (PetscCount k = 0; k < n; k++)
+    if (!(PetscAbsReal(a[k] - b[k]) <= tol * PetscAbsReal(a[0]) || (PetscIsInfOrNanReal(a[k]) && PetscIsInfOrNanReal(b[k])))) return PETSC_FALSE;
+  return PETSC_TRUE;
+}
+
+/* the comparison of two outcomes: one line (and a second with the numbers if a check failed) */
+static PetscErrorCode Compare(MPI_Comm comm, const Method *m, const Case *c, const Settings *s, const char *label, const Outcome *oref, const Outcome *odev, PetscBool *pass)
+{
+  PetscBool same, its, res, small, hist, mon = PETSC_TRUE;
+  char      rtext[64];
+
+  PetscFunctionBegin;
+  same = (PetscBool)(oref->reason == odev->reason);
+  its  = ItsAgree(oref->its, odev->its);
+  /* the true residual: below the bound where the case solves to the default tolerance, else as PETSc's */
+  small = (PetscBool)(c->rtol <= 0 && c->atol <= 0 && c->maxit <= 0 && !c->convmaxits && !c->negcurve && !c->zerorhs && !c->usertest && odev->reason > 0);
+  if (small) res = (PetscBool)(odev->relres <= s->rtol_true && oref->relres <= s->rtol_true);
+  else res = (PetscBool)(PetscAbsReal(odev->relres - oref->relres) <= 1e-3 * PetscMax(PetscAbsReal(oref->relres), PetscAbsReal(odev->relres)) || (PetscIsInfOrNanReal(odev->relres) && PetscIsInfOrNanReal(oref->relres)) || (odev->reason < 0 && ItsAgree(odev->its, oref->its) && oref->its != odev->its));
+  /* the histories: as long (within 1%+1, equal for equal counts), the first entries the same to rounding, the last
+     residual norm close for equal counts */
+  hist = (PetscBool)(ItsAgree((PetscInt)oref->nhist, (PetscInt)odev->nhist) && (oref->its != odev->its || oref->nhist == odev->nhist) && SeqAgree(oref->hist, odev->hist, PetscMin(PetscMin(oref->nhist, odev->nhist), 5), 1e-8));
+  if (oref->its == odev->its && oref->reason == odev->reason && odev->reason != KSP_DIVERGED_NANORINF && oref->nhist > 0) hist = (PetscBool)(hist && PetscAbsReal(oref->rnorm - odev->rnorm) <= 1e-3 * PetscAbsReal(oref->hist[0]));
+  if (c->monitor) mon = (PetscBool)(ItsAgree(oref->nmon, odev->nmon) && SeqAgree(oref->mon, odev->mon, PetscMin(PetscMin(oref->nmon, odev->nmon), 5), 1e-8) && odev->monits[0] == 0);
+  if (small) PetscCall(PetscSNPrintf(rtext, sizeof(rtext), "true relative residual <= %g", (double)s->rtol_true));
+  else PetscCall(PetscSNPrintf(rtext, sizeof(rtext), "true relative residual as %s's", m->ref));
+  PetscCall(PetscPrintf(comm, "%s: %s against %s: the same reason (%s): %s; iterations within 1%%+1: %s; %s: %s; residual norm and history agree: %s%s\n", label, m->type, m->ref, KSPConvergedReasons[odev->reason], same ? "yes" : "NO", its ? "yes" : "NO", rtext, res ? "yes" : "NO", hist ? "yes" : "NO", c->monitor ? (mon ? "; monitors agree: yes" : "; monitors agree: NO") : ""));
+  *pass = (PetscBool)(same && its && res && hist && mon);
+  if (!*pass) PetscCall(PetscPrintf(comm, "  %s: %s %" PetscInt_FMT " iterations, residual norm %g, true %g, %" PetscCount_FMT " history entries; %s: %s %" PetscInt_FMT " iterations, residual norm %g, true %g, %" PetscCount_FMT " history entries\n", m->ref, KSPConvergedReasons[oref->reason], oref->its, (double)oref->rnorm, (double)oref->relres, oref->nhist, m->type, KSPConvergedReasons[odev->reason], odev->its, (double)odev->rnorm, (double)odev->relres, odev->nhist));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode NewValues(Mat);
+
+/* the device method and PETSc's on the case; resolve: then both KSPs again, the same objects, after new values of the
+   matrix (D A D, the same pattern: the PC is set up again, the fused PC's diagonal and the operator's image must
+   follow). Returns the failed checks in *nfail. */
+static PetscErrorCode RunCase(MPI_Comm comm, const Method *m, const Case *c, const Settings *s, const char *label, PetscBool resolve, PetscInt *nfail)
+{
+  Mat       A, P = NULL;
+  PC        pc;
+  KSP       kref, kdev;
+  Vec       b, x0;
+  Outcome   oref, odev;
+  PetscReal r0ref = 0, r0dev = 0;
+  PetscBool pass;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(&oref, sizeof(oref)));
+  PetscCall(PetscMemzero(&odev, sizeof(odev)));
+  PetscCall(CreateProblem(comm, c->problem, &A));
+  P = A;
+  if (c->pmat_signs) { /* a diagonal of alternating signs: PCJACOBI on it is indefinite */
+    PetscInt rstart, rend;
+
+    PetscCall(MatDuplicate(A, MAT_DO_NOT_COPY_VALUES, &P));
+    PetscCall(MatGetOwnershipRange(P, &rstart, &rend));
+    for (PetscInt i = rstart; i < rend; i++) PetscCall(MatSetValue(P, i, i, (i % 7 == 3) ? -4.0 : 4.0, INSERT_VALUES));
+    PetscCall(MatAssemblyBegin(P, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(P, MAT_FINAL_ASSEMBLY));
+  }
+  PetscCall(PCCreate(comm, &pc));
+  PetscCall(PCSetOperators(pc, A, P));
+  if (c->pc) PetscCall(PCSetType(pc, c->pc));
+  PetscCall(PCSetFromOptions(pc));
+  PetscCall(CreateKSP(A, P, pc, m->ref, c, s, &oref, &r0ref, &kref));
+  PetscCall(CreateKSP(A, P, pc, m->type, c, s, &odev, &r0dev, &kdev));
+  PetscCall(CreateVecs(A, c, s, &b, &x0));
+  PetscCall(Solve(kref, A, b, x0, &oref));
+  PetscCall(Solve(kdev, A, b, x0, &odev));
+  PetscCall(Compare(comm, m, c, s, label, &oref, &odev, &pass));
+  *nfail += !pass;
+  if (resolve) {
+    PetscBool set, sym;
+    char      label2[160];
+
+    PetscCall(MatIsSymmetricKnown(A, &set, &sym));
+    PetscCall(NewValues(A));
+    if (set && sym) { /* D A D is as symmetric as A */
+      PetscCall(MatSetOption(A, MAT_SYMMETRIC, PETSC_TRUE));
+      PetscCall(MatSetOption(A, MAT_SPD, PETSC_TRUE));
+    }
+    PetscCall(Solve(kref, A, b, x0, &oref));
+    PetscCall(Solve(kdev, A, b, x0, &odev));
+    PetscCall(PetscSNPrintf(label2, sizeof(label2), "%s, new values", label));
+    PetscCall(Compare(comm, m, c, s, label2, &oref, &odev, &pass));
+    *nfail += !pass;
+  }
+  PetscCall(KSPDestroy(&kref));
+  PetscCall(KSPDestroy(&kdev));
+  PetscCall(PCDestroy(&pc));
+  PetscCall(VecDestroy(&b));
+  PetscCall(VecDestroy(&x0));
+  if (P != A) PetscCall(MatDestroy(&P));
+  PetscCall(MatDestroy(&A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* D A D with D in [0.5, 4] (new values, the same pattern) */
+static PetscErrorCode NewValues(Mat A)
+{
+  Vec d;
+
+  PetscFunctionBegin;
+  PetscCall(MatCreateVecs(A, &d, NULL));
+  PetscCall(MSTestVecSetHash(d, 13, 1, 0.5, 4.0));
+  PetscCall(MatDiagonalScale(A, d, d));
+  PetscCall(VecDestroy(&d));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* -test compare: every problem of the method, every PC of the list, then the same after new values */
+static PetscErrorCode TestCompare(MPI_Comm comm, const Method *m, const Settings *s, char **problems, PetscInt nprob, char **pcs, PetscInt npc, PetscInt *nfail)
+{
+  PetscFunctionBegin;
+  for (PetscInt p = 0; p < nprob; p++) {
+    PetscInt k = -1;
+
+    for (PetscInt j = 0; j < (PetscInt)(sizeof(ProblemNames) / sizeof(ProblemNames[0])); j++) {
+      PetscBool eq;
+      PetscCall(PetscStrcmp(problems[p], ProblemNames[j], &eq));
+      if (eq) k = j;
+    }
+    PetscCheck(k >= 0, comm, PETSC_ERR_ARG_WRONG, "Unknown problem %s", problems[p]);
+    {
+      PetscBool applies;
+      PetscCall(PetscStrInList(problems[p], m->problems, ',', &applies));
+      if (!applies) continue;
+    }
+    for (PetscInt q = 0; q < npc; q++) {
+      Case c;
+      char label[128];
+
+      PetscCall(PetscMemzero(&c, sizeof(c)));
+      c.problem = (ProblemKind)k;
+      c.pc      = pcs[q];
+      c.norm    = KSP_NORM_DEFAULT;
+      PetscCall(PetscSNPrintf(label, sizeof(label), "%s, PC %s", ProblemNames[k], pcs[q]));
+      PetscCall(RunCase(comm, m, &c, s, label, PETSC_TRUE, nfail));
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* -test reasons: the reasons, norms and variants (problems and PCs fixed by the case) */
+static PetscErrorCode TestReasons(MPI_Comm comm, const Method *m, const Settings *s, PetscInt *nfail)
+{
+  /* name, problem, pc, pmat_signs, nanrhs, zerorhs, rtol, atol, dtol, maxit, minit, chknorm, norm, guess, initnorm, negcurve, monitor, usertest, convmaxits, unfused */
+  const Case cases[] = {
+    {"rtol", PROB_LAP2D, PCJACOBI, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, 0, 0, 0, 0, 0, 0, KSP_NORM_DEFAULT, PETSC_FALSE, 0, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE},
+    {"rtol, PCApply() between kernels", PROB_LAP2D, PCJACOBI, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, 0, 0, 0, 0, 0, 0, KSP_NORM_DEFAULT, PETSC_FALSE, 0, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_TRUE},
+    {"atol", PROB_LAP2D, PCJACOBI, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, 1e-30, 1e-3, 0, 0, 0, 0, KSP_NORM_DEFAULT, PETSC_FALSE, 0, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE},
+    {"max_it", PROB_LAP3D, PCNONE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, 0, 0, 0, 7, 0, 0, KSP_NORM_DEFAULT, PETSC_FALSE, 0, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE},
+    {"max_it with -ksp_converged_maxits", PROB_LAP3D, PCNONE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, 0, 0, 0, 7, 0, 0, KSP_NORM_DEFAULT, PETSC_FALSE, 0, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_TRUE, PETSC_FALSE},
+    {"indefinite matrix", PROB_INDEF, PCNONE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, 0, 0, 0, 0, 0, 0, KSP_NORM_DEFAULT, PETSC_FALSE, 0, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE},
+    {"dtol", PROB_SCALED, PCJACOBI, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, 0, 0, 1.0, 0, 0, 0, KSP_NORM_UNPRECONDITIONED, PETSC_FALSE, 0, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE},
+    {"negative definite", PROB_NEGDEF, PCJACOBI, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, 0, 0, 0, 0, 0, 0, KSP_NORM_DEFAULT, PETSC_FALSE, 0, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE},
+    {"zero p.Ap (indefinite matrix)", PROB_ZERODIAG, PCNONE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, 0, 0, 0, 0, 0, 0, KSP_NORM_DEFAULT, PETSC_FALSE, 0, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE},
+    {"zero p.Ap, negative curvature converges", PROB_ZERODIAG, PCNONE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, 0, 0, 0, 0, 0, 0, KSP_NORM_DEFAULT, PETSC_FALSE, 0, PETSC_TRUE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE},
+    {"indefinite preconditioner", PROB_LAP2D, PCJACOBI, PETSC_TRUE, PETSC_FALSE, PETSC_FALSE, 0, 0, 0, 0, 0, 0, KSP_NORM_DEFAULT, PETSC_FALSE, 0, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE},
+    {"indefinite preconditioner, PCApply() between kernels", PROB_LAP2D, PCJACOBI, PETSC_TRUE, PETSC_FALSE, PETSC_FALSE, 0, 0, 0, 0, 0, 0, KSP_NORM_DEFAULT, PETSC_FALSE, 0, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_TRUE},
+    {"NaN in the right-hand side", PROB_LAP2D, PCJACOBI, PETSC_FALSE, PETSC_TRUE, PETSC_FALSE, 0, 0, 0, 0, 0, 0, KSP_NORM_DEFAULT, PETSC_FALSE, 0, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE},
+    {"NaN in the right-hand side, unpreconditioned norm", PROB_LAP2D, PCNONE, PETSC_FALSE, PETSC_TRUE, PETSC_FALSE, 0, 0, 0, 0, 0, 0, KSP_NORM_UNPRECONDITIONED, PETSC_FALSE, 0, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE},
+    {"zero right-hand side", PROB_LAP2D, PCJACOBI, PETSC_FALSE, PETSC_FALSE, PETSC_TRUE, 0, 0, 0, 0, 0, 0, KSP_NORM_DEFAULT, PETSC_FALSE, 0, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE},
+    {"zero right-hand side, nonzero guess", PROB_LAP2D, PCJACOBI, PETSC_FALSE, PETSC_FALSE, PETSC_TRUE, 0, 0, 0, 0, 0, 0, KSP_NORM_DEFAULT, PETSC_TRUE, 0, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE},
+    {"unpreconditioned norm", PROB_LAP3D, PCJACOBI, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, 0, 0, 0, 0, 0, 0, KSP_NORM_UNPRECONDITIONED, PETSC_FALSE, 0, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE},
+    {"natural norm", PROB_LAP3D, PCJACOBI, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, 0, 0, 0, 0, 0, 0, KSP_NORM_NATURAL, PETSC_FALSE, 0, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE},
+    {"no norm", PROB_LAP3D, PCJACOBI, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, 0, 0, 0, 30, 0, 0, KSP_NORM_NONE, PETSC_FALSE, 0, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE},
+    {"nonzero guess", PROB_LAP3D, PCJACOBI, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, 0, 0, 0, 0, 0, 0, KSP_NORM_DEFAULT, PETSC_TRUE, 0, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE},
+    {"nonzero guess, unpreconditioned norm", PROB_LAP3D, PCJACOBI, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, 0, 0, 0, 0, 0, 0, KSP_NORM_UNPRECONDITIONED, PETSC_TRUE, 0, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE},
+    {"nonzero guess, natural norm", PROB_LAP3D, PCJACOBI, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, 0, 0, 0, 0, 0, 0, KSP_NORM_NATURAL, PETSC_TRUE, 0, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE},
+    {"nonzero guess, initial residual norm", PROB_LAP3D, PCJACOBI, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, 0, 0, 0, 0, 0, 0, KSP_NORM_DEFAULT, PETSC_TRUE, 1, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE},
+    {"nonzero guess, least initial norm", PROB_LAP3D, PCJACOBI, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, 0, 0, 0, 0, 0, 0, KSP_NORM_DEFAULT, PETSC_TRUE, 2, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE},
+    {"minimum iterations", PROB_LAP2D, PCJACOBI, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, 0.5, 0, 0, 0, 9, 0, KSP_NORM_DEFAULT, PETSC_FALSE, 0, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE},
+    {"norm checked from iteration 5", PROB_LAP2D, PCJACOBI, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, 0, 0, 0, 0, 0, 5, KSP_NORM_DEFAULT, PETSC_FALSE, 0, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE},
+    {"monitor (host test)", PROB_LAP2D, PCJACOBI, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, 0, 0, 0, 0, 0, 0, KSP_NORM_DEFAULT, PETSC_FALSE, 0, PETSC_FALSE, PETSC_TRUE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE},
+    {"user convergence test (host test)", PROB_LAP2D, PCJACOBI, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, 0, 0, 0, 0, 0, 0, KSP_NORM_DEFAULT, PETSC_FALSE, 0, PETSC_FALSE, PETSC_FALSE, PETSC_TRUE, PETSC_FALSE, PETSC_FALSE},
+    {"monitor, indefinite preconditioner", PROB_LAP2D, PCJACOBI, PETSC_TRUE, PETSC_FALSE, PETSC_FALSE, 0, 0, 0, 0, 0, 0, KSP_NORM_DEFAULT, PETSC_FALSE, 0, PETSC_FALSE, PETSC_TRUE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE},
+    {"monitor, max_it", PROB_LAP3D, PCNONE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, 0, 0, 0, 7, 0, 0, KSP_NORM_DEFAULT, PETSC_FALSE, 0, PETSC_FALSE, PETSC_TRUE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE},
+  };
+
+  PetscFunctionBegin;
+  for (size_t j = 0; j < sizeof(cases) / sizeof(cases[0]); j++) PetscCall(RunCase(comm, m, &cases[j], s, cases[j].name, PETSC_FALSE, nfail));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* -test errors: bad input raises an error with a message saying what is wrong */
+static PetscErrorCode TestErrors(MPI_Comm comm, const Method *m)
+{
+  const char *const names[] = {"a rectangular operator", "right preconditioning", "singular value estimates", "indefinite preconditioner with -ksp_error_if_not_converged", "NaN right-hand side with -ksp_error_if_not_converged"};
+
+  PetscFunctionBegin;
+  for (PetscInt e = 0; e < 5; e++) {
+    Mat            A, P = NULL;
+    KSP            ksp;
+    Vec            b, x;
+    PetscErrorCode ierr;
+    const char    *text, *specific;
+
+    if (e == 0) {
+      PetscCall(MatCreate(comm, &A));
+      PetscCall(MatSetSizes(A, PETSC_DECIDE, PETSC_DECIDE, 30, 24));
+      PetscCall(MatSetType(A, MATAIJ));
+      PetscCall(MatSetFromOptions(A));
+      PetscCall(MatSetUp(A));
+      PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+      PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+    } else PetscCall(CreateProblem(comm, PROB_LAP2D, &A));
+    P = A;
+    if (e == 3) { /* an indefinite Jacobi preconditioner */
+      PetscInt rstart, rend;
+
+      PetscCall(MatDuplicate(A, MAT_DO_NOT_COPY_VALUES, &P));
+      PetscCall(MatGetOwnershipRange(P, &rstart, &rend));
+      for (PetscInt i = rstart; i < rend; i++) PetscCall(MatSetValue(P, i, i, (i % 7 == 3) ? -4.0 : 4.0, INSERT_VALUES));
+      PetscCall(MatAssemblyBegin(P, MAT_FINAL_ASSEMBLY));
+      PetscCall(MatAssemblyEnd(P, MAT_FINAL_ASSEMBLY));
+    }
+    PetscCall(KSPCreate(comm, &ksp));
+    PetscCall(KSPSetOperators(ksp, A, P));
+    PetscCall(KSPSetType(ksp, m->type));
+    PetscCall(KSPSetFromOptions(ksp));
+    if (e == 1) PetscCall(KSPSetPCSide(ksp, PC_RIGHT));
+    if (e == 2) PetscCall(KSPSetComputeSingularValues(ksp, PETSC_TRUE));
+    if (e >= 3) PetscCall(KSPSetErrorIfNotConverged(ksp, PETSC_TRUE));
+    if (e >= 3) {
+      PC pc;
+      PetscCall(KSPGetPC(ksp, &pc));
+      PetscCall(PCSetType(pc, PCJACOBI));
+    }
+    PetscCall(MatCreateVecs(A, &x, &b));
+    PetscCall(MSTestVecSetHash(b, 7, 3, -1.0, 1.0));
+    if (e == 4) {
+      PetscInt rstart;
+      PetscCall(VecGetOwnershipRange(b, &rstart, NULL));
+      if (!rstart) PetscCall(VecSetValue(b, 0, (PetscScalar)NAN, INSERT_VALUES));
+      PetscCall(VecAssemblyBegin(b));
+      PetscCall(VecAssemblyEnd(b));
+    }
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    ierr = KSPSetUp(ksp);
+    if (!ierr) ierr = KSPSolve(ksp, b, x);
+    PetscCall(PetscPopErrorHandler());
+    PetscCall(PetscErrorMessage(ierr, &text, &specific));
+    PetscCall(PetscPrintf(comm, "%s, %s: %s\n", m->type, names[e], ierr ? "error raised" : "NO error"));
+    if (ierr) PetscCall(PetscPrintf(comm, "  [%s] %s\n", text, specific));
+    PetscCall(KSPDestroy(&ksp));
+    PetscCall(VecDestroy(&b));
+    PetscCall(VecDestroy(&x));
+    if (P != A) PetscCall(MatDestroy(&P));
+    PetscCall(MatDestroy(&A));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* -test view: one solve of lap2d with the KSP's options (-ksp_view shows the plan) */
+static PetscErrorCode TestView(MPI_Comm comm, const Method *m, const Settings *s)
+{
+  Mat  A;
+  KSP  ksp;
+  Vec  b, x;
+  Case c;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(&c, sizeof(c)));
+  PetscCall(CreateProblem(comm, PROB_LAP2D, &A));
+  PetscCall(KSPCreate(comm, &ksp));
+  PetscCall(KSPSetOperators(ksp, A, A));
+  PetscCall(KSPSetType(ksp, m->type));
+  PetscCall(KSPSetTolerances(ksp, s->rtol, PETSC_CURRENT, PETSC_CURRENT, PETSC_CURRENT));
+  PetscCall(KSPSetFromOptions(ksp));
+  PetscCall(CreateVecs(A, &c, s, &b, &x));
+  PetscCall(KSPSolve(ksp, b, x));
+  PetscCall(KSPDestroy(&ksp));
+  PetscCall(VecDestroy(&b));
+  PetscCall(VecDestroy(&x));
+  PetscCall(MatDestroy(&A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  MPI_Comm  comm;
+  Settings  s;
+  char     *methods[16], *problems[16], *pcs[16], test[32] = "compare", guess[16] = "zero";
+  PetscInt  nmeth = 16, nprob = 16, npc = 16, nfail = 0;
+  PetscBool fmeth, fprob, fpc;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(PetscModSELLInitializePackage());
+  comm            = PETSC_COMM_WORLD;
+  s.host_vectors  = PETSC_FALSE;
+  s.rtol          = 1e-8;
+  s.rtol_true     = 1e-6;
+  PetscOptionsBegin(comm, NULL, "Device Krylov methods against PETSc's", NULL);
+  PetscCall(PetscOptionsString("-test", "compare, reasons, errors or view", NULL, test, test, sizeof(test), NULL));
+  PetscCall(PetscOptionsStringArray("-methods", "device methods to test", NULL, methods, &nmeth, &fmeth));
+  PetscCall(PetscOptionsStringArray("-problems", "problems (lap2d, lap3d, block3, nonsym)", NULL, problems, &nprob, &fprob));
+  PetscCall(PetscOptionsStringArray("-pcs", "preconditioners", NULL, pcs, &npc, &fpc));
+  PetscCall(PetscOptionsString("-guess", "zero or nonzero", NULL, guess, guess, sizeof(guess), NULL));
+  PetscCall(PetscOptionsBool("-host_vectors", "b and x in host memory (VecCreate())", NULL, s.host_vectors, &s.host_vectors, NULL));
+  PetscCall(PetscOptionsReal("-rtol", "relative tolerance of the solves", NULL, s.rtol, &s.rtol, NULL));
+  PetscCall(PetscOptionsReal("-rtol_true", "bound on the true relative residual", NULL, s.rtol_true, &s.rtol_true, NULL));
+  PetscOptionsEnd();
+  PetscCall(PetscStrcmp(guess, "nonzero", &s.nonzero_guess));
+  if (!fmeth) nmeth = 0;
+  if (!fprob) nprob = 0;
+  if (!fpc) {
+    const char *def[] = {"none", "jacobi", "ruiz", "bjsmooth", "brbilu", "neumann", "gamg", "bjacobi"};
+    npc               = 8;
+    for (PetscInt q = 0; q < npc; q++) PetscCall(PetscStrallocpy(def[q], &pcs[q]));
+  }
+  for (size_t j = 0; j < sizeof(Methods) / sizeof(Methods[0]); j++) {
+    const Method *m = &Methods[j];
+    PetscBool     selected = (PetscBool)!fmeth, eq;
+    char        **plist = problems;
+    PetscInt      np = nprob;
+    char          buf[256];
+    char         *own[16];
+
+    for (PetscInt q = 0; q < nmeth; q++) {
+      PetscCall(PetscStrcmp(methods[q], m->type, &eq));
+      if (eq) selected = PETSC_TRUE;
+    }
+    if (!selected) continue;
+    if (!fprob) { /* the method's own problems */
+      char *tok, *save = NULL;
+
+      PetscCall(PetscStrncpy(buf, m->problems, sizeof(buf)));
+      np = 0;
+      for (tok = strtok_r(buf, ",", &save); tok && np < 16; tok = strtok_r(NULL, ",", &save)) own[np++] = tok;
+      plist = own;
+    }
+    PetscCall(PetscStrcmp(test, "compare", &eq));
+    if (eq) PetscCall(TestCompare(comm, m, &s, plist, np, pcs, npc, &nfail));
+    PetscCall(PetscStrcmp(test, "reasons", &eq));
+    if (eq) PetscCall(TestReasons(comm, m, &s, &nfail));
+    PetscCall(PetscStrcmp(test, "errors", &eq));
+    if (eq) PetscCall(TestErrors(comm, m));
+    PetscCall(PetscStrcmp(test, "view", &eq));
+    if (eq) PetscCall(TestView(comm, m, &s));
+  }
+  PetscCall(PetscPrintf(comm, "checks failed: %" PetscInt_FMT "\n", nfail));
+  for (PetscInt q = 0; q < nmeth; q++) PetscCall(PetscFree(methods[q]));
+  for (PetscInt q = 0; q < nprob; q++) PetscCall(PetscFree(problems[q]));
+  for (PetscInt q = 0; q < npc; q++) PetscCall(PetscFree(pcs[q]));
+  PetscCall(PetscFinalize());
+  return 0;
+}
+
+/*TEST
+
+   # the methods against PETSc's on every problem and PC; one output shared by the matrix types, the process counts
+   # and the GPU runs (only what holds on any correct build is printed)
+   test:
+     suffix: compare
+     requires: double !complex
+     nsize: {{1 3}}
+     args: -mat_type {{aij modsell}} -pc_brbilu_symmetric -pc_neumann_warn false
+     output_file: output/ex1_compare.out
+
+   test:
+     suffix: guess
+     requires: double !complex
+     nsize: {{1 3}}
+     args: -mat_type modsell -guess nonzero -pcs none,jacobi,ruiz,gamg,bjacobi
+     output_file: output/ex1_guess.out
+
+   test:
+     suffix: single_reduction
+     requires: double !complex
+     args: -mat_type {{aij modsell}} -ksp_cgdevice_single_reduction -pcs none,jacobi,ruiz,gamg,bjacobi
+     output_file: output/ex1_guess.out
+
+   test:
+     suffix: reasons
+     requires: double !complex
+     nsize: {{1 2}}
+     args: -test reasons -mat_type {{aij modsell}}
+     output_file: output/ex1_reasons.out
+
+   test:
+     suffix: errors
+     requires: double !complex
+     args: -test errors
+     filter: sed -E -e "s/beta [-0-9.e+]+, betaold [-0-9.e+]+/beta B, betaold B/"
+
+   testset:
+     requires: double !complex
+     args: -test view -ksp_view
+     filter: grep -E "type: cg|variant:|device-resident|^ +preconditioner:|operator:|convergence test:|CUDA graphs:"
+     test:
+       suffix: view_fused
+       args: -mat_type modsell -pc_type jacobi
+     test:
+       suffix: view_generic
+       args: -mat_type aij -pc_type gamg
+     test:
+       suffix: view_monitor
+       args: -mat_type modsell -pc_type none -ksp_monitor_short
+     test:
+       suffix: view_mpi
+       nsize: 2
+       args: -mat_type modsell -pc_type jacobi
+
+   # GPU: aijcusparse and MATMODSELL with CUDA vectors, and host vectors staged to the device; the outputs of the host
+   testset:
+     requires: cuda double !complex
+     test:
+       suffix: cuda_compare
+       nsize: {{1 3}}
+       args: -mat_type {{aijcusparse modsell}} -pc_brbilu_symmetric -pc_neumann_warn false
+       output_file: output/ex1_compare.out
+     test:
+       suffix: cuda_host_vectors
+       nsize: {{1 3}}
+       args: -mat_type {{aijcusparse modsell}} -host_vectors -pcs none,jacobi,ruiz,gamg,bjacobi
+       output_file: output/ex1_guess.out
+     test:
+       suffix: cuda_guess
+       args: -mat_type modsell -guess nonzero -pcs none,jacobi,ruiz,gamg,bjacobi -ksp_device_graph {{0 1}}
+       output_file: output/ex1_guess.out
+     test:
+       suffix: cuda_reasons
+       nsize: {{1 2}}
+       args: -test reasons -mat_type {{aijcusparse modsell}}
+       output_file: output/ex1_reasons.out
+     test:
+       suffix: cuda_reasons_check
+       args: -test reasons -mat_type modsell -ksp_device_check_max {{1 4 2048}}
+       output_file: output/ex1_reasons.out
+
+   testset:
+     requires: cuda double !complex
+     args: -test view -ksp_view
+     filter: grep -E "type: cg|variant:|device-resident|^ +preconditioner:|operator:|convergence test:|CUDA graphs:"
+     test:
+       suffix: cuda_view_fused
+       args: -mat_type modsell -pc_type jacobi
+     test:
+       suffix: cuda_view_staged
+       args: -mat_type modsell -pc_type ruiz -host_vectors
+     test:
+       suffix: cuda_view_generic
+       args: -mat_type aijcusparse -pc_type gamg
+     test:
+       suffix: cuda_view_monitor
+       args: -mat_type modsell -pc_type none -ksp_monitor_short
+     test:
+       suffix: cuda_view_mpi
+       nsize: 2
+       args: -mat_type modsell -pc_type jacobi
+
+TEST*/

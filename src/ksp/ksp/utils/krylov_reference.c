@@ -1,0 +1,178 @@
+/*
+   Host reference of the device-resident Krylov kernels (include/petscmodsell/private/krylovkernels.h): the same
+   function as krylov.cu with host arrays. Sums are added in index order (the CUDA kernels add them by blocks: the two
+   agree to rounding); the scalar code (MSKrylovFinish()) is the same source on both.
+*/
+#include <petscmodsell/private/krylovkernels.h>
+#include <stdlib.h>
+
+/* the end of a reduction: the sums into sc->sum[slot...], then the step's finish */
+static void KrStore(const MSKrylovReduce *red, int ns, const double *sums)
+{
+  for (int j = 0; j < ns; j++) red->sc->sum[red->slot + j] = sums[j];
+  if (red->finish) MSKrylovFinish(red->finish, red->sc, red->hist);
+}
+
+MS_KRYLOV_DOT(MSKrylovDot_Reference)
+{
+  double s[MS_KRYLOV_MAXDOTS] = {0.0};
+
+  (void)stream;
+  if (d->ndot < 1 || d->ndot > MS_KRYLOV_MAXDOTS) return MS_KERNEL_ERR_ARG;
+  if (red->sc->done) return 0;
+  for (int j = 0; j < d->ndot; j++)
+    for (int i = 0; i < n; i++) s[j] += d->x[j][i] * d->y[j][i];
+  KrStore(red, d->ndot, s);
+  return 0;
+}
+
+MS_KRYLOV_FINISH(MSKrylovFinish_Reference)
+{
+  (void)stream;
+  MSKrylovFinish(red->finish, red->sc, red->hist);
+  return 0;
+}
+
+/* y = A x through the image's view: every row's sum in the order of MSImageMultHost() (the diagonal, then the slots,
+   by `lanes` partial sums combined as a tree) */
+static int KrMult(const MSImageView *A, const double *xu, double *y, double *work)
+{
+  const int     sh = A->sh, m = A->m, K = A->lanes > 0 ? A->lanes : 1;
+  const double *x  = xu;
+  double        xs[1024], sum1[1024], *sum = sum1;
+
+  if (sh <= 0 || sh > 1024 || K > 32 || (K & (K - 1))) return MS_KERNEL_ERR_ARG;
+  if (K > 1 && !(sum = (double *)malloc(sizeof(double) * (size_t)K * (size_t)sh))) return MS_KERNEL_ERR_MEM;
+  if (A->perm) { /* x in the image numbering */
+    if (!work) {
+      if (sum != sum1) free(sum);
+      return MS_KERNEL_ERR_ARG;
+    }
+    for (int r = 0; r < m; r++) work[r] = xu[A->perm[r]];
+    x = work;
+  }
+  for (int s = 0; s < A->nslices; s++) {
+    const int       first = s * sh, nr = sh < m - first ? sh : m - first;
+    const long long beg   = A->sliceptr[s];
+    const int       w     = (int)((A->sliceptr[s + 1] - beg) / sh);
+
+    for (int j = 1; j < K; j++)
+      for (int t = 0; t < nr; t++) sum[j * sh + t] = 0.0;
+    for (int t = 0; t < nr; t++) {
+      const double xr = (A->diag || A->local_cols) ? x[first + t] : 0.0;
+      if (A->local_cols) xs[t] = xr;
+      sum[t] = A->diag ? A->diag[first + t] * xr : 0.0;
+    }
+    for (int k = 0; k < w; k++) {
+      const int    *cp = A->cols + beg + (long long)k * sh;
+      const double *vp = A->vals + beg + (long long)k * sh;
+      double       *sj = sum + (k % K) * sh;
+      for (int t = 0; t < nr; t++) {
+        const int c  = cp[t];
+        double    xv = 0.0;
+        if (c < 0) xv = xs[-c - 1];
+        else if (c > 0) xv = x[c - 1];
+        sj[t] += vp[t] * xv;
+      }
+    }
+    for (int off = K / 2; off > 0; off /= 2)
+      for (int j = 0; j < off; j++)
+        for (int t = 0; t < nr; t++) sum[j * sh + t] += sum[(j + off) * sh + t];
+    for (int t = 0; t < nr; t++) y[A->perm ? A->perm[first + t] : first + t] = sum[t];
+  }
+  if (sum != sum1) free(sum);
+  return 0;
+}
+
+MS_KRYLOV_MULT_DOT(MSKrylovMultDot_Reference)
+{
+  double s = 0.0;
+  int    err;
+
+  (void)pb;
+  (void)stream;
+  if (red->sc->done) return 0;
+  if ((err = KrMult(A, x, y, work))) return err;
+  for (int i = 0; i < A->m; i++) s += x[i] * y[i];
+  KrStore(red, 1, &s);
+  return 0;
+}
+
+MS_KRYLOV_CG_DIRECTION(MSKrylovCGDirection_Reference)
+{
+  const double b = sc->s[MS_CG_B];
+
+  (void)stream;
+  if (sc->done) return 0;
+  for (int i = 0; i < n; i++) p[i] = z[i] + b * p[i];
+  return 0;
+}
+
+MS_KRYLOV_CG_DIRECTION_MULT_DOT(MSKrylovCGDirectionMultDot_Reference)
+{
+  const double b = red->sc->s[MS_CG_B];
+  double       s = 0.0;
+  int          err;
+
+  (void)stream;
+  if (red->sc->done) return 0;
+  if (pnew == pold) return MS_KERNEL_ERR_ARG;
+  for (int i = 0; i < A->m; i++) pnew[i] = z[i] + b * pold[i];
+  if ((err = KrMult(A, pnew, w, NULL))) return err;
+  for (int i = 0; i < A->m; i++) s += pnew[i] * w[i];
+  KrStore(red, 1, &s);
+  return 0;
+}
+
+/* z_i = B r_i and its terms of the sums */
+static inline void KrZ(const MSKrylovCGVecs *v, int i, double r, double *nn, double *zr)
+{
+  double z = r;
+
+  if (v->pc == MS_KRYLOV_PC_DIAG) {
+    z       = v->d[i] * r;
+    v->z[i] = z;
+  } else if (v->pc == MS_KRYLOV_PC_APPLIED) z = v->z[i];
+  *nn += v->norm_r ? r * r : z * z;
+  *zr += z * r;
+}
+
+MS_KRYLOV_CG_UPDATE(MSKrylovCGUpdate_Reference)
+{
+  const double a = sc->s[MS_CG_ALPHA], b = sc->s[MS_CG_B];
+  double       sums[2] = {0.0, 0.0};
+
+  (void)stream;
+  if (sc->done) return 0;
+  if (red && v->pc == MS_KRYLOV_PC_APPLIED) return MS_KERNEL_ERR_ARG; /* z is not known yet: no sums */
+  for (int i = 0; i < n; i++) {
+    double p = v->p[i], w = v->w[i], r;
+
+    if (v->s) { /* the single reduction's recurrences, with z of the previous step */
+      const double z = v->pc == MS_KRYLOV_PC_NONE ? v->r[i] : v->z[i];
+      p              = z + b * p;
+      w              = v->s[i] + b * w;
+      v->p[i]        = p;
+      v->w[i]        = w;
+    }
+    v->x[i] = v->x[i] + a * p;
+    r       = v->r[i] - a * w;
+    v->r[i] = r;
+    if (red) KrZ(v, i, r, &sums[0], &sums[1]);
+  }
+  if (red) KrStore(red, 2, sums);
+  return 0;
+}
+
+MS_KRYLOV_CG_RESIDUAL(MSKrylovCGResidual_Reference)
+{
+  double sums[2] = {0.0, 0.0};
+
+  (void)stream;
+  if (red->sc->done) return 0;
+  for (int i = 0; i < n; i++) KrZ(v, i, v->r[i], &sums[0], &sums[1]);
+  KrStore(red, 2, sums);
+  return 0;
+}
+
+const MSKrylovKernels MSKrylovKernels_Reference = {"reference", MSKrylovDot_Reference, MSKrylovFinish_Reference, MSKrylovMultDot_Reference, MSKrylovCGDirection_Reference, MSKrylovCGDirectionMultDot_Reference, MSKrylovCGUpdate_Reference, MSKrylovCGResidual_Reference};
