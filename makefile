@@ -10,6 +10,8 @@
 
 TOP      := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 BUILD    ?= $(TOP)/build
+# an absolute path: programs and tests find the library through an rpath into it, from any folder
+override BUILD := $(abspath $(BUILD))
 MS_LIBNAME := libpetscmodsell
 SHELL    := /bin/bash
 

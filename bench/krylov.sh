@@ -15,7 +15,7 @@ set -uo pipefail
 out=${1:?usage: bench/krylov.sh OUTDIR}
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/bench/common.sh" # ms_provenance: the commit and the working tree measured
-B=${BUILD:-$top/build-cuda}
+B=$(cd "${BUILD:-$top/build-cuda}" 2>/dev/null && pwd) || B=${BUILD:-$top/build-cuda}
 SIZES=${KRYLOV_SIZES:-96 160 256}
 ROUNDS=${KRYLOV_ROUNDS:-5}
 ITS=${KRYLOV_ITS:-50,350}
