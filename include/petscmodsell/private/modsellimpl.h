@@ -1,7 +1,7 @@
 /*
    Private interface of petsc-modsell: the mod-SELL image of a sequential AIJ block.
 
-   The image (paper 000, section 3.2) of an m x n block with slice height sh:
+   The image (Wikberg (2024), section 3.2) of an m x n block with slice height sh:
      - rows are grouped in nslices = ceil(m/sh) slices of sh rows (the last one padded);
        with a row permutation perm (new -> old), image row r holds matrix row perm[r];
      - diag[r]: the diagonal entry of image row r (when diag_apart), else diagonal entries
@@ -38,7 +38,7 @@ PETSC_EXTERN PetscLogEvent MATMODSELL_ImageBuild, MATMODSELL_ImageValues, MATMOD
    of MS_SLICE_HEIGHT_PARTITION rows under a slice-based preconditioner (PCBJSMOOTH's blocks: with 8 inner Chebyshev
    sweeps, FVM tetrahedra 10.4 M randomly numbered, H100: 728 CG iterations against 877 with 512, the same time per
    iteration), else of MS_SLICE_HEIGHT_SLICE_PC (the product with slices of 1024 is 1-4% slower; halves of the blocks
-   keep as many edges inside as blocks of 512: 0.828 on the CPU's FVM tetrahedra); docs/locality.md, session 11 */
+   keep as many edges inside as blocks of 512: 0.828 on the CPU's FVM tetrahedra); H100, 2026-11-24, docs/locality.md */
 #define MS_SLICE_HEIGHT_PARTITION 1024
 /* Default rows per bucket of the bucketed permuted product on the GPU (-mat_modsell_permute_chunk): 2^20 rows, 8.4 MB of
    doubles, whose x and y values should stay in the GPU's L2 cache (H100: 50 MB; on the H100 at 10.4 M rows 2^20 gave
@@ -48,7 +48,7 @@ PETSC_EXTERN PetscLogEvent MATMODSELL_ImageBuild, MATMODSELL_ImageValues, MATMOD
    K with at least MS_ROW_LANES_SLOTS slots of the mean slice width per thread, K rows' threads in a block of at most
    1024 (K <= 1024 / sh) and m K <= MS_ROW_LANES_THREADS (about 1.5 times the threads an H100 holds at once): more
    threads per row only while the rows alone would leave the GPU idle. H100, 27-point Laplacian and 3 coupled fields
-   (81 nonzeros per row), docs/performance.md (session 15): 13.8 k rows of 27 entries 1.64x aijcusparse with K = 4
+   (81 nonzeros per row), H100, 2026-11-25 (docs/results/2026-11-25-h100-wide-rows): 13.8 k rows of 27 entries 1.64x aijcusparse with K = 4
    against 0.84x with one thread per row; 12.3 k rows of 81 entries 1.22x with K = 8 against 0.39x; from 262 k rows on
    one thread per row is the fastest */
 #define MS_ROW_LANES_SLOTS   4

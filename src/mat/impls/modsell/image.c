@@ -244,7 +244,7 @@ static PetscErrorCode MSImageEnsureHostPerm(MSImage img)
    Without a slice-based preconditioner the image serves the product alone, and a slice whose columns are few in its
    slice but all near it (a lexicographic 3D grid with n^2 > sh, a 27-point stencil, several fields per point) reads x
    from a window the caches hold: natural too when the sampled slices' columns span on average at most m /
-   MS_AUTO_WINDOW rows (a random numbering spans about m). H100 (docs/performance.md, session 15): 27-point Laplacian
+   MS_AUTO_WINDOW rows (a random numbering spans about m). H100, 2026-11-25 (docs/results/2026-11-25-h100-wide-rows): 27-point Laplacian
    160^3 natural 0.485 ms against 0.633 ms partitioned; 3 fields on 110^3 points 1.369 against 1.634 ms. */
 #define MS_AUTO_LOCAL  0.15
 #define MS_AUTO_SAMPLE 2048

@@ -1,5 +1,5 @@
 /*
-   CUDA kernels of the modified Sliced ELLPACK format (paper 000, sections 3.1-3.2).
+   CUDA kernels of the modified Sliced ELLPACK format (Wikberg (2024), sections 3.1-3.2).
    One thread block per slice, one thread per row (or a few: MSImageView.lanes, for wide rows); the slice's
    window of x is loaded into shared memory first, then each thread walks its row's interleaved slots. A permuted image
    works in its own numbering: a kernel gathers x into it first (a random read per row), the

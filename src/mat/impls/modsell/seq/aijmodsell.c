@@ -689,7 +689,7 @@ PetscErrorCode MatConvert_SeqAIJ_SeqAIJModSELL(Mat A, MatType type, MatReuse reu
   PetscCall(MatSeqAIJModSELLSetOps(B));
 #if defined(PETSC_HAVE_CUDA)
   /* As aijcusparse: no inode scan at assembly (the products are the image's; SeqAIJ's scan took 0.14-0.22 s of every
-     MatAssemblyEnd() at 10.4 M rows on an H100, docs/locality.md, session 11). The inodes stay off after MatBindToCPU()
+     MatAssemblyEnd() at 10.4 M rows on an H100, 2026-11-24, docs/locality.md). The inodes stay off after MatBindToCPU()
      and a conversion back to MATSEQAIJ: turning them on again in an assembled matrix, whose inode structure has not
      been computed, would make SeqAIJ's products fail ("Missing Inode Structure"); MatSetOption(MAT_USE_INODES) before
      the next assembly turns them on. */
@@ -702,7 +702,7 @@ PetscErrorCode MatConvert_SeqAIJ_SeqAIJModSELL(Mat A, MatType type, MatReuse reu
 
 /*MC
    MATSEQAIJMODSELL - MATMODSELL = "modsell" (on one process) - a `MATSEQAIJ` matrix that also keeps
-   itself in the modified Sliced ELLPACK format of paper 000 (Wikberg 2024, section 3.2) and uses it,
+   itself in the modified Sliced ELLPACK format of Wikberg (2024), section 3.2, and uses it,
    on the GPU when the vectors are there, for `MatMult()`, `MatMultAdd()`, `MatResidual()` (one pass: the row sums
    subtracted from b, the same values as `MatMult()` followed by `VecAYPX()`) and `MatGetDiagonal()`.
 
@@ -718,7 +718,7 @@ PetscErrorCode MatConvert_SeqAIJ_SeqAIJModSELL(Mat A, MatType type, MatReuse reu
    Options Database Keys:
 +  -mat_type modsell                           - select this type
 .  -mat_modsell_slice_height <128>             - rows per slice, a multiple of 32 at most 1024
-.  -mat_modsell_kernel <modsell,sell>          - modified SELL (default) or the plain SELL kernel of paper 000, section 3.1
+.  -mat_modsell_kernel <modsell,sell>          - modified SELL (default) or the plain SELL kernel of Wikberg (2024), section 3.1
 .  -mat_modsell_ordering <natural,rcm,bricks,partition>  - reverse Cuthill-McKee ordering, (matrices of a `DMDA`) grid bricks, or compact blocks of the graph, inside the format; vectors keep the user's ordering
 .  -mat_modsell_upload_threads <8>            - host threads copying the host CSR to the GPU through pinned buffers (1: one cudaMemcpy)
 .  -mat_modsell_upload_chunk <4194304>         - bytes per pinned buffer; copies of less than 4 chunks are one cudaMemcpy
