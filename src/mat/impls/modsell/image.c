@@ -632,7 +632,7 @@ static PetscErrorCode MSImageBuildDevice(MSImage img, Mat A)
     PetscCall(MSDeviceMalloc(&img->d_perm, m * sizeof(int), "the row permutation of the mod-SELL image"));
     PetscCall(MSDeviceMalloc(&img->d_iperm, m * sizeof(int), "the inverse row permutation of the mod-SELL image"));
     img->dev_bytes += 2 * m * sizeof(int);
-    PetscCall(MSLocalityPermDevice(img->m, csr.ai, csr.aj, csr.aa, img->psh, (int *)img->d_perm, (int *)img->d_iperm));
+    PetscCall(MSLocalityPerm(&MSLocalityKernels_CUDA, img->m, csr.ai, csr.aj, csr.aa, img->psh, (int *)img->d_perm, (int *)img->d_iperm, stream));
   }
   PetscCall(PetscLogEventBegin(MATMODSELL_ImageBuild, A, 0, 0, 0));
   PetscCall(MSDeviceMalloc(&img->d_sliceptr, ((size_t)img->nslices + 1) * sizeof(long long), "the slice pointers of the mod-SELL image"));

@@ -178,8 +178,8 @@ static PetscErrorCode PCNeumannCSRRestore(PC_Neumann *jac, PCNeumannCSR *csr)
 
 /* The subdomain of every local row (jac->sub, in the PC's memory: m ints); *nl subdomains on this process.
    DMDA boxes on the host (uploaded on the GPU); blocks of consecutive rows by the kernel blocks; locality blocks from
-   the locality partition of the block's CSR, MSLocalityPermHost() on the host and MSLocalityPermDevice() on the GPU
-   (the same permutation bit for bit, docs/locality.md), then the kernel blocks (sub[perm[r]] = r / bs). */
+   the locality partition of the block's CSR in the PC's memory, MSLocalityPerm() with the PC's table (the reference and
+   the CUDA table compute the same permutation bit for bit, docs/locality.md), then the kernel blocks (sub[perm[r]] = r / bs). */
 static PetscErrorCode PCNeumannSubdomains(PC pc, const PCNeumannCSR *csr, PetscInt *nl)
 {
   PC_Neumann   *jac = (PC_Neumann *)pc->data;
@@ -222,22 +222,8 @@ static PetscErrorCode PCNeumannSubdomains(PC pc, const PCNeumannCSR *csr, PetscI
     *nl = m ? (m + bs - 1) / bs : 0;
     if (m && !jac->defl_contig) { /* the locality partition: perm (new -> old) in the PC's memory */
       PetscCall(PCMSBufferEnsure(op, &perm, (size_t)m * sizeof(int), "PCNEUMANN's locality partition"));
-#if defined(PETSC_HAVE_CUDA)
-      if (op->device) PetscCall(MSLocalityPermDevice(m, csr->A.ai, csr->A.aj, csr->A.aa, bs, (int *)perm.ptr, NULL));
-      else
-#endif
-      {
-        PetscInt *p;
-
-        (void)csr;
-        if (sizeof(PetscInt) == sizeof(int)) p = (PetscInt *)perm.ptr;
-        else PetscCall(PetscMalloc1(m, &p));
-        PetscCall(MSLocalityPermHost(op->Ad, bs, p));
-        if (sizeof(PetscInt) != sizeof(int)) {
-          for (PetscInt r = 0; r < m; r++) ((int *)perm.ptr)[r] = (int)p[r];
-          PetscCall(PetscFree(p));
-        }
-      }
+      PetscCall(PCMSGetStream(op, &stream));
+      PetscCall(MSLocalityPerm(PCMSKernels(op, MSLocalityKernels), m, csr->A.ai, csr->A.aj, csr->A.aa, bs, (int *)perm.ptr, NULL, stream));
     }
     PetscCall(PCMSKernelBegin(op, &stream));
     err = jac->k->blocks((int)m, (const int *)perm.ptr, (int)bs, (int *)jac->sub.ptr, stream);
