@@ -90,7 +90,6 @@ PetscErrorCode MatModSELLSettingsSetDefaults_Private(MatModSELLSettings *s)
   s->kernel   = MATMODSELL_KERNEL_MODSELL;
   s->ordering = MATMODSELL_ORDERING_AUTO;
   s->eager    = PETSC_TRUE;
-  s->slice_pc = PETSC_FALSE;
   s->permute_chunk  = MS_PERMUTE_CHUNK_DEFAULT;
   s->permute_recode = PETSC_FALSE;
   s->row_lanes      = 0;
@@ -101,8 +100,8 @@ PetscErrorCode MatModSELLSettingsSetDefaults_Private(MatModSELLSettings *s)
 PetscErrorCode MatModSELLSettingsSetSliceHeight_Private(Mat A, MatModSELLSettings *s, PetscInt sh)
 {
   PetscFunctionBegin;
-  if (sh == PETSC_DECIDE) { /* back to the automatic default */
-    s->sh     = s->slice_pc ? MS_SLICE_HEIGHT_SLICE_PC : MS_SLICE_HEIGHT_DEFAULT;
+  if (sh == PETSC_DECIDE) { /* back to the automatic default (a MATSEQAIJMODSELL matrix's image defaults' height) */
+    s->sh     = MS_SLICE_HEIGHT_DEFAULT;
     s->sh_set = PETSC_FALSE;
   } else {
     PetscCall(MSCheckSliceHeight(PetscObjectComm((PetscObject)A), sh));
@@ -128,21 +127,6 @@ PetscErrorCode MatModSELLSettingsSetOrdering_Private(Mat A, MatModSELLSettings *
   PetscCheck(o >= MATMODSELL_ORDERING_NATURAL && o <= MATMODSELL_ORDERING_AUTO, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_OUTOFRANGE, "Unknown MATMODSELL ordering %d: use MATMODSELL_ORDERING_AUTO (the default), NATURAL, RCM, BRICKS or PARTITION", (int)o);
   s->ordering = o;
   PetscTryMethod(A, "MatModSELLApplySettings_C", (Mat), (A));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode MatModSELLSetSlicePreconditioner_Private(Mat A, PetscBool flg)
-{
-  MatModSELLSettings *s  = NULL;
-  const PetscInt      sh = flg ? MS_SLICE_HEIGHT_SLICE_PC : MS_SLICE_HEIGHT_DEFAULT; /* unless one was given */
-
-  PetscFunctionBegin;
-  PetscTryMethod(A, "MatModSELLGetSettings_C", (Mat, MatModSELLSettings **), (A, &s));
-  if (s && (s->slice_pc != flg || (!s->sh_set && s->sh != sh))) {
-    s->slice_pc = flg;
-    if (!s->sh_set) s->sh = sh;
-    PetscTryMethod(A, "MatModSELLApplySettings_C", (Mat), (A));
-  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -595,8 +579,9 @@ PetscErrorCode MatModSELLReadOptions_Private(Mat A, PetscOptionItems PetscOption
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Why MATMODSELL_ORDERING_AUTO chose o (the rule of MSImageChooseOrdering(), image.c) */
-static const char *MatModSELLOrderingReason_Private(MatModSELLOrdering o, PetscReal natfrac, PetscBool slice_pc, PetscBool windowed)
+/* Why MATMODSELL_ORDERING_AUTO chose o (the rule of MSImageChooseOrdering(), imageordering.c; bricks: it would have
+   taken bricks on a DMDA grid) */
+static const char *MatModSELLOrderingReason_Private(MatModSELLOrdering o, PetscReal natfrac, PetscBool bricks, PetscBool windowed)
 {
   switch (o) {
   case MATMODSELL_ORDERING_BRICKS:
@@ -606,15 +591,16 @@ static const char *MatModSELLOrderingReason_Private(MatModSELLOrdering o, PetscR
   case MATMODSELL_ORDERING_NATURAL:
     if (natfrac < 0) return "blocks of at most one slice, or rectangular";
     if (windowed) return "the matrix's order is already local: few columns in their row's slice, but each slice's columns lie in a narrow window of rows";
-    return slice_pc ? "the matrix's order is already local, no DMDA grid" : "the matrix's order is already local";
+    return bricks ? "the matrix's order is already local, no DMDA grid" : "the matrix's order is already local";
   default:
     return "";
   }
 }
 
 /* The MATMODSELL part of MatView() of both types, after the parent type's: with an ASCII info format, the settings
-   (with the ordering the format applies) and statistics of the format */
-PetscErrorCode MatModSELLView_Private(Mat A, PetscViewer viewer)
+   (with the ordering the format applies) and statistics of the format; bricks: the automatic ordering takes bricks on a
+   DMDA grid (the image's request) */
+PetscErrorCode MatModSELLView_Private(Mat A, PetscViewer viewer, PetscBool bricks)
 {
   MatModSELLSettings *s;
   MatModSELLInfo      info;
@@ -639,7 +625,7 @@ PetscErrorCode MatModSELLView_Private(Mat A, PetscViewer viewer)
         PetscCall(PetscSNPrintf(frac, sizeof(frac), "; in the matrix's order %.1f%% of the off-diagonal entries of the diagonal block lie in their row's slice%s%s", 100.0 * (double)info.natural_local_fraction, sampled, window));
       }
       if (info.ordering == MATMODSELL_ORDERING_AUTO) PetscCall(PetscSNPrintf(line, sizeof(line), ": chosen per process, not the same on all%s", frac));
-      else PetscCall(PetscSNPrintf(line, sizeof(line), ": %s (%s%s)", MatModSELLOrderings[info.ordering], MatModSELLOrderingReason_Private(info.ordering, info.natural_local_fraction, s->slice_pc, info.natural_windowed), frac));
+      else PetscCall(PetscSNPrintf(line, sizeof(line), ": %s (%s%s)", MatModSELLOrderings[info.ordering], MatModSELLOrderingReason_Private(info.ordering, info.natural_local_fraction, bricks, info.natural_windowed), frac));
     }
     if (info.slice_height_min == info.slice_height) PetscCall(PetscSNPrintf(height, sizeof(height), "%" PetscInt_FMT, info.slice_height));
     else PetscCall(PetscSNPrintf(height, sizeof(height), "%" PetscInt_FMT " to %" PetscInt_FMT " (per process)", info.slice_height_min, info.slice_height));

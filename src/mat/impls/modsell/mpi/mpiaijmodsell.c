@@ -7,7 +7,7 @@
    converted when they are preallocated, so that the ghost vector (created from the off-diagonal block) gets the
    device vector type.
 */
-#include <petscmodsell/private/modsellimpl.h>
+#include "../imageimpl.h"
 #include <petscdevice.h>
 #include <petscsf.h>
 #if defined(PETSC_HAVE_CUDA)
@@ -512,7 +512,7 @@ static PetscErrorCode MatView_MPIAIJModSELL(Mat A, PetscViewer viewer)
 
   PetscFunctionBegin;
   PetscCall((*mm->parent.view)(A, viewer));
-  PetscCall(MatModSELLView_Private(A, viewer));
+  PetscCall(MatModSELLView_Private(A, viewer, PETSC_FALSE));
 #if defined(PETSC_HAVE_CUDA)
   PetscCall(MatMPIAIJModSELLViewCUSPARSE_Private(A, viewer));
   {

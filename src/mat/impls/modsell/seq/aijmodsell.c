@@ -6,7 +6,7 @@
    saved in Mat_SeqAIJModSELL.parent); the image is rebuilt when the nonzero state changes
    and only its values are refreshed when only the object state changes.
 */
-#include <petscmodsell/private/modsellimpl.h>
+#include "../imageimpl.h"
 #include <petscdm.h>
 #if defined(PETSC_HAVE_CUDA)
   #include <petscdevice.h>
@@ -17,40 +17,92 @@ const char *const MatModSELLOrderings[] = {"natural", "rcm", "bricks", "partitio
 
 static PetscErrorCode MatSeqAIJModSELLSetOps(Mat);
 
-/* Push the matrix's settings into its image (the image rebuilds itself when they change) */
+/* The matrix's own image defaults: slices of MS_SLICE_HEIGHT_DEFAULT rows, and under the partition ordering its blocks
+   of MS_SLICE_HEIGHT_PARTITION rows in slices of MS_SLICE_HEIGHT_PARTITION_SLICES (halves of the blocks); the automatic
+   ordering's rules of an image for products */
+static PetscErrorCode MatSeqAIJModSELLOwnDefaults(MSImageRequest *d)
+{
+  PetscFunctionBegin;
+  PetscCall(MSImageRequestSetDefaults(d));
+  d->partition_block = MS_SLICE_HEIGHT_PARTITION;
+  d->partition_sh    = MS_SLICE_HEIGHT_PARTITION_SLICES;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The image the matrix asks for: its settings (kernel, ordering, a slice height set), the rest from the defaults (its
+   own, or a caller's: MatSeqAIJModSELLSetImageDefaults()); an MPI matrix's off-process block: plain, natural order */
+static PetscErrorCode MatSeqAIJModSELLImageRequest(Mat A, MSImageRequest *r)
+{
+  Mat_SeqAIJModSELL        *ms  = (Mat_SeqAIJModSELL *)A->spptr;
+  const MatModSELLSettings *s   = &ms->settings;
+  const MatModSELLOrdering  ord = ms->offdiag_block ? MATMODSELL_ORDERING_NATURAL : s->ordering;
+
+  PetscFunctionBegin;
+  *r          = ms->defaults;
+  r->kernel   = ms->offdiag_block ? MATMODSELL_KERNEL_SELL : s->kernel;
+  r->ordering = ord;
+  if (s->sh_set) {
+    r->sh              = s->sh;
+    r->partition_block = 0;
+    r->partition_sh    = 0;
+  }
+  if (ord == MATMODSELL_ORDERING_BRICKS || ord == MATMODSELL_ORDERING_AUTO) PetscCall(PetscArraycpy(r->box, ms->box, 4));
+  else PetscCall(PetscArrayzero(r->box, 4));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Push the matrix's settings into its image (the image is built again at its next setup when its layout changes) */
 static PetscErrorCode MatSeqAIJModSELLSyncSettings(Mat A)
 {
-  Mat_SeqAIJModSELL *ms  = (Mat_SeqAIJModSELL *)A->spptr;
-  MSImage            img = ms->img;
-  const PetscBool    mod = (PetscBool)(ms->settings.kernel == MATMODSELL_KERNEL_MODSELL && !ms->offdiag_block);
+  Mat_SeqAIJModSELL       *ms  = (Mat_SeqAIJModSELL *)A->spptr;
+  MSImage                  img = ms->img;
   const MatModSELLOrdering ord = ms->offdiag_block ? MATMODSELL_ORDERING_NATURAL : ms->settings.ordering;
-  PetscBool                sameBox = PETSC_TRUE, pcchange = (PetscBool)(img->slice_pc != ms->settings.slice_pc);
+  MSImageRequest           r;
 
   PetscFunctionBegin;
   /* the box of the bricks ordering: looked up before the image is (re)built, not at every product (a block's box
      is set by its MPI matrix) */
-  if ((ord == MATMODSELL_ORDERING_BRICKS || ord == MATMODSELL_ORDERING_AUTO) && !ms->block && (!img->built || img->ordering != ord)) PetscCall(MatModSELLGetDMDABox_Private(A, ms->box));
-  if (ord == MATMODSELL_ORDERING_BRICKS || ord == MATMODSELL_ORDERING_AUTO) PetscCall(PetscArraycmp(img->box, ms->box, 4, &sameBox));
-  /* the slice height: a partitioned image of an automatic height stays when the other default is asked, unless a
-     slice-based preconditioner came or went (its slices are the partition's blocks, else halves of them) */
-  img->slice_pc = ms->settings.slice_pc;
-  PetscCall(MSImageSetSliceHeightAuto(img, ms->settings.sh, (PetscBool)!ms->settings.sh_set));
-  /* slice_pc changes AUTO's choice for a DMDA block (bricks) and the slice height of an automatic partition image (the
-     partition itself is kept: MSImagePrepare()) */
-  if (img->diag_apart != mod || img->local_cols != mod || img->ordering != ord || !sameBox || (ord == MATMODSELL_ORDERING_AUTO && pcchange && ms->box[0] > 0) || (pcchange && img->built && img->sh_auto && img->applied == MATMODSELL_ORDERING_PARTITION)) {
-    img->diag_apart = mod;
-    img->local_cols = mod;
-    img->ordering   = ord;
-    PetscCall(PetscArraycpy(img->box, ms->box, 4));
-    img->built = PETSC_FALSE;
-  }
+  if ((ord == MATMODSELL_ORDERING_BRICKS || ord == MATMODSELL_ORDERING_AUTO) && !ms->block && (!img->built || img->req.ordering != ord)) PetscCall(MatModSELLGetDMDABox_Private(A, ms->box));
+  PetscCall(MatSeqAIJModSELLImageRequest(A, &r));
+  PetscCall(MSImageSetRequest(img, &r));
   /* the bucketed permuted product: a change drops its arrays, not the image */
   PetscCall(MSImageSetPermuteChunk(img, ms->settings.permute_chunk, ms->settings.permute_recode));
   PetscCall(MSImageSetRowLanes(img, ms->settings.row_lanes));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode MatSeqAIJModSELLGetImage(Mat A, PetscMemType mtype, MSImage *img)
+PetscErrorCode MatSeqAIJModSELLSetImageDefaults(Mat A, const MSImageRequest *defaults)
+{
+  Mat_SeqAIJModSELL *ms;
+  PetscBool          isms;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJMODSELL, &isms));
+  if (!isms) PetscFunctionReturn(PETSC_SUCCESS);
+  ms = (Mat_SeqAIJModSELL *)A->spptr;
+  if (defaults) {
+    PetscCall(MSCheckSliceHeight(PETSC_COMM_SELF, defaults->sh));
+    ms->defaults.sh              = defaults->sh;
+    ms->defaults.partition_block = defaults->partition_block;
+    ms->defaults.partition_sh    = defaults->partition_sh;
+    ms->defaults.auto_bricks     = defaults->auto_bricks;
+    ms->defaults.auto_window     = defaults->auto_window;
+  } else PetscCall(MatSeqAIJModSELLOwnDefaults(&ms->defaults));
+  if (!ms->settings.sh_set) ms->settings.sh = ms->defaults.sh; /* MatModSELLGetSliceHeight(): the height asked for */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* After a change of the settings (MatModSELLSettingsSet*_Private()): a slice height not set is the defaults' */
+static PetscErrorCode MatModSELLApplySettings_SeqAIJModSELL(Mat A)
+{
+  Mat_SeqAIJModSELL *ms = (Mat_SeqAIJModSELL *)A->spptr;
+
+  PetscFunctionBegin;
+  if (!ms->settings.sh_set) ms->settings.sh = ms->defaults.sh;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MatSeqAIJModSELLGetImage(Mat A, const MSImageOps *ops, MSImage *img)
 {
   PetscBool isms;
 
@@ -60,7 +112,7 @@ PetscErrorCode MatSeqAIJModSELLGetImage(Mat A, PetscMemType mtype, MSImage *img)
   if (!isms) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCheck(A->assembled, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Matrix must be assembled before it is used");
   PetscCall(MatSeqAIJModSELLSyncSettings(A));
-  PetscCall(MSImageSetUp(((Mat_SeqAIJModSELL *)A->spptr)->img, A, mtype));
+  PetscCall(MSImageSetUp(((Mat_SeqAIJModSELL *)A->spptr)->img, A, ops));
   *img = ((Mat_SeqAIJModSELL *)A->spptr)->img;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -79,7 +131,7 @@ PetscErrorCode MatSeqAIJModSELLGetDeviceCSR(Mat A, const int *ai, int *aj, doubl
   {
     MSImage img;
 
-    PetscCall(MatSeqAIJModSELLGetImage(A, PETSC_MEMTYPE_DEVICE, &img)); /* values refreshed if A changed since */
+    PetscCall(MatSeqAIJModSELLGetImage(A, &MSImageOps_CUDA, &img)); /* values refreshed if A changed since */
     PetscCall(MSImageDevicePatternCurrent(img, A, &cur));
     if (!cur) PetscFunctionReturn(PETSC_SUCCESS);
     PetscCall(MSImageGetDeviceCSR(img, ai, aj, aa));
@@ -123,7 +175,7 @@ PetscErrorCode MatSeqAIJModSELLEagerSetUp(Mat A, Mat owner)
       if (vtype) PetscCall(PetscStrendswith(vtype, "cuda", &dev));
       if (dev) PetscCall(PetscDeviceInitialize(PETSC_DEVICE_CUDA));
     }
-    if (dev) PetscCall(MatSeqAIJModSELLGetImage(A, PETSC_MEMTYPE_DEVICE, &img));
+    if (dev) PetscCall(MatSeqAIJModSELLGetImage(A, &MSImageOps_CUDA, &img));
   }
 #endif
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -194,8 +246,8 @@ static PetscErrorCode MatMultAddKernel_SeqAIJModSELL(Mat A, Vec xx, Vec ww, Pets
     }
     dev = (PetscBool)(PetscMemTypeDevice(mx) && PetscMemTypeDevice(my) && PetscMemTypeDevice(mw));
     if (dev) {
-      PetscCall(MatSeqAIJModSELLGetImage(A, PETSC_MEMTYPE_DEVICE, &img));
-      PetscCall(MSImageMultSignedDevice(img, x, w, ys, y));
+      PetscCall(MatSeqAIJModSELLGetImage(A, &MSImageOps_CUDA, &img));
+      PetscCall(MSImageOps_CUDA.mult(img, x, w, ys, y));
     }
     PetscCall(VecRestoreArrayReadAndMemType(xx, &x));
     if (ww && ww != yy) PetscCall(VecRestoreArrayReadAndMemType(ww, &w));
@@ -205,12 +257,12 @@ static PetscErrorCode MatMultAddKernel_SeqAIJModSELL(Mat A, Vec xx, Vec ww, Pets
     w = NULL;
   }
 #endif
-  PetscCall(MatSeqAIJModSELLGetImage(A, PETSC_MEMTYPE_HOST, &img));
+  PetscCall(MatSeqAIJModSELLGetImage(A, &MSImageOps_Reference, &img));
   PetscCall(VecGetArrayRead(xx, &x));
   if (ww && ww != yy) PetscCall(VecGetArrayRead(ww, &w));
   if (ww == yy) PetscCall(VecGetArray(yy, &y));
   else PetscCall(VecGetArrayWrite(yy, &y));
-  PetscCall(MSImageMultSignedHost(img, x, ww ? (ww == yy ? y : w) : NULL, ys, y));
+  PetscCall(MSImageOps_Reference.mult(img, x, ww ? (ww == yy ? y : w) : NULL, ys, y));
   PetscCall(VecRestoreArrayRead(xx, &x));
   if (ww && ww != yy) PetscCall(VecRestoreArrayRead(ww, &w));
   if (ww == yy) PetscCall(VecRestoreArray(yy, &y));
@@ -272,14 +324,14 @@ static PetscErrorCode MatGetDiagonal_SeqAIJModSELL(Mat A, Vec v)
   PetscCall(VecGetArrayWriteAndMemType(v, &d, &mt));
 #if defined(PETSC_HAVE_CUDA)
   if (PetscMemTypeDevice(mt)) { /* a device array: the device image (also when bound to the CPU) */
-    PetscCall(MatSeqAIJModSELLGetImage(A, PETSC_MEMTYPE_DEVICE, &img));
-    PetscCall(MSImageGetDiagonalDevice(img, d));
+    PetscCall(MatSeqAIJModSELLGetImage(A, &MSImageOps_CUDA, &img));
+    PetscCall(MSImageOps_CUDA.getdiagonal(img, d));
     PetscCall(VecRestoreArrayWriteAndMemType(v, &d));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
 #endif
-  PetscCall(MatSeqAIJModSELLGetImage(A, PETSC_MEMTYPE_HOST, &img));
-  PetscCall(MSImageGetDiagonalHost(img, d));
+  PetscCall(MatSeqAIJModSELLGetImage(A, &MSImageOps_Reference, &img));
+  PetscCall(MSImageOps_Reference.getdiagonal(img, d));
   PetscCall(VecRestoreArrayWriteAndMemType(v, &d));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -336,7 +388,7 @@ static PetscErrorCode MatView_SeqAIJModSELL(Mat A, PetscViewer viewer)
 
   PetscFunctionBegin;
   PetscCall((*ms->parent.view)(A, viewer));
-  PetscCall(MatModSELLView_Private(A, viewer));
+  PetscCall(MatModSELLView_Private(A, viewer, ms->defaults.auto_bricks));
   if (ms->cs.view) {
     PetscBool         iascii;
     PetscViewerFormat format;
@@ -391,6 +443,7 @@ static PetscErrorCode MatComposeAll_SeqAIJModSELL(Mat B, PetscBool set)
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatConvert_seqaij_modsell_C", set ? MatConvert_SeqAIJ_SeqAIJModSELL : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatConvert_seqaijmodsell_modsell_C", set ? MatConvert_ModSELL_Same_Private : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatModSELLGetSettings_C", set ? MatModSELLGetSettings_SeqAIJModSELL : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatModSELLApplySettings_C", set ? MatModSELLApplySettings_SeqAIJModSELL : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatModSELLGetInfo_C", set ? MatModSELLGetInfo_SeqAIJModSELL : NULL));
 #if defined(PETSC_HAVE_CUDA)
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatProductSetFromOptions_anytype_C", set ? MatProductSetFromOptions_SeqAIJModSELL : NULL));
@@ -487,6 +540,7 @@ static PetscErrorCode MatSeqAIJModSELLCopySettings(const Mat_SeqAIJModSELL *from
   if (!isms) PetscFunctionReturn(PETSC_SUCCESS);
   to                = (Mat_SeqAIJModSELL *)B->spptr;
   to->settings      = from->settings;
+  to->defaults      = from->defaults;
   PetscCall(PetscArraycpy(to->box, from->box, 4));
   to->offdiag_block = from->offdiag_block;
   to->block         = from->block;
@@ -682,8 +736,9 @@ PetscErrorCode MatConvert_SeqAIJ_SeqAIJModSELL(Mat A, MatType type, MatReuse reu
   if (same) PetscFunctionReturn(PETSC_SUCCESS);
 
   PetscCall(PetscNew(&ms));
-  PetscCall(MSImageCreate(&ms->img));
   PetscCall(MatModSELLSettingsSetDefaults_Private(&ms->settings));
+  PetscCall(MatSeqAIJModSELLOwnDefaults(&ms->defaults));
+  PetscCall(MSImageCreate(&ms->defaults, &ms->img));
   PetscCall(PetscMemcpy(&ms->parent, B->ops, sizeof(struct _MatOps)));
   B->spptr = ms;
   PetscCall(MatSeqAIJModSELLSetOps(B));
