@@ -88,40 +88,6 @@ PetscErrorCode MSImageSetRequest(MSImage img, const MSImageRequest *req)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode MSImageSetRowLanes(MSImage img, PetscInt lanes)
-{
-  PetscFunctionBegin;
-  PetscCheck(lanes >= 0 && lanes <= 32 && !(lanes & (lanes - 1)), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Invalid MATMODSELL row lanes %" PetscInt_FMT ": give 0 (automatic) or a power of two from 1 to 32 threads per row", lanes);
-  img->lanes_asked = lanes; /* the layout does not change: the next product launches differently */
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* Threads summing one row in the product: the one asked for, or the rule of MS_ROW_LANES_THREADS (imageimpl.h) */
-PetscInt MSImageRowLanes(MSImage img)
-{
-  const MSImageLayout *l = &img->lay;
-  PetscInt             k = 1;
-
-  if (img->lanes_asked > 0) return img->lanes_asked;
-  if (l->nslices > 0 && l->nslots > 0) {
-    const double w = (double)l->nslots / ((double)l->nslices * (double)l->sh);
-    while (2 * k <= 32 && 2 * k * l->sh <= 1024 && w >= (double)(MS_ROW_LANES_SLOTS * 2 * k) && (double)l->m * (double)(2 * k) <= (double)MS_ROW_LANES_THREADS) k *= 2;
-  }
-  return k;
-}
-
-PetscErrorCode MSImageSetPermuteChunk(MSImage img, PetscInt chunk, PetscBool recode)
-{
-  PetscFunctionBegin;
-  PetscCheck(chunk >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Invalid MATMODSELL permute chunk %" PetscInt_FMT ": it must be 0 (separate gathers) or a positive number of rows", chunk);
-  if (img->permute_chunk != chunk || img->permute_recode != recode) {
-    PetscCall(MSImageFreePermBuckets(img));
-    img->permute_chunk  = chunk;
-    img->permute_recode = recode;
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* A new pattern (or a new request): forget both images, set the sizes, the ordering and the encoding */
 static PetscErrorCode MSImagePrepare(MSImage img, Mat A)
 {

@@ -25,6 +25,23 @@ PetscErrorCode MSImageFreeHost(MSImage img)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Drop the arrays of the bucketed permuted product (the image stays) */
+PetscErrorCode MSImageFreePermBuckets(MSImage img)
+{
+  PetscFunctionBegin;
+#if defined(PETSC_HAVE_CUDA)
+  if (img->d_pbuckets) PetscCallCUDA(cudaFree(img->d_pbuckets));
+  if (img->d_pbcols) PetscCallCUDA(cudaFree(img->d_pbcols));
+#endif
+  img->d_pbuckets = NULL;
+  img->d_pbcols   = NULL;
+  img->dev_bytes -= img->pb_bytes;
+  img->pb_bytes    = 0;
+  img->pb_ready    = PETSC_FALSE;
+  img->pb_nbuckets = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* the image's device arrays, the bucket arrays included */
 PetscErrorCode MSImageFreeDevice(MSImage img)
 {

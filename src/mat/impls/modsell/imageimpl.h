@@ -5,11 +5,14 @@
    MSImageOps_Reference or MSImageOps_CUDA) and read through its layout (MSImageGetLayout()) and kernel view.
 
      image.c          the object: creation from a request, a change of request, setup (a new pattern or new values),
-                      layout, statistics, the settings of the product (threads per row, permute chunk)
+                      layout, statistics
      imageordering.c  the row ordering of a new pattern: MATMODSELL_ORDERING_AUTO's choice, RCM, bricks, partition
-     imagebuild.c     the host and device builds from the CSR, the value refreshes, the permutation in either memory
-     imageproduct.c   the products, diagonal and kernel views in either memory, the bucketed permuted product, and the
-                      tables of operations (MSImageOps_Reference, MSImageOps_CUDA)
+     imagebuild.c     the host and device builds from the CSR, the value refreshes, the permutation in either memory,
+                      the arrays of either memory freed
+     imageproduct.c   the settings of the product (threads per row, permute chunk), the products, diagonal and kernel
+                      views in either memory, the bucketed permuted product, and the tables of operations
+                      (MSImageOps_Reference, MSImageOps_CUDA)
+   Each file uses only those listed after it (and image.c all of them).
 */
 #pragma once
 
@@ -91,13 +94,7 @@ struct _n_MSImage {
   size_t    pb_bytes;    /* device bytes of the two (counted in dev_bytes too) */
 };
 
-/* image.c: the settings of the product (they do not change the layout) */
-PETSC_INTERN PetscErrorCode MSImageSetPermuteChunk(MSImage, PetscInt, PetscBool);
-PETSC_INTERN PetscErrorCode MSImageSetRowLanes(MSImage, PetscInt);
-/* threads summing one row of the product (1 before the image is built): a function of the image's shape only, so that
-   the host and device products of an image add in the same order */
-PETSC_INTERN PetscInt MSImageRowLanes(MSImage);
-/* MatModSELLGetInfo() of the image; its statistics, building the host image only when no image exists */
+/* image.c: MatModSELLGetInfo() of the image; its statistics, building the host image only when no image exists */
 PETSC_INTERN PetscErrorCode MSImageGetInfo(MSImage, MatModSELLInfo *);
 PETSC_INTERN PetscErrorCode MSImageEnsureStats(MSImage, Mat);
 /* The device image holds A's current pattern with the values of an earlier state (its next device setup would upload
@@ -114,15 +111,21 @@ PETSC_INTERN PetscErrorCode MSImageBrickSize(const PetscInt[4], PetscInt, PetscI
 /* perm (new -> old) of the bricks ordering on the host */
 PETSC_INTERN PetscErrorCode MSImageBricksPermHost(MSImage);
 
-/* imagebuild.c: the arrays of either memory, and the permutation's host copy */
+/* imagebuild.c: the arrays of either memory (FreePermBuckets: those of the bucketed permuted product alone, the image
+   stays), and the permutation's host copy */
 PETSC_INTERN PetscErrorCode MSImageFreeHost(MSImage);
 PETSC_INTERN PetscErrorCode MSImageFreeDevice(MSImage);
+PETSC_INTERN PetscErrorCode MSImageFreePermBuckets(MSImage);
 PETSC_INTERN PetscErrorCode MSImageEnsureHostPerm(MSImage);
 /* the setup of the tables: the image of A's current pattern with the values of object state 'state' */
 PETSC_INTERN PetscErrorCode MSImageSetUp_Host(MSImage, Mat, PetscObjectState);
 
-/* imageproduct.c: the arrays of the bucketed permuted product (the image stays) */
-PETSC_INTERN PetscErrorCode MSImageFreePermBuckets(MSImage);
+/* imageproduct.c: the settings of the product (they do not change the layout); threads summing one row of the product
+   (1 before the image is built): a function of the image's shape only, so that the host and device products of an image
+   add in the same order */
+PETSC_INTERN PetscErrorCode MSImageSetPermuteChunk(MSImage, PetscInt, PetscBool);
+PETSC_INTERN PetscErrorCode MSImageSetRowLanes(MSImage, PetscInt);
+PETSC_INTERN PetscInt       MSImageRowLanes(MSImage);
 
 #if defined(PETSC_HAVE_CUDA)
 PETSC_INTERN PetscErrorCode MSImageSetUp_CUDA(MSImage, Mat, PetscObjectState);

@@ -1,8 +1,8 @@
 /*
-   The products of a mod-SELL image (see imageimpl.h) in either memory, its diagonal and kernel views, the bucketed
-   permuted product on the GPU, and the tables of operations a caller chooses once: MSImageOps_Reference (host arrays,
-   the reference: the same arithmetic, in the same order, as the CUDA kernel ms_mult_kernel) and MSImageOps_CUDA
-   (device arrays, on PETSc's current stream).
+   The products of a mod-SELL image (see imageimpl.h) in either memory and their settings (threads per row, the bucket of
+   the permuted product), its diagonal and kernel views, the bucketed permuted product on the GPU, and the tables of
+   operations a caller chooses once: MSImageOps_Reference (host arrays, the reference: the same arithmetic, in the same
+   order, as the CUDA kernel ms_mult_kernel) and MSImageOps_CUDA (device arrays, on PETSc's current stream).
 */
 #include "imageimpl.h"
 #if defined(PETSC_HAVE_CUDA)
@@ -10,20 +10,38 @@
   #include <petscmodsell/private/modsellcuda.h>
 #endif
 
-/* Drop the arrays of the bucketed permuted product (the image stays) */
-PetscErrorCode MSImageFreePermBuckets(MSImage img)
+/* ------------------------------------------------------------------------------------------------- the settings */
+PetscErrorCode MSImageSetRowLanes(MSImage img, PetscInt lanes)
 {
   PetscFunctionBegin;
-#if defined(PETSC_HAVE_CUDA)
-  if (img->d_pbuckets) PetscCallCUDA(cudaFree(img->d_pbuckets));
-  if (img->d_pbcols) PetscCallCUDA(cudaFree(img->d_pbcols));
-#endif
-  img->d_pbuckets = NULL;
-  img->d_pbcols   = NULL;
-  img->dev_bytes -= img->pb_bytes;
-  img->pb_bytes    = 0;
-  img->pb_ready    = PETSC_FALSE;
-  img->pb_nbuckets = 0;
+  PetscCheck(lanes >= 0 && lanes <= 32 && !(lanes & (lanes - 1)), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Invalid MATMODSELL row lanes %" PetscInt_FMT ": give 0 (automatic) or a power of two from 1 to 32 threads per row", lanes);
+  img->lanes_asked = lanes; /* the layout does not change: the next product launches differently */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Threads summing one row in the product: the one asked for, or the rule of MS_ROW_LANES_THREADS (imageimpl.h) */
+PetscInt MSImageRowLanes(MSImage img)
+{
+  const MSImageLayout *l = &img->lay;
+  PetscInt             k = 1;
+
+  if (img->lanes_asked > 0) return img->lanes_asked;
+  if (l->nslices > 0 && l->nslots > 0) {
+    const double w = (double)l->nslots / ((double)l->nslices * (double)l->sh);
+    while (2 * k <= 32 && 2 * k * l->sh <= 1024 && w >= (double)(MS_ROW_LANES_SLOTS * 2 * k) && (double)l->m * (double)(2 * k) <= (double)MS_ROW_LANES_THREADS) k *= 2;
+  }
+  return k;
+}
+
+PetscErrorCode MSImageSetPermuteChunk(MSImage img, PetscInt chunk, PetscBool recode)
+{
+  PetscFunctionBegin;
+  PetscCheck(chunk >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Invalid MATMODSELL permute chunk %" PetscInt_FMT ": it must be 0 (separate gathers) or a positive number of rows", chunk);
+  if (img->permute_chunk != chunk || img->permute_recode != recode) {
+    PetscCall(MSImageFreePermBuckets(img));
+    img->permute_chunk  = chunk;
+    img->permute_recode = recode;
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
