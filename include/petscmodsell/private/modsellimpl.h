@@ -179,8 +179,8 @@ typedef struct {
   PetscBool          offdiag_block; /* the off-process block of an MPI matrix: plain encoding, natural order */
   PetscBool          block;         /* a block of an MPI matrix (its parent does the eager upload) */
   PetscInt           box[4];        /* MATMODSELL_ORDERING_BRICKS: the DMDA box of the rows (from the matrix's DM or its MPI matrix's) */
-  Vec                stage[2];      /* the device operations' CUDA vectors for vectors in host memory: of the columns and
-                                       of the rows (made at the first such use; seq/aijmodsell_cuda.c) */
+  Vec                stage[3];      /* the device operations' CUDA vectors standing for vectors in host memory: of the
+                                       columns (x), of the rows (y, w); made at the first such use (seq/aijmodsell_cuda.c) */
   struct _MatOps     parent;        /* the SeqAIJ operations overridden by this type */
 } Mat_SeqAIJModSELL;
 
@@ -247,6 +247,8 @@ typedef struct {
   MatModSELLSettings settings; /* passed on to the blocks */
   MSMPICUSPARSEView  cs;
   MSMPIHalo          halo;
+  Vec                stage[2]; /* the device operations' CUDA vectors standing for vectors in host memory: of the columns
+                                  and of the rows (MatModSELLStageVecIn_Private()) */
   struct _MatOps     parent;
   PetscErrorCode (*prealloc)(Mat, PetscInt, const PetscInt[], PetscInt, const PetscInt[]);
 } Mat_MPIAIJModSELL;
@@ -276,8 +278,9 @@ PETSC_INTERN PetscErrorCode MatModSELLComposeConvertFromOthers_Private(Mat, cons
 PETSC_INTERN PetscErrorCode MatModSELLSetType_Private(Mat, MatType);
 PETSC_INTERN PetscErrorCode MatModSELLResetType_Private(Mat, MatType);
 
-/* The up-to-date image of a MATSEQAIJMODSELL matrix in the memory of ops (NULL if A is another type) */
+/* The up-to-date image of a MATSEQAIJMODSELL matrix in the memory of ops (NULL if A is another type); _Private: A is one */
 PETSC_EXTERN PetscErrorCode MatSeqAIJModSELLGetImage(Mat, const MSImageOps *, MSImage *);
+PETSC_INTERN PetscErrorCode MatSeqAIJModSELLImage_Private(Mat, const MSImageOps *, MSImage *);
 /* What a caller of the image of a MATSEQAIJMODSELL matrix (nothing for another type) asks for where the matrix's settings
    leave the choice: the slice height when none is set (and the partition's heights then), and
    MATMODSELL_ORDERING_AUTO's rules (defaults->sh, partition_block, partition_sh, auto_bricks, auto_window); NULL: the
@@ -304,14 +307,17 @@ PETSC_INTERN PetscErrorCode MatGetFactor_SeqAIJModSELL_PETSc(Mat, MatFactorType,
 PETSC_INTERN PetscErrorCode MatSeqAIJModSELLUncompose_Private(Mat);
 
 #if defined(PETSC_HAVE_CUDA)
+/* seq/aijmodsell_cuda.c: the device operations of a MATSEQAIJMODSELL matrix (MatBindToCPU(A, PETSC_FALSE)), and the CUDA
+   vector that stands for a vector in host memory in a device operation of either type: v itself when it is a CUDA
+   vector, else *work (made at the first use by MatCreateVecs() of A: of its rows when rows, else of its columns), with
+   the local values of src (NULL: none) copied in; and v's values copied back from it */
+PETSC_INTERN PetscErrorCode MatSeqAIJModSELLSetDeviceOps_Private(Mat);
+PETSC_INTERN PetscErrorCode MatModSELLStageVecIn_Private(Mat, Vec *, PetscBool, Vec, Vec, Vec *);
+PETSC_INTERN PetscErrorCode MatModSELLStageVecOut_Private(Vec, Vec);
 /* seq/cusparseview.c: the up-to-date view (a borrowed reference) and the operations that use it */
 PETSC_INTERN PetscErrorCode MatSeqAIJModSELLGetCUSPARSE_Private(Mat, Mat *);
 PETSC_INTERN PetscErrorCode MatMultTranspose_SeqAIJModSELL(Mat, Vec, Vec);
 PETSC_INTERN PetscErrorCode MatMultTransposeAdd_SeqAIJModSELL(Mat, Vec, Vec, Vec);
-/* the views' shared pieces (seq/cusparseview.c): x and y are both CUDA vectors; z = y + V^T x on a cuSPARSE view V in
-   place (PETSc 3.26.1's aijcusparse MatMultTransposeAdd() with distinct y and z adds z's old values) */
-PETSC_INTERN PetscErrorCode MSVecsAreCUDA(Vec, Vec, PetscBool *);
-PETSC_INTERN PetscErrorCode MSViewMultTransposeAdd(Mat, Vec, Vec, Vec);
 PETSC_INTERN PetscErrorCode MatGetBlockDiagonal_SeqAIJModSELL(Mat, Mat *);
 /* seq/graph.c: PCGAMG's graph on the GPU from the view's device CSR (SeqAIJ's graph, bit for bit) */
 PETSC_INTERN PetscErrorCode MatCreateGraph_SeqAIJModSELL(Mat, PetscBool, PetscBool, PetscReal, PetscInt, PetscInt[], Mat *);

@@ -102,6 +102,17 @@ static PetscErrorCode MatModSELLApplySettings_SeqAIJModSELL(Mat A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The image of A (a MATSEQAIJMODSELL matrix) up to date in the memory of ops */
+PetscErrorCode MatSeqAIJModSELLImage_Private(Mat A, const MSImageOps *ops, MSImage *img)
+{
+  PetscFunctionBegin;
+  PetscCheck(A->assembled, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Matrix must be assembled before it is used");
+  PetscCall(MatSeqAIJModSELLSyncSettings(A));
+  PetscCall(MSImageSetUp(((Mat_SeqAIJModSELL *)A->spptr)->img, A, ops));
+  *img = ((Mat_SeqAIJModSELL *)A->spptr)->img;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MatSeqAIJModSELLGetImage(Mat A, const MSImageOps *ops, MSImage *img)
 {
   PetscBool isms;
@@ -109,11 +120,7 @@ PetscErrorCode MatSeqAIJModSELLGetImage(Mat A, const MSImageOps *ops, MSImage *i
   PetscFunctionBegin;
   *img = NULL;
   PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJMODSELL, &isms));
-  if (!isms) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCheck(A->assembled, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Matrix must be assembled before it is used");
-  PetscCall(MatSeqAIJModSELLSyncSettings(A));
-  PetscCall(MSImageSetUp(((Mat_SeqAIJModSELL *)A->spptr)->img, A, ops));
-  *img = ((Mat_SeqAIJModSELL *)A->spptr)->img;
+  if (isms) PetscCall(MatSeqAIJModSELLImage_Private(A, ops, img));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -175,7 +182,7 @@ PetscErrorCode MatSeqAIJModSELLEagerSetUp(Mat A, Mat owner)
       if (vtype) PetscCall(PetscStrendswith(vtype, "cuda", &dev));
       if (dev) PetscCall(PetscDeviceInitialize(PETSC_DEVICE_CUDA));
     }
-    if (dev) PetscCall(MatSeqAIJModSELLGetImage(A, &MSImageOps_CUDA, &img));
+    if (dev) PetscCall(MatSeqAIJModSELLImage_Private(A, ms->iops, &img));
   }
 #endif
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -211,8 +218,7 @@ static PetscErrorCode MatSeqAIJModSELLEagerSetUpInAssembly(Mat A)
 }
 
 #if defined(PETSC_HAVE_CUDA)
-/* MatGetCurrentMemType(): where the products run when the vectors are CUDA vectors (without CUDA the operation is
-   not set and the answer is the host) */
+/* MatGetCurrentMemType(): where the products run (without CUDA the operation is not set and the answer is the host) */
 static PetscErrorCode MatGetCurrentMemType_SeqAIJModSELL(Mat A, PetscMemType *m)
 {
   PetscFunctionBegin;
@@ -221,48 +227,23 @@ static PetscErrorCode MatGetCurrentMemType_SeqAIJModSELL(Mat A, PetscMemType *m)
 }
 #endif
 
-/* y = w + ys A x (w NULL: y = A x; ys = 1, or -1 for the residual w - A x). Device path when every vector lives on the
-   device. */
+/* The host operations (a matrix bound to the CPU; every matrix without CUDA): the products and the diagonal of the host
+   image. y = w + ys A x (w NULL: y = A x; ys = 1, or -1 for the residual w - A x) */
 static PetscErrorCode MatMultAddKernel_SeqAIJModSELL(Mat A, Vec xx, Vec ww, PetscScalar ys, Vec yy)
 {
+  Mat_SeqAIJModSELL *ms = (Mat_SeqAIJModSELL *)A->spptr;
   MSImage            img;
   const PetscScalar *x, *w = NULL;
   PetscScalar       *y;
 
   PetscFunctionBegin;
   PetscCheck(xx != yy, PETSC_COMM_SELF, PETSC_ERR_ARG_IDN, "x and y must be different vectors");
-#if defined(PETSC_HAVE_CUDA)
-  if (!A->boundtocpu) { /* MatBindToCPU(): the host kernel */
-    PetscMemType mx, mw = PETSC_MEMTYPE_DEVICE, my;
-    PetscBool    dev;
-
-    PetscCall(VecGetArrayReadAndMemType(xx, &x, &mx));
-    if (ww && ww != yy) PetscCall(VecGetArrayReadAndMemType(ww, &w, &mw));
-    if (ww == yy) PetscCall(VecGetArrayAndMemType(yy, &y, &my));
-    else PetscCall(VecGetArrayWriteAndMemType(yy, &y, &my));
-    if (ww == yy) {
-      w  = y;
-      mw = my;
-    }
-    dev = (PetscBool)(PetscMemTypeDevice(mx) && PetscMemTypeDevice(my) && PetscMemTypeDevice(mw));
-    if (dev) {
-      PetscCall(MatSeqAIJModSELLGetImage(A, &MSImageOps_CUDA, &img));
-      PetscCall(MSImageOps_CUDA.mult(img, x, w, ys, y));
-    }
-    PetscCall(VecRestoreArrayReadAndMemType(xx, &x));
-    if (ww && ww != yy) PetscCall(VecRestoreArrayReadAndMemType(ww, &w));
-    if (ww == yy) PetscCall(VecRestoreArrayAndMemType(yy, &y));
-    else PetscCall(VecRestoreArrayWriteAndMemType(yy, &y));
-    if (dev) PetscFunctionReturn(PETSC_SUCCESS);
-    w = NULL;
-  }
-#endif
-  PetscCall(MatSeqAIJModSELLGetImage(A, &MSImageOps_Reference, &img));
+  PetscCall(MatSeqAIJModSELLImage_Private(A, ms->iops, &img));
   PetscCall(VecGetArrayRead(xx, &x));
   if (ww && ww != yy) PetscCall(VecGetArrayRead(ww, &w));
   if (ww == yy) PetscCall(VecGetArray(yy, &y));
   else PetscCall(VecGetArrayWrite(yy, &y));
-  PetscCall(MSImageOps_Reference.mult(img, x, ww ? (ww == yy ? y : w) : NULL, ys, y));
+  PetscCall(ms->iops->mult(img, x, ww ? (ww == yy ? y : w) : NULL, ys, y));
   PetscCall(VecRestoreArrayRead(xx, &x));
   if (ww && ww != yy) PetscCall(VecRestoreArrayRead(ww, &w));
   if (ww == yy) PetscCall(VecRestoreArray(yy, &y));
@@ -299,42 +280,53 @@ static PetscErrorCode MatGetDiagonal_SeqAIJModSELL(Mat A, Vec v)
   Mat_SeqAIJModSELL *ms = (Mat_SeqAIJModSELL *)A->spptr;
   MSImage            img;
   PetscScalar       *d;
-  PetscMemType       mt;
 
   PetscFunctionBegin;
   if (ms->settings.kernel != MATMODSELL_KERNEL_MODSELL || ms->offdiag_block || A->rmap->n != A->cmap->n) {
     PetscCall((*ms->parent.getdiagonal)(A, v));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-#if defined(PETSC_HAVE_CUDA)
-  {
-    PetscBool stale;
+  PetscCall(MatSeqAIJModSELLImage_Private(A, ms->iops, &img));
+  PetscCall(VecGetArrayWrite(v, &d));
+  PetscCall(ms->iops->getdiagonal(img, d));
+  PetscCall(VecRestoreArrayWrite(v, &d));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
-    /* the device image holds the values of an earlier state (e.g. MatCreateSubMatrix() increases the state of the
-       new matrix once more after its assembly made the image): the diagonal from the host's values, as aijcusparse
-       takes it where its values are, instead of uploading all values for it (PCFIELDSPLIT's splits with
-       -ksp_type preonly and PCJACOBI never multiply); a product uploads them when it needs them */
-    PetscCall(MSImageDeviceValuesStale(ms->img, A, &stale));
-    if (stale) {
-      PetscCall((*ms->parent.getdiagonal)(A, v));
-      PetscFunctionReturn(PETSC_SUCCESS);
-    }
-  }
-#endif
-  PetscCall(VecGetArrayWriteAndMemType(v, &d, &mt));
+/* Where the matrix computes, chosen once, as aijcusparse's MatBindToCPU() swaps its operations: the host image's
+   operations (above), or with CUDA, unless the matrix is bound to the CPU, the device image's and the cuSPARSE view's
+   (aijmodsell_cuda.c), which take vectors in host memory too. Called at the conversion to this type, by
+   MatBindToCPU(), and after SeqAIJ's assembly (which installs its own products). */
+static PetscErrorCode MatSeqAIJModSELLSetBackendOps(Mat A)
+{
+  Mat_SeqAIJModSELL *ms = (Mat_SeqAIJModSELL *)A->spptr;
+
+  PetscFunctionBegin;
 #if defined(PETSC_HAVE_CUDA)
-  if (PetscMemTypeDevice(mt)) { /* a device array: the device image (also when bound to the CPU) */
-    PetscCall(MatSeqAIJModSELLGetImage(A, &MSImageOps_CUDA, &img));
-    PetscCall(MSImageOps_CUDA.getdiagonal(img, d));
-    PetscCall(VecRestoreArrayWriteAndMemType(v, &d));
+  if (!A->boundtocpu) {
+    PetscCall(MatSeqAIJModSELLSetDeviceOps_Private(A));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
 #endif
-  PetscCall(MatSeqAIJModSELLGetImage(A, &MSImageOps_Reference, &img));
-  PetscCall(MSImageOps_Reference.getdiagonal(img, d));
-  PetscCall(VecRestoreArrayWriteAndMemType(v, &d));
+  ms->iops                  = &MSImageOps_Reference;
+  A->ops->mult              = MatMult_SeqAIJModSELL;
+  A->ops->multadd           = MatMultAdd_SeqAIJModSELL;
+  A->ops->residual          = MatResidual_SeqAIJModSELL;
+  A->ops->getdiagonal       = MatGetDiagonal_SeqAIJModSELL;
+  A->ops->multtranspose     = ms->parent.multtranspose;
+  A->ops->multtransposeadd  = ms->parent.multtransposeadd;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+#if defined(PETSC_HAVE_CUDA)
+static PetscErrorCode MatBindToCPU_SeqAIJModSELL(Mat A, PetscBool flg)
+{
+  PetscFunctionBegin;
+  (void)flg; /* A->boundtocpu, set by MatBindToCPU() */
+  PetscCall(MatSeqAIJModSELLSetBackendOps(A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+#endif
 
 static PetscErrorCode MatAssemblyEnd_SeqAIJModSELL(Mat A, MatAssemblyType mode)
 {
@@ -344,12 +336,7 @@ static PetscErrorCode MatAssemblyEnd_SeqAIJModSELL(Mat A, MatAssemblyType mode)
   PetscCall((*ms->parent.assemblyend)(A, mode));
   /* SeqAIJ's assembly may install its inode products: put ours back (only those: other operations,
      e.g. the destroy hook of MatCreateSubMatrices(), may have been changed on purpose) */
-  A->ops->mult    = MatMult_SeqAIJModSELL;
-  A->ops->multadd = MatMultAdd_SeqAIJModSELL;
-#if defined(PETSC_HAVE_CUDA)
-  A->ops->multtranspose    = MatMultTranspose_SeqAIJModSELL;
-  A->ops->multtransposeadd = MatMultTransposeAdd_SeqAIJModSELL;
-#endif
+  PetscCall(MatSeqAIJModSELLSetBackendOps(A));
   if (mode == MAT_FINAL_ASSEMBLY && !ms->block) PetscCall(MatSeqAIJModSELLEagerSetUpInAssembly(A));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -459,12 +446,13 @@ PetscErrorCode MatSeqAIJModSELLUncompose_Private(Mat B)
 }
 
 /* The operations MATSEQAIJMODSELL puts in place of SeqAIJ's (saved in ->parent at the conversion): one list, which
-   MatSeqAIJModSELLSetOps() installs and MatSeqAIJModSELLStrip() restores */
+   MatSeqAIJModSELLSetOps() installs and MatSeqAIJModSELLStrip() restores; and those that depend on where the matrix
+   computes (MatSeqAIJModSELLSetBackendOps()), which MatSeqAIJModSELLStrip() restores too */
+#define MS_SEQ_BACKEND_OPS(X) X(mult) X(multadd) X(residual) X(getdiagonal) X(multtranspose) X(multtransposeadd)
 #if defined(PETSC_HAVE_CUDA)
   #define MS_SEQ_OWN_OPS_CUDA(X) \
     X(getcurrentmemtype, MatGetCurrentMemType_SeqAIJModSELL) \
-    X(multtranspose, MatMultTranspose_SeqAIJModSELL) \
-    X(multtransposeadd, MatMultTransposeAdd_SeqAIJModSELL) \
+    X(bindtocpu, MatBindToCPU_SeqAIJModSELL) \
     X(productsetfromoptions, MatProductSetFromOptions_SeqAIJModSELL) \
     X(getblockdiagonal, MatGetBlockDiagonal_SeqAIJModSELL) \
     X(getvblockdiagonal, MatGetBlockDiagonal_SeqAIJModSELL) \
@@ -473,10 +461,6 @@ PetscErrorCode MatSeqAIJModSELLUncompose_Private(Mat B)
   #define MS_SEQ_OWN_OPS_CUDA(X)
 #endif
 #define MS_SEQ_OWN_OPS(X) \
-  X(mult, MatMult_SeqAIJModSELL) \
-  X(multadd, MatMultAdd_SeqAIJModSELL) \
-  X(residual, MatResidual_SeqAIJModSELL) \
-  X(getdiagonal, MatGetDiagonal_SeqAIJModSELL) \
   X(diagonalscale, MatDiagonalScale_SeqAIJModSELL) \
   X(assemblyend, MatAssemblyEnd_SeqAIJModSELL) \
   X(destroy, MatDestroy_SeqAIJModSELL) \
@@ -496,10 +480,14 @@ static PetscErrorCode MatSeqAIJModSELLStrip(Mat B)
   PetscFunctionBegin;
   if (!ms) PetscFunctionReturn(PETSC_SUCCESS);
 #define MS_RESTORE_OP(op, fn) B->ops->op = ms->parent.op;
+#define MS_RESTORE_BACKEND_OP(op) B->ops->op = ms->parent.op;
   MS_SEQ_OWN_OPS(MS_RESTORE_OP) /* SeqAIJ's operations back */
+  MS_SEQ_BACKEND_OPS(MS_RESTORE_BACKEND_OP)
+#undef MS_RESTORE_BACKEND_OP
 #undef MS_RESTORE_OP
   PetscCall(MatComposeAll_SeqAIJModSELL(B, PETSC_FALSE));
   PetscCall(MatDestroy(&ms->cs.view));
+  for (PetscInt i = 0; i < 3; i++) PetscCall(VecDestroy(&ms->stage[i]));
   PetscCall(MSImageDestroy(&ms->img));
   PetscCall(PetscFree(B->spptr));
   PetscCall(MatModSELLResetType_Private(B, MATSEQAIJ));
@@ -752,6 +740,7 @@ PetscErrorCode MatConvert_SeqAIJ_SeqAIJModSELL(Mat A, MatType type, MatReuse reu
 #endif
   PetscCall(MatComposeAll_SeqAIJModSELL(B, PETSC_TRUE));
   PetscCall(MatModSELLSetType_Private(B, MATSEQAIJMODSELL));
+  PetscCall(MatSeqAIJModSELLSetBackendOps(B));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -782,8 +771,12 @@ PetscErrorCode MatConvert_SeqAIJ_SeqAIJModSELL(Mat A, MatType type, MatReuse reu
    Level: beginner
 
    Notes:
-   The default vector type is `VECCUDA` when PETSc is configured with CUDA; with host vectors the
-   same function is computed on the CPU. `MatMultTranspose()` uses the `MATSEQAIJ` kernel.
+   The default vector type is `VECCUDA` when PETSc is configured with CUDA. Where the matrix computes is chosen once, as
+   for `MATSEQAIJCUSPARSE`: on the GPU, unless `MatBindToCPU()` binds it to the CPU (then the host image's products and
+   `MATSEQAIJ`'s transposed products). Unlike `MATSEQAIJCUSPARSE` the GPU operations also take vectors in host memory
+   (`VecCreate()` without `-vec_type cuda`): such a vector is copied to a CUDA work vector of the matrix before the
+   operation and its result copied back, the same function computed by the same kernels. `MatMultTranspose()` and
+   `MatMultTransposeAdd()` run on the GPU in `MATSEQAIJCUSPARSE`'s code, on a view of the matrix's CSR.
 
    The GPU image is built on the GPU (widths, prefix sum and fill kernels) from the CSR arrays; a
    change of values only uploads the CSR values and scatters them into the image.
