@@ -254,9 +254,12 @@ typedef struct {
 } Mat_MPIAIJModSELL;
 
 /* The settings of either type, one code for both (modsell.c). A MATMODSELL matrix composes "MatModSELLGetSettings_C",
-   (Mat, MatModSELLSettings **), which gives the address of its settings, and may compose "MatModSELLApplySettings_C",
-   (Mat), which the setters call after a change (an MPI matrix passes its settings on to its blocks). The setters
-   validate the value (the errors of the public MatModSELLSet...() functions) before they change anything. */
+   (Mat, MatModSELLSettings **), which gives the address of its settings, and "MatModSELLApplySettings_C", (Mat), which
+   the setters call after a change (an MPI matrix passes its settings on to its blocks); and the functions behind the
+   public MatModSELLSet...() and MatModSELLGet...() ("MatModSELLSetSliceHeight_C", ...: MatModSELLComposeSetGet_Private(),
+   set PETSC_FALSE removes them). The setters validate the value (the errors of the public MatModSELLSet...() functions)
+   before they change anything. */
+PETSC_INTERN PetscErrorCode MatModSELLComposeSetGet_Private(Mat, PetscBool);
 PETSC_INTERN PetscErrorCode MatModSELLSettingsSetDefaults_Private(MatModSELLSettings *);
 PETSC_INTERN PetscErrorCode MatModSELLSettingsSetSliceHeight_Private(Mat, MatModSELLSettings *, PetscInt);
 PETSC_INTERN PetscErrorCode MatModSELLSettingsSetKernel_Private(Mat, MatModSELLSettings *, MatModSELLKernel);

@@ -156,6 +156,123 @@ PetscErrorCode MatModSELLSettingsSetRowLanes_Private(Mat A, MatModSELLSettings *
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The public MatModSELLSet...() and MatModSELLGet...() functions call these through the functions composed on a
+   MATMODSELL matrix of either type (MatModSELLComposeSetGet_Private()), on its settings */
+static PetscErrorCode MatModSELLSetSliceHeight_ModSELL(Mat A, PetscInt sh)
+{
+  MatModSELLSettings *s;
+
+  PetscFunctionBegin;
+  PetscCall(MatModSELLGetSettings(A, &s));
+  PetscCall(MatModSELLSettingsSetSliceHeight_Private(A, s, sh));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatModSELLGetSliceHeight_ModSELL(Mat A, PetscInt *sh)
+{
+  MatModSELLSettings *s;
+
+  PetscFunctionBegin;
+  PetscCall(MatModSELLGetSettings(A, &s));
+  *sh = s->sh;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatModSELLSetKernel_ModSELL(Mat A, MatModSELLKernel k)
+{
+  MatModSELLSettings *s;
+
+  PetscFunctionBegin;
+  PetscCall(MatModSELLGetSettings(A, &s));
+  PetscCall(MatModSELLSettingsSetKernel_Private(A, s, k));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatModSELLGetKernel_ModSELL(Mat A, MatModSELLKernel *k)
+{
+  MatModSELLSettings *s;
+
+  PetscFunctionBegin;
+  PetscCall(MatModSELLGetSettings(A, &s));
+  *k = s->kernel;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatModSELLSetOrdering_ModSELL(Mat A, MatModSELLOrdering o)
+{
+  MatModSELLSettings *s;
+
+  PetscFunctionBegin;
+  PetscCall(MatModSELLGetSettings(A, &s));
+  PetscCall(MatModSELLSettingsSetOrdering_Private(A, s, o));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatModSELLGetOrdering_ModSELL(Mat A, MatModSELLOrdering *o)
+{
+  MatModSELLSettings *s;
+
+  PetscFunctionBegin;
+  PetscCall(MatModSELLGetSettings(A, &s));
+  *o = s->ordering;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatModSELLSetPermuteChunk_ModSELL(Mat A, PetscInt chunk)
+{
+  MatModSELLSettings *s;
+
+  PetscFunctionBegin;
+  PetscCall(MatModSELLGetSettings(A, &s));
+  PetscCall(MatModSELLSettingsSetPermuteChunk_Private(A, s, chunk));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatModSELLGetPermuteChunk_ModSELL(Mat A, PetscInt *chunk)
+{
+  MatModSELLSettings *s;
+
+  PetscFunctionBegin;
+  PetscCall(MatModSELLGetSettings(A, &s));
+  *chunk = s->permute_chunk;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatModSELLSetRowLanes_ModSELL(Mat A, PetscInt lanes)
+{
+  MatModSELLSettings *s;
+
+  PetscFunctionBegin;
+  PetscCall(MatModSELLGetSettings(A, &s));
+  PetscCall(MatModSELLSettingsSetRowLanes_Private(A, s, lanes));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatModSELLGetRowLanes_ModSELL(Mat A, PetscInt *lanes)
+{
+  MatModSELLSettings *s;
+
+  PetscFunctionBegin;
+  PetscCall(MatModSELLGetSettings(A, &s));
+  *lanes = s->row_lanes;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MatModSELLComposeSetGet_Private(Mat B, PetscBool set)
+{
+  PetscFunctionBegin;
+#define MS_COMPOSE_SETGET(N) \
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatModSELLSet" #N "_C", set ? MatModSELLSet##N##_ModSELL : NULL)); \
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatModSELLGet" #N "_C", set ? MatModSELLGet##N##_ModSELL : NULL));
+  MS_COMPOSE_SETGET(SliceHeight)
+  MS_COMPOSE_SETGET(Kernel)
+  MS_COMPOSE_SETGET(Ordering)
+  MS_COMPOSE_SETGET(PermuteChunk)
+  MS_COMPOSE_SETGET(RowLanes)
+#undef MS_COMPOSE_SETGET
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MatModSELLSettingsCopy_Private(const MatModSELLSettings *from, Mat B)
 {
   MatModSELLSettings *to;
@@ -196,13 +313,10 @@ PetscErrorCode MatModSELLSettingsCopy_Private(const MatModSELLSettings *from, Ma
 @*/
 PetscErrorCode MatModSELLSetSliceHeight(Mat A, PetscInt sh)
 {
-  MatModSELLSettings *s;
-
   PetscFunctionBegin;
   PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
   PetscValidLogicalCollectiveInt(A, sh, 2);
-  PetscCall(MatModSELLQuerySettings(A, &s));
-  if (s) PetscCall(MatModSELLSettingsSetSliceHeight_Private(A, s, sh));
+  PetscTryMethod(A, "MatModSELLSetSliceHeight_C", (Mat, PetscInt), (A, sh));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -229,13 +343,10 @@ PetscErrorCode MatModSELLSetSliceHeight(Mat A, PetscInt sh)
 @*/
 PetscErrorCode MatModSELLGetSliceHeight(Mat A, PetscInt *sh)
 {
-  MatModSELLSettings *s;
-
   PetscFunctionBegin;
   PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
   PetscAssertPointer(sh, 2);
-  PetscCall(MatModSELLGetSettings(A, &s));
-  *sh = s->sh;
+  PetscUseMethod(A, "MatModSELLGetSliceHeight_C", (Mat, PetscInt *), (A, sh));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -257,13 +368,10 @@ PetscErrorCode MatModSELLGetSliceHeight(Mat A, PetscInt *sh)
 @*/
 PetscErrorCode MatModSELLSetKernel(Mat A, MatModSELLKernel k)
 {
-  MatModSELLSettings *s;
-
   PetscFunctionBegin;
   PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
   PetscValidLogicalCollectiveEnum(A, k, 2);
-  PetscCall(MatModSELLQuerySettings(A, &s));
-  if (s) PetscCall(MatModSELLSettingsSetKernel_Private(A, s, k));
+  PetscTryMethod(A, "MatModSELLSetKernel_C", (Mat, MatModSELLKernel), (A, k));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -284,13 +392,10 @@ PetscErrorCode MatModSELLSetKernel(Mat A, MatModSELLKernel k)
 @*/
 PetscErrorCode MatModSELLGetKernel(Mat A, MatModSELLKernel *k)
 {
-  MatModSELLSettings *s;
-
   PetscFunctionBegin;
   PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
   PetscAssertPointer(k, 2);
-  PetscCall(MatModSELLGetSettings(A, &s));
-  *k = s->kernel;
+  PetscUseMethod(A, "MatModSELLGetKernel_C", (Mat, MatModSELLKernel *), (A, k));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -325,13 +430,10 @@ PetscErrorCode MatModSELLGetKernel(Mat A, MatModSELLKernel *k)
 @*/
 PetscErrorCode MatModSELLSetOrdering(Mat A, MatModSELLOrdering o)
 {
-  MatModSELLSettings *s;
-
   PetscFunctionBegin;
   PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
   PetscValidLogicalCollectiveEnum(A, o, 2);
-  PetscCall(MatModSELLQuerySettings(A, &s));
-  if (s) PetscCall(MatModSELLSettingsSetOrdering_Private(A, s, o));
+  PetscTryMethod(A, "MatModSELLSetOrdering_C", (Mat, MatModSELLOrdering), (A, o));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -352,13 +454,10 @@ PetscErrorCode MatModSELLSetOrdering(Mat A, MatModSELLOrdering o)
 @*/
 PetscErrorCode MatModSELLGetOrdering(Mat A, MatModSELLOrdering *o)
 {
-  MatModSELLSettings *s;
-
   PetscFunctionBegin;
   PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
   PetscAssertPointer(o, 2);
-  PetscCall(MatModSELLGetSettings(A, &s));
-  *o = s->ordering;
+  PetscUseMethod(A, "MatModSELLGetOrdering_C", (Mat, MatModSELLOrdering *), (A, o));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -393,13 +492,10 @@ PetscErrorCode MatModSELLGetOrdering(Mat A, MatModSELLOrdering *o)
 @*/
 PetscErrorCode MatModSELLSetPermuteChunk(Mat A, PetscInt chunk)
 {
-  MatModSELLSettings *s;
-
   PetscFunctionBegin;
   PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
   PetscValidLogicalCollectiveInt(A, chunk, 2);
-  PetscCall(MatModSELLQuerySettings(A, &s));
-  if (s) PetscCall(MatModSELLSettingsSetPermuteChunk_Private(A, s, chunk));
+  PetscTryMethod(A, "MatModSELLSetPermuteChunk_C", (Mat, PetscInt), (A, chunk));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -420,13 +516,10 @@ PetscErrorCode MatModSELLSetPermuteChunk(Mat A, PetscInt chunk)
 @*/
 PetscErrorCode MatModSELLGetPermuteChunk(Mat A, PetscInt *chunk)
 {
-  MatModSELLSettings *s;
-
   PetscFunctionBegin;
   PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
   PetscAssertPointer(chunk, 2);
-  PetscCall(MatModSELLGetSettings(A, &s));
-  *chunk = s->permute_chunk;
+  PetscUseMethod(A, "MatModSELLGetPermuteChunk_C", (Mat, PetscInt *), (A, chunk));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -458,13 +551,10 @@ PetscErrorCode MatModSELLGetPermuteChunk(Mat A, PetscInt *chunk)
 @*/
 PetscErrorCode MatModSELLSetRowLanes(Mat A, PetscInt lanes)
 {
-  MatModSELLSettings *s;
-
   PetscFunctionBegin;
   PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
   PetscValidLogicalCollectiveInt(A, lanes, 2);
-  PetscCall(MatModSELLQuerySettings(A, &s));
-  if (s) PetscCall(MatModSELLSettingsSetRowLanes_Private(A, s, lanes));
+  PetscTryMethod(A, "MatModSELLSetRowLanes_C", (Mat, PetscInt), (A, lanes));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -485,13 +575,10 @@ PetscErrorCode MatModSELLSetRowLanes(Mat A, PetscInt lanes)
 @*/
 PetscErrorCode MatModSELLGetRowLanes(Mat A, PetscInt *lanes)
 {
-  MatModSELLSettings *s;
-
   PetscFunctionBegin;
   PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
   PetscAssertPointer(lanes, 2);
-  PetscCall(MatModSELLGetSettings(A, &s));
-  *lanes = s->row_lanes;
+  PetscUseMethod(A, "MatModSELLGetRowLanes_C", (Mat, PetscInt *), (A, lanes));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
