@@ -54,7 +54,7 @@ PETSC_EXTERN PetscErrorCode MSLocalityDestroy(MSLocality *);
 /* The permutation of a CSR (m rows, ai[m+1], aj: 32-bit, columns ascending in each row; aa: its values, or NULL for the
    pattern alone) in the memory of the kernel table k, for blocks of sh rows: perm[new] = old and, when iperm is not
    NULL, iperm[old] = new (arrays of m ints). stream: for a device table PETSc's current stream (the GPU time is logged;
-   the CUDA table synchronizes it a few times, for the sizes of the levels), NULL for the reference. */
+   the CUDA table synchronizes it a few times, for the sizes of the levels); the reference ignores it. */
 PETSC_EXTERN PetscErrorCode MSLocalityPerm(const MSLocalityKernels *, PetscInt, const int *, const int *, const double *, PetscInt, int *, int *, void *);
 /* The permutation (new -> old, m entries) of the square SeqAIJ-family matrix A (its host CSR, pattern and values) with
    the reference table */

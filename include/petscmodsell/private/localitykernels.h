@@ -82,6 +82,7 @@ typedef struct {
 
 typedef struct {
   const char *backend;
+  int         device; /* the arrays are in device memory, the work is queued on the stream given (its GPU time logged) */
   MS_LOCALITY_PARTITION((*partition));
 } MSLocalityKernels;
 

@@ -189,9 +189,9 @@ PetscErrorCode MSLocalityPerm(const MSLocalityKernels *k, PetscInt m, const int 
   PetscCheck(sh >= 1 && sh <= PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "The locality partition needs 1 to 2^31-1 rows per block, not %" PetscInt_FMT, sh);
   PetscCall(MSLocalityLogEvent());
   PetscCall(PetscLogEventBegin(MATMODSELL_Partition, 0, 0, 0, 0));
-  if (stream) PetscCall(PetscLogGpuTimeBegin());
+  if (k->device) PetscCall(PetscLogGpuTimeBegin());
   PetscCall(MSLocalityCheckKernel(k->partition((int)m, ai, aj, aa, (int)sh, perm, iperm, NULL, stream), k->backend));
-  if (stream) PetscCall(PetscLogGpuTimeEnd());
+  if (k->device) PetscCall(PetscLogGpuTimeEnd());
   PetscCall(PetscLogEventEnd(MATMODSELL_Partition, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
