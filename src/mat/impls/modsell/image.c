@@ -36,10 +36,17 @@ static PetscErrorCode MSImageRequestCheck(const MSImageRequest *r)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* the requests are the same but for the slice height */
-static PetscBool MSImageRequestSameButHeight(const MSImageRequest *a, const MSImageRequest *b)
+/* the requests give the same layout (height: the slice height too): the fields that matter for the ordering asked
+   for are equal (the partition's heights under AUTO and PARTITION, the box under AUTO and BRICKS, AUTO's rules) */
+static PetscBool MSImageRequestSame(const MSImageRequest *a, const MSImageRequest *b, PetscBool height)
 {
-  return (PetscBool)(a->kernel == b->kernel && a->ordering == b->ordering && a->box[0] == b->box[0] && a->box[1] == b->box[1] && a->box[2] == b->box[2] && a->box[3] == b->box[3] && a->partition_block == b->partition_block && a->partition_sh == b->partition_sh && a->auto_bricks == b->auto_bricks && a->auto_window == b->auto_window);
+  const PetscBool isauto = (PetscBool)(a->ordering == MATMODSELL_ORDERING_AUTO);
+
+  if (a->kernel != b->kernel || a->ordering != b->ordering || (height && a->sh != b->sh)) return PETSC_FALSE;
+  if ((isauto || a->ordering == MATMODSELL_ORDERING_PARTITION) && (a->partition_block != b->partition_block || a->partition_sh != b->partition_sh)) return PETSC_FALSE;
+  if ((isauto || a->ordering == MATMODSELL_ORDERING_BRICKS) && (a->box[0] != b->box[0] || a->box[1] != b->box[1] || a->box[2] != b->box[2] || a->box[3] != b->box[3])) return PETSC_FALSE;
+  if (isauto && (a->auto_window != b->auto_window || (a->box[0] > 0 && a->auto_bricks != b->auto_bricks))) return PETSC_FALSE;
+  return PETSC_TRUE;
 }
 
 PetscErrorCode MSImageCreate(const MSImageRequest *req, MSImage *img)
@@ -72,18 +79,20 @@ PetscErrorCode MSImageDestroy(MSImage *img)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A partitioned image whose heights are the partition's (partition_sh set) is kept when only the slice height asked
-   for changes and its slices stay what the new request gives; else any change makes it again at the next setup (e.g.
-   a slice-based preconditioner on an image built at assembly: slices of 512 become its blocks of 1024), from the same
-   partition when only the slice height changed (MSImageOrderingPrepare() keeps it). */
+/* A change that matters for the ordering asked for makes the image again at the next setup (e.g. a slice-based
+   preconditioner on an image built at assembly: slices of 512 become its blocks of 1024), from the same partition when
+   only the slice height changed (MSImageOrderingPrepare() keeps it); but a partitioned image whose heights are the
+   partition's (partition_sh set) is kept when only the slice height asked for changes and its slices stay what the new
+   request gives. */
 PetscErrorCode MSImageSetRequest(MSImage img, const MSImageRequest *req)
 {
   const MSImageRequest *old = &img->req;
 
   PetscFunctionBegin;
-  if (MSImageRequestSameButHeight(old, req) && old->sh == req->sh) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(MSImageRequestCheck(req));
-  if (!(img->built && MSImageRequestSameButHeight(old, req) && req->partition_sh && img->lay.applied == MATMODSELL_ORDERING_PARTITION && img->lay.sh == PetscMax(req->sh, req->partition_sh))) img->built = PETSC_FALSE;
+  if (!MSImageRequestSame(old, req, PETSC_TRUE)) {
+    PetscCall(MSImageRequestCheck(req));
+    if (!(img->built && MSImageRequestSame(old, req, PETSC_FALSE) && req->partition_sh && img->lay.applied == MATMODSELL_ORDERING_PARTITION && img->lay.sh == PetscMax(req->sh, req->partition_sh))) img->built = PETSC_FALSE;
+  }
   img->req = *req;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
