@@ -174,7 +174,7 @@ static PetscErrorCode PCBJSmoothSweep(PC pc, Vec b, Vec xin, Vec xout, PetscBool
   if (jac->bucketed) { /* the arrays were built at setup (the image rebuilt since: built again here) */
     PetscBool has;
 
-    PetscCall(MSImageOps_CUDA.permbuckets(op->img[0], &v, &pb, &has));
+    PetscCall(PCMSKernels(op, MSImageOps)->permbuckets(op->img[0], &v, &pb, &has));
     if (has && pb.nbuckets > 1 && jac->zwork.bytes >= MS_BJS_BUCKET_WORK(op->m, op_ != NULL, zero) * sizeof(double)) ppb = &pb;
   }
 #endif
@@ -380,7 +380,7 @@ static PetscErrorCode PCBJSmoothSetUpBuckets(PC pc)
     MSPermBuckets pb;
     PetscBool     has;
 
-    PetscCall(MSImageOps_CUDA.permbuckets(op->img[0], &v, &pb, &has));
+    PetscCall(PCMSKernels(op, MSImageOps)->permbuckets(op->img[0], &v, &pb, &has));
     if (has && pb.nbuckets > 1) {
       const PetscBool nonzero = (PetscBool)(jac->its > 1 && !jac->async);
 
