@@ -157,106 +157,34 @@ PetscErrorCode MatModSELLSettingsSetRowLanes_Private(Mat A, MatModSELLSettings *
 }
 
 /* The public MatModSELLSet...() and MatModSELLGet...() functions call these through the functions composed on a
-   MATMODSELL matrix of either type (MatModSELLComposeSetGet_Private()), on its settings */
-static PetscErrorCode MatModSELLSetSliceHeight_ModSELL(Mat A, PetscInt sh)
-{
-  MatModSELLSettings *s;
-
-  PetscFunctionBegin;
-  PetscCall(MatModSELLGetSettings(A, &s));
-  PetscCall(MatModSELLSettingsSetSliceHeight_Private(A, s, sh));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode MatModSELLGetSliceHeight_ModSELL(Mat A, PetscInt *sh)
-{
-  MatModSELLSettings *s;
-
-  PetscFunctionBegin;
-  PetscCall(MatModSELLGetSettings(A, &s));
-  *sh = s->sh;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode MatModSELLSetKernel_ModSELL(Mat A, MatModSELLKernel k)
-{
-  MatModSELLSettings *s;
-
-  PetscFunctionBegin;
-  PetscCall(MatModSELLGetSettings(A, &s));
-  PetscCall(MatModSELLSettingsSetKernel_Private(A, s, k));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode MatModSELLGetKernel_ModSELL(Mat A, MatModSELLKernel *k)
-{
-  MatModSELLSettings *s;
-
-  PetscFunctionBegin;
-  PetscCall(MatModSELLGetSettings(A, &s));
-  *k = s->kernel;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode MatModSELLSetOrdering_ModSELL(Mat A, MatModSELLOrdering o)
-{
-  MatModSELLSettings *s;
-
-  PetscFunctionBegin;
-  PetscCall(MatModSELLGetSettings(A, &s));
-  PetscCall(MatModSELLSettingsSetOrdering_Private(A, s, o));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode MatModSELLGetOrdering_ModSELL(Mat A, MatModSELLOrdering *o)
-{
-  MatModSELLSettings *s;
-
-  PetscFunctionBegin;
-  PetscCall(MatModSELLGetSettings(A, &s));
-  *o = s->ordering;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode MatModSELLSetPermuteChunk_ModSELL(Mat A, PetscInt chunk)
-{
-  MatModSELLSettings *s;
-
-  PetscFunctionBegin;
-  PetscCall(MatModSELLGetSettings(A, &s));
-  PetscCall(MatModSELLSettingsSetPermuteChunk_Private(A, s, chunk));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode MatModSELLGetPermuteChunk_ModSELL(Mat A, PetscInt *chunk)
-{
-  MatModSELLSettings *s;
-
-  PetscFunctionBegin;
-  PetscCall(MatModSELLGetSettings(A, &s));
-  *chunk = s->permute_chunk;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode MatModSELLSetRowLanes_ModSELL(Mat A, PetscInt lanes)
-{
-  MatModSELLSettings *s;
-
-  PetscFunctionBegin;
-  PetscCall(MatModSELLGetSettings(A, &s));
-  PetscCall(MatModSELLSettingsSetRowLanes_Private(A, s, lanes));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode MatModSELLGetRowLanes_ModSELL(Mat A, PetscInt *lanes)
-{
-  MatModSELLSettings *s;
-
-  PetscFunctionBegin;
-  PetscCall(MatModSELLGetSettings(A, &s));
-  *lanes = s->row_lanes;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+   MATMODSELL matrix of either type (MatModSELLComposeSetGet_Private()), on its settings: for each setting N (of type T,
+   the settings' field f) MatModSELLSetN_ModSELL(), which validates and applies it (MatModSELLSettingsSetN_Private()),
+   and MatModSELLGetN_ModSELL() */
+#define MS_SETTING(N, T, f) \
+  static PetscErrorCode MatModSELLSet##N##_ModSELL(Mat A, T v) \
+  { \
+    MatModSELLSettings *s; \
+\
+    PetscFunctionBegin; \
+    PetscCall(MatModSELLGetSettings(A, &s)); \
+    PetscCall(MatModSELLSettingsSet##N##_Private(A, s, v)); \
+    PetscFunctionReturn(PETSC_SUCCESS); \
+  } \
+  static PetscErrorCode MatModSELLGet##N##_ModSELL(Mat A, T *v) \
+  { \
+    MatModSELLSettings *s; \
+\
+    PetscFunctionBegin; \
+    PetscCall(MatModSELLGetSettings(A, &s)); \
+    *v = s->f; \
+    PetscFunctionReturn(PETSC_SUCCESS); \
+  }
+MS_SETTING(SliceHeight, PetscInt, sh)
+MS_SETTING(Kernel, MatModSELLKernel, kernel)
+MS_SETTING(Ordering, MatModSELLOrdering, ordering)
+MS_SETTING(PermuteChunk, PetscInt, permute_chunk)
+MS_SETTING(RowLanes, PetscInt, row_lanes)
+#undef MS_SETTING
 
 PetscErrorCode MatModSELLComposeSetGet_Private(Mat B, PetscBool set)
 {
