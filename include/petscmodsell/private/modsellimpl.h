@@ -171,6 +171,7 @@ typedef struct {
 typedef struct {
   MSImage            img;
   const MSImageOps  *iops; /* the image's operations in the memory the matrix computes in (MatBindToCPU()) */
+  PetscErrorCode (*multadd)(Mat, Vec, Vec, PetscScalar, Vec); /* y = w + ys A x there (w may be NULL or y; ys 1 or -1) */
   MSCUSPARSEView     cs;
   MatModSELLSettings settings;
   MSImageRequest     defaults;      /* what the settings leave open (a slice height not set, the partition's heights,

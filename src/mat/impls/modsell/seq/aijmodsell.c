@@ -229,7 +229,7 @@ static PetscErrorCode MatGetCurrentMemType_SeqAIJModSELL(Mat A, PetscMemType *m)
 
 /* The host operations (a matrix bound to the CPU; every matrix without CUDA): the products and the diagonal of the host
    image. y = w + ys A x (w NULL: y = A x; ys = 1, or -1 for the residual w - A x) */
-static PetscErrorCode MatMultAddKernel_SeqAIJModSELL(Mat A, Vec xx, Vec ww, PetscScalar ys, Vec yy)
+static PetscErrorCode MatMultAddKernel_SeqAIJModSELL_Host(Mat A, Vec xx, Vec ww, PetscScalar ys, Vec yy)
 {
   Mat_SeqAIJModSELL *ms = (Mat_SeqAIJModSELL *)A->spptr;
   MSImage            img;
@@ -251,31 +251,7 @@ static PetscErrorCode MatMultAddKernel_SeqAIJModSELL(Mat A, Vec xx, Vec ww, Pets
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode MatMult_SeqAIJModSELL(Mat A, Vec xx, Vec yy)
-{
-  PetscFunctionBegin;
-  PetscCall(MatMultAddKernel_SeqAIJModSELL(A, xx, NULL, 1.0, yy));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode MatMultAdd_SeqAIJModSELL(Mat A, Vec xx, Vec ww, Vec yy)
-{
-  PetscFunctionBegin;
-  PetscCall(MatMultAddKernel_SeqAIJModSELL(A, xx, ww, 1.0, yy));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* r = b - A x in one pass over r (PCMG's residual on every level; the default is MatMult() and then VecAYPX(), which
-   reads and writes r once more): the product's sum of each row subtracted from b, the same bits as the default. r may
-   be b. */
-static PetscErrorCode MatResidual_SeqAIJModSELL(Mat A, Vec b, Vec x, Vec r)
-{
-  PetscFunctionBegin;
-  PetscCall(MatMultAddKernel_SeqAIJModSELL(A, x, b, -1.0, r));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode MatGetDiagonal_SeqAIJModSELL(Mat A, Vec v)
+static PetscErrorCode MatGetDiagonal_SeqAIJModSELL_Host(Mat A, Vec v)
 {
   Mat_SeqAIJModSELL *ms = (Mat_SeqAIJModSELL *)A->spptr;
   MSImage            img;
@@ -293,6 +269,31 @@ static PetscErrorCode MatGetDiagonal_SeqAIJModSELL(Mat A, Vec v)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The products: y = w + ys A x by the matrix's kernel (ms->multadd) in the memory it computes in */
+static PetscErrorCode MatMult_SeqAIJModSELL(Mat A, Vec xx, Vec yy)
+{
+  PetscFunctionBegin;
+  PetscCall((*((Mat_SeqAIJModSELL *)A->spptr)->multadd)(A, xx, NULL, 1.0, yy));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatMultAdd_SeqAIJModSELL(Mat A, Vec xx, Vec ww, Vec yy)
+{
+  PetscFunctionBegin;
+  PetscCall((*((Mat_SeqAIJModSELL *)A->spptr)->multadd)(A, xx, ww, 1.0, yy));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* r = b - A x in one pass over r (PCMG's residual on every level; the default is MatMult() and then VecAYPX(), which
+   reads and writes r once more): the product's sum of each row subtracted from b, the same bits as the default. r may
+   be b. */
+static PetscErrorCode MatResidual_SeqAIJModSELL(Mat A, Vec b, Vec x, Vec r)
+{
+  PetscFunctionBegin;
+  PetscCall((*((Mat_SeqAIJModSELL *)A->spptr)->multadd)(A, x, b, -1.0, r));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Where the matrix computes, chosen once, as aijcusparse's MatBindToCPU() swaps its operations: the host image's
    operations (above), or with CUDA, unless the matrix is bound to the CPU, the device image's and the cuSPARSE view's
    (aijmodsell_cuda.c), which take vectors in host memory too. Called at the conversion to this type, by
@@ -302,19 +303,20 @@ static PetscErrorCode MatSeqAIJModSELLSetBackendOps(Mat A)
   Mat_SeqAIJModSELL *ms = (Mat_SeqAIJModSELL *)A->spptr;
 
   PetscFunctionBegin;
+  A->ops->mult     = MatMult_SeqAIJModSELL;
+  A->ops->multadd  = MatMultAdd_SeqAIJModSELL;
+  A->ops->residual = MatResidual_SeqAIJModSELL;
 #if defined(PETSC_HAVE_CUDA)
   if (!A->boundtocpu) {
     PetscCall(MatSeqAIJModSELLSetDeviceOps_Private(A));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
 #endif
-  ms->iops                  = &MSImageOps_Reference;
-  A->ops->mult              = MatMult_SeqAIJModSELL;
-  A->ops->multadd           = MatMultAdd_SeqAIJModSELL;
-  A->ops->residual          = MatResidual_SeqAIJModSELL;
-  A->ops->getdiagonal       = MatGetDiagonal_SeqAIJModSELL;
-  A->ops->multtranspose     = ms->parent.multtranspose;
-  A->ops->multtransposeadd  = ms->parent.multtransposeadd;
+  ms->iops                 = &MSImageOps_Reference;
+  ms->multadd              = MatMultAddKernel_SeqAIJModSELL_Host;
+  A->ops->getdiagonal      = MatGetDiagonal_SeqAIJModSELL_Host;
+  A->ops->multtranspose    = ms->parent.multtranspose;
+  A->ops->multtransposeadd = ms->parent.multtransposeadd;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -147,28 +147,6 @@ static PetscErrorCode MatMultAddKernel_SeqAIJModSELL_CUDA(Mat A, Vec xx, Vec ww,
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode MatMult_SeqAIJModSELL_CUDA(Mat A, Vec xx, Vec yy)
-{
-  PetscFunctionBegin;
-  PetscCall(MatMultAddKernel_SeqAIJModSELL_CUDA(A, xx, NULL, 1.0, yy));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode MatMultAdd_SeqAIJModSELL_CUDA(Mat A, Vec xx, Vec ww, Vec yy)
-{
-  PetscFunctionBegin;
-  PetscCall(MatMultAddKernel_SeqAIJModSELL_CUDA(A, xx, ww, 1.0, yy));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* r = b - A x in one pass over r (MatResidual_SeqAIJModSELL(): the same bits as MatMult() and VecAYPX()) */
-static PetscErrorCode MatResidual_SeqAIJModSELL_CUDA(Mat A, Vec b, Vec x, Vec r)
-{
-  PetscFunctionBegin;
-  PetscCall(MatMultAddKernel_SeqAIJModSELL_CUDA(A, x, b, -1.0, r));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 static PetscErrorCode MatGetDiagonal_SeqAIJModSELL_CUDA(Mat A, Vec v)
 {
   Mat_SeqAIJModSELL *ms = (Mat_SeqAIJModSELL *)A->spptr;
@@ -205,9 +183,7 @@ PetscErrorCode MatSeqAIJModSELLSetDeviceOps_Private(Mat A)
 
   PetscFunctionBegin;
   ms->iops                 = &MSImageOps_CUDA;
-  A->ops->mult             = MatMult_SeqAIJModSELL_CUDA;
-  A->ops->multadd          = MatMultAdd_SeqAIJModSELL_CUDA;
-  A->ops->residual         = MatResidual_SeqAIJModSELL_CUDA;
+  ms->multadd              = MatMultAddKernel_SeqAIJModSELL_CUDA;
   A->ops->getdiagonal      = MatGetDiagonal_SeqAIJModSELL_CUDA;
   A->ops->multtranspose    = MatMultTranspose_SeqAIJModSELL;
   A->ops->multtransposeadd = MatMultTransposeAdd_SeqAIJModSELL;
