@@ -181,7 +181,7 @@ typedef struct {
   PetscBool          block;         /* a block of an MPI matrix (its parent does the eager upload) */
   PetscInt           box[4];        /* MATMODSELL_ORDERING_BRICKS: the DMDA box of the rows (from the matrix's DM or its MPI matrix's) */
   Vec                stage[3];      /* the device operations' CUDA vectors standing for vectors in host memory: of the
-                                       columns (x), of the rows (y, w); made at the first such use (seq/aijmodsell_cuda.c) */
+                                       columns (x), of the rows (y, w); made at the first such use (stage.c) */
   struct _MatOps     parent;        /* the SeqAIJ operations overridden by this type */
 } Mat_SeqAIJModSELL;
 
@@ -311,11 +311,12 @@ PETSC_INTERN PetscErrorCode MatGetFactor_SeqAIJModSELL_PETSc(Mat, MatFactorType,
 PETSC_INTERN PetscErrorCode MatSeqAIJModSELLUncompose_Private(Mat);
 
 #if defined(PETSC_HAVE_CUDA)
-/* seq/aijmodsell_cuda.c: the device operations of a MATSEQAIJMODSELL matrix (MatBindToCPU(A, PETSC_FALSE)), and the CUDA
-   vector that stands for a vector in host memory in a device operation of either type: v itself when it is a CUDA
-   vector, else *work (made at the first use by MatCreateVecs() of A: of its rows when rows, else of its columns), with
-   the local values of src (NULL: none) copied in; and v's values copied back from it */
+/* seq/aijmodsell_cuda.c: the device operations of a MATSEQAIJMODSELL matrix (MatBindToCPU(A, PETSC_FALSE)) */
 PETSC_INTERN PetscErrorCode MatSeqAIJModSELLSetDeviceOps_Private(Mat);
+/* stage.c: the CUDA vector that stands for a vector in host memory in a device operation of either type. Get: *work, a
+   CUDA vector of A's rows (rows) or columns, made at its first use; In: v itself when it is a CUDA vector, else *work,
+   with the local values of src (NULL: none) copied in; Out: v's values copied back from it */
+PETSC_INTERN PetscErrorCode MatModSELLStageVecGet_Private(Mat, Vec *, PetscBool);
 PETSC_INTERN PetscErrorCode MatModSELLStageVecIn_Private(Mat, Vec *, PetscBool, Vec, Vec, Vec *);
 PETSC_INTERN PetscErrorCode MatModSELLStageVecOut_Private(Vec, Vec);
 /* seq/cusparseview.c: the up-to-date view (a borrowed reference) and the operations that use it */

@@ -5,70 +5,14 @@
 
    Where the matrix computes is decided once, never by the vectors: aijcusparse refuses vectors in host memory, these
    operations take them (VecCreate() without -vec_type cuda, as PETSc's tutorials make them). Such a vector is staged
-   through a CUDA work vector of the matrix (made at the first such use, kept until the matrix is destroyed): its
-   values copied in before the operation, the result copied out after it; the operation itself is the same. A vector in
-   device memory is used as it is: the staging costs the products on CUDA vectors nothing.
+   through a CUDA work vector of the matrix (stage.c): its values copied in before the operation, the result copied out
+   after it; the operation itself is the same. A vector in device memory is used as it is: the staging costs the
+   products on CUDA vectors nothing.
 */
 #include "../imageimpl.h"
 
 #if defined(PETSC_HAVE_CUDA)
   #include <petscdevice_cuda.h>
-
-/* *work, a CUDA vector of A's rows (rows) or columns, made at its first use */
-static PetscErrorCode MatModSELLStageVecGet(Mat A, Vec *work, PetscBool rows)
-{
-  PetscFunctionBegin;
-  if (!*work) {
-    PetscCall(VecCreate(PetscObjectComm((PetscObject)A), work));
-    PetscCall(VecSetLayout(*work, rows ? A->rmap : A->cmap));
-    PetscCall(VecSetType(*work, VECCUDA));
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* dst <- the local values of src (either in host or device memory) */
-static PetscErrorCode MSVecCopyLocal(Vec src, Vec dst)
-{
-  const PetscScalar *a;
-  PetscScalar       *d;
-  PetscMemType       ma, md;
-  PetscInt           n;
-
-  PetscFunctionBegin;
-  PetscCall(VecGetLocalSize(src, &n));
-  PetscCall(VecGetArrayReadAndMemType(src, &a, &ma));
-  PetscCall(VecGetArrayWriteAndMemType(dst, &d, &md));
-  if (n) PetscCallCUDA(cudaMemcpy(d, a, (size_t)n * sizeof(PetscScalar), cudaMemcpyDefault));
-  if (PetscMemTypeHost(ma) && PetscMemTypeDevice(md)) PetscCall(PetscLogCpuToGpu((PetscLogDouble)n * sizeof(PetscScalar)));
-  if (PetscMemTypeDevice(ma) && PetscMemTypeHost(md)) PetscCall(PetscLogGpuToCpu((PetscLogDouble)n * sizeof(PetscScalar)));
-  PetscCall(VecRestoreArrayWriteAndMemType(dst, &d));
-  PetscCall(VecRestoreArrayReadAndMemType(src, &a));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode MatModSELLStageVecIn_Private(Mat A, Vec *work, PetscBool rows, Vec v, Vec src, Vec *dv)
-{
-  PetscBool cuda;
-
-  PetscFunctionBegin;
-  PetscCall(PetscObjectTypeCompareAny((PetscObject)v, &cuda, VECSEQCUDA, VECMPICUDA, ""));
-  if (cuda) {
-    *dv = v;
-    if (src && src != v) PetscCall(VecCopy(src, v));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  PetscCall(MatModSELLStageVecGet(A, work, rows));
-  *dv = *work;
-  if (src) PetscCall(MSVecCopyLocal(src, *dv));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode MatModSELLStageVecOut_Private(Vec v, Vec dv)
-{
-  PetscFunctionBegin;
-  if (dv != v) PetscCall(MSVecCopyLocal(dv, v));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
 
 /* The device array of a vector's array a (memory type mt) for an image operation: a itself in device memory, else the
    device array of the work vector *work (of A's rows or columns), a's values copied in when in */
@@ -85,7 +29,7 @@ static PetscErrorCode MSStageBegin(Mat A, Vec *work, PetscBool rows, const Petsc
   s->d = (PetscScalar *)a;
   s->n = 0;
   if (PetscMemTypeDevice(mt)) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(MatModSELLStageVecGet(A, work, rows));
+  PetscCall(MatModSELLStageVecGet_Private(A, work, rows));
   s->w = *work;
   PetscCall(VecGetLocalSize(s->w, &s->n));
   PetscCall(VecCUDAGetArrayWrite(s->w, &s->d));
