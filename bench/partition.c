@@ -1,5 +1,5 @@
 static char help[] = "Locality partition benchmark (localityimpl.h, localitykernels.h): the 7-point pattern of an n x n x n grid,\n\
-numbered randomly, as a SeqAIJ matrix; times the device partition MSLocalityPermDevice() (permutation and its inverse, on\n\
+numbered randomly, as a SeqAIJ matrix; times the device partition MSLocalityPerm() on the CUDA table (permutation and its inverse, on\n\
 PETSc's stream, after one untimed warm-up call) and, with -host, the host reference table; prints the rows, the\n\
 times, what the device path did (levels, entries of all levels, refinement), the blocks not connected and the fraction\n\
 of the graph's edges inside a block.\n\
@@ -228,7 +228,7 @@ int main(int argc, char **argv)
 
       PetscCallCUDA(cudaDeviceSynchronize());
       PetscCall(PetscTime(&t0));
-      PetscCall(MSLocalityPermDevice(m, d_ai, d_aj, d_aa, sh, d_perm, d_iperm));
+      PetscCall(MSLocalityPerm(&MSLocalityKernels_CUDA, m, d_ai, d_aj, d_aa, sh, d_perm, d_iperm, stream));
       PetscCallCUDA(cudaDeviceSynchronize());
       PetscCall(PetscTime(&t1));
       t[r] = t1 - t0;

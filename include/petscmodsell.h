@@ -31,7 +31,7 @@
 
    Values:
 +  `MATMODSELL_KERNEL_MODSELL` - modified SELL: diagonal stored apart, in-slice columns read from a shared-memory copy of x (default)
--  `MATMODSELL_KERNEL_SELL`    - plain Sliced ELLPACK (paper 000, section 3.1): every column read from global memory
+-  `MATMODSELL_KERNEL_SELL`    - plain Sliced ELLPACK (Wikberg (2024), section 3.1): every column read from global memory
 
    Level: intermediate
 

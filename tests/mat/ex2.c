@@ -168,7 +168,7 @@ int main(int argc, char **argv)
   c.tol  = 1e-11;
   PetscCallMPI(MPI_Comm_rank(c.comm, &rank));
   PetscCallMPI(MPI_Comm_size(c.comm, &size));
-  /* build events are counted globally: keep the helper matrices (duplicates used as MatAXPY operands) from
+  /* build events are counted globally: keep the auxiliary matrices (duplicates used as MatAXPY operands) from
      building their own GPU image at assembly, which would count as a rebuild of the matrix under test */
   PetscCall(PetscOptionsSetValue(NULL, "-mat_modsell_eager_setup", "0"));
   PetscCall(PetscLogEventGetId("ModSELLBuild", &c.ev.build));

@@ -7,7 +7,7 @@ Matrices from tests/include/mstest.h (-kind ..., see MSTestGenerate), -shuffle: 
 the edges inside a block. -backend reference|cuda: also run that kernel table (localitykernels.h) on the block's CSR\n\
 and on built-in graphs (pieces of several components with empty and diagonal-only rows, m < sh, one row, no row),\n\
 outputs poisoned before, and compare its permutation, inverse permutation and counts with the reference bit for bit;\n\
-with cuda also the glue MSLocalityPermDevice().\n";
+with cuda also the glue MSLocalityPerm() on the CUDA table.\n";
 
 #include <petscmodsell/private/localityimpl.h>
 #include <petscmodsell/private/localitykernels.h>
@@ -144,7 +144,7 @@ static PetscErrorCode RunTable(const char *backend, int m, const int *ai, const 
     if (glue) { /* the glue on PETSc's stream, without the inverse */
       memset(gperm, POISON, sizeof(int) * (size_t)PetscMax(m, 1));
       PetscCallCUDA(cudaMemset(d_perm, POISON, sizeof(int) * (size_t)PetscMax(m, 1)));
-      PetscCall(MSLocalityPermDevice(m, d_ai, d_aj, d_aa, sh, d_perm, NULL));
+      PetscCall(MSLocalityPerm(&MSLocalityKernels_CUDA, m, d_ai, d_aj, d_aa, sh, d_perm, NULL, stream));
       PetscCallCUDA(cudaDeviceSynchronize());
       PetscCallCUDA(cudaMemcpy(gperm, d_perm, sizeof(int) * (size_t)m, cudaMemcpyDeviceToHost));
     }
@@ -463,7 +463,7 @@ int main(int argc, char **argv)
        args: -kind edge -n 2500 -sh 64
        output_file: output/ex7_compare_edge.out
 
-   # the CUDA table against the reference, bit for bit (and the glue MSLocalityPermDevice)
+   # the CUDA table against the reference, bit for bit (and the glue MSLocalityPerm() on it)
    testset:
      requires: cuda
      args: -backend cuda

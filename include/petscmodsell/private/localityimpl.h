@@ -20,13 +20,15 @@
    The block graph (blocks adjacent when an edge joins them) is coloured with two colours when it is bipartite, else
    greedily (first fit, blocks in order); colours and statistics are host code.
 
-   MSLocalityCompute() computes everything on the host; MSLocalityPermHost() only the permutation (host CSR of a
-   Mat), MSLocalityPermDevice() only the permutation of a device CSR on PETSc's current stream (for the image's device
-   build). Each logs the event MATMODSELL_Partition ("ModSELLPartition").
+   MSLocalityCompute() computes everything on the host; MSLocalityPerm() only the permutation, of a 32-bit CSR in the
+   memory of the kernel table its caller chose once (MSLocalityKernels_Reference on the host, MSLocalityKernels_CUDA on
+   the GPU); MSLocalityPermHost() that of a Mat's host CSR with the reference table. Each logs the event
+   MATMODSELL_Partition ("ModSELLPartition").
 */
 #pragma once
 
 #include <petscmodsell/private/modsellimpl.h>
+#include <petscmodsell/private/localitykernels.h>
 
 typedef struct _n_MSLocality *MSLocality;
 struct _n_MSLocality {
@@ -49,12 +51,11 @@ PETSC_EXTERN PetscLogEvent MATMODSELL_Partition; /* "ModSELLPartition": the perm
    blocks */
 PETSC_EXTERN PetscErrorCode MSLocalityCompute(Mat, PetscInt, MSLocality *);
 PETSC_EXTERN PetscErrorCode MSLocalityDestroy(MSLocality *);
-/* The permutation alone (new -> old, m entries) of the square SeqAIJ-family matrix A (pattern and values), on the host */
+/* The permutation of a CSR (m rows, ai[m+1], aj: 32-bit, columns ascending in each row; aa: its values, or NULL for the
+   pattern alone) in the memory of the kernel table k, for blocks of sh rows: perm[new] = old and, when iperm is not
+   NULL, iperm[old] = new (arrays of m ints). stream: for a device table PETSc's current stream (the GPU time is logged;
+   the CUDA table synchronizes it a few times, for the sizes of the levels); the reference ignores it. */
+PETSC_EXTERN PetscErrorCode MSLocalityPerm(const MSLocalityKernels *, PetscInt, const int *, const int *, const double *, PetscInt, int *, int *, void *);
+/* The permutation (new -> old, m entries) of the square SeqAIJ-family matrix A (its host CSR, pattern and values) with
+   the reference table */
 PETSC_EXTERN PetscErrorCode MSLocalityPermHost(Mat, PetscInt, PetscInt *);
-#if defined(PETSC_HAVE_CUDA)
-/* The permutation of a device CSR (m, d_ai[m+1], d_aj: 32-bit, columns ascending in each row; d_aa: its values, or NULL
-   for the pattern alone) for blocks of sh rows,
-   on PETSc's current CUDA stream: d_perm[new] = old and, when d_iperm is not NULL, d_iperm[old] = new (device
-   arrays of m ints). Synchronizes the stream a few times (sizes of the levels); logs GPU time. */
-PETSC_EXTERN PetscErrorCode MSLocalityPermDevice(PetscInt, const int *, const int *, const double *, PetscInt, int *, int *);
-#endif

@@ -17,7 +17,7 @@
                 {i, j} the sum over its directions present in the pattern of 1 + the entry's strength
                 (MSLocalityStrength(): K |a_ij| / (|a_ii| + |a_jj|) rounded down, at most K; 0 without values), so
                 that strongly coupled rows are matched first: on the FVM tetrahedra blocks of the pattern alone split
-                the strongly coupled cells apart (docs/locality.md, session 11); K = MSLocalityStrengthScale(), 64,
+                the strongly coupled cells apart (H100, 2026-11-24, docs/locality.md); K = MSLocalityStrengthScale(), 64,
                 less when the weights could overflow 32-bit sums;
      a level:   rounds of handshake matching: every node not matched yet picks its best neighbour not matched yet
                 (MSLocalityPick(): the most weight per product of the sizes, then a hash of the pair, then the
@@ -82,6 +82,7 @@ typedef struct {
 
 typedef struct {
   const char *backend;
+  int         device; /* the arrays are in device memory, the work is queued on the stream given (its GPU time logged) */
   MS_LOCALITY_PARTITION((*partition));
 } MSLocalityKernels;
 

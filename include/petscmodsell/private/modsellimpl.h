@@ -1,7 +1,7 @@
 /*
-   Private interface of petsc-modsell: the mod-SELL image of a sequential AIJ block.
+   Private interface of petsc-modsell: the mod-SELL image of a sequential AIJ block, and the MATMODSELL types.
 
-   The image (paper 000, section 3.2) of an m x n block with slice height sh:
+   The image (Wikberg (2024), section 3.2) of an m x n block with slice height sh:
      - rows are grouped in nslices = ceil(m/sh) slices of sh rows (the last one padded);
        with a row permutation perm (new -> old), image row r holds matrix row perm[r];
      - diag[r]: the diagonal entry of image row r (when diag_apart), else diagonal entries
@@ -14,8 +14,12 @@
        -(q+1) = column perm[s*sh+q], read from the slice's shared-memory window of x
        (only when local_cols and the block is square);
      - csr2slot[k] for CSR entry k: the slot (>= 0) or -(r+1) for the diagonal of image row r.
-   The same function is computed on the host (MSImageMultHost) and on the device
-   (MSImageMultDevice); tests compare both with MatMult_SeqAIJ.
+
+   An image is created from a request (MSImageRequest: encoding, slice height, ordering, the grid of the rows) and is
+   opaque outside src/mat/impls/modsell (its data: imageimpl.h there). Its operations in one memory form a table,
+   MSImageOps_Reference (host) or MSImageOps_CUDA (device), which a caller chooses once (a matrix at MatBindToCPU(),
+   a preconditioner at its setup) and calls from then on: setup, kernel view, product, diagonal. Both compute the same
+   function, each row's terms added in the same order; tests compare them with MatMult_SeqAIJ.
 */
 #pragma once
 
@@ -30,153 +34,97 @@
 
 PETSC_EXTERN PetscLogEvent MATMODSELL_ImageBuild, MATMODSELL_ImageValues, MATMODSELL_Upload, MATMODSELL_View, MATMODSELL_Graph;
 
-/* Default slice heights: of an image, and of the image a slice-based preconditioner (PCBJSMOOTH) uses as its blocks
-   (larger blocks take fewer outer iterations at the same cost per iteration: docs/locality.md) */
-#define MS_SLICE_HEIGHT_DEFAULT  128
-#define MS_SLICE_HEIGHT_SLICE_PC 512
-/* A partition ordering whose height is a default: its blocks have MS_SLICE_HEIGHT_PARTITION rows, and its image slices
-   of MS_SLICE_HEIGHT_PARTITION rows under a slice-based preconditioner (PCBJSMOOTH's blocks: with 8 inner Chebyshev
-   sweeps, FVM tetrahedra 10.4 M randomly numbered, H100: 728 CG iterations against 877 with 512, the same time per
-   iteration), else of MS_SLICE_HEIGHT_SLICE_PC (the product with slices of 1024 is 1-4% slower; halves of the blocks
-   keep as many edges inside as blocks of 512: 0.828 on the CPU's FVM tetrahedra); docs/locality.md, session 11 */
-#define MS_SLICE_HEIGHT_PARTITION 1024
+/* The default slice height of an image */
+#define MS_SLICE_HEIGHT_DEFAULT 128
+/* The partition ordering of a matrix whose slice height is a default: compact blocks of MS_SLICE_HEIGHT_PARTITION rows
+   (PCBJSMOOTH's default blocks: with 8 inner Chebyshev sweeps, FVM tetrahedra 10.4 M randomly numbered, H100,
+   2026-11-24: 728 CG iterations against 877 with 512, the same time per iteration), in slices of
+   MS_SLICE_HEIGHT_PARTITION_SLICES rows for the matrix's own products (halves of the blocks: the product with slices of
+   1024 is 1-4% slower, and halves keep as many edges inside as blocks of 512: 0.828 on the CPU's FVM tetrahedra);
+   docs/locality.md */
+#define MS_SLICE_HEIGHT_PARTITION        1024
+#define MS_SLICE_HEIGHT_PARTITION_SLICES 512
 /* Default rows per bucket of the bucketed permuted product on the GPU (-mat_modsell_permute_chunk): 2^20 rows, 8.4 MB of
    doubles, whose x and y values should stay in the GPU's L2 cache (H100: 50 MB; on the H100 at 10.4 M rows 2^20 gave
    0.595 ms, 2^21 0.604, 2^22 0.718, one bucket 0.891, docs/locality.md) */
 #define MS_PERMUTE_CHUNK_DEFAULT 1048576
-/* Threads per row of the GPU product when not set (-mat_modsell_row_lanes 0; MSImageRowLanes()): the largest power of two
-   K with at least MS_ROW_LANES_SLOTS slots of the mean slice width per thread, K rows' threads in a block of at most
-   1024 (K <= 1024 / sh) and m K <= MS_ROW_LANES_THREADS (about 1.5 times the threads an H100 holds at once): more
-   threads per row only while the rows alone would leave the GPU idle. H100, 27-point Laplacian and 3 coupled fields
-   (81 nonzeros per row), docs/performance.md (session 15): 13.8 k rows of 27 entries 1.64x aijcusparse with K = 4
-   against 0.84x with one thread per row; 12.3 k rows of 81 entries 1.22x with K = 8 against 0.39x; from 262 k rows on
-   one thread per row is the fastest */
-#define MS_ROW_LANES_SLOTS   4
-#define MS_ROW_LANES_THREADS 393216
 
 typedef struct _n_MSImage *MSImage;
-struct _n_MSImage {
-  /* settings (set before the first MSImageSetUp) */
-  PetscInt           sh;         /* slice height in use: multiple of 32, at most 1024 (sh_asked, or
-                                    MS_SLICE_HEIGHT_PARTITION for the partition ordering when sh_auto) */
-  PetscInt           sh_asked;   /* slice height asked for (MSImageSetSliceHeight()) */
-  PetscBool          sh_auto;    /* sh_asked is a default, not the user's: the partition ordering takes slices of
-                                    MS_SLICE_HEIGHT_PARTITION (its blocks, PCBJSMOOTH's default blocks) */
-  PetscBool          diag_apart; /* store the diagonal in diag[] (square blocks only) */
-  PetscBool          local_cols; /* encode in-slice columns as negative codes (square blocks only) */
-  MatModSELLOrdering ordering;   /* row ordering inside the image (square blocks only), as asked */
-  PetscBool          slice_pc;   /* MATMODSELL_ORDERING_AUTO: a slice-based preconditioner uses the image */
-  PetscInt           box[4];     /* MATMODSELL_ORDERING_BRICKS: the local grid box nx, ny, nz, dof of the DMDA (0: none) */
-  PetscInt           lanes_asked; /* threads per row of the product (0: from the mean slice width, MSImageRowLanes()) */
 
-  /* what the image was built from */
-  PetscObjectId    id;
-  PetscObjectState nzstate;   /* nonzero state of the source when the pattern was built */
-  PetscObjectState hoststate; /* object state of the source matching the host values */
-  PetscObjectState devstate;  /* object state of the source matching the device values */
-  PetscBool        built;     /* sizes, flags and permutation are set for the current pattern */
+/* What an image is asked to be. MSImageRequestSetDefaults() gives the plain request: the modsell encoding, slices of
+   MS_SLICE_HEIGHT_DEFAULT rows, the natural order, no grid, explicit partition heights, and the automatic ordering's
+   rules of an image for products */
+typedef struct {
+  MatModSELLKernel   kernel;          /* MATMODSELL_KERNEL_MODSELL: the diagonal apart and in-slice columns coded
+                                         (square blocks); MATMODSELL_KERNEL_SELL: plain Sliced ELLPACK */
+  PetscInt           sh;              /* slice height: a multiple of 32, at most 1024 */
+  MatModSELLOrdering ordering;        /* row ordering (square blocks); MATMODSELL_ORDERING_AUTO: chosen from the pattern */
+  PetscInt           box[4];          /* the local box of the DMDA of the rows, nx, ny, nz points and dof (all 0: none):
+                                         MATMODSELL_ORDERING_BRICKS needs it */
+  PetscInt           partition_block; /* under the partition ordering: compact blocks of this many rows (0: sh) ... */
+  PetscInt           partition_sh;    /* ... in slices of max(sh, partition_sh) rows (0: sh) */
+  PetscBool          auto_bricks;     /* MATMODSELL_ORDERING_AUTO takes bricks when the box holds the block's rows (the
+                                         slices serve as blocks of a preconditioner) */
+  PetscBool          auto_window;     /* MATMODSELL_ORDERING_AUTO keeps the natural order when each slice's columns lie in
+                                         a narrow window of rows, which the product's reads of x find in the caches */
+} MSImageRequest;
 
-  /* effective layout of the current pattern */
-  MatModSELLOrdering applied;  /* the ordering applied (MATMODSELL_ORDERING_AUTO's choice) */
-  const char        *why;      /* MATMODSELL_ORDERING_AUTO: why (a phrase for MatView()) */
-  PetscInt64         nat_local, nat_off; /* auto: off-diagonal entries in their row's slice in the natural order, all (-1: not computed) */
-  PetscInt           nat_stride;         /* auto: those were counted on one slice in nat_stride (1: every slice) */
-  PetscInt64         nat_span, nat_nspan; /* auto: the rows spanned by the columns of the sampled slices with an
-                                             off-diagonal entry, summed, and those slices */
-  PetscBool          nat_windowed;       /* auto chose natural for the window of x (MS_AUTO_WINDOW), not the slices */
-  PetscInt   m, n, nslices, nnz;
-  PetscBool  dapart, local; /* diag_apart / local_cols as applied (square blocks only) */
-  PetscInt  *perm;          /* m, new -> old, or NULL (identity; with bricks: not computed on the host yet) */
-  PetscBool  bricks;        /* the bricks ordering applies: perm is computed where it is needed (host: MSImageEnsureHostPerm(), device: by a kernel) */
-  PetscBool  partition;     /* the partition ordering applies: perm is computed where the image is first built (host:
-                               MSLocalityPermHost(), device: MSLocalityPermDevice(), the same function); the other
-                               memory gets a copy */
-  PetscInt   brick[3];      /* its brick, in points per direction */
-  PetscObjectId    perm_id; /* the pattern perm was computed for */
-  PetscObjectState perm_nzstate;
-  MatModSELLOrdering perm_ordering; /* the ordering and the partition's block height perm was computed for */
-  PetscInt           perm_sh;
-  PetscInt           psh; /* the partition's block height: sh, or MS_SLICE_HEIGHT_PARTITION when sh_auto */
-  /* statistics (set by whichever builder ran) */
-  PetscBool  stats;
-  PetscInt   maxwidth;
-  PetscInt64 nslots, noffdiag, nlocal;
+/* The layout of an image's current pattern (what MSImageSetUp() built) */
+typedef struct {
+  PetscInt           m, n, nnz;   /* rows, columns and entries of the block */
+  PetscInt           sh, nslices; /* slice height in use, slices */
+  PetscBool          diag_apart;  /* the diagonal in an array of its own (square blocks, modsell encoding) */
+  PetscBool          local_cols;  /* in-slice columns coded as negative offsets (the same blocks) */
+  MatModSELLOrdering ordering;    /* the ordering asked for (MATMODSELL_ORDERING_AUTO: chosen from the pattern) */
+  MatModSELLOrdering applied;     /* the ordering applied */
+  PetscInt           brick[3];    /* the bricks ordering applied: its brick in points per direction (else 0) */
+  PetscBool          counted;     /* the counts below are set (by whichever build ran) */
+  PetscInt64         nslots, noffdiag, nlocal; /* off-diagonal slots (padding included), off-diagonal entries, those in
+                                                  their row's slice */
+  PetscInt           maxwidth;    /* the widest slice */
+} MSImageLayout;
 
-  /* host image */
-  PetscBool    host_pattern; /* host arrays hold the current pattern */
-  PetscInt64  *sliceptr;     /* nslices+1 */
-  int         *cols;         /* nslots */
-  PetscScalar *vals;         /* nslots */
-  PetscScalar *diag;         /* m, or NULL */
-  PetscInt64  *csr2slot;     /* nnz, built when first needed */
-  int         *hperm32;      /* perm as 32-bit integers for the host kernel view (64-bit PetscInt only) */
-  PetscScalar *xwork;        /* m: x gathered into the image numbering by a host product (permuted images) */
+/* The operations of an image in one memory: MSImageOps_Reference (host) and, PETSc with CUDA, MSImageOps_CUDA (device
+   arrays, work on PETSc's current stream, GPU time and flops logged). Vectors are in the user's row order. */
+typedef struct {
+  const char  *backend; /* "reference", "CUDA" */
+  PetscMemType mtype;
+  /* the image's arrays for A's current pattern, with the values of A's object state (MSImageSetUp() calls it) */
+  PetscErrorCode (*setup)(MSImage, Mat, PetscObjectState);
+  /* the kernel view; diag_block: the block is its process's square diagonal block (its columns are local rows) */
+  PetscErrorCode (*getview)(MSImage, PetscBool, MSImageView *);
+  /* y = yin + ys A x (yin NULL: y = A x; yin may be y; ys = 1, or -1 for the residual yin - A x, the same bits as y = A
+     x then yin - y) */
+  PetscErrorCode (*mult)(MSImage, const PetscScalar *, const PetscScalar *, PetscScalar, PetscScalar *);
+  /* d = the diagonal (an image with the diagonal apart) */
+  PetscErrorCode (*getdiagonal)(MSImage, PetscScalar *);
+  /* the bucketed permutation of the permuted product (modsellcuda.h, MSPermBuckets) for the view v: *has PETSC_FALSE
+     when there is none (on the host; no permutation, or permute chunk 0), else *pb describes it (px..qy NULL with one
+     bucket). Built on the current stream when missing (a device allocation then: call it at setup too, not only in an
+     application), once per device build or change of the chunk; the device product uses it. */
+  PetscErrorCode (*permbuckets)(MSImage, const MSImageView *, MSPermBuckets *, PetscBool *);
+} MSImageOps;
 
-  /* device image (CUDA) */
-  PetscBool dev_pattern; /* device arrays hold the current pattern */
-  void     *d_sliceptr, *d_cols, *d_vals, *d_diag, *d_perm, *d_csr2slot, *d_csrvals;
-  void     *d_xwork; /* 2 m: x and y in the image numbering, for a product (permuted images) */
-  void     *d_iperm; /* m: old -> new (permuted images) */
-  void     *d_nzslices; /* the slices with an entry (MSImageView's nzslices), made at the first in-place device product
-                           y += A x of an image without diagonal, in-slice codes or permutation */
-  PetscInt  nnzslices;
-  size_t    dev_bytes;
-
-  /* the bucketed permuted product on the GPU (MSImageMultDevice(); modsellcuda.h, MSPermBuckets): set up at the first
-     permuted product after each device build or change of these settings, freed with the device image */
-  PetscInt  permute_chunk;  /* rows per bucket (0: x and y gathered through the permutation by separate kernels) */
-  PetscBool permute_recode; /* developer: a copy of the column codes rewritten to positions of the bucketed x */
-  PetscBool pb_ready;       /* the arrays below match the device image and these settings */
-  PetscInt  pb_nbuckets;    /* ceil(m / chunk) */
-  void     *d_pbuckets;     /* 4 m ints px, qx, py, qy (more than one bucket; else none are needed) */
-  void     *d_pbcols;       /* nslots ints: the recoded column codes (permute_recode) */
-  size_t    pb_bytes;       /* device bytes of the two (counted in dev_bytes too) */
-};
-
-PETSC_EXTERN PetscErrorCode MSImageCreate(MSImage *);
-PETSC_EXTERN PetscErrorCode MSImageDestroy(MSImage *);
-PETSC_EXTERN PetscErrorCode MSImageSetSliceHeight(MSImage, PetscInt);
-PETSC_EXTERN PetscErrorCode MSImageSetSliceHeightAuto(MSImage, PetscInt, PetscBool);
-/* The bucket of the permuted product on the GPU (0: separate gathers) and the developer's recoding switch; a change
-   drops the bucket arrays, not the image */
-PETSC_EXTERN PetscErrorCode MSImageSetPermuteChunk(MSImage, PetscInt, PetscBool);
-/* Threads per row of the product (0: automatic, MSImageRowLanes()); the layout does not depend on it */
-PETSC_EXTERN PetscErrorCode MSImageSetRowLanes(MSImage, PetscInt);
-PETSC_EXTERN PetscInt       MSImageRowLanes(MSImage);
-/* Bring the image of a (square or rectangular) SeqAIJ-family matrix up to date, on the host
-   (mtype PETSC_MEMTYPE_HOST) or on the device (PETSC_MEMTYPE_DEVICE): rebuilds the pattern
-   when the matrix's nonzero state (or identity) changed, else refreshes only the values. */
-PETSC_EXTERN PetscErrorCode MSImageSetUp(MSImage, Mat, PetscMemType);
-/* The device image holds A's current pattern with the values of an earlier state (MSImageSetUp() would upload the
-   values again; PETSC_FALSE when there is no device image for this pattern, or its values are current) */
-PETSC_EXTERN PetscErrorCode MSImageDeviceValuesStale(MSImage, Mat, PetscBool *);
-/* The device image holds A's current pattern (its values may be of an earlier state) */
-PETSC_EXTERN PetscErrorCode MSImageDevicePatternCurrent(MSImage, Mat, PetscBool *);
-PETSC_EXTERN PetscErrorCode MSImageGetInfo(MSImage, MatModSELLInfo *);
-PETSC_EXTERN PetscErrorCode MSImageEnsureStats(MSImage, Mat);
-/* MATMODSELL_ORDERING_BRICKS: the brick (points per direction) for a box nx, ny, nz, dof and slice height */
-PETSC_EXTERN PetscErrorCode MSImageBrickSize(const PetscInt[4], PetscInt, PetscInt[3]);
-/* y = yin + A x (yin may be NULL or equal to y); x, y in the user's ordering */
-PETSC_EXTERN PetscErrorCode MSImageMultHost(MSImage, const PetscScalar *, const PetscScalar *, PetscScalar *);
-/* y = yin + ys A x (ys = 1 or -1; yin may be y; ys = -1: the residual yin - A x, the same bits as y = A x then yin - y) */
-PETSC_EXTERN PetscErrorCode MSImageMultSignedHost(MSImage, const PetscScalar *, const PetscScalar *, PetscScalar, PetscScalar *);
-PETSC_EXTERN PetscErrorCode MSImageGetDiagonalHost(MSImage, PetscScalar *);
-/* The kernel-side view of the host (PETSC_MEMTYPE_HOST) or device image, set up for that memory type; diag_block:
-   the block is its process's square diagonal block (its columns are local rows) */
-PETSC_EXTERN PetscErrorCode MSImageGetView(MSImage, PetscMemType, PetscBool, MSImageView *);
+PETSC_EXTERN const MSImageOps MSImageOps_Reference;
 #if defined(PETSC_HAVE_CUDA)
-PETSC_EXTERN PetscErrorCode MSImageMultDevice(MSImage, const PetscScalar *, const PetscScalar *, PetscScalar *);
-PETSC_EXTERN PetscErrorCode MSImageMultSignedDevice(MSImage, const PetscScalar *, const PetscScalar *, PetscScalar, PetscScalar *);
-PETSC_EXTERN PetscErrorCode MSImageGetDiagonalDevice(MSImage, PetscScalar *);
-/* The bucketed permutation of the permuted product (modsellcuda.h, MSPermBuckets) for the device view v of img: *has
-   PETSC_FALSE when there is none (no permutation, or permute chunk 0), else *pb describes it (px..qy NULL with one
-   bucket). The arrays are built on the current stream when missing (a device allocation then: call it at setup too,
-   not only inside an application), once per device build or change of the chunk; MSImageMultDevice() uses it. */
-PETSC_EXTERN PetscErrorCode MSImageGetPermBucketsDevice(MSImage, const MSImageView *, MSPermBuckets *, PetscBool *);
-/* The CSR columns and values (either may be NULL) of the matrix of a set-up device image, ai given (modsellcuda.h,
-   MSCUDAImageCSR()); queued on PETSc's current stream */
-PETSC_EXTERN PetscErrorCode MSImageGetDeviceCSR(MSImage, const int *, int *, double *);
+PETSC_EXTERN const MSImageOps MSImageOps_CUDA;
 #endif
+
+PETSC_EXTERN PetscErrorCode MSImageRequestSetDefaults(MSImageRequest *);
+/* An image of this request (NULL: MSImageRequestSetDefaults()'s); nothing is built until MSImageSetUp() */
+PETSC_EXTERN PetscErrorCode MSImageCreate(const MSImageRequest *, MSImage *);
+PETSC_EXTERN PetscErrorCode MSImageDestroy(MSImage *);
+/* Another request: the next setup builds the image again when its layout changes (a partitioned image whose heights are
+   the partition's keeps its layout, and a new layout keeps the partition when only the slice height changed) */
+PETSC_EXTERN PetscErrorCode MSImageSetRequest(MSImage, const MSImageRequest *);
+/* Bring the image of a (square or rectangular) SeqAIJ-family matrix up to date in the memory of ops: its layout is made
+   again when the matrix's nonzero state (or identity) changed, else only the values are refreshed */
+PETSC_EXTERN PetscErrorCode MSImageSetUp(MSImage, Mat, const MSImageOps *);
+/* Threads per row of the GPU product (0: from the mean slice width); the layout does not change */
+PETSC_EXTERN PetscErrorCode MSImageSetRowLanes(MSImage, PetscInt);
+/* The layout of the current pattern, valid until the next setup */
+PETSC_EXTERN PetscErrorCode MSImageGetLayout(MSImage, const MSImageLayout **);
+
 /* Host-to-device copy of a large host array by several threads through pinned buffers (upload.c); stream
    is a cudaStream_t: work queued on it before is waited for, and the data is on the device on return */
 PETSC_INTERN PetscErrorCode MSUploadSetThreads(PetscInt);
@@ -199,14 +147,11 @@ PETSC_EXTERN PetscErrorCode MSCheckSliceHeight(MPI_Comm, PetscInt);
 /* The MATSEQAIJMODSELL private data (A->spptr) */
 /*   its settings, a struct that a MATMPIAIJMODSELL matrix has too (and passes on to its blocks) */
 typedef struct {
-  PetscInt           sh;       /* slice height: a multiple of 32, at most 1024 */
-  PetscBool          sh_set;   /* sh was given (MatModSELLSetSliceHeight()); else it follows slice_pc */
+  PetscInt           sh;       /* slice height: a multiple of 32, at most 1024 (not set: the image's default) */
+  PetscBool          sh_set;   /* sh was given (MatModSELLSetSliceHeight()) */
   MatModSELLKernel   kernel;   /* SpMV kernel (and layout) */
   MatModSELLOrdering ordering; /* row ordering inside the image */
   PetscBool          eager;    /* set up the device image at final assembly */
-  PetscBool          slice_pc; /* a slice-based preconditioner works on the matrix's image (MATMODSELL_ORDERING_AUTO
-                                  then takes bricks for a DMDA matrix, and the slice height MS_SLICE_HEIGHT_SLICE_PC unless
-                                  one was given): MatModSELLSetSlicePreconditioner_Private() */
   PetscInt           permute_chunk;  /* rows per bucket of the permuted product on the GPU (0: separate gathers) */
   PetscBool          permute_recode; /* developer (-mat_modsell_permute_recode): recoded column codes instead of the
                                         dependent load of the bucketed product */
@@ -227,11 +172,18 @@ typedef struct {
 
 typedef struct {
   MSImage            img;
+  const MSImageOps  *iops; /* the image's operations in the memory the matrix computes in (MatBindToCPU()) */
+  PetscErrorCode (*multadd)(Mat, Vec, Vec, PetscScalar, Vec); /* y = w + ys A x there (w may be NULL or y; ys 1 or -1) */
   MSCUSPARSEView     cs;
   MatModSELLSettings settings;
+  MSImageRequest     defaults;      /* what the settings leave open (a slice height not set, the partition's heights,
+                                       MATMODSELL_ORDERING_AUTO's rules): the matrix's own, or those a caller of the
+                                       image asked for (MatSeqAIJModSELLSetImageDefaults()) */
   PetscBool          offdiag_block; /* the off-process block of an MPI matrix: plain encoding, natural order */
   PetscBool          block;         /* a block of an MPI matrix (its parent does the eager upload) */
   PetscInt           box[4];        /* MATMODSELL_ORDERING_BRICKS: the DMDA box of the rows (from the matrix's DM or its MPI matrix's) */
+  Vec                stage[3];      /* the device operations' CUDA vectors standing for vectors in host memory: of the
+                                       columns (x), of the rows (y, w); made at the first such use (stage.c) */
   struct _MatOps     parent;        /* the SeqAIJ operations overridden by this type */
 } Mat_SeqAIJModSELL;
 
@@ -298,14 +250,19 @@ typedef struct {
   MatModSELLSettings settings; /* passed on to the blocks */
   MSMPICUSPARSEView  cs;
   MSMPIHalo          halo;
+  Vec                stage[2]; /* the device operations' CUDA vectors standing for vectors in host memory: of the columns
+                                  and of the rows (MatModSELLStageVecIn_Private()) */
   struct _MatOps     parent;
   PetscErrorCode (*prealloc)(Mat, PetscInt, const PetscInt[], PetscInt, const PetscInt[]);
 } Mat_MPIAIJModSELL;
 
 /* The settings of either type, one code for both (modsell.c). A MATMODSELL matrix composes "MatModSELLGetSettings_C",
-   (Mat, MatModSELLSettings **), which gives the address of its settings, and may compose "MatModSELLApplySettings_C",
-   (Mat), which the setters call after a change (an MPI matrix passes its settings on to its blocks). The setters
-   validate the value (the errors of the public MatModSELLSet...() functions) before they change anything. */
+   (Mat, MatModSELLSettings **), which gives the address of its settings, and "MatModSELLApplySettings_C", (Mat), which
+   the setters call after a change (an MPI matrix passes its settings on to its blocks); and the functions behind the
+   public MatModSELLSet...() and MatModSELLGet...() ("MatModSELLSetSliceHeight_C", ...: MatModSELLComposeSetGet_Private(),
+   set PETSC_FALSE removes them). The setters validate the value (the errors of the public MatModSELLSet...() functions)
+   before they change anything. */
+PETSC_INTERN PetscErrorCode MatModSELLComposeSetGet_Private(Mat, PetscBool);
 PETSC_INTERN PetscErrorCode MatModSELLSettingsSetDefaults_Private(MatModSELLSettings *);
 PETSC_INTERN PetscErrorCode MatModSELLSettingsSetSliceHeight_Private(Mat, MatModSELLSettings *, PetscInt);
 PETSC_INTERN PetscErrorCode MatModSELLSettingsSetKernel_Private(Mat, MatModSELLSettings *, MatModSELLKernel);
@@ -313,9 +270,6 @@ PETSC_INTERN PetscErrorCode MatModSELLSettingsSetOrdering_Private(Mat, MatModSEL
 PETSC_INTERN PetscErrorCode MatModSELLSettingsSetEager_Private(Mat, MatModSELLSettings *, PetscBool);
 PETSC_INTERN PetscErrorCode MatModSELLSettingsSetPermuteChunk_Private(Mat, MatModSELLSettings *, PetscInt);
 PETSC_INTERN PetscErrorCode MatModSELLSettingsSetRowLanes_Private(Mat, MatModSELLSettings *, PetscInt);
-/* Tell a MATMODSELL matrix (nothing for another type) that a slice-based preconditioner works on its image, before
-   the image is built for it: MATMODSELL_ORDERING_AUTO takes that into account */
-PETSC_EXTERN PetscErrorCode MatModSELLSetSlicePreconditioner_Private(Mat, PetscBool);
 /* Give B, when it is a MATMODSELL matrix, these settings (and apply them): operations that make a new matrix of the
    type (MatDuplicate(), a new result) or rebuild one (MatHeaderMerge()) would otherwise leave it the defaults */
 PETSC_INTERN PetscErrorCode MatModSELLSettingsCopy_Private(const MatModSELLSettings *, Mat);
@@ -324,14 +278,20 @@ PETSC_INTERN PetscErrorCode MatModSELLReadOptions_Private(Mat, PetscOptionItems)
 /* Code shared by the two types' operations (modsell.c): the MATMODSELL part of MatView() (ordering: the one applied);
    the start of a MatConvert() between a MATMODSELL type and its parent type (done: nothing more to do); the end of
    making a matrix a MATMODSELL type (vector type, options) or its parent type again */
-PETSC_INTERN PetscErrorCode MatModSELLView_Private(Mat, PetscViewer);
+PETSC_INTERN PetscErrorCode MatModSELLView_Private(Mat, PetscViewer, PetscBool);
 PETSC_INTERN PetscErrorCode MatModSELLConvertBegin_Private(Mat, MatReuse, Mat *, PetscBool *);
 PETSC_INTERN PetscErrorCode MatModSELLComposeConvertFromOthers_Private(Mat, const char[], PetscErrorCode (*)(Mat, MatType, MatReuse, Mat *), PetscBool);
 PETSC_INTERN PetscErrorCode MatModSELLSetType_Private(Mat, MatType);
 PETSC_INTERN PetscErrorCode MatModSELLResetType_Private(Mat, MatType);
 
-/* Get the up-to-date image of a MATSEQAIJMODSELL matrix (or NULL if A is another type) */
-PETSC_EXTERN PetscErrorCode MatSeqAIJModSELLGetImage(Mat, PetscMemType, MSImage *);
+/* The up-to-date image of a MATSEQAIJMODSELL matrix in the memory of ops (NULL if A is another type); _Private: A is one */
+PETSC_EXTERN PetscErrorCode MatSeqAIJModSELLGetImage(Mat, const MSImageOps *, MSImage *);
+PETSC_INTERN PetscErrorCode MatSeqAIJModSELLImage_Private(Mat, const MSImageOps *, MSImage *);
+/* What a caller of the image of a MATSEQAIJMODSELL matrix (nothing for another type) asks for where the matrix's settings
+   leave the choice: the slice height when none is set (and the partition's heights then), and
+   MATMODSELL_ORDERING_AUTO's rules (defaults->sh, partition_block, partition_sh, auto_bricks, auto_window); NULL: the
+   matrix's own. Kept for the matrix's products too, until the next call; before the image is built for the caller */
+PETSC_EXTERN PetscErrorCode MatSeqAIJModSELLSetImageDefaults(Mat, const MSImageRequest *);
 /* A's CSR columns and values (either may be NULL; 32-bit) on the device, rebuilt from its device image with no copy
    from the host, given A's row starts ai on the device; *done PETSC_FALSE (nothing written) unless A is a
    MATSEQAIJMODSELL whose device image holds its current pattern (values refreshed first when A changed since) */
@@ -353,14 +313,18 @@ PETSC_INTERN PetscErrorCode MatGetFactor_SeqAIJModSELL_PETSc(Mat, MatFactorType,
 PETSC_INTERN PetscErrorCode MatSeqAIJModSELLUncompose_Private(Mat);
 
 #if defined(PETSC_HAVE_CUDA)
+/* seq/aijmodsell_cuda.c: the device operations of a MATSEQAIJMODSELL matrix (MatBindToCPU(A, PETSC_FALSE)) */
+PETSC_INTERN PetscErrorCode MatSeqAIJModSELLSetDeviceOps_Private(Mat);
+/* stage.c: the CUDA vector that stands for a vector in host memory in a device operation of either type. Get: *work, a
+   CUDA vector of A's rows (rows) or columns, made at its first use; In: v itself when it is a CUDA vector, else *work,
+   with the local values of src (NULL: none) copied in; Out: v's values copied back from it */
+PETSC_INTERN PetscErrorCode MatModSELLStageVecGet_Private(Mat, Vec *, PetscBool);
+PETSC_INTERN PetscErrorCode MatModSELLStageVecIn_Private(Mat, Vec *, PetscBool, Vec, Vec, Vec *);
+PETSC_INTERN PetscErrorCode MatModSELLStageVecOut_Private(Vec, Vec);
 /* seq/cusparseview.c: the up-to-date view (a borrowed reference) and the operations that use it */
 PETSC_INTERN PetscErrorCode MatSeqAIJModSELLGetCUSPARSE_Private(Mat, Mat *);
 PETSC_INTERN PetscErrorCode MatMultTranspose_SeqAIJModSELL(Mat, Vec, Vec);
 PETSC_INTERN PetscErrorCode MatMultTransposeAdd_SeqAIJModSELL(Mat, Vec, Vec, Vec);
-/* the views' shared pieces (seq/cusparseview.c): x and y are both CUDA vectors; z = y + V^T x on a cuSPARSE view V in
-   place (PETSc 3.26.1's aijcusparse MatMultTransposeAdd() with distinct y and z adds z's old values) */
-PETSC_INTERN PetscErrorCode MSVecsAreCUDA(Vec, Vec, PetscBool *);
-PETSC_INTERN PetscErrorCode MSViewMultTransposeAdd(Mat, Vec, Vec, Vec);
 PETSC_INTERN PetscErrorCode MatGetBlockDiagonal_SeqAIJModSELL(Mat, Mat *);
 /* seq/graph.c: PCGAMG's graph on the GPU from the view's device CSR (SeqAIJ's graph, bit for bit) */
 PETSC_INTERN PetscErrorCode MatCreateGraph_SeqAIJModSELL(Mat, PetscBool, PetscBool, PetscReal, PetscInt, PetscInt[], Mat *);

@@ -62,7 +62,7 @@ typedef struct {
                                   y += A x in place on these slices only (MSCUDAMult()) */
   int              nnzslices;
   int              lanes; /* threads summing one row in the GPU product (1, 2, 4, ..., 32; MSImageRowLanes()); the
-                             reference product adds the row's terms in the same order (MSImageMultHost()) */
+                             reference product adds the row's terms in the same order (MSImageOps_Reference) */
   int              negate; /* y = yin - A x instead of yin + A x where yin is given (MatResidual()); 0 by default */
 } MSImageView;
 

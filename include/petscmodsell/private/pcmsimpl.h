@@ -72,7 +72,6 @@ typedef struct {
   Mat       A;         /* the operator (pc->pmat; not referenced) */
   Mat       Ad, Ao;    /* diagonal and off-process blocks (Ao NULL on one process) */
   MSImage   img[2];    /* images of Ad and Ao, up to date in the PC's memory */
-  PetscErrorCode (*mult)(MSImage, const PetscScalar *, const PetscScalar *, PetscScalar *); /* the images' product in the PC's memory */
   PetscInt  nghost;    /* columns of Ao */
   Vec       ghost;     /* ghost values, nghost, sequential */
   VecScatter scat;     /* owned values -> ghost */
@@ -103,7 +102,7 @@ PETSC_INTERN PetscErrorCode PCMSOperatorDescribe(PCMSOperator *, const char **, 
 PETSC_INTERN PetscErrorCode PCMSOperatorGetView(PCMSOperator *, PetscInt, MSImageView *);
 
 /* y = yin + A x with the image img (op->img[], or an image set up by PCMSImageSetUp()), x, yin, y arrays in the PC's
-   memory (yin may be NULL or y): the image's host or device product (MSImageMultHost(), MSImageMultDevice()), chosen
+   memory (yin may be NULL or y): the image's host or device product (MSImageOps_Reference or MSImageOps_CUDA's mult), chosen
    once per setup; it logs its flops (and on the device its GPU time) */
 PETSC_INTERN PetscErrorCode PCMSImageMult(PCMSOperator *, MSImage, const PetscScalar *, const PetscScalar *, PetscScalar *);
 /* *img (created when NULL) up to date with the square SeqAIJ matrix A in the PC's memory */

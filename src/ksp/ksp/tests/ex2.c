@@ -276,19 +276,23 @@ static PetscErrorCode SetUpImage(Ctx *c, MatModSELLOrdering ord)
 {
   PetscFunctionBegin;
   PetscCall(MSTestCreateMat(PETSC_COMM_SELF, &c->csr, MATSEQAIJ, &c->A));
-  PetscCall(MSImageCreate(&c->img));
-  PetscCall(MSImageSetSliceHeight(c->img, c->sh));
+  {
+    MSImageRequest req;
+
+    PetscCall(MSImageRequestSetDefaults(&req));
+    req.sh       = c->sh;
+    req.kernel   = MATMODSELL_KERNEL_MODSELL;
+    req.ordering = ord;
+    PetscCall(MSImageCreate(&req, &c->img));
+  }
   PetscCall(MSImageSetRowLanes(c->img, c->lanes));
-  c->img->diag_apart = PETSC_TRUE;
-  c->img->local_cols = PETSC_TRUE;
-  c->img->ordering   = ord;
-  PetscCall(MSImageSetUp(c->img, c->A, PETSC_MEMTYPE_HOST));
-  PetscCall(MSImageGetView(c->img, PETSC_MEMTYPE_HOST, PETSC_FALSE, &c->hv));
+  PetscCall(MSImageSetUp(c->img, c->A, &MSImageOps_Reference));
+  PetscCall(MSImageOps_Reference.getview(c->img, PETSC_FALSE, &c->hv));
 #if defined(PETSC_HAVE_CUDA)
   if (c->cuda) {
-    PetscCall(MSImageSetUp(c->img, c->A, PETSC_MEMTYPE_DEVICE));
-    PetscCall(MSImageGetView(c->img, PETSC_MEMTYPE_DEVICE, PETSC_FALSE, &c->dv));
-    PetscCall(MSImageGetView(c->img, PETSC_MEMTYPE_HOST, PETSC_FALSE, &c->hv));
+    PetscCall(MSImageSetUp(c->img, c->A, &MSImageOps_CUDA));
+    PetscCall(MSImageOps_CUDA.getview(c->img, PETSC_FALSE, &c->dv));
+    PetscCall(MSImageOps_Reference.getview(c->img, PETSC_FALSE, &c->hv));
   }
 #endif
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -389,7 +393,7 @@ static PetscErrorCode TestMultDot(Ctx *c, PetscBool done)
     MSPermBuckets   pb;
     PetscBool       has, zero;
 
-    PetscCall(MSImageGetPermBucketsDevice(c->img, &c->dv, &pb, &has));
+    PetscCall(MSImageOps_CUDA.permbuckets(c->img, &c->dv, &pb, &has));
     CUDA_CALL(c, MSKrylovKernels_CUDA.mult_dot(&c->dv, has ? &pb : NULL, x.d, y.d, work.d, &dr, NULL));
     PetscCall(DeviceScalars(c, &d, &zero));
     PetscCall(BufDownload(c, &y));
@@ -397,7 +401,7 @@ static PetscErrorCode TestMultDot(Ctx *c, PetscBool done)
       Buf ym;
 
       PetscCall(BufCreate(c, m, NULL, &ym));
-      PetscCall(MSImageMultDevice(c->img, x.d, NULL, ym.d));
+      PetscCall(MSImageOps_CUDA.mult(c->img, x.d, NULL, 1.0, ym.d));
       PetscCall(BufDownload(c, &ym));
       okc = (PetscBool)(ScalarsAgree(&h, &d) && zero && RelDiff(y.back, y.h, m, 1.0) < 1e-13 && Same(y.back, ym.back, m));
       PetscCall(BufDestroy(&ym));
@@ -461,7 +465,7 @@ static PetscErrorCode TestDirectionMultDot(Ctx *c, PetscBool done)
       Buf ym;
 
       PetscCall(BufCreate(c, m, NULL, &ym));
-      PetscCall(MSImageMultDevice(c->img, pn.d, NULL, ym.d));
+      PetscCall(MSImageOps_CUDA.mult(c->img, pn.d, NULL, 1.0, ym.d));
       PetscCall(BufDownload(c, &ym));
       okc = (PetscBool)(ScalarsAgree(&h, &d) && zero && RelDiff(pn.back, pn.h, m, 1.0) < 1e-15 && RelDiff(w.back, w.h, m, 1.0) < 1e-13 && Same(w.back, ym.back, m));
       PetscCall(BufDestroy(&ym));

@@ -33,7 +33,7 @@ MS_KRYLOV_FINISH(MSKrylovFinish_Reference)
   return 0;
 }
 
-/* y = A x through the image's view: every row's sum in the order of MSImageMultHost() (the diagonal, then the slots,
+/* y = A x through the image's view: every row's sum in the order of the image's host product (the diagonal, then the slots,
    by `lanes` partial sums combined as a tree) */
 static int KrMult(const MSImageView *A, const double *xu, double *y, double *work)
 {

@@ -44,9 +44,11 @@ _Static_assert(MS_KRYLOV_NORM_NONE == (int)KSP_NORM_NONE && MS_KRYLOV_NORM_PRECO
 #define KSPMS_STATUS_BYTES offsetof(MSKrylovScalars, rtol)
 
 #if defined(PETSC_HAVE_CUDA)
-  #define KSPMSKernels(dev) ((dev) ? &MSKrylovKernels_CUDA : &MSKrylovKernels_Reference)
+  #define KSPMSKernels(dev)  ((dev) ? &MSKrylovKernels_CUDA : &MSKrylovKernels_Reference)
+  #define KSPMSImageOps(dev) ((dev) ? &MSImageOps_CUDA : &MSImageOps_Reference)
 #else
-  #define KSPMSKernels(dev) (&MSKrylovKernels_Reference)
+  #define KSPMSKernels(dev)  (&MSKrylovKernels_Reference)
+  #define KSPMSImageOps(dev) (&MSImageOps_Reference)
 #endif
 
 /* ---------------------------------------------------------------------------------------------------------- */
@@ -381,8 +383,9 @@ static PetscErrorCode KSPMSSetUpPC(KSP ksp, KSPMS *ms, Mat A)
 /* the product of a MATSEQAIJMODSELL operator from its image, in one kernel with its dot */
 static PetscErrorCode KSPMSSetUpOperator(KSP ksp, KSPMS *ms, Mat A)
 {
-  PetscBool    isms;
-  PetscMemType mtype = ms->device ? PETSC_MEMTYPE_DEVICE : PETSC_MEMTYPE_HOST;
+  PetscBool            isms;
+  const MSImageOps    *iops = KSPMSImageOps(ms->device);
+  const MSImageLayout *lay;
 
   PetscFunctionBegin;
   ms->fused_op = PETSC_FALSE;
@@ -396,12 +399,10 @@ static PetscErrorCode KSPMSSetUpOperator(KSP ksp, KSPMS *ms, Mat A)
   else if (ksp->transpose_solve) ms->why_op = "a transposed solve";
   else if (!ms->fuse_op_opt) ms->why_op = "-ksp_device_fuse_operator false";
   if (ms->why_op) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(MatSeqAIJModSELLGetImage(A, mtype, &ms->img)); /* up to date in the backend's memory */
-  PetscCall(MSImageGetView(ms->img, mtype, PETSC_FALSE, &ms->view));
+  PetscCall(MatSeqAIJModSELLGetImage(A, iops, &ms->img)); /* up to date in the backend's memory */
+  PetscCall(iops->getview(ms->img, PETSC_FALSE, &ms->view));
   PetscCheck(ms->view.m == ms->n, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "The operator has %d rows, the vectors %" PetscInt_FMT, ms->view.m, ms->n);
-#if defined(PETSC_HAVE_CUDA)
-  if (ms->device) PetscCall(MSImageGetPermBucketsDevice(ms->img, &ms->view, &ms->pb, &ms->bucketed)); /* built now, outside any capture */
-#endif
+  PetscCall(iops->permbuckets(ms->img, &ms->view, &ms->pb, &ms->bucketed)); /* built now, outside any capture (none on the host) */
   if (ms->view.perm) { /* x and y in the image numbering */
     const size_t bytes = 2 * sizeof(double) * (size_t)PetscMax(ms->n, 1);
 
@@ -412,7 +413,8 @@ static PetscErrorCode KSPMSSetUpOperator(KSP ksp, KSPMS *ms, Mat A)
       ms->xwork_bytes = bytes;
     }
   }
-  ms->opflops  = 2.0 * (PetscLogDouble)ms->img->nnz + (PetscLogDouble)ms->n;
+  PetscCall(MSImageGetLayout(ms->img, &lay));
+  ms->opflops  = 2.0 * (PetscLogDouble)lay->nnz + (PetscLogDouble)ms->n;
   ms->fused_op = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -186,20 +186,24 @@ static PetscErrorCode SetUpImage(Ctx *c, PetscBool modsell, MatModSELLOrdering o
 {
   PetscFunctionBegin;
   PetscCall(MSTestCreateMat(PETSC_COMM_SELF, &c->csr, MATSEQAIJ, &c->A));
-  PetscCall(MSImageCreate(&c->img));
-  PetscCall(MSImageSetSliceHeight(c->img, c->sh));
-  c->img->diag_apart = modsell;
-  c->img->local_cols = modsell;
-  c->img->ordering   = ord;
-  PetscCall(MSImageSetUp(c->img, c->A, PETSC_MEMTYPE_HOST));
-  PetscCall(MSImageGetView(c->img, PETSC_MEMTYPE_HOST, PETSC_TRUE, &c->hv));
+  {
+    MSImageRequest req;
+
+    PetscCall(MSImageRequestSetDefaults(&req));
+    req.sh       = c->sh;
+    req.kernel   = modsell ? MATMODSELL_KERNEL_MODSELL : MATMODSELL_KERNEL_SELL;
+    req.ordering = ord;
+    PetscCall(MSImageCreate(&req, &c->img));
+  }
+  PetscCall(MSImageSetUp(c->img, c->A, &MSImageOps_Reference));
+  PetscCall(MSImageOps_Reference.getview(c->img, PETSC_TRUE, &c->hv));
   PetscCall(PetscMalloc1(c->m, &c->iperm));
   for (PetscInt r = 0; r < c->m; r++) c->iperm[c->hv.perm ? c->hv.perm[r] : r] = r;
 #if defined(PETSC_HAVE_CUDA)
   if (use_cuda) {
-    PetscCall(MSImageSetUp(c->img, c->A, PETSC_MEMTYPE_DEVICE));
-    PetscCall(MSImageGetView(c->img, PETSC_MEMTYPE_DEVICE, PETSC_TRUE, &c->dv));
-    PetscCall(MSImageGetView(c->img, PETSC_MEMTYPE_HOST, PETSC_TRUE, &c->hv)); /* unchanged by the device setup */
+    PetscCall(MSImageSetUp(c->img, c->A, &MSImageOps_CUDA));
+    PetscCall(MSImageOps_CUDA.getview(c->img, PETSC_TRUE, &c->dv));
+    PetscCall(MSImageOps_Reference.getview(c->img, PETSC_TRUE, &c->hv)); /* unchanged by the device setup */
   }
 #endif
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -44,29 +44,51 @@ static PetscErrorCode PCMSOperatorCheck(PC pc, PCMSOperator *op, Mat A, PetscBoo
 }
 
 /* whether an image has the ordering a request asks for (an automatic ordering qualifies by its choice) */
-static PetscBool PCMSImageOrderingQualifies(MSImage mi, const PCMSImageRequest *req)
+static PetscBool PCMSImageOrderingQualifies(const MSImageLayout *mi, const PCMSImageRequest *req)
 {
   return (PetscBool)(req->ordering == PCMS_ORDERING_ANY || mi->ordering == req->ordering || (mi->ordering == MATMODSELL_ORDERING_AUTO && req->ordering != MATMODSELL_ORDERING_AUTO && mi->applied == req->ordering));
 }
 
-static PetscBool PCMSImageQualifies(MSImage mi, const PCMSImageRequest *req)
+static PetscBool PCMSImageQualifies(const MSImageLayout *mi, const PCMSImageRequest *req)
 {
-  if (req->encoding == PCMS_ENCODING_MODSELL && mi->m && !(mi->dapart && mi->local)) return PETSC_FALSE;
-  if (req->encoding == PCMS_ENCODING_PLAIN && (mi->dapart || mi->local)) return PETSC_FALSE;
+  if (req->encoding == PCMS_ENCODING_MODSELL && mi->m && !(mi->diag_apart && mi->local_cols)) return PETSC_FALSE;
+  if (req->encoding == PCMS_ENCODING_PLAIN && (mi->diag_apart || mi->local_cols)) return PETSC_FALSE;
   if (req->sh && mi->sh != req->sh) return PETSC_FALSE;
   return PCMSImageOrderingQualifies(mi, req);
+}
+
+/* The default slice height of a preconditioner that works on the slices of an image as blocks (PCBJSMOOTH: larger
+   blocks take fewer outer iterations at the same cost per iteration: docs/locality.md) */
+#define MS_SLICE_HEIGHT_SLICE_PC 512
+
+/* What a preconditioner that works on the slices as blocks asks of an image where the heights are defaults: slices of
+   MS_SLICE_HEIGHT_SLICE_PC rows, of MS_SLICE_HEIGHT_PARTITION under the partition ordering (its blocks: the same blocks
+   whatever the operator's type), bricks for a DMDA operator under MATMODSELL_ORDERING_AUTO and no window rule (the
+   slices are blocks, not only windows of x) */
+static PetscErrorCode PCMSSliceDefaults(MSImageRequest *d)
+{
+  PetscFunctionBegin;
+  PetscCall(MSImageRequestSetDefaults(d));
+  d->sh              = MS_SLICE_HEIGHT_SLICE_PC;
+  d->partition_block = MS_SLICE_HEIGHT_PARTITION;
+  d->partition_sh    = MS_SLICE_HEIGHT_PARTITION;
+  d->auto_bricks     = PETSC_TRUE;
+  d->auto_window     = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* The image of block B: the MATMODSELL image when it qualifies, else the layer's own one */
 static PetscErrorCode PCMSGetImage(PCMSOperator *op, Mat B, PetscInt which, MSImage *img)
 {
-  const PCMSImageRequest *req   = &op->req[which];
-  const PetscMemType      mtype = op->device ? PETSC_MEMTYPE_DEVICE : PETSC_MEMTYPE_HOST;
-  const PetscBool         plain = (PetscBool)(req->encoding == PCMS_ENCODING_PLAIN);
-  const MatModSELLOrdering ord  = req->ordering != PCMS_ORDERING_ANY ? req->ordering : (which == 0 && req->slices ? MATMODSELL_ORDERING_AUTO : MATMODSELL_ORDERING_NATURAL);
-  MSImage                 mi;
-  PetscInt                sh;
-  PetscBool               autosh;
+  const PCMSImageRequest  *req   = &op->req[which];
+  const MSImageOps        *iops  = PCMSKernels(op, MSImageOps);
+  const PetscBool          plain = (PetscBool)(req->encoding == PCMS_ENCODING_PLAIN);
+  const MatModSELLOrdering ord   = req->ordering != PCMS_ORDERING_ANY ? req->ordering : (which == 0 && req->slices ? MATMODSELL_ORDERING_AUTO : MATMODSELL_ORDERING_NATURAL);
+  const MSImageLayout     *ml    = NULL;
+  MSImage                  mi;
+  MSImageRequest           ir;
+  PetscInt                 sh;
+  PetscBool                autosh;
 
   PetscFunctionBegin;
   if (req->encoding == PCMS_ENCODING_NONE) {
@@ -74,9 +96,12 @@ static PetscErrorCode PCMSGetImage(PCMSOperator *op, Mat B, PetscInt which, MSIm
     *img = NULL;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  if (which == 0) PetscCall(MatModSELLSetSlicePreconditioner_Private(B, req->slices)); /* before its image is built */
-  PetscCall(MatSeqAIJModSELLGetImage(B, mtype, &mi));
-  if (mi && PCMSImageQualifies(mi, req)) {
+  if (req->slices) PetscCall(PCMSSliceDefaults(&ir));
+  else PetscCall(MSImageRequestSetDefaults(&ir));
+  if (which == 0) PetscCall(MatSeqAIJModSELLSetImageDefaults(B, req->slices ? &ir : NULL)); /* before its image is built */
+  PetscCall(MatSeqAIJModSELLGetImage(B, iops, &mi));
+  if (mi) PetscCall(MSImageGetLayout(mi, &ml));
+  if (mi && PCMSImageQualifies(ml, req)) {
     PetscCall(MSImageDestroy(&op->own[which]));
     *img = mi;
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -85,27 +110,24 @@ static PetscErrorCode PCMSGetImage(PCMSOperator *op, Mat B, PetscInt which, MSIm
   /* a slice-based preconditioner's default height is automatic as a MATMODSELL operator's is: a partition ordering
      takes MS_SLICE_HEIGHT_PARTITION, so that the blocks are the same whatever the operator's type; the MATMODSELL
      image's height is kept unless the request asks for another ordering than the image's */
-  if (mi && !PCMSImageOrderingQualifies(mi, req)) mi = NULL;
+  if (mi && !PCMSImageOrderingQualifies(ml, req)) mi = NULL;
   autosh = (PetscBool)(!req->sh && !mi && req->slices);
-  sh     = req->sh ? req->sh : (mi ? mi->sh : (req->slices ? MS_SLICE_HEIGHT_SLICE_PC : 0));
-  if (op->own[which] && ((sh && (autosh ? (op->own[which]->sh_asked != sh || !op->own[which]->sh_auto) : op->own[which]->sh != sh)) || op->own[which]->diag_apart == plain || op->own[which]->ordering != ord)) PetscCall(MSImageDestroy(&op->own[which]));
-  if (!op->own[which]) {
-    PetscCall(MSImageCreate(&op->own[which]));
-    if (sh) PetscCall(MSImageSetSliceHeightAuto(op->own[which], sh, autosh));
-    op->own[which]->diag_apart = (PetscBool)!plain;
-    op->own[which]->local_cols = (PetscBool)!plain;
-    op->own[which]->ordering   = ord;
-    op->own[which]->slice_pc   = req->slices;
-    if (ord == MATMODSELL_ORDERING_AUTO || ord == MATMODSELL_ORDERING_BRICKS) {
-      DM       dm;
-      PCMSGrid grid;
+  sh     = req->sh ? req->sh : (mi ? ml->sh : (req->slices ? MS_SLICE_HEIGHT_SLICE_PC : 0));
+  ir.kernel   = plain ? MATMODSELL_KERNEL_SELL : MATMODSELL_KERNEL_MODSELL;
+  ir.ordering = ord;
+  if (sh) ir.sh = sh;
+  if (!autosh) ir.partition_block = ir.partition_sh = 0; /* a height given: the partition's blocks and slices too */
+  if (ord == MATMODSELL_ORDERING_AUTO || ord == MATMODSELL_ORDERING_BRICKS) {
+    DM       dm;
+    PCMSGrid grid;
 
-      PetscCall(MatGetDM(op->A, &dm));
-      PetscCall(PCMSGetGrid(dm, &grid));
-      PetscCall(PetscArraycpy(op->own[which]->box, grid.box, 4));
-    }
+    PetscCall(MatGetDM(op->A, &dm));
+    PetscCall(PCMSGetGrid(dm, &grid));
+    PetscCall(PetscArraycpy(ir.box, grid.box, 4));
   }
-  PetscCall(MSImageSetUp(op->own[which], B, mtype));
+  if (!op->own[which]) PetscCall(MSImageCreate(&ir, &op->own[which]));
+  else PetscCall(MSImageSetRequest(op->own[which], &ir));
+  PetscCall(MSImageSetUp(op->own[which], B, iops));
   *img = op->own[which];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -158,11 +180,6 @@ PetscErrorCode PCMSOperatorSetUp(PC pc, PCMSOperator *op, const PCMSImageRequest
   if (rebuild) PetscCall(PCMSOperatorFreeStructure(op));
   op->rebuilt   = rebuild;
   op->device    = device;
-#if defined(PETSC_HAVE_CUDA)
-  op->mult = device ? MSImageMultDevice : MSImageMultHost;
-#else
-  op->mult = MSImageMultHost;
-#endif
   op->mpi       = ismpi;
   op->own_image = PETSC_FALSE;
   op->A         = A;
@@ -175,8 +192,13 @@ PetscErrorCode PCMSOperatorSetUp(PC pc, PCMSOperator *op, const PCMSImageRequest
   op->m = m;
   PetscCall(PCMSGetImage(op, Ad, 0, &op->img[0]));
   if (ismpi) PetscCall(PCMSGetImage(op, Ao, 1, &op->img[1]));
-  PetscCheck(!op->img[0] || (op->img[0]->m == m && op->img[0]->n == m), PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: the image of the diagonal block has the wrong size", op->name);
-  PetscCheck(diagreq->encoding != PCMS_ENCODING_MODSELL || !m || (op->img[0]->dapart && op->img[0]->local), PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: the image of the diagonal block has the wrong encoding", op->name);
+  if (op->img[0]) {
+    const MSImageLayout *l;
+
+    PetscCall(MSImageGetLayout(op->img[0], &l));
+    PetscCheck(l->m == m && l->n == m, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: the image of the diagonal block has the wrong size", op->name);
+    PetscCheck(diagreq->encoding != PCMS_ENCODING_MODSELL || !m || (l->diag_apart && l->local_cols), PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: the image of the diagonal block has the wrong encoding", op->name);
+  }
   if (rebuild && ismpi && offreq->encoding != PCMS_ENCODING_NONE) { /* the ghost exchange of a PC that reads Ao */
     IS  from;
     Vec tmpl;
@@ -207,60 +229,39 @@ PetscErrorCode PCMSOperatorGetView(PCMSOperator *op, PetscInt which, MSImageView
 {
   PetscFunctionBegin;
   PetscCheck(op->img[which], PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "%s: the operator's image %" PetscInt_FMT " is not set up", op->name, which);
-  PetscCall(MSImageGetView(op->img[which], op->device ? PETSC_MEMTYPE_DEVICE : PETSC_MEMTYPE_HOST, (PetscBool)(which == 0), v));
+  PetscCall(PCMSKernels(op, MSImageOps)->getview(op->img[which], (PetscBool)(which == 0), v));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode PCMSImageMult(PCMSOperator *op, MSImage img, const PetscScalar *x, const PetscScalar *yin, PetscScalar *y)
 {
   PetscFunctionBegin;
-  PetscCheck(op->mult, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "%s: the operator is not set up", op->name);
-  PetscCall((*op->mult)(img, x, yin, y));
+  PetscCall(PCMSKernels(op, MSImageOps)->mult(img, x, yin, 1.0, y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode PCMSImageSetUp(PCMSOperator *op, Mat A, MSImage *img)
 {
   PetscFunctionBegin;
-  if (!*img) PetscCall(MSImageCreate(img));
-  PetscCall(MSImageSetUp(*img, A, op->device ? PETSC_MEMTYPE_DEVICE : PETSC_MEMTYPE_HOST));
+  if (!*img) PetscCall(MSImageCreate(NULL, img));
+  PetscCall(MSImageSetUp(*img, A, PCMSKernels(op, MSImageOps)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode PCMSOperatorGetPermBuckets(PCMSOperator *op, const MSImageView *v, MSPermBuckets *pb, PetscBool *has)
 {
   PetscFunctionBegin;
-  *has = PETSC_FALSE;
-#if defined(PETSC_HAVE_CUDA)
-  if (op->device) PetscCall(MSImageGetPermBucketsDevice(op->img[0], v, pb, has));
-#else
-  (void)op;
-  (void)v;
-  (void)pb;
-#endif
+  PetscCall(PCMSKernels(op, MSImageOps)->permbuckets(op->img[0], v, pb, has));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode PCMSOperatorLocalityPerm(PCMSOperator *op, const PCMSCSR *csr, PetscInt bs, int *perm)
 {
-  PetscInt *p;
+  void *stream;
 
   PetscFunctionBegin;
-#if defined(PETSC_HAVE_CUDA)
-  if (op->device) {
-    PetscCall(MSLocalityPermDevice(op->m, csr->ai, csr->aj, csr->aa, bs, perm, NULL));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-#else
-  (void)csr;
-#endif
-  if (sizeof(PetscInt) == sizeof(int)) p = (PetscInt *)perm;
-  else PetscCall(PetscMalloc1(op->m, &p));
-  PetscCall(MSLocalityPermHost(op->Ad, bs, p));
-  if (sizeof(PetscInt) != sizeof(int)) {
-    for (PetscInt r = 0; r < op->m; r++) perm[r] = (int)p[r];
-    PetscCall(PetscFree(p));
-  }
+  PetscCall(PCMSGetStream(op, &stream));
+  PetscCall(MSLocalityPerm(PCMSKernels(op, MSLocalityKernels), op->m, csr->ai, csr->aj, csr->aa, bs, perm, NULL, stream));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -4,7 +4,7 @@
 #include <petscmodsell/private/localityimpl.h>
 #include <petscmodsell/private/localitykernels.h>
 #if defined(PETSC_HAVE_CUDA)
-  #include <petscdevice_cuda.h>
+  #include <petscdevice_cuda.h> /* the CUDA table's error codes */
 #endif
 
 /* the symmetrised pattern of A without the diagonal, each row sorted and without duplicates */
@@ -182,6 +182,20 @@ static PetscErrorCode MSLocalityCheckKernel(int err, const char *backend)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode MSLocalityPerm(const MSLocalityKernels *k, PetscInt m, const int *ai, const int *aj, const double *aa, PetscInt sh, int *perm, int *iperm, void *stream)
+{
+  PetscFunctionBegin;
+  PetscCheck(m >= 0 && m <= PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "The locality partition needs 0 to 2^31-1 rows, not %" PetscInt_FMT, m);
+  PetscCheck(sh >= 1 && sh <= PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "The locality partition needs 1 to 2^31-1 rows per block, not %" PetscInt_FMT, sh);
+  PetscCall(MSLocalityLogEvent());
+  PetscCall(PetscLogEventBegin(MATMODSELL_Partition, 0, 0, 0, 0));
+  if (k->device) PetscCall(PetscLogGpuTimeBegin());
+  PetscCall(MSLocalityCheckKernel(k->partition((int)m, ai, aj, aa, (int)sh, perm, iperm, NULL, stream), k->backend));
+  if (k->device) PetscCall(PetscLogGpuTimeEnd());
+  PetscCall(PetscLogEventEnd(MATMODSELL_Partition, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MSLocalityPermHost(Mat A, PetscInt sh, PetscInt *perm)
 {
   const PetscInt    *ai, *aj;
@@ -189,17 +203,14 @@ PetscErrorCode MSLocalityPermHost(Mat A, PetscInt sh, PetscInt *perm)
   PetscInt           m, mm, nn;
   PetscBool          done;
   const int         *ai32, *aj32;
-  int            *p32, *ci = NULL, *cj = NULL;
+  int               *p32, *ci = NULL, *cj = NULL;
 
   PetscFunctionBegin;
-  PetscCheck(sh >= 1 && sh <= PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "The locality partition needs 1 to 2^31-1 rows per block, not %" PetscInt_FMT, sh);
   PetscCall(MatGetLocalSize(A, &mm, &nn));
   PetscCheck(mm == nn, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "The locality partition needs a square block");
-  PetscCall(MSLocalityLogEvent());
   PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &m, &ai, &aj, &done));
   PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "The locality partition needs the CSR structure of a SeqAIJ-family matrix, not of type %s", ((PetscObject)A)->type_name);
   PetscCheck((PetscInt64)ai[m] <= PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "The locality partition needs fewer than 2^31 entries in the block");
-  PetscCall(PetscLogEventBegin(MATMODSELL_Partition, A, 0, 0, 0));
   if (sizeof(PetscInt) == sizeof(int)) {
     ai32 = (const int *)ai;
     aj32 = (const int *)aj;
@@ -212,13 +223,12 @@ PetscErrorCode MSLocalityPermHost(Mat A, PetscInt sh, PetscInt *perm)
     aj32 = cj;
   }
   PetscCall(MatSeqAIJGetArrayRead(A, &aa));
-  PetscCall(MSLocalityCheckKernel(MSLocalityKernels_Reference.partition((int)m, ai32, aj32, (const double *)aa, (int)sh, p32, NULL, NULL, NULL), MSLocalityKernels_Reference.backend));
+  PetscCall(MSLocalityPerm(&MSLocalityKernels_Reference, m, ai32, aj32, (const double *)aa, sh, p32, NULL, NULL));
   PetscCall(MatSeqAIJRestoreArrayRead(A, &aa));
   if (sizeof(PetscInt) != sizeof(int)) {
     for (PetscInt r = 0; r < m; r++) perm[r] = p32[r];
     PetscCall(PetscFree3(ci, cj, p32));
   }
-  PetscCall(PetscLogEventEnd(MATMODSELL_Partition, A, 0, 0, 0));
   {
     PetscInt nr = m; /* MatRestoreRowIJ() may reset the count */
 
@@ -226,25 +236,6 @@ PetscErrorCode MSLocalityPermHost(Mat A, PetscInt sh, PetscInt *perm)
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
-
-#if defined(PETSC_HAVE_CUDA)
-PetscErrorCode MSLocalityPermDevice(PetscInt m, const int *d_ai, const int *d_aj, const double *d_aa, PetscInt sh, int *d_perm, int *d_iperm)
-{
-  cudaStream_t stream;
-
-  PetscFunctionBegin;
-  PetscCheck(m >= 0 && m <= PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "The locality partition needs 0 to 2^31-1 rows, not %" PetscInt_FMT, m);
-  PetscCheck(sh >= 1 && sh <= PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "The locality partition needs 1 to 2^31-1 rows per block, not %" PetscInt_FMT, sh);
-  PetscCall(MSLocalityLogEvent());
-  PetscCall(PetscGetCurrentCUDAStream(&stream));
-  PetscCall(PetscLogEventBegin(MATMODSELL_Partition, 0, 0, 0, 0));
-  PetscCall(PetscLogGpuTimeBegin());
-  PetscCall(MSLocalityCheckKernel(MSLocalityKernels_CUDA.partition((int)m, d_ai, d_aj, d_aa, (int)sh, d_perm, d_iperm, NULL, stream), MSLocalityKernels_CUDA.backend));
-  PetscCall(PetscLogGpuTimeEnd());
-  PetscCall(PetscLogEventEnd(MATMODSELL_Partition, 0, 0, 0, 0));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-#endif
 
 PetscErrorCode MSLocalityCompute(Mat A, PetscInt sh, MSLocality *locp)
 {

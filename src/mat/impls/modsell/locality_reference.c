@@ -520,4 +520,4 @@ done:
   return err;
 }
 
-const MSLocalityKernels MSLocalityKernels_Reference = {"reference", MSLocalityPartition_Reference};
+const MSLocalityKernels MSLocalityKernels_Reference = {"reference", 0, MSLocalityPartition_Reference};

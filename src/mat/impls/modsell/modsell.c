@@ -90,7 +90,6 @@ PetscErrorCode MatModSELLSettingsSetDefaults_Private(MatModSELLSettings *s)
   s->kernel   = MATMODSELL_KERNEL_MODSELL;
   s->ordering = MATMODSELL_ORDERING_AUTO;
   s->eager    = PETSC_TRUE;
-  s->slice_pc = PETSC_FALSE;
   s->permute_chunk  = MS_PERMUTE_CHUNK_DEFAULT;
   s->permute_recode = PETSC_FALSE;
   s->row_lanes      = 0;
@@ -101,8 +100,8 @@ PetscErrorCode MatModSELLSettingsSetDefaults_Private(MatModSELLSettings *s)
 PetscErrorCode MatModSELLSettingsSetSliceHeight_Private(Mat A, MatModSELLSettings *s, PetscInt sh)
 {
   PetscFunctionBegin;
-  if (sh == PETSC_DECIDE) { /* back to the automatic default */
-    s->sh     = s->slice_pc ? MS_SLICE_HEIGHT_SLICE_PC : MS_SLICE_HEIGHT_DEFAULT;
+  if (sh == PETSC_DECIDE) { /* back to the automatic default (a MATSEQAIJMODSELL matrix's image defaults' height) */
+    s->sh     = MS_SLICE_HEIGHT_DEFAULT;
     s->sh_set = PETSC_FALSE;
   } else {
     PetscCall(MSCheckSliceHeight(PetscObjectComm((PetscObject)A), sh));
@@ -131,21 +130,6 @@ PetscErrorCode MatModSELLSettingsSetOrdering_Private(Mat A, MatModSELLSettings *
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode MatModSELLSetSlicePreconditioner_Private(Mat A, PetscBool flg)
-{
-  MatModSELLSettings *s  = NULL;
-  const PetscInt      sh = flg ? MS_SLICE_HEIGHT_SLICE_PC : MS_SLICE_HEIGHT_DEFAULT; /* unless one was given */
-
-  PetscFunctionBegin;
-  PetscTryMethod(A, "MatModSELLGetSettings_C", (Mat, MatModSELLSettings **), (A, &s));
-  if (s && (s->slice_pc != flg || (!s->sh_set && s->sh != sh))) {
-    s->slice_pc = flg;
-    if (!s->sh_set) s->sh = sh;
-    PetscTryMethod(A, "MatModSELLApplySettings_C", (Mat), (A));
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 PetscErrorCode MatModSELLSettingsSetEager_Private(Mat A, MatModSELLSettings *s, PetscBool eager)
 {
   PetscFunctionBegin;
@@ -169,6 +153,51 @@ PetscErrorCode MatModSELLSettingsSetRowLanes_Private(Mat A, MatModSELLSettings *
   PetscCheck(lanes >= 0 && lanes <= 32 && !(lanes & (lanes - 1)), PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_OUTOFRANGE, "Invalid -mat_modsell_row_lanes %" PetscInt_FMT ": give 0 (automatic, from the mean row width) or a power of two from 1 to 32 threads per row", lanes);
   s->row_lanes = lanes;
   PetscTryMethod(A, "MatModSELLApplySettings_C", (Mat), (A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The public MatModSELLSet...() and MatModSELLGet...() functions call these through the functions composed on a
+   MATMODSELL matrix of either type (MatModSELLComposeSetGet_Private()), on its settings: for each setting N (of type T,
+   the settings' field f) MatModSELLSetN_ModSELL(), which validates and applies it (MatModSELLSettingsSetN_Private()),
+   and MatModSELLGetN_ModSELL() */
+#define MS_SETTING(N, T, f) \
+  static PetscErrorCode MatModSELLSet##N##_ModSELL(Mat A, T v) \
+  { \
+    MatModSELLSettings *s; \
+\
+    PetscFunctionBegin; \
+    PetscCall(MatModSELLGetSettings(A, &s)); \
+    PetscCall(MatModSELLSettingsSet##N##_Private(A, s, v)); \
+    PetscFunctionReturn(PETSC_SUCCESS); \
+  } \
+  static PetscErrorCode MatModSELLGet##N##_ModSELL(Mat A, T *v) \
+  { \
+    MatModSELLSettings *s; \
+\
+    PetscFunctionBegin; \
+    PetscCall(MatModSELLGetSettings(A, &s)); \
+    *v = s->f; \
+    PetscFunctionReturn(PETSC_SUCCESS); \
+  }
+MS_SETTING(SliceHeight, PetscInt, sh)
+MS_SETTING(Kernel, MatModSELLKernel, kernel)
+MS_SETTING(Ordering, MatModSELLOrdering, ordering)
+MS_SETTING(PermuteChunk, PetscInt, permute_chunk)
+MS_SETTING(RowLanes, PetscInt, row_lanes)
+#undef MS_SETTING
+
+PetscErrorCode MatModSELLComposeSetGet_Private(Mat B, PetscBool set)
+{
+  PetscFunctionBegin;
+#define MS_COMPOSE_SETGET(N) \
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatModSELLSet" #N "_C", set ? MatModSELLSet##N##_ModSELL : NULL)); \
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatModSELLGet" #N "_C", set ? MatModSELLGet##N##_ModSELL : NULL));
+  MS_COMPOSE_SETGET(SliceHeight)
+  MS_COMPOSE_SETGET(Kernel)
+  MS_COMPOSE_SETGET(Ordering)
+  MS_COMPOSE_SETGET(PermuteChunk)
+  MS_COMPOSE_SETGET(RowLanes)
+#undef MS_COMPOSE_SETGET
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -212,13 +241,10 @@ PetscErrorCode MatModSELLSettingsCopy_Private(const MatModSELLSettings *from, Ma
 @*/
 PetscErrorCode MatModSELLSetSliceHeight(Mat A, PetscInt sh)
 {
-  MatModSELLSettings *s;
-
   PetscFunctionBegin;
   PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
   PetscValidLogicalCollectiveInt(A, sh, 2);
-  PetscCall(MatModSELLQuerySettings(A, &s));
-  if (s) PetscCall(MatModSELLSettingsSetSliceHeight_Private(A, s, sh));
+  PetscTryMethod(A, "MatModSELLSetSliceHeight_C", (Mat, PetscInt), (A, sh));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -245,13 +271,10 @@ PetscErrorCode MatModSELLSetSliceHeight(Mat A, PetscInt sh)
 @*/
 PetscErrorCode MatModSELLGetSliceHeight(Mat A, PetscInt *sh)
 {
-  MatModSELLSettings *s;
-
   PetscFunctionBegin;
   PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
   PetscAssertPointer(sh, 2);
-  PetscCall(MatModSELLGetSettings(A, &s));
-  *sh = s->sh;
+  PetscUseMethod(A, "MatModSELLGetSliceHeight_C", (Mat, PetscInt *), (A, sh));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -273,13 +296,10 @@ PetscErrorCode MatModSELLGetSliceHeight(Mat A, PetscInt *sh)
 @*/
 PetscErrorCode MatModSELLSetKernel(Mat A, MatModSELLKernel k)
 {
-  MatModSELLSettings *s;
-
   PetscFunctionBegin;
   PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
   PetscValidLogicalCollectiveEnum(A, k, 2);
-  PetscCall(MatModSELLQuerySettings(A, &s));
-  if (s) PetscCall(MatModSELLSettingsSetKernel_Private(A, s, k));
+  PetscTryMethod(A, "MatModSELLSetKernel_C", (Mat, MatModSELLKernel), (A, k));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -300,13 +320,10 @@ PetscErrorCode MatModSELLSetKernel(Mat A, MatModSELLKernel k)
 @*/
 PetscErrorCode MatModSELLGetKernel(Mat A, MatModSELLKernel *k)
 {
-  MatModSELLSettings *s;
-
   PetscFunctionBegin;
   PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
   PetscAssertPointer(k, 2);
-  PetscCall(MatModSELLGetSettings(A, &s));
-  *k = s->kernel;
+  PetscUseMethod(A, "MatModSELLGetKernel_C", (Mat, MatModSELLKernel *), (A, k));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -341,13 +358,10 @@ PetscErrorCode MatModSELLGetKernel(Mat A, MatModSELLKernel *k)
 @*/
 PetscErrorCode MatModSELLSetOrdering(Mat A, MatModSELLOrdering o)
 {
-  MatModSELLSettings *s;
-
   PetscFunctionBegin;
   PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
   PetscValidLogicalCollectiveEnum(A, o, 2);
-  PetscCall(MatModSELLQuerySettings(A, &s));
-  if (s) PetscCall(MatModSELLSettingsSetOrdering_Private(A, s, o));
+  PetscTryMethod(A, "MatModSELLSetOrdering_C", (Mat, MatModSELLOrdering), (A, o));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -368,13 +382,10 @@ PetscErrorCode MatModSELLSetOrdering(Mat A, MatModSELLOrdering o)
 @*/
 PetscErrorCode MatModSELLGetOrdering(Mat A, MatModSELLOrdering *o)
 {
-  MatModSELLSettings *s;
-
   PetscFunctionBegin;
   PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
   PetscAssertPointer(o, 2);
-  PetscCall(MatModSELLGetSettings(A, &s));
-  *o = s->ordering;
+  PetscUseMethod(A, "MatModSELLGetOrdering_C", (Mat, MatModSELLOrdering *), (A, o));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -409,13 +420,10 @@ PetscErrorCode MatModSELLGetOrdering(Mat A, MatModSELLOrdering *o)
 @*/
 PetscErrorCode MatModSELLSetPermuteChunk(Mat A, PetscInt chunk)
 {
-  MatModSELLSettings *s;
-
   PetscFunctionBegin;
   PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
   PetscValidLogicalCollectiveInt(A, chunk, 2);
-  PetscCall(MatModSELLQuerySettings(A, &s));
-  if (s) PetscCall(MatModSELLSettingsSetPermuteChunk_Private(A, s, chunk));
+  PetscTryMethod(A, "MatModSELLSetPermuteChunk_C", (Mat, PetscInt), (A, chunk));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -436,13 +444,10 @@ PetscErrorCode MatModSELLSetPermuteChunk(Mat A, PetscInt chunk)
 @*/
 PetscErrorCode MatModSELLGetPermuteChunk(Mat A, PetscInt *chunk)
 {
-  MatModSELLSettings *s;
-
   PetscFunctionBegin;
   PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
   PetscAssertPointer(chunk, 2);
-  PetscCall(MatModSELLGetSettings(A, &s));
-  *chunk = s->permute_chunk;
+  PetscUseMethod(A, "MatModSELLGetPermuteChunk_C", (Mat, PetscInt *), (A, chunk));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -474,13 +479,10 @@ PetscErrorCode MatModSELLGetPermuteChunk(Mat A, PetscInt *chunk)
 @*/
 PetscErrorCode MatModSELLSetRowLanes(Mat A, PetscInt lanes)
 {
-  MatModSELLSettings *s;
-
   PetscFunctionBegin;
   PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
   PetscValidLogicalCollectiveInt(A, lanes, 2);
-  PetscCall(MatModSELLQuerySettings(A, &s));
-  if (s) PetscCall(MatModSELLSettingsSetRowLanes_Private(A, s, lanes));
+  PetscTryMethod(A, "MatModSELLSetRowLanes_C", (Mat, PetscInt), (A, lanes));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -501,13 +503,10 @@ PetscErrorCode MatModSELLSetRowLanes(Mat A, PetscInt lanes)
 @*/
 PetscErrorCode MatModSELLGetRowLanes(Mat A, PetscInt *lanes)
 {
-  MatModSELLSettings *s;
-
   PetscFunctionBegin;
   PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
   PetscAssertPointer(lanes, 2);
-  PetscCall(MatModSELLGetSettings(A, &s));
-  *lanes = s->row_lanes;
+  PetscUseMethod(A, "MatModSELLGetRowLanes_C", (Mat, PetscInt *), (A, lanes));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -595,8 +594,9 @@ PetscErrorCode MatModSELLReadOptions_Private(Mat A, PetscOptionItems PetscOption
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Why MATMODSELL_ORDERING_AUTO chose o (the rule of MSImageChooseOrdering(), image.c) */
-static const char *MatModSELLOrderingReason_Private(MatModSELLOrdering o, PetscReal natfrac, PetscBool slice_pc, PetscBool windowed)
+/* Why MATMODSELL_ORDERING_AUTO chose o (the rule of MSImageChooseOrdering(), imageordering.c; bricks: it would have
+   taken bricks on a DMDA grid) */
+static const char *MatModSELLOrderingReason_Private(MatModSELLOrdering o, PetscReal natfrac, PetscBool bricks, PetscBool windowed)
 {
   switch (o) {
   case MATMODSELL_ORDERING_BRICKS:
@@ -606,15 +606,16 @@ static const char *MatModSELLOrderingReason_Private(MatModSELLOrdering o, PetscR
   case MATMODSELL_ORDERING_NATURAL:
     if (natfrac < 0) return "blocks of at most one slice, or rectangular";
     if (windowed) return "the matrix's order is already local: few columns in their row's slice, but each slice's columns lie in a narrow window of rows";
-    return slice_pc ? "the matrix's order is already local, no DMDA grid" : "the matrix's order is already local";
+    return bricks ? "the matrix's order is already local, no DMDA grid" : "the matrix's order is already local";
   default:
     return "";
   }
 }
 
 /* The MATMODSELL part of MatView() of both types, after the parent type's: with an ASCII info format, the settings
-   (with the ordering the format applies) and statistics of the format */
-PetscErrorCode MatModSELLView_Private(Mat A, PetscViewer viewer)
+   (with the ordering the format applies) and statistics of the format; bricks: the automatic ordering takes bricks on a
+   DMDA grid (the image's request) */
+PetscErrorCode MatModSELLView_Private(Mat A, PetscViewer viewer, PetscBool bricks)
 {
   MatModSELLSettings *s;
   MatModSELLInfo      info;
@@ -639,7 +640,7 @@ PetscErrorCode MatModSELLView_Private(Mat A, PetscViewer viewer)
         PetscCall(PetscSNPrintf(frac, sizeof(frac), "; in the matrix's order %.1f%% of the off-diagonal entries of the diagonal block lie in their row's slice%s%s", 100.0 * (double)info.natural_local_fraction, sampled, window));
       }
       if (info.ordering == MATMODSELL_ORDERING_AUTO) PetscCall(PetscSNPrintf(line, sizeof(line), ": chosen per process, not the same on all%s", frac));
-      else PetscCall(PetscSNPrintf(line, sizeof(line), ": %s (%s%s)", MatModSELLOrderings[info.ordering], MatModSELLOrderingReason_Private(info.ordering, info.natural_local_fraction, s->slice_pc, info.natural_windowed), frac));
+      else PetscCall(PetscSNPrintf(line, sizeof(line), ": %s (%s%s)", MatModSELLOrderings[info.ordering], MatModSELLOrderingReason_Private(info.ordering, info.natural_local_fraction, bricks, info.natural_windowed), frac));
     }
     if (info.slice_height_min == info.slice_height) PetscCall(PetscSNPrintf(height, sizeof(height), "%" PetscInt_FMT, info.slice_height));
     else PetscCall(PetscSNPrintf(height, sizeof(height), "%" PetscInt_FMT " to %" PetscInt_FMT " (per process)", info.slice_height_min, info.slice_height));

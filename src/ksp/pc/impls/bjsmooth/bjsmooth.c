@@ -75,11 +75,10 @@ typedef struct {
 } PC_BJSmooth;
 
 /* flops of one outer sweep (approximate for the inner methods with a tolerance: the maximum) */
-static PetscLogDouble BJSSweepFlops(PC_BJSmooth *jac, PetscBool zero)
+static PetscLogDouble BJSSweepFlops(PC_BJSmooth *jac, const MSImageLayout *img, PetscBool zero)
 {
-  const MSImage        img = jac->op.img[0];
   const PetscLogDouble m   = (PetscLogDouble)img->m, nz = (PetscLogDouble)img->nnz;
-  const PetscLogDouble loc = img->stats ? (PetscLogDouble)img->nlocal : (PetscLogDouble)jac->nloc * m;
+  const PetscLogDouble loc = img->counted ? (PetscLogDouble)img->nlocal : (PetscLogDouble)jac->nloc * m;
   PetscLogDouble       f   = (zero ? 0.0 : 2.0 * nz) + m; /* rhs and the final update */
   PetscLogDouble       sweep;
 
@@ -138,6 +137,7 @@ static PetscErrorCode PCBJSmoothSweep(PC pc, Vec b, Vec xin, Vec xout, PetscBool
   const double               *cheb;
   PetscScalar                *xo;
   MSImageView                 v;
+  const MSImageLayout        *lay;
   const MSPermBuckets        *ppb = NULL;
   MSPermBuckets               pb;
   void                       *stream;
@@ -178,7 +178,8 @@ static PetscErrorCode PCBJSmoothSweep(PC pc, Vec b, Vec xin, Vec xout, PetscBool
   PetscCall(PCMSKernelBegin(op, &stream));
   if (zero && jac->zfast) err = jac->k->zero_jacobi(&v, ppb, (int)jac->nloc, (const short *)jac->zlc.ptr, (const double *)jac->zlv.ptr, (const double *)jac->zdinv.ptr, (int)jac->inner_its, cheb, ba, op_, xo, (double *)jac->zwork.ptr, stream);
   else err = jac->k->sweep(&v, ppb, (int)jac->inner, (int)jac->inner_its, (double)jac->inner_rtol, cheb, (int)jac->nloc, (int)jac->use_shared, jac->smem, (int)zero, (int)jac->async, ba, op_, xi, xo, (double *)jac->zwork.ptr, stream);
-  PetscCall(PCMSKernelEnd(op, err, jac->k->backend, zero && jac->zfast ? "zero_jacobi" : "sweep", BJSSweepFlops(jac, zero)));
+  PetscCall(MSImageGetLayout(op->img[0], &lay));
+  PetscCall(PCMSKernelEnd(op, err, jac->k->backend, zero && jac->zfast ? "zero_jacobi" : "sweep", BJSSweepFlops(jac, lay, zero)));
   PetscCall(PCMSVecRestoreArrayRead(op, b, &ba));
   if (inplace) PetscCall(PCMSVecRestoreArray(op, xout, RW, &xo));
   else {
@@ -400,8 +401,13 @@ static PetscErrorCode PCSetUp_BJSmooth(PC pc)
   PetscCall(PCMSOperatorSetUp(pc, op, &dreq, &oreq));
   jac->k = PCMSKernels(op, MSBJSKernels);
   if (op->rebuilt) PetscCall(PCBJSmoothFreeWork(pc));
-  jac->sh      = op->img[0]->sh;
-  jac->nblocks = op->img[0]->nslices;
+  {
+    const MSImageLayout *l;
+
+    PetscCall(MSImageGetLayout(op->img[0], &l));
+    jac->sh      = l->sh;
+    jac->nblocks = l->nslices;
+  }
   if (jac->inner_its_auto) jac->inner_its = PCBJSmoothAutoSweeps(jac->inner, jac->sh);
   if (op->mpi && !jac->offp) PetscCall(PCMSCreateVec(op, PetscObjectComm((PetscObject)pc), op->m, &jac->offp));
   PetscCall(PCBJSmoothAnalyze(pc));
@@ -1036,10 +1042,10 @@ static BJSKind PCBJSmoothKind(PC_BJSmooth *jac)
 
 static PetscErrorCode PCView_BJSmooth(PC pc, PetscViewer viewer)
 {
-  PC_BJSmooth *jac = (PC_BJSmooth *)pc->data;
-  MSImage      img = jac->op.img[0];
-  PetscBool    isascii;
-  const char  *where, *image;
+  PC_BJSmooth         *jac = (PC_BJSmooth *)pc->data;
+  const MSImageLayout *img = NULL;
+  PetscBool            isascii;
+  const char          *where, *image;
 
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &isascii));
@@ -1069,9 +1075,10 @@ static PetscErrorCode PCView_BJSmooth(PC pc, PetscViewer viewer)
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PCMSOperatorDescribe(&jac->op, &where, &image));
+  if (jac->op.img[0]) PetscCall(MSImageGetLayout(jac->op.img[0], &img));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  blocks: slices of %" PetscInt_FMT " rows of %s; at most %" PetscInt_FMT " in-slice entries per row\n", jac->sh, image, jac->nloc));
   if (jac->ordering != PCMS_ORDERING_ANY) PetscCall(PetscViewerASCIIPrintf(viewer, "  -pc_bjsmooth_ordering %s: the blocks come from an image in that ordering (the PC's own unless the operator's has it)\n", MatModSELLOrderings[jac->ordering]));
-  if (img && img->bricks) PetscCall(PetscViewerASCIIPrintf(viewer, "  the image is ordered by bricks of %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " grid points (-mat_modsell_ordering %s)\n", img->brick[0], img->brick[1], img->brick[2], img->ordering == MATMODSELL_ORDERING_AUTO ? "auto, on a DMDA matrix" : "bricks"));
+  if (img && img->brick[0]) PetscCall(PetscViewerASCIIPrintf(viewer, "  the image is ordered by bricks of %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " grid points (-mat_modsell_ordering %s)\n", img->brick[0], img->brick[1], img->brick[2], img->ordering == MATMODSELL_ORDERING_AUTO ? "auto, on a DMDA matrix" : "bricks"));
   else if (img && img->m) PetscCall(PetscViewerASCIIPrintf(viewer, "  the image's row ordering on this process: %s%s%s\n", MatModSELLOrderings[img->applied], img->ordering == MATMODSELL_ORDERING_AUTO ? " (auto: " : "", img->ordering == MATMODSELL_ORDERING_AUTO ? (img->applied == MATMODSELL_ORDERING_PARTITION ? "the operator's order is not local)" : "the operator's order is already local, or one slice)") : ""));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  on the %s; in-slice coefficients in %s memory%s\n", where, jac->use_shared ? "shared" : "global", jac->use_shared ? "" : (jac->force_global ? " (forced)" : " (fallback: they do not fit in shared memory)")));
   if (jac->zfast) PetscCall(PetscViewerASCIIPrintf(viewer, "  sweeps from a zero guess (PCApply) read a compact copy of the in-slice entries (%" PetscInt_FMT " per row) instead of the image\n", jac->nloc));

@@ -503,9 +503,10 @@ static PetscErrorCode PCNeumannSetUpSplit(PC pc)
   PetscCall(PCMSBufferEnsure(op, &jac->swidth, (size_t)PetscMax(v.nslices, 1) * sizeof(int), "PCNEUMANN's slice widths"));
   PetscCall(PetscMalloc2(PetscMax(v.nslices, 1), &width, v.nslices + 1, &ptr));
   for (PetscInt k = 0; k < 2; k++) {
-    const int   part = k ? MS_PART_UPPER : MS_PART_LOWER;
-    MSNeuSplit  S;
-    size_t      slots;
+    const int            part = k ? MS_PART_UPPER : MS_PART_LOWER;
+    MSNeuSplit           S;
+    size_t               slots;
+    const MSImageLayout *lay;
 
     PetscCall(PCMSKernelBegin(op, &stream));
     err = jac->k->split_width(&v, part, (int *)jac->swidth.ptr, stream);
@@ -522,7 +523,8 @@ static PetscErrorCode PCNeumannSetUpSplit(PC pc)
     PetscCall(PCNeumannSplitView(jac, k, &v, &S));
     PetscCall(PCMSKernelBegin(op, &stream));
     err = jac->k->split_fill(&v, part, (const double *)jac->dinv.ptr, &S, stream);
-    PetscCall(PCMSKernelEnd(op, err, jac->k->backend, "split_fill", (PetscLogDouble)op->img[0]->noffdiag / 2));
+    PetscCall(MSImageGetLayout(op->img[0], &lay));
+    PetscCall(PCMSKernelEnd(op, err, jac->k->backend, "split_fill", (PetscLogDouble)lay->noffdiag / 2));
     PetscCall(PCMSSynchronize(op)); /* ptr is reused (host) by the next part and freed below */
   }
   PetscCall(PetscFree2(width, ptr));
@@ -541,6 +543,7 @@ static PetscErrorCode PCSetUp_Neumann(PC pc)
   int                    err;
   PetscInt64             loc, glob;
   PetscReal              lnorm;
+  const MSImageLayout   *lay;
   const size_t           bytes = (size_t)PetscMax(op->m, 1) * sizeof(PetscScalar);
 
   PetscFunctionBegin;
@@ -562,7 +565,8 @@ static PetscErrorCode PCSetUp_Neumann(PC pc)
   PetscCall(PCMSKernelEnd(op, err, jac->k->backend, "diag", (PetscLogDouble)op->m));
   PetscCall(PCMSKernelBegin(op, &stream));
   err = jac->k->lnorm(&v, (const double *)jac->dinv.ptr, (MSNeuStatus *)jac->status.ptr, stream);
-  PetscCall(PCMSKernelEnd(op, err, jac->k->backend, "lnorm", 2.0 * (PetscLogDouble)op->img[0]->noffdiag + 2.0 * op->m));
+  PetscCall(MSImageGetLayout(op->img[0], &lay));
+  PetscCall(PCMSKernelEnd(op, err, jac->k->backend, "lnorm", 2.0 * (PetscLogDouble)lay->noffdiag + 2.0 * op->m));
   PetscCall(PCMSReadBack(op, &st, jac->status.ptr, sizeof(st)));
   loc = st.badrow == MS_NEU_BAD_NONE ? -1 : (PetscInt64)st.badrow;
   PetscCall(PCMSFirstBad(pc, op, 1, 1, &loc, &glob));
@@ -593,26 +597,28 @@ static PetscErrorCode PCSetUp_Neumann(PC pc)
 }
 
 /* flops of one tri pass: its triangle's entries multiply-add (and the scaling of x), the scaling of b, the update */
-static PetscLogDouble PCNeumannTriFlops(MSImage img, int scale_b, int scale_x)
+static PetscLogDouble PCNeumannTriFlops(const MSImageLayout *img, int scale_b, int scale_x)
 {
   return (PetscLogDouble)img->noffdiag * (scale_x ? 1.5 : 1.0) + (scale_b ? 2.0 : 1.0) * (PetscLogDouble)img->m;
 }
 
 static PetscErrorCode PCNeumannTri(PC pc, int part, const PetscScalar *b, int scale_b, const PetscScalar *x, int scale_x, PetscScalar *y)
 {
-  PC_Neumann   *jac = (PC_Neumann *)pc->data;
-  PCMSOperator *op  = &jac->op;
-  MSImageView   v;
-  MSNeuSplit    S;
-  void         *stream;
-  int           err;
+  PC_Neumann          *jac = (PC_Neumann *)pc->data;
+  PCMSOperator        *op  = &jac->op;
+  MSImageView          v;
+  MSNeuSplit           S;
+  const MSImageLayout *lay;
+  void                *stream;
+  int                  err;
 
   PetscFunctionBegin;
   PetscCall(PCMSOperatorGetView(op, 0, &v));
   PetscCall(PCNeumannSplitView(jac, part == MS_PART_LOWER ? 0 : 1, &v, &S));
   PetscCall(PCMSKernelBegin(op, &stream));
+  PetscCall(MSImageGetLayout(op->img[0], &lay));
   err = jac->k->tri(&S, (const double *)jac->dinv.ptr, b, scale_b, x, scale_x, y, stream);
-  PetscCall(PCMSKernelEnd(op, err, jac->k->backend, part == MS_PART_LOWER ? "tri (lower)" : "tri (upper)", PCNeumannTriFlops(op->img[0], scale_b, scale_x)));
+  PetscCall(PCMSKernelEnd(op, err, jac->k->backend, part == MS_PART_LOWER ? "tri (lower)" : "tri (upper)", PCNeumannTriFlops(lay, scale_b, scale_x)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -856,7 +862,13 @@ static PetscErrorCode PCView_Neumann(PC pc, PetscViewer viewer)
   PetscCall(PCMSOperatorDescribe(&jac->op, &where, &image));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  ||L~||_inf of the scaled strictly lower part: %g%s\n", (double)jac->lnorm, jac->lnorm >= 1.0 ? " >= 1: the Neumann series need not converge" : " < 1"));
   if (jac->type == PCNEUMANN_NEU1 || jac->type == PCNEUMANN_NEU2) {
-    PetscInt64 sl[3] = {jac->sslots[0], jac->sslots[1], jac->op.img[0] ? (PetscInt64)jac->op.img[0]->noffdiag : 0};
+    const MSImageLayout *lay = NULL;
+    PetscInt64           sl[3];
+
+    if (jac->op.img[0]) PetscCall(MSImageGetLayout(jac->op.img[0], &lay));
+    sl[0] = jac->sslots[0];
+    sl[1] = jac->sslots[1];
+    sl[2] = lay ? (PetscInt64)lay->noffdiag : 0;
     PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, sl, 3, MPIU_INT64, MPI_SUM, PetscObjectComm((PetscObject)pc)));
     PetscCall(PetscViewerASCIIPrintf(viewer, "  split copies of D^-1 L and D^-1 U (read by the passes instead of the image): %" PetscInt64_FMT " + %" PetscInt64_FMT " slots for %" PetscInt64_FMT " off-diagonal entries, %g MiB\n", sl[0], sl[1], sl[2], (double)((sl[0] + sl[1]) * (sizeof(int) + sizeof(PetscScalar))) / 1048576.0));
   }

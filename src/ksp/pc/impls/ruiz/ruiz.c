@@ -78,9 +78,9 @@ static const char *PCRuizNormName(NormType t)
 /* flops of one pass over an image: per stored entry |a| * s (and the square for p = 2) and the
    accumulation, once for the rows and once more for the columns; per finished row root, product,
    square root, division and deviation */
-static PetscLogDouble PCRuizPassFlops(MSImage img, int p, PetscBool cols, PetscBool finish)
+static PetscLogDouble PCRuizPassFlops(const MSImageLayout *img, int p, PetscBool cols, PetscBool finish)
 {
-  const PetscLogDouble nz = (PetscLogDouble)img->noffdiag + (img->dapart ? (PetscLogDouble)img->m : 0.0);
+  const PetscLogDouble nz = (PetscLogDouble)img->noffdiag + (img->diag_apart ? (PetscLogDouble)img->m : 0.0);
   const PetscLogDouble fe = p == MS_RUIZ_P2 ? 3.0 : 2.0;
   return nz * fe * (cols ? 2.0 : 1.0) + (finish ? 5.0 * (PetscLogDouble)img->m : 0.0);
 }
@@ -89,14 +89,15 @@ static PetscLogDouble PCRuizPassFlops(MSImage img, int p, PetscBool cols, PetscB
    the unit scaling (the first sweep); vacc_in, vacc_out, vsr_new, vcolacc may be NULL. */
 static PetscErrorCode PCRuizRowPass(PC pc, PetscInt which, Vec vsr, Vec vsc, Vec vacc_in, Vec vacc_out, Vec vsr_new, Vec vcolacc, PetscBool check, PetscBool first, PetscBool checkdiag)
 {
-  PC_Ruiz           *jac = (PC_Ruiz *)pc->data;
-  PCMSOperator      *op  = &jac->op;
-  const int          p   = PCRuizPCode(jac->norm);
-  const PetscScalar *sr, *sc, *acc_in;
-  PetscScalar       *acc_out, *sr_new, *colacc;
-  MSImageView        v;
-  void              *stream;
-  int                err;
+  PC_Ruiz             *jac = (PC_Ruiz *)pc->data;
+  PCMSOperator        *op  = &jac->op;
+  const int            p   = PCRuizPCode(jac->norm);
+  const PetscScalar   *sr, *sc, *acc_in;
+  PetscScalar         *acc_out, *sr_new, *colacc;
+  MSImageView          v;
+  const MSImageLayout *lay;
+  void                *stream;
+  int                  err;
 
   PetscFunctionBegin;
   PetscCheck(vacc_out || vsr_new, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCRUIZ: a pass must store partial sums or new scalings");
@@ -110,7 +111,8 @@ static PetscErrorCode PCRuizRowPass(PC pc, PetscInt which, Vec vsr, Vec vsc, Vec
   PetscCall(PCMSOperatorGetView(op, which, &v));
   PetscCall(PCMSKernelBegin(op, &stream));
   err = jac->k->row_pass(&v, p, sr, sc, acc_in, acc_out, sr_new, colacc, (int)check, (int)first, (int)checkdiag, (MSRuizStatus *)jac->status.ptr, stream);
-  PetscCall(PCMSKernelEnd(op, err, jac->k->backend, "row_pass", PCRuizPassFlops(op->img[which], p, (PetscBool)(vcolacc != NULL), (PetscBool)(vacc_out == NULL))));
+  PetscCall(MSImageGetLayout(op->img[which], &lay));
+  PetscCall(PCMSKernelEnd(op, err, jac->k->backend, "row_pass", PCRuizPassFlops(lay, p, (PetscBool)(vcolacc != NULL), (PetscBool)(vacc_out == NULL))));
   PetscCall(PCMSVecRestoreArrayRead(op, vsr, &sr));
   if (vsc != vsr) PetscCall(PCMSVecRestoreArrayRead(op, vsc, &sc));
   PetscCall(PCMSVecRestoreArrayRead(op, vacc_in, &acc_in));

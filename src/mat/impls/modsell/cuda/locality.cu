@@ -651,4 +651,4 @@ extern "C" MS_LOCALITY_PARTITION(MSLocalityPartition_CUDA)
   return (int)err;
 }
 
-extern "C" const MSLocalityKernels MSLocalityKernels_CUDA = {"cuda", MSLocalityPartition_CUDA};
+extern "C" const MSLocalityKernels MSLocalityKernels_CUDA = {"cuda", 1, MSLocalityPartition_CUDA};

@@ -1,5 +1,5 @@
 /*
-   CUDA kernels of the modified Sliced ELLPACK format (paper 000, sections 3.1-3.2).
+   CUDA kernels of the modified Sliced ELLPACK format (Wikberg (2024), sections 3.1-3.2).
    One thread block per slice, one thread per row (or a few: MSImageView.lanes, for wide rows); the slice's
    window of x is loaded into shared memory first, then each thread walks its row's interleaved slots. A permuted image
    works in its own numbering: a kernel gathers x into it first (a random read per row), the
@@ -91,8 +91,9 @@ __global__ void __launch_bounds__(1024) ms_mult_kernel(int m, const long long *_
 
 /* The same product with `lanes` consecutive threads per row (a power of two, 2 to 32; MSImageView.lanes): lane j takes
    the row's slots j, j + lanes, ..., lane 0 starts from the diagonal term, and the lanes' sums are added by a tree
-   (__shfl_down_sync: lane j += lane j + off, off = lanes/2, ..., 1), the order MSImageMultHost() follows. A block has
-   min(sh lanes, 1024) threads and walks the slice's rows in passes of blockDim / lanes rows; the rows of a warp are
+   (__shfl_down_sync: lane j += lane j + off, off = lanes/2, ..., 1), the order the reference product
+   (MSImageOps_Reference) follows. A block has min(sh lanes, 1024) threads and walks the slice's rows in passes of
+   blockDim / lanes rows; the rows of a warp are
    consecutive, and a warp's rows lie all inside or all outside the slice (sh is a multiple of 32), so every thread
    of a warp takes part in its shuffles. */
 template <bool DIAG, bool LOCAL, bool ADD, int PERM>

@@ -7,7 +7,7 @@
    converted when they are preallocated, so that the ghost vector (created from the off-diagonal block) gets the
    device vector type.
 */
-#include <petscmodsell/private/modsellimpl.h>
+#include "../imageimpl.h"
 #include <petscdevice.h>
 #include <petscsf.h>
 #if defined(PETSC_HAVE_CUDA)
@@ -39,6 +39,10 @@ static PetscErrorCode MatMPIAIJModSELLSetUpBlocks(Mat A)
     ms->block         = PETSC_TRUE;
     /* the diagonal block's rows are this process's box of the DMDA */
     if (b == 0 && (mm->settings.ordering == MATMODSELL_ORDERING_BRICKS || mm->settings.ordering == MATMODSELL_ORDERING_AUTO)) PetscCall(MatModSELLGetDMDABox_Private(A, ms->box));
+#if defined(PETSC_HAVE_DEVICE)
+    /* the blocks compute where the matrix does (a conversion leaves a block unbound) */
+    if (blk[b]->boundtocpu != A->boundtocpu) PetscCall(MatBindToCPU(blk[b], A->boundtocpu));
+#endif
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -362,29 +366,12 @@ static PetscErrorCode MatMPIAIJModSELLHaloReadOptions(Mat A)
   h->overlap     = PETSC_TRUE;
   h->pinned      = PETSC_FALSE;
   h->exfirst_opt = PETSC_BOOL3_UNKNOWN;
-  h->ipc_opt     = PETSC_TRUE; /* the default since the nineteenth session's measurements (docs/scaling.md) */
+  h->ipc_opt     = PETSC_TRUE; /* the default: 4 x H200, 2026-11-27, 1.249 ms per CG iteration against 1.775 through the host (docs/results/2026-11-27-h200x4-periter) */
   PetscCall(PetscOptionsGetBool(((PetscObject)A)->options, ((PetscObject)A)->prefix, "-mat_modsell_overlap", &h->overlap, NULL));
   PetscCall(PetscOptionsGetBool(((PetscObject)A)->options, ((PetscObject)A)->prefix, "-mat_modsell_pinned_halo", &h->pinned, NULL));
   PetscCall(PetscOptionsGetBool3(((PetscObject)A)->options, ((PetscObject)A)->prefix, "-mat_modsell_overlap_exchange_first", &h->exfirst_opt, NULL));
   PetscCall(PetscOptionsGetBool(((PetscObject)A)->options, ((PetscObject)A)->prefix, "-mat_modsell_ipc_halo", &h->ipc_opt, NULL));
   h->read = PETSC_TRUE;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* Whether the overlapped device product applies: device vectors, a matrix not bound to the CPU, the option on */
-static PetscErrorCode MatMPIAIJModSELLHaloUse(Mat A, Vec x, Vec w, Vec y, PetscBool *use)
-{
-  MSMPIHalo *h = &((Mat_MPIAIJModSELL *)A->spptr)->halo;
-  PetscBool  dx, dy, dw = PETSC_TRUE;
-
-  PetscFunctionBegin;
-  PetscCall(MatMPIAIJModSELLHaloReadOptions(A));
-  *use = PETSC_FALSE;
-  if (!h->overlap || A->boundtocpu) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscObjectTypeCompareAny((PetscObject)x, &dx, VECMPICUDA, VECSEQCUDA, ""));
-  PetscCall(PetscObjectTypeCompareAny((PetscObject)y, &dy, VECMPICUDA, VECSEQCUDA, ""));
-  if (w) PetscCall(PetscObjectTypeCompareAny((PetscObject)w, &dw, VECMPICUDA, VECSEQCUDA, ""));
-  *use = (PetscBool)(dx && dy && dw);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -403,13 +390,19 @@ static PetscErrorCode MatMPIAIJModSELLHaloUse(Mat A, Vec x, Vec w, Vec y, PetscB
    exchange was hidden. */
 static PetscErrorCode MatMultAddOverlap_MPIAIJModSELL(Mat A, Vec x, Vec w, Vec y)
 {
-  MSMPIHalo         *h = &((Mat_MPIAIJModSELL *)A->spptr)->halo;
+  Mat_MPIAIJModSELL *mm = (Mat_MPIAIJModSELL *)A->spptr;
+  MSMPIHalo         *h  = &mm->halo;
   Mat                Ad, Ao;
   PetscDeviceContext dctx;
   const PetscScalar *a;
   PetscMemType       mt;
 
   PetscFunctionBegin;
+  /* x on the device by PETSc's stream (a copy it may need is then not made on the second stream); x in host memory: the
+     exchange reads x on the device, so the matrix's CUDA work vector stands for it (the blocks stage w and y themselves) */
+  PetscCall(VecGetArrayReadAndMemType(x, &a, &mt));
+  PetscCall(VecRestoreArrayReadAndMemType(x, &a));
+  if (PetscMemTypeHost(mt)) PetscCall(MatModSELLStageVecIn_Private(A, &mm->stage[0], PETSC_FALSE, x, x, &x));
   PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, &Ao, NULL));
   PetscCall(MatMPIAIJModSELLHaloSetUp(A, x));
   PetscCall(PetscDeviceContextGetCurrentContext(&dctx));
@@ -422,9 +415,6 @@ static PetscErrorCode MatMultAddOverlap_MPIAIJModSELL(Mat A, Vec x, Vec w, Vec y
     PetscCall(PetscDeviceContextSetDevice(h->side, dev));
     PetscCall(PetscDeviceContextSetUp(h->side));
   }
-  /* x and w on the device by PETSc's stream (a copy they may need is then not made on the second stream) */
-  PetscCall(VecGetArrayReadAndMemType(x, &a, &mt));
-  PetscCall(VecRestoreArrayReadAndMemType(x, &a));
   if (w && w != y) {
     PetscCall(VecGetArrayReadAndMemType(w, &a, &mt));
     PetscCall(VecRestoreArrayReadAndMemType(w, &a));
@@ -448,14 +438,15 @@ static PetscErrorCode MatMultAddOverlap_MPIAIJModSELL(Mat A, Vec x, Vec w, Vec y
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The device products (installed unless the matrix is bound to the CPU: MatBindToCPU_MPIAIJModSELL()): the overlapped
+   one, or with -mat_modsell_overlap 0 MPIAIJ's (the exchange, then the blocks' device products) */
 static PetscErrorCode MatMult_MPIAIJModSELL(Mat A, Vec x, Vec y)
 {
   Mat_MPIAIJModSELL *mm = (Mat_MPIAIJModSELL *)A->spptr;
-  PetscBool          use;
 
   PetscFunctionBegin;
-  PetscCall(MatMPIAIJModSELLHaloUse(A, x, NULL, y, &use));
-  if (use) PetscCall(MatMultAddOverlap_MPIAIJModSELL(A, x, NULL, y));
+  PetscCall(MatMPIAIJModSELLHaloReadOptions(A));
+  if (mm->halo.overlap) PetscCall(MatMultAddOverlap_MPIAIJModSELL(A, x, NULL, y));
   else PetscCall((*mm->parent.mult)(A, x, y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -463,12 +454,48 @@ static PetscErrorCode MatMult_MPIAIJModSELL(Mat A, Vec x, Vec y)
 static PetscErrorCode MatMultAdd_MPIAIJModSELL(Mat A, Vec x, Vec w, Vec y)
 {
   Mat_MPIAIJModSELL *mm = (Mat_MPIAIJModSELL *)A->spptr;
-  PetscBool          use;
 
   PetscFunctionBegin;
-  PetscCall(MatMPIAIJModSELLHaloUse(A, x, w, y, &use));
-  if (use) PetscCall(MatMultAddOverlap_MPIAIJModSELL(A, x, w, y));
+  PetscCall(MatMPIAIJModSELLHaloReadOptions(A));
+  if (mm->halo.overlap) PetscCall(MatMultAddOverlap_MPIAIJModSELL(A, x, w, y));
   else PetscCall((*mm->parent.multadd)(A, x, w, y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+#endif
+
+/* Where the matrix computes, chosen once, as aijcusparse's MatBindToCPU() swaps its operations: MPIAIJ's operations
+   on the blocks' host images, or with CUDA, unless the matrix is bound to the CPU, the device products above and the
+   transposed products of the MPI view (mpicusparseview.c), which take vectors in host memory too. MPIAIJ's
+   MatBindToCPU() binds the blocks (and its ghost vector) likewise. */
+static PetscErrorCode MatMPIAIJModSELLSetBackendOps(Mat A)
+{
+  Mat_MPIAIJModSELL *mm = (Mat_MPIAIJModSELL *)A->spptr;
+
+  PetscFunctionBegin;
+#if defined(PETSC_HAVE_CUDA)
+  if (!A->boundtocpu) {
+    A->ops->mult             = MatMult_MPIAIJModSELL;
+    A->ops->multadd          = MatMultAdd_MPIAIJModSELL;
+    A->ops->multtranspose    = MatMultTranspose_MPIAIJModSELL;
+    A->ops->multtransposeadd = MatMultTransposeAdd_MPIAIJModSELL;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+#endif
+  A->ops->mult             = mm->parent.mult;
+  A->ops->multadd          = mm->parent.multadd;
+  A->ops->multtranspose    = mm->parent.multtranspose;
+  A->ops->multtransposeadd = mm->parent.multtransposeadd;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+#if defined(PETSC_HAVE_CUDA)
+static PetscErrorCode MatBindToCPU_MPIAIJModSELL(Mat A, PetscBool flg)
+{
+  Mat_MPIAIJModSELL *mm = (Mat_MPIAIJModSELL *)A->spptr;
+
+  PetscFunctionBegin;
+  if (mm->parent.bindtocpu) PetscCall((*mm->parent.bindtocpu)(A, flg));
+  PetscCall(MatMPIAIJModSELLSetBackendOps(A));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 #endif
@@ -512,7 +539,7 @@ static PetscErrorCode MatView_MPIAIJModSELL(Mat A, PetscViewer viewer)
 
   PetscFunctionBegin;
   PetscCall((*mm->parent.view)(A, viewer));
-  PetscCall(MatModSELLView_Private(A, viewer));
+  PetscCall(MatModSELLView_Private(A, viewer, PETSC_FALSE));
 #if defined(PETSC_HAVE_CUDA)
   PetscCall(MatMPIAIJModSELLViewCUSPARSE_Private(A, viewer));
   {
@@ -611,6 +638,7 @@ static PetscErrorCode MatComposeAll_MPIAIJModSELL(Mat B, PetscBool set)
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatModSELLGetSettings_C", set ? MatModSELLGetSettings_MPIAIJModSELL : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatModSELLApplySettings_C", set ? MatModSELLApplySettings_MPIAIJModSELL : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatModSELLGetInfo_C", set ? MatModSELLGetInfo_MPIAIJModSELL : NULL));
+  PetscCall(MatModSELLComposeSetGet_Private(B, set));
 #if defined(PETSC_HAVE_CUDA)
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatProductSetFromOptions_anytype_C", set ? MatProductSetFromOptions_MPIAIJModSELL : NULL));
 #endif
@@ -618,13 +646,12 @@ static PetscErrorCode MatComposeAll_MPIAIJModSELL(Mat B, PetscBool set)
 }
 
 /* The operations MATMPIAIJMODSELL puts in place of MPIAIJ's (saved in ->parent at its creation): one list, which
-   MatCreate_MPIAIJModSELL() installs and MatMPIAIJModSELLStrip() restores */
+   MatCreate_MPIAIJModSELL() installs and MatMPIAIJModSELLStrip() restores; and those that depend on where the matrix
+   computes (MatMPIAIJModSELLSetBackendOps()), which MatMPIAIJModSELLStrip() restores too */
+#define MS_MPI_BACKEND_OPS(X) X(mult) X(multadd) X(multtranspose) X(multtransposeadd)
 #if defined(PETSC_HAVE_CUDA)
   #define MS_MPI_OWN_OPS_CUDA(X) \
-    X(mult, MatMult_MPIAIJModSELL) \
-    X(multadd, MatMultAdd_MPIAIJModSELL) \
-    X(multtranspose, MatMultTranspose_MPIAIJModSELL) \
-    X(multtransposeadd, MatMultTransposeAdd_MPIAIJModSELL) \
+    X(bindtocpu, MatBindToCPU_MPIAIJModSELL) \
     X(productsetfromoptions, MatProductSetFromOptions_MPIAIJModSELL) \
     X(getblockdiagonal, MatGetBlockDiagonal_MPIAIJModSELL) \
     X(getvblockdiagonal, MatGetBlockDiagonal_MPIAIJModSELL)
@@ -652,8 +679,13 @@ static PetscErrorCode MatMPIAIJModSELLStrip(Mat B, PetscBool blocks)
   PetscCall(MatMPIAIJModSELLHaloDestroy(&mm->halo));
 #endif
 #define MS_RESTORE_OP(op, fn) B->ops->op = mm->parent.op;
+#define MS_RESTORE_BACKEND_OP(op) B->ops->op = mm->parent.op;
   MS_MPI_OWN_OPS(MS_RESTORE_OP) /* MPIAIJ's operations back */
+  MS_MPI_BACKEND_OPS(MS_RESTORE_BACKEND_OP)
+#undef MS_RESTORE_BACKEND_OP
 #undef MS_RESTORE_OP
+  PetscCall(VecDestroy(&mm->stage[0]));
+  PetscCall(VecDestroy(&mm->stage[1]));
   if (blocks && B->preallocated) {
     Mat Ad, Ao;
 
@@ -751,10 +783,12 @@ static PetscErrorCode MatDuplicate_MPIAIJModSELL(Mat A, MatDuplicateOption op, M
    (and the optional RCM ordering); the off-diagonal block, whose columns are ghost entries, uses
    the plain encoding. On the GPU `MatMult()` runs the diagonal block's product on a second stream while the halo
    exchange (pack, copies through the host when MPI is not CUDA-aware, unpack) runs on PETSc's stream, then adds the
-   off-diagonal block's part.
+   off-diagonal block's part. Where the matrix and its blocks compute is chosen once, by `MatBindToCPU()`, as for
+   `MATSEQAIJMODSELL`; vectors in host memory are accepted by the GPU operations (x copied to a CUDA work vector of the
+   matrix, the blocks staging the others).
 
    Options Database Keys: as `MATSEQAIJMODSELL`, and
-.  -mat_modsell_overlap <true> - with CUDA vectors, the diagonal block's product overlapped with the halo exchange on a
+.  -mat_modsell_overlap <true> - on the GPU, the diagonal block's product overlapped with the halo exchange on a
    second stream (false: MPIAIJ's product, the exchange's pack and copy to the host before the diagonal kernel)
 .  -mat_modsell_pinned_halo <false> - with the overlap and an MPI that is not CUDA-aware (`-use_gpu_aware_mpi 0`), the
    halo through pinned host buffers of the matrix (default: PETSc's `VecScatter`, whose host buffers are pageable; on
@@ -796,5 +830,6 @@ PetscErrorCode MatCreate_MPIAIJModSELL(Mat A)
   PetscCall(MatComposeAll_MPIAIJModSELL(A, PETSC_TRUE));
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatConvert_mpiaijmodsell_mpiaij_C", MatConvert_MPIAIJModSELL_MPIAIJ));
   PetscCall(MatModSELLSetType_Private(A, MATMPIAIJMODSELL));
+  PetscCall(MatMPIAIJModSELLSetBackendOps(A));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

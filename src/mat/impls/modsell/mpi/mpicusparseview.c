@@ -13,7 +13,7 @@
    again. Whether to make it again is decided collectively (one MPI_Allreduce of two ints per use), since making it is
    collective. Through it, in PETSc's (MPI)aijcusparse code and with public interfaces only:
 
-   - MatMultTranspose() and MatMultTransposeAdd() with CUDA vectors (PCMG's and PCGAMG's restriction on several
+   - MatMultTranspose() and MatMultTransposeAdd() (PCMG's and PCGAMG's restriction on several
      processes; MPIAIJ's operation ran the blocks' own, through the blocks' sequential views: two views' memory; the
      add in place, see below);
    - the MatProduct family when every operand is MATMPIAIJMODSELL or MATMPIAIJCUSPARSE, none bound to the CPU: MPIAIJ's
@@ -169,40 +169,37 @@ PetscErrorCode MatGetBlockDiagonal_MPIAIJModSELL(Mat A, Mat *D)
 }
 
 /* ------------------------------------------------------------------------------------------------ transposes */
+/* The device operations (installed unless the matrix is bound to the CPU: MatBindToCPU_MPIAIJModSELL()): through the
+   MPI view, which needs CUDA vectors; a vector in host memory is staged through a CUDA work vector of the matrix */
 PetscErrorCode MatMultTranspose_MPIAIJModSELL(Mat A, Vec x, Vec y)
 {
   Mat_MPIAIJModSELL *mm = (Mat_MPIAIJModSELL *)A->spptr;
-  PetscBool          cuda;
+  Vec                xs, ys;
   Mat                V;
 
   PetscFunctionBegin;
-  PetscCall(MSVecsAreCUDA(x, y, &cuda));
-  if (A->boundtocpu || !cuda) {
-    PetscCall((*mm->parent.multtranspose)(A, x, y));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
+  PetscCall(MatModSELLStageVecIn_Private(A, &mm->stage[1], PETSC_TRUE, x, x, &xs));
+  PetscCall(MatModSELLStageVecIn_Private(A, &mm->stage[0], PETSC_FALSE, y, NULL, &ys));
   PetscCall(MatMPIAIJModSELLGetCUSPARSE_Private(A, &V));
-  PetscCall((*V->ops->multtranspose)(V, x, y));
+  PetscCall((*V->ops->multtranspose)(V, xs, ys));
+  PetscCall(MatModSELLStageVecOut_Private(y, ys));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* z = y + A^T x through the view, in place (MSViewMultTransposeAdd(): MPIAIJ's MatMultTransposeAdd would hit
-   aijcusparse's defect with distinct y and z in the diagonal block) */
+/* z = y + A^T x through the view as z = y, then z += A^T x in place (MatMultTransposeAdd_SeqAIJModSELL(): MPIAIJ's
+   MatMultTransposeAdd would hit aijcusparse's defect with distinct y and z in the diagonal block) */
 PetscErrorCode MatMultTransposeAdd_MPIAIJModSELL(Mat A, Vec x, Vec y, Vec z)
 {
   Mat_MPIAIJModSELL *mm = (Mat_MPIAIJModSELL *)A->spptr;
-  PetscBool          cuda, cudaz;
+  Vec                xs, zs;
   Mat                V;
 
   PetscFunctionBegin;
-  PetscCall(MSVecsAreCUDA(x, y, &cuda));
-  PetscCall(MSVecsAreCUDA(z, z, &cudaz));
-  if (A->boundtocpu || !cuda || !cudaz) {
-    PetscCall((*mm->parent.multtransposeadd)(A, x, y, z));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
+  PetscCall(MatModSELLStageVecIn_Private(A, &mm->stage[1], PETSC_TRUE, x, x, &xs));
+  PetscCall(MatModSELLStageVecIn_Private(A, &mm->stage[0], PETSC_FALSE, z, y, &zs));
   PetscCall(MatMPIAIJModSELLGetCUSPARSE_Private(A, &V));
-  PetscCall(MSViewMultTransposeAdd(V, x, y, z));
+  PetscCall((*V->ops->multtransposeadd)(V, xs, zs, zs));
+  PetscCall(MatModSELLStageVecOut_Private(z, zs));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

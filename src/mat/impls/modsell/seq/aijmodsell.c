@@ -6,7 +6,7 @@
    saved in Mat_SeqAIJModSELL.parent); the image is rebuilt when the nonzero state changes
    and only its values are refreshed when only the object state changes.
 */
-#include <petscmodsell/private/modsellimpl.h>
+#include "../imageimpl.h"
 #include <petscdm.h>
 #if defined(PETSC_HAVE_CUDA)
   #include <petscdevice.h>
@@ -17,51 +17,110 @@ const char *const MatModSELLOrderings[] = {"natural", "rcm", "bricks", "partitio
 
 static PetscErrorCode MatSeqAIJModSELLSetOps(Mat);
 
-/* Push the matrix's settings into its image (the image rebuilds itself when they change) */
+/* The matrix's own image defaults: slices of MS_SLICE_HEIGHT_DEFAULT rows, and under the partition ordering its blocks
+   of MS_SLICE_HEIGHT_PARTITION rows in slices of MS_SLICE_HEIGHT_PARTITION_SLICES (halves of the blocks); the automatic
+   ordering's rules of an image for products */
+static PetscErrorCode MatSeqAIJModSELLOwnDefaults(MSImageRequest *d)
+{
+  PetscFunctionBegin;
+  PetscCall(MSImageRequestSetDefaults(d));
+  d->partition_block = MS_SLICE_HEIGHT_PARTITION;
+  d->partition_sh    = MS_SLICE_HEIGHT_PARTITION_SLICES;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The image the matrix asks for: its settings (kernel, ordering, a slice height set), the rest from the defaults (its
+   own, or a caller's: MatSeqAIJModSELLSetImageDefaults()); an MPI matrix's off-process block: plain, natural order */
+static PetscErrorCode MatSeqAIJModSELLImageRequest(Mat A, MSImageRequest *r)
+{
+  Mat_SeqAIJModSELL        *ms  = (Mat_SeqAIJModSELL *)A->spptr;
+  const MatModSELLSettings *s   = &ms->settings;
+  const MatModSELLOrdering  ord = ms->offdiag_block ? MATMODSELL_ORDERING_NATURAL : s->ordering;
+
+  PetscFunctionBegin;
+  *r          = ms->defaults;
+  r->kernel   = ms->offdiag_block ? MATMODSELL_KERNEL_SELL : s->kernel;
+  r->ordering = ord;
+  if (s->sh_set) {
+    r->sh              = s->sh;
+    r->partition_block = 0;
+    r->partition_sh    = 0;
+  }
+  if (ord == MATMODSELL_ORDERING_BRICKS || ord == MATMODSELL_ORDERING_AUTO) PetscCall(PetscArraycpy(r->box, ms->box, 4));
+  else PetscCall(PetscArrayzero(r->box, 4));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Push the matrix's settings into its image (the image is built again at its next setup when its layout changes) */
 static PetscErrorCode MatSeqAIJModSELLSyncSettings(Mat A)
 {
-  Mat_SeqAIJModSELL *ms  = (Mat_SeqAIJModSELL *)A->spptr;
-  MSImage            img = ms->img;
-  const PetscBool    mod = (PetscBool)(ms->settings.kernel == MATMODSELL_KERNEL_MODSELL && !ms->offdiag_block);
+  Mat_SeqAIJModSELL       *ms  = (Mat_SeqAIJModSELL *)A->spptr;
+  MSImage                  img = ms->img;
   const MatModSELLOrdering ord = ms->offdiag_block ? MATMODSELL_ORDERING_NATURAL : ms->settings.ordering;
-  PetscBool                sameBox = PETSC_TRUE, pcchange = (PetscBool)(img->slice_pc != ms->settings.slice_pc);
+  MSImageRequest           r;
 
   PetscFunctionBegin;
   /* the box of the bricks ordering: looked up before the image is (re)built, not at every product (a block's box
      is set by its MPI matrix) */
-  if ((ord == MATMODSELL_ORDERING_BRICKS || ord == MATMODSELL_ORDERING_AUTO) && !ms->block && (!img->built || img->ordering != ord)) PetscCall(MatModSELLGetDMDABox_Private(A, ms->box));
-  if (ord == MATMODSELL_ORDERING_BRICKS || ord == MATMODSELL_ORDERING_AUTO) PetscCall(PetscArraycmp(img->box, ms->box, 4, &sameBox));
-  /* the slice height: a partitioned image of an automatic height stays when the other default is asked, unless a
-     slice-based preconditioner came or went (its slices are the partition's blocks, else halves of them) */
-  img->slice_pc = ms->settings.slice_pc;
-  PetscCall(MSImageSetSliceHeightAuto(img, ms->settings.sh, (PetscBool)!ms->settings.sh_set));
-  /* slice_pc changes AUTO's choice for a DMDA block (bricks) and the slice height of an automatic partition image (the
-     partition itself is kept: MSImagePrepare()) */
-  if (img->diag_apart != mod || img->local_cols != mod || img->ordering != ord || !sameBox || (ord == MATMODSELL_ORDERING_AUTO && pcchange && ms->box[0] > 0) || (pcchange && img->built && img->sh_auto && img->applied == MATMODSELL_ORDERING_PARTITION)) {
-    img->diag_apart = mod;
-    img->local_cols = mod;
-    img->ordering   = ord;
-    PetscCall(PetscArraycpy(img->box, ms->box, 4));
-    img->built = PETSC_FALSE;
-  }
+  if ((ord == MATMODSELL_ORDERING_BRICKS || ord == MATMODSELL_ORDERING_AUTO) && !ms->block && (!img->built || img->req.ordering != ord)) PetscCall(MatModSELLGetDMDABox_Private(A, ms->box));
+  PetscCall(MatSeqAIJModSELLImageRequest(A, &r));
+  PetscCall(MSImageSetRequest(img, &r));
   /* the bucketed permuted product: a change drops its arrays, not the image */
   PetscCall(MSImageSetPermuteChunk(img, ms->settings.permute_chunk, ms->settings.permute_recode));
   PetscCall(MSImageSetRowLanes(img, ms->settings.row_lanes));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode MatSeqAIJModSELLGetImage(Mat A, PetscMemType mtype, MSImage *img)
+PetscErrorCode MatSeqAIJModSELLSetImageDefaults(Mat A, const MSImageRequest *defaults)
+{
+  Mat_SeqAIJModSELL *ms;
+  PetscBool          isms;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJMODSELL, &isms));
+  if (!isms) PetscFunctionReturn(PETSC_SUCCESS);
+  ms = (Mat_SeqAIJModSELL *)A->spptr;
+  if (defaults) {
+    PetscCall(MSCheckSliceHeight(PETSC_COMM_SELF, defaults->sh));
+    ms->defaults.sh              = defaults->sh;
+    ms->defaults.partition_block = defaults->partition_block;
+    ms->defaults.partition_sh    = defaults->partition_sh;
+    ms->defaults.auto_bricks     = defaults->auto_bricks;
+    ms->defaults.auto_window     = defaults->auto_window;
+  } else PetscCall(MatSeqAIJModSELLOwnDefaults(&ms->defaults));
+  if (!ms->settings.sh_set) ms->settings.sh = ms->defaults.sh; /* MatModSELLGetSliceHeight(): the height asked for */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* After a change of the settings (MatModSELLSettingsSet*_Private()): a slice height not set is the defaults' */
+static PetscErrorCode MatModSELLApplySettings_SeqAIJModSELL(Mat A)
+{
+  Mat_SeqAIJModSELL *ms = (Mat_SeqAIJModSELL *)A->spptr;
+
+  PetscFunctionBegin;
+  if (!ms->settings.sh_set) ms->settings.sh = ms->defaults.sh;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The image of A (a MATSEQAIJMODSELL matrix) up to date in the memory of ops */
+PetscErrorCode MatSeqAIJModSELLImage_Private(Mat A, const MSImageOps *ops, MSImage *img)
+{
+  PetscFunctionBegin;
+  PetscCheck(A->assembled, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Matrix must be assembled before it is used");
+  PetscCall(MatSeqAIJModSELLSyncSettings(A));
+  PetscCall(MSImageSetUp(((Mat_SeqAIJModSELL *)A->spptr)->img, A, ops));
+  *img = ((Mat_SeqAIJModSELL *)A->spptr)->img;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MatSeqAIJModSELLGetImage(Mat A, const MSImageOps *ops, MSImage *img)
 {
   PetscBool isms;
 
   PetscFunctionBegin;
   *img = NULL;
   PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJMODSELL, &isms));
-  if (!isms) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCheck(A->assembled, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Matrix must be assembled before it is used");
-  PetscCall(MatSeqAIJModSELLSyncSettings(A));
-  PetscCall(MSImageSetUp(((Mat_SeqAIJModSELL *)A->spptr)->img, A, mtype));
-  *img = ((Mat_SeqAIJModSELL *)A->spptr)->img;
+  if (isms) PetscCall(MatSeqAIJModSELLImage_Private(A, ops, img));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -79,7 +138,7 @@ PetscErrorCode MatSeqAIJModSELLGetDeviceCSR(Mat A, const int *ai, int *aj, doubl
   {
     MSImage img;
 
-    PetscCall(MatSeqAIJModSELLGetImage(A, PETSC_MEMTYPE_DEVICE, &img)); /* values refreshed if A changed since */
+    PetscCall(MatSeqAIJModSELLGetImage(A, &MSImageOps_CUDA, &img)); /* values refreshed if A changed since */
     PetscCall(MSImageDevicePatternCurrent(img, A, &cur));
     if (!cur) PetscFunctionReturn(PETSC_SUCCESS);
     PetscCall(MSImageGetDeviceCSR(img, ai, aj, aa));
@@ -123,7 +182,7 @@ PetscErrorCode MatSeqAIJModSELLEagerSetUp(Mat A, Mat owner)
       if (vtype) PetscCall(PetscStrendswith(vtype, "cuda", &dev));
       if (dev) PetscCall(PetscDeviceInitialize(PETSC_DEVICE_CUDA));
     }
-    if (dev) PetscCall(MatSeqAIJModSELLGetImage(A, PETSC_MEMTYPE_DEVICE, &img));
+    if (dev) PetscCall(MatSeqAIJModSELLImage_Private(A, ms->iops, &img));
   }
 #endif
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -159,8 +218,7 @@ static PetscErrorCode MatSeqAIJModSELLEagerSetUpInAssembly(Mat A)
 }
 
 #if defined(PETSC_HAVE_CUDA)
-/* MatGetCurrentMemType(): where the products run when the vectors are CUDA vectors (without CUDA the operation is
-   not set and the answer is the host) */
+/* MatGetCurrentMemType(): where the products run (without CUDA the operation is not set and the answer is the host) */
 static PetscErrorCode MatGetCurrentMemType_SeqAIJModSELL(Mat A, PetscMemType *m)
 {
   PetscFunctionBegin;
@@ -169,48 +227,23 @@ static PetscErrorCode MatGetCurrentMemType_SeqAIJModSELL(Mat A, PetscMemType *m)
 }
 #endif
 
-/* y = w + ys A x (w NULL: y = A x; ys = 1, or -1 for the residual w - A x). Device path when every vector lives on the
-   device. */
-static PetscErrorCode MatMultAddKernel_SeqAIJModSELL(Mat A, Vec xx, Vec ww, PetscScalar ys, Vec yy)
+/* The host operations (a matrix bound to the CPU; every matrix without CUDA): the products and the diagonal of the host
+   image. y = w + ys A x (w NULL: y = A x; ys = 1, or -1 for the residual w - A x) */
+static PetscErrorCode MatMultAddKernel_SeqAIJModSELL_Host(Mat A, Vec xx, Vec ww, PetscScalar ys, Vec yy)
 {
+  Mat_SeqAIJModSELL *ms = (Mat_SeqAIJModSELL *)A->spptr;
   MSImage            img;
   const PetscScalar *x, *w = NULL;
   PetscScalar       *y;
 
   PetscFunctionBegin;
   PetscCheck(xx != yy, PETSC_COMM_SELF, PETSC_ERR_ARG_IDN, "x and y must be different vectors");
-#if defined(PETSC_HAVE_CUDA)
-  if (!A->boundtocpu) { /* MatBindToCPU(): the host kernel */
-    PetscMemType mx, mw = PETSC_MEMTYPE_DEVICE, my;
-    PetscBool    dev;
-
-    PetscCall(VecGetArrayReadAndMemType(xx, &x, &mx));
-    if (ww && ww != yy) PetscCall(VecGetArrayReadAndMemType(ww, &w, &mw));
-    if (ww == yy) PetscCall(VecGetArrayAndMemType(yy, &y, &my));
-    else PetscCall(VecGetArrayWriteAndMemType(yy, &y, &my));
-    if (ww == yy) {
-      w  = y;
-      mw = my;
-    }
-    dev = (PetscBool)(PetscMemTypeDevice(mx) && PetscMemTypeDevice(my) && PetscMemTypeDevice(mw));
-    if (dev) {
-      PetscCall(MatSeqAIJModSELLGetImage(A, PETSC_MEMTYPE_DEVICE, &img));
-      PetscCall(MSImageMultSignedDevice(img, x, w, ys, y));
-    }
-    PetscCall(VecRestoreArrayReadAndMemType(xx, &x));
-    if (ww && ww != yy) PetscCall(VecRestoreArrayReadAndMemType(ww, &w));
-    if (ww == yy) PetscCall(VecRestoreArrayAndMemType(yy, &y));
-    else PetscCall(VecRestoreArrayWriteAndMemType(yy, &y));
-    if (dev) PetscFunctionReturn(PETSC_SUCCESS);
-    w = NULL;
-  }
-#endif
-  PetscCall(MatSeqAIJModSELLGetImage(A, PETSC_MEMTYPE_HOST, &img));
+  PetscCall(MatSeqAIJModSELLImage_Private(A, ms->iops, &img));
   PetscCall(VecGetArrayRead(xx, &x));
   if (ww && ww != yy) PetscCall(VecGetArrayRead(ww, &w));
   if (ww == yy) PetscCall(VecGetArray(yy, &y));
   else PetscCall(VecGetArrayWrite(yy, &y));
-  PetscCall(MSImageMultSignedHost(img, x, ww ? (ww == yy ? y : w) : NULL, ys, y));
+  PetscCall(ms->iops->mult(img, x, ww ? (ww == yy ? y : w) : NULL, ys, y));
   PetscCall(VecRestoreArrayRead(xx, &x));
   if (ww && ww != yy) PetscCall(VecRestoreArrayRead(ww, &w));
   if (ww == yy) PetscCall(VecRestoreArray(yy, &y));
@@ -218,17 +251,36 @@ static PetscErrorCode MatMultAddKernel_SeqAIJModSELL(Mat A, Vec xx, Vec ww, Pets
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode MatGetDiagonal_SeqAIJModSELL_Host(Mat A, Vec v)
+{
+  Mat_SeqAIJModSELL *ms = (Mat_SeqAIJModSELL *)A->spptr;
+  MSImage            img;
+  PetscScalar       *d;
+
+  PetscFunctionBegin;
+  if (ms->settings.kernel != MATMODSELL_KERNEL_MODSELL || ms->offdiag_block || A->rmap->n != A->cmap->n) {
+    PetscCall((*ms->parent.getdiagonal)(A, v));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(MatSeqAIJModSELLImage_Private(A, ms->iops, &img));
+  PetscCall(VecGetArrayWrite(v, &d));
+  PetscCall(ms->iops->getdiagonal(img, d));
+  PetscCall(VecRestoreArrayWrite(v, &d));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The products: y = w + ys A x by the matrix's kernel (ms->multadd) in the memory it computes in */
 static PetscErrorCode MatMult_SeqAIJModSELL(Mat A, Vec xx, Vec yy)
 {
   PetscFunctionBegin;
-  PetscCall(MatMultAddKernel_SeqAIJModSELL(A, xx, NULL, 1.0, yy));
+  PetscCall((*((Mat_SeqAIJModSELL *)A->spptr)->multadd)(A, xx, NULL, 1.0, yy));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode MatMultAdd_SeqAIJModSELL(Mat A, Vec xx, Vec ww, Vec yy)
 {
   PetscFunctionBegin;
-  PetscCall(MatMultAddKernel_SeqAIJModSELL(A, xx, ww, 1.0, yy));
+  PetscCall((*((Mat_SeqAIJModSELL *)A->spptr)->multadd)(A, xx, ww, 1.0, yy));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -238,51 +290,45 @@ static PetscErrorCode MatMultAdd_SeqAIJModSELL(Mat A, Vec xx, Vec ww, Vec yy)
 static PetscErrorCode MatResidual_SeqAIJModSELL(Mat A, Vec b, Vec x, Vec r)
 {
   PetscFunctionBegin;
-  PetscCall(MatMultAddKernel_SeqAIJModSELL(A, x, b, -1.0, r));
+  PetscCall((*((Mat_SeqAIJModSELL *)A->spptr)->multadd)(A, x, b, -1.0, r));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode MatGetDiagonal_SeqAIJModSELL(Mat A, Vec v)
+/* Where the matrix computes, chosen once, as aijcusparse's MatBindToCPU() swaps its operations: the host image's
+   operations (above), or with CUDA, unless the matrix is bound to the CPU, the device image's and the cuSPARSE view's
+   (aijmodsell_cuda.c), which take vectors in host memory too. Called at the conversion to this type, by
+   MatBindToCPU(), and after SeqAIJ's assembly (which installs its own products). */
+static PetscErrorCode MatSeqAIJModSELLSetBackendOps(Mat A)
 {
   Mat_SeqAIJModSELL *ms = (Mat_SeqAIJModSELL *)A->spptr;
-  MSImage            img;
-  PetscScalar       *d;
-  PetscMemType       mt;
 
   PetscFunctionBegin;
-  if (ms->settings.kernel != MATMODSELL_KERNEL_MODSELL || ms->offdiag_block || A->rmap->n != A->cmap->n) {
-    PetscCall((*ms->parent.getdiagonal)(A, v));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
+  A->ops->mult     = MatMult_SeqAIJModSELL;
+  A->ops->multadd  = MatMultAdd_SeqAIJModSELL;
+  A->ops->residual = MatResidual_SeqAIJModSELL;
 #if defined(PETSC_HAVE_CUDA)
-  {
-    PetscBool stale;
-
-    /* the device image holds the values of an earlier state (e.g. MatCreateSubMatrix() increases the state of the
-       new matrix once more after its assembly made the image): the diagonal from the host's values, as aijcusparse
-       takes it where its values are, instead of uploading all values for it (PCFIELDSPLIT's splits with
-       -ksp_type preonly and PCJACOBI never multiply); a product uploads them when it needs them */
-    PetscCall(MSImageDeviceValuesStale(ms->img, A, &stale));
-    if (stale) {
-      PetscCall((*ms->parent.getdiagonal)(A, v));
-      PetscFunctionReturn(PETSC_SUCCESS);
-    }
-  }
-#endif
-  PetscCall(VecGetArrayWriteAndMemType(v, &d, &mt));
-#if defined(PETSC_HAVE_CUDA)
-  if (PetscMemTypeDevice(mt)) { /* a device array: the device image (also when bound to the CPU) */
-    PetscCall(MatSeqAIJModSELLGetImage(A, PETSC_MEMTYPE_DEVICE, &img));
-    PetscCall(MSImageGetDiagonalDevice(img, d));
-    PetscCall(VecRestoreArrayWriteAndMemType(v, &d));
+  if (!A->boundtocpu) {
+    PetscCall(MatSeqAIJModSELLSetDeviceOps_Private(A));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
 #endif
-  PetscCall(MatSeqAIJModSELLGetImage(A, PETSC_MEMTYPE_HOST, &img));
-  PetscCall(MSImageGetDiagonalHost(img, d));
-  PetscCall(VecRestoreArrayWriteAndMemType(v, &d));
+  ms->iops                 = &MSImageOps_Reference;
+  ms->multadd              = MatMultAddKernel_SeqAIJModSELL_Host;
+  A->ops->getdiagonal      = MatGetDiagonal_SeqAIJModSELL_Host;
+  A->ops->multtranspose    = ms->parent.multtranspose;
+  A->ops->multtransposeadd = ms->parent.multtransposeadd;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+#if defined(PETSC_HAVE_CUDA)
+static PetscErrorCode MatBindToCPU_SeqAIJModSELL(Mat A, PetscBool flg)
+{
+  PetscFunctionBegin;
+  (void)flg; /* A->boundtocpu, set by MatBindToCPU() */
+  PetscCall(MatSeqAIJModSELLSetBackendOps(A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+#endif
 
 static PetscErrorCode MatAssemblyEnd_SeqAIJModSELL(Mat A, MatAssemblyType mode)
 {
@@ -292,12 +338,7 @@ static PetscErrorCode MatAssemblyEnd_SeqAIJModSELL(Mat A, MatAssemblyType mode)
   PetscCall((*ms->parent.assemblyend)(A, mode));
   /* SeqAIJ's assembly may install its inode products: put ours back (only those: other operations,
      e.g. the destroy hook of MatCreateSubMatrices(), may have been changed on purpose) */
-  A->ops->mult    = MatMult_SeqAIJModSELL;
-  A->ops->multadd = MatMultAdd_SeqAIJModSELL;
-#if defined(PETSC_HAVE_CUDA)
-  A->ops->multtranspose    = MatMultTranspose_SeqAIJModSELL;
-  A->ops->multtransposeadd = MatMultTransposeAdd_SeqAIJModSELL;
-#endif
+  PetscCall(MatSeqAIJModSELLSetBackendOps(A));
   if (mode == MAT_FINAL_ASSEMBLY && !ms->block) PetscCall(MatSeqAIJModSELLEagerSetUpInAssembly(A));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -336,7 +377,7 @@ static PetscErrorCode MatView_SeqAIJModSELL(Mat A, PetscViewer viewer)
 
   PetscFunctionBegin;
   PetscCall((*ms->parent.view)(A, viewer));
-  PetscCall(MatModSELLView_Private(A, viewer));
+  PetscCall(MatModSELLView_Private(A, viewer, ms->defaults.auto_bricks));
   if (ms->cs.view) {
     PetscBool         iascii;
     PetscViewerFormat format;
@@ -391,7 +432,9 @@ static PetscErrorCode MatComposeAll_SeqAIJModSELL(Mat B, PetscBool set)
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatConvert_seqaij_modsell_C", set ? MatConvert_SeqAIJ_SeqAIJModSELL : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatConvert_seqaijmodsell_modsell_C", set ? MatConvert_ModSELL_Same_Private : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatModSELLGetSettings_C", set ? MatModSELLGetSettings_SeqAIJModSELL : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatModSELLApplySettings_C", set ? MatModSELLApplySettings_SeqAIJModSELL : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatModSELLGetInfo_C", set ? MatModSELLGetInfo_SeqAIJModSELL : NULL));
+  PetscCall(MatModSELLComposeSetGet_Private(B, set));
 #if defined(PETSC_HAVE_CUDA)
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatProductSetFromOptions_anytype_C", set ? MatProductSetFromOptions_SeqAIJModSELL : NULL));
 #endif
@@ -406,12 +449,13 @@ PetscErrorCode MatSeqAIJModSELLUncompose_Private(Mat B)
 }
 
 /* The operations MATSEQAIJMODSELL puts in place of SeqAIJ's (saved in ->parent at the conversion): one list, which
-   MatSeqAIJModSELLSetOps() installs and MatSeqAIJModSELLStrip() restores */
+   MatSeqAIJModSELLSetOps() installs and MatSeqAIJModSELLStrip() restores; and those that depend on where the matrix
+   computes (MatSeqAIJModSELLSetBackendOps()), which MatSeqAIJModSELLStrip() restores too */
+#define MS_SEQ_BACKEND_OPS(X) X(mult) X(multadd) X(residual) X(getdiagonal) X(multtranspose) X(multtransposeadd)
 #if defined(PETSC_HAVE_CUDA)
   #define MS_SEQ_OWN_OPS_CUDA(X) \
     X(getcurrentmemtype, MatGetCurrentMemType_SeqAIJModSELL) \
-    X(multtranspose, MatMultTranspose_SeqAIJModSELL) \
-    X(multtransposeadd, MatMultTransposeAdd_SeqAIJModSELL) \
+    X(bindtocpu, MatBindToCPU_SeqAIJModSELL) \
     X(productsetfromoptions, MatProductSetFromOptions_SeqAIJModSELL) \
     X(getblockdiagonal, MatGetBlockDiagonal_SeqAIJModSELL) \
     X(getvblockdiagonal, MatGetBlockDiagonal_SeqAIJModSELL) \
@@ -420,10 +464,6 @@ PetscErrorCode MatSeqAIJModSELLUncompose_Private(Mat B)
   #define MS_SEQ_OWN_OPS_CUDA(X)
 #endif
 #define MS_SEQ_OWN_OPS(X) \
-  X(mult, MatMult_SeqAIJModSELL) \
-  X(multadd, MatMultAdd_SeqAIJModSELL) \
-  X(residual, MatResidual_SeqAIJModSELL) \
-  X(getdiagonal, MatGetDiagonal_SeqAIJModSELL) \
   X(diagonalscale, MatDiagonalScale_SeqAIJModSELL) \
   X(assemblyend, MatAssemblyEnd_SeqAIJModSELL) \
   X(destroy, MatDestroy_SeqAIJModSELL) \
@@ -443,10 +483,14 @@ static PetscErrorCode MatSeqAIJModSELLStrip(Mat B)
   PetscFunctionBegin;
   if (!ms) PetscFunctionReturn(PETSC_SUCCESS);
 #define MS_RESTORE_OP(op, fn) B->ops->op = ms->parent.op;
+#define MS_RESTORE_BACKEND_OP(op) B->ops->op = ms->parent.op;
   MS_SEQ_OWN_OPS(MS_RESTORE_OP) /* SeqAIJ's operations back */
+  MS_SEQ_BACKEND_OPS(MS_RESTORE_BACKEND_OP)
+#undef MS_RESTORE_BACKEND_OP
 #undef MS_RESTORE_OP
   PetscCall(MatComposeAll_SeqAIJModSELL(B, PETSC_FALSE));
   PetscCall(MatDestroy(&ms->cs.view));
+  for (PetscInt i = 0; i < 3; i++) PetscCall(VecDestroy(&ms->stage[i]));
   PetscCall(MSImageDestroy(&ms->img));
   PetscCall(PetscFree(B->spptr));
   PetscCall(MatModSELLResetType_Private(B, MATSEQAIJ));
@@ -487,6 +531,7 @@ static PetscErrorCode MatSeqAIJModSELLCopySettings(const Mat_SeqAIJModSELL *from
   if (!isms) PetscFunctionReturn(PETSC_SUCCESS);
   to                = (Mat_SeqAIJModSELL *)B->spptr;
   to->settings      = from->settings;
+  to->defaults      = from->defaults;
   PetscCall(PetscArraycpy(to->box, from->box, 4));
   to->offdiag_block = from->offdiag_block;
   to->block         = from->block;
@@ -682,14 +727,15 @@ PetscErrorCode MatConvert_SeqAIJ_SeqAIJModSELL(Mat A, MatType type, MatReuse reu
   if (same) PetscFunctionReturn(PETSC_SUCCESS);
 
   PetscCall(PetscNew(&ms));
-  PetscCall(MSImageCreate(&ms->img));
   PetscCall(MatModSELLSettingsSetDefaults_Private(&ms->settings));
+  PetscCall(MatSeqAIJModSELLOwnDefaults(&ms->defaults));
+  PetscCall(MSImageCreate(&ms->defaults, &ms->img));
   PetscCall(PetscMemcpy(&ms->parent, B->ops, sizeof(struct _MatOps)));
   B->spptr = ms;
   PetscCall(MatSeqAIJModSELLSetOps(B));
 #if defined(PETSC_HAVE_CUDA)
   /* As aijcusparse: no inode scan at assembly (the products are the image's; SeqAIJ's scan took 0.14-0.22 s of every
-     MatAssemblyEnd() at 10.4 M rows on an H100, docs/locality.md, session 11). The inodes stay off after MatBindToCPU()
+     MatAssemblyEnd() at 10.4 M rows on an H100, 2026-11-24, docs/locality.md). The inodes stay off after MatBindToCPU()
      and a conversion back to MATSEQAIJ: turning them on again in an assembled matrix, whose inode structure has not
      been computed, would make SeqAIJ's products fail ("Missing Inode Structure"); MatSetOption(MAT_USE_INODES) before
      the next assembly turns them on. */
@@ -697,12 +743,13 @@ PetscErrorCode MatConvert_SeqAIJ_SeqAIJModSELL(Mat A, MatType type, MatReuse reu
 #endif
   PetscCall(MatComposeAll_SeqAIJModSELL(B, PETSC_TRUE));
   PetscCall(MatModSELLSetType_Private(B, MATSEQAIJMODSELL));
+  PetscCall(MatSeqAIJModSELLSetBackendOps(B));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*MC
    MATSEQAIJMODSELL - MATMODSELL = "modsell" (on one process) - a `MATSEQAIJ` matrix that also keeps
-   itself in the modified Sliced ELLPACK format of paper 000 (Wikberg 2024, section 3.2) and uses it,
+   itself in the modified Sliced ELLPACK format of Wikberg (2024), section 3.2, and uses it,
    on the GPU when the vectors are there, for `MatMult()`, `MatMultAdd()`, `MatResidual()` (one pass: the row sums
    subtracted from b, the same values as `MatMult()` followed by `VecAYPX()`) and `MatGetDiagonal()`.
 
@@ -718,7 +765,7 @@ PetscErrorCode MatConvert_SeqAIJ_SeqAIJModSELL(Mat A, MatType type, MatReuse reu
    Options Database Keys:
 +  -mat_type modsell                           - select this type
 .  -mat_modsell_slice_height <128>             - rows per slice, a multiple of 32 at most 1024
-.  -mat_modsell_kernel <modsell,sell>          - modified SELL (default) or the plain SELL kernel of paper 000, section 3.1
+.  -mat_modsell_kernel <modsell,sell>          - modified SELL (default) or the plain SELL kernel of Wikberg (2024), section 3.1
 .  -mat_modsell_ordering <natural,rcm,bricks,partition>  - reverse Cuthill-McKee ordering, (matrices of a `DMDA`) grid bricks, or compact blocks of the graph, inside the format; vectors keep the user's ordering
 .  -mat_modsell_upload_threads <8>            - host threads copying the host CSR to the GPU through pinned buffers (1: one cudaMemcpy)
 .  -mat_modsell_upload_chunk <4194304>         - bytes per pinned buffer; copies of less than 4 chunks are one cudaMemcpy
@@ -727,8 +774,12 @@ PetscErrorCode MatConvert_SeqAIJ_SeqAIJModSELL(Mat A, MatType type, MatReuse reu
    Level: beginner
 
    Notes:
-   The default vector type is `VECCUDA` when PETSc is configured with CUDA; with host vectors the
-   same function is computed on the CPU. `MatMultTranspose()` uses the `MATSEQAIJ` kernel.
+   The default vector type is `VECCUDA` when PETSc is configured with CUDA. Where the matrix computes is chosen once, as
+   for `MATSEQAIJCUSPARSE`: on the GPU, unless `MatBindToCPU()` binds it to the CPU (then the host image's products and
+   `MATSEQAIJ`'s transposed products). Unlike `MATSEQAIJCUSPARSE` the GPU operations also take vectors in host memory
+   (`VecCreate()` without `-vec_type cuda`): such a vector is copied to a CUDA work vector of the matrix before the
+   operation and its result copied back, the same function computed by the same kernels. `MatMultTranspose()` and
+   `MatMultTransposeAdd()` run on the GPU in `MATSEQAIJCUSPARSE`'s code, on a view of the matrix's CSR.
 
    The GPU image is built on the GPU (widths, prefix sum and fill kernels) from the CSR arrays; a
    change of values only uploads the CSR values and scatters them into the image.

@@ -5,8 +5,8 @@
    made again after a change of its nonzero pattern). Through it the operations that MATMODSELL does not implement
    with its own image run on the GPU in PETSc's aijcusparse code, as they do for an aijcusparse matrix:
 
-   - MatMultTranspose() and MatMultTransposeAdd() with CUDA vectors (PCMG's and PCGAMG's restriction; the latter in
-     place: aijcusparse's own with distinct y and z is wrong in PETSc 3.26.1, see MSViewMultTransposeAdd());
+   - MatMultTranspose() and MatMultTransposeAdd() (PCMG's and PCGAMG's restriction; the latter in place: aijcusparse's
+     own with distinct y and z is wrong in PETSc 3.26.1, see MatMultTransposeAdd_SeqAIJModSELL());
    - the MatProduct family (AB, AtB, ABt, PtAP, RARt, ABC) when every operand is MATSEQAIJMODSELL or
      MATSEQAIJCUSPARSE: the result is MATSEQAIJCUSPARSE (PCGAMG's and PCMG's Galerkin coarse operators);
    - the point-block Jacobi setups (PCPBJACOBI, PCVPBJACOBI take their CUDA path for a cuSPARSE block diagonal);
@@ -16,7 +16,7 @@
    also serve MATMPIAIJMODSELL and its MPI view (mpi/mpicusparseview.c).
 
    Memory: the device CSR, nnz (8 + 4) + 4 (m + 1) bytes (-mat_view ::ascii_info reports it once the view exists).
-   A matrix bound to the CPU, and operations with host vectors, keep SeqAIJ's host operations.
+   A matrix bound to the CPU keeps SeqAIJ's host operations.
 */
 #include <petscmodsell/private/modsellimpl.h>
 
@@ -90,59 +90,41 @@ PetscErrorCode MatSeqAIJModSELLGetCUSPARSE_Private(Mat A, Mat *S)
 }
 
 /* ------------------------------------------------------------------------------------------------ transposes */
-PetscErrorCode MSVecsAreCUDA(Vec x, Vec y, PetscBool *cuda)
-{
-  PetscFunctionBegin;
-  PetscCall(PetscObjectTypeCompareAny((PetscObject)x, cuda, VECSEQCUDA, VECMPICUDA, ""));
-  if (*cuda) PetscCall(PetscObjectTypeCompareAny((PetscObject)y, cuda, VECSEQCUDA, VECMPICUDA, ""));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* z = y + V^T x as z = V^T x + z after z = y: PETSc 3.26.1's aijcusparse transposed product-and-add with distinct y and
-   z is wrong (MatMultAddKernel_SeqAIJCUSPARSE, transposed branch: z taken write-only, then the SpMV with beta = 1 adds
-   z's old device values, then y; tests/ksp/ex1 -view_levels showed it on an H100); the in-place form (y == z: z read,
-   beta = 1) is correct */
-PetscErrorCode MSViewMultTransposeAdd(Mat V, Vec x, Vec y, Vec z)
-{
-  PetscFunctionBegin;
-  if (y != z) PetscCall(VecCopy(y, z));
-  PetscCall((*V->ops->multtransposeadd)(V, x, z, z));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
+/* The device operations (aijmodsell_cuda.c, installed unless the matrix is bound to the CPU): through the view, which
+   needs CUDA vectors; a vector in host memory is staged through a CUDA work vector of the matrix
+   (MatModSELLStageVecIn_Private()). MPIAIJ gives a block its parallel vectors: only their local values are used. */
 PetscErrorCode MatMultTranspose_SeqAIJModSELL(Mat A, Vec x, Vec y)
 {
   Mat_SeqAIJModSELL *ms = (Mat_SeqAIJModSELL *)A->spptr;
-  PetscBool          cuda;
+  Vec                xs, ys;
   Mat                S;
 
   PetscFunctionBegin;
-  PetscCall(MSVecsAreCUDA(x, y, &cuda));
-  if (A->boundtocpu || !cuda) {
-    PetscCall((*ms->parent.multtranspose)(A, x, y));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
+  PetscCall(MatModSELLStageVecIn_Private(A, &ms->stage[1], PETSC_TRUE, x, x, &xs));
+  PetscCall(MatModSELLStageVecIn_Private(A, &ms->stage[0], PETSC_FALSE, y, NULL, &ys));
   PetscCall(MatSeqAIJModSELLGetCUSPARSE_Private(A, &S));
-  PetscCall((*S->ops->multtranspose)(S, x, y)); /* the operation: MPIAIJ gives a block its parallel vectors */
+  PetscCall((*S->ops->multtranspose)(S, xs, ys)); /* the operation: a block's vectors may be parallel */
+  PetscCall(MatModSELLStageVecOut_Private(y, ys));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* z = y + A^T x through the view with CUDA vectors (PCMG's restriction of an interpolation given as a restriction) */
+/* z = y + A^T x through the view (PCMG's restriction of an interpolation given as a restriction) as z = y, then z += A^T
+   x in place: PETSc 3.26.1's aijcusparse transposed product-and-add with distinct y and z is wrong
+   (MatMultAddKernel_SeqAIJCUSPARSE, transposed branch: z taken write-only, then the SpMV with beta = 1 adds z's old
+   device values, then y; tests/ksp/ex1 -view_levels showed it on an H100); the in-place form (y == z: z read, beta =
+   1) is correct */
 PetscErrorCode MatMultTransposeAdd_SeqAIJModSELL(Mat A, Vec x, Vec y, Vec z)
 {
   Mat_SeqAIJModSELL *ms = (Mat_SeqAIJModSELL *)A->spptr;
-  PetscBool          cuda, cudaz;
+  Vec                xs, zs;
   Mat                S;
 
   PetscFunctionBegin;
-  PetscCall(MSVecsAreCUDA(x, y, &cuda));
-  PetscCall(MSVecsAreCUDA(z, z, &cudaz));
-  if (A->boundtocpu || !cuda || !cudaz) {
-    PetscCall((*ms->parent.multtransposeadd)(A, x, y, z));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
+  PetscCall(MatModSELLStageVecIn_Private(A, &ms->stage[1], PETSC_TRUE, x, x, &xs));
+  PetscCall(MatModSELLStageVecIn_Private(A, &ms->stage[0], PETSC_FALSE, z, y, &zs));
   PetscCall(MatSeqAIJModSELLGetCUSPARSE_Private(A, &S));
-  PetscCall(MSViewMultTransposeAdd(S, x, y, z));
+  PetscCall((*S->ops->multtransposeadd)(S, xs, zs, zs));
+  PetscCall(MatModSELLStageVecOut_Private(z, zs));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -4,7 +4,7 @@
    PCGAMG (aggregation) starts its setup with the graph of the operator: MatCreateGraph() of SeqAIJ
    (MatCreateGraph_Simple_AIJ()) duplicates the matrix, takes absolute values, adds the transpose (MatTranspose() and
    MatAXPY() on the host) and scales it by the inverse square roots of its diagonal. On the host this is a large part
-   of GAMG's setup (session 21, H100, one process: about 2.5 s of a 15 s setup at 10.4 M FVM cells, about 8 s of 38 s
+   of GAMG's setup (H100, 2026-11-27, one process: about 2.5 s of a 15 s setup at 10.4 M FVM cells, about 8 s of 38 s
    for PETSc's ex45 at 256^3), for aijcusparse as for SeqAIJ. Here the same graph is computed on the GPU
    (cuda/graph.cu) from the device CSR of the matrix's cuSPARSE view, which GAMG's products upload later anyway, and
    copied to the host once as a MATSEQAIJ: the coarsening that follows is PETSc's host code, for which a host matrix
