@@ -9,8 +9,8 @@
 # form, one kernel per iteration); then the permuted images of KRYLOV_PERM_MATS (default
 # modsell:partition,modsell:bricks: KSPCGDEVICE runs in the image's numbering) at KRYLOV_PERM_SIZES (default "96 256");
 # then PETSc's own ex45 at 256^3 with -ksp_type cg, cgdevice and cgdevice -ksp_cgdevice_single_reduction (-log_view:
-# the events KSPDeviceIter / KSPDeviceSetUp with GPU time and flops, -ksp_view: what was fused, the kernels per
-# iteration and the nodes of the CUDA graph). KRYLOV_ROUNDS (default 5), KRYLOV_ITS (default "50,350"), KRYLOV_EX45_N
+# the events KSPDeviceIter / KSPDeviceSetUp with GPU time and flops, -ksp_view: what was fused, the kernel calls
+# per iteration and the nodes of the CUDA graph). KRYLOV_ROUNDS (default 5), KRYLOV_ITS (default "50,350"), KRYLOV_EX45_N
 # (default 256), KRYLOV_MATS (default aijcusparse,modsell), EXTRA (more options for every run, e.g.
 # "-ksp_device_graph 0" or "-ksp_device_check_max 64").
 # Needs the plugin built against a PETSc with CUDA in BUILD (default build-cuda); builds the driver there.
@@ -64,7 +64,7 @@ for k in cg cgdevice cgdevice+sr; do
     "$ex45" -da_grid_x "$N45" -da_grid_y "$N45" -da_grid_z "$N45" -ksp_type "$kt" $ko -pc_type jacobi -ksp_rtol 1e-30 -dm_mat_type "$m" -dm_vec_type "$VEC" \
       -periter_its 20,100,600 -periter_repeat 3 -dll_append "$B/lib/libpetscmodsell.so" -use_gpu_aware_mpi 0 -ksp_view -log_view $EXTRA > "$out/ex45-$k-$m.log" 2>&1
     grep -E "^(per iteration|solve [0-9]+ \(B\)|KSPDeviceIter|KSPSolve|MatMult |PCApply)" "$out/ex45-$k-$m.log" | tee -a "$log"
-    grep -m2 -E "kernels per iteration|operator:" "$out/ex45-$k-$m.log" | tee -a "$log" # the plan (-ksp_view of the first solve)
+    grep -m2 -E "kernel calls per iteration|operator:" "$out/ex45-$k-$m.log" | tee -a "$log" # the plan (-ksp_view of the first solve)
   done
 done
 say "== done $(date -u +%FT%TZ)"

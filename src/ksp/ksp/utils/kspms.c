@@ -1263,7 +1263,7 @@ PetscErrorCode KSPMSView(KSP ksp, KSPMS *ms, PetscViewer viewer)
     if (ms->step_kernels % ms->step_count == 0) PetscCall(PetscSNPrintf(per, sizeof(per), "%" PetscInt_FMT, ms->step_kernels / ms->step_count));
     else PetscCall(PetscSNPrintf(per, sizeof(per), "%.2f", (double)ms->step_kernels / (double)ms->step_count));
     if (ms->graph_steps) PetscCall(PetscSNPrintf(graph, sizeof(graph), "; the graph of %" PetscInt_FMT " iterations has %" PetscInt_FMT " nodes", ms->graph_steps, ms->graph_nodes));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  kernels per iteration: %s of this layer%s%s\n", per, ms->fused_op && ms->pc != MS_KRYLOV_PC_APPLIED ? "" : " (MatMult() and PCApply() not counted)", graph));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  kernel calls per iteration: %s of this layer%s%s\n", per, ms->fused_op && ms->pc != MS_KRYLOV_PC_APPLIED ? "" : " (MatMult() and PCApply() not counted)", graph));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -396,9 +396,13 @@ static PetscErrorCode KSPCGDeviceGetSingleReduction_CGDevice(KSP ksp, PetscBool 
 
   Notes:
   On several processes `KSPCGDEVICE` always runs the single-reduction form (Chronopoulos and Gear, as
-  `KSPCGUseSingleReduction()` of `KSPCG`): one global reduction per iteration (of z.Az, r.z and the norm). On one process
-  the standard form of `KSPCG` runs by default, both of its reductions finished on the device: it reads every vector
-  once less per iteration. Both forms give the same iterates in exact arithmetic.
+  `KSPCGUseSingleReduction()` of `KSPCG`): one global reduction per iteration (of z.Az, r.z, the norm and two more
+  inner products). On one process the standard form of `KSPCG` runs by default, both of its reductions finished on the
+  device: with a `MATSEQAIJMODSELL` operator and `PCNONE`, `PCJACOBI` or `PCRUIZ` an iteration is two kernels. The
+  single-reduction form on one process makes such an iteration one kernel, which also reads one vector less (the
+  product forms z = B r at the neighbours' rows itself): fewer launches and reductions, which matters most on small
+  problems. Both forms give the same iterates in exact arithmetic; the single reduction forms A p by a recurrence,
+  whose rounding may change the iteration count slightly.
 
 .seealso: [](ch_ksp), `KSPCGDEVICE`, `KSPCGUseSingleReduction()`, `KSPCGDeviceGetSingleReduction()`
 @*/
@@ -445,9 +449,10 @@ PetscErrorCode KSPCGDeviceGetSingleReduction(KSP ksp, PetscBool *flg)
 +  -ksp_cgdevice_single_reduction <bool> - the single-reduction form on one process too (always on several)
 .  -ksp_device_graph <bool>              - replay blocks of iterations as CUDA graphs when every step is a kernel (default true)
 .  -ksp_device_check_max <k>             - the most iterations between two host reads of the done flag (default 32)
-.  -ksp_cgdevice_fuse_direction <bool>   - form p = z + b p inside the `MATSEQAIJMODSELL` product's kernel (default true)
+.  -ksp_cgdevice_fuse_direction <bool>   - the vector updates inside the `MATSEQAIJMODSELL` product's kernel (default true)
 .  -ksp_device_fuse_pc <bool>            - apply `PCNONE`, `PCJACOBI`, `PCRUIZ` inside the kernels (default true)
--  -ksp_device_fuse_operator <bool>      - the `MATSEQAIJMODSELL` product with its dot in one kernel (default true)
+.  -ksp_device_fuse_operator <bool>      - the `MATSEQAIJMODSELL` product with its dot in one kernel (default true)
+-  -ksp_device_image_order <bool>        - a permuted image's solve in the image's numbering (default true)
 
    Level: beginner
 
@@ -464,13 +469,17 @@ PetscErrorCode KSPCGDeviceGetSingleReduction(KSP ksp, PetscBool *flg)
 
    What is fused: `PCNONE`, `PCJACOBI` (any `-pc_jacobi_type`) and `PCRUIZ` are diagonal, taken once per setup of the
    preconditioner and applied in the kernel that updates x and r and forms the norm and r.z; the product of a
-   `MATSEQAIJMODSELL` operator carries p.Ap in its epilogue and forms the new direction p = z + b p itself: an iteration
-   is then two kernels. Any other preconditioner is applied with `PCApply()` and
-   any other operator with `MatMult()` between the kernels, still without host waits. With a `MATSEQAIJMODSELL`
-   operator and a fused preconditioner on one process, blocks of iterations are replayed as CUDA graphs.
+   `MATSEQAIJMODSELL` operator (any threads per row) carries p.Ap in its epilogue and forms the new direction
+   p = z + b p itself: an iteration is then two kernels (one with `-ksp_cgdevice_single_reduction`). When the
+   matrix's image is permuted (the orderings partition, rcm, bricks) the solve runs in the image's numbering: b, x and
+   the diagonal are gathered into it once per solve and x is scattered back, so that the product reads the image as
+   it is. Any other preconditioner is applied with `PCApply()` and any other operator with `MatMult()` between the
+   kernels, still without host waits. With a `MATSEQAIJMODSELL` operator and a fused preconditioner on one process,
+   blocks of iterations are replayed as CUDA graphs.
 
    Several processes: the single-reduction form (Chronopoulos and Gear, 1989; `KSPCGUseSingleReduction()`): one
-   `MPI_Allreduce()` of three numbers per iteration through pinned host memory; the product is the matrix's `MatMult()`.
+   `MPI_Allreduce()` of five numbers per iteration, read through pinned host memory; the product is the matrix's
+   `MatMult()`, the preconditioner fused as on one process.
 
    Monitors (`-ksp_monitor`) or a convergence test other than `KSPConvergedDefault()` make the host read the
    scalars after every iteration and call them as `KSPCG` does; `-ksp_view` shows which way the test ran, where the
