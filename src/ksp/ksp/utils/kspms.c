@@ -901,9 +901,8 @@ static PetscErrorCode KSPMSGraphBlock(KSP ksp, KSPMS *ms, const KSPMSMethod *met
     cudaGraph_t     graph;
     cudaGraphExec_t exec;
     cudaError_t     cerr;
-    PetscErrorCode  ierr = PETSC_SUCCESS;
-
-    const PetscInt  k0 = ms->nkernels;
+    PetscErrorCode  ierr  = PETSC_SUCCESS;
+    const PetscInt  k0    = ms->nkernels;
     size_t          nodes = 0;
 
     ms->capture_flops = 0.0;
