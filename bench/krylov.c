@@ -17,11 +17,17 @@
    the copy bandwidth measured here (VecCopy() of a vector of max(n, -bw_n) rows, timed over -bw_reps copies; a copy
    moves 16 bytes per row). Printed per configuration as the ratio time per iteration / floor.
 
+   Variants: a matrix type may carry a MATMODSELL ordering (modsell:partition, modsell:rcm, modsell:bricks: a permuted
+   image, which KSPCGDEVICE runs in the image's numbering), a KSP type the single-reduction form (cgdevice+sr: one kernel
+   per iteration with a MATSEQAIJMODSELL operator and Jacobi on one process).
+
      build/bin/bench/krylov -n 256 -dll_append build/lib/libpetscmodsell.so           (or linked: it initializes the plugin)
      build/bin/bench/krylov -n 96 -rounds 5 -its 50,250 -log_view
+     build/bin/bench/krylov -n 96 -mat_types modsell,modsell:partition -ksp_types cg,cgdevice,cgdevice+sr
 */
 static const char help[] = "CG + Jacobi on the 7-point Laplacian of an N^3 grid: KSPCG against KSPCGDEVICE per matrix type.\n\
-  -n <N> grid points per direction (default 96); -mat_types <list>; -ksp_types <list> (default cg,cgdevice);\n\
+  -n <N> grid points per direction (default 96); -mat_types <list> (type[:ordering], e.g. modsell:partition);\n\
+  -ksp_types <list> (default cg,cgdevice; cgdevice+sr: the single-reduction form);\n\
   -rounds <r> timed rounds (default 3); -its A,B the iteration counts of the differential solves (default 50,250);\n\
   -bw_n <rows> (default 2^25) and -bw_reps <k> (default 20): the copy bandwidth's vector and copies.\n\
   Other KSP options (-ksp_rtol, -ksp_device_graph, -ksp_device_check_max, ...) apply to every configuration.\n";
@@ -147,6 +153,18 @@ static PetscLogDouble Median(PetscInt n, PetscLogDouble *v)
   return 0.5 * (r[(n - 1) / 2] + r[n / 2]);
 }
 
+/* "name[sep suffix]": name into base, the suffix (or "") into suffix */
+static PetscErrorCode SplitVariant(const char *str, char sep, char *base, size_t nb, char *suffix, size_t ns)
+{
+  const char *c = strchr(str, sep);
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscStrncpy(base, str, nb));
+  if (c) base[PetscMin((size_t)(c - str), nb - 1)] = 0;
+  PetscCall(PetscStrncpy(suffix, c ? c + 1 : "", ns));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 typedef struct {
   char               mtype[64], ktype[64];
   Mat                A;
@@ -213,9 +231,20 @@ int main(int argc, char **argv)
 
   /* the configurations: one KSP each, with its own matrix of the type, warmed up */
   for (PetscInt a = 0; a < nm; a++) {
-    Mat A;
+    Mat  A;
+    char base[64], ord[64];
 
-    PetscCall(MatConvert(A0, mtypes[a], MAT_INITIAL_MATRIX, &A));
+    PetscCall(SplitVariant(mtypes[a], ':', base, sizeof(base), ord, sizeof(ord)));
+    PetscCall(MatConvert(A0, base, MAT_INITIAL_MATRIX, &A));
+    if (ord[0]) { /* a MATMODSELL ordering */
+      PetscInt  o;
+      PetscBool found;
+
+      PetscCall(PetscEListFind(5, MatModSELLOrderings, ord, &o, &found));
+      PetscCheck(found, comm, PETSC_ERR_ARG_WRONG, "Unknown MATMODSELL ordering %s in %s", ord, mtypes[a]);
+      PetscCall(MatSetDM(A, da)); /* the grid of the bricks ordering */
+      PetscCall(MatModSELLSetOrdering(A, (MatModSELLOrdering)o));
+    }
     for (PetscInt k = 0; k < nk; k++, nc++) {
       Config            *c = &cfg[nc];
       PC                 pc;
@@ -233,10 +262,19 @@ int main(int argc, char **argv)
       PetscCall(VecSet(c->b, 1.0));
       PetscCall(KSPCreate(comm, &c->ksp));
       PetscCall(KSPSetOperators(c->ksp, A, A));
-      PetscCall(KSPSetType(c->ksp, ktypes[k]));
-      PetscCall(KSPGetPC(c->ksp, &pc));
-      PetscCall(PCSetType(pc, PCJACOBI));
-      PetscCall(KSPSetFromOptions(c->ksp));
+      {
+        char kb[64], kv[64];
+        PetscBool sr;
+
+        PetscCall(SplitVariant(ktypes[k], '+', kb, sizeof(kb), kv, sizeof(kv)));
+        PetscCall(PetscStrcmp(kv, "sr", &sr));
+        PetscCheck(sr || !kv[0], comm, PETSC_ERR_ARG_WRONG, "Unknown KSP variant %s in %s (sr: the single-reduction form)", kv, ktypes[k]);
+        PetscCall(KSPSetType(c->ksp, kb));
+        PetscCall(KSPGetPC(c->ksp, &pc));
+        PetscCall(PCSetType(pc, PCJACOBI));
+        PetscCall(KSPSetFromOptions(c->ksp));
+        if (sr) PetscCall(KSPCGDeviceSetSingleReduction(c->ksp, PETSC_TRUE)); /* after the options: the variant's */
+      }
       PetscCall(KSPSetUp(c->ksp));
       PetscCall(TimedSolve(c->ksp, c->b, c->x, rtol, 10000, &t, &n, &r)); /* warm-up: a converged solve */
       c->exact = PETSC_TRUE;
@@ -317,5 +355,19 @@ int main(int argc, char **argv)
      requires: cuda double !complex
      args: -n 24 -rounds 2 -its 5,15 -bw_n 100000 -bw_reps 4
      filter: sed -E -e "s/-?[0-9]+(\.[0-9]+)?(e[-+][0-9]+)?/N/g"
+
+   # the variants: permuted images (partition, bricks) and the single-reduction form
+   test:
+     suffix: variants
+     requires: double !complex
+     args: -n 12 -rounds 1 -its 5,15 -bw_n 100000 -bw_reps 4 -mat_types modsell,modsell:partition,modsell:bricks -ksp_types cg,cgdevice,cgdevice+sr
+     filter: sed -E -e "s/-?[0-9]+(\.[0-9]+)?(e[-+][0-9]+)?/N/g"
+
+   test:
+     suffix: cuda_variants
+     requires: cuda double !complex
+     args: -n 24 -rounds 1 -its 5,15 -bw_n 100000 -bw_reps 4 -mat_types modsell,modsell:partition,modsell:bricks -ksp_types cg,cgdevice,cgdevice+sr
+     filter: sed -E -e "s/-?[0-9]+(\.[0-9]+)?(e[-+][0-9]+)?/N/g"
+     output_file: output/krylov_variants.out
 
 TEST*/

@@ -11,10 +11,12 @@ Mesh and problem options:\n\
   -flux <twopoint,minimum,overrelaxed> : face coefficient |s|/|d|, (s.d)/|d|^2, |s|^2/(s.d)\n\
   -source <sine,random,zero>           : source term\n\
 Solver options:\n\
-  -configs <mat:pc,...>                : the configurations compared, each a matrix type and a preconditioner of CG\n\
-                                         (default modsell:jacobi,modsell:bjsmooth,aijcusparse:jacobi,aijcusparse:gamg;\n\
-                                         aij for aijcusparse without CUDA)\n\
-  -ref <mat:pc>                        : the configuration the speed-ups are measured against (default aijcusparse:jacobi,\n\
+  -configs <mat:pc[:ksp],...>          : the configurations compared, each a matrix type, a preconditioner and a CG (cg,\n\
+                                         PETSc's KSPCG, the default; cgdevice, the plugin's device-resident KSPCGDEVICE)\n\
+                                         (default modsell:jacobi,modsell:bjsmooth,modsell:jacobi:cgdevice,\n\
+                                         modsell:bjsmooth:cgdevice,aijcusparse:jacobi,aijcusparse:gamg; aij for\n\
+                                         aijcusparse without CUDA)\n\
+  -ref <mat:pc[:ksp]>                  : the configuration the speed-ups are measured against (default aijcusparse:jacobi,\n\
                                          aij:jacobi without CUDA, or the first)\n\
   -warmup <bool>                       : run every configuration once untimed first (default: when timing)\n\
   -repeat <n>                          : timed rounds of all configurations, every other one in reverse order; each\n\
@@ -30,8 +32,9 @@ Solver options:\n\
 /*
    The project's main job (make demo): the pressure equation of an unstructured-mesh FVM solver, solved with
    CG on the GPU through MATMODSELL and, in the same run, through PETSc's own AIJ, in several configurations
-   (a matrix type and a preconditioner each): by default MATMODSELL with Jacobi and with PCBJSMOOTH (its
-   defaults), aijcusparse (aij without CUDA) with Jacobi and with GAMG (PETSc's defaults).
+   (a matrix type, a preconditioner and a CG each: PETSc's KSPCG, or the plugin's device-resident KSPCGDEVICE): by
+   default MATMODSELL with Jacobi and with PCBJSMOOTH (its defaults), each with KSPCG and with KSPCGDEVICE, and
+   aijcusparse (aij without CUDA) with Jacobi and with GAMG (PETSc's defaults) and KSPCG, the reference.
 
    Each process builds its own contiguous block of rows of the system once (fvmmesh.h: FVMMeshCreateSystem()).
    Then, for each configuration, as a user of that matrix type would: create the matrix of the type, preallocate
@@ -45,7 +48,8 @@ Solver options:\n\
    timed rounds pay no first-use costs (CUDA context, cuBLAS/cuSPARSE handles, memory pools, code loading);
    -repeat n (2 when timing) runs n timed rounds, every other one in reverse order, and keeps each configuration's
    fastest (setup + solve) round. With -log_view, the warm-up round is one log stage and each configuration's timed
-   rounds another ("mattype:pctype"), so that events (the assembly, the format's build) are seen per configuration.
+   rounds another ("mattype:pctype:ksptype"), so that events (the assembly, the format's build) are seen per
+   configuration.
 
    CG stops on the unpreconditioned residual by default (-ksp_norm_type unpreconditioned), so the
    stopping test is ||b - A x|| <= rtol ||b|| for every preconditioner and the table's true residual
@@ -68,15 +72,15 @@ Solver options:\n\
 
 #define MAX_CONFIGS 16
 
-/* a configuration: a matrix type and a preconditioner of CG */
+/* a configuration: a matrix type, a preconditioner and a CG (KSPCG or KSPCGDEVICE) */
 typedef struct {
-  char        mattype[64], pctype[64];
+  char        mattype[64], pctype[64], ksptype[64];
   const char *matprefix; /* options prefix of the matrix: NULL, or "cmp_" for the comparison of the older two-solve form */
   PetscLogStage stage;   /* its timed runs' log stage (-log_view shows each configuration's events apart) */
 } Config;
 
 typedef struct {
-  char               type[64], pc[64], label[136]; /* the matrix and preconditioner types as created */
+  char               type[64], pc[64], ksp[64], label[200]; /* the matrix, preconditioner and KSP types as created */
   PetscInt           rows, its;
   PetscLogDouble     nnz;
   KSPConvergedReason reason;
@@ -104,7 +108,7 @@ static PetscErrorCode MaxTime(MPI_Comm comm, PetscLogDouble *t)
 
 /*
   SolveSystem - assembles the system into a matrix of the configuration's type (-<prefix>mat_type may change it),
-  solves it with CG and the configuration's preconditioner and returns the numbers of the run; the matrix and
+  solves it with the configuration's CG and preconditioner and returns the numbers of the run; the matrix and
   the solution when Aout and xout are given (else they are destroyed here)
 */
 static PetscErrorCode SolveSystem(MPI_Comm comm, const FVMSystem *sys, const Config *cfg, SolveResult *res, Mat *Aout, Vec *xout)
@@ -115,6 +119,7 @@ static PetscErrorCode SolveSystem(MPI_Comm comm, const FVMSystem *sys, const Con
   PC             pc;
   MatType        type;
   PCType         pctype;
+  KSPType        ksptype;
   MatInfo        info;
   PetscLogDouble t0, t1, t2;
   PetscReal      bnorm, rnorm;
@@ -130,7 +135,7 @@ static PetscErrorCode SolveSystem(MPI_Comm comm, const FVMSystem *sys, const Con
 
   PetscCall(KSPCreate(comm, &ksp));
   PetscCall(KSPSetOperators(ksp, A, A));
-  PetscCall(KSPSetType(ksp, KSPCG));
+  PetscCall(KSPSetType(ksp, cfg->ksptype));
   PetscCall(KSPGetPC(ksp, &pc));
   PetscCall(PCSetType(pc, cfg->pctype));
   PetscCall(KSPSetTolerances(ksp, 1e-8, PETSC_CURRENT, PETSC_CURRENT, PETSC_CURRENT));
@@ -168,7 +173,9 @@ static PetscErrorCode SolveSystem(MPI_Comm comm, const FVMSystem *sys, const Con
   PetscCall(PetscStrncpy(res->type, type, sizeof(res->type)));
   PetscCall(PCGetType(pc, &pctype));
   PetscCall(PetscStrncpy(res->pc, pctype, sizeof(res->pc)));
-  PetscCall(PetscSNPrintf(res->label, sizeof(res->label), "%s + %s", res->type, res->pc));
+  PetscCall(KSPGetType(ksp, &ksptype));
+  PetscCall(PetscStrncpy(res->ksp, ksptype, sizeof(res->ksp)));
+  PetscCall(PetscSNPrintf(res->label, sizeof(res->label), "%s + %s + %s", res->type, res->pc, res->ksp));
   PetscCall(MatGetSize(A, &res->rows, NULL));
   PetscCall(MatGetInfo(A, MAT_GLOBAL_SUM, &info));
   res->nnz = info.nz_used;
@@ -183,21 +190,28 @@ static PetscErrorCode SolveSystem(MPI_Comm comm, const FVMSystem *sys, const Con
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* ParseConfig - "mattype:pctype" (no ':': Jacobi) */
+/* ParseConfig - "mattype:pctype[:ksptype]" (no pctype: Jacobi; no ksptype: KSPCG) */
 static PetscErrorCode ParseConfig(const char str[], Config *cfg)
 {
-  const char *colon;
+  const char *colon, *colon2 = NULL;
   size_t      len;
 
   PetscFunctionBegin;
   PetscCall(PetscMemzero(cfg, sizeof(*cfg)));
   PetscCall(PetscStrchr(str, ':', (char **)&colon));
+  if (colon) PetscCall(PetscStrchr(colon + 1, ':', (char **)&colon2));
   PetscCall(PetscStrlen(str, &len));
   if (colon) len = (size_t)(colon - str);
-  PetscCheck(len > 0 && len < sizeof(cfg->mattype), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Configuration '%s': give a matrix type and a preconditioner, as modsell:jacobi", str);
+  PetscCheck(len > 0 && len < sizeof(cfg->mattype), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Configuration '%s': give a matrix type, a preconditioner and optionally a KSP, as modsell:jacobi or modsell:jacobi:cgdevice", str);
   PetscCall(PetscStrncpy(cfg->mattype, str, len + 1));
-  PetscCall(PetscStrncpy(cfg->pctype, colon ? colon + 1 : PCJACOBI, sizeof(cfg->pctype)));
+  if (colon) {
+    len = colon2 ? (size_t)(colon2 - colon - 1) : sizeof(cfg->pctype) - 1;
+    PetscCheck(len < sizeof(cfg->pctype), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Configuration '%s': the preconditioner's name is too long", str);
+    PetscCall(PetscStrncpy(cfg->pctype, colon + 1, len + 1));
+  } else PetscCall(PetscStrncpy(cfg->pctype, PCJACOBI, sizeof(cfg->pctype)));
   PetscCheck(cfg->pctype[0], PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Configuration '%s': no preconditioner after ':'", str);
+  PetscCall(PetscStrncpy(cfg->ksptype, colon2 ? colon2 + 1 : KSPCG, sizeof(cfg->ksptype)));
+  PetscCheck(cfg->ksptype[0], PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Configuration '%s': no KSP after the second ':'", str);
   cfg->stage = -1; /* registered when the runs start */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -384,11 +398,11 @@ int main(int argc, char **argv)
   PetscInt       ncfg = MAX_CONFIGS, iref = -1, repeat = 1, nwarm;
   PetscLogStage  warmstage;
 #if defined(PETSC_HAVE_CUDA)
-  const char *defconfigs[] = {"modsell:jacobi", "modsell:bjsmooth", "aijcusparse:jacobi", "aijcusparse:gamg"}, *defref = "aijcusparse:jacobi";
+  const char *defconfigs[] = {"modsell:jacobi", "modsell:bjsmooth", "modsell:jacobi:cgdevice", "modsell:bjsmooth:cgdevice", "aijcusparse:jacobi", "aijcusparse:gamg"}, *defref = "aijcusparse:jacobi";
   const MatType cmptype    = MATAIJCUSPARSE;
   const PetscInt defn      = 160; /* the demo (make demo): 160^3 = 4096000 hexahedra, enough for the GPU to matter */
 #else
-  const char *defconfigs[] = {"modsell:jacobi", "modsell:bjsmooth", "aij:jacobi", "aij:gamg"}, *defref = "aij:jacobi";
+  const char *defconfigs[] = {"modsell:jacobi", "modsell:bjsmooth", "modsell:jacobi:cgdevice", "modsell:bjsmooth:cgdevice", "aij:jacobi", "aij:gamg"}, *defref = "aij:jacobi";
   const MatType cmptype    = MATAIJ;
   const PetscInt defn      = 64; /* the demo (make demo) without a GPU: 64^3 = 262144 hexahedra */
 #endif
@@ -400,8 +414,8 @@ int main(int argc, char **argv)
   PetscCallMPI(MPI_Comm_size(comm, &size));
   PetscOptionsBegin(comm, NULL, "FVM Poisson example", "");
   PetscCall(PetscOptionsBool("-check", "Verify and print the properties of the matrix and of the solves", "", check, &check, NULL));
-  PetscCall(PetscOptionsStringArray("-configs", "Configurations compared, mattype:pctype,...", "", cfgstr, &ncfg, &configsset));
-  PetscCall(PetscOptionsString("-ref", "Configuration (mattype:pctype) the speed-ups are measured against", "", refstr, refstr, sizeof(refstr), &refset));
+  PetscCall(PetscOptionsStringArray("-configs", "Configurations compared, mattype:pctype[:ksptype],...", "", cfgstr, &ncfg, &configsset));
+  PetscCall(PetscOptionsString("-ref", "Configuration (mattype:pctype[:ksptype]) the speed-ups are measured against", "", refstr, refstr, sizeof(refstr), &refset));
   PetscCall(PetscOptionsBool("-compare", "Older two-solve form: solve again with PETSc's AIJ (aijcusparse with CUDA)", "", compare, &compare, NULL));
   PetscCall(PetscOptionsBool("-timings", "Print the timings", "", timings, &timings, NULL));
   warmup = timings;
@@ -414,14 +428,15 @@ int main(int argc, char **argv)
 
   /* the configurations: -configs, the older two-solve form (-mat_type, -pc_type, -compare, -cmp_mat_type), or the four defaults */
   {
-    PetscBool hasmat, haspc, hascmp, hascmptype;
+    PetscBool hasmat, haspc, hascmp, hascmptype, hasksp;
 
     PetscCall(PetscOptionsHasName(NULL, NULL, "-mat_type", &hasmat));
     PetscCall(PetscOptionsHasName(NULL, NULL, "-pc_type", &haspc));
+    PetscCall(PetscOptionsHasName(NULL, NULL, "-ksp_type", &hasksp));
     PetscCall(PetscOptionsHasName(NULL, NULL, "-compare", &hascmp));
     PetscCall(PetscOptionsHasName(NULL, NULL, "-cmp_mat_type", &hascmptype));
     if (configsset) {
-      PetscCheck(!hasmat && !haspc, comm, PETSC_ERR_ARG_INCOMP, "-mat_type and -pc_type would override the type of every configuration: give the types in -configs only");
+      PetscCheck(!hasmat && !haspc && !hasksp, comm, PETSC_ERR_ARG_INCOMP, "-mat_type, -pc_type and -ksp_type would override the type of every configuration: give the types in -configs only");
       PetscCheck(!hascmp && !hascmptype, comm, PETSC_ERR_ARG_INCOMP, "-compare and -cmp_mat_type belong to the two-solve form: with -configs, list every configuration");
       PetscCheck(ncfg > 0, comm, PETSC_ERR_ARG_WRONG, "-configs needs at least one configuration (at most %d)", MAX_CONFIGS);
       for (PetscInt c = 0; c < ncfg; c++) {
@@ -449,11 +464,12 @@ int main(int argc, char **argv)
 
       PetscCall(ParseConfig(refset ? refstr : defref, &r));
       for (PetscInt c = 0; c < ncfg && iref < 0; c++) {
-        PetscBool m1, m2;
+        PetscBool m1, m2, m3;
 
         PetscCall(PetscStrcmp(cfg[c].mattype, r.mattype, &m1));
         PetscCall(PetscStrcmp(cfg[c].pctype, r.pctype, &m2));
-        if (m1 && m2) iref = c;
+        PetscCall(PetscStrcmp(cfg[c].ksptype, r.ksptype, &m3));
+        if (m1 && m2 && m3) iref = c;
       }
       PetscCheck(iref >= 0 || !refset, comm, PETSC_ERR_ARG_WRONG, "-ref %s is not one of the configurations", refstr);
       if (iref < 0) iref = 0;
@@ -525,9 +541,9 @@ int main(int argc, char **argv)
   for (PetscInt c = 0; c < ncfg; c++) {
     char name[160];
 
-    PetscCall(PetscSNPrintf(name, sizeof(name), "%s:%s", cfg[c].mattype, cfg[c].pctype));
+    PetscCall(PetscSNPrintf(name, sizeof(name), "%s:%s:%s", cfg[c].mattype, cfg[c].pctype, cfg[c].ksptype));
     for (PetscInt d = 0; d < c; d++) /* the same configuration given twice: one stage */
-      if (cfg[d].stage >= 0 && !strcmp(cfg[d].mattype, cfg[c].mattype) && !strcmp(cfg[d].pctype, cfg[c].pctype)) cfg[c].stage = cfg[d].stage;
+      if (cfg[d].stage >= 0 && !strcmp(cfg[d].mattype, cfg[c].mattype) && !strcmp(cfg[d].pctype, cfg[c].pctype) && !strcmp(cfg[d].ksptype, cfg[c].ksptype)) cfg[c].stage = cfg[d].stage;
     if (cfg[c].stage < 0) PetscCall(PetscLogStageRegister(name, &cfg[c].stage));
   }
   for (PetscInt round = 0; round < nwarm + repeat; round++) {
@@ -555,14 +571,14 @@ int main(int argc, char **argv)
     for (PetscInt c = 1; c < ncfg; c++) same = (PetscBool)(same && res[c].rows == res[0].rows && res[c].nnz == res[0].nnz);
     PetscCall(PetscPrintf(comm, "  %" PetscInt_FMT " rows, %.0f nonzeros%s; CG from x = 0 to ||b - Ax|| <= %g ||b||\n", res[0].rows, (double)res[0].nnz, ncfg > 1 ? (same ? " in every configuration" : " (NOT the same in every configuration)") : "", (double)res[0].rtol));
   }
-  PetscCall(PetscPrintf(comm, "  %-32s %10s %15s  %-*s", "configuration", "iterations", "||b-Ax||/||b||", timings ? 13 : 0, "result"));
+  PetscCall(PetscPrintf(comm, "  %-44s %10s %15s  %-*s", "configuration (matrix + PC + KSP)", "iterations", "||b-Ax||/||b||", timings ? 13 : 0, "result"));
   if (timings) PetscCall(PetscPrintf(comm, " %10s %10s %13s %10s %15s %17s", "setup (s)", "solve (s)", "per it. (ms)", "total (s)", "speed-up total", "speed-up per it."));
   PetscCall(PetscPrintf(comm, "\n"));
   for (PetscInt c = 0; c < ncfg; c++) {
     const SolveResult *r = &res[c], *f = &res[iref];
     const double       pit = r->its ? 1e3 * r->tsolve / r->its : 0, fpit = f->its ? 1e3 * f->tsolve / f->its : 0;
 
-    PetscCall(PetscPrintf(comm, "  %-32s %10" PetscInt_FMT " %15.3e  %-*s", r->label, r->its, (double)r->relres, timings ? 13 : 0, r->reason > 0 && !nfailed[c] ? "converged" : "NOT converged"));
+    PetscCall(PetscPrintf(comm, "  %-44s %10" PetscInt_FMT " %15.3e  %-*s", r->label, r->its, (double)r->relres, timings ? 13 : 0, r->reason > 0 && !nfailed[c] ? "converged" : "NOT converged"));
     if (timings) {
       PetscCall(PetscPrintf(comm, " %10.3f %10.3f %13.3f %10.3f %14.2fx", r->tsetup, r->tsolve, pit, r->tsetup + r->tsolve, (f->tsetup + f->tsolve) / (r->tsetup + r->tsolve)));
       if (pit > 0 && fpit > 0) PetscCall(PetscPrintf(comm, " %16.2fx", fpit / pit));
@@ -580,12 +596,12 @@ int main(int argc, char **argv)
     /* the same runs without the application's own part of the setup: creating the matrix and inserting the rows is the
        same host code (SeqAIJ's MatSetValues()) for every AIJ type; the assembly, where a type builds its format, stays */
     PetscCall(PetscPrintf(comm, "  without the insertion (the matrix's creation and MatSetValues() of the generated rows: the application's code, the same for every AIJ type):\n"));
-    PetscCall(PetscPrintf(comm, "  %-32s %14s %17s %25s %15s\n", "configuration", "insertion (s)", "solver setup (s)", "solver setup + solve (s)", "speed-up"));
+    PetscCall(PetscPrintf(comm, "  %-44s %14s %17s %25s %15s\n", "configuration (matrix + PC + KSP)", "insertion (s)", "solver setup (s)", "solver setup + solve (s)", "speed-up"));
     for (PetscInt c = 0; c < ncfg; c++) {
       const SolveResult *r = &res[c], *f = &res[iref];
       const double       ts = r->tsetup - r->tins + r->tsolve, fs = f->tsetup - f->tins + f->tsolve;
 
-      PetscCall(PetscPrintf(comm, "  %-32s %14.3f %17.3f %25.3f %14.2fx%s\n", r->label, r->tins, r->tsetup - r->tins, ts, fs / ts, c == iref ? "  (reference)" : ""));
+      PetscCall(PetscPrintf(comm, "  %-44s %14.3f %17.3f %25.3f %14.2fx%s\n", r->label, r->tins, r->tsetup - r->tins, ts, fs / ts, c == iref ? "  (reference)" : ""));
     }
     PetscCall(PetscPrintf(comm, "  %s; device synchronized and processes at a barrier before every clock read; times are the max over processes\n", warmup ? "timed after an untimed warm-up run of every configuration" : "NO warm-up run: the first configuration's times include first-use costs"));
     PetscCall(PetscPrintf(comm, "  speed-up: the time of the reference (%s) / the configuration's; > 1: faster than the reference\n", res[iref].label));
@@ -595,8 +611,9 @@ int main(int argc, char **argv)
   if (check) {
     PetscCall(PetscPrintf(comm, "Checks of the solves (rtol %g):\n", (double)res[0].rtol));
     for (PetscInt c = 0; c < ncfg; c++) PetscCall(PetscPrintf(comm, "  %s: %s, ||b-Ax||/||b|| <= 2 rtol: %s\n", res[c].label, res[c].reason > 0 && !nfailed[c] ? "converged" : "NOT converged", res[c].relres <= 2 * res[c].rtol ? "yes" : "NO"));
-    /* configurations with the same preconditioner (and so the same iterates in exact arithmetic) against the
-       first one: the types sum in different orders, the counts may differ by rounding, not by more than a few */
+    /* configurations with the same preconditioner (and so the same iterates in exact arithmetic: KSPCGDEVICE is
+       KSPCG's method) against the first one: the types and the methods sum in different orders, the counts may differ
+       by rounding, not by more than a few */
     for (PetscInt c = 1; c < ncfg; c++) {
       for (PetscInt d = 0; d < c; d++) {
         PetscBool samepc;
@@ -639,8 +656,9 @@ int main(int argc, char **argv)
 
   # -check verifies the matrix (size, symmetry, signs, row sums, nonzeros per row, geometry) and the
   # solves (every configuration converges to rtol in the true residual; configurations with the same
-  # preconditioner take the same iterations and give the same solution); without -configs, the four
-  # configurations of the demo (modsell with jacobi and bjsmooth, aij or aijcusparse with jacobi and gamg)
+  # preconditioner take the same iterations and give the same solution); without -configs, the six
+  # configurations of the demo (modsell with jacobi and bjsmooth, each with KSPCG and KSPCGDEVICE, aij or
+  # aijcusparse with jacobi and gamg and KSPCG)
   # or, with -mat_type, the older pair of solves (-mat_type then -cmp_mat_type, both with -pc_type)
   # (the printed figures that depend on the summation order, iteration counts, residuals, rounding-level
   # geometry errors, are filtered; the checks assert the properties)
@@ -692,13 +710,14 @@ int main(int argc, char **argv)
     test:
       suffix: pair_bjsmooth
       args: -n 6 -cell tet -pc_type bjsmooth
-    # a list of configurations, another reference, the warm-up and two rounds (the last round's solutions are checked)
+    # a list of configurations (with KSPs: the device CG on both matrix types), another reference, the warm-up and two
+    # rounds (the last round's solutions are checked)
     test:
       suffix: configs_2
       nsize: 2
-      args: -n 6 -cell mixed -warmup 1 -repeat 2 -configs modsell:bjsmooth,aij:bjsmooth,aij:gamg,modsell -ref modsell:jacobi
+      args: -n 6 -cell mixed -warmup 1 -repeat 2 -configs modsell:bjsmooth,aij:bjsmooth:cgdevice,aij:gamg,modsell,modsell:jacobi:cgdevice -ref modsell:jacobi
 
-  # the demo's table without timings: the four configurations, each converged
+  # the demo's table without timings: the six configurations, each converged
   test:
     suffix: table_2
     nsize: 2
@@ -708,7 +727,7 @@ int main(int argc, char **argv)
   # the timed tables (times and speed-ups filtered): both tables, the second without the insertion, every configuration
   test:
     suffix: timings
-    args: -n 6 -cell tet -repeat 1 -configs aij:jacobi,modsell:jacobi -ref aij:jacobi
+    args: -n 6 -cell tet -repeat 1 -configs aij:jacobi,modsell:jacobi,modsell:jacobi:cgdevice -ref aij:jacobi
     filter: grep -v -E "device:|WARNING|mesh generation" | sed -E -e "s/aijcusparse/aij/g" -e "s/[0-9]\.[0-9]+e[-+][0-9]+/X/g" -e "s/[0-9]+\.[0-9]+/T/g" -e "s/ +[0-9]+ +X +converged/ ITS X converged/" -e "s/ +/ /g"
 
 TEST*/

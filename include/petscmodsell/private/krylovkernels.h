@@ -122,8 +122,8 @@ typedef struct {
 #define MS_CG_SUM_NN  0 /* z.z (preconditioned norm) or r.r (unpreconditioned) */
 #define MS_CG_SUM_ZR  1
 #define MS_CG_SUM_PW  2 /* p.Ap (standard form) */
-#define MS_CG_SUM_ZS  2 /* z.s (single reduction) */
-#define MS_CG_SUM_ZW  3 /* z.w (single reduction) */
+#define MS_CG_SUM_ZW  2 /* z.w (single reduction: with nn and zr from the update's pass) */
+#define MS_CG_SUM_ZS  3 /* z.s (single reduction) */
 #define MS_CG_SUM_PS  4 /* p.s (single reduction) */
 
 /* not finite: NaN - NaN and Inf - Inf are NaN (PETSc's PetscIsInfOrNanReal()) */
@@ -352,18 +352,47 @@ typedef struct {
 #define MS_KRYLOV_DOT(name) int name(int n, const MSKrylovDots *d, const MSKrylovReduce *red, void *stream)
 /* the finish alone (red->finish, one thread; with several processes after the sums were added over them) */
 #define MS_KRYLOV_FINISH(name) int name(const MSKrylovReduce *red, void *stream)
-/* y = A x and sc->sum[slot] = x . y, then the finish; A a mod-SELL image in the user's numbering of x and y; a permuted
-   image: pb and work (2 m) as MSCUDAMult() (pb NULL: the gathers). The CUDA product is one kernel with the dot in its
-   epilogue for an unpermuted image with one thread per row; else MSCUDAMult() and then the dot. */
+/* sc->sum[red->slot + j] = sums[j], j < nsums <= MS_KRYLOV_NSUMS (a host array, read before the call returns: the sums
+   added over the processes, given to the kernel by value), then the finish */
+#define MS_KRYLOV_FINISH_SUMS(name) int name(int nsums, const double *sums, const MSKrylovReduce *red, void *stream)
+/* y = A x and sc->sum[slot] = x . y, then the finish; A a mod-SELL image in the numbering of x and y (the user's, or a
+   permuted image's own when its view has perm NULL); a permuted image in the user's numbering: pb and work (2 m) as
+   MSCUDAMult() (pb NULL: the gathers). The CUDA product is one kernel with the dot in its epilogue (any threads per
+   row) unless the image is permuted in the user's numbering: MSCUDAMult() and then the dot. */
 #define MS_KRYLOV_MULT_DOT(name) int name(const MSImageView *A, const MSPermBuckets *pb, const double *x, double *y, double *work, const MSKrylovReduce *red, void *stream)
 /* p = z + b p (b = sc->s[MS_CG_B]) */
 #define MS_KRYLOV_CG_DIRECTION(name) int name(int n, const double *z, double *p, const MSKrylovScalars *sc, void *stream)
 /* cg_direction and mult_dot in one kernel: pnew = z + b pold, w = A pnew and sc->sum[slot] = pnew . w, then the finish;
    pnew and pold are two vectors (the product reads pnew at the neighbours' rows: it forms z + b pold there again, the
-   same bits). An unpermuted image, on the GPU with one thread per row (MSImageView.lanes == 1). */
+   same bits). An unpermuted image, or a permuted one read in its own numbering (A->perm NULL in the view given: the
+   vectors are in the image's order), any threads per row. */
 #define MS_KRYLOV_CG_DIRECTION_MULT_DOT(name) int name(const MSImageView *A, const double *z, const double *pold, double *pnew, double *w, const MSKrylovReduce *red, void *stream)
+
+/* The single reduction's step in one kernel (cg_sr_mult), with a pointwise preconditioner (z = d .* r, or z = r): with
+   a = sc->s[MS_CG_ALPHA], b = sc->s[MS_CG_B] and z = B r of the previous step,
+       p = z + b p, wn = s + b w, x += a p, rn = r - a wn, zn = B rn, sn = A zn,
+   and the sums nn (zn.zn or rn.rn), zr = zn.rn, zw = zn.wn, zs = zn.sn, ps = p.sn into red->slot + 0..4 (the order of
+   MS_CG_SUM_NN..MS_CG_SUM_PS), then the finish. r, w, s are the previous step's and rn, wn, sn other vectors (the
+   product forms zn at the neighbours' rows from their r, s, w, d again: the same bits); x and p are updated in place.
+   The image is read in its own numbering (A->perm NULL: the vectors are in the image's order), any threads per row. */
+typedef struct {
+  double       *x, *p;
+  const double *r, *w, *s;
+  double       *rn, *wn, *sn;
+  const double *d;      /* MS_KRYLOV_PC_DIAG */
+  int           pc;     /* MS_KRYLOV_PC_NONE or MS_KRYLOV_PC_DIAG */
+  int           norm_r; /* nn is rn.rn (unpreconditioned norm), else zn.zn */
+} MSKrylovCGSRVecs;
+#define MS_KRYLOV_CG_SR_MULT(name) int name(const MSImageView *A, const MSKrylovCGSRVecs *v, const MSKrylovReduce *red, void *stream)
+
+/* A vector between the user's numbering and a permuted image's (perm: image row -> user row):
+   MS_KRYLOV_TO_IMAGE y[r] = x[perm[r]], MS_KRYLOV_TO_USER y[perm[r]] = x[r]; x and y distinct */
+#define MS_KRYLOV_TO_IMAGE 0
+#define MS_KRYLOV_TO_USER  1
+#define MS_KRYLOV_PERMUTE(name) int name(int n, const int *perm, int dir, const double *x, double *y, void *stream)
 /* x += alpha p, r -= alpha w (single reduction: p = z + b p, w = s + b w first), then unless red is NULL (PC_APPLIED)
-   z = B r and the sums nn (z.z or r.r) and zr = z.r into slots red->slot, red->slot + 1 */
+   z = B r and the sums nn (z.z or r.r) and zr = z.r into slots red->slot, red->slot + 1 (single reduction: and z.w
+   into red->slot + 2, MS_CG_SUM_ZW) */
 #define MS_KRYLOV_CG_UPDATE(name) int name(int n, const MSKrylovCGVecs *v, const MSKrylovScalars *sc, const MSKrylovReduce *red, void *stream)
 /* z = B r (PC_DIAG: z = d .* r; PC_APPLIED: z given) and the sums nn, zr (the start, and a step after PCApply()) */
 #define MS_KRYLOV_CG_RESIDUAL(name) int name(int n, const MSKrylovCGVecs *v, const MSKrylovReduce *red, void *stream)
@@ -372,29 +401,38 @@ typedef struct {
   const char *backend;
   MS_KRYLOV_DOT((*dot));
   MS_KRYLOV_FINISH((*finish));
+  MS_KRYLOV_FINISH_SUMS((*finish_sums));
   MS_KRYLOV_MULT_DOT((*mult_dot));
   MS_KRYLOV_CG_DIRECTION((*cg_direction));
   MS_KRYLOV_CG_DIRECTION_MULT_DOT((*cg_direction_mult_dot));
   MS_KRYLOV_CG_UPDATE((*cg_update));
   MS_KRYLOV_CG_RESIDUAL((*cg_residual));
+  MS_KRYLOV_CG_SR_MULT((*cg_sr_mult));
+  MS_KRYLOV_PERMUTE((*permute));
 } MSKrylovKernels;
 
 MS_KRYLOV_DOT(MSKrylovDot_Reference);
 MS_KRYLOV_FINISH(MSKrylovFinish_Reference);
+MS_KRYLOV_FINISH_SUMS(MSKrylovFinishSums_Reference);
 MS_KRYLOV_MULT_DOT(MSKrylovMultDot_Reference);
 MS_KRYLOV_CG_DIRECTION(MSKrylovCGDirection_Reference);
 MS_KRYLOV_CG_DIRECTION_MULT_DOT(MSKrylovCGDirectionMultDot_Reference);
 MS_KRYLOV_CG_UPDATE(MSKrylovCGUpdate_Reference);
 MS_KRYLOV_CG_RESIDUAL(MSKrylovCGResidual_Reference);
+MS_KRYLOV_CG_SR_MULT(MSKrylovCGSRMult_Reference);
+MS_KRYLOV_PERMUTE(MSKrylovPermute_Reference);
 MS_KERNEL_EXTERN const MSKrylovKernels MSKrylovKernels_Reference;
 #if defined(PETSC_HAVE_CUDA) || defined(__CUDACC__)
 MS_KRYLOV_DOT(MSKrylovDot_CUDA);
 MS_KRYLOV_FINISH(MSKrylovFinish_CUDA);
+MS_KRYLOV_FINISH_SUMS(MSKrylovFinishSums_CUDA);
 MS_KRYLOV_MULT_DOT(MSKrylovMultDot_CUDA);
 MS_KRYLOV_CG_DIRECTION(MSKrylovCGDirection_CUDA);
 MS_KRYLOV_CG_DIRECTION_MULT_DOT(MSKrylovCGDirectionMultDot_CUDA);
 MS_KRYLOV_CG_UPDATE(MSKrylovCGUpdate_CUDA);
 MS_KRYLOV_CG_RESIDUAL(MSKrylovCGResidual_CUDA);
+MS_KRYLOV_CG_SR_MULT(MSKrylovCGSRMult_CUDA);
+MS_KRYLOV_PERMUTE(MSKrylovPermute_CUDA);
 MS_KERNEL_EXTERN const MSKrylovKernels MSKrylovKernels_CUDA;
 #endif
 

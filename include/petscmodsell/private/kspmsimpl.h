@@ -17,8 +17,13 @@
      setup) fused into the method's kernels, or MS_KRYLOV_PC_APPLIED (any other PC, or a fused one when the operator
      has a null space: KSPMSPCApply() between kernels);
    - the operator: KSPMSMultDot() computes y = A x and the dot x.y into a sum slot: one kernel with the dot in the
-     product's epilogue for a MATSEQAIJMODSELL (its mod-SELL image read directly: capturable), else MatMult() (any
-     matrix, any number of processes) and a dot kernel;
+     product's epilogue for a MATSEQAIJMODSELL (its mod-SELL image read directly, any threads per row: capturable), else
+     MatMult() (any matrix, any number of processes) and a dot kernel;
+   - the image's order: when that image is permuted (orderings partition, rcm, bricks) and the preconditioner is fused,
+     the whole solve runs in the image's numbering (ms->image): b and x are gathered into it at the start of the solve
+     (vec[KSPMS_B], vec[KSPMS_X] are then the layer's copies, and the solution is scattered back at the end), the fused
+     PC's diagonal too, and ms->view is the image's view with perm NULL, so that the product reads its column codes
+     (already in the image's numbering) without gathers or scatters, and fuses like an unpermuted image;
    - scalars in the backend's memory (ms->sc, MSKrylovScalars): the method's recurrences, the step's sums, the
      convergence test of KSPConvergedDefault() (rtol, atol, divtol, max_it, the initial-norm variants) evaluated by
      the kernels' finishes; reductions: KSPMSReduceTarget() gives the MSKrylovReduce of a kernel (slot, finish; with
@@ -79,6 +84,7 @@ typedef struct {
   PetscInt  check_max;   /* the host reads the done flag at least every check_max steps */
   PetscBool fuse_pc_opt; /* pointwise preconditioners in the kernels */
   PetscBool fuse_op_opt; /* the MATSEQAIJMODSELL product with its dot in one kernel */
+  PetscBool image_opt;   /* a permuted image's solve in the image's numbering */
 
   /* the plan of the last solve (KSPMSSolveBegin()) */
   PetscBool              planned;
@@ -97,6 +103,10 @@ typedef struct {
   PetscInt     nvec, n; /* vectors in use, local length */
   Vec          sx, sb;  /* device copies of host x, b */
   Vec          ones;
+  Vec          udiag;   /* the fused PC's diagonal in the user's numbering (vec[KSPMS_DIAG] is it, or pdiag) */
+  Vec          pdiag;   /* the same in the image's numbering (ms->image) */
+  Vec          ivec[2]; /* x and b in the image's numbering (ms->image) */
+  Vec          uvec[2]; /* the x and b they stand for during the solve (the user's or sx, sb) */
   PetscBool    diag_valid;
   MatState     diag_state; /* of pc->pmat at the PC setup the diagonal was taken after */
   char         diag_type[64];
@@ -104,7 +114,9 @@ typedef struct {
 
   /* the fused operator */
   MSImage        img;
-  MSImageView    view;
+  PetscBool      image; /* the solve runs in the permuted image's numbering */
+  const int     *perm;  /* then its permutation (image row -> user row) in the backend's memory */
+  MSImageView    view;  /* the image's view (perm NULL when image) */
   MSPermBuckets  pb;
   PetscBool      bucketed;
   void          *xwork; /* 2 m doubles (permuted image) */
@@ -126,12 +138,16 @@ typedef struct {
   void          *cstream; /* cudaStream_t the graphs are captured on */
   void          *gexec[KSPMS_MAXGRAPH];
   PetscLogDouble gflops[KSPMS_MAXGRAPH];
+  PetscInt       gkernels[KSPMS_MAXGRAPH], gnodes[KSPMS_MAXGRAPH]; /* the kernels captured, the graph's nodes */
   KSPMSSignature gsig;
   PetscBool      capturing;
   PetscLogDouble capture_flops;
 
   /* statistics of the last solve (KSPMSView()) */
   PetscInt nsteps, npolls, nreads, nwasted, kmax_used, ngraph_launch, ncaptures;
+  PetscInt nkernels;                  /* the layer's kernels launched (or captured) */
+  PetscInt step_kernels, step_count;  /* those of the steps (replayed graphs: their captured kernels), and the steps */
+  PetscInt graph_nodes, graph_steps;  /* the largest graph of the solve: its nodes and steps */
 } KSPMS;
 
 PETSC_INTERN PetscErrorCode KSPMSInitialize(KSP, KSPMS *);
@@ -167,7 +183,8 @@ PETSC_INTERN PetscErrorCode KSPMSDot(KSPMS *, PetscInt, PetscInt, int, int);
 PETSC_INTERN PetscErrorCode KSPMSDots(KSPMS *, PetscInt, const PetscInt[], const PetscInt[], int, int);
 /* vec[z] = B vec[r] with the KSP's preconditioner (KSP_PCApply(): transposed solves, the null space) */
 PETSC_INTERN PetscErrorCode KSPMSPCApply(KSP, KSPMS *, PetscInt, PetscInt);
-/* vec[r] = vec[B] - A vec[X] (nonzero guess) or vec[B]; the failed-PC flag of KSPSolve() (VecFlag()) */
+/* vec[r] = vec[B] - A vec[X] (nonzero guess) or vec[B] (in the image's numbering when ms->image: the image's product);
+   the failed-PC flag of KSPSolve() (VecFlag()) */
 PETSC_INTERN PetscErrorCode KSPMSInitialResidual(KSP, KSPMS *, PetscInt);
 /* the status read last (ms->hsc), and a read of it now */
 PETSC_INTERN PetscErrorCode KSPMSReadScalars(KSPMS *);

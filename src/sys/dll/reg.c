@@ -6,6 +6,7 @@
 #include <petscmodsell/private/kspmsimpl.h>
 
 static PetscBool PetscModSELLPackageInitialized = PETSC_FALSE;
+static PetscBool PetscModSELLLoading            = PETSC_FALSE; /* PETSc loads the library (-dll_append): inside PetscInitialize(), after its registries exist */
 
 /*@C
   PetscModSELLFinalizePackage - Called from `PetscFinalize()` to forget that the package was initialized
@@ -40,7 +41,7 @@ PetscErrorCode PetscModSELLInitializePackage(void)
 {
   /* before PetscInitialize() (or after PetscFinalize()) nothing can be registered: the registries do not exist yet
      and PETSc's error handling is not set up, so say so on stderr and return the error code */
-  if (!PetscInitializeCalled || PetscFinalizeCalled) {
+  if ((!PetscInitializeCalled && !PetscModSELLLoading) || PetscFinalizeCalled) {
     (void)fprintf(stderr, "PetscModSELLInitializePackage() was called %s: call it after PetscInitialize() and before PetscFinalize() (or load the library with -dll_append, which calls it)\n", PetscFinalizeCalled ? "after PetscFinalize()" : "before PetscInitialize()");
     return PETSC_ERR_ORDER;
   }
@@ -89,7 +90,12 @@ PetscErrorCode PetscModSELLInitializePackage(void)
 /* Called by PetscDLLibraryAppend() when PETSc loads libpetscmodsell.so (-dll_append) */
 PETSC_EXTERN PetscErrorCode PetscDLLibraryRegister_petscmodsell(void)
 {
+  PetscErrorCode ierr;
+
   PetscFunctionBegin;
-  PetscCall(PetscModSELLInitializePackage());
+  PetscModSELLLoading = PETSC_TRUE; /* PetscInitializeCalled is set at the end of PetscInitialize(), after the libraries are loaded */
+  ierr                = PetscModSELLInitializePackage();
+  PetscModSELLLoading = PETSC_FALSE;
+  PetscCall(ierr);
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -9,7 +9,8 @@ iteration counts within 1%+1 of each other, the true relative residual below a b
         the norm types and the initial-norm variants; the residual histories and monitors against PETSc's;\n\
   -test errors: bad input (a rectangular operator, right preconditioning, singular value estimates, a breakdown\n\
         with -ksp_error_if_not_converged): the error and its message;\n\
-  -test view: one solve with -ksp_view (filtered in the harness: what ran where).\n\
+  -test view: one solve with -ksp_view (filtered in the harness: what ran where);\n\
+  -test procs: the method on the communicator's processes against the same on one process (iterations within 1%+1).\n\
 Options: -methods <list> (default all), -problems <list> (default the method's), -pcs <list>, -guess zero|nonzero,\n\
   -host_vectors (b and x from VecCreate() in host memory), -rtol <1e-8>, -rtol_true <1e-6>, -scale_solve <true>.\n";
 
@@ -579,6 +580,69 @@ static PetscErrorCode TestErrors(MPI_Comm comm, const Method *m)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* -test procs: the device method on the communicator's processes against the same method on one process (each
+   process solves the whole problem on PETSC_COMM_SELF): the same reason, iterations within 1% + 1 (several processes
+   run the single-reduction form with MatMult() of the parallel matrix, one process the standard form or, with
+   -ksp_cgdevice_single_reduction, the single reduction in one kernel) */
+static PetscErrorCode TestProcs(MPI_Comm comm, const Method *m, const Settings *s, char **problems, PetscInt nprob, char **pcs, PetscInt npc, PetscInt *nfail)
+{
+  PetscFunctionBegin;
+  for (PetscInt p = 0; p < nprob; p++) {
+    PetscInt k = -1;
+
+    for (PetscInt j = 0; j < (PetscInt)(sizeof(ProblemNames) / sizeof(ProblemNames[0])); j++) {
+      PetscBool eq;
+      PetscCall(PetscStrcmp(problems[p], ProblemNames[j], &eq));
+      if (eq) k = j;
+    }
+    PetscCheck(k >= 0, comm, PETSC_ERR_ARG_WRONG, "Unknown problem %s", problems[p]);
+    for (PetscInt q = 0; q < npc; q++) {
+      Outcome   o[2];
+      Case      c;
+      PetscBool pass;
+
+      PetscCall(PetscMemzero(&c, sizeof(c)));
+      PetscCall(PetscMemzero(o, sizeof(o)));
+      c.problem = (ProblemKind)k;
+      c.pc      = pcs[q];
+      c.norm    = KSP_NORM_DEFAULT;
+      for (int one = 0; one < 2; one++) { /* the communicator, then one process */
+        MPI_Comm  cm = one ? PETSC_COMM_SELF : comm;
+        Mat       A;
+        KSP       ksp;
+        PC        pc;
+        Vec       b, x0;
+        PetscReal r0 = 0;
+
+        PetscCall(CreateProblem(cm, c.problem, &A));
+        PetscCall(PCCreate(cm, &pc));
+        PetscCall(PCSetOperators(pc, A, A));
+        PetscCall(PCSetType(pc, c.pc));
+        PetscCall(PCSetFromOptions(pc));
+        PetscCall(CreateKSP(A, A, pc, m->type, &c, s, &o[one], &r0, &ksp));
+        PetscCall(CreateVecs(A, &c, s, &b, &x0));
+        PetscCall(Solve(ksp, A, b, x0, &o[one]));
+        PetscCall(KSPDestroy(&ksp));
+        PetscCall(PCDestroy(&pc));
+        PetscCall(VecDestroy(&b));
+        PetscCall(VecDestroy(&x0));
+        PetscCall(MatDestroy(&A));
+      }
+      { /* every process's one-process solve took the same iterations (the same problem and arithmetic) */
+        PetscInt lo = o[1].its, hi = o[1].its;
+
+        PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &lo, 1, MPIU_INT, MPI_MIN, comm));
+        PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &hi, 1, MPIU_INT, MPI_MAX, comm));
+        pass = (PetscBool)(o[0].reason == o[1].reason && ItsAgree(o[0].its, o[1].its) && lo == hi && o[0].relres <= s->rtol_true && o[1].relres <= s->rtol_true);
+      }
+      PetscCall(PetscPrintf(comm, "%s, PC %s: %s on the processes against one process: the same reason (%s): %s; iterations within 1%%+1: %s; true relative residual <= %g: %s\n", ProblemNames[k], pcs[q], m->type, KSPConvergedReasons[o[0].reason], o[0].reason == o[1].reason ? "yes" : "NO", ItsAgree(o[0].its, o[1].its) ? "yes" : "NO", (double)s->rtol_true, o[0].relres <= s->rtol_true && o[1].relres <= s->rtol_true ? "yes" : "NO"));
+      if (!pass) PetscCall(PetscPrintf(comm, "  processes: %s in %" PetscInt_FMT " iterations, true %g; one process: %s in %" PetscInt_FMT " iterations, true %g\n", KSPConvergedReasons[o[0].reason], o[0].its, (double)o[0].relres, KSPConvergedReasons[o[1].reason], o[1].its, (double)o[1].relres));
+      *nfail += !pass;
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* -test view: one solve of lap2d with the KSP's options (-ksp_view shows the plan) */
 static PetscErrorCode TestView(MPI_Comm comm, const Method *m, const Settings *s)
 {
@@ -666,6 +730,8 @@ int main(int argc, char **argv)
     if (eq) PetscCall(TestErrors(comm, m));
     PetscCall(PetscStrcmp(test, "view", &eq));
     if (eq) PetscCall(TestView(comm, m, &s));
+    PetscCall(PetscStrcmp(test, "procs", &eq));
+    if (eq) PetscCall(TestProcs(comm, m, &s, plist, np, pcs, npc, &nfail));
   }
   PetscCall(PetscPrintf(comm, "checks failed: %" PetscInt_FMT "\n", nfail));
   for (PetscInt q = 0; q < nmeth; q++) PetscCall(PetscFree(methods[q]));
@@ -699,12 +765,47 @@ int main(int argc, char **argv)
      args: -mat_type {{aij modsell}} -ksp_cgdevice_single_reduction -pcs none,jacobi,ruiz,gamg,bjacobi
      output_file: output/ex1_guess.out
 
+   # permuted images (the solve in the image's numbering) and several threads per row, both forms (the single reduction
+   # in one kernel per iteration)
+   test:
+     suffix: ordering
+     requires: double !complex
+     args: -mat_type modsell -mat_modsell_ordering {{rcm partition}} -ksp_cgdevice_single_reduction {{0 1}} -pcs none,jacobi,ruiz,gamg,bjacobi
+     output_file: output/ex1_guess.out
+
+   test:
+     suffix: lanes
+     requires: double !complex
+     args: -mat_type modsell -mat_modsell_row_lanes 4 -ksp_cgdevice_single_reduction {{0 1}} -pcs none,jacobi,ruiz,gamg,bjacobi
+     output_file: output/ex1_guess.out
+
    test:
      suffix: reasons
      requires: double !complex
      nsize: {{1 2}}
      args: -test reasons -mat_type {{aij modsell}}
      output_file: output/ex1_reasons.out
+
+   test:
+     suffix: reasons_image
+     requires: double !complex
+     args: -test reasons -mat_type modsell -mat_modsell_ordering rcm -ksp_cgdevice_single_reduction {{0 1}}
+     output_file: output/ex1_reasons.out
+
+   # several processes against one (the same problem on PETSC_COMM_SELF on each process)
+   test:
+     suffix: procs
+     requires: double !complex
+     nsize: {{2 4}}
+     args: -test procs -mat_type {{aij modsell}} -pcs none,jacobi,ruiz
+     output_file: output/ex1_procs.out
+
+   test:
+     suffix: procs_sr
+     requires: double !complex
+     nsize: 2
+     args: -test procs -mat_type modsell -ksp_cgdevice_single_reduction -pcs none,jacobi,ruiz
+     output_file: output/ex1_procs.out
 
    test:
      suffix: errors
@@ -729,6 +830,12 @@ int main(int argc, char **argv)
        suffix: view_mpi
        nsize: 2
        args: -mat_type modsell -pc_type jacobi
+     test:
+       suffix: view_image
+       args: -mat_type modsell -mat_modsell_ordering rcm -pc_type jacobi
+     test:
+       suffix: view_sr_kernel
+       args: -mat_type modsell -pc_type jacobi -ksp_cgdevice_single_reduction
 
    # GPU: aijcusparse and MATMODSELL with CUDA vectors, and host vectors staged to the device; the outputs of the host
    testset:
@@ -756,6 +863,32 @@ int main(int argc, char **argv)
        suffix: cuda_reasons_check
        args: -test reasons -mat_type modsell -ksp_device_check_max {{1 4 2048}}
        output_file: output/ex1_reasons.out
+     test:
+       suffix: cuda_ordering
+       args: -mat_type modsell -mat_modsell_ordering {{rcm partition}} -ksp_cgdevice_single_reduction {{0 1}} -ksp_device_graph {{0 1}} -pcs none,jacobi,ruiz,gamg,bjacobi
+       output_file: output/ex1_guess.out
+     test:
+       suffix: cuda_ordering_host_vectors
+       args: -mat_type modsell -mat_modsell_ordering partition -host_vectors -guess nonzero -pcs none,jacobi,ruiz,gamg,bjacobi
+       output_file: output/ex1_guess.out
+     test:
+       suffix: cuda_lanes
+       args: -mat_type modsell -mat_modsell_row_lanes {{2 4}} -ksp_cgdevice_single_reduction {{0 1}} -pcs none,jacobi,ruiz,gamg,bjacobi
+       output_file: output/ex1_guess.out
+     test:
+       suffix: cuda_reasons_image
+       args: -test reasons -mat_type modsell -mat_modsell_ordering rcm -ksp_cgdevice_single_reduction {{0 1}} -ksp_device_check_max {{1 32}}
+       output_file: output/ex1_reasons.out
+     test:
+       suffix: cuda_procs
+       nsize: {{2 4}}
+       args: -test procs -mat_type {{aijcusparse modsell}} -pcs none,jacobi,ruiz
+       output_file: output/ex1_procs.out
+     test:
+       suffix: cuda_procs_sr
+       nsize: 2
+       args: -test procs -mat_type modsell -ksp_cgdevice_single_reduction -pcs none,jacobi,ruiz
+       output_file: output/ex1_procs.out
 
    testset:
      requires: cuda double !complex
@@ -777,5 +910,11 @@ int main(int argc, char **argv)
        suffix: cuda_view_mpi
        nsize: 2
        args: -mat_type modsell -pc_type jacobi
+     test:
+       suffix: cuda_view_image
+       args: -mat_type modsell -mat_modsell_ordering rcm -pc_type jacobi
+     test:
+       suffix: cuda_view_sr_kernel
+       args: -mat_type modsell -pc_type jacobi -ksp_cgdevice_single_reduction
 
 TEST*/

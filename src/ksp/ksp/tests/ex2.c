@@ -1,11 +1,12 @@
 static char help[] = "Kernel tests of the device Krylov kernels (krylovkernels.h): every kernel of the host reference is compared\n\
 with a direct computation, and with -cuda (a PETSc with CUDA) every CUDA kernel with the reference on the same inputs\n\
-(and the fused product with the matrix's own device product, bit for bit).\n\
+(and the fused products with the matrix's own device product, bit for bit: in the user's numbering and, for a\n\
+permuted image, in the image's numbering as a solve in it runs them).\n\
 Every output array is filled with a poison value (the bytes 0x7f) before a kernel runs, so that an entry a kernel\n\
 forgot to write is caught; with the done flag set, every kernel must leave every array and the scalars as they were.\n\
 The reduction's counters must be zero again after every kernel. The products run on random mod-SELL images\n\
-(natural and RCM orderings, one or several threads per row, more slices than one reduction group).\n\
-Options: -m <1000> rows, -sh <32> slice height, -ordering natural|rcm, -lanes <0> (threads per row; 0 automatic),\n\
+(natural, RCM and partition orderings, one or several threads per row, more slices than one reduction group).\n\
+Options: -m <1000> rows, -sh <32> slice height, -ordering natural|rcm|partition, -lanes <0> (threads per row; 0 automatic),\n\
   -seed <1>, -cuda (also the CUDA kernels).\n";
 
 #include <petscmodsell/private/kspmsimpl.h>
@@ -23,7 +24,9 @@ typedef struct {
   MSTestCSR   csr;
   Mat         A;
   MSImage     img;
-  MSImageView hv, dv;
+  MSImageView hv, dv;   /* the image's views (vectors in the user's numbering) */
+  MSImageView hvi, dvi; /* the same without the permutation: vectors in the image's numbering (as a solve in it) */
+  PetscInt   *iperm;    /* a permuted image: the image row of each user row (host) */
   PetscInt    nfail;
   /* the reductions' work: host (reference) and device */
   MSKrylovScalars *dsc;
@@ -295,7 +298,57 @@ static PetscErrorCode SetUpImage(Ctx *c, MatModSELLOrdering ord)
     PetscCall(MSImageOps_Reference.getview(c->img, PETSC_FALSE, &c->hv));
   }
 #endif
+  c->hvi       = c->hv;
+  c->dvi       = c->dv;
+  c->hvi.perm  = c->dvi.perm = NULL;
+  c->hvi.iperm = c->dvi.iperm = NULL;
+  if (c->hv.perm) {
+    PetscCall(PetscMalloc1(c->m, &c->iperm));
+    for (PetscInt r = 0; r < c->m; r++) c->iperm[c->hv.perm[r]] = r;
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* y = A x in the image's numbering (x and y indexed by image rows), from the CSR */
+static void ImageCSRMult(Ctx *c, const double *x, double *y)
+{
+  for (PetscInt r = 0; r < c->m; r++) {
+    const PetscInt i = c->hv.perm ? c->hv.perm[r] : r;
+    double         t = 0.0;
+
+    for (PetscInt k = c->csr.ia[i]; k < c->csr.ia[i + 1]; k++) t += c->csr.va[k] * x[c->iperm ? c->iperm[c->csr.ja[k]] : c->csr.ja[k]];
+    y[r] = t;
+  }
+}
+
+/* the matrix's own device product (MSImageOps_CUDA.mult, in the user's numbering) of x given in the image's numbering,
+   read back in the image's numbering: the bits a fused product in the image's numbering must reproduce */
+static PETSC_UNUSED PetscErrorCode DeviceImageMult(Ctx *c, const double *x, double *y)
+{
+#if defined(PETSC_HAVE_CUDA)
+  const PetscInt m = c->m;
+  const int     *perm = c->hv.perm;
+  Buf            xu, yu;
+  double        *t;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(m, &t));
+  for (PetscInt r = 0; r < m; r++) t[perm ? perm[r] : r] = x[r];
+  PetscCall(BufCreate(c, m, t, &xu));
+  PetscCall(BufCreate(c, m, NULL, &yu));
+  PetscCall(MSImageOps_CUDA.mult(c->img, xu.d, NULL, 1.0, yu.d));
+  PetscCall(BufDownload(c, &yu));
+  for (PetscInt r = 0; r < m; r++) y[r] = yu.back[perm ? perm[r] : r];
+  PetscCall(BufDestroy(&xu));
+  PetscCall(BufDestroy(&yu));
+  PetscCall(PetscFree(t));
+  PetscFunctionReturn(PETSC_SUCCESS);
+#else
+  (void)c;
+  (void)x;
+  (void)y;
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "No CUDA");
+#endif
 }
 
 /* ---------------------------------------------------------------------------------------------------------- */
@@ -417,8 +470,57 @@ static PetscErrorCode TestMultDot(Ctx *c, PetscBool done)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* pnew = z + b pold, w = A pnew, sum = pnew.w against the CSR (the CUDA kernel takes unpermuted images with one thread
-   per row: its part is skipped on the others) */
+/* y = A x and sum = x.y in a permuted image's numbering (the view without its permutation, as a solve in that
+   numbering runs it) against the CSR; the CUDA product with the bits of the matrix's own device product */
+static PetscErrorCode TestMultDotImage(Ctx *c)
+{
+  const PetscInt  m = c->m;
+  MSKrylovScalars h;
+  MSKrylovReduce  hr, dr;
+  Buf             x, y;
+  double         *xv, *yref, s = 0.0;
+  PetscBool       ok, okc = PETSC_TRUE;
+  char            what[160];
+
+  PetscFunctionBegin;
+  if (!c->hv.perm) PetscFunctionReturn(PETSC_SUCCESS); /* the same as TestMultDot() */
+  PetscCall(PetscMalloc2(m, &xv, m, &yref));
+  RandomVector(m, 23, -1.0, 1.0, xv);
+  ImageCSRMult(c, xv, yref);
+  for (PetscInt i = 0; i < m; i++) s += xv[i] * yref[i];
+  PetscCall(BufCreate(c, m, xv, &x));
+  PetscCall(BufCreate(c, m, NULL, &y));
+  ScalarsInit(&h, MS_KRYLOV_NORM_PRECONDITIONED);
+  PetscCall(Reduces(c, &h, MS_CG_SUM_PW, MS_KRYLOV_FINISH_CG_DPI, &hr, &dr));
+  PetscCall(MSKrylovKernels_Reference.mult_dot(&c->hvi, NULL, x.h, y.h, NULL, &hr, NULL));
+  ok = (PetscBool)(RelDiff(y.h, yref, m, 1.0) < 1e-13 && RelDiff(&h.sum[MS_CG_SUM_PW], &s, 1, 1e-300) < 1e-12);
+  PetscCall(PetscSNPrintf(what, sizeof(what), "mult_dot in the image's numbering (%d thread(s) per row, %d slices) against the CSR", c->hv.lanes, c->hv.nslices));
+#if defined(PETSC_HAVE_CUDA)
+  if (c->cuda) {
+    MSKrylovScalars d;
+    PetscBool       zero;
+    double         *ym;
+
+    CUDA_CALL(c, MSKrylovKernels_CUDA.mult_dot(&c->dvi, NULL, x.d, y.d, NULL, &dr, NULL));
+    PetscCall(DeviceScalars(c, &d, &zero));
+    PetscCall(BufDownload(c, &y));
+    PetscCall(PetscMalloc1(m, &ym));
+    PetscCall(DeviceImageMult(c, xv, ym));
+    okc = (PetscBool)(ScalarsAgree(&h, &d) && zero && RelDiff(y.back, y.h, m, 1.0) < 1e-13 && Same(y.back, ym, m));
+    PetscCall(PetscFree(ym));
+  }
+#else
+  (void)dr;
+#endif
+  PetscCall(Report(c, what, ok, okc));
+  PetscCall(BufDestroy(&x));
+  PetscCall(BufDestroy(&y));
+  PetscCall(PetscFree2(xv, yref));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* pnew = z + b pold, w = A pnew, sum = pnew.w against the CSR, in the image's numbering (the numbering of a solve with
+   this kernel: the user's for an unpermuted image) */
 static PetscErrorCode TestDirectionMultDot(Ctx *c, PetscBool done)
 {
   const PetscInt  m = c->m;
@@ -430,7 +532,6 @@ static PetscErrorCode TestDirectionMultDot(Ctx *c, PetscBool done)
   char            what[160];
 
   PetscFunctionBegin;
-  if (c->hv.perm) PetscFunctionReturn(PETSC_SUCCESS); /* the plan uses it on unpermuted images only */
   PetscCall(PetscMalloc4(m, &zv, m, &pov, m, &pref, m, &wref));
   RandomVector(m, 51, -1.0, 1.0, zv);
   RandomVector(m, 52, -1.0, 1.0, pov);
@@ -438,37 +539,33 @@ static PetscErrorCode TestDirectionMultDot(Ctx *c, PetscBool done)
   h.done = done;
   h0     = h;
   for (PetscInt i = 0; i < m; i++) pref[i] = zv[i] + h.s[MS_CG_B] * pov[i];
-  for (PetscInt i = 0; i < m; i++) {
-    wref[i] = 0.0;
-    for (PetscInt k = c->csr.ia[i]; k < c->csr.ia[i + 1]; k++) wref[i] += c->csr.va[k] * pref[c->csr.ja[k]];
-    s += pref[i] * wref[i];
-  }
+  ImageCSRMult(c, pref, wref);
+  for (PetscInt i = 0; i < m; i++) s += pref[i] * wref[i];
   PetscCall(BufCreate(c, m, zv, &z));
   PetscCall(BufCreate(c, m, pov, &po));
   PetscCall(BufCreate(c, m, NULL, &pn));
   PetscCall(BufCreate(c, m, NULL, &w));
   PetscCall(Reduces(c, &h, MS_CG_SUM_PW, MS_KRYLOV_FINISH_CG_DPI, &hr, &dr));
-  PetscCall(MSKrylovKernels_Reference.cg_direction_mult_dot(&c->hv, z.h, po.h, pn.h, w.h, &hr, NULL));
+  PetscCall(MSKrylovKernels_Reference.cg_direction_mult_dot(&c->hvi, z.h, po.h, pn.h, w.h, &hr, NULL));
   if (!done) ok = (PetscBool)(RelDiff(pn.h, pref, m, 1.0) < 1e-15 && RelDiff(w.h, wref, m, 1.0) < 1e-13 && RelDiff(&h.sum[MS_CG_SUM_PW], &s, 1, 1e-300) < 1e-12);
   else ok = (PetscBool)(!memcmp(&h, &h0, sizeof(h)) && IsPoison(pn.h, m) && IsPoison(w.h, m));
-  PetscCall(PetscSNPrintf(what, sizeof(what), "cg_direction_mult_dot%s (%d thread(s) per row) against the CSR", done ? " after done" : "", c->hv.lanes));
+  PetscCall(PetscSNPrintf(what, sizeof(what), "cg_direction_mult_dot%s (%s, %d thread(s) per row) against the CSR", done ? " after done" : "", c->hv.perm ? "in the permuted image's numbering" : "unpermuted image", c->hv.lanes));
 #if defined(PETSC_HAVE_CUDA)
-  if (c->cuda && c->dv.lanes == 1) {
+  if (c->cuda) {
     MSKrylovScalars d;
     PetscBool       zero;
 
-    CUDA_CALL(c, MSKrylovKernels_CUDA.cg_direction_mult_dot(&c->dv, z.d, po.d, pn.d, w.d, &dr, NULL));
+    CUDA_CALL(c, MSKrylovKernels_CUDA.cg_direction_mult_dot(&c->dvi, z.d, po.d, pn.d, w.d, &dr, NULL));
     PetscCall(DeviceScalars(c, &d, &zero));
     PetscCall(BufDownload(c, &pn));
     PetscCall(BufDownload(c, &w));
     if (!done) { /* w to rounding of the reference, and with the bits of the matrix's own device product of the new p */
-      Buf ym;
+      double *ym;
 
-      PetscCall(BufCreate(c, m, NULL, &ym));
-      PetscCall(MSImageOps_CUDA.mult(c->img, pn.d, NULL, 1.0, ym.d));
-      PetscCall(BufDownload(c, &ym));
-      okc = (PetscBool)(ScalarsAgree(&h, &d) && zero && RelDiff(pn.back, pn.h, m, 1.0) < 1e-15 && RelDiff(w.back, w.h, m, 1.0) < 1e-13 && Same(w.back, ym.back, m));
-      PetscCall(BufDestroy(&ym));
+      PetscCall(PetscMalloc1(m, &ym));
+      PetscCall(DeviceImageMult(c, pn.back, ym));
+      okc = (PetscBool)(ScalarsAgree(&h, &d) && zero && RelDiff(pn.back, pn.h, m, 1.0) < 1e-15 && RelDiff(w.back, w.h, m, 1.0) < 1e-13 && Same(w.back, ym, m));
+      PetscCall(PetscFree(ym));
     } else okc = (PetscBool)(ScalarsAgree(&h0, &d) && zero && IsPoison(pn.back, m) && IsPoison(w.back, m));
   }
 #else
@@ -480,6 +577,167 @@ static PetscErrorCode TestDirectionMultDot(Ctx *c, PetscBool done)
   PetscCall(BufDestroy(&pn));
   PetscCall(BufDestroy(&w));
   PetscCall(PetscFree4(zv, pov, pref, wref));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the single reduction's step in one kernel (cg_sr_mult), in the image's numbering, against a direct computation; the
+   CUDA kernel against the reference, its s with the bits of the matrix's own device product of its z (the product formed
+   z at the neighbours' rows as their blocks formed it) */
+static PetscErrorCode TestCGSRMult(Ctx *c, int pc, int norm_r, PetscBool done)
+{
+  const PetscInt   m = c->m, diag = pc == MS_KRYLOV_PC_DIAG;
+  MSKrylovScalars  h, h0;
+  MSKrylovReduce   hr, dr;
+  MSKrylovCGSRVecs hv, dv;
+  Buf              in[6], out[3];
+  double          *v[6], *ref[5], *zn, sref[5] = {0.0, 0.0, 0.0, 0.0, 0.0};
+  PetscBool        ok, okc = PETSC_TRUE;
+  char             what[200];
+
+  PetscFunctionBegin;
+  for (int j = 0; j < 6; j++) { /* x p r w s d */
+    PetscCall(PetscMalloc1(m, &v[j]));
+    RandomVector(m, 61 + (unsigned long long)j, j == 5 ? 0.5 : -1.0, j == 5 ? 2.0 : 1.0, v[j]);
+  }
+  for (int j = 0; j < 5; j++) PetscCall(PetscMalloc1(m, &ref[j])); /* x p rn wn sn */
+  PetscCall(PetscMalloc1(m, &zn));
+  ScalarsInit(&h, MS_KRYLOV_NORM_PRECONDITIONED);
+  h.done = done;
+  h0     = h;
+  {
+    const double a = h.s[MS_CG_ALPHA], b = h.s[MS_CG_B];
+
+    for (PetscInt i = 0; i < m; i++) {
+      const double zo = diag ? v[5][i] * v[2][i] : v[2][i], pn = zo + b * v[1][i], wn = v[4][i] + b * v[3][i], rn = v[2][i] - a * wn;
+
+      zn[i]     = diag ? v[5][i] * rn : rn;
+      ref[0][i] = v[0][i] + a * pn;
+      ref[1][i] = pn;
+      ref[2][i] = rn;
+      ref[3][i] = wn;
+      sref[0] += norm_r ? rn * rn : zn[i] * zn[i];
+      sref[1] += zn[i] * rn;
+      sref[2] += zn[i] * wn;
+    }
+    ImageCSRMult(c, zn, ref[4]);
+    for (PetscInt i = 0; i < m; i++) {
+      sref[3] += zn[i] * ref[4][i];
+      sref[4] += ref[1][i] * ref[4][i];
+    }
+  }
+  for (int j = 0; j < 6; j++) PetscCall(BufCreate(c, m, v[j], &in[j]));
+  for (int j = 0; j < 3; j++) PetscCall(BufCreate(c, m, NULL, &out[j]));
+  PetscCall(PetscMemzero(&hv, sizeof(hv)));
+  hv.x      = in[0].h;
+  hv.p      = in[1].h;
+  hv.r      = in[2].h;
+  hv.w      = in[3].h;
+  hv.s      = in[4].h;
+  hv.d      = diag ? in[5].h : NULL;
+  hv.rn     = out[0].h;
+  hv.wn     = out[1].h;
+  hv.sn     = out[2].h;
+  hv.pc     = pc;
+  hv.norm_r = norm_r;
+  dv        = hv;
+  dv.x      = in[0].d;
+  dv.p      = in[1].d;
+  dv.r      = in[2].d;
+  dv.w      = in[3].d;
+  dv.s      = in[4].d;
+  dv.d      = diag ? in[5].d : NULL;
+  dv.rn     = out[0].d;
+  dv.wn     = out[1].d;
+  dv.sn     = out[2].d;
+  PetscCall(Reduces(c, &h, MS_CG_SUM_NN, MS_KRYLOV_FINISH_CGSR_STEP, &hr, &dr));
+  PetscCall(MSKrylovKernels_Reference.cg_sr_mult(&c->hvi, &hv, &hr, NULL));
+  if (!done) ok = (PetscBool)(RelDiff(in[0].h, ref[0], m, 1.0) < 1e-14 && RelDiff(in[1].h, ref[1], m, 1.0) < 1e-14 && RelDiff(out[0].h, ref[2], m, 1.0) < 1e-14 && RelDiff(out[1].h, ref[3], m, 1.0) < 1e-14 && RelDiff(out[2].h, ref[4], m, 1.0) < 1e-13 && RelDiff(h.sum, sref, 5, 1e-300) < 1e-12);
+  else ok = (PetscBool)(!memcmp(&h, &h0, sizeof(h)) && Same(in[0].h, v[0], m) && Same(in[1].h, v[1], m) && IsPoison(out[0].h, m) && IsPoison(out[1].h, m) && IsPoison(out[2].h, m));
+  PetscCall(PetscSNPrintf(what, sizeof(what), "cg_sr_mult%s (PC %s, %s, %s, %d thread(s) per row) against the CSR", done ? " after done" : "", diag ? "diagonal" : "none", norm_r ? "r.r" : "z.z", c->hv.perm ? "in the permuted image's numbering" : "unpermuted image", c->hv.lanes));
+#if defined(PETSC_HAVE_CUDA)
+  if (c->cuda) {
+    MSKrylovScalars d;
+    PetscBool       zero;
+
+    CUDA_CALL(c, MSKrylovKernels_CUDA.cg_sr_mult(&c->dvi, &dv, &dr, NULL));
+    PetscCall(DeviceScalars(c, &d, &zero));
+    for (int j = 0; j < 2; j++) PetscCall(BufDownload(c, &in[j]));
+    for (int j = 0; j < 3; j++) PetscCall(BufDownload(c, &out[j]));
+    if (!done) {
+      double *ym;
+
+      okc = (PetscBool)(ScalarsAgree(&h, &d) && zero && RelDiff(in[0].back, in[0].h, m, 1.0) < 1e-15 && RelDiff(in[1].back, in[1].h, m, 1.0) < 1e-15 && RelDiff(out[0].back, out[0].h, m, 1.0) < 1e-15 && RelDiff(out[1].back, out[1].h, m, 1.0) < 1e-15 && RelDiff(out[2].back, out[2].h, m, 1.0) < 1e-13);
+      for (PetscInt i = 0; i < m; i++) zn[i] = diag ? v[5][i] * out[0].back[i] : out[0].back[i]; /* the kernel's z */
+      PetscCall(PetscMalloc1(m, &ym));
+      PetscCall(DeviceImageMult(c, zn, ym));
+      okc = (PetscBool)(okc && Same(out[2].back, ym, m));
+      PetscCall(PetscFree(ym));
+    } else okc = (PetscBool)(ScalarsAgree(&h0, &d) && zero && Same(in[0].back, v[0], m) && Same(in[1].back, v[1], m) && IsPoison(out[0].back, m) && IsPoison(out[1].back, m) && IsPoison(out[2].back, m));
+  }
+#else
+  (void)dr;
+  (void)dv;
+#endif
+  PetscCall(Report(c, what, ok, okc));
+  for (int j = 0; j < 6; j++) {
+    PetscCall(BufDestroy(&in[j]));
+    PetscCall(PetscFree(v[j]));
+  }
+  for (int j = 0; j < 3; j++) PetscCall(BufDestroy(&out[j]));
+  for (int j = 0; j < 5; j++) PetscCall(PetscFree(ref[j]));
+  PetscCall(PetscFree(zn));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* y = x gathered into a permutation's numbering and scattered back (a random permutation of n entries) */
+static PetscErrorCode TestPermute(Ctx *c, PetscInt n)
+{
+  MSTestRng rng = {977ULL};
+  int      *perm, *dperm PETSC_UNUSED = NULL; /* the permutation on the GPU (-cuda) */
+  double   *xv, *ref;
+  Buf       x, y;
+  PetscBool ok = PETSC_TRUE, okc = PETSC_TRUE;
+  char      what[128];
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc3(PetscMax(n, 1), &perm, PetscMax(n, 1), &xv, PetscMax(n, 1), &ref));
+  for (PetscInt i = 0; i < n; i++) perm[i] = (int)i;
+  for (PetscInt i = n - 1; i > 0; i--) { /* Fisher-Yates */
+    const PetscInt j = MSTestRngInt(&rng, i + 1);
+    const int      t = perm[i];
+    perm[i]          = perm[j];
+    perm[j]          = t;
+  }
+  RandomVector(n, 71, -1.0, 1.0, xv);
+  PetscCall(BufCreate(c, n, xv, &x));
+#if defined(PETSC_HAVE_CUDA)
+  if (c->cuda) {
+    PetscCallCUDA(cudaMalloc((void **)&dperm, sizeof(int) * PetscMax(n, 1)));
+    PetscCallCUDA(cudaMemcpy(dperm, perm, sizeof(int) * n, cudaMemcpyHostToDevice));
+  }
+#endif
+  for (int dir = MS_KRYLOV_TO_IMAGE; dir <= MS_KRYLOV_TO_USER; dir++) {
+    for (PetscInt i = 0; i < n; i++) {
+      if (dir == MS_KRYLOV_TO_IMAGE) ref[i] = xv[perm[i]];
+      else ref[perm[i]] = xv[i];
+    }
+    PetscCall(BufCreate(c, n, NULL, &y));
+    PetscCall(MSKrylovKernels_Reference.permute((int)n, perm, dir, x.h, y.h, NULL));
+    ok = Same(y.h, ref, n);
+    if (c->cuda) {
+      CUDA_CALL(c, MSKrylovKernels_CUDA.permute((int)n, dperm, dir, x.d, y.d, NULL));
+      PetscCall(BufDownload(c, &y));
+      okc = Same(y.back, ref, n);
+    }
+    PetscCall(PetscSNPrintf(what, sizeof(what), "permute %s, n = %" PetscInt_FMT, dir == MS_KRYLOV_TO_IMAGE ? "into the image's numbering" : "back to the user's", n));
+    PetscCall(Report(c, what, ok, okc));
+    PetscCall(BufDestroy(&y));
+  }
+#if defined(PETSC_HAVE_CUDA)
+  if (dperm) PetscCallCUDA(cudaFree(dperm));
+#endif
+  PetscCall(BufDestroy(&x));
+  PetscCall(PetscFree3(perm, xv, ref));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -531,7 +789,7 @@ static PetscErrorCode TestUpdate(Ctx *c, PetscBool update, int pc, PetscBool sr,
   MSKrylovReduce  hr, dr;
   MSKrylovCGVecs  hv, dv;
   Buf             x, r, p, w, s, z, dg;
-  double         *v[7], *ref[5], sref[2] = {0.0, 0.0};
+  double         *v[7], *ref[5], sref[3] = {0.0, 0.0, 0.0};
   PetscBool       zero, ok, okr;
   char            what[200];
 
@@ -560,6 +818,7 @@ static PetscErrorCode TestUpdate(Ctx *c, PetscBool update, int pc, PetscBool sr,
       if (sums) {
         sref[0] += norm_r ? ri * ri : zi * zi;
         sref[1] += zi * ri;
+        sref[2] += zi * wi; /* the single reduction's z.w */
       }
       ref[0][i] = done ? v[0][i] : xi;
       ref[1][i] = done ? v[1][i] : ri;
@@ -604,7 +863,7 @@ static PetscErrorCode TestUpdate(Ctx *c, PetscBool update, int pc, PetscBool sr,
   else PetscCall(MSKrylovKernels_Reference.cg_residual((int)m, &hv, &hr, NULL));
   ok = (PetscBool)(RelDiff(x.h, ref[0], m, 1.0) < 1e-14 && RelDiff(r.h, ref[1], m, 1.0) < 1e-14 && RelDiff(p.h, ref[2], m, 1.0) < 1e-14 && RelDiff(w.h, ref[3], m, 1.0) < 1e-14);
   if (pc == MS_KRYLOV_PC_DIAG && sums && !done) ok = (PetscBool)(ok && RelDiff(z.h, ref[4], m, 1.0) < 1e-14);
-  if (sums && !done) ok = (PetscBool)(ok && RelDiff(h.sum, sref, 2, 1e-300) < 1e-12);
+  if (sums && !done) ok = (PetscBool)(ok && RelDiff(h.sum, sref, update && sr ? 3 : 2, 1e-300) < 1e-12);
   if (done) ok = (PetscBool)(ok && !memcmp(&h, &h0, sizeof(h)) && (pc != MS_KRYLOV_PC_DIAG || sr || IsPoison(z.h, m)));
   PetscCall(PetscSNPrintf(what, sizeof(what), "%s%s (PC %s%s%s)", update ? "cg_update" : "cg_residual", done ? " after done" : "", pc == MS_KRYLOV_PC_NONE ? "none" : (pc == MS_KRYLOV_PC_DIAG ? "diagonal" : "applied"), sr ? ", single reduction" : "", norm_r ? ", r.r" : ", z.z"));
   okr = ok;
@@ -671,7 +930,7 @@ static PetscErrorCode TestFinish(Ctx *c)
 
   PetscFunctionBegin;
   for (size_t j = 0; j < sizeof(t) / sizeof(t[0]); j++) {
-    MSKrylovScalars h, d;
+    MSKrylovScalars h, d, h0s[1];
     MSKrylovReduce  hr, dr;
     PetscBool       ok, zero, okc = PETSC_TRUE;
     char            what[160];
@@ -686,6 +945,7 @@ static PetscErrorCode TestFinish(Ctx *c)
     h.s[MS_CG_BETAOLD] = t[j].betaold;
     h.s[MS_CG_DPI]     = t[j].dpi;
     h.s[MS_CG_DELTA]   = 5.0;
+    h0s[0] = h; /* without the sums */
     for (int k = 0; k < 5; k++) h.sum[k] = t[j].sums[k];
     PetscCall(Reduces(c, &h, 0, t[j].code, &hr, &dr));
     PetscCall(MSKrylovKernels_Reference.finish(&hr, NULL));
@@ -699,6 +959,18 @@ static PetscErrorCode TestFinish(Ctx *c)
       CUDA_CALL(c, MSKrylovKernels_CUDA.finish(&dr, NULL));
       PetscCall(DeviceScalars(c, &d, &zero));
       okc = ScalarsAgree(&h, &d);
+    }
+    { /* the same finish given the sums by value (several processes: the sums added over them) */
+      MSKrylovScalars h2 = h0s[0];
+
+      PetscCall(Reduces(c, &h2, 0, t[j].code, &hr, &dr));
+      PetscCall(MSKrylovKernels_Reference.finish_sums(5, t[j].sums, &hr, NULL));
+      ok = (PetscBool)(ok && !memcmp(&h2, &h, sizeof(h)));
+      if (c->cuda) {
+        CUDA_CALL(c, MSKrylovKernels_CUDA.finish_sums(5, t[j].sums, &dr, NULL));
+        PetscCall(DeviceScalars(c, &d, &zero));
+        okc = (PetscBool)(okc && ScalarsAgree(&h, &d));
+      }
     }
     PetscCall(Report(c, what, ok, okc));
   }
@@ -740,6 +1012,7 @@ int main(int argc, char **argv)
   PetscCall(TestDot(&c, 0, 1));
   PetscCall(TestMultDot(&c, PETSC_FALSE));
   PetscCall(TestMultDot(&c, PETSC_TRUE));
+  PetscCall(TestMultDotImage(&c));
   PetscCall(TestDirection(&c, PETSC_FALSE));
   PetscCall(TestDirection(&c, PETSC_TRUE));
   PetscCall(TestDirectionMultDot(&c, PETSC_FALSE));
@@ -754,7 +1027,13 @@ int main(int argc, char **argv)
   PetscCall(TestUpdate(&c, PETSC_TRUE, MS_KRYLOV_PC_DIAG, PETSC_TRUE, 0, PETSC_TRUE));
   for (int pc = MS_KRYLOV_PC_NONE; pc <= MS_KRYLOV_PC_APPLIED; pc++)
     for (int nr = 0; nr < 2; nr++) PetscCall(TestUpdate(&c, PETSC_FALSE, pc, PETSC_FALSE, nr, PETSC_FALSE));
+  for (int pc = MS_KRYLOV_PC_NONE; pc <= MS_KRYLOV_PC_DIAG; pc++)
+    for (int nr = 0; nr < 2; nr++) PetscCall(TestCGSRMult(&c, pc, nr, PETSC_FALSE));
+  PetscCall(TestCGSRMult(&c, MS_KRYLOV_PC_DIAG, 0, PETSC_TRUE));
+  PetscCall(TestPermute(&c, c.m));
+  PetscCall(TestPermute(&c, 0));
   PetscCall(WorkDestroy(&c));
+  PetscCall(PetscFree(c.iperm));
   PetscCall(MSImageDestroy(&c.img));
   PetscCall(MatDestroy(&c.A));
   PetscCall(MSTestCSRDestroy(&c.csr));
@@ -779,6 +1058,12 @@ int main(int argc, char **argv)
      test:
        suffix: groups
        args: -sh 32 -m 70000
+     test:
+       suffix: partition_lanes
+       args: -sh 64 -lanes 2 -m 2000 -ordering partition
+     test:
+       suffix: rcm_lanes
+       args: -sh 64 -lanes 4 -m 777 -ordering rcm
 
    testset:
      requires: cuda !complex !single
@@ -799,5 +1084,13 @@ int main(int argc, char **argv)
        suffix: cuda_groups
        args: -sh 32 -m 70000
        output_file: output/ex2_groups.out
+     test:
+       suffix: cuda_partition_lanes
+       args: -sh 64 -lanes 2 -m 2000 -ordering partition
+       output_file: output/ex2_partition_lanes.out
+     test:
+       suffix: cuda_rcm_lanes
+       args: -sh 64 -lanes 4 -m 777 -ordering rcm
+       output_file: output/ex2_rcm_lanes.out
 
 TEST*/

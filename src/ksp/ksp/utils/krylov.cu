@@ -7,9 +7,9 @@
    kernel: each block adds its threads' terms (warp shuffles, then the warps), thread 0 stores the block's sums and
    counts the block in its group's counter; the last block of a group adds the group's partial sums in block order,
    the last group adds the groups' sums in group order, stores the totals in sc->sum[slot...] and runs the step's
-   finish (MSKrylovFinish()) on one thread; every counter it used is zeroed again for the next kernel (and the next
-   replay of a CUDA graph). The order of the additions is fixed by the grid, not by the blocks' timing: the results are
-   the same at every run.
+   finish (MSKrylovFinish()) on one thread, on a copy of the scalars in registers (one load of them, one store); every
+   counter it used is zeroed again for the next kernel (and the next replay of a CUDA graph). The order of the additions
+   is fixed by the grid, not by the blocks' timing: the results are the same at every run.
 */
 #include <petscmodsell/private/msdevice.cuh>
 #include <petscmodsell/private/modsellcuda.h>
@@ -22,19 +22,62 @@ static inline unsigned kr_grid(int n)
   return (unsigned)(nb < 1 ? 1 : (nb > MS_KRYLOV_BLOCKS ? MS_KRYLOV_BLOCKS : nb));
 }
 
+/* NS sums over the thread block at once (each added in the order of ms_block_reduce(): the warps' trees, then warp 0's
+   tree over the warps), two barriers for all of them; every thread gets the sums. scratch: 33 NS doubles. */
+template <int NS>
+__device__ __forceinline__ void kr_block_sum(double (&v)[NS], double *scratch)
+{
+  const int lane = threadIdx.x & 31, wid = threadIdx.x >> 5, nw = (blockDim.x + 31) >> 5;
+
+#pragma unroll
+  for (int j = 0; j < NS; j++) v[j] = ms_warp_reduce<MSOpSum>(v[j]);
+  __syncthreads(); /* scratch may still be read by an earlier call */
+  if (lane == 0) {
+#pragma unroll
+    for (int j = 0; j < NS; j++) scratch[wid * NS + j] = v[j];
+  }
+  __syncthreads();
+  if (wid == 0) {
+#pragma unroll
+    for (int j = 0; j < NS; j++) {
+      double t = lane < nw ? scratch[lane * NS + j] : 0.0;
+      t = ms_warp_reduce<MSOpSum>(t);
+      if (lane == 0) scratch[32 * NS + j] = t;
+    }
+  }
+  __syncthreads();
+#pragma unroll
+  for (int j = 0; j < NS; j++) v[j] = scratch[32 * NS + j];
+}
+
+/* the step's finish on one thread, on a copy of the scalars in registers and local memory: their members are read
+   with independent loads at once and written back at once, instead of a global round trip for each access of the
+   scalar code (whose stores through sc could alias its later loads) */
+__device__ __forceinline__ void kr_finish(const MSKrylovReduce &red, int nsums, const double *sums)
+{
+  if (!red.finish) {
+    for (int j = 0; j < nsums; j++) red.sc->sum[red.slot + j] = sums[j];
+  } else {
+    MSKrylovScalars l = *red.sc;
+
+    for (int j = 0; j < nsums; j++) l.sum[red.slot + j] = sums[j];
+    MSKrylovFinish(red.finish, &l, red.hist);
+    *red.sc = l;
+  }
+}
+
 /* the reduction of NS values over the grid and the finish (see above); every thread of every block calls it */
 template <int NS>
 __device__ __forceinline__ void kr_reduce(double (&v)[NS], const MSKrylovReduce &red)
 {
-  __shared__ double   scratch[33];
+  __shared__ double   scratch[33 * NS];
   __shared__ unsigned last;
   const unsigned      nb = gridDim.x, b = blockIdx.x, G = MS_KRYLOV_GROUP;
   const unsigned      ng = (nb + G - 1) / G, g = b / G, gbeg = g * G, gsz = min(G, nb - gbeg);
   double             *part  = red.partial;
   double             *gpart = red.partial + (size_t)MS_KRYLOV_NSUMS * (size_t)red.nblocks;
 
-#pragma unroll
-  for (int j = 0; j < NS; j++) v[j] = ms_block_reduce<MSOpSum>(v[j], scratch);
+  kr_block_sum<NS>(v, scratch);
   if (threadIdx.x == 0) {
 #pragma unroll
     for (int j = 0; j < NS; j++) part[(size_t)b * NS + j] = v[j];
@@ -48,8 +91,9 @@ __device__ __forceinline__ void kr_reduce(double (&v)[NS], const MSKrylovReduce 
   for (int j = 0; j < NS; j++) {
     double s = 0.0;
     for (unsigned k = threadIdx.x; k < gsz; k += blockDim.x) s += __ldcg(part + (size_t)(gbeg + k) * NS + j);
-    v[j] = ms_block_reduce<MSOpSum>(s, scratch);
+    v[j] = s;
   }
+  kr_block_sum<NS>(v, scratch);
   if (ng > 1) { /* the groups' sums */
     if (threadIdx.x == 0) {
 #pragma unroll
@@ -65,15 +109,12 @@ __device__ __forceinline__ void kr_reduce(double (&v)[NS], const MSKrylovReduce 
     for (int j = 0; j < NS; j++) {
       double s = 0.0;
       for (unsigned k = threadIdx.x; k < ng; k += blockDim.x) s += __ldcg(gpart + (size_t)k * NS + j);
-      v[j] = ms_block_reduce<MSOpSum>(s, scratch);
+      v[j] = s;
     }
+    kr_block_sum<NS>(v, scratch);
     if (threadIdx.x == 0) red.count[MS_KRYLOV_MAXGROUPS] = 0;
   } else if (threadIdx.x == 0) red.count[g] = 0;
-  if (threadIdx.x == 0) {
-#pragma unroll
-    for (int j = 0; j < NS; j++) red.sc->sum[red.slot + j] = v[j];
-    if (red.finish) MSKrylovFinish(red.finish, red.sc, red.hist);
-  }
+  if (threadIdx.x == 0) kr_finish(red, NS, v);
 }
 
 /* ---------------------------------------------------------------------------------------------------------- */
@@ -117,81 +158,142 @@ extern "C" MS_KRYLOV_DOT(MSKrylovDot_CUDA)
   return (int)cudaGetLastError();
 }
 
-__global__ void kr_finish_kernel(MSKrylovReduce red)
+/* the sums by value (several processes: their sums added over the processes), then the finish */
+struct KrSums {
+  double v[MS_KRYLOV_NSUMS];
+};
+
+__global__ void kr_finish_kernel(MSKrylovReduce red, int nsums, KrSums sums)
 {
-  MSKrylovFinish(red.finish, red.sc, red.hist);
+  kr_finish(red, nsums, sums.v);
 }
 
 extern "C" MS_KRYLOV_FINISH(MSKrylovFinish_CUDA)
 {
-  kr_finish_kernel<<<1, 1, 0, (cudaStream_t)stream>>>(*red);
+  KrSums none = {};
+
+  kr_finish_kernel<<<1, 1, 0, (cudaStream_t)stream>>>(*red, 0, none);
+  return (int)cudaGetLastError();
+}
+
+extern "C" MS_KRYLOV_FINISH_SUMS(MSKrylovFinishSums_CUDA)
+{
+  KrSums v = {};
+
+  if (nsums < 0 || red->slot < 0 || red->slot + nsums > MS_KRYLOV_NSUMS) return (int)cudaErrorInvalidValue;
+  for (int j = 0; j < nsums; j++) v.v[j] = sums[j];
+  kr_finish_kernel<<<1, 1, 0, (cudaStream_t)stream>>>(*red, nsums, v);
   return (int)cudaGetLastError();
 }
 
 /* ---------------------------------------------------------------------------------------------------------- */
-/* y = A x with x . y in the epilogue: one block of sh threads per slice, one thread per row, the row's sum in the
-   order of ms_mult_kernel (modsellkernels.cu: the diagonal term, then the slots in order), so that y has the bits of
-   MSCUDAMult()'s product; an unpermuted image with one thread per row (MSImageView.lanes == 1). DIR: x is not stored
-   but formed as z + b pold wherever it is read (the row's own value, stored to pnew, and the neighbours'). */
+/* The products: one block per slice of min(sh lanes, 1024) threads, `lanes` consecutive threads per row (1, 2, 4, ...,
+   32: MSImageView.lanes), each row's sum in the order of the matrix's own product (modsellkernels.cu: lane 0 starts
+   from the diagonal term, lane j takes the slots j, j + lanes, ..., the lanes' sums added by a tree), so that y has
+   the bits of MSCUDAMult()'s product of the same x. First the block forms x on the slice's own rows (what the product
+   reads there: x itself, or the fused method's update) into shared memory, then walks the rows in passes of
+   blockDim / lanes; a column outside the slice is formed from the same inputs with the same operations (xf()), so that
+   it has the bits the neighbour's own block formed. The rows of a warp lie all inside or all outside the slice (sh is
+   a multiple of 32): every thread of a warp takes part in its shuffles. */
+
+/* the column reads of a row's slots k0, k0 + kstep, ... (< w) added to sum in that order (ms_mult_row()) */
+template <bool LOCAL, class XF>
+__device__ __forceinline__ double kr_row(const int *__restrict__ cp, const double *__restrict__ vp, int sh, int k0, int kstep, int w, const double *xs, const XF &xf, double sum)
+{
+#pragma unroll 4
+  for (int k = k0; k < w; k += kstep) {
+    const int    c = __ldg(cp + (long long)k * sh);
+    const double a = __ldg(vp + (long long)k * sh);
+    double       xv;
+    if (LOCAL && c < 0) xv = xs[-c - 1];
+    else xv = c > 0 ? xf(c - 1) : 0.0;
+    sum += a * xv;
+  }
+  return sum;
+}
+
+/* the sum of row t of slice s (lane 0 gets it; valid: the row exists) */
+template <bool DIAG, bool LOCAL, class XF>
+__device__ __forceinline__ double kr_row_sum(int s, int t, int sh, int lane, int lanes, bool valid, int wsl, long long beg, const int *__restrict__ cols, const double *__restrict__ vals, const double *__restrict__ diag, const double *xs, const XF &xf)
+{
+  double sum = 0.0;
+
+  if (DIAG && valid && lane == 0) sum = diag[s * sh + t] * xs[t];
+  sum = kr_row<LOCAL>(cols + beg + t, vals + beg + t, sh, lane, lanes, valid ? wsl : 0, xs, xf, sum);
+  for (int off = lanes / 2; off > 0; off /= 2) sum += __shfl_down_sync(0xffffffffu, sum, off, lanes);
+  return sum;
+}
+
+/* p = z + b p, the same operation wherever it is formed */
+__device__ __forceinline__ double kr_dir(double z, double p, double b)
+{
+  return __fma_rn(b, p, z);
+}
+
+/* y = A x with x . y in the epilogue; DIR: x is not stored but formed as z + b pold wherever it is read (the slice's
+   rows, stored to pnew, and the neighbours') */
 template <bool DIAG, bool LOCAL, bool DIR>
-__global__ void __launch_bounds__(1024) kr_mult_dot_kernel(int m, const long long *__restrict__ sliceptr, const int *__restrict__ cols, const double *__restrict__ vals, const double *__restrict__ diag, const double *__restrict__ x, const double *__restrict__ pold, double *__restrict__ pnew, double *__restrict__ y, MSKrylovReduce red)
+__global__ void __launch_bounds__(1024) kr_mult_dot_kernel(int m, int sh, int lanes, const long long *__restrict__ sliceptr, const int *__restrict__ cols, const double *__restrict__ vals, const double *__restrict__ diag, const double *__restrict__ x, const double *__restrict__ pold, double *__restrict__ pnew, double *__restrict__ y, MSKrylovReduce red)
 {
   extern __shared__ double xs[];
-  const int  sh = blockDim.x, t = threadIdx.x, s = blockIdx.x, r = s * sh + t;
-  const bool valid = r < m;
-  double     sum = 0.0, xr = 0.0, b = 0.0, v[1];
+  const int s = blockIdx.x, lane = threadIdx.x & (lanes - 1), step = blockDim.x / lanes;
+  double    b = 0.0, v[1] = {0.0};
 
   if (red.sc->done) return;
   if (DIR) b = red.sc->s[MS_CG_B];
-  if (valid) {
-    xr = DIR ? x[r] + b * pold[r] : x[r];
-    if (DIR) pnew[r] = xr;
-  }
-  if (LOCAL) {
+  for (int t = threadIdx.x; t < sh; t += blockDim.x) {
+    const int r  = s * sh + t;
+    double    xr = 0.0;
+    if (r < m) {
+      xr = DIR ? kr_dir(x[r], pold[r], b) : x[r];
+      if (DIR) pnew[r] = xr;
+    }
     xs[t] = xr;
-    __syncthreads();
   }
-  if (DIAG && valid) sum = diag[r] * xr;
+  __syncthreads();
   {
     const long long beg = sliceptr[s];
-    const int       w   = valid ? (int)((sliceptr[s + 1] - beg) / sh) : 0;
-    const int      *cp  = cols + beg + t;
-    const double   *vp  = vals + beg + t;
-#pragma unroll 4
-    for (int k = 0; k < w; k++) {
-      const int    c = __ldg(cp + (long long)k * sh);
-      const double a = __ldg(vp + (long long)k * sh);
-      double       xv;
-      if (LOCAL && c < 0) xv = xs[-c - 1];
-      else if (DIR) xv = c > 0 ? __ldg(x + (c - 1)) + b * __ldg(pold + (c - 1)) : 0.0;
-      else xv = c > 0 ? __ldg(x + (c - 1)) : 0.0;
-      sum += a * xv;
+    const int       wsl = (int)((sliceptr[s + 1] - beg) / sh);
+    const auto      xf  = [=](int c) { return DIR ? kr_dir(__ldg(x + c), __ldg(pold + c), b) : __ldg(x + c); };
+
+    for (int t = threadIdx.x / lanes; t < sh; t += step) {
+      const int    r = s * sh + t;
+      const bool   valid = r < m;
+      const double sum   = kr_row_sum<DIAG, LOCAL>(s, t, sh, lane, lanes, valid, wsl, beg, cols, vals, diag, xs, xf);
+      if (lane == 0 && valid) {
+        y[r] = sum;
+        v[0] += xs[t] * sum;
+      }
     }
   }
-  if (valid) y[r] = sum;
-  v[0] = valid ? xr * sum : 0.0;
   kr_reduce<1>(v, red);
 }
 
-/* the fused kernel's launch: whether it applies (an unpermuted image, one thread per row, the grid within the
-   reduction's capacity), and the launch on the image's encoding */
+/* the fused kernels' launch: whether they apply (an image read in its own numbering, the grid within the reduction's
+   capacity) */
 static bool kr_fused_product(const MSImageView *A, const MSKrylovReduce *red)
 {
-  const int ns = A->nslices, sh = A->sh;
-  return !A->perm && A->lanes == 1 && ns <= red->nblocks && ns <= MS_KRYLOV_GROUP * MS_KRYLOV_MAXGROUPS && sh >= 32 && sh <= 1024 && sh % 32 == 0;
+  const int ns = A->nslices, sh = A->sh, l = A->lanes;
+  return !A->perm && l >= 1 && l <= 32 && !(l & (l - 1)) && ns <= red->nblocks && ns <= MS_KRYLOV_GROUP * MS_KRYLOV_MAXGROUPS && sh >= 32 && sh <= 1024 && sh % 32 == 0;
+}
+
+/* threads per block: sh rows of `lanes` threads, at most 1024 (the block then walks its slice in passes) */
+static inline int kr_threads(const MSImageView *A)
+{
+  return A->sh * A->lanes < 1024 ? A->sh * A->lanes : 1024;
 }
 
 template <bool DIR>
 static void kr_launch_mult_dot(const MSImageView *A, const double *x, const double *pold, double *pnew, double *y, const MSKrylovReduce *red, cudaStream_t st)
 {
-  const int    m = A->m, sh = A->sh, ns = A->nslices;
+  const int    m = A->m, sh = A->sh, ns = A->nslices, ln = A->lanes, nt = kr_threads(A);
   const bool   d = A->diag != nullptr, l = A->local_cols != 0;
-  const size_t smem = l ? (size_t)sh * sizeof(double) : 0;
+  const size_t smem = (size_t)sh * sizeof(double);
 
-  if (d && l) kr_mult_dot_kernel<true, true, DIR><<<ns, sh, smem, st>>>(m, A->sliceptr, A->cols, A->vals, A->diag, x, pold, pnew, y, *red);
-  else if (d) kr_mult_dot_kernel<true, false, DIR><<<ns, sh, smem, st>>>(m, A->sliceptr, A->cols, A->vals, A->diag, x, pold, pnew, y, *red);
-  else if (l) kr_mult_dot_kernel<false, true, DIR><<<ns, sh, smem, st>>>(m, A->sliceptr, A->cols, A->vals, A->diag, x, pold, pnew, y, *red);
-  else kr_mult_dot_kernel<false, false, DIR><<<ns, sh, smem, st>>>(m, A->sliceptr, A->cols, A->vals, A->diag, x, pold, pnew, y, *red);
+  if (d && l) kr_mult_dot_kernel<true, true, DIR><<<ns, nt, smem, st>>>(m, sh, ln, A->sliceptr, A->cols, A->vals, A->diag, x, pold, pnew, y, *red);
+  else if (d) kr_mult_dot_kernel<true, false, DIR><<<ns, nt, smem, st>>>(m, sh, ln, A->sliceptr, A->cols, A->vals, A->diag, x, pold, pnew, y, *red);
+  else if (l) kr_mult_dot_kernel<false, true, DIR><<<ns, nt, smem, st>>>(m, sh, ln, A->sliceptr, A->cols, A->vals, A->diag, x, pold, pnew, y, *red);
+  else kr_mult_dot_kernel<false, false, DIR><<<ns, nt, smem, st>>>(m, sh, ln, A->sliceptr, A->cols, A->vals, A->diag, x, pold, pnew, y, *red);
 }
 
 extern "C" MS_KRYLOV_CG_DIRECTION_MULT_DOT(MSKrylovCGDirectionMultDot_CUDA)
@@ -215,9 +317,131 @@ extern "C" MS_KRYLOV_MULT_DOT(MSKrylovMultDot_CUDA)
     kr_launch_mult_dot<false>(A, x, nullptr, nullptr, y, red, (cudaStream_t)stream);
     return (int)cudaGetLastError();
   }
-  /* a permuted image, or several threads per row: the matrix's own product, then the dot */
+  /* a permuted image in the user's numbering: the matrix's own product, then the dot */
   if ((e = MSCUDAMult(A, pb, x, NULL, y, work, stream))) return e;
   return MSKrylovDot_CUDA(A->m, &dt, red, stream);
+}
+
+/* ---------------------------------------------------------------------------------------------------------- */
+/* the single reduction's step in one kernel */
+
+/* the step's new w, r and z of a row from its r, s, w (and d) of the previous step: the same operations on the row's
+   own block and wherever a neighbour reads it */
+template <int PC>
+__device__ __forceinline__ double kr_sr_z(double r, double s, double w, double d, double a, double b, double &rn, double &wn)
+{
+  wn = __fma_rn(b, w, s);   /* s + b w */
+  rn = __fma_rn(-a, wn, r); /* r - a wn */
+  return PC == MS_KRYLOV_PC_DIAG ? __dmul_rn(d, rn) : rn;
+}
+
+template <int PC, bool NORMR, bool DIAG, bool LOCAL>
+__global__ void __launch_bounds__(1024) kr_cg_sr_kernel(int m, int sh, int lanes, const long long *__restrict__ sliceptr, const int *__restrict__ cols, const double *__restrict__ vals, const double *__restrict__ diag, MSKrylovCGSRVecs v, MSKrylovReduce red)
+{
+  extern __shared__ double zs[]; /* zn on the slice's rows, then p */
+  double                  *ps = zs + sh;
+  const int                s = blockIdx.x, lane = threadIdx.x & (lanes - 1), step = blockDim.x / lanes;
+  const double *__restrict__ r0 = v.r;
+  const double *__restrict__ s0 = v.s;
+  const double *__restrict__ w0 = v.w;
+  const double *__restrict__ d0 = v.d;
+  double sums[5] = {0.0, 0.0, 0.0, 0.0, 0.0}; /* nn, zr, zw, zs, ps */
+
+  if (red.sc->done) return;
+  const double a = red.sc->s[MS_CG_ALPHA], b = red.sc->s[MS_CG_B];
+  for (int t = threadIdx.x; t < sh; t += blockDim.x) {
+    const int r  = s * sh + t;
+    double    zn = 0.0, pn = 0.0;
+    if (r < m) {
+      const double ro = r0[r], dr = PC == MS_KRYLOV_PC_DIAG ? d0[r] : 1.0;
+      const double zo = PC == MS_KRYLOV_PC_DIAG ? __dmul_rn(dr, ro) : ro; /* z of the previous step, as it formed it */
+      double       rn, wn;
+
+      pn     = kr_dir(zo, v.p[r], b);
+      zn     = kr_sr_z<PC>(ro, s0[r], w0[r], dr, a, b, rn, wn);
+      v.x[r] = __fma_rn(a, pn, v.x[r]);
+      v.p[r] = pn;
+      v.rn[r] = rn;
+      v.wn[r] = wn;
+      sums[0] += NORMR ? rn * rn : zn * zn;
+      sums[1] += zn * rn;
+      sums[2] += zn * wn;
+    }
+    zs[t] = zn;
+    ps[t] = pn;
+  }
+  __syncthreads();
+  {
+    const long long beg = sliceptr[s];
+    const int       wsl = (int)((sliceptr[s + 1] - beg) / sh);
+    const auto      xf  = [=](int c) {
+      double rn, wn;
+      return kr_sr_z<PC>(__ldg(r0 + c), __ldg(s0 + c), __ldg(w0 + c), PC == MS_KRYLOV_PC_DIAG ? __ldg(d0 + c) : 1.0, a, b, rn, wn);
+    };
+
+    for (int t = threadIdx.x / lanes; t < sh; t += step) {
+      const int    r = s * sh + t;
+      const bool   valid = r < m;
+      const double sum   = kr_row_sum<DIAG, LOCAL>(s, t, sh, lane, lanes, valid, wsl, beg, cols, vals, diag, zs, xf);
+      if (lane == 0 && valid) {
+        v.sn[r] = sum;
+        sums[3] += zs[t] * sum;
+        sums[4] += ps[t] * sum;
+      }
+    }
+  }
+  kr_reduce<5>(sums, red);
+}
+
+template <int PC, bool NORMR>
+static void kr_launch_cg_sr(const MSImageView *A, const MSKrylovCGSRVecs *v, const MSKrylovReduce *red, cudaStream_t st)
+{
+  const int    m = A->m, sh = A->sh, ns = A->nslices, ln = A->lanes, nt = kr_threads(A);
+  const bool   d = A->diag != nullptr, l = A->local_cols != 0;
+  const size_t smem = 2 * (size_t)sh * sizeof(double);
+
+  if (d && l) kr_cg_sr_kernel<PC, NORMR, true, true><<<ns, nt, smem, st>>>(m, sh, ln, A->sliceptr, A->cols, A->vals, A->diag, *v, *red);
+  else if (d) kr_cg_sr_kernel<PC, NORMR, true, false><<<ns, nt, smem, st>>>(m, sh, ln, A->sliceptr, A->cols, A->vals, A->diag, *v, *red);
+  else if (l) kr_cg_sr_kernel<PC, NORMR, false, true><<<ns, nt, smem, st>>>(m, sh, ln, A->sliceptr, A->cols, A->vals, A->diag, *v, *red);
+  else kr_cg_sr_kernel<PC, NORMR, false, false><<<ns, nt, smem, st>>>(m, sh, ln, A->sliceptr, A->cols, A->vals, A->diag, *v, *red);
+}
+
+extern "C" MS_KRYLOV_CG_SR_MULT(MSKrylovCGSRMult_CUDA)
+{
+  cudaStream_t st = (cudaStream_t)stream;
+
+  if (v->pc != MS_KRYLOV_PC_NONE && v->pc != MS_KRYLOV_PC_DIAG) return (int)cudaErrorInvalidValue;
+  if (v->rn == v->r || v->wn == v->w || v->sn == v->s) return (int)cudaErrorInvalidValue;
+  if (A->m <= 0 || A->nslices <= 0) { /* the (empty) sums and the finish */
+    const double zero[5] = {0.0, 0.0, 0.0, 0.0, 0.0};
+    return MSKrylovFinishSums_CUDA(5, zero, red, stream);
+  }
+  if (!kr_fused_product(A, red)) return (int)cudaErrorInvalidValue;
+  if (v->pc == MS_KRYLOV_PC_DIAG) {
+    if (v->norm_r) kr_launch_cg_sr<MS_KRYLOV_PC_DIAG, true>(A, v, red, st);
+    else kr_launch_cg_sr<MS_KRYLOV_PC_DIAG, false>(A, v, red, st);
+  } else {
+    if (v->norm_r) kr_launch_cg_sr<MS_KRYLOV_PC_NONE, true>(A, v, red, st);
+    else kr_launch_cg_sr<MS_KRYLOV_PC_NONE, false>(A, v, red, st);
+  }
+  return (int)cudaGetLastError();
+}
+
+/* ---------------------------------------------------------------------------------------------------------- */
+__global__ void kr_permute_kernel(int n, const int *__restrict__ perm, int dir, const double *__restrict__ x, double *__restrict__ y)
+{
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+    if (dir == MS_KRYLOV_TO_IMAGE) y[i] = x[perm[i]];
+    else y[perm[i]] = x[i];
+  }
+}
+
+extern "C" MS_KRYLOV_PERMUTE(MSKrylovPermute_CUDA)
+{
+  if (n <= 0) return (int)cudaSuccess;
+  if (x == y || !perm || (dir != MS_KRYLOV_TO_IMAGE && dir != MS_KRYLOV_TO_USER)) return (int)cudaErrorInvalidValue;
+  kr_permute_kernel<<<(unsigned)((n + 255) / 256), 256, 0, (cudaStream_t)stream>>>(n, perm, dir, x, y);
+  return (int)cudaGetLastError();
 }
 
 /* ---------------------------------------------------------------------------------------------------------- */
@@ -237,7 +461,7 @@ extern "C" MS_KRYLOV_CG_DIRECTION(MSKrylovCGDirection_CUDA)
 
 /* z_i = B r_i and its terms of the sums */
 template <int PC, bool NORMR>
-__device__ __forceinline__ void kr_z(const MSKrylovCGVecs &v, int i, double r, double &nn, double &zr)
+__device__ __forceinline__ double kr_z(const MSKrylovCGVecs &v, int i, double r, double &nn, double &zr)
 {
   double z = r;
   if (PC == MS_KRYLOV_PC_DIAG) {
@@ -246,12 +470,15 @@ __device__ __forceinline__ void kr_z(const MSKrylovCGVecs &v, int i, double r, d
   } else if (PC == MS_KRYLOV_PC_APPLIED) z = v.z[i];
   nn += NORMR ? r * r : z * z;
   zr += z * r;
+  return z;
 }
 
+/* the sums: nn, zr, and with the single reduction zw */
 template <int PC, bool SR, bool RED, bool NORMR>
 __global__ void kr_cg_update_kernel(int n, MSKrylovCGVecs v, const MSKrylovScalars *sc, MSKrylovReduce red)
 {
-  double sums[2] = {0.0, 0.0};
+  constexpr int NS       = SR ? 3 : 2;
+  double        sums[NS] = {};
 
   if (sc->done) return;
   const double a = sc->s[MS_CG_ALPHA], b = sc->s[MS_CG_B];
@@ -267,9 +494,12 @@ __global__ void kr_cg_update_kernel(int n, MSKrylovCGVecs v, const MSKrylovScala
     v.x[i] = v.x[i] + a * p;
     r      = r - a * w;
     v.r[i] = r;
-    if (RED) kr_z<PC, NORMR>(v, i, r, sums[0], sums[1]);
+    if (RED) {
+      const double z = kr_z<PC, NORMR>(v, i, r, sums[0], sums[1]);
+      if (SR) sums[NS - 1] += z * w; /* zw */
+    }
   }
-  if (RED) kr_reduce<2>(sums, red);
+  if (RED) kr_reduce<NS>(sums, red);
 }
 
 template <int PC, bool SR>
@@ -348,4 +578,4 @@ extern "C" MS_KRYLOV_CG_RESIDUAL(MSKrylovCGResidual_CUDA)
   return (int)cudaGetLastError();
 }
 
-extern "C" const MSKrylovKernels MSKrylovKernels_CUDA = {"cuda", MSKrylovDot_CUDA, MSKrylovFinish_CUDA, MSKrylovMultDot_CUDA, MSKrylovCGDirection_CUDA, MSKrylovCGDirectionMultDot_CUDA, MSKrylovCGUpdate_CUDA, MSKrylovCGResidual_CUDA};
+extern "C" const MSKrylovKernels MSKrylovKernels_CUDA = {"cuda", MSKrylovDot_CUDA, MSKrylovFinish_CUDA, MSKrylovFinishSums_CUDA, MSKrylovMultDot_CUDA, MSKrylovCGDirection_CUDA, MSKrylovCGDirectionMultDot_CUDA, MSKrylovCGUpdate_CUDA, MSKrylovCGResidual_CUDA, MSKrylovCGSRMult_CUDA, MSKrylovPermute_CUDA};

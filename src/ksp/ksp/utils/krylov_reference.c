@@ -33,6 +33,14 @@ MS_KRYLOV_FINISH(MSKrylovFinish_Reference)
   return 0;
 }
 
+MS_KRYLOV_FINISH_SUMS(MSKrylovFinishSums_Reference)
+{
+  (void)stream;
+  if (nsums < 0 || red->slot < 0 || red->slot + nsums > MS_KRYLOV_NSUMS) return MS_KERNEL_ERR_ARG;
+  KrStore(red, nsums, sums);
+  return 0;
+}
+
 /* y = A x through the image's view: every row's sum in the order of the image's host product (the diagonal, then the slots,
    by `lanes` partial sums combined as a tree) */
 static int KrMult(const MSImageView *A, const double *xu, double *y, double *work)
@@ -125,7 +133,7 @@ MS_KRYLOV_CG_DIRECTION_MULT_DOT(MSKrylovCGDirectionMultDot_Reference)
 }
 
 /* z_i = B r_i and its terms of the sums */
-static inline void KrZ(const MSKrylovCGVecs *v, int i, double r, double *nn, double *zr)
+static inline double KrZ(const MSKrylovCGVecs *v, int i, double r, double *nn, double *zr)
 {
   double z = r;
 
@@ -135,12 +143,13 @@ static inline void KrZ(const MSKrylovCGVecs *v, int i, double r, double *nn, dou
   } else if (v->pc == MS_KRYLOV_PC_APPLIED) z = v->z[i];
   *nn += v->norm_r ? r * r : z * z;
   *zr += z * r;
+  return z;
 }
 
 MS_KRYLOV_CG_UPDATE(MSKrylovCGUpdate_Reference)
 {
   const double a = sc->s[MS_CG_ALPHA], b = sc->s[MS_CG_B];
-  double       sums[2] = {0.0, 0.0};
+  double       sums[3] = {0.0, 0.0, 0.0};
 
   (void)stream;
   if (sc->done) return 0;
@@ -158,9 +167,12 @@ MS_KRYLOV_CG_UPDATE(MSKrylovCGUpdate_Reference)
     v->x[i] = v->x[i] + a * p;
     r       = v->r[i] - a * w;
     v->r[i] = r;
-    if (red) KrZ(v, i, r, &sums[0], &sums[1]);
+    if (red) {
+      const double z = KrZ(v, i, r, &sums[0], &sums[1]);
+      if (v->s) sums[2] += z * w;
+    }
   }
-  if (red) KrStore(red, 2, sums);
+  if (red) KrStore(red, v->s ? 3 : 2, sums);
   return 0;
 }
 
@@ -175,4 +187,59 @@ MS_KRYLOV_CG_RESIDUAL(MSKrylovCGResidual_Reference)
   return 0;
 }
 
-const MSKrylovKernels MSKrylovKernels_Reference = {"reference", MSKrylovDot_Reference, MSKrylovFinish_Reference, MSKrylovMultDot_Reference, MSKrylovCGDirection_Reference, MSKrylovCGDirectionMultDot_Reference, MSKrylovCGUpdate_Reference, MSKrylovCGResidual_Reference};
+/* the single reduction's step (see the CUDA kernel for the order of its operations: here the sums are added in index
+   order, zn is formed once for every row into a work array before the product) */
+MS_KRYLOV_CG_SR_MULT(MSKrylovCGSRMult_Reference)
+{
+  const int    n = A->m, diag = v->pc == MS_KRYLOV_PC_DIAG;
+  const double a = red->sc->s[MS_CG_ALPHA], b = red->sc->s[MS_CG_B];
+  double       sums[5] = {0.0, 0.0, 0.0, 0.0, 0.0}, *zn;
+  int          err;
+
+  (void)stream;
+  if (v->pc != MS_KRYLOV_PC_NONE && !diag) return MS_KERNEL_ERR_ARG;
+  if (A->perm || v->rn == v->r || v->wn == v->w || v->sn == v->s) return MS_KERNEL_ERR_ARG;
+  if (red->sc->done) return 0;
+  if (!(zn = (double *)calloc((size_t)(n > 0 ? n : 1), sizeof(double)))) return MS_KERNEL_ERR_MEM;
+  for (int i = 0; i < n; i++) {
+    const double zo = diag ? v->d[i] * v->r[i] : v->r[i];
+    const double pn = zo + b * v->p[i];
+    const double wn = v->s[i] + b * v->w[i];
+    const double rn = v->r[i] - a * wn;
+    const double z  = diag ? v->d[i] * rn : rn;
+
+    v->x[i] = v->x[i] + a * pn;
+    v->p[i]  = pn;
+    v->wn[i] = wn;
+    v->rn[i] = rn;
+    zn[i]    = z;
+    sums[0] += v->norm_r ? rn * rn : z * z;
+    sums[1] += z * rn;
+    sums[2] += z * wn;
+  }
+  if ((err = KrMult(A, zn, v->sn, NULL))) {
+    free(zn);
+    return err;
+  }
+  for (int i = 0; i < n; i++) {
+    sums[3] += zn[i] * v->sn[i];
+    sums[4] += v->p[i] * v->sn[i];
+  }
+  free(zn);
+  KrStore(red, 5, sums);
+  return 0;
+}
+
+MS_KRYLOV_PERMUTE(MSKrylovPermute_Reference)
+{
+  (void)stream;
+  if (n <= 0) return 0;
+  if (x == y || !perm || (dir != MS_KRYLOV_TO_IMAGE && dir != MS_KRYLOV_TO_USER)) return MS_KERNEL_ERR_ARG;
+  if (dir == MS_KRYLOV_TO_IMAGE)
+    for (int i = 0; i < n; i++) y[i] = x[perm[i]];
+  else
+    for (int i = 0; i < n; i++) y[perm[i]] = x[i];
+  return 0;
+}
+
+const MSKrylovKernels MSKrylovKernels_Reference = {"reference", MSKrylovDot_Reference, MSKrylovFinish_Reference, MSKrylovFinishSums_Reference, MSKrylovMultDot_Reference, MSKrylovCGDirection_Reference, MSKrylovCGDirectionMultDot_Reference, MSKrylovCGUpdate_Reference, MSKrylovCGResidual_Reference, MSKrylovCGSRMult_Reference, MSKrylovPermute_Reference};

@@ -13,13 +13,17 @@
        is the one reported, with its solution;
      - the vector work of an iteration is fused: a pointwise preconditioner (PCNONE, PCJACOBI, PCRUIZ) is applied inside
        the update of x and r, which also forms the sums of the next norm and of r.z; a MATSEQAIJMODSELL operator's product
-       carries p.Ap in its epilogue. Other preconditioners and operators are applied by PETSc between the kernels (still
-       without a host wait);
+       carries p.Ap in its epilogue (any threads per row), and the method may form its vector updates inside it (the
+       product recomputes them at the neighbours' rows from the previous vectors). Other preconditioners and operators
+       are applied by PETSc between the kernels (still without a host wait);
+     - a permuted image (orderings partition, rcm, bricks) with a fused preconditioner: the solve runs in the image's
+       numbering, b, x and the PC's diagonal gathered into it at the start and x scattered back at the end, so that the
+       product reads the image's column codes (in its numbering) directly and fuses as an unpermuted one;
      - the host learns that the solve stopped by reading the status every k steps (k = 1, 2, 4, ... up to
        -ksp_device_check_max) while the next block runs; at most one block of no-op steps is queued after the stop;
      - a plan whose steps are kernels only is captured as CUDA graphs of 1, 2, 4, ... steps and replayed;
-     - several processes: one MPI_Allreduce() per step (the methods' single-reduction forms), the sums through pinned
-       host memory; the status comes with the sums;
+     - several processes: one MPI_Allreduce() per step (the methods' single-reduction forms), the local sums read
+       through pinned host memory with the status, the global ones given to the finish kernel as its arguments;
      - monitors or another convergence test: the host reads the status after every step, calls them with the
        arguments KSPCG gives them, and the step completes with the host's reason (host test mode, in -ksp_view).
    The reference backend (host kernels) runs the same plan with host arrays: the CPU tests exercise the same logic.
@@ -128,8 +132,10 @@ static PetscErrorCode KSPMSFreeGraphs(KSPMS *ms)
 #if defined(PETSC_HAVE_CUDA)
     if (ms->gexec[g]) PetscCallCUDA(cudaGraphExecDestroy((cudaGraphExec_t)ms->gexec[g]));
 #endif
-    ms->gexec[g]  = NULL;
-    ms->gflops[g] = 0.0;
+    ms->gexec[g]    = NULL;
+    ms->gflops[g]   = 0.0;
+    ms->gkernels[g] = 0;
+    ms->gnodes[g]   = 0;
   }
   PetscCall(PetscMemzero(&ms->gsig, sizeof(ms->gsig)));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -177,8 +183,14 @@ PetscErrorCode KSPMSReset(KSPMS *ms)
   PetscCall(VecDestroy(&ms->sx));
   PetscCall(VecDestroy(&ms->sb));
   PetscCall(VecDestroy(&ms->ones));
+  PetscCall(VecDestroy(&ms->udiag));
+  PetscCall(VecDestroy(&ms->pdiag));
+  PetscCall(VecDestroy(&ms->ivec[0]));
+  PetscCall(VecDestroy(&ms->ivec[1]));
+  ms->uvec[0] = ms->uvec[1] = NULL;
   ms->diag_valid = PETSC_FALSE;
   ms->img        = NULL;
+  ms->image      = PETSC_FALSE;
   ms->planned    = PETSC_FALSE;
   ms->cached     = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -187,39 +199,45 @@ PetscErrorCode KSPMSReset(KSPMS *ms)
 /* ---------------------------------------------------------------------------------------------------------- */
 /* vectors                                                                                                      */
 
-/* ms->arr[i] <- the array of vec[i] in the backend's memory (Get and Restore: the pointer stays valid, the vector's
-   state is increased and its valid copy is the backend's) */
-static PetscErrorCode KSPMSFetch(KSPMS *ms, PetscInt i)
+/* the array of v in the backend's memory (Get and Restore: the pointer stays valid, the vector's state is increased
+   unless readonly and its valid copy is the backend's) */
+static PetscErrorCode KSPMSVecArray(KSPMS *ms, Vec v, PetscBool readonly, PetscScalar **arr)
 {
-  Vec          v  = ms->vec[i];
   PetscMemType mt = PETSC_MEMTYPE_HOST;
   PetscScalar *a  = NULL;
 
   PetscFunctionBegin;
-  ms->arr[i] = NULL;
-  if (!v) PetscFunctionReturn(PETSC_SUCCESS);
   if (ms->device) {
-    if (ms->readonly[i]) {
+    if (readonly) {
       PetscCall(VecGetArrayReadAndMemType(v, (const PetscScalar **)&a, &mt));
-      ms->arr[i] = a;
+      *arr = a;
       PetscCall(VecRestoreArrayReadAndMemType(v, (const PetscScalar **)&a));
     } else {
       PetscCall(VecGetArrayAndMemType(v, &a, &mt));
-      ms->arr[i] = a;
+      *arr = a;
       PetscCall(VecRestoreArrayAndMemType(v, &a));
     }
     PetscCheck(PetscMemTypeDevice(mt), PETSC_COMM_SELF, PETSC_ERR_PLIB, "A vector of type %s in host memory reached the device-resident Krylov kernels", ((PetscObject)v)->type_name);
   } else {
-    if (ms->readonly[i]) {
+    if (readonly) {
       PetscCall(VecGetArrayRead(v, (const PetscScalar **)&a));
-      ms->arr[i] = a;
+      *arr = a;
       PetscCall(VecRestoreArrayRead(v, (const PetscScalar **)&a));
     } else {
       PetscCall(VecGetArray(v, &a));
-      ms->arr[i] = a;
+      *arr = a;
       PetscCall(VecRestoreArray(v, &a));
     }
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ms->arr[i] <- the array of vec[i] in the backend's memory */
+static PetscErrorCode KSPMSFetch(KSPMS *ms, PetscInt i)
+{
+  PetscFunctionBegin;
+  ms->arr[i] = NULL;
+  if (ms->vec[i]) PetscCall(KSPMSVecArray(ms, ms->vec[i], ms->readonly[i], &ms->arr[i]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -238,6 +256,31 @@ static PetscErrorCode KSPMSTouch(KSPMS *ms)
   PetscFunctionBegin;
   for (PetscInt i = 0; i < ms->nvec; i++)
     if (ms->vec[i] && !ms->readonly[i]) PetscCall(KSPMSFetch(ms, i));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* vec[i] <- v (a reference; NULL: none) */
+static PetscErrorCode KSPMSSetVec(KSPMS *ms, PetscInt i, Vec v)
+{
+  PetscFunctionBegin;
+  if (v) PetscCall(PetscObjectReference((PetscObject)v));
+  PetscCall(VecDestroy(&ms->vec[i]));
+  ms->vec[i] = v;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* *v <- a vector like x (its layout and type), kept while it is one */
+static PetscErrorCode KSPMSVecLike(Vec x, Vec *v)
+{
+  PetscFunctionBegin;
+  if (*v) {
+    PetscBool same, type;
+
+    PetscCall(PetscLayoutCompare((*v)->map, x->map, &same));
+    PetscCall(PetscObjectTypeCompare((PetscObject)*v, ((PetscObject)x)->type_name, &type));
+    if (!same || !type) PetscCall(VecDestroy(v));
+  }
+  if (!*v) PetscCall(VecDuplicate(x, v));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -289,16 +332,7 @@ static PetscErrorCode KSPMSSetUpVectors(KSP ksp, KSPMS *ms, PetscInt nwork)
   ms->readonly[KSPMS_X] = PETSC_FALSE;
   ms->readonly[KSPMS_B] = PETSC_TRUE;
   for (PetscInt j = 0; j < nwork; j++) {
-    Vec *w = &ms->vec[KSPMS_WORK + j];
-
-    if (*w) {
-      PetscBool same, type;
-
-      PetscCall(PetscLayoutCompare((*w)->map, x->map, &same));
-      PetscCall(PetscObjectTypeCompare((PetscObject)*w, ((PetscObject)x)->type_name, &type));
-      if (!same || !type) PetscCall(VecDestroy(w));
-    }
-    if (!*w) PetscCall(VecDuplicate(x, w));
+    PetscCall(KSPMSVecLike(x, &ms->vec[KSPMS_WORK + j]));
     ms->readonly[KSPMS_WORK + j] = PETSC_FALSE;
   }
   for (PetscInt j = KSPMS_WORK + nwork; j < KSPMS_MAXVEC; j++) PetscCall(VecDestroy(&ms->vec[j]));
@@ -338,12 +372,12 @@ static PetscErrorCode KSPMSSetUpPC(KSP ksp, KSPMS *ms, Mat A)
   ms->pcname = none ? PCNONE : (jac ? PCJACOBI : PCRUIZ);
   if (none) {
     ms->pc = MS_KRYLOV_PC_NONE;
-    PetscCall(VecDestroy(&ms->vec[KSPMS_DIAG]));
+    PetscCall(KSPMSSetVec(ms, KSPMS_DIAG, NULL));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   ms->pc = MS_KRYLOV_PC_DIAG;
   {
-    Vec       x    = ms->vec[KSPMS_X], *d = &ms->vec[KSPMS_DIAG];
+    Vec       x    = ms->vec[KSPMS_X], *d = &ms->udiag;
     PetscBool same = PETSC_FALSE, fresh = PETSC_FALSE;
 
     if (*d) {
@@ -375,12 +409,14 @@ static PetscErrorCode KSPMSSetUpPC(KSP ksp, KSPMS *ms, Mat A)
       ms->diag_valid = PETSC_TRUE;
       ms->diag_setups++;
     }
+    PetscCall(KSPMSSetVec(ms, KSPMS_DIAG, *d)); /* in the image's numbering: another vector (KSPMSSetUpImageOrder()) */
     ms->readonly[KSPMS_DIAG] = PETSC_TRUE;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* the product of a MATSEQAIJMODSELL operator from its image, in one kernel with its dot */
+/* the product of a MATSEQAIJMODSELL operator from its image, in one kernel with its dot; a permuted image with a fused
+   preconditioner: the solve in the image's numbering (the view without its permutation, KSPMSSetUpImageOrder()) */
 static PetscErrorCode KSPMSSetUpOperator(KSP ksp, KSPMS *ms, Mat A)
 {
   PetscBool            isms;
@@ -390,6 +426,8 @@ static PetscErrorCode KSPMSSetUpOperator(KSP ksp, KSPMS *ms, Mat A)
   PetscFunctionBegin;
   ms->fused_op = PETSC_FALSE;
   ms->img      = NULL;
+  ms->image    = PETSC_FALSE;
+  ms->perm     = NULL;
   ms->bucketed = PETSC_FALSE;
   ms->why_op   = NULL;
   PetscCall(PetscMemzero(&ms->view, sizeof(ms->view)));
@@ -402,7 +440,13 @@ static PetscErrorCode KSPMSSetUpOperator(KSP ksp, KSPMS *ms, Mat A)
   PetscCall(MatSeqAIJModSELLGetImage(A, iops, &ms->img)); /* up to date in the backend's memory */
   PetscCall(iops->getview(ms->img, PETSC_FALSE, &ms->view));
   PetscCheck(ms->view.m == ms->n, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "The operator has %d rows, the vectors %" PetscInt_FMT, ms->view.m, ms->n);
-  PetscCall(iops->permbuckets(ms->img, &ms->view, &ms->pb, &ms->bucketed)); /* built now, outside any capture (none on the host) */
+  if (ms->view.perm && ms->image_opt && ms->pc != MS_KRYLOV_PC_APPLIED) { /* every vector in the image's numbering */
+    ms->image      = PETSC_TRUE;
+    ms->perm       = ms->view.perm;
+    ms->view.perm  = NULL;
+    ms->view.iperm = NULL;
+  }
+  if (!ms->image) PetscCall(iops->permbuckets(ms->img, &ms->view, &ms->pb, &ms->bucketed)); /* built now, outside any capture (none on the host) */
   if (ms->view.perm) { /* x and y in the image numbering */
     const size_t bytes = 2 * sizeof(double) * (size_t)PetscMax(ms->n, 1);
 
@@ -416,6 +460,55 @@ static PetscErrorCode KSPMSSetUpOperator(KSP ksp, KSPMS *ms, Mat A)
   PetscCall(MSImageGetLayout(ms->img, &lay));
   ms->opflops  = 2.0 * (PetscLogDouble)lay->nnz + (PetscLogDouble)ms->n;
   ms->fused_op = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* y = x between the user's numbering and the image's (dir MS_KRYLOV_TO_IMAGE or MS_KRYLOV_TO_USER) */
+static PetscErrorCode KSPMSPermute(KSPMS *ms, Vec x, Vec y, int dir)
+{
+  PetscScalar *xa, *ya;
+  void        *stream;
+  int          err;
+
+  PetscFunctionBegin;
+  PetscCall(KSPMSVecArray(ms, x, PETSC_TRUE, &xa));
+  PetscCall(KSPMSVecArray(ms, y, PETSC_FALSE, &ya));
+  PetscCall(KSPMSKernelBegin(ms, &stream));
+  err = ms->k->permute((int)ms->n, ms->perm, dir, xa, ya, stream);
+  PetscCall(KSPMSKernelEnd(ms, err, "permute", 0.0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the solve in the permuted image's numbering: x and b gathered into the layer's vectors, which the method iterates on
+   (vec[X], vec[B]), the fused PC's diagonal too (its gather: 20 bytes per row once per solve, as cheap as a vector
+   copy, instead of a cache of it keyed on the permutation) */
+static PetscErrorCode KSPMSSetUpImageOrder(KSP ksp, KSPMS *ms)
+{
+  PetscFunctionBegin;
+  if (!ms->image) PetscFunctionReturn(PETSC_SUCCESS);
+  for (int j = 0; j < 2; j++) {
+    ms->uvec[j] = ms->vec[KSPMS_X + j];
+    PetscCall(KSPMSVecLike(ms->uvec[j], &ms->ivec[j]));
+  }
+  if (ksp->guess_zero) PetscCall(VecZeroEntries(ms->ivec[0]));
+  else PetscCall(KSPMSPermute(ms, ms->uvec[0], ms->ivec[0], MS_KRYLOV_TO_IMAGE));
+  PetscCall(KSPMSPermute(ms, ms->uvec[1], ms->ivec[1], MS_KRYLOV_TO_IMAGE));
+  ms->vec[KSPMS_X] = ms->ivec[0];
+  ms->vec[KSPMS_B] = ms->ivec[1];
+  if (ms->pc == MS_KRYLOV_PC_DIAG) {
+    PetscCall(KSPMSVecLike(ms->udiag, &ms->pdiag));
+    PetscCall(KSPMSPermute(ms, ms->udiag, ms->pdiag, MS_KRYLOV_TO_IMAGE));
+    PetscCall(KSPMSSetVec(ms, KSPMS_DIAG, ms->pdiag));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the solution in the user's numbering: scattered from the image's, then copied to the user's host vector when staged */
+static PetscErrorCode KSPMSSolutionOut(KSP ksp, KSPMS *ms)
+{
+  PetscFunctionBegin;
+  if (ms->image) PetscCall(KSPMSPermute(ms, ms->ivec[0], ms->uvec[0], MS_KRYLOV_TO_USER));
+  if (ms->staged) PetscCall(VecCopy(ms->image ? ms->uvec[0] : ms->vec[KSPMS_X], ksp->vec_sol));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -523,6 +616,10 @@ PetscErrorCode KSPMSSolveBegin(KSP ksp, KSPMS *ms, const KSPMSMethod *meth)
   if (ms->planned && dev != ms->device) { /* another backend: its memory and vectors anew */
     PetscCall(KSPMSFreeMemory(ms));
     for (PetscInt i = KSPMS_DIAG; i < KSPMS_MAXVEC; i++) PetscCall(VecDestroy(&ms->vec[i]));
+    PetscCall(VecDestroy(&ms->udiag));
+    PetscCall(VecDestroy(&ms->pdiag));
+    PetscCall(VecDestroy(&ms->ivec[0]));
+    PetscCall(VecDestroy(&ms->ivec[1]));
     ms->diag_valid = PETSC_FALSE;
   }
   ms->device        = dev;
@@ -537,6 +634,11 @@ PetscErrorCode KSPMSSolveBegin(KSP ksp, KSPMS *ms, const KSPMSMethod *meth)
   ms->kmax_used     = 0;
   ms->ngraph_launch = 0;
   ms->ncaptures     = 0;
+  ms->nkernels      = 0;
+  ms->step_kernels  = 0;
+  ms->step_count    = 0;
+  ms->graph_nodes   = 0;
+  ms->graph_steps   = 0;
   PetscCall(KSPMSSetUpVectors(ksp, ms, meth->nwork));
   PetscCall(KSPMSSetUpPC(ksp, ms, A));
   PetscCall(KSPMSSetUpOperator(ksp, ms, A));
@@ -552,6 +654,7 @@ PetscErrorCode KSPMSSolveBegin(KSP ksp, KSPMS *ms, const KSPMSMethod *meth)
   ms->graph = (PetscBool)!ms->why_graph;
   PetscCall(KSPMSSetUpMemory(ksp, ms));
   PetscCall(KSPMSSetUpScalars(ksp, ms));
+  PetscCall(KSPMSSetUpImageOrder(ksp, ms));
   ms->planned = PETSC_TRUE;
   PetscCall(PetscLogEventEnd(KSPMS_SetUp, ksp, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -587,6 +690,7 @@ PetscErrorCode KSPMSKernelEnd(KSPMS *ms, int err, const char *kernel, PetscLogDo
 #if defined(PETSC_HAVE_CUDA)
     PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_GPU, "The %s kernel %s of the device Krylov solve failed: %s (%s)", ms->k->backend, kernel, cudaGetErrorName((cudaError_t)err), cudaGetErrorString((cudaError_t)err));
 #endif
+    ms->nkernels++;
     if (ms->capturing) ms->capture_flops += flops;
     else {
       PetscCall(PetscLogGpuTimeEnd());
@@ -595,6 +699,7 @@ PetscErrorCode KSPMSKernelEnd(KSPMS *ms, int err, const char *kernel, PetscLogDo
   } else {
     PetscCheck(err != MS_KERNEL_ERR_MEM, PETSC_COMM_SELF, PETSC_ERR_MEM, "The %s kernel %s of the device Krylov solve could not allocate its work arrays", ms->k->backend, kernel);
     PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The %s kernel %s of the device Krylov solve failed with code %d (an argument out of range)", ms->k->backend, kernel, err);
+    ms->nkernels++;
     PetscCall(PetscLogFlops(flops));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -655,19 +760,17 @@ PetscErrorCode KSPMSAllreduce(KSP ksp, KSPMS *ms, PetscInt nsums, int finish)
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, ms->hsc.sum, (PetscMPIInt)nsums, MPI_DOUBLE, MPI_SUM, PetscObjectComm((PetscObject)ksp)));
-  if (ms->device) {
-#if defined(PETSC_HAVE_CUDA)
-    cudaStream_t stream;
-    double      *pin = ((MSKrylovScalars *)ms->pinned)[2].sum; /* stays until the copy is done: the next write to it
-                                                                  follows the next read, after this copy on the stream */
+  { /* the global sums go to the finish kernel as its arguments: no copy to the device before it */
+    MSKrylovReduce red;
+    void          *stream;
+    int            err;
 
-    PetscCall(PetscMemcpy(pin, ms->hsc.sum, sizeof(double) * (size_t)nsums));
-    PetscCall(PetscGetCurrentCUDAStream(&stream));
-    PetscCallCUDA(cudaMemcpyAsync(ms->sc->sum, pin, sizeof(double) * (size_t)nsums, cudaMemcpyHostToDevice, stream));
-    PetscCall(PetscLogCpuToGpu((PetscLogDouble)(sizeof(double) * (size_t)nsums)));
-#endif
-  } else PetscCall(PetscMemcpy(ms->sc->sum, ms->hsc.sum, sizeof(double) * (size_t)nsums));
-  PetscCall(KSPMSRunFinish(ms, finish));
+    PetscCall(KSPMSReduceTarget(ms, 0, finish, &red));
+    red.finish = finish;
+    PetscCall(KSPMSKernelBegin(ms, &stream));
+    err = ms->k->finish_sums((int)nsums, ms->hsc.sum, &red, stream);
+    PetscCall(KSPMSKernelEnd(ms, err, "finish", 0.0));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -743,7 +846,8 @@ PetscErrorCode KSPMSInitialResidual(KSP ksp, KSPMS *ms, PetscInt r)
   PetscFunctionBegin;
   PetscCall(PCGetOperators(ksp->pc, &A, NULL));
   if (!ksp->guess_zero) {
-    PetscCall(KSP_MatMult(ksp, A, ms->vec[KSPMS_X], ms->vec[r]));
+    if (ms->image) PetscCall(KSPMSMultDot(ksp, ms, KSPMS_X, r, MS_KRYLOV_NSUMS - 1, MS_KRYLOV_FINISH_NONE)); /* its dot is not used */
+    else PetscCall(KSP_MatMult(ksp, A, ms->vec[KSPMS_X], ms->vec[r]));
     PetscCall(VecAYPX(ms->vec[r], -1.0, ms->vec[KSPMS_B]));
   } else PetscCall(VecCopy(ms->vec[KSPMS_B], ms->vec[r]));
   PetscCall(VecFlag(ms->vec[r], ksp->reason == KSP_DIVERGED_PC_FAILED));
@@ -799,7 +903,9 @@ static PetscErrorCode KSPMSGraphBlock(KSP ksp, KSPMS *ms, const KSPMSMethod *met
     cudaGraph_t     graph;
     cudaGraphExec_t exec;
     cudaError_t     cerr;
-    PetscErrorCode  ierr = PETSC_SUCCESS;
+    PetscErrorCode  ierr  = PETSC_SUCCESS;
+    const PetscInt  k0    = ms->nkernels;
+    size_t          nodes = 0;
 
     ms->capture_flops = 0.0;
     PetscCallCUDA(cudaStreamBeginCapture(cs, cudaStreamCaptureModeThreadLocal));
@@ -809,12 +915,23 @@ static PetscErrorCode KSPMSGraphBlock(KSP ksp, KSPMS *ms, const KSPMSMethod *met
     cerr          = cudaStreamEndCapture(cs, &graph);
     PetscCall(ierr);
     PetscCallCUDA(cerr);
-    cerr = cudaGraphInstantiateWithFlags(&exec, graph, 0);
+    cerr = cudaGraphGetNodes(graph, NULL, &nodes);
+    if (cerr == cudaSuccess) cerr = cudaGraphInstantiateWithFlags(&exec, graph, 0);
     PetscCallCUDA(cudaGraphDestroy(graph));
     PetscCallCUDA(cerr);
-    ms->gexec[g]  = (void *)exec;
-    ms->gflops[g] = ms->capture_flops;
+    ms->gexec[g]    = (void *)exec;
+    ms->gflops[g]   = ms->capture_flops;
+    ms->gkernels[g] = ms->nkernels - k0;
+    ms->gnodes[g]   = (PetscInt)nodes;
+    ms->nkernels    = k0; /* counted at each launch */
     ms->ncaptures++;
+  }
+  ms->nkernels += ms->gkernels[g];
+  ms->step_kernels += ms->gkernels[g];
+  ms->step_count += nb;
+  if (nb >= ms->graph_steps) {
+    ms->graph_steps = nb;
+    ms->graph_nodes = ms->gnodes[g];
   }
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   PetscCall(PetscLogGpuTimeBegin());
@@ -860,12 +977,24 @@ static PetscErrorCode KSPMSPollEnd(KSPMS *ms, int s, PetscBool *done)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* one step launched (its kernels counted) */
+static PetscErrorCode KSPMSStep(KSP ksp, KSPMS *ms, const KSPMSMethod *meth)
+{
+  const PetscInt k0 = ms->nkernels;
+
+  PetscFunctionBegin;
+  PetscCall((*meth->step)(ksp));
+  ms->step_kernels += ms->nkernels - k0;
+  ms->step_count++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode KSPMSBlock(KSP ksp, KSPMS *ms, const KSPMSMethod *meth, PetscInt nb)
 {
   PetscFunctionBegin;
   if (ms->graph && (!ms->graph_pairs || nb % 2 == 0)) PetscCall(KSPMSGraphBlock(ksp, ms, meth, nb));
   else
-    for (PetscInt j = 0; j < nb; j++) PetscCall((*meth->step)(ksp));
+    for (PetscInt j = 0; j < nb; j++) PetscCall(KSPMSStep(ksp, ms, meth));
   ms->nsteps += nb;
   ms->kmax_used = PetscMax(ms->kmax_used, nb);
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -884,7 +1013,7 @@ static PetscErrorCode KSPMSHostTest(KSP ksp, KSPMS *ms, const KSPMSMethod *meth)
   ksp->rnorm = (PetscReal)ms->hsc.rnorm;
   if (ksp->numbermonitors) { /* the monitors may read the solution */
     PetscCall(KSPMSTouch(ms));
-    if (ms->staged) PetscCall(VecCopy(ms->vec[KSPMS_X], ksp->vec_sol));
+    PetscCall(KSPMSSolutionOut(ksp, ms));
   }
   PetscCall(KSPLogResidualHistory(ksp, ksp->rnorm));
   PetscCall(KSPMonitor(ksp, ksp->its, ksp->rnorm));
@@ -911,13 +1040,13 @@ PetscErrorCode KSPMSRun(KSP ksp, KSPMS *ms, const KSPMSMethod *meth)
   if (ms->host_check) {
     PetscCall(KSPMSHostTest(ksp, ms, meth));
     for (PetscInt j = 0; j <= limit && !ms->hsc.done && !ms->stop; j++) {
-      PetscCall((*meth->step)(ksp));
+      PetscCall(KSPMSStep(ksp, ms, meth));
       ms->nsteps++;
       PetscCall(KSPMSHostTest(ksp, ms, meth));
     }
   } else if (ms->mpi) { /* the status comes with each step's sums, one step late */
     for (PetscInt j = 0; j <= limit && !ms->stop; j++) {
-      PetscCall((*meth->step)(ksp));
+      PetscCall(KSPMSStep(ksp, ms, meth));
       if (!ms->stop) ms->nsteps++;
     }
   } else {
@@ -964,7 +1093,7 @@ PetscErrorCode KSPMSSolveEnd(KSP ksp, KSPMS *ms)
   PetscCall(KSPMSReadScalars(ms));
   ms->cached = PETSC_FALSE;
   PetscCall(KSPMSTouch(ms));
-  if (ms->staged) PetscCall(VecCopy(ms->vec[KSPMS_X], ksp->vec_sol));
+  PetscCall(KSPMSSolutionOut(ksp, ms));
   ksp->its    = h->its;
   ksp->rnorm  = (PetscReal)h->rnorm;
   ksp->reason = (KSPConvergedReason)h->reason;
@@ -1073,6 +1202,7 @@ PetscErrorCode KSPMSInitialize(KSP ksp, KSPMS *ms)
   ms->check_max   = 32;
   ms->fuse_pc_opt = PETSC_TRUE;
   ms->fuse_op_opt = PETSC_TRUE;
+  ms->image_opt   = PETSC_TRUE;
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, KSPMSComposed[0], KSPDeviceSetUseGraph_MS));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, KSPMSComposed[1], KSPDeviceGetUseGraph_MS));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, KSPMSComposed[2], KSPDeviceSetCheckMax_MS));
@@ -1103,6 +1233,7 @@ PetscErrorCode KSPMSSetFromOptions(KSP ksp, KSPMS *ms, PetscOptionItems PetscOpt
   PetscCall(PetscOptionsBool("-ksp_device_fuse_pc", "Apply PCNONE, PCJACOBI and PCRUIZ inside the iteration's kernels (false: PCApply() between kernels)", "KSPDeviceSetFusion", pc, &pc, NULL));
   PetscCall(PetscOptionsBool("-ksp_device_fuse_operator", "Multiply by a MATSEQAIJMODSELL operator with its dot in the same kernel (false: MatMult(), then a dot kernel)", "KSPDeviceSetFusion", op, &op, NULL));
   PetscCall(KSPDeviceSetFusion(ksp, pc, op));
+  PetscCall(PetscOptionsBool("-ksp_device_image_order", "With a permuted MATSEQAIJMODSELL image (orderings partition, rcm, bricks) and a fused PC, run the solve in the image's numbering (false: the matrix's permuted product, then a dot kernel)", "KSPCGDEVICE", ms->image_opt, &ms->image_opt, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1117,7 +1248,8 @@ PetscErrorCode KSPMSView(KSP ksp, KSPMS *ms, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "  device-resident iterations: %s (%s kernels)%s\n", ms->device ? "on the GPU" : "on the host", ms->k->backend, ms->staged ? "; host vectors staged to the device once per solve" : ""));
   if (ms->pc != MS_KRYLOV_PC_APPLIED) PetscCall(PetscViewerASCIIPrintf(viewer, "  preconditioner: %s fused into the iteration's kernels%s\n", ms->pcname, ms->pc == MS_KRYLOV_PC_DIAG ? " (its diagonal)" : ""));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  preconditioner: PCApply() between kernels (not fused: %s)\n", ms->why_pc));
-  if (ms->fused_op) PetscCall(PetscViewerASCIIPrintf(viewer, "  operator: MATSEQAIJMODSELL image product with the dot in %s\n", !ms->view.perm && ms->view.lanes == 1 ? "its epilogue (one kernel)" : "a kernel after it (a permuted image or several threads per row)"));
+  if (ms->fused_op && ms->image) PetscCall(PetscViewerASCIIPrintf(viewer, "  operator: MATSEQAIJMODSELL image product with the dot in its epilogue (one kernel); its image is permuted: the solve runs in the image's numbering (b, x%s gathered into it once per solve)\n", ms->pc == MS_KRYLOV_PC_DIAG ? " and the preconditioner's diagonal" : ""));
+  else if (ms->fused_op) PetscCall(PetscViewerASCIIPrintf(viewer, "  operator: MATSEQAIJMODSELL image product with the dot in %s\n", !ms->view.perm ? "its epilogue (one kernel)" : "a kernel after it (a permuted image in the user's numbering: the matrix's own product)"));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  operator: MatMult(), then a dot kernel (%s)\n", ms->why_op));
   if (ms->host_check) PetscCall(PetscViewerASCIIPrintf(viewer, "  convergence test: on the host after every iteration (%s: one host read per iteration)\n", ms->why_host));
   else if (ms->mpi) PetscCall(PetscViewerASCIIPrintf(viewer, "  convergence test: KSPConvergedDefault() on the device; the done flag read with each iteration's sums (one MPI_Allreduce() per iteration)\n"));
@@ -1126,6 +1258,14 @@ PetscErrorCode KSPMSView(KSP ksp, KSPMS *ms, PetscViewer viewer)
   if (ms->graph) PetscCall(PetscViewerASCIIPrintf(viewer, "  CUDA graphs: on, blocks of up to %" PetscInt_FMT " iterations replayed\n", ms->check_max));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  CUDA graphs: off (%s)\n", ms->why_graph));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  last solve: %" PetscInt_FMT " iterations queued, %" PetscInt_FMT " host reads of the status, %" PetscInt_FMT " graph launches (%" PetscInt_FMT " captured)\n", ms->nsteps, ms->npolls + ms->nreads, ms->ngraph_launch, ms->ncaptures));
+  if (ms->step_count) {
+    char per[32], graph[96] = "";
+
+    if (ms->step_kernels % ms->step_count == 0) PetscCall(PetscSNPrintf(per, sizeof(per), "%" PetscInt_FMT, ms->step_kernels / ms->step_count));
+    else PetscCall(PetscSNPrintf(per, sizeof(per), "%.2f", (double)ms->step_kernels / (double)ms->step_count));
+    if (ms->graph_steps) PetscCall(PetscSNPrintf(graph, sizeof(graph), "; the graph of %" PetscInt_FMT " iterations has %" PetscInt_FMT " nodes", ms->graph_steps, ms->graph_nodes));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  kernel calls per iteration: %s of this layer%s%s\n", per, ms->fused_op && ms->pc != MS_KRYLOV_PC_APPLIED ? "" : " (MatMult() and PCApply() not counted)", graph));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

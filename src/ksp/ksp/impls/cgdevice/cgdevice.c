@@ -16,9 +16,12 @@
 
     With several processes (or -ksp_cgdevice_single_reduction) the iteration is a single-reduction form, as
     KSPSolve_CG_SingleReduction (Chronopoulos and Gear, 1989) with s = A z and w = A p by its recurrence:
-        p = z + b p, w = s + b w, x += alpha p, r -= alpha w, z = B r   (one pass: cg_update)
-        s = A z; r.z, the norm, z.s, z.w and p.s added over the processes in one MPI_Allreduce()
-    where the next p.Ap = z.s + b (z.w + p.s) + b^2 p.Ap_old is expanded exactly (Chronopoulos and Gear's
+        p = z + b p, w = s + b w, x += alpha p, r -= alpha w, z = B r, the norm, r.z, z.w   (one pass: cg_update)
+        s = A z, z.s, p.s; the five sums added over the processes in one MPI_Allreduce()
+    With a MATSEQAIJMODSELL operator and a pointwise PC on one process the whole step is one kernel (cg_sr_mult): the
+    product forms z = B r at the neighbours' rows from their r, s, w of the previous step (which therefore alternate
+    between two vectors each, like p above), so that an iteration reads the matrix and each vector once in one launch.
+    The next p.Ap = z.s + b (z.w + p.s) + b^2 p.Ap_old is expanded exactly (Chronopoulos and Gear's
     z.s - b^2 p.Ap_old assumes a symmetric A; this expansion does not, so that operators symmetric only in their interior,
     such as PETSc's ex45 with its Dirichlet rows, run as with KSPCG). Both forms give the iterates of KSPCG in exact
     arithmetic.
@@ -34,7 +37,9 @@ typedef struct {
   PetscBool dir_opt; /* -ksp_cgdevice_fuse_direction */
   PetscBool sr;      /* the single-reduction form ran in the last solve */
   PetscBool dir;     /* p = z + b p formed inside the product's kernel (two vectors for p, alternately old and new) */
+  PetscBool srk;     /* the single reduction's step in one kernel (r, w, s alternate between two vectors each) */
   PetscInt  p;       /* the vector that holds the current p (CGD_P or CGD_P2) */
+  PetscInt  par;     /* srk: 0 when r, w, s are in CGD_R, CGD_W, CGD_S, 1 when in CGD_R2, CGD_W2, CGD_S2 */
 } KSP_CGDevice;
 
 /* the work vectors */
@@ -44,6 +49,9 @@ typedef struct {
 #define CGD_W  (KSPMS_WORK + 3)
 #define CGD_S  (KSPMS_WORK + 4) /* single reduction: A z */
 #define CGD_P2 (KSPMS_WORK + 4) /* standard form with the fused direction: the other p */
+#define CGD_R2 (KSPMS_WORK + 5) /* the single reduction's step in one kernel: the other r, w, s */
+#define CGD_W2 (KSPMS_WORK + 6)
+#define CGD_S2 (KSPMS_WORK + 7)
 
 /* z: r itself for PCNONE (not stored), else its own vector */
 static inline PetscInt CGDeviceZ(KSPMS *ms)
@@ -112,31 +120,31 @@ static PetscErrorCode KSPCGDeviceUpdate(KSP ksp, int finish)
   if (sums) PetscCall(KSPMSReduceTarget(ms, MS_CG_SUM_NN, finish, &red));
   PetscCall(KSPMSKernelBegin(ms, &stream));
   err = ms->k->cg_update((int)ms->n, &v, ms->sc, sums ? &red : NULL, stream);
-  PetscCall(KSPMSKernelEnd(ms, err, "cg_update", (4.0 + (cg->sr ? 4.0 : 0.0) + (sums ? (ms->pc == MS_KRYLOV_PC_DIAG ? 5.0 : 4.0) : 0.0)) * ms->n));
+  PetscCall(KSPMSKernelEnd(ms, err, "cg_update", (4.0 + (cg->sr ? 4.0 : 0.0) + (sums ? (ms->pc == MS_KRYLOV_PC_DIAG ? 5.0 : 4.0) + (cg->sr ? 2.0 : 0.0) : 0.0)) * ms->n));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* the single reduction: s = A z and the dots z.s, z.w, p.s of the step (with several processes then added over them
-   together with the norm and r.z), then the finish: with a fused product z.s comes from its epilogue and z.w, p.s from
-   one dot kernel, else the three from one dot kernel after MatMult() */
-static PetscErrorCode KSPCGDeviceSDots(KSP ksp, int finish)
+/* the single reduction: s = A z and the dots z.s, p.s of the step, and z.w unless the update's pass formed it (zw), then
+   (with several processes after the five sums were added over them) the finish: with a fused product z.s comes from its
+   epilogue, else from a dot kernel after MatMult() */
+static PetscErrorCode KSPCGDeviceSDots(KSP ksp, int finish, PetscBool zw)
 {
   KSPMS         *ms = &((KSP_CGDevice *)ksp->data)->ms;
   const PetscInt z  = CGDeviceZ(ms);
+  const PetscInt x3[3] = {z, z, CGD_P}, y3[3] = {CGD_W, CGD_S, CGD_S}; /* z.w, z.s, p.s (the single reduction keeps p in CGD_P) */
 
   PetscFunctionBegin;
   if (ms->fused_op) {
-    const PetscInt x[2] = {z, CGD_P}, y[2] = {CGD_W, CGD_S}; /* the single reduction keeps p in CGD_P */
-
     PetscCall(KSPMSMultDot(ksp, ms, z, CGD_S, MS_CG_SUM_ZS, MS_KRYLOV_FINISH_NONE));
-    PetscCall(KSPMSDots(ms, 2, x, y, MS_CG_SUM_ZW, finish));
+    if (zw) PetscCall(KSPMSDot(ms, CGD_P, CGD_S, MS_CG_SUM_PS, finish));
+    else PetscCall(KSPMSDots(ms, 3, x3, y3, MS_CG_SUM_ZW, finish)); /* z.s again with z.w, p.s (the start, a PC applied) */
   } else {
-    const PetscInt x[3] = {z, z, CGD_P}, y[3] = {CGD_S, CGD_W, CGD_S};
-    Mat            A;
+    Mat A;
 
     PetscCall(PCGetOperators(ksp->pc, &A, NULL));
     PetscCall(KSP_MatMult(ksp, A, ms->vec[z], ms->vec[CGD_S]));
-    PetscCall(KSPMSDots(ms, 3, x, y, MS_CG_SUM_ZS, finish));
+    if (zw) PetscCall(KSPMSDots(ms, 2, x3 + 1, y3 + 1, MS_CG_SUM_ZS, finish));
+    else PetscCall(KSPMSDots(ms, 3, x3, y3, MS_CG_SUM_ZW, finish));
   }
   PetscCall(KSPMSAllreduce(ksp, ms, 5, finish));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -151,14 +159,15 @@ static PetscErrorCode KSPCGDeviceStart(KSP ksp)
   PetscFunctionBegin;
   PetscCall(KSPMSInitialResidual(ksp, ms, CGD_R)); /* r <- b - A x */
   cg->p      = CGD_P;
-  ms->key[3] = cg->p;
+  cg->par    = 0;
+  ms->key[3] = cg->srk ? cg->par : cg->p;
   PetscCall(VecZeroEntries(ms->vec[CGD_P])); /* the first p = z + 0 p */
   if (cg->sr) PetscCall(VecZeroEntries(ms->vec[CGD_W]));
   if (ms->pc == MS_KRYLOV_PC_APPLIED) PetscCall(KSPMSPCApply(ksp, ms, CGD_R, CGD_Z)); /* z <- B r */
   if (!cg->sr) PetscCall(KSPCGDeviceResidual(ksp, MS_KRYLOV_FINISH_CG_START));
   else {
     PetscCall(KSPCGDeviceResidual(ksp, MS_KRYLOV_FINISH_NONE));
-    PetscCall(KSPCGDeviceSDots(ksp, MS_KRYLOV_FINISH_CGSR_START)); /* s <- A z, z.s (z.w = p.s = 0) */
+    PetscCall(KSPCGDeviceSDots(ksp, MS_KRYLOV_FINISH_CGSR_START, PETSC_FALSE)); /* s <- A z, z.s (z.w = p.s = 0) */
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -203,24 +212,72 @@ static PetscErrorCode KSPCGDeviceStep(KSP ksp)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* one pass of KSPSolve_CG_SingleReduction's loop in one kernel: p, w, x, r, z, s = A z and the five sums; r, w, s from
+   one pair of vectors into the other */
+static PetscErrorCode KSPCGDeviceStepSRKernel(KSP ksp)
+{
+  KSP_CGDevice    *cg = (KSP_CGDevice *)ksp->data;
+  KSPMS           *ms = &cg->ms;
+  const PetscInt   o[3] = {CGD_R, CGD_W, CGD_S}, t[3] = {CGD_R2, CGD_W2, CGD_S2};
+  const PetscInt  *in = cg->par ? t : o, *out = cg->par ? o : t;
+  MSKrylovCGSRVecs v;
+  MSKrylovReduce   red;
+  PetscScalar     *a;
+  void            *stream;
+  int              err;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(&v, sizeof(v)));
+  PetscCall(KSPMSArray(ms, KSPMS_X, &v.x));
+  PetscCall(KSPMSArray(ms, CGD_P, &v.p));
+  PetscCall(KSPMSArray(ms, in[0], &a));
+  v.r = a;
+  PetscCall(KSPMSArray(ms, in[1], &a));
+  v.w = a;
+  PetscCall(KSPMSArray(ms, in[2], &a));
+  v.s = a;
+  PetscCall(KSPMSArray(ms, out[0], &v.rn));
+  PetscCall(KSPMSArray(ms, out[1], &v.wn));
+  PetscCall(KSPMSArray(ms, out[2], &v.sn));
+  if (ms->pc == MS_KRYLOV_PC_DIAG) {
+    PetscCall(KSPMSArray(ms, KSPMS_DIAG, &a));
+    v.d = a;
+  }
+  v.pc     = ms->pc;
+  v.norm_r = (int)(ksp->normtype == KSP_NORM_UNPRECONDITIONED);
+  PetscCall(KSPMSReduceTarget(ms, MS_CG_SUM_NN, MS_KRYLOV_FINISH_CGSR_STEP, &red));
+  PetscCall(KSPMSKernelBegin(ms, &stream));
+  err = ms->k->cg_sr_mult(&ms->view, &v, &red, stream);
+  PetscCall(KSPMSKernelEnd(ms, err, "cg_sr_mult", (18.0 + (ms->pc == MS_KRYLOV_PC_DIAG ? 2.0 : 0.0)) * ms->n + ms->opflops));
+  cg->par    = !cg->par;
+  ms->key[3] = cg->par; /* the vectors of r, w, s at the start of the next step: the graphs hold an even number of steps */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* one pass of KSPSolve_CG_SingleReduction's loop */
 static PetscErrorCode KSPCGDeviceStepSR(KSP ksp)
 {
-  KSPMS *ms = &((KSP_CGDevice *)ksp->data)->ms;
+  KSP_CGDevice *cg = (KSP_CGDevice *)ksp->data;
+  KSPMS        *ms = &cg->ms;
 
   PetscFunctionBegin;
-  if (ms->pc != MS_KRYLOV_PC_APPLIED) PetscCall(KSPCGDeviceUpdate(ksp, MS_KRYLOV_FINISH_NONE)); /* p, w, x, r, z, nn, zr */
-  else {
+  if (cg->srk) PetscCall(KSPCGDeviceStepSRKernel(ksp));
+  else if (ms->pc != MS_KRYLOV_PC_APPLIED) {
+    PetscCall(KSPCGDeviceUpdate(ksp, MS_KRYLOV_FINISH_NONE));                   /* p, w, x, r, z, nn, zr, zw */
+    PetscCall(KSPCGDeviceSDots(ksp, MS_KRYLOV_FINISH_CGSR_STEP, PETSC_TRUE)); /* s <- A z, z.s, p.s */
+  } else {
     PetscCall(KSPCGDeviceUpdate(ksp, MS_KRYLOV_FINISH_NONE));
     PetscCall(KSPMSPCApply(ksp, ms, CGD_R, CGD_Z));
     PetscCall(KSPCGDeviceResidual(ksp, MS_KRYLOV_FINISH_NONE));
+    PetscCall(KSPCGDeviceSDots(ksp, MS_KRYLOV_FINISH_CGSR_STEP, PETSC_FALSE)); /* s <- A z, z.w, z.s, p.s */
   }
-  PetscCall(KSPCGDeviceSDots(ksp, MS_KRYLOV_FINISH_CGSR_STEP)); /* s <- A z, z.s, z.w, p.s */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static const KSPMSMethod KSPCGDeviceStandard = {"CG", KSPCGDeviceStart, KSPCGDeviceStep, MS_KRYLOV_FINISH_CG_POST, 5};
 static const KSPMSMethod KSPCGDeviceSingle   = {"CG, single reduction", KSPCGDeviceStart, KSPCGDeviceStepSR, MS_KRYLOV_FINISH_CGSR_POST, 5};
+/* one process: room for the step in one kernel (its second r, w, s) */
+static const KSPMSMethod KSPCGDeviceSingleOne = {"CG, single reduction", KSPCGDeviceStart, KSPCGDeviceStepSR, MS_KRYLOV_FINISH_CGSR_POST, 8};
 
 static PetscErrorCode KSPSolve_CGDevice(KSP ksp)
 {
@@ -233,15 +290,18 @@ static PetscErrorCode KSPSolve_CGDevice(KSP ksp)
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)ksp), &size));
   cg->sr     = (PetscBool)(cg->sr_opt || size > 1);
-  meth       = cg->sr ? &KSPCGDeviceSingle : &KSPCGDeviceStandard;
+  meth       = cg->sr ? (size > 1 ? &KSPCGDeviceSingle : &KSPCGDeviceSingleOne) : &KSPCGDeviceStandard;
   ms->key[0] = cg->sr;
   ms->key[1] = ksp->normtype;
   PetscCall(KSPMSSolveBegin(ksp, ms, meth));
-  /* the direction update inside the product's kernel: a MATSEQAIJMODSELL image the fused product takes (unpermuted, one
-     thread per row), the standard form, and a plan of kernels only (the product and PC fused) */
-  cg->dir         = (PetscBool)(cg->dir_opt && !cg->sr && ms->fused_op && ms->pc != MS_KRYLOV_PC_APPLIED && !ms->view.perm && ms->view.lanes == 1);
-  ms->graph_pairs = cg->dir;
-  ms->key[2]      = cg->dir;
+  /* the vector updates inside the product's kernel: a MATSEQAIJMODSELL image the fused product takes (read in its own
+     numbering: unpermuted, or the solve in a permuted image's), and a plan of kernels only (the product and PC fused):
+     the standard form's direction, or the single reduction's whole step */
+  cg->dir         = (PetscBool)(cg->dir_opt && ms->fused_op && ms->pc != MS_KRYLOV_PC_APPLIED && !ms->view.perm && !ms->mpi);
+  cg->srk         = (PetscBool)(cg->dir && cg->sr);
+  cg->dir         = (PetscBool)(cg->dir && !cg->sr);
+  ms->graph_pairs = (PetscBool)(cg->dir || cg->srk);
+  ms->key[2]      = cg->dir + 2 * cg->srk;
   PetscCall(KSPMSRun(ksp, ms, meth));
   PetscCall(KSPMSSolveEnd(ksp, ms));
   /* cg.c's errors with -ksp_error_if_not_converged */
@@ -285,7 +345,7 @@ static PetscErrorCode KSPView_CGDevice(KSP ksp, PetscViewer viewer)
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &isascii));
   if (!isascii) PetscFunctionReturn(PETSC_SUCCESS);
-  if (cg->ms.planned) PetscCall(PetscViewerASCIIPrintf(viewer, "  variant: %s%s\n", cg->sr ? "single reduction (s = A z, w = s + b w, as Chronopoulos and Gear): one reduction per iteration" : "standard (KSPSolve_CG): two reductions per iteration, both finished on the device", cg->dir ? "; p = z + b p formed in the product's kernel (two kernels per iteration)" : ""));
+  if (cg->ms.planned) PetscCall(PetscViewerASCIIPrintf(viewer, "  variant: %s%s\n", cg->sr ? "single reduction (s = A z, w = s + b w, as Chronopoulos and Gear): one reduction per iteration" : "standard (KSPSolve_CG): two reductions per iteration, both finished on the device", cg->dir ? "; p = z + b p formed in the product's kernel (two kernels per iteration)" : (cg->srk ? "; the whole step in the product's kernel (one kernel per iteration)" : "")));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  variant: %s\n", cg->sr_opt ? "single reduction" : "standard on one process, single reduction on several"));
   PetscCall(KSPMSView(ksp, &cg->ms, viewer));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -300,7 +360,7 @@ static PetscErrorCode KSPSetFromOptions_CGDevice(KSP ksp, PetscOptionItems Petsc
   PetscOptionsHeadBegin(PetscOptionsObject, "KSP CG device options");
   PetscCall(PetscOptionsBool("-ksp_cgdevice_single_reduction", "The single-reduction form (Chronopoulos and Gear) also on one process (always on several)", "KSPCGDeviceSetSingleReduction", sr, &sr, &flg));
   if (flg) PetscCall(KSPCGDeviceSetSingleReduction(ksp, sr));
-  PetscCall(PetscOptionsBool("-ksp_cgdevice_fuse_direction", "Form p = z + b p inside the MATSEQAIJMODSELL product's kernel (standard form, fused product and PC): two kernels per iteration instead of three, one vector pass less", "KSPCGDEVICE", cg->dir_opt, &cg->dir_opt, NULL));
+  PetscCall(PetscOptionsBool("-ksp_cgdevice_fuse_direction", "Fuse the vector updates into the MATSEQAIJMODSELL product's kernel (fused product and PC, one process): the standard form's p = z + b p (two kernels per iteration instead of three), the single reduction's whole step (one kernel per iteration instead of two)", "KSPCGDEVICE", cg->dir_opt, &cg->dir_opt, NULL));
   PetscCall(KSPMSSetFromOptions(ksp, &cg->ms, PetscOptionsObject));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -336,9 +396,13 @@ static PetscErrorCode KSPCGDeviceGetSingleReduction_CGDevice(KSP ksp, PetscBool 
 
   Notes:
   On several processes `KSPCGDEVICE` always runs the single-reduction form (Chronopoulos and Gear, as
-  `KSPCGUseSingleReduction()` of `KSPCG`): one global reduction per iteration (of z.Az, r.z and the norm). On one process
-  the standard form of `KSPCG` runs by default, both of its reductions finished on the device: it reads every vector
-  once less per iteration. Both forms give the same iterates in exact arithmetic.
+  `KSPCGUseSingleReduction()` of `KSPCG`): one global reduction per iteration (of z.Az, r.z, the norm and two more
+  inner products). On one process the standard form of `KSPCG` runs by default, both of its reductions finished on the
+  device: with a `MATSEQAIJMODSELL` operator and `PCNONE`, `PCJACOBI` or `PCRUIZ` an iteration is two kernels. The
+  single-reduction form on one process makes such an iteration one kernel, which also reads one vector less (the
+  product forms z = B r at the neighbours' rows itself): fewer launches and reductions, which matters most on small
+  problems. Both forms give the same iterates in exact arithmetic; the single reduction forms A p by a recurrence,
+  whose rounding may change the iteration count slightly.
 
 .seealso: [](ch_ksp), `KSPCGDEVICE`, `KSPCGUseSingleReduction()`, `KSPCGDeviceGetSingleReduction()`
 @*/
@@ -385,9 +449,10 @@ PetscErrorCode KSPCGDeviceGetSingleReduction(KSP ksp, PetscBool *flg)
 +  -ksp_cgdevice_single_reduction <bool> - the single-reduction form on one process too (always on several)
 .  -ksp_device_graph <bool>              - replay blocks of iterations as CUDA graphs when every step is a kernel (default true)
 .  -ksp_device_check_max <k>             - the most iterations between two host reads of the done flag (default 32)
-.  -ksp_cgdevice_fuse_direction <bool>   - form p = z + b p inside the `MATSEQAIJMODSELL` product's kernel (default true)
+.  -ksp_cgdevice_fuse_direction <bool>   - the vector updates inside the `MATSEQAIJMODSELL` product's kernel (default true)
 .  -ksp_device_fuse_pc <bool>            - apply `PCNONE`, `PCJACOBI`, `PCRUIZ` inside the kernels (default true)
--  -ksp_device_fuse_operator <bool>      - the `MATSEQAIJMODSELL` product with its dot in one kernel (default true)
+.  -ksp_device_fuse_operator <bool>      - the `MATSEQAIJMODSELL` product with its dot in one kernel (default true)
+-  -ksp_device_image_order <bool>        - a permuted image's solve in the image's numbering (default true)
 
    Level: beginner
 
@@ -404,13 +469,17 @@ PetscErrorCode KSPCGDeviceGetSingleReduction(KSP ksp, PetscBool *flg)
 
    What is fused: `PCNONE`, `PCJACOBI` (any `-pc_jacobi_type`) and `PCRUIZ` are diagonal, taken once per setup of the
    preconditioner and applied in the kernel that updates x and r and forms the norm and r.z; the product of a
-   `MATSEQAIJMODSELL` operator carries p.Ap in its epilogue and forms the new direction p = z + b p itself: an iteration
-   is then two kernels. Any other preconditioner is applied with `PCApply()` and
-   any other operator with `MatMult()` between the kernels, still without host waits. With a `MATSEQAIJMODSELL`
-   operator and a fused preconditioner on one process, blocks of iterations are replayed as CUDA graphs.
+   `MATSEQAIJMODSELL` operator (any threads per row) carries p.Ap in its epilogue and forms the new direction
+   p = z + b p itself: an iteration is then two kernels (one with `-ksp_cgdevice_single_reduction`). When the
+   matrix's image is permuted (the orderings partition, rcm, bricks) the solve runs in the image's numbering: b, x and
+   the diagonal are gathered into it once per solve and x is scattered back, so that the product reads the image as
+   it is. Any other preconditioner is applied with `PCApply()` and any other operator with `MatMult()` between the
+   kernels, still without host waits. With a `MATSEQAIJMODSELL` operator and a fused preconditioner on one process,
+   blocks of iterations are replayed as CUDA graphs.
 
    Several processes: the single-reduction form (Chronopoulos and Gear, 1989; `KSPCGUseSingleReduction()`): one
-   `MPI_Allreduce()` of three numbers per iteration through pinned host memory; the product is the matrix's `MatMult()`.
+   `MPI_Allreduce()` of five numbers per iteration, read through pinned host memory; the product is the matrix's
+   `MatMult()`, the preconditioner fused as on one process.
 
    Monitors (`-ksp_monitor`) or a convergence test other than `KSPConvergedDefault()` make the host read the
    scalars after every iteration and call them as `KSPCG` does; `-ksp_view` shows which way the test ran, where the
