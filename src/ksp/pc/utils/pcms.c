@@ -277,7 +277,7 @@ PetscErrorCode PCMSOperatorAnalyse(PC pc, PCMSOperator *op, const PCMSCSR *csr, 
 
   PetscFunctionBegin;
   PetscCall(PetscMemzero(an, sizeof(*an)));
-  PetscCheck(csr->m == op->m && csr->aj && csr->aa, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: the check needs Ad's CSR with columns and values", op->name);
+  PetscCheck(csr->m == op->m && (!csr->m || (csr->aj && csr->aa)), PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: the check needs Ad's CSR with columns and values", op->name);
   PetscCall(PCMSBufferEnsure(op, &buf, sizeof(MSCSRCheck), "the check's result"));
   PetscCall(PCMSKernelBegin(op, &stream));
   err = k->check(csr->m, csr->ai, csr->aj, csr->aa, (int)symmetry, (MSCSRCheck *)buf.ptr, stream);
