@@ -189,8 +189,10 @@ PETSC_EXTERN PetscErrorCode PCBJSmoothGetOrdering(PC, MatModSELLOrdering *);
    Values:
 +  `PCBRBILU_ILU`   - ILU(0): fill outside the pattern of the operator dropped
 .  `PCBRBILU_MILU`  - modified ILU(0): the dropped fill added to the pivot (M has the operator's row sums)
-.  `PCBRBILU_RMILU` - relaxed modified ILU(0): alpha times the dropped fill (default, alpha 0.95)
--  `PCBRBILU_PMILU` - perturbed modified ILU(0): the diagonal times 1 + zeta h^2, then modified ILU(0)
+.  `PCBRBILU_RMILU` - relaxed modified ILU(0): alpha times the dropped fill (alpha 0.95)
+.  `PCBRBILU_PMILU` - perturbed modified ILU(0): the diagonal times 1 + zeta h^2, then modified ILU(0)
+-  `PCBRBILU_AUTO`  - (default) chosen from the operator at every setup: rmilu on an M-matrix-like operator, else ilu;
+                      ilu when rmilu meets a bad pivot, then ilu with a growing diagonal shift
 
    Level: intermediate
 
@@ -200,7 +202,8 @@ typedef enum {
   PCBRBILU_ILU,
   PCBRBILU_MILU,
   PCBRBILU_RMILU,
-  PCBRBILU_PMILU
+  PCBRBILU_PMILU,
+  PCBRBILU_AUTO
 } PCBRBILUType;
 PETSC_EXTERN const char *const PCBRBILUTypes[];
 
@@ -245,6 +248,9 @@ PETSC_EXTERN PetscErrorCode PCBRBILUSetBlockRows(PC, PetscInt);
 PETSC_EXTERN PetscErrorCode PCBRBILUSetSymmetric(PC, PetscBool3);
 PETSC_EXTERN PetscErrorCode PCBRBILUGetOrdering(PC, IS *);
 PETSC_EXTERN PetscErrorCode PCBRBILUGetStatistics(PC, PetscReal *, PetscReal *);
+PETSC_EXTERN PetscErrorCode PCBRBILUSetShift(PC, PetscReal);
+PETSC_EXTERN PetscErrorCode PCBRBILUGetShift(PC, PetscReal *);
+PETSC_EXTERN PetscErrorCode PCBRBILUGetFactorization(PC, PCBRBILUType *, PetscReal *, PetscBool *);
 
 /*E
    PCBISAIILUType - how `PCBISAI` computes its block ILU(0) factors
