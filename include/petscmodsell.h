@@ -235,6 +235,26 @@ typedef enum {
 } PCBRBILUOrderingType;
 PETSC_EXTERN const char *const PCBRBILUOrderingTypes[];
 
+/*E
+   PCBRBILUInnerOrdering - the order of the rows inside a block of a graph ordering of `PCBRBILU` (the elimination
+   order inside the block)
+
+   Values:
++  `PCBRBILU_INNER_COLORS`    - (default) colour by colour of a greedy colouring of the block's own graph: a block has
+                                as many levels (wavefronts) as colours, a few, and a GPU warp takes a level's rows at once
+-  `PCBRBILU_INNER_PARTITION` - the locality partition's order: an ILU closer to one in a natural order (fewer
+                                iterations), but levels of about two rows: a warp walks the block nearly row by row
+
+   Level: advanced
+
+.seealso: `PCBRBILU`, `PCBRBILUSetInnerOrdering()`, `PCBRBILUSetOrdering()`
+E*/
+typedef enum {
+  PCBRBILU_INNER_COLORS,
+  PCBRBILU_INNER_PARTITION
+} PCBRBILUInnerOrdering;
+PETSC_EXTERN const char *const PCBRBILUInnerOrderings[];
+
 /* PCBRBILU */
 PETSC_EXTERN PetscErrorCode PCBRBILUSetType(PC, PCBRBILUType);
 PETSC_EXTERN PetscErrorCode PCBRBILUGetType(PC, PCBRBILUType *);
@@ -251,6 +271,8 @@ PETSC_EXTERN PetscErrorCode PCBRBILUGetStatistics(PC, PetscReal *, PetscReal *);
 PETSC_EXTERN PetscErrorCode PCBRBILUSetShift(PC, PetscReal);
 PETSC_EXTERN PetscErrorCode PCBRBILUGetShift(PC, PetscReal *);
 PETSC_EXTERN PetscErrorCode PCBRBILUGetFactorization(PC, PCBRBILUType *, PetscReal *, PetscBool *);
+PETSC_EXTERN PetscErrorCode PCBRBILUSetInnerOrdering(PC, PCBRBILUInnerOrdering);
+PETSC_EXTERN PetscErrorCode PCBRBILUGetInnerOrdering(PC, PCBRBILUInnerOrdering *);
 
 /*E
    PCBISAIILUType - how `PCBISAI` computes its block ILU(0) factors

@@ -205,6 +205,13 @@ typedef struct {
    block bid[b] of the partition, its rows in the partition's order: perm[rstart[b] + t] = lperm[bid[b] sh + t] */
 #define MS_BRB_GRAPH_PERM(name) int name(const MSBRBLayout *lay, const int *lperm, int sh, const int *bid, int *perm, void *stream)
 
+/* The rows of each block of a graph ordering by colours of the block's own graph (the inner ordering "colors"): perm
+   (logical position -> local row; lay: rstart and the host fields set) in, out the same rows with every block's rows
+   ordered by their colour, a greedy colouring in the order of perm (a row's colour is the smallest one none of the
+   earlier rows of the block in its entries has), in the order of perm inside a colour (MSBRBInnerOrderBlock()).
+   work: 2 m ints of scratch (positions, colours). A block's levels are then at most its colours. */
+#define MS_BRB_INNER_ORDER(name) int name(const MSBRBLayout *lay, const int *ai, const int *aj, const int *perm, int *work, int *out, void *stream)
+
 #if defined(__CUDACC__)
   #define MS_BRB_HD __host__ __device__
 #else
@@ -256,6 +263,40 @@ static inline MS_BRB_HD int MSBRBGridRowAt(const MSBRBGrid *g, const int lo[3], 
   const int wx = hi[0] - lo[0], wy = hi[1] - lo[1], u = t / wx;
 
   return lo[0] + t % wx + g->box[0] * (lo[1] + u % wy + g->box[1] * (lo[2] + u / wy));
+}
+
+/* The inner ordering "colors" of block b (MS_BRB_INNER_ORDER): pos[perm[p]] = p set for the block's rows, col scratch
+   (by position). The colouring sees a row's own entries (a_ij); where the pattern is not symmetric an a_ji alone may join
+   two rows of one colour, which the levels then order (a block's levels stay correct, there may be more of them).
+   Colours below 64 by a bit mask, above by a search. */
+static inline MS_BRB_HD void MSBRBInnerOrderBlock(const MSBRBLayout *lay, int b, const int *ai, const int *aj, const int *perm, const int *pos, int *col, int *out)
+{
+  const int r0 = lay->rstart[b], r1 = lay->rstart[b + 1];
+  int       maxc = -1, w = r0;
+
+  for (int p = r0; p < r1; p++) {
+    const int          o = perm[p], e0 = ai[o], e1 = ai[o + 1];
+    unsigned long long used = 0;
+    int                c    = 0;
+
+    for (int e = e0; e < e1; e++) {
+      const int q = pos[aj[e]];
+      if (q >= r0 && q < p && col[q] < 64) used |= 1ULL << col[q];
+    }
+    while (c < 64 && (used >> c) & 1ULL) c++;
+    for (int taken = c == 64; taken; c += taken) { /* all of 0..63 taken: the smallest free one above */
+      taken = 0;
+      for (int e = e0; e < e1 && !taken; e++) {
+        const int q = pos[aj[e]];
+        taken       = q >= r0 && q < p && col[q] == c;
+      }
+    }
+    col[p] = c;
+    maxc   = c > maxc ? c : maxc;
+  }
+  for (int c = 0; c <= maxc; c++)
+    for (int p = r0; p < r1; p++)
+      if (col[p] == c) out[w++] = perm[p];
 }
 
 /* The operations of one row, shared by both backends so that they compute the same function */
@@ -368,6 +409,7 @@ typedef struct {
   MS_BRB_BUFFER_PLACES((*places));
   MS_BRB_BLOCK_EDGES((*blockedges));
   MS_BRB_GRAPH_PERM((*graphperm));
+  MS_BRB_INNER_ORDER((*innerorder));
 } MSBRBKernels;
 
 MS_BRB_MULTIPROCESSORS(MSBRBMultiprocessors_Reference);
@@ -381,6 +423,7 @@ MS_BRB_STORAGE(MSBRBStorage_Reference);
 MS_BRB_BUFFER_PLACES(MSBRBBufferPlaces_Reference);
 MS_BRB_BLOCK_EDGES(MSBRBBlockEdges_Reference);
 MS_BRB_GRAPH_PERM(MSBRBGraphPerm_Reference);
+MS_BRB_INNER_ORDER(MSBRBInnerOrder_Reference);
 MS_KERNEL_EXTERN const MSBRBKernels MSBRBKernels_Reference;
 #if defined(PETSC_HAVE_CUDA) || defined(__CUDACC__)
 MS_BRB_MULTIPROCESSORS(MSBRBMultiprocessors_CUDA);
@@ -394,6 +437,7 @@ MS_BRB_STORAGE(MSBRBStorage_CUDA);
 MS_BRB_BUFFER_PLACES(MSBRBBufferPlaces_CUDA);
 MS_BRB_BLOCK_EDGES(MSBRBBlockEdges_CUDA);
 MS_BRB_GRAPH_PERM(MSBRBGraphPerm_CUDA);
+MS_BRB_INNER_ORDER(MSBRBInnerOrder_CUDA);
 MS_KERNEL_EXTERN const MSBRBKernels MSBRBKernels_CUDA;
 #endif
 

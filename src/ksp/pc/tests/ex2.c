@@ -1432,6 +1432,49 @@ static PetscErrorCode TestBRBILU(void)
     }
 #endif
     PetscCall(Report("brbilu graphperm: the blocks' rows in the partition's order, colour by colour", ok));
+    { /* the inner ordering "colors": a greedy colouring of each block's rows in the order of perm, computed here by
+         searching the earlier rows of the block, then the rows by colour */
+      int *want2, *col;
+      Buf  bin, bwork;
+
+      PetscCall(PetscMalloc2(PetscMax(m, 1), &want2, PetscMax(m, 1), &col));
+      for (int b = 0, w = 0; b < nb; b++) {
+        int maxc = -1;
+
+        for (int p = o.bstart[b]; p < o.bstart[b + 1]; p++) {
+          const int r = o.perm[p];
+          int       c = 0, taken = 1;
+
+          while (taken) {
+            taken = 0;
+            for (int q = o.bstart[b]; q < p && !taken; q++)
+              if (col[q] == c)
+                for (int e = ai[r]; e < ai[r + 1] && !taken; e++) taken = aj[e] == o.perm[q];
+            c += taken;
+          }
+          col[p] = c;
+          maxc   = PetscMax(maxc, c);
+        }
+        for (int c = 0; c <= maxc; c++)
+          for (int p = o.bstart[b]; p < o.bstart[b + 1]; p++)
+            if (col[p] == c) want2[w++] = o.perm[p];
+      }
+      PetscCall(BufCreate(sizeof(int) * PetscMax(m, 1), &bin));
+      PetscCall(BufCreate(sizeof(int) * 2 * PetscMax(m, 1), &bwork));
+      err = R->innerorder(&lay, (const int *)bai.h, (const int *)baj.h, (const int *)bperm.h, (int *)bwork.h, (int *)bin.h, NULL);
+      ok  = (PetscBool)(!err && SameInts(bin.h, want2, sizeof(int) * m));
+#if defined(PETSC_HAVE_CUDA)
+      if (use_cuda && ok) {
+        err = C->innerorder(&layd, (const int *)bai.d, (const int *)baj.d, (const int *)bperm.d, (int *)bwork.d, (int *)bin.d, NULL);
+        PetscCall(BufSame(&bin, sizeof(int) * m, &okd));
+        ok = (PetscBool)(!err && okd);
+      }
+#endif
+      PetscCall(Report("brbilu innerorder: a block's rows by a greedy colouring of its graph", ok));
+      PetscCall(BufDestroy(&bin));
+      PetscCall(BufDestroy(&bwork));
+      PetscCall(PetscFree2(want2, col));
+    }
     PetscCall(BufDestroy(&bgp));
     PetscCall(BufDestroy(&blperm));
     PetscCall(BufDestroy(&bblk));

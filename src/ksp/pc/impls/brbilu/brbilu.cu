@@ -634,4 +634,4 @@ MS_BRB_SLOTS(MSBRBSlots_CUDA)
   return (int)err;
 }
 
-const MSBRBKernels MSBRBKernels_CUDA = {"CUDA", MS_BRB_TBUF_MAX, MSBRBMultiprocessors_CUDA, MSBRBFactor_CUDA, MSBRBConvert_CUDA, MSBRBApply_CUDA, MSBRBSlots_CUDA, MSBRBGridPerm_CUDA, MSBRBLevels_CUDA, MSBRBStorage_CUDA, MSBRBBufferPlaces_CUDA, MSBRBBlockEdges_CUDA, MSBRBGraphPerm_CUDA};
+const MSBRBKernels MSBRBKernels_CUDA = {"CUDA", MS_BRB_TBUF_MAX, MSBRBMultiprocessors_CUDA, MSBRBFactor_CUDA, MSBRBConvert_CUDA, MSBRBApply_CUDA, MSBRBSlots_CUDA, MSBRBGridPerm_CUDA, MSBRBLevels_CUDA, MSBRBStorage_CUDA, MSBRBBufferPlaces_CUDA, MSBRBBlockEdges_CUDA, MSBRBGraphPerm_CUDA, MSBRBInnerOrder_CUDA};

@@ -34,7 +34,9 @@
                 as they come), as keys min nb + max; the entry counts by warp sums;
      edges      a radix sort of the keys (the bits of nb^2 only) and a selection of the distinct ones (CUB); one
                 synchronisation, for the number of pairs;
-     perm       one warp per block, as the grid's.
+     perm       one warp per block, as the grid's;
+     inner      (MS_BRB_INNER_ORDER) one thread per block: the greedy colouring of the block's rows and their order by
+                colour (MSBRBInnerOrderBlock(), the reference's function).
 */
 #include <cuda_runtime.h>
 #include <cub/device/device_scan.cuh>
@@ -481,4 +483,31 @@ MS_BRB_GRAPH_PERM(MSBRBGraphPerm_CUDA)
   if (nb <= 0) return 0;
   BRBL_LAUNCH(brbl_graphperm_kernel, brbl_grid(nb, BRBL_WARPS), BRBL_THREADS, st, nb, lay->rstart, lperm, sh, bid, perm);
   return (int)cudaGetLastError();
+}
+
+/* the inner ordering "colors": one thread per block (the greedy colouring is sequential inside a block: a block of ~100
+   rows is a few hundred reads) */
+__global__ static void brbl_inner_kernel(const MSBRBLayout *__restrict__ lay, const int *__restrict__ ai, const int *__restrict__ aj, const int *__restrict__ perm, const int *__restrict__ pos, int *col, int *__restrict__ out)
+{
+  const int b = blockIdx.x * blockDim.x + threadIdx.x;
+
+  if (b < lay->boff[lay->ncolors]) MSBRBInnerOrderBlock(lay, b, ai, aj, perm, pos, col, out);
+}
+
+MS_BRB_INNER_ORDER(MSBRBInnerOrder_CUDA)
+{
+  cudaStream_t st = (cudaStream_t)stream;
+  const int    nb = lay->boff[lay->ncolors], m = (int)lay->roff[lay->ncolors];
+  MSBRBLayout *dlay = NULL;
+  cudaError_t  err, ferr;
+
+  if (nb <= 0 || m <= 0) return 0;
+  BRBL_TRY(brbl_layout_copy(lay, &dlay, st));
+  BRBL_LAUNCH(brbl_pos_kernel, brbl_grid(m, BRBL_BS), BRBL_BS, st, m, perm, work);
+  BRBL_TRY(cudaGetLastError());
+  BRBL_LAUNCH(brbl_inner_kernel, brbl_grid(nb, 64), 64, st, dlay, ai, aj, perm, work, work + m, out);
+  BRBL_TRY(cudaGetLastError());
+done:
+  if (dlay && (ferr = cudaFreeAsync(dlay, st)) != cudaSuccess && err == cudaSuccess) err = ferr;
+  return (int)err;
 }

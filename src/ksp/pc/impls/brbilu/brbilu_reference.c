@@ -469,4 +469,15 @@ MS_BRB_GRAPH_PERM(MSBRBGraphPerm_Reference)
   return 0;
 }
 
-const MSBRBKernels MSBRBKernels_Reference = {"reference", 0, MSBRBMultiprocessors_Reference, MSBRBFactor_Reference, MSBRBConvert_Reference, MSBRBApply_Reference, MSBRBSlots_Reference, MSBRBGridPerm_Reference, MSBRBLevels_Reference, MSBRBStorage_Reference, MSBRBBufferPlaces_Reference, MSBRBBlockEdges_Reference, MSBRBGraphPerm_Reference};
+MS_BRB_INNER_ORDER(MSBRBInnerOrder_Reference)
+{
+  const int m = (int)lay->roff[lay->ncolors];
+  int      *pos = work, *col = work + m;
+
+  (void)stream;
+  for (int p = 0; p < m; p++) pos[perm[p]] = p;
+  for (int b = 0; b < lay->boff[lay->ncolors]; b++) MSBRBInnerOrderBlock(lay, b, ai, aj, perm, pos, col, out);
+  return 0;
+}
+
+const MSBRBKernels MSBRBKernels_Reference = {"reference", 0, MSBRBMultiprocessors_Reference, MSBRBFactor_Reference, MSBRBConvert_Reference, MSBRBApply_Reference, MSBRBSlots_Reference, MSBRBGridPerm_Reference, MSBRBLevels_Reference, MSBRBStorage_Reference, MSBRBBufferPlaces_Reference, MSBRBBlockEdges_Reference, MSBRBGraphPerm_Reference, MSBRBInnerOrder_Reference};

@@ -635,7 +635,7 @@ int main(int argc, char **argv)
          # Dirichlet on every side: with the mixed conditions (Neumann on five sides) unperturbed milu meets the
          # breakdown of Shioya (2022), chapter 4, on the strength-weighted blocks (a zero pivot, reported as an error)
          suffix: rowsum_fvm
-         args: -problem fvm -n 10 -pc_brbilu_block_rows 100 -bc dirichlet
+         args: -problem fvm -n 10 -pc_brbilu_block_rows 100 -bc dirichlet -pc_brbilu_inner_ordering partition
 
    test:
       suffix: breakdown
