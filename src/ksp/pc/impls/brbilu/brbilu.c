@@ -3,14 +3,18 @@
    stored for coalesced substitution on the GPU (Shioya (2022): sections 3.2-3.3, chapter 4, section 5.3).
 
    Setup, per process on the local diagonal block Ad (block Jacobi across processes: the off-process couplings are
-   ignored):
+   ignored), every step by the backend's kernels from Ad's CSR where the PC computes:
      1. ordering (brbordering.h; kept while the nonzero pattern and the ordering options stay): a DMDA box cut in
-        nearly cubic blocks coloured red/black, else the locality partition's blocks and colouring;
+        nearly cubic blocks coloured red/black, else the locality partition's blocks (computed where the PC computes),
+        the colouring of their block graph (on the host, from the graph's edges) and the rows of a block by colours of
+        its own graph (or in the partition's order);
      2. symbolic (kept likewise): the levels (wavefronts) of every block and the storage of brbilukernels.h (a block's
         rows by level, its slots slot-major), the map from every slot to the entry of Ad's CSR it starts from, the
         work counts;
-     3. numeric (every setup): gather Ad's values, factorize colour by colour (one warp per block; its levels in
-        order, the rows of a level on the lanes), test every pivot, convert to the factor precision.
+     3. numeric (every setup): the check of Ad (PCMSOperatorAnalyse(): non-finite entries, diagonal, signs, diagonal
+        dominance, symmetry), the choice of the factorization (PCBRBILUChoose()), then for each one tried: gather Ad's
+        values, factorize colour by colour (one warp per block; its levels in order, the rows of a level on the
+        lanes), test every pivot; convert the one kept to the factor precision.
    Apply: forward substitution colour by colour, then backward in reverse, one warp per block and colour phase (levels
    in order, resp. in reverse), b read in the user's order by the first kernel and x written in the user's order by
    the backward kernels.
@@ -887,7 +891,7 @@ static PetscErrorCode PCSetFromOptions_BRBILU(PC pc, PetscOptionItems PetscOptio
     PCBRBILUInvalidate(jac);
   }
   sym = jac->symmetric_opt == PETSC_BOOL3_TRUE ? PETSC_TRUE : PETSC_FALSE;
-  PetscCall(PetscOptionsBool("-pc_brbilu_symmetric", "Symmetric (IC-type) factors M = (I + L) D (I + L)^T, for CG (default: when the operator is known to be symmetric, MatIsSymmetricKnown())", "PCBRBILUSetSymmetric", sym, &sym, &flg));
+  PetscCall(PetscOptionsBool("-pc_brbilu_symmetric", "Symmetric (IC-type) factors M = (I + L) D (I + L)^T, for CG (default: when the operator is symmetric: MatIsSymmetricKnown(), else checked at setup)", "PCBRBILUSetSymmetric", sym, &sym, &flg));
   if (flg) PetscCall(PCBRBILUSetSymmetric(pc, sym ? PETSC_BOOL3_TRUE : PETSC_BOOL3_FALSE));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -1314,7 +1318,8 @@ static PetscErrorCode PCBRBILUSetSymmetric_BRBILU(PC pc, PetscBool3 sym)
   Input Parameters:
 + pc  - the preconditioner context
 - sym - `PETSC_BOOL3_TRUE`, `PETSC_BOOL3_FALSE` or `PETSC_BOOL3_UNKNOWN` (default: symmetric when `MatIsSymmetricKnown()`
-        says the operator is)
+        says the operator is, or, when it does not tell, when the setup's check finds the diagonal block symmetric on
+        every process)
 
   Options Database Key:
 . -pc_brbilu_symmetric - symmetric factors
@@ -1655,17 +1660,22 @@ static PetscErrorCode PCDestroy_BRBILU(PC pc)
    3.2-3.3, chapter 4, section 5.3)
 
    Options Database Keys:
-+  -pc_brbilu_type <rmilu>               - ilu, milu (dropped fill added to the pivot: M has A's row sums), rmilu (alpha
-                                           times it), pmilu (diagonal times 1 + zeta h^2 first, then milu)
++  -pc_brbilu_type <auto>                - auto (chosen from the operator, below), ilu, milu (dropped fill added to the
+                                           pivot: M has A's row sums), rmilu (alpha times it), pmilu (diagonal times
+                                           1 + zeta h^2 first, then milu)
 .  -pc_brbilu_relax <0.95>               - alpha of rmilu
 .  -pc_brbilu_perturb <0.01>             - zeta h^2 of pmilu
+.  -pc_brbilu_shift <0>                  - every factorization of A + s diag(A) (auto: the smallest shift tried)
 .  -pc_brbilu_factor_precision <single>  - single or double factors (vectors stay double)
-.  -pc_brbilu_pivot_tol <1e-8>           - pivot test: |d_i| <= tol |a_ii| is an error naming the row and its block
+.  -pc_brbilu_pivot_tol <1e-8>           - pivot test: d_i / a_ii <= tol (too small, of the other sign, not finite) is a breakdown
 .  -pc_brbilu_ordering <auto>            - auto, grid (DMDA bricks), graph (locality partition)
+.  -pc_brbilu_inner_ordering <colors>    - rows inside a graph ordering's block: colors (by colours of the block's
+                                           own graph: few levels) or partition (the partition's order)
 .  -pc_brbilu_blocks <bx,by,bz>          - blocks per axis of each process's DMDA box
 .  -pc_brbilu_block_rows <0>             - rows per block of the graph ordering (0: automatic)
 .  -pc_brbilu_min_block_rows <64>        - smallest automatic block
--  -pc_brbilu_symmetric                  - symmetric (IC-type) factors, for CG (default: when the operator is known symmetric)
+-  -pc_brbilu_symmetric                  - symmetric (IC-type) factors, for CG (default: when the operator is symmetric:
+                                           MatIsSymmetricKnown(), else checked at setup)
 
    Level: intermediate
 
@@ -1690,18 +1700,35 @@ static PetscErrorCode PCDestroy_BRBILU(PC pc)
    separate pass). A change of the operator's values only (same nonzero state) keeps the ordering and the storage
    and factorizes again.
 
+   Every setup checks the process's diagonal block (one pass: non-finite entries and missing or zero diagonal
+   entries, errors naming the row; negative diagonal entries, positive off-diagonal entries, weak diagonal dominance,
+   and the symmetry when `MatIsSymmetricKnown()` does not tell). The default factorization (auto) is rmilu where the
+   block is M-matrix-like (a positive diagonal, off-diagonal entries <= 0, rows weakly diagonally dominant: the case
+   modified ILU was designed for) and its blocks keep a natural order inside (grid ordering, or inner ordering
+   partition), else ilu; ilu when rmilu breaks down; then ilu of A + s diag(A) with s = 0.001, 0.01, 0.1, 1 until no
+   pivot breaks down (Manteuffel (1980)); where even that fails, an error naming the row and remedies (-pc_type jacobi
+   or gamg, a larger shift). A pivot breaks down when d_i / a_ii <= the pivot tolerance: too small, or of the other sign
+   than its diagonal entry (relaxed MILU on an operator that is not M-matrix-like: an indefinite M under CG, or an M^-1
+   that GMRES cannot use). An explicit type is kept; its breakdown is an error naming the row, its block and the
+   remedy. `-ksp_view` and `-info` say what was chosen and why; `PCBRBILUGetFactorization()` returns it.
+
    Unperturbed modified ILU (milu) breaks down under block red-black ordering when an interior black block has only
    interior red neighbours towards decreasing coordinates (Shioya (2022), theorem 2: e.g. at least 4 blocks along every
-   axis and 5 along one, on an operator with zero row sums inside): the zero pivot is an error naming the row and the
-   block; rmilu (alpha 0.95) and pmilu (zeta h^2 = 0.01) keep the pivots away from zero (theorems 3 and 4).
+   axis and 5 along one, on an operator with zero row sums inside); rmilu (alpha 0.95) and pmilu (zeta h^2 = 0.01) keep
+   the pivots away from zero (theorems 3 and 4).
 
-   With symmetric factors (-pc_brbilu_symmetric, or an operator known symmetric) M = (I + L) D (I + L)^T is
-   symmetric and positive definite when the pivots are positive: `KSPCG` can use it; otherwise use `KSPBCGS` (the
-   paper's method) or `KSPGMRES`.
+   With symmetric factors (-pc_brbilu_symmetric, or a symmetric operator) M = (I + L) D (I + L)^T; its pivots have the
+   signs of the diagonal entries, so that on a symmetric operator with a positive diagonal M is symmetric positive
+   definite: `KSPCG` can use it; otherwise use `KSPBCGS` (the paper's method) or `KSPGMRES`.
+
+   On the GPU every step of the setup runs on the device from the operator's device CSR (for a graph ordering: the
+   locality partition, the block graph's edges, the inner ordering; the levels, storage, slots, check and
+   factorization); the host colours the block graph (one node per block).
 
 .seealso: [](ch_ksp), `PCCreate()`, `PCSetType()`, `PCType`, `PC`, `PCILU`, `PCBJACOBI`, `PCBJSMOOTH`, `PCBRBILUSetType()`,
           `PCBRBILUSetRelaxation()`, `PCBRBILUSetPerturbation()`, `PCBRBILUSetFactorPrecision()`, `PCBRBILUSetBlocks()`,
-          `PCBRBILUSetPivotTolerance()`, `PCBRBILUSetSymmetric()`, `PCBRBILUGetOrdering()`
+          `PCBRBILUSetPivotTolerance()`, `PCBRBILUSetSymmetric()`, `PCBRBILUGetOrdering()`, `PCBRBILUSetShift()`,
+          `PCBRBILUSetInnerOrdering()`, `PCBRBILUGetFactorization()`
 M*/
 static PetscErrorCode PCCreate_BRBILU(PC pc)
 {

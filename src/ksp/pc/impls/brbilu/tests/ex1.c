@@ -149,7 +149,7 @@ static PetscErrorCode CreateKronOperator(MPI_Comm comm, MatType type, Mat *A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The kershaw problem: -kershaw_n copies of Kershaw's SPD matrix [3 -2 0 2; -2 3 -2 0; 0 -2 3 -2; 2 0 -2 3], whose
+/* The kershaw problem: -kershaw_n copies of the SPD matrix of Kershaw (1978), [3 -2 0 2; -2 3 -2 0; 0 -2 3 -2; 2 0 -2 3], whose
    incomplete Cholesky factorization breaks down in most orders of its rows (a negative pivot), chained by the
    Laplacian of an edge of weight 0.1 from the last row of a copy to the first row of the next (SPD) */
 static PetscErrorCode CreateKershawOperator(MPI_Comm comm, MatType type, Mat *A)
@@ -781,7 +781,7 @@ int main(int argc, char **argv)
          args: -problem kron -test solve -ksp_type {{cg gmres}} -max_its 200
          output_file: output/ex1_auto_kron.out
       test:
-         # incomplete Cholesky breaks down on Kershaw's matrix: ILU(0) of A + s diag(A), s growing until the pivots
+         # incomplete Cholesky breaks down on the matrix of Kershaw (1978): ILU(0) of A + s diag(A), s growing until the pivots
          # are positive; CG converges
          suffix: auto_shift
          args: -problem kershaw -test solve -ksp_type cg -max_its 200
