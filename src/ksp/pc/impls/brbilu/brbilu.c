@@ -778,8 +778,8 @@ static PetscErrorCode PCSetUp_BRBILU(PC pc)
   PetscCall(PCMSOperatorAnalyse(pc, op, &csr, check, &jac->an));
   if (check) {
     jac->symmetric = jac->an.symmetric;
-    if (jac->an.symmetric) PetscCall(PetscSNPrintf(jac->symwhy, sizeof(jac->symwhy), "the operator is symmetric, checked at setup"));
-    else PetscCall(PetscSNPrintf(jac->symwhy, sizeof(jac->symwhy), "the operator is not symmetric, row %" PetscInt64_FMT ", checked at setup", jac->an.asym));
+    if (jac->an.symmetric) PetscCall(PetscSNPrintf(jac->symwhy, sizeof(jac->symwhy), "the diagonal block of every process is symmetric, checked at setup"));
+    else PetscCall(PetscSNPrintf(jac->symwhy, sizeof(jac->symwhy), "the diagonal block is not symmetric in row %" PetscInt64_FMT ", checked at setup", jac->an.asym));
   }
   if (jac->an.nonfinite >= 0 || jac->an.nodiag >= 0) {
     PetscCall(PCMSOperatorRestoreCSR(op, &csr));
