@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench/brbilu.sh OUTDIR [ex45 magnetron]
+# bench/brbilu.sh OUTDIR [ex45 magnetron gmsh]
 #
 # PCBRBILU against PETSc's GPU solvers, one solve to rtol 1e-8, setup + solve:
 #   ex45       PETSc's unmodified ex45 at EX45_N^3 (default 256): PCSetUp + KSPSolve from -log_view (Max time, with
@@ -13,7 +13,16 @@
 #              also times 20 applications and 20 VecCopy of the same length (substitution bandwidth as a fraction
 #              of copy bandwidth) and reports the PC's device memory per unknown; every configuration: the device
 #              memory its PCSetUp() keeps (cudaMemGetInfo() after minus before), cuSPARSE's ILU(0) among them
-# Configurations: brbilu (default rmilu) single and double factors with BiCGSTAB, brbilu single with CG (symmetric
+#   gmsh       (not in the default steps) an unstructured operator: FVM Poisson on gmsh's tetrahedra in gmsh's cell order,
+#              the file GMSH_FILE (a PETSc binary of examples/problems/fem/femsystems.py gmsh, e.g. kept by
+#              bench/suite.sh --keep), or generated with GMSH_CELLS cells (default 2400000; the Python of
+#              BUILD/python.env, else python3, with scikit-fem and gmsh); ex1 -test bench with CG: brbilu's defaults
+#              (graph ordering, rows of a block by colours, the automatic factorization) on aijcusparse and on
+#              MATMODSELL, brbilu with the rows of a block in the partition's order, CG + Jacobi on aijcusparse. Per
+#              configuration: setup, solve, total and iterations of the timed KSP, the setup by parts (-ksp_view),
+#              the levels, and the timed stage's -log_view events of the setup (ModSELLPartition, PCBRBILUOrdering,
+#              PCBRBILUFactor) and of the applications (PCBRBILUApply)
+# Configurations of ex45 and magnetron: brbilu (default: auto, rmilu on these M-matrices) single and double factors with BiCGSTAB, brbilu single with CG (symmetric
 # variant: -pc_brbilu_symmetric), brbilu single BiCGSTAB with larger blocks (-pc_brbilu_min_block_rows 4096: ~16^3
 # bricks, fewer and wider-levelled blocks for the warp-per-block kernels; a different preconditioner), brbilu single on a MATMODSELL operator (aijmodsell: the plugin's product) with BiCGSTAB and with CG (symmetric
 # variant), brbilu single and double with CG on a MATMODSELL operator (the default nonsymmetric factors: ex45's
@@ -115,6 +124,41 @@ for step in $steps; do
     ref=${totm[jacobi-cg-aijcusparse]:-0}
     for tag in $brbtags; do
       say "magnetron ratios $tag: vs jacobi/aijcusparse $(ratio "$ref" "${totm[$tag]:-0}")x, vs jacobi/sellcuda $(ratio "${totm[jacobi-cg-sellcuda]:-0}" "${totm[$tag]:-0}")x, vs ILU(0) cusparse $(ratio "${totm[ilu0-bcgs-cusparse]:-0}" "${totm[$tag]:-0}")x, vs GAMG $(ratio "${totm[gamg-cg]:-0}" "${totm[$tag]:-0}")x (setup+solve, >1: brbilu faster)"
+    done ;;
+  gmsh)
+    gf=${GMSH_FILE:-}
+    if [ -z "$gf" ]; then
+      py=$(sed -n 's/^PETSCMODSELL_PYTHON=//p' "$BUILD/python.env" 2> /dev/null); [ -x "$py" ] || py=python3
+      gf=$runs/gmsh.bin
+      say "gmsh: generating ${GMSH_CELLS:-2400000} cells with $py"
+      "$py" "$ms_top/examples/problems/fem/femsystems.py" gmsh --cells "${GMSH_CELLS:-2400000}" --prefix "$runs/gmsh" --quiet > "$runs/gmsh-generate.log" 2>&1 || { say "gmsh: generation FAILED ($runs/gmsh-generate.log)"; continue; }
+    fi
+    say "gmsh: $gf"
+    # the timed stage's event of -log_view (field 4: max time)
+    timed() { awk -v ev="$2" '/Event Stage [0-9]+: Timed/ { s = 1 } s && $1 == ev { print $4; exit }' "$1"; }
+    declare -A totg=()
+    gconfigs=(
+      "brbilu-cg|aijcusparse|-ksp_type cg -pc_type brbilu"
+      "brbilu-cg-modsell|aijmodsell|-ksp_type cg -pc_type brbilu"
+      "brbilu-cg-partition-order|aijcusparse|-ksp_type cg -pc_type brbilu -pc_brbilu_inner_ordering partition"
+      "jacobi-cg-aijcusparse|aijcusparse|-ksp_type cg -pc_type jacobi"
+    )
+    for c in "${gconfigs[@]}"; do
+      IFS='|' read -r tag t opts <<< "$c"
+      f=$runs/gmsh-$tag.log
+      # shellcheck disable=SC2086
+      "$EX1" -test bench -problem file -file "$gf" -mat_type "$t" $opts -ksp_view -log_view -log_view_gpu_time > "$f" 2>&1
+      line=$(grep -m1 '^bench: iterations' "$f")
+      totg[$tag]=$(echo "$line" | sed -n -E 's/.*total ([0-9.e+-]+) s.*/\1/p')
+      say "gmsh $tag: ${line#bench: }"
+      if grep -q 'setup time' "$f"; then
+        say "    $(grep 'setup time' "$f" | tail -1 | sed 's/^ *//')"
+        say "    $(grep -oE 'factorization: .*' "$f" | tail -1); $(grep -oE 'levels \(wavefronts\) of a block: [0-9]+ at most, [0-9.]+ rows per level' "$f" | tail -1)"
+        say "    timed stage: ModSELLPartition $(timed "$f" ModSELLPartition) s, PCBRBILUOrdering $(timed "$f" PCBRBILUOrdering) s, PCBRBILUFactor $(timed "$f" PCBRBILUFactor) s, PCBRBILUApply $(timed "$f" PCBRBILUApply) s"
+      fi
+    done
+    for tag in brbilu-cg brbilu-cg-modsell brbilu-cg-partition-order; do
+      say "gmsh ratios $tag: vs jacobi/aijcusparse $(ratio "${totg[jacobi-cg-aijcusparse]:-0}" "${totg[$tag]:-0}")x (setup+solve, >1: brbilu faster)"
     done ;;
   *) say "unknown step $step" ;;
   esac

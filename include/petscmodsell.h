@@ -189,8 +189,10 @@ PETSC_EXTERN PetscErrorCode PCBJSmoothGetOrdering(PC, MatModSELLOrdering *);
    Values:
 +  `PCBRBILU_ILU`   - ILU(0): fill outside the pattern of the operator dropped
 .  `PCBRBILU_MILU`  - modified ILU(0): the dropped fill added to the pivot (M has the operator's row sums)
-.  `PCBRBILU_RMILU` - relaxed modified ILU(0): alpha times the dropped fill (default, alpha 0.95)
--  `PCBRBILU_PMILU` - perturbed modified ILU(0): the diagonal times 1 + zeta h^2, then modified ILU(0)
+.  `PCBRBILU_RMILU` - relaxed modified ILU(0): alpha times the dropped fill (alpha 0.95)
+.  `PCBRBILU_PMILU` - perturbed modified ILU(0): the diagonal times 1 + zeta h^2, then modified ILU(0)
+-  `PCBRBILU_AUTO`  - (default) chosen from the operator at every setup: rmilu on an M-matrix-like operator, else ilu;
+                      ilu when rmilu meets a bad pivot, then ilu with a growing diagonal shift
 
    Level: intermediate
 
@@ -200,7 +202,8 @@ typedef enum {
   PCBRBILU_ILU,
   PCBRBILU_MILU,
   PCBRBILU_RMILU,
-  PCBRBILU_PMILU
+  PCBRBILU_PMILU,
+  PCBRBILU_AUTO
 } PCBRBILUType;
 PETSC_EXTERN const char *const PCBRBILUTypes[];
 
@@ -232,6 +235,26 @@ typedef enum {
 } PCBRBILUOrderingType;
 PETSC_EXTERN const char *const PCBRBILUOrderingTypes[];
 
+/*E
+   PCBRBILUInnerOrdering - the order of the rows inside a block of a graph ordering of `PCBRBILU` (the elimination
+   order inside the block)
+
+   Values:
++  `PCBRBILU_INNER_COLORS`    - (default) colour by colour of a greedy colouring of the block's own graph: a block has
+                                as many levels (wavefronts) as colours, a few, and a GPU warp takes a level's rows at once
+-  `PCBRBILU_INNER_PARTITION` - the locality partition's order: an ILU closer to one in a natural order (fewer
+                                iterations), but levels of about two rows: a warp walks the block nearly row by row
+
+   Level: advanced
+
+.seealso: `PCBRBILU`, `PCBRBILUSetInnerOrdering()`, `PCBRBILUSetOrdering()`
+E*/
+typedef enum {
+  PCBRBILU_INNER_COLORS,
+  PCBRBILU_INNER_PARTITION
+} PCBRBILUInnerOrdering;
+PETSC_EXTERN const char *const PCBRBILUInnerOrderings[];
+
 /* PCBRBILU */
 PETSC_EXTERN PetscErrorCode PCBRBILUSetType(PC, PCBRBILUType);
 PETSC_EXTERN PetscErrorCode PCBRBILUGetType(PC, PCBRBILUType *);
@@ -245,6 +268,11 @@ PETSC_EXTERN PetscErrorCode PCBRBILUSetBlockRows(PC, PetscInt);
 PETSC_EXTERN PetscErrorCode PCBRBILUSetSymmetric(PC, PetscBool3);
 PETSC_EXTERN PetscErrorCode PCBRBILUGetOrdering(PC, IS *);
 PETSC_EXTERN PetscErrorCode PCBRBILUGetStatistics(PC, PetscReal *, PetscReal *);
+PETSC_EXTERN PetscErrorCode PCBRBILUSetShift(PC, PetscReal);
+PETSC_EXTERN PetscErrorCode PCBRBILUGetShift(PC, PetscReal *);
+PETSC_EXTERN PetscErrorCode PCBRBILUGetFactorization(PC, PCBRBILUType *, PetscReal *, PetscBool *);
+PETSC_EXTERN PetscErrorCode PCBRBILUSetInnerOrdering(PC, PCBRBILUInnerOrdering);
+PETSC_EXTERN PetscErrorCode PCBRBILUGetInnerOrdering(PC, PCBRBILUInnerOrdering *);
 
 /*E
    PCBISAIILUType - how `PCBISAI` computes its block ILU(0) factors

@@ -171,9 +171,10 @@ int main(int argc, char **argv)
          args: -problem twophase -dim 3 -n 12 -bubbles 2 -pc_type neumann -pc_neumann_warn 0
       test:
          # the mesh's structured numbering (a partitioned mesh): with the random numbering each process's rows are
-         # scattered cells and its block loses most couplings (2 processes: 91 iterations against 37 on one)
+         # scattered cells and its block loses most couplings (2 processes: 91 iterations against 37 on one); BiCGSTAB's
+         # counts vary by a few iterations whichever way (3 processes 57 against 59 on one)
          suffix: brbilu
-         args: -problem fvm -n 8 -cell tet -permute 0 -ksp_type bcgs -pc_type brbilu -its_ratio 2.5
+         args: -problem fvm -n 8 -cell tet -permute 0 -ksp_type bcgs -pc_type brbilu -its_ratio 2.5 -its_atol 4
       test:
          suffix: bisai
          args: -problem blockdiff -dim 2 -n 16 -bs 3 -ksp_type gmres -pc_type bisai
@@ -215,7 +216,7 @@ int main(int argc, char **argv)
          args: -problem twophase -dim 3 -n 12 -bubbles 2 -pc_type neumann -pc_neumann_warn 0
       test:
          suffix: cuda_brbilu
-         args: -problem fvm -n 8 -cell tet -permute 0 -ksp_type bcgs -pc_type brbilu -its_ratio 2.5
+         args: -problem fvm -n 8 -cell tet -permute 0 -ksp_type bcgs -pc_type brbilu -its_ratio 2.5 -its_atol 4
       test:
          suffix: cuda_bisai
          args: -problem blockdiff -dim 2 -n 16 -bs 3 -ksp_type gmres -pc_type bisai

@@ -28,6 +28,8 @@
 #pragma once
 
 #include <petscmodsell/private/mskernels.h>
+#include <string.h>
+#include <math.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -73,24 +75,51 @@ typedef struct {
   const unsigned short *tpos; /* storage row s -> its point's place in the block's buffer, ix + P (iy + wy iz) */
 } MSBRBLayout;
 
-/* Result of a factorization: the smallest local user row whose pivot failed the test (MS_BRB_BAD_NONE: none) */
+/* Result of a factorization: the smallest local user row whose pivot failed the test (MS_BRB_BAD_NONE: none) and the
+   smallest ratio d_i / a_ii of a pivot to its (unperturbed) diagonal entry as MSBRBRatioKey() orders it (all bits
+   set: no row) */
 typedef struct {
   unsigned long long badrow;
+  unsigned long long minkey;
 } MSBRBStatus;
+
+/* a double as an unsigned key of the same order (NaN below everything): keys compare as the doubles do */
+static inline unsigned long long MSBRBRatioKey(double r)
+{
+  unsigned long long b;
+
+  if (r != r) return 0;
+  memcpy(&b, &r, sizeof(b));
+  return (b >> 63) ? ~b : (b | (1ULL << 63));
+}
+
+/* the double of a key (MSBRBRatioKey()'s inverse; 0 gives NaN) */
+static inline double MSBRBRatioFromKey(unsigned long long k)
+{
+  double r;
+
+  if (!k) return (double)NAN;
+  k = (k >> 63) ? (k & ~(1ULL << 63)) : ~k;
+  memcpy(&r, &k, sizeof(r));
+  return r;
+}
 
 /* The number of streaming multiprocessors of the current device (the block-count rule of Shioya (2022), section 5.3.4);
    the reference gives 132 (an H100 SXM), so that a host setup picks the blocks an H100 would */
 #define MS_BRB_MULTIPROCESSORS(name) int name(int *nsm)
 
 /* Numeric factorization: work[slot] = csrvals[map[slot]] (map -1: padding), d[s] = csrvals[dmap[s]] (-1: a missing
-   diagonal, 0) times pertfac; then, colour by colour (one warp per block on the GPU, its levels in order, the rows of
-   a level at once; the reference: storage rows in order), row i of the ILU(0)
-   family (Algorithms 6-9 of Shioya (2022), in the row form):
+   diagonal, 0) times pertfac (a perturbation or a shift of the diagonal); then, colour by colour (one warp per block
+   on the GPU, its levels in order, the rows of a level at once; the reference: storage rows in order), row i of the
+   ILU(0) family (Algorithms 6-9 of Shioya (2022), in the row form):
      for each lower entry k of row i in order: l_ik = a_ik / d_k; for each upper entry (k, j) of row k:
         j == i: d_i -= l_ik u_kj;  j an entry of row i: a_ij -= l_ik u_kj;  else drop += l_ik u_kj
      d_i -= alpha * drop
-   A row whose pivot is not finite or |d_i| <= pivtol * |a_ii| (a_ii unperturbed) is recorded in status (the smallest
-   local user row; the factorization goes on). work holds l_ik and u_ij (not yet divided by d_i) afterwards. */
+   The pivot test: the ratio d_i / a_ii (a_ii unperturbed) must be finite and above pivtol, i.e. the pivot has the sign
+   of its diagonal entry and |d_i| > pivtol |a_ii| (ILU(0) of an M- or H-matrix keeps every pivot's sign; a pivot of
+   the other sign makes M indefinite where A is definite, or M^-1 useless: relaxed MILU on a convection-dominated
+   operator). A row that fails it is recorded in status (the smallest local user row; the factorization goes on);
+   status also gets the smallest ratio. work holds l_ik and u_ij (not yet divided by d_i) afterwards. */
 #define MS_BRB_FACTOR(name) \
   int name(const MSBRBLayout *lay, const int *map, const int *dmap, const double *csrvals, double alpha, double pertfac, double pivtol, double *work, double *d, MSBRBStatus *status, void *stream)
 
@@ -158,6 +187,31 @@ typedef struct {
    half-warp's doubles fall in distinct shared-memory banks) */
 #define MS_BRB_BUFFER_PLACES(name) int name(const MSBRBLayout *lay, unsigned short *tpos, void *stream)
 
+/* What MS_BRB_BLOCK_EDGES found (backend memory; the host reads it back in one copy) */
+typedef struct {
+  long long nkeys;    /* edges of the block graph (written: the first min(nkeys, cap)) */
+  long long noff;     /* off-diagonal entries of the CSR */
+  long long ninblock; /* of those, the ones inside a block */
+} MSBRBEdgeInfo;
+
+/* The block graph of a locality partition (the graph ordering, before its colouring): lperm[new] = old (m ints, the
+   partition: block b holds the new rows b sh .. min((b + 1) sh, m) - 1, nb = ceil(m / sh) blocks); blk[o] = the block
+   of local row o (written, m ints); keys (ascending, without repeats): b nb + c for every pair of blocks b < c joined
+   by an off-diagonal entry a_ij (i in one, j in the other, either way round), the first min(nkeys, cap) of them; info
+   the counts. A caller that gets nkeys > cap calls again with a larger buffer. ai, aj: the CSR structure (int). */
+#define MS_BRB_BLOCK_EDGES(name) int name(int m, const int *ai, const int *aj, const int *lperm, int sh, int *blk, unsigned long long *keys, long long cap, MSBRBEdgeInfo *info, void *stream)
+
+/* perm of a graph ordering (lay: rstart and the host fields set): block b (the blocks numbered colour by colour) is
+   block bid[b] of the partition, its rows in the partition's order: perm[rstart[b] + t] = lperm[bid[b] sh + t] */
+#define MS_BRB_GRAPH_PERM(name) int name(const MSBRBLayout *lay, const int *lperm, int sh, const int *bid, int *perm, void *stream)
+
+/* The rows of each block of a graph ordering by colours of the block's own graph (the inner ordering "colors"): perm
+   (logical position -> local row; lay: rstart and the host fields set) in, out the same rows with every block's rows
+   ordered by their colour, a greedy colouring in the order of perm (a row's colour is the smallest one none of the
+   earlier rows of the block in its entries has), in the order of perm inside a colour (MSBRBInnerOrderBlock()).
+   work: 2 m ints of scratch (positions, colours). A block's levels are then at most its colours. */
+#define MS_BRB_INNER_ORDER(name) int name(const MSBRBLayout *lay, const int *ai, const int *aj, const int *perm, int *work, int *out, void *stream)
+
 #if defined(__CUDACC__)
   #define MS_BRB_HD __host__ __device__
 #else
@@ -211,6 +265,40 @@ static inline MS_BRB_HD int MSBRBGridRowAt(const MSBRBGrid *g, const int lo[3], 
   return lo[0] + t % wx + g->box[0] * (lo[1] + u % wy + g->box[1] * (lo[2] + u / wy));
 }
 
+/* The inner ordering "colors" of block b (MS_BRB_INNER_ORDER): pos[perm[p]] = p set for the block's rows, col scratch
+   (by position). The colouring sees a row's own entries (a_ij); where the pattern is not symmetric an a_ji alone may join
+   two rows of one colour, which the levels then order (a block's levels stay correct, there may be more of them).
+   Colours below 64 by a bit mask, above by a search. */
+static inline MS_BRB_HD void MSBRBInnerOrderBlock(const MSBRBLayout *lay, int b, const int *ai, const int *aj, const int *perm, const int *pos, int *col, int *out)
+{
+  const int r0 = lay->rstart[b], r1 = lay->rstart[b + 1];
+  int       maxc = -1, w = r0;
+
+  for (int p = r0; p < r1; p++) {
+    const int          o = perm[p], e0 = ai[o], e1 = ai[o + 1];
+    unsigned long long used = 0;
+    int                c    = 0;
+
+    for (int e = e0; e < e1; e++) {
+      const int q = pos[aj[e]];
+      if (q >= r0 && q < p && col[q] < 64) used |= 1ULL << col[q];
+    }
+    while (c < 64 && (used >> c) & 1ULL) c++;
+    for (int taken = c == 64; taken; c += taken) { /* all of 0..63 taken: the smallest free one above */
+      taken = 0;
+      for (int e = e0; e < e1 && !taken; e++) {
+        const int q = pos[aj[e]];
+        taken       = q >= r0 && q < p && col[q] == c;
+      }
+    }
+    col[p] = c;
+    maxc   = c > maxc ? c : maxc;
+  }
+  for (int c = 0; c <= maxc; c++)
+    for (int p = r0; p < r1; p++)
+      if (col[p] == c) out[w++] = perm[p];
+}
+
 /* The operations of one row, shared by both backends so that they compute the same function */
 
 /* the slots of storage row s (MS_BRB_SLOTS) */
@@ -258,8 +346,8 @@ static inline MS_BRB_HD void MSBRBGatherRow(const MSBRBLayout *lay, long long s,
   d[s] = dmap[s] >= 0 ? csrvals[dmap[s]] * pertfac : 0.0;
 }
 
-/* factorizes storage row s (rows it depends on are done); returns 1 when its pivot fails the test */
-static inline MS_BRB_HD int MSBRBFactorRow(const MSBRBLayout *lay, long long s, const int *dmap, const double *csrvals, double alpha, double pivtol, double *work, double *d)
+/* factorizes storage row s (rows it depends on are done); returns 1 when its pivot fails the test; *ratio = d_s / a_ss */
+static inline MS_BRB_HD int MSBRBFactorRow(const MSBRBLayout *lay, long long s, const int *dmap, const double *csrvals, double alpha, double pivtol, double *work, double *d, double *ratio)
 {
   long long slot0;
   int       stride, w, nl = lay->nl[s];
@@ -301,8 +389,9 @@ static inline MS_BRB_HD int MSBRBFactorRow(const MSBRBLayout *lay, long long s, 
     }
   }
   di -= alpha * drop;
-  d[s] = di;
-  return !(di == di && di - di == 0.0 && (di > pivtol * (aii < 0 ? -aii : aii) || -di > pivtol * (aii < 0 ? -aii : aii)));
+  d[s]   = di;
+  *ratio = di / aii; /* a zero a_ii (an error before the factorization) gives Inf or NaN */
+  return !(*ratio - *ratio == 0.0 && *ratio > pivtol);
 }
 
 typedef struct {
@@ -318,6 +407,9 @@ typedef struct {
   MS_BRB_LEVELS((*levels));
   MS_BRB_STORAGE((*storage));
   MS_BRB_BUFFER_PLACES((*places));
+  MS_BRB_BLOCK_EDGES((*blockedges));
+  MS_BRB_GRAPH_PERM((*graphperm));
+  MS_BRB_INNER_ORDER((*innerorder));
 } MSBRBKernels;
 
 MS_BRB_MULTIPROCESSORS(MSBRBMultiprocessors_Reference);
@@ -329,6 +421,9 @@ MS_BRB_GRID_PERM(MSBRBGridPerm_Reference);
 MS_BRB_LEVELS(MSBRBLevels_Reference);
 MS_BRB_STORAGE(MSBRBStorage_Reference);
 MS_BRB_BUFFER_PLACES(MSBRBBufferPlaces_Reference);
+MS_BRB_BLOCK_EDGES(MSBRBBlockEdges_Reference);
+MS_BRB_GRAPH_PERM(MSBRBGraphPerm_Reference);
+MS_BRB_INNER_ORDER(MSBRBInnerOrder_Reference);
 MS_KERNEL_EXTERN const MSBRBKernels MSBRBKernels_Reference;
 #if defined(PETSC_HAVE_CUDA) || defined(__CUDACC__)
 MS_BRB_MULTIPROCESSORS(MSBRBMultiprocessors_CUDA);
@@ -340,6 +435,9 @@ MS_BRB_GRID_PERM(MSBRBGridPerm_CUDA);
 MS_BRB_LEVELS(MSBRBLevels_CUDA);
 MS_BRB_STORAGE(MSBRBStorage_CUDA);
 MS_BRB_BUFFER_PLACES(MSBRBBufferPlaces_CUDA);
+MS_BRB_BLOCK_EDGES(MSBRBBlockEdges_CUDA);
+MS_BRB_GRAPH_PERM(MSBRBGraphPerm_CUDA);
+MS_BRB_INNER_ORDER(MSBRBInnerOrder_CUDA);
 MS_KERNEL_EXTERN const MSBRBKernels MSBRBKernels_CUDA;
 #endif
 

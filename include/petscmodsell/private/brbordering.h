@@ -7,9 +7,11 @@
    - grid: a DMDA box nx x ny x nz (dof 1, star stencil) cut into bx x by x bz nearly equal bricks, coloured red/black
      by the parity of bx_i + by_i + bz_i (a checkerboard of block indices; block (0,0,0) red), lexicographic (x
      fastest) inside a brick and among the bricks of a colour;
-   - graph: the locality partition of the local diagonal block (localityimpl.h, MSLocalityCompute(): blocks of sh
-     rows of nearby unknowns, no DM needed) and its block colouring (2 colours when the block graph is bipartite,
-     else greedy with more); the rows of a block in the partition's order.
+   - graph: the locality partition of the local diagonal block (localityimpl.h: blocks of sh rows of nearby unknowns,
+     no DM needed; computed where the PC computes, PCMSOperatorLocalityPerm()) and the colouring of its block graph (2
+     colours when the block graph is bipartite, else first fit in block order), made here from the graph's edges
+     (MS_BRB_BLOCK_EDGES, by the backend); the rows of a block in the partition's order (MS_BRB_GRAPH_PERM, by the
+     backend: the ordering itself holds no permutation).
 */
 #pragma once
 
@@ -20,7 +22,6 @@ struct _n_BRBOrdering {
   PetscInt  m;       /* local rows */
   PetscInt  nblocks; /* blocks, numbered colour by colour */
   PetscInt  ncolors;
-  PetscInt *perm;   /* m: logical (elimination) position -> local row (a grid ordering's: NULL until BRBOrderingGetPerm()) */
   PetscInt *bstart; /* nblocks + 1: block b holds logical positions bstart[b] .. bstart[b+1]-1 */
   PetscInt *cstart; /* ncolors + 1: colour c holds blocks cstart[c] .. cstart[c+1]-1 */
   PetscInt *bid;    /* nblocks: the block's index in its construction (grid: ix + bx (iy + by iz); graph: the partition's block) */
@@ -28,10 +29,10 @@ struct _n_BRBOrdering {
   PetscBool grid;
   PetscInt  box[3], nblk[3];
   /* graph orderings */
-  PetscInt   sh;            /* rows per block */
-  PetscBool  bipartite;     /* the block graph is bipartite (2 colours) */
-  PetscInt   ndisconnected; /* blocks whose rows are not connected inside the block */
-  PetscInt64 nedges, ninblock;
+  PetscInt   sh;        /* rows per block */
+  PetscBool  bipartite; /* the block graph is bipartite (2 colours) */
+  PetscInt64 nbedges;   /* edges of the block graph */
+  PetscInt64 noff, ninblock; /* off-diagonal entries of the local diagonal block, and those inside a block */
 };
 
 /* The block counts per axis for a box of the given sizes: nearly cubic blocks, their number the paper's GPU rule
@@ -41,6 +42,8 @@ PETSC_INTERN PetscErrorCode BRBOrderingGridBlocks(const PetscInt box[3], PetscIn
 /* The rows per block of a graph ordering of m rows, by the same rule */
 PETSC_INTERN PetscErrorCode BRBOrderingGraphRows(PetscInt m, PetscInt nsm, PetscInt minrows, PetscInt *sh);
 PETSC_INTERN PetscErrorCode BRBOrderingCreateGrid(const PetscInt box[3], const PetscInt nblk[3], BRBOrdering *);
-PETSC_INTERN PetscErrorCode BRBOrderingCreateGraph(Mat, PetscInt, BRBOrdering *);
-PETSC_INTERN PetscErrorCode BRBOrderingGetPerm(BRBOrdering, const PetscInt **);
+/* A graph ordering of m rows in blocks of sh (the partition's block q: its rows q sh ..) from the block graph's edges
+   (nkeys keys q nb + r of the pairs q < r of blocks coupled, ascending, nb = ceil(m / sh); MS_BRB_BLOCK_EDGES), noff and
+   ninblock its statistics */
+PETSC_INTERN PetscErrorCode BRBOrderingCreateGraph(PetscInt m, PetscInt sh, PetscInt64 nkeys, const unsigned long long *keys, PetscInt64 noff, PetscInt64 ninblock, BRBOrdering *);
 PETSC_INTERN PetscErrorCode BRBOrderingDestroy(BRBOrdering *);

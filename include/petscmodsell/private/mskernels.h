@@ -99,6 +99,118 @@ MS_PATTERN_EXTRACT_LOCAL(MSPatternExtractLocal_CUDA);
 MS_KERNEL_EXTERN const MSPatternKernels MSPatternKernels_CUDA;
 #endif
 
+/* ------------------------------------------------------------------------------------------------------------
+   The CSR check shared by the preconditioners (PCMSOperatorAnalyse(), pcmsimpl.h): one pass over the rows of a square
+   block in CSR form (ai[m+1], aj: columns of a row ascending, as SeqAIJ keeps them; aa: values; 32-bit, in the
+   backend's memory) telling what a method needs to know before it factorizes or inverts:
+     nonfinite  the first row with an entry that is not finite (NaN, Inf);
+     nodiag     the first row without a diagonal entry, or with a zero one;
+     negdiag    the first row whose diagonal entry is negative;
+     posoff     the first row with a positive off-diagonal entry, a_ij > MS_CHECK_POS_EPS |a_ii| (nposoff: such rows);
+     notdd      the first row that is not weakly diagonally dominant, sum_{j != i} |a_ij| > (1 + MS_CHECK_DD_EPS)
+                |a_ii| (nnotdd: such rows; rows without a nonzero diagonal are counted under nodiag only);
+     maxdd      max over the rows of sum_{j != i} |a_ij| / |a_ii| (rows with a nonzero diagonal), as the bits of
+                the non-negative double (0: no such row);
+     asym       (symmetry != 0 only) the first row with an entry a_ij whose transpose differs: |a_ij - a_ji| >
+                MS_CHECK_SYM_EPS (|a_ij| + |a_ji|) + MS_CHECK_SYM_ABS |a_ii| (a_ji = 0 when absent; nasym: such rows).
+   A positive diagonal, off-diagonal entries <= 0 and weak diagonal dominance in every row is what an M-matrix of a
+   discretised diffusion looks like (the operators modified ILU was designed for). "First" is the smallest local row
+   (MS_CHECK_NONE: none); the per-row tests are MSCheckCSRRow(), shared by both backends, so that the result is the
+   same bit for bit whatever the order the rows are visited in.
+   ------------------------------------------------------------------------------------------------------------ */
+#define MS_CHECK_NONE    (~0ULL)
+#define MS_CHECK_POS_EPS 1e-12 /* off-diagonal entries up to this times |a_ii| count as not positive (rounding) */
+#define MS_CHECK_DD_EPS  1e-8  /* relative slack of the diagonal dominance test (zero row sums up to rounding) */
+#define MS_CHECK_SYM_EPS 1e-10 /* relative difference of a_ij and a_ji accepted as symmetric */
+#define MS_CHECK_SYM_ABS 1e-14 /* ... plus this times |a_ii| (entries that cancelled to rounding residues) */
+
+typedef struct {
+  unsigned long long nonfinite, nodiag, negdiag, posoff, notdd, asym; /* first rows */
+  unsigned long long nposoff, nnotdd, nasym;                          /* rows */
+  unsigned long long maxdd;                                           /* bits of a non-negative double */
+} MSCSRCheck;
+
+#define MS_CHECK_ROW_NONFINITE 1
+#define MS_CHECK_ROW_NODIAG    2
+#define MS_CHECK_ROW_NEGDIAG   4
+#define MS_CHECK_ROW_POSOFF    8
+#define MS_CHECK_ROW_NOTDD     16
+#define MS_CHECK_ROW_ASYM      32
+
+#if defined(__CUDACC__)
+  #define MS_CHECK_HD static __host__ __device__ __forceinline__
+#else
+  #define MS_CHECK_HD static inline
+#endif
+
+/* the entry of row j in column i (0 when absent): binary search of the ascending columns */
+MS_CHECK_HD double MSCheckCSREntry(const int *ai, const int *aj, const double *aa, int j, int i)
+{
+  int lo = ai[j], hi = ai[j + 1] - 1;
+
+  while (lo <= hi) {
+    const int mid = lo + (hi - lo) / 2, c = aj[mid];
+
+    if (c == i) return aa[mid];
+    if (c < i) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return 0.0;
+}
+
+/* the tests of row i (MS_CHECK_ROW_* bits) and its sum_{j != i} |a_ij| / |a_ii| in *dd (0 without a nonzero diagonal) */
+MS_CHECK_HD int MSCheckCSRRow(int i, const int *ai, const int *aj, const double *aa, int symmetry, double *dd)
+{
+  const int e0 = ai[i], e1 = ai[i + 1];
+  double    d = 0.0, ad, off = 0.0;
+  int       flags = 0, hasd = 0;
+
+  for (int e = e0; e < e1; e++) {
+    const double a = aa[e];
+
+    if (!(a - a == 0.0)) flags |= MS_CHECK_ROW_NONFINITE;
+    if (aj[e] == i) {
+      d    = a;
+      hasd = 1;
+    }
+  }
+  ad = d < 0 ? -d : d;
+  for (int e = e0; e < e1; e++) {
+    const double a = aa[e];
+
+    if (aj[e] == i) continue;
+    off += a < 0 ? -a : a;
+    if (a > MS_CHECK_POS_EPS * ad) flags |= MS_CHECK_ROW_POSOFF;
+    if (symmetry) {
+      const double t = MSCheckCSREntry(ai, aj, aa, aj[e], i), x = a - t;
+
+      if ((x < 0 ? -x : x) > MS_CHECK_SYM_EPS * ((a < 0 ? -a : a) + (t < 0 ? -t : t)) + MS_CHECK_SYM_ABS * ad) flags |= MS_CHECK_ROW_ASYM;
+    }
+  }
+  *dd = 0.0;
+  if (!hasd || d == 0.0) flags |= MS_CHECK_ROW_NODIAG;
+  else {
+    if (d < 0) flags |= MS_CHECK_ROW_NEGDIAG;
+    if (off > (1.0 + MS_CHECK_DD_EPS) * ad) flags |= MS_CHECK_ROW_NOTDD;
+    if (off - off == 0.0 && ad - ad == 0.0) *dd = off / ad;
+  }
+  return flags;
+}
+
+#define MS_CHECK_CSR(name) int name(int m, const int *ai, const int *aj, const double *aa, int symmetry, MSCSRCheck *info, void *stream)
+
+typedef struct {
+  const char *backend;
+  MS_CHECK_CSR((*check));
+} MSCheckKernels;
+
+MS_CHECK_CSR(MSCheckCSR_Reference);
+MS_KERNEL_EXTERN const MSCheckKernels MSCheckKernels_Reference;
+#if defined(PETSC_HAVE_CUDA) || defined(__CUDACC__)
+MS_CHECK_CSR(MSCheckCSR_CUDA);
+MS_KERNEL_EXTERN const MSCheckKernels MSCheckKernels_CUDA;
+#endif
+
 #ifdef __cplusplus
 }
 #endif

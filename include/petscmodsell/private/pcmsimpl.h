@@ -22,7 +22,8 @@
    - what a PC needs from the backend it runs on, chosen where the layer decided the device, so that the glue never
      branches on it: the images' product (PCMSImageMult) and setup (PCMSImageSetUp), the bucketed permutation of a
      permuted image's product (PCMSOperatorGetPermBuckets), Ad's CSR as the kernels read it (PCMSOperatorGetCSR,
-     PCMSOperatorDeviceCSR), the locality partition (PCMSOperatorLocalityPerm), int copies of host arrays
+     PCMSOperatorDeviceCSR), the locality partition (PCMSOperatorLocalityPerm), the check of Ad's entries (non-finite
+     entries, diagonal, signs, diagonal dominance, symmetry: PCMSOperatorAnalyse), int copies of host arrays
      (PCMSIntArray), host arrays for a buffer's content (PCMSBufferGetHostArray/Commit);
    - the local box of a DMDA (PCMSGetGrid) for the PCs that cut it into blocks;
    - the composed methods of the public Set/Get functions (PCMSComposeMethods);
@@ -130,6 +131,20 @@ PETSC_INTERN PetscErrorCode PCMSOperatorRestoreCSR(PCMSOperator *, PCMSCSR *);
    on the GPU from csr (PCMSOperatorGetCSR() with columns and values), on the host from Ad: the same permutation bit
    for bit */
 PETSC_INTERN PetscErrorCode PCMSOperatorLocalityPerm(PCMSOperator *, const PCMSCSR *, PetscInt, int *);
+
+/* What the CSR check (mskernels.h, MS_CHECK_CSR) found on the diagonal blocks of all the processes: the first
+   offending rows in the global (user) numbering, -1 for none; counts of rows over all processes; maxdd the largest
+   sum_{j != i} |a_ij| / |a_ii|; symmetric: every process's diagonal block passed the symmetry test (only when asked) */
+typedef struct {
+  PetscInt64 nonfinite, nodiag, negdiag, posoff, notdd, asym;
+  PetscInt64 nposoff, nnotdd, nasym;
+  PetscReal  maxdd;
+  PetscBool  checked_symmetry, symmetric;
+  PetscBool  mmatrix; /* positive diagonal, off-diagonal entries <= 0, rows weakly diagonally dominant (Ad of every process) */
+} PCMSAnalysis;
+/* Collective: the CSR check of Ad (csr: PCMSOperatorGetCSR() with columns and values), with the symmetry test when
+   symmetry is true, reduced over the processes; the kernel of the PC's backend (MSCheckKernels), logged as one */
+PETSC_INTERN PetscErrorCode PCMSOperatorAnalyse(PC, PCMSOperator *, const PCMSCSR *, PetscBool, PCMSAnalysis *);
 
 /* The local box of a DMDA, for the preconditioners that cut it into blocks (the operator's DM is MatGetDM()'s) */
 typedef struct {

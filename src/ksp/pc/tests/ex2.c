@@ -6,7 +6,8 @@ so that an entry a kernel forgot to write is caught. -table:\n\
            images: -m <1000> rows, -sh <32> slice height, -ordering natural|rcm, -seed <1>;\n\
   brbilu   brbilukernels.h on an ordering made here: -brb_ordering grid (-brb_box nx,ny,nz, -brb_blocks bx,by,bz) or\n\
            graph (-brb_block_rows, -brb_permute), the matrix of mstest.h (-kind, sizes) changed by\n\
-           -brb_dirichlet_rows, -brb_empty_rows n, -brb_extra k;\n\
+           -brb_dirichlet_rows, -brb_empty_rows n, -brb_extra k; also the shared layer's CSR check (mskernels.h,\n\
+           MS_CHECK_CSR) on that matrix and on a copy with a NaN, a negative diagonal entry, a one-sided coupling;\n\
   bisai    bisaikernels.h on a random BSR matrix: -bisai_nb <60> block rows, -bisai_bs <3>;\n\
   neumann  neumannkernels.h (the deflation kernels) on the matrix of mstest.h (-kind, sizes) with -nsub subdomains\n\
            of -sub_kind contiguous|permuted|scattered, E's first column -coff, -direct <bool> (the O(nsub m) checks).\n";
@@ -775,6 +776,7 @@ typedef struct {
   PetscBool grid;
   int       m, nb, ncolors, box[3], nblk[3];
   int      *perm, *bstart, *cstart, *bid, *color; /* color: of each block */
+  int      *lperm, sh;                            /* graph: the partition (new -> old), block q its rows q sh .. */
 } BRBTestOrdering;
 
 static PetscErrorCode BRBTestOrderingDestroy(BRBTestOrdering *o)
@@ -785,6 +787,7 @@ static PetscErrorCode BRBTestOrderingDestroy(BRBTestOrdering *o)
   PetscCall(PetscFree(o->cstart));
   PetscCall(PetscFree(o->bid));
   PetscCall(PetscFree(o->color));
+  PetscCall(PetscFree(o->lperm));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -903,6 +906,9 @@ static PetscErrorCode BRBTestOrderingGraph(const MSTestCSR *A, int brows, PetscB
     }
   }
   o->cstart[o->ncolors] = b;
+  o->sh                 = brows;
+  PetscCall(PetscMalloc1(PetscMax(m, 1), &o->lperm));
+  PetscCall(PetscArraycpy(o->lperm, p0, m));
   PetscCall(PetscFree4(p0, blk, col0, pairs));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -1057,6 +1063,19 @@ static PetscErrorCode BRBTestFactors(const BRBTestOrdering *o, const MSBRBLayout
     err = MSBRBKernels_Reference.factor(lay, (const int *)bmap->h, (const int *)bdmap->h, aa, alphas[t], pertfacs[t], 1e-8, (double *)bwork.h, (double *)bd.h, (MSBRBStatus *)bst.h, NULL);
     st  = *(MSBRBStatus *)bst.h;
     ok  = (PetscBool)!err;
+    { /* the smallest ratio d_s / a_ss, and the first row failing the test (the ratio not above 1e-8) */
+      const int         *dm = (const int *)bdmap->h;
+      const double      *dd = (const double *)bd.h;
+      unsigned long long mk = MS_BRB_BAD_NONE, fb = MS_BRB_BAD_NONE;
+
+      for (int s = 0; s < m; s++) {
+        const double r = dd[s] / (dm[s] >= 0 ? aa[dm[s]] : 0.0);
+
+        if (MSBRBRatioKey(r) < mk) mk = MSBRBRatioKey(r);
+        if (!(r - r == 0.0 && r > 1e-8) && (unsigned long long)lay->sperm[s] < fb) fb = (unsigned long long)lay->sperm[s];
+      }
+      ok = (PetscBool)(ok && st.minkey == mk && st.badrow == fb);
+    }
 #if defined(PETSC_HAVE_CUDA)
     if (use_cuda && ok) {
       MSBRBStatus dst;
@@ -1064,7 +1083,7 @@ static PetscErrorCode BRBTestFactors(const BRBTestOrdering *o, const MSBRBLayout
 
       err = MSBRBKernels_CUDA.factor(layd, (const int *)bmap->d, (const int *)bdmap->d, (const double *)baa->d, alphas[t], pertfacs[t], 1e-8, (double *)bwork.d, (double *)bd.d, (MSBRBStatus *)bst.d, NULL);
       PetscCall(BufDownload(&bst, &dst));
-      ok = (PetscBool)(!err && dst.badrow == st.badrow);
+      ok = (PetscBool)(!err && dst.badrow == st.badrow && (dst.minkey == st.minkey || PetscAbsReal(MSBRBRatioFromKey(dst.minkey) - MSBRBRatioFromKey(st.minkey)) <= 1e-12 * PetscAbsReal(MSBRBRatioFromKey(st.minkey))));
       if (ok && st.badrow == MS_BRB_BAD_NONE) {
         PetscCall(BufRelDiff(&bwork, nslots, &r1));
         PetscCall(BufRelDiff(&bd, m, &r2));
@@ -1077,7 +1096,7 @@ static PetscErrorCode BRBTestFactors(const BRBTestOrdering *o, const MSBRBLayout
     (void)bplaces;
 #endif
     if (st.badrow != MS_BRB_BAD_NONE) {
-      PetscCall(PetscSNPrintf(what, sizeof(what), "brbilu factor %s: a pivot failed (row %llu)", names[t], st.badrow));
+      PetscCall(PetscSNPrintf(what, sizeof(what), "brbilu factor %s: a pivot failed (row %llu), the smallest ratio d / a_ii found", names[t], st.badrow));
       PetscCall(Report(what, ok));
       continue;
     }
@@ -1163,6 +1182,91 @@ static PetscErrorCode BRBTestFactors(const BRBTestOrdering *o, const MSBRBLayout
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The CSR check of the shared layer (mskernels.h, MS_CHECK_CSR) on the matrix (ai, aj, aa) against a direct
+   computation here: the first offending rows, the counts, the largest off-diagonal to diagonal ratio; with -cuda the
+   CUDA kernel against the reference, bit for bit */
+static PetscErrorCode TestCSRCheck(int m, const int *ai, const int *aj, const double *aa, const char *what)
+{
+  MSCSRCheck want, got;
+  double     maxdd = 0;
+  Buf        bai, baj, baa, bck;
+  PetscBool  ok;
+  char       msg[200];
+  int        err;
+
+  PetscFunctionBegin;
+  memset(&want, 0, sizeof(want));
+  want.nonfinite = want.nodiag = want.negdiag = want.posoff = want.notdd = want.asym = MS_CHECK_NONE;
+  for (int i = 0; i < m; i++) {
+    double d = 0, off = 0;
+    int    hasd = 0, nf = 0, pos = 0, asym = 0;
+
+    for (int e = ai[i]; e < ai[i + 1]; e++) {
+      if (PetscIsInfOrNanReal(aa[e])) nf = 1;
+      if (aj[e] == i) {
+        d    = aa[e];
+        hasd = 1;
+      }
+    }
+    for (int e = ai[i]; e < ai[i + 1]; e++) {
+      double t = 0;
+
+      if (aj[e] == i) continue;
+      off += PetscAbsReal(aa[e]);
+      pos = pos || aa[e] > 1e-12 * PetscAbsReal(d);
+      for (int f = ai[aj[e]]; f < ai[aj[e] + 1]; f++)
+        if (aj[f] == i) t = aa[f];
+      asym = asym || PetscAbsReal(aa[e] - t) > 1e-10 * (PetscAbsReal(aa[e]) + PetscAbsReal(t)) + 1e-14 * PetscAbsReal(d);
+    }
+    if (nf && want.nonfinite == MS_CHECK_NONE) want.nonfinite = (unsigned long long)i;
+    if ((!hasd || d == 0) && want.nodiag == MS_CHECK_NONE) want.nodiag = (unsigned long long)i;
+    if (hasd && d < 0 && want.negdiag == MS_CHECK_NONE) want.negdiag = (unsigned long long)i;
+    if (pos) {
+      if (want.posoff == MS_CHECK_NONE) want.posoff = (unsigned long long)i;
+      want.nposoff++;
+    }
+    if (hasd && d != 0 && off > (1 + 1e-8) * PetscAbsReal(d)) {
+      if (want.notdd == MS_CHECK_NONE) want.notdd = (unsigned long long)i;
+      want.nnotdd++;
+    }
+    if (asym) {
+      if (want.asym == MS_CHECK_NONE) want.asym = (unsigned long long)i;
+      want.nasym++;
+    }
+    if (hasd && d != 0 && !nf) maxdd = PetscMax(maxdd, off / PetscAbsReal(d));
+  }
+  memcpy(&want.maxdd, &maxdd, sizeof(maxdd));
+  PetscCall(BufInput(sizeof(int) * (m + 1), ai, &bai));
+  PetscCall(BufInput(sizeof(int) * PetscMax(ai[m], 1), aj, &baj));
+  PetscCall(BufInput(sizeof(double) * PetscMax(ai[m], 1), aa, &baa));
+  PetscCall(BufCreate(sizeof(MSCSRCheck), &bck));
+  err = MSCheckKernels_Reference.check(m, (const int *)bai.h, (const int *)baj.h, (const double *)baa.h, 1, (MSCSRCheck *)bck.h, NULL);
+  got = *(MSCSRCheck *)bck.h;
+  ok  = (PetscBool)(!err && !memcmp(&got, &want, sizeof(want)));
+#if defined(PETSC_HAVE_CUDA)
+  if (use_cuda && ok) {
+    PetscBool okd;
+
+    err = MSCheckKernels_CUDA.check(m, (const int *)bai.d, (const int *)baj.d, (const double *)baa.d, 1, (MSCSRCheck *)bck.d, NULL);
+    PetscCall(BufSame(&bck, sizeof(MSCSRCheck), &okd));
+    ok = (PetscBool)(!err && okd);
+  }
+#endif
+  PetscCall(PetscSNPrintf(msg, sizeof(msg), "check (shared layer) of %s: non-finite entries, diagonals, signs, diagonal dominance, symmetry", what));
+  PetscCall(Report(msg, ok));
+  PetscCall(BufDestroy(&bai));
+  PetscCall(BufDestroy(&baj));
+  PetscCall(BufDestroy(&baa));
+  PetscCall(BufDestroy(&bck));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static int BRBTestKeyCmp(const void *a, const void *b)
+{
+  const unsigned long long x = *(const unsigned long long *)a, y = *(const unsigned long long *)b;
+  return x < y ? -1 : (x > y);
+}
+
 static PetscErrorCode TestBRBILU(void)
 {
   const char        *ords[] = {"grid", "graph"};
@@ -1240,6 +1344,146 @@ static PetscErrorCode TestBRBILU(void)
 #endif
     PetscCall(Report("brbilu gridperm: the bricks' rows, x fastest", ok));
     PetscCall(BufDestroy(&bgperm));
+  }
+
+  /* the shared check on the matrix, and on a copy with a positive coupling made one-sided, a negative diagonal entry
+     and a NaN */
+  PetscCall(TestCSRCheck(m, ai, aj, aa, "the matrix"));
+  if (nnz > 2) {
+    double *bb;
+
+    PetscCall(PetscMalloc1(nnz, &bb));
+    PetscCall(PetscArraycpy(bb, aa, nnz));
+    for (int r = m / 3, done = 0; r < m && !done; r++)
+      for (int e = ai[r]; e < ai[r + 1]; e++)
+        if (aj[e] != r) {
+          bb[e] = 0.5;
+          done  = 1;
+          break;
+        }
+    for (int r = m / 2, done = 0; r < m && !done; r++)
+      for (int e = ai[r]; e < ai[r + 1]; e++)
+        if (aj[e] == r) {
+          bb[e] = -bb[e];
+          done  = 1;
+        }
+    bb[2 * nnz / 3] = NAN;
+    PetscCall(TestCSRCheck(m, ai, aj, bb, "a changed copy"));
+    PetscCall(PetscFree(bb));
+  }
+
+  /* the graph ordering: the block graph of the partition and the ordering's perm */
+  if (!o.grid) {
+    const unsigned long long nbq = (unsigned long long)((m + o.sh - 1) / o.sh);
+    unsigned long long      *want;
+    long long                nwant = 0, noff = 0, nin = 0;
+    int                     *blk;
+    Buf                      bblk, bkeys, blperm, binf, bgp;
+    MSBRBEdgeInfo            inf;
+
+    PetscCall(PetscMalloc2(PetscMax(nnz, 1), &want, PetscMax(m, 1), &blk));
+    for (int p = 0; p < m; p++) blk[o.lperm[p]] = p / o.sh;
+    for (int r = 0; r < m; r++)
+      for (int e = ai[r]; e < ai[r + 1]; e++) {
+        const int b = blk[r], c = blk[aj[e]];
+
+        if (aj[e] == r) continue;
+        noff++;
+        if (b == c) nin++;
+        else want[nwant++] = b < c ? (unsigned long long)b * nbq + (unsigned long long)c : (unsigned long long)c * nbq + (unsigned long long)b;
+      }
+    qsort(want, (size_t)nwant, sizeof(*want), BRBTestKeyCmp);
+    {
+      long long u = 0;
+
+      for (long long k = 0; k < nwant; k++)
+        if (!k || want[k] != want[k - 1]) want[u++] = want[k];
+      nwant = u;
+    }
+    PetscCall(BufInput(sizeof(int) * PetscMax(m, 1), o.lperm, &blperm));
+    PetscCall(BufCreate(sizeof(int) * PetscMax(m, 1), &bblk));
+    PetscCall(BufCreate(sizeof(MSBRBEdgeInfo), &binf));
+    for (int pass = 0; pass < 2; pass++) { /* a buffer too small (half the edges), then large enough */
+      const long long cap = pass ? nwant : nwant / 2;
+
+      PetscCall(BufCreate(sizeof(unsigned long long) * (size_t)PetscMax(cap, 1), &bkeys));
+      err = R->blockedges(m, (const int *)bai.h, (const int *)baj.h, (const int *)blperm.h, o.sh, (int *)bblk.h, (unsigned long long *)bkeys.h, cap, (MSBRBEdgeInfo *)binf.h, NULL);
+      inf = *(MSBRBEdgeInfo *)binf.h;
+      ok  = (PetscBool)(!err && inf.nkeys == nwant && inf.noff == noff && inf.ninblock == nin && SameInts(bkeys.h, want, sizeof(*want) * (size_t)cap) && SameInts(bblk.h, blk, sizeof(int) * (size_t)m));
+#if defined(PETSC_HAVE_CUDA)
+      if (use_cuda && ok) {
+        MSBRBEdgeInfo dinf;
+
+        err = C->blockedges(m, (const int *)bai.d, (const int *)baj.d, (const int *)blperm.d, o.sh, (int *)bblk.d, (unsigned long long *)bkeys.d, cap, (MSBRBEdgeInfo *)binf.d, NULL);
+        PetscCall(BufDownload(&binf, &dinf));
+        PetscCall(BufSame(&bkeys, sizeof(*want) * (size_t)cap, &okd));
+        ok = (PetscBool)(!err && okd && dinf.nkeys == inf.nkeys && dinf.noff == inf.noff && dinf.ninblock == inf.ninblock);
+        PetscCall(BufSame(&bblk, sizeof(int) * (size_t)m, &okd));
+        ok = (PetscBool)(ok && okd);
+      }
+#endif
+      PetscCall(Report(pass ? "brbilu blockedges: the partition's block graph, ascending, distinct" : "brbilu blockedges: a buffer too small gets the first edges and their number", ok));
+      PetscCall(BufDestroy(&bkeys));
+    }
+    PetscCall(BufCreate(sizeof(int) * PetscMax(m, 1), &bgp));
+    err = R->graphperm(&lay, (const int *)blperm.h, o.sh, (const int *)bbid.h, (int *)bgp.h, NULL);
+    ok  = (PetscBool)(!err && SameInts(bgp.h, o.perm, sizeof(int) * m));
+#if defined(PETSC_HAVE_CUDA)
+    if (use_cuda && ok) {
+      err = C->graphperm(&layd, (const int *)blperm.d, o.sh, (const int *)bbid.d, (int *)bgp.d, NULL);
+      PetscCall(BufSame(&bgp, sizeof(int) * m, &okd));
+      ok = (PetscBool)(!err && okd);
+    }
+#endif
+    PetscCall(Report("brbilu graphperm: the blocks' rows in the partition's order, colour by colour", ok));
+    { /* the inner ordering "colors": a greedy colouring of each block's rows in the order of perm, computed here by
+         searching the earlier rows of the block, then the rows by colour */
+      int *want2, *col;
+      Buf  bin, bwork;
+
+      PetscCall(PetscMalloc2(PetscMax(m, 1), &want2, PetscMax(m, 1), &col));
+      for (int b = 0, w = 0; b < nb; b++) {
+        int maxc = -1;
+
+        for (int p = o.bstart[b]; p < o.bstart[b + 1]; p++) {
+          const int r = o.perm[p];
+          int       c = 0, taken = 1;
+
+          while (taken) {
+            taken = 0;
+            for (int q = o.bstart[b]; q < p && !taken; q++)
+              if (col[q] == c)
+                for (int e = ai[r]; e < ai[r + 1] && !taken; e++) taken = aj[e] == o.perm[q];
+            c += taken;
+          }
+          col[p] = c;
+          maxc   = PetscMax(maxc, c);
+        }
+        for (int c = 0; c <= maxc; c++)
+          for (int p = o.bstart[b]; p < o.bstart[b + 1]; p++)
+            if (col[p] == c) want2[w++] = o.perm[p];
+      }
+      PetscCall(BufCreate(sizeof(int) * PetscMax(m, 1), &bin));
+      PetscCall(BufCreate(sizeof(int) * 2 * PetscMax(m, 1), &bwork));
+      err = R->innerorder(&lay, (const int *)bai.h, (const int *)baj.h, (const int *)bperm.h, (int *)bwork.h, (int *)bin.h, NULL);
+      ok  = (PetscBool)(!err && SameInts(bin.h, want2, sizeof(int) * m));
+#if defined(PETSC_HAVE_CUDA)
+      if (use_cuda && ok) {
+        err = C->innerorder(&layd, (const int *)bai.d, (const int *)baj.d, (const int *)bperm.d, (int *)bwork.d, (int *)bin.d, NULL);
+        PetscCall(BufSame(&bin, sizeof(int) * m, &okd));
+        ok = (PetscBool)(!err && okd);
+      }
+#endif
+      PetscCall(Report("brbilu innerorder: a block's rows by a greedy colouring of its graph", ok));
+      PetscCall(BufDestroy(&bin));
+      PetscCall(BufDestroy(&bwork));
+      PetscCall(PetscFree2(want2, col));
+    }
+    PetscCall(BufDestroy(&bgp));
+    PetscCall(BufDestroy(&blperm));
+    PetscCall(BufDestroy(&bblk));
+    PetscCall(BufDestroy(&binf));
+    PetscCall(PetscFree2(want, blk));
   }
 
   /* levels: against the longest chains, counts and flops computed here */

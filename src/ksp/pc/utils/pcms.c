@@ -265,6 +265,59 @@ PetscErrorCode PCMSOperatorLocalityPerm(PCMSOperator *op, const PCMSCSR *csr, Pe
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode PCMSOperatorAnalyse(PC pc, PCMSOperator *op, const PCMSCSR *csr, PetscBool symmetry, PCMSAnalysis *an)
+{
+  const MSCheckKernels *k = PCMSKernels(op, MSCheckKernels);
+  MPI_Comm              comm = PetscObjectComm((PetscObject)pc);
+  PCMSBuffer            buf  = {0};
+  MSCSRCheck            ck;
+  PetscInt64            first[6], cnt[3];
+  PetscReal             maxdd;
+  void                 *stream;
+  int                   err;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(an, sizeof(*an)));
+  PetscCheck(csr->m == op->m && (!csr->m || (csr->aj && csr->aa)), PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: the check needs Ad's CSR with columns and values", op->name);
+  PetscCall(PCMSBufferEnsure(op, &buf, sizeof(MSCSRCheck), "the check's result"));
+  PetscCall(PCMSKernelBegin(op, &stream));
+  err = k->check(csr->m, csr->ai, csr->aj, csr->aa, (int)symmetry, (MSCSRCheck *)buf.ptr, stream);
+  PetscCall(PCMSKernelEnd(op, err, k->backend, "check", 0));
+  PetscCall(PCMSReadBack(op, &ck, buf.ptr, sizeof(ck)));
+  PetscCall(PCMSBufferDestroy(&buf));
+  {
+    const unsigned long long f[6] = {ck.nonfinite, ck.nodiag, ck.negdiag, ck.posoff, ck.notdd, ck.asym};
+
+    for (PetscInt i = 0; i < 6; i++) first[i] = f[i] == MS_CHECK_NONE ? -1 : (PetscInt64)f[i];
+  }
+  PetscCall(PCMSFirstBad(pc, op, 1, 6, first, first));
+  cnt[0] = (PetscInt64)ck.nposoff;
+  cnt[1] = (PetscInt64)ck.nnotdd;
+  cnt[2] = (PetscInt64)ck.nasym;
+  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, cnt, 3, MPIU_INT64, MPI_SUM, comm));
+  {
+    double d;
+
+    PetscCall(PetscMemcpy(&d, &ck.maxdd, sizeof(d)));
+    maxdd = (PetscReal)d;
+  }
+  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &maxdd, 1, MPIU_REAL, MPIU_MAX, comm));
+  an->nonfinite        = first[0];
+  an->nodiag           = first[1];
+  an->negdiag          = first[2];
+  an->posoff           = first[3];
+  an->notdd            = first[4];
+  an->asym             = first[5];
+  an->nposoff          = cnt[0];
+  an->nnotdd           = cnt[1];
+  an->nasym            = cnt[2];
+  an->maxdd            = maxdd;
+  an->checked_symmetry = symmetry;
+  an->symmetric        = (PetscBool)(symmetry && an->asym < 0);
+  an->mmatrix          = (PetscBool)(an->nodiag < 0 && an->negdiag < 0 && an->posoff < 0 && an->notdd < 0 && an->nonfinite < 0);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode PCMSGetGrid(DM dm, PCMSGrid *grid)
 {
   PetscBool isda;

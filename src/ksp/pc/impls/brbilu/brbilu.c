@@ -3,14 +3,18 @@
    stored for coalesced substitution on the GPU (Shioya (2022): sections 3.2-3.3, chapter 4, section 5.3).
 
    Setup, per process on the local diagonal block Ad (block Jacobi across processes: the off-process couplings are
-   ignored):
+   ignored), every step by the backend's kernels from Ad's CSR where the PC computes:
      1. ordering (brbordering.h; kept while the nonzero pattern and the ordering options stay): a DMDA box cut in
-        nearly cubic blocks coloured red/black, else the locality partition's blocks and colouring;
+        nearly cubic blocks coloured red/black, else the locality partition's blocks (computed where the PC computes),
+        the colouring of their block graph (on the host, from the graph's edges) and the rows of a block by colours of
+        its own graph (or in the partition's order);
      2. symbolic (kept likewise): the levels (wavefronts) of every block and the storage of brbilukernels.h (a block's
         rows by level, its slots slot-major), the map from every slot to the entry of Ad's CSR it starts from, the
         work counts;
-     3. numeric (every setup): gather Ad's values, factorize colour by colour (one warp per block; its levels in
-        order, the rows of a level on the lanes), test every pivot, convert to the factor precision.
+     3. numeric (every setup): the check of Ad (PCMSOperatorAnalyse(): non-finite entries, diagonal, signs, diagonal
+        dominance, symmetry), the choice of the factorization (PCBRBILUChoose()), then for each one tried: gather Ad's
+        values, factorize colour by colour (one warp per block; its levels in order, the rows of a level on the
+        lanes), test every pivot; convert the one kept to the factor precision.
    Apply: forward substitution colour by colour, then backward in reverse, one warp per block and colour phase (levels
    in order, resp. in reverse), b read in the user's order by the first kernel and x written in the user's order by
    the backward kernels.
@@ -26,16 +30,19 @@
 
 static PetscLogEvent PC_BRBILUOrdering = 0, PC_BRBILUFactor = 0, PC_BRBILUApply = 0;
 
-const char *const PCBRBILUTypes[]         = {"ilu", "milu", "rmilu", "pmilu", "PCBRBILUType", "PCBRBILU_", NULL};
+const char *const PCBRBILUTypes[]         = {"ilu", "milu", "rmilu", "pmilu", "auto", "PCBRBILUType", "PCBRBILU_", NULL};
 const char *const PCBRBILUPrecisions[]    = {"single", "double", "PCBRBILUPrecision", "PCBRBILU_PRECISION_", NULL};
 const char *const PCBRBILUOrderingTypes[] = {"auto", "grid", "graph", "PCBRBILUOrderingType", "PCBRBILU_ORDERING_", NULL};
+const char *const PCBRBILUInnerOrderings[] = {"colors", "partition", "PCBRBILUInnerOrdering", "PCBRBILU_INNER_", NULL};
 
 typedef struct {
   /* options */
-  PCBRBILUType         type;
+  PCBRBILUType         type; /* PCBRBILU_AUTO: chosen at every setup */
   PetscReal            alpha, perturb, pivtol;
+  PetscReal            shift; /* every factorization's diagonal a_ii (1 + shift) */
   PCBRBILUPrecision    precision;
   PCBRBILUOrderingType ordering;
+  PCBRBILUInnerOrdering inner; /* rows inside a block of a graph ordering */
   PetscInt             nblk[3];  /* blocks per axis (grid), 0: automatic */
   PetscInt             brows;    /* rows per block (graph), 0: automatic */
   PetscInt             minrows;  /* smallest automatic block */
@@ -44,6 +51,11 @@ typedef struct {
   /* what the last setup did */
   PetscBool      setup, symmetric, structure;
   const char    *fallback; /* why a grid ordering was not used (NULL: not asked or used) */
+  PCMSAnalysis   an;       /* the check of the operator's diagonal blocks */
+  PCBRBILUType   ftype;    /* the factorization made */
+  PetscReal      fshift;   /* with this shift */
+  PetscReal      minratio; /* its smallest pivot ratio d_i / a_ii */
+  char           symwhy[160], why[640]; /* why symmetric factors or not; why this factorization (automatic) */
   PetscLogDouble setup_time;
   PetscLogDouble tsplit[6]; /* last setup: operator (pcms layer), ordering, levels, slots, upload, factor (0 when kept) */
   PetscInt       nsetups, nsm;
@@ -64,6 +76,7 @@ typedef struct {
   PCMSBuffer map, dmap;             /* slot / row -> CSR entry of Ad (value refreshes) */
   PCMSBuffer fvals, fdinv, y;       /* the factors, the substitution's work vector */
   PCMSBuffer work, d, status;       /* setup only */
+  PCMSBuffer lperm;                 /* setup only: the locality partition of a graph ordering */
 } PC_BRBILU;
 
 static PetscInt PCBRBILUElem(PC_BRBILU *jac)
@@ -100,6 +113,7 @@ static PetscErrorCode PCBRBILUFreeStructure(PC pc)
   PetscCall(PCMSBufferDestroy(&jac->y));
   PetscCall(PCMSBufferDestroy(&jac->work));
   PetscCall(PCMSBufferDestroy(&jac->d));
+  PetscCall(PCMSBufferDestroy(&jac->lperm));
   PetscCall(PetscMemzero(&jac->lay, sizeof(jac->lay)));
   jac->structure = PETSC_FALSE;
   jac->setup     = PETSC_FALSE;
@@ -196,12 +210,13 @@ static PetscErrorCode PCBRBILUBufferSetUp(PC pc, const MSBRBGrid *grid, PCMSBuff
    level, slot-major inside the block. Returns PETSC_FALSE in *ok when the operator couples two blocks of one colour (a
    grid ordering on an operator that is not a star stencil).
 
-   All by the backend's kernels (MS_BRB_GRID_PERM, MS_BRB_LEVELS, MS_BRB_STORAGE, MS_BRB_SLOTS), so that on the GPU
-   nothing proportional to the rows is computed on the host or uploaded (but a graph ordering's perm):
-     0. the arrays the kernels read: the block starts (int), the ordering's perm (a grid ordering's computed by the
-        backend from the bricks: MS_BRB_GRID_PERM), Ad's CSR structure (the shared layer's, PCMSOperatorGetCSR(): on
-        the GPU the device CSR of aijcusparse when there is no empty row, a MATMODSELL's device image expanded there,
-        else uploaded);
+   All by the backend's kernels (MS_BRB_GRID_PERM, MS_BRB_GRAPH_PERM, MS_BRB_LEVELS, MS_BRB_STORAGE, MS_BRB_SLOTS), so
+   that on the GPU nothing proportional to the rows is computed on the host or uploaded:
+     0. the arrays the kernels read: the block starts (int), the ordering's perm (computed by the backend: a grid
+        ordering's from the bricks, MS_BRB_GRID_PERM, a graph ordering's from the locality partition jac->lperm and
+        the blocks' colour order, MS_BRB_GRAPH_PERM), Ad's CSR structure (csr: the shared layer's,
+        PCMSOperatorGetCSR(): on the GPU the device CSR of aijcusparse when there is no empty row, a MATMODSELL's
+        device image expanded there, else uploaded);
      1. the level pass (MS_BRB_LEVELS): positions, every row's level (wavefront) inside its block, counts, the widest
         row of each colour, the coupling test, the factorization's flops, the first level of each block; its
         MSBRBLevelInfo is read back (on the GPU the one synchronisation), and the host sizes the rest from it;
@@ -209,18 +224,16 @@ static PetscErrorCode PCBRBILUBufferSetUp(PC pc, const MSBRBGrid *grid, PCMSBuff
      3. the slots (MS_BRB_SLOTS: col, map, nl, dmap) from pos, stor and Ad's CSR structure.
    The host reference walks a grid ordering's rows in their own order, streaming through the CSR; the GPU one warp
    per block; both give the same arrays, bit for bit (the kernel tests, src/ksp/pc/tests/ex2.c, compare them). */
-static PetscErrorCode PCBRBILUBuildLayout(PC pc, PetscBool *ok)
+static PetscErrorCode PCBRBILUBuildLayout(PC pc, const PCMSCSR *csr, PetscBool *ok)
 {
   PC_BRBILU      *jac = (PC_BRBILU *)pc->data;
   PCMSOperator   *op  = &jac->op;
   BRBOrdering     ord = jac->ord;
   MSBRBLayout    *lay = &jac->lay;
   const PetscInt  m = ord->m, nb = ord->nblocks, *bstart = ord->bstart, *cstart = ord->cstart;
-  const PetscInt *operm;
   const int      *k_perm = NULL, *k_bid = NULL;
-  PCMSCSR         csr;
-  PCMSBuffer      t_perm = {0}, t_bid = {0}, t_pos = {0}, t_lev = {0}, t_nu = {0}, t_stor = {0}, t_info = {0};
-  PCMSBuffer     *temps[] = {&t_perm, &t_bid, &t_pos, &t_lev, &t_nu, &t_stor, &t_info}; /* freed on every way out */
+  PCMSBuffer      t_perm = {0}, t_bid = {0}, t_pos = {0}, t_lev = {0}, t_nu = {0}, t_stor = {0}, t_info = {0}, t_inner = {0};
+  PCMSBuffer     *temps[] = {&t_perm, &t_bid, &t_pos, &t_lev, &t_nu, &t_stor, &t_info, &t_inner}; /* freed on every way out */
   PetscInt64      ns = m, nslots = 0, nlev;
   MSBRBLevelInfo  info;
   MSBRBGrid       grid;
@@ -251,9 +264,8 @@ static PetscErrorCode PCBRBILUBuildLayout(PC pc, PetscBool *ok)
   /* 0. what the kernels read, in the backend's memory */
   PetscCall(PCBRBILUIntBuffer(op, &jac->rstart, bstart, nb + 1, "PCBRBILU's block starts"));
   lay->rstart = (const int *)jac->rstart.ptr;
-  if (ord->grid) PetscCall(PCMSIntArray(op, ord->bid, nb, &t_bid, "PCBRBILU's bricks", &k_bid));
-  PetscCall(PCMSOperatorGetCSR(op, PETSC_TRUE, PETSC_FALSE, &csr));
-  PetscCheck(csr.m == m, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCBRBILU: the ordering has %" PetscInt_FMT " rows, the diagonal block %d", m, csr.m);
+  PetscCall(PCMSIntArray(op, ord->bid, nb, &t_bid, ord->grid ? "PCBRBILU's bricks" : "PCBRBILU's blocks", &k_bid));
+  PetscCheck(csr->m == m, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCBRBILU: the ordering has %" PetscInt_FMT " rows, the diagonal block %d", m, csr->m);
   PetscCall(PCMSBufferEnsure(op, &t_pos, sizeof(int) * (size_t)m, "PCBRBILU's positions"));
   PetscCall(PCMSBufferEnsure(op, &t_lev, sizeof(int) * (size_t)m, "PCBRBILU's levels"));
   PetscCall(PCMSBufferEnsure(op, &t_nu, sizeof(int) * (size_t)m, "PCBRBILU's upper counts"));
@@ -262,27 +274,31 @@ static PetscErrorCode PCBRBILUBuildLayout(PC pc, PetscBool *ok)
   pos = (int *)t_pos.ptr;
   lev = (int *)t_lev.ptr;
   nu  = (int *)t_nu.ptr;
-  if (ord->grid) { /* the grid ordering's perm: computed where the PC computes, not uploaded */
-    PetscCall(PCMSBufferEnsure(op, &t_perm, sizeof(int) * (size_t)m, "PCBRBILU's ordering"));
-    PetscCall(PetscTime(&t1));
-    jac->tsplit[4] += t1 - t0;
-    t0 = t1;
+  /* the ordering's perm: computed where the PC computes, not uploaded */
+  PetscCall(PCMSBufferEnsure(op, &t_perm, sizeof(int) * (size_t)m, "PCBRBILU's ordering"));
+  PetscCall(PetscTime(&t1));
+  jac->tsplit[4] += t1 - t0;
+  t0 = t1;
+  PetscCall(PCMSKernelBegin(op, &stream));
+  if (ord->grid) err = jac->k->gridperm(lay, &grid, k_bid, (int *)t_perm.ptr, stream);
+  else {
+    PetscCheck(jac->lperm.ptr || !m, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCBRBILU: a graph ordering without its partition");
+    err = jac->k->graphperm(lay, (const int *)jac->lperm.ptr, (int)ord->sh, k_bid, (int *)t_perm.ptr, stream);
+  }
+  PetscCall(PCMSKernelEnd(op, err, jac->k->backend, ord->grid ? "grid ordering" : "graph ordering", 0));
+  k_perm = (const int *)t_perm.ptr;
+  if (!ord->grid && jac->inner == PCBRBILU_INNER_COLORS && m > 0) { /* a block's rows by colours of its own graph */
+    PetscCall(PCMSBufferEnsure(op, &t_inner, sizeof(int) * 3 * (size_t)m, "PCBRBILU's inner ordering"));
     PetscCall(PCMSKernelBegin(op, &stream));
-    err = jac->k->gridperm(lay, &grid, k_bid, (int *)t_perm.ptr, stream);
-    PetscCall(PCMSKernelEnd(op, err, jac->k->backend, "grid ordering", 0));
-    k_perm = (const int *)t_perm.ptr;
-  } else {
-    PetscCall(BRBOrderingGetPerm(ord, &operm));
-    PetscCall(PCMSIntArray(op, operm, m, &t_perm, "PCBRBILU's ordering", &k_perm));
-    PetscCall(PetscTime(&t1));
-    jac->tsplit[4] += t1 - t0;
-    t0 = t1;
+    err = jac->k->innerorder(lay, csr->ai, csr->aj, k_perm, (int *)t_inner.ptr + m, (int *)t_inner.ptr, stream);
+    PetscCall(PCMSKernelEnd(op, err, jac->k->backend, "inner ordering", 0));
+    k_perm = (const int *)t_inner.ptr;
   }
   /* 1. levels: a row's level is 1 + the largest level of the earlier rows (logical order) of its block it is coupled
      to, in either direction (a_ij or a_ji), so that levels order the forward (lower entries) and the backward (upper
      entries) dependencies alike, whatever the pattern */
   PetscCall(PCMSKernelBegin(op, &stream));
-  err = jac->k->levels(lay, ord->grid ? &grid : NULL, k_bid, csr.ai, csr.aj, k_perm, pos, lev, nu, (int *)jac->lstart.ptr, (MSBRBLevelInfo *)t_info.ptr, stream);
+  err = jac->k->levels(lay, ord->grid ? &grid : NULL, ord->grid ? k_bid : NULL, csr->ai, csr->aj, k_perm, pos, lev, nu, (int *)jac->lstart.ptr, (MSBRBLevelInfo *)t_info.ptr, stream);
   PetscCall(PCMSKernelEnd(op, err, jac->k->backend, "levels", 0));
   PetscCall(PCMSReadBack(op, &info, t_info.ptr, sizeof(info))); /* the one synchronisation */
   lay->lstart = (const int *)jac->lstart.ptr;
@@ -325,7 +341,6 @@ static PetscErrorCode PCBRBILUBuildLayout(PC pc, PetscBool *ok)
   t0 = t1;
   if (!*ok) { /* not a layout for this ordering: stop here */
     PetscCall(PCBRBILUFreeTemporaries(op, temps, PETSC_STATIC_ARRAY_LENGTH(temps)));
-    PetscCall(PCMSOperatorRestoreCSR(op, &csr));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   /* the factors' and the slots' arrays */
@@ -345,21 +360,67 @@ static PetscErrorCode PCBRBILUBuildLayout(PC pc, PetscBool *ok)
   t0 = t1;
   /* 3. the slots, by the backend */
   PetscCall(PCMSKernelBegin(op, &stream));
-  err = jac->k->slots(lay, csr.ai, csr.aj, pos, (const int *)t_stor.ptr, (int *)jac->col.ptr, (int *)jac->map.ptr, (unsigned short *)jac->nl.ptr, (int *)jac->dmap.ptr, stream);
+  err = jac->k->slots(lay, csr->ai, csr->aj, pos, (const int *)t_stor.ptr, (int *)jac->col.ptr, (int *)jac->map.ptr, (unsigned short *)jac->nl.ptr, (int *)jac->dmap.ptr, stream);
   PetscCall(PCMSKernelEnd(op, err, jac->k->backend, "slots", 0));
   lay->col = (const int *)jac->col.ptr;
   lay->nl  = (const unsigned short *)jac->nl.ptr;
   if (ord->grid && jac->k->tbuf_max > 0) PetscCall(PCBRBILUBufferSetUp(pc, &grid, &t_bid));
   PetscCall(PCBRBILUFreeTemporaries(op, temps, PETSC_STATIC_ARRAY_LENGTH(temps)));
-  PetscCall(PCMSOperatorRestoreCSR(op, &csr));
   jac->laid = PETSC_TRUE;
   PetscCall(PetscTime(&t1));
   jac->tsplit[3] += t1 - t0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* ordering and storage (kept while the pattern and the ordering options stay) */
-static PetscErrorCode PCBRBILUStructure(PC pc)
+/* A graph ordering (brbordering.h) made where the PC computes: the locality partition of Ad into blocks of sh rows
+   (PCMSOperatorLocalityPerm(): on the GPU from the device CSR, into jac->lperm, kept for the layout's
+   MS_BRB_GRAPH_PERM), the edges of its block graph (MS_BRB_BLOCK_EDGES: a few MB read back), then the colouring on the
+   host (a graph of one node per block) */
+static PetscErrorCode PCBRBILUGraphOrdering(PC pc, const PCMSCSR *csr, PetscInt sh)
+{
+  PC_BRBILU          *jac = (PC_BRBILU *)pc->data;
+  PCMSOperator       *op  = &jac->op;
+  const PetscInt      m = op->m, nb = m > 0 ? (m + sh - 1) / sh : 0;
+  PCMSBuffer          t_blk = {0}, t_keys = {0}, t_info = {0};
+  MSBRBEdgeInfo       info;
+  unsigned long long *keys = NULL;
+  PetscInt64          cap;
+  void               *stream;
+  int                 err;
+
+  PetscFunctionBegin;
+  PetscCheck(sh >= 1 && sh <= PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "PCBRBILU: %" PetscInt_FMT " rows per block", sh);
+  PetscCall(PCMSBufferEnsure(op, &jac->lperm, sizeof(int) * (size_t)PetscMax(m, 1), "PCBRBILU's locality partition"));
+  if (m > 0) PetscCall(PCMSOperatorLocalityPerm(op, csr, sh, (int *)jac->lperm.ptr));
+  PetscCall(PCMSBufferEnsure(op, &t_blk, sizeof(int) * (size_t)PetscMax(m, 1), "PCBRBILU's blocks of the rows"));
+  PetscCall(PCMSBufferEnsure(op, &t_info, sizeof(MSBRBEdgeInfo), "PCBRBILU's block graph counts"));
+  /* the edges: a guess of the buffer first (a block of a 3-D mesh has a few tens of neighbours), the count if it was
+     too small */
+  cap = PetscMax((PetscInt64)32 * nb, 1024);
+  for (PetscInt pass = 0; pass < 2; pass++) {
+    PetscCall(PCMSBufferDestroy(&t_keys));
+    PetscCall(PCMSBufferEnsure(op, &t_keys, sizeof(unsigned long long) * (size_t)cap, "PCBRBILU's block graph"));
+    PetscCall(PCMSKernelBegin(op, &stream));
+    err = jac->k->blockedges((int)m, csr->ai, csr->aj, (const int *)jac->lperm.ptr, (int)sh, (int *)t_blk.ptr, (unsigned long long *)t_keys.ptr, cap, (MSBRBEdgeInfo *)t_info.ptr, stream);
+    PetscCall(PCMSKernelEnd(op, err, jac->k->backend, "block graph", 0));
+    PetscCall(PCMSReadBack(op, &info, t_info.ptr, sizeof(info)));
+    if (info.nkeys <= cap) break;
+    PetscCheck(!pass, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCBRBILU: the block graph grew from %" PetscInt64_FMT " to %" PetscInt64_FMT " edges", (PetscInt64)cap, (PetscInt64)info.nkeys);
+    cap = info.nkeys;
+  }
+  PetscCall(PetscMalloc1(PetscMax(info.nkeys, 1), &keys));
+  PetscCall(PCMSReadBack(op, keys, t_keys.ptr, sizeof(unsigned long long) * (size_t)info.nkeys));
+  PetscCall(PCMSBufferDestroy(&t_keys));
+  PetscCall(PCMSBufferDestroy(&t_blk));
+  PetscCall(PCMSBufferDestroy(&t_info));
+  PetscCall(BRBOrderingCreateGraph(m, sh, info.nkeys, keys, info.noff, info.ninblock, &jac->ord));
+  PetscCall(PetscFree(keys));
+  PetscCall(PetscInfo(pc, "PCBRBILU: graph ordering: %" PetscInt_FMT " blocks of %" PetscInt_FMT " rows, %" PetscInt64_FMT " block graph edges, %" PetscInt_FMT " colours%s; %.1f%% of the off-diagonal entries inside a block\n", nb, sh, (PetscInt64)info.nkeys, jac->ord->ncolors, jac->ord->bipartite ? " (bipartite)" : "", info.noff ? 100.0 * (double)info.ninblock / (double)info.noff : 100.0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ordering and storage (kept while the pattern and the ordering options stay); csr: Ad's, with columns and values */
+static PetscErrorCode PCBRBILUStructure(PC pc, const PCMSCSR *csr)
 {
   PC_BRBILU    *jac = (PC_BRBILU *)pc->data;
   PCMSOperator *op  = &jac->op;
@@ -388,7 +449,7 @@ static PetscErrorCode PCBRBILUStructure(PC pc)
       PetscCall(BRBOrderingCreateGrid(box, nblk, &jac->ord));
       PetscCall(PetscTime(&t1));
       jac->tsplit[1] += t1 - t0;
-      PetscCall(PCBRBILUBuildLayout(pc, &ok));
+      PetscCall(PCBRBILUBuildLayout(pc, csr, &ok));
       PetscCall(PetscTime(&t0));
       if (!ok) {
         why = "the operator couples two blocks of one colour (not a star stencil on the DMDA)";
@@ -401,42 +462,106 @@ static PetscErrorCode PCBRBILUStructure(PC pc)
       jac->fallback = why;
       if (jac->brows > 0) sh = jac->brows;
       else PetscCall(BRBOrderingGraphRows(op->m, nsm, jac->minrows, &sh));
-      PetscCall(BRBOrderingCreateGraph(op->Ad, sh, &jac->ord));
+      PetscCall(PCBRBILUGraphOrdering(pc, csr, sh));
     }
   }
   PetscCall(PetscTime(&t1));
   jac->tsplit[1] += t1 - t0;
   if (!jac->laid) {
-    PetscCall(PCBRBILUBuildLayout(pc, &ok));
+    PetscCall(PCBRBILUBuildLayout(pc, csr, &ok));
     PetscCheck(ok, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCBRBILU: the block colouring couples two blocks of one colour");
   }
+  PetscCall(PCMSBufferDestroy(&jac->lperm)); /* the layout's kernels have run (PCBRBILUFreeTemporaries() waited) */
   jac->structure = PETSC_TRUE;
   PetscCall(PetscLogEventEnd(PC_BRBILUOrdering, pc, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* collective: the first row whose pivot failed, named with its block */
-static PetscErrorCode PCBRBILUPivotError(PC pc, PetscInt64 lrow)
+/* the automatic choice's steps: the shifts s of ILU(0) of A + s diag(A) tried when ILU(0) itself breaks down (Manteuffel
+   (1980)'s shifted incomplete factorization, with the shift growing tenfold) */
+static const PetscReal PCBRBILUShifts[] = {1e-3, 1e-2, 1e-1, 1.0};
+
+/* alpha and the diagonal's factor of a factorization */
+static void PCBRBILUParameters(PC_BRBILU *jac, PCBRBILUType type, PetscReal shift, double *alpha, double *pertfac)
 {
-  PC_BRBILU   *jac  = (PC_BRBILU *)pc->data;
-  PCMSOperator *op  = &jac->op;
-  MPI_Comm     comm = PetscObjectComm((PetscObject)pc);
-  PetscInt64   g;
-  PetscReal    info[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0}; /* rank, block, colour, pivot, a_ii, ix, iy, iz, rows */
-  PetscMPIInt  rank;
+  *alpha   = type == PCBRBILU_ILU ? 0.0 : (type == PCBRBILU_RMILU ? (double)jac->alpha : 1.0);
+  *pertfac = (type == PCBRBILU_PMILU ? 1.0 + (double)jac->perturb : 1.0) * (1.0 + (double)shift);
+}
+
+/* "rmilu(0)" or "ilu(0) of A + 0.01 diag(A)" */
+static PetscErrorCode PCBRBILUFactorName(PCBRBILUType type, PetscReal shift, char *buf, size_t n)
+{
+  PetscFunctionBegin;
+  if (shift > 0) PetscCall(PetscSNPrintf(buf, n, "%s(0) of A + %g diag(A)", PCBRBILUTypes[type], (double)shift));
+  else PetscCall(PetscSNPrintf(buf, n, "%s(0)", PCBRBILUTypes[type]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* One factorization (collective) of Ad's values (csr) with the given type and shift, into jac->work and jac->d: *gbad
+   the first global row whose pivot failed the test (-1: none), *minratio the smallest d_i / a_ii of all processes */
+static PetscErrorCode PCBRBILUFactorTry(PC pc, const PCMSCSR *csr, PCBRBILUType type, PetscReal shift, PetscInt64 *gbad, PetscReal *minratio)
+{
+  PC_BRBILU       *jac = (PC_BRBILU *)pc->data;
+  PCMSOperator    *op  = &jac->op;
+  const PetscInt64 ns  = jac->lay.roff[jac->lay.ncolors];
+  double           alpha, pertfac;
+  MSBRBStatus      st;
+  PetscInt64       lbad;
+  PetscReal        r;
+  char             name[64];
+  void            *stream;
+  int              err;
 
   PetscFunctionBegin;
-  PetscCall(PCMSFirstBad(pc, op, 1, 1, &lrow, &g));
-  if (g < 0) PetscFunctionReturn(PETSC_SUCCESS);
+  PCBRBILUParameters(jac, type, shift, &alpha, &pertfac);
+  PetscCall(PCMSBufferEnsure(op, &jac->work, sizeof(double) * (size_t)PetscMax(jac->nslots, 1), "PCBRBILU's factorization work"));
+  PetscCall(PCMSBufferEnsure(op, &jac->d, sizeof(double) * (size_t)PetscMax(ns, 1), "PCBRBILU's pivots"));
+  PetscCall(PCMSBufferEnsure(op, &jac->status, sizeof(MSBRBStatus), "PCBRBILU's status"));
+  PetscCall(PCMSKernelBegin(op, &stream));
+  err = jac->k->factor(&jac->lay, (const int *)jac->map.ptr, (const int *)jac->dmap.ptr, csr->aa, alpha, pertfac, (double)jac->pivtol, (double *)jac->work.ptr, (double *)jac->d.ptr, (MSBRBStatus *)jac->status.ptr, stream);
+  PetscCall(PCMSKernelEnd(op, err, jac->k->backend, "factor", jac->factor_flops));
+  PetscCall(PCMSReadBack(op, &st, jac->status.ptr, sizeof(st)));
+  lbad = st.badrow == MS_BRB_BAD_NONE ? -1 : (PetscInt64)st.badrow;
+  PetscCall(PCMSFirstBad(pc, op, 1, 1, &lbad, gbad));
+  r = ns > 0 && st.minkey != MS_BRB_BAD_NONE ? (PetscReal)MSBRBRatioFromKey(st.minkey) : PETSC_MAX_REAL;
+  if (PetscIsNanReal(r)) r = -PETSC_MAX_REAL;
+  PetscCallMPI(MPIU_Allreduce(&r, minratio, 1, MPIU_REAL, MPIU_MIN, PetscObjectComm((PetscObject)pc)));
+  PetscCall(PCBRBILUFactorName(type, shift, name, sizeof(name)));
+  if (*gbad < 0) PetscCall(PetscInfo(pc, "PCBRBILU: %s: every pivot passed, the smallest ratio d_i / a_ii is %g\n", name, (double)*minratio));
+  else PetscCall(PetscInfo(pc, "PCBRBILU: %s: the pivot of row %" PetscInt64_FMT " failed the test (d_i / a_ii > %g), the smallest ratio d_i / a_ii is %g\n", name, *gbad, (double)jac->pivtol, (double)*minratio));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* why the operator is not M-matrix-like (PCMSAnalysis.mmatrix false; the errors of the check excluded) */
+static PetscErrorCode PCBRBILUNotMMatrix(const PCMSAnalysis *an, char *buf, size_t n)
+{
+  PetscFunctionBegin;
+  if (an->negdiag >= 0) PetscCall(PetscSNPrintf(buf, n, "row %" PetscInt64_FMT " has a negative diagonal entry", an->negdiag));
+  else if (an->posoff >= 0) PetscCall(PetscSNPrintf(buf, n, "%" PetscInt64_FMT " rows have positive off-diagonal entries, the first row %" PetscInt64_FMT, an->nposoff, an->posoff));
+  else if (an->notdd >= 0) PetscCall(PetscSNPrintf(buf, n, "%" PetscInt64_FMT " rows are not diagonally dominant, the first row %" PetscInt64_FMT, an->nnotdd, an->notdd));
+  else PetscCall(PetscSNPrintf(buf, n, "it is M-matrix-like"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Collective: the error for global row g whose pivot failed in the factorization just made (jac->d), named with its
+   block; remedy: what to do */
+static PetscErrorCode PCBRBILUPivotError(PC pc, PetscInt64 g, PCBRBILUType type, PetscReal shift, const char *remedy)
+{
+  PC_BRBILU    *jac  = (PC_BRBILU *)pc->data;
+  PCMSOperator *op   = &jac->op;
+  MPI_Comm      comm = PetscObjectComm((PetscObject)pc);
+  PetscReal     info[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0}; /* rank, block, colour, pivot, a_ii, ix, iy, iz, rows */
+  PetscMPIInt   rank;
+  char          name[64], where[160];
+
+  PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   if (g >= op->rstart && g < op->rstart + op->m) {
-    const PetscInt  o = (PetscInt)(g - op->rstart);
-    PetscInt        s = 0, b = 0, c = 0, bid;
-    int            *sp;
-    double          piv;
-    const PetscScalar *aa;
-    PetscInt        ncols;
-    const PetscInt *cols;
+    const PetscInt     o = (PetscInt)(g - op->rstart);
+    PetscInt           s = 0, b = 0, c = 0, bid, ncols;
+    int               *sp;
+    double             piv;
+    const PetscInt    *cols;
     const PetscScalar *vals;
 
     /* its storage row: found in sperm (only the setup's temporaries had the inverse) */
@@ -450,7 +575,6 @@ static PetscErrorCode PCBRBILUPivotError(PC pc, PetscInt64 lrow)
     while (b + 1 < jac->ord->nblocks && s >= jac->ord->bstart[b + 1]) b++;
     while (c + 1 < jac->ord->ncolors && b >= jac->ord->cstart[c + 1]) c++;
     bid = jac->ord->bid[b];
-    (void)aa;
     PetscCall(MatGetRow(op->Ad, o, &ncols, &cols, &vals));
     for (PetscInt e = 0; e < ncols; e++)
       if (cols[e] == o) info[4] = PetscRealPart(vals[e]);
@@ -467,59 +591,155 @@ static PetscErrorCode PCBRBILUPivotError(PC pc, PetscInt64 lrow)
     info[8] = (PetscReal)(jac->ord->bstart[b + 1] - jac->ord->bstart[b]);
   }
   PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, info, 9, MPIU_REAL, MPIU_SUM, comm));
-  /* a zero or missing diagonal entry: no choice of the factorization helps */
-  PetscCheck(info[4] != 0, comm, PETSC_ERR_MAT_LU_ZRPVT, "PCBRBILU: zero pivot %g in row %" PetscInt64_FMT " (global, user numbering; process %d): the row has no diagonal entry, or a zero one, in the process's diagonal block; ILU(0)-type factorizations need a nonzero diagonal: fix the operator, or use another preconditioner", (double)info[3], g, (int)info[0]);
+  PetscCall(PCBRBILUFactorName(type, shift, name, sizeof(name)));
   if (jac->ord->grid)
-    SETERRQ(comm, PETSC_ERR_MAT_LU_ZRPVT, "PCBRBILU: zero pivot %g in row %" PetscInt64_FMT " (global, user numbering): block (%d,%d,%d) of %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " on process %d, colour %s, %d rows; |pivot| <= %g |a_ii| (a_ii = %g): the %s factorization broke down (unperturbed modified ILU under block red-black ordering, Shioya (2022), ch. 4); use -pc_brbilu_type rmilu or pmilu, or change -pc_brbilu_pivot_tol",
-            (double)info[3], g, (int)info[5], (int)info[6], (int)info[7], jac->ord->nblk[0], jac->ord->nblk[1], jac->ord->nblk[2], (int)info[0], info[2] == 0 ? "red" : "black", (int)info[8], (double)jac->pivtol, (double)info[4], PCBRBILUTypes[jac->type]);
-  SETERRQ(comm, PETSC_ERR_MAT_LU_ZRPVT, "PCBRBILU: zero pivot %g in row %" PetscInt64_FMT " (global, user numbering): block %d of the locality partition on process %d, colour %d, %d rows; |pivot| <= %g |a_ii| (a_ii = %g): the %s factorization broke down; use -pc_brbilu_type rmilu or pmilu, or change -pc_brbilu_pivot_tol",
-          (double)info[3], g, (int)info[5], (int)info[0], (int)info[2], (int)info[8], (double)jac->pivtol, (double)info[4], PCBRBILUTypes[jac->type]);
+    PetscCall(PetscSNPrintf(where, sizeof(where), "block (%d,%d,%d) of %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " on process %d, colour %s, %d rows", (int)info[5], (int)info[6], (int)info[7], jac->ord->nblk[0], jac->ord->nblk[1], jac->ord->nblk[2], (int)info[0], info[2] == 0 ? "red" : "black", (int)info[8]));
+  else PetscCall(PetscSNPrintf(where, sizeof(where), "block %d of the locality partition on process %d, colour %d, %d rows", (int)info[5], (int)info[0], (int)info[2], (int)info[8]));
+  SETERRQ(comm, PETSC_ERR_MAT_LU_ZRPVT, "PCBRBILU: the %s factorization broke down in row %" PetscInt64_FMT " (global, user numbering; %s): its pivot is %g, its diagonal entry a_ii = %g; a pivot must have the sign of its diagonal entry and |pivot| > %g |a_ii| (-pc_brbilu_pivot_tol). %s", name, g, where, (double)info[3], (double)info[4], (double)jac->pivtol, remedy);
 }
 
-static PetscErrorCode PCBRBILUFactor(PC pc)
+/* Collective: the error for an operator no ILU(0)-type factorization can take (a non-finite entry, a missing or zero
+   diagonal entry), named with its row */
+static PetscErrorCode PCBRBILUOperatorError(PC pc)
 {
-  PC_BRBILU         *jac = (PC_BRBILU *)pc->data;
-  PCMSOperator      *op  = &jac->op;
-  PCMSCSR            csr;
-  const PetscInt64   ns = jac->lay.roff[jac->lay.ncolors];
-  double             alpha, pertfac;
-  MSBRBStatus        st;
-  PetscInt64         bad;
-  void              *stream;
-  int                err;
+  PC_BRBILU    *jac  = (PC_BRBILU *)pc->data;
+  PCMSOperator *op   = &jac->op;
+  MPI_Comm      comm = PetscObjectComm((PetscObject)pc);
+  PetscInt64    g    = jac->an.nonfinite >= 0 ? jac->an.nonfinite : jac->an.nodiag;
+  PetscReal     info[4] = {0, 0, 0, 0}; /* column, value, has a diagonal entry, process */
+  PetscMPIInt   rank;
 
   PetscFunctionBegin;
-  PetscCall(PetscLogEventBegin(PC_BRBILUFactor, pc, 0, 0, 0));
-  /* the values where the PC computes (on the GPU aijcusparse's own, a MATMODSELL's image's, else a copy) */
-  PetscCall(PCMSOperatorGetCSR(op, PETSC_FALSE, PETSC_TRUE, &csr));
-  switch (jac->type) {
-  case PCBRBILU_ILU:
-    alpha = 0.0;
-    break;
-  case PCBRBILU_RMILU:
-    alpha = jac->alpha;
-    break;
-  default:
-    alpha = 1.0;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (g >= op->rstart && g < op->rstart + op->m) {
+    const PetscInt     o = (PetscInt)(g - op->rstart);
+    PetscInt           ncols;
+    const PetscInt    *cols;
+    const PetscScalar *vals;
+
+    PetscCall(MatGetRow(op->Ad, o, &ncols, &cols, &vals));
+    for (PetscInt e = 0; e < ncols; e++) {
+      const PetscReal v = PetscRealPart(vals[e]);
+
+      if (cols[e] == o) info[2] = 1;
+      if (jac->an.nonfinite >= 0 && PetscIsInfOrNanReal(v)) {
+        info[0] = (PetscReal)(cols[e] + op->rstart);
+        info[1] = v;
+        break;
+      }
+    }
+    PetscCall(MatRestoreRow(op->Ad, o, &ncols, &cols, &vals));
+    info[3] = rank;
   }
-  pertfac = jac->type == PCBRBILU_PMILU ? 1.0 + jac->perturb : 1.0;
-  PetscCall(PCMSBufferEnsure(op, &jac->work, sizeof(double) * (size_t)PetscMax(jac->nslots, 1), "PCBRBILU's factorization work"));
-  PetscCall(PCMSBufferEnsure(op, &jac->d, sizeof(double) * (size_t)PetscMax(ns, 1), "PCBRBILU's pivots"));
-  PetscCall(PCMSBufferEnsure(op, &jac->status, sizeof(MSBRBStatus), "PCBRBILU's status"));
-  PetscCall(PCMSKernelBegin(op, &stream));
-  err = jac->k->factor(&jac->lay, (const int *)jac->map.ptr, (const int *)jac->dmap.ptr, csr.aa, alpha, pertfac, (double)jac->pivtol, (double *)jac->work.ptr, (double *)jac->d.ptr, (MSBRBStatus *)jac->status.ptr, stream);
-  PetscCall(PCMSKernelEnd(op, err, jac->k->backend, "factor", jac->factor_flops));
-  PetscCall(PCMSReadBack(op, &st, jac->status.ptr, sizeof(st))); /* the factorization has read the values */
-  PetscCall(PCMSOperatorRestoreCSR(op, &csr));
-  bad = st.badrow == MS_BRB_BAD_NONE ? -1 : (PetscInt64)st.badrow;
-  PetscCall(PCBRBILUPivotError(pc, bad));
+  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, info, 4, MPIU_REAL, MPIU_SUM, comm));
+  PetscCheck(jac->an.nonfinite < 0, comm, PETSC_ERR_FP, "PCBRBILU: row %" PetscInt64_FMT " of the operator (global, user numbering; process %d) has the entry %g in column %" PetscInt64_FMT ", which is not finite: no preconditioner can use it; fix the assembly of the operator (a division by zero, an uninitialised value)", g, (int)info[3], (double)info[1], (PetscInt64)info[0]);
+  SETERRQ(comm, PETSC_ERR_ARG_WRONG, "PCBRBILU: row %" PetscInt64_FMT " of the operator (global, user numbering; process %d) has %s in the process's diagonal block: ILU(0)-type factorizations divide by the diagonal. For a saddle-point (constrained) system use -pc_type fieldsplit, or PETSc's -pc_type ilu -pc_factor_shift_type nonzero; an empty row makes the operator singular: fix its assembly", g, (int)info[3], info[2] > 0 ? "a zero diagonal entry" : "no diagonal entry");
+}
+
+/* The factorization (collective), chosen (PCBRBILU_AUTO) or as set: the attempts, the choice and why (jac->ftype,
+   fshift, minratio, why). *gbad >= 0: the last attempt broke down in that global row; *remedy then says what to do. */
+static PetscErrorCode PCBRBILUChoose(PC pc, const PCMSCSR *csr, PetscInt64 *gbad, const char **remedy)
+{
+  PC_BRBILU     *jac = (PC_BRBILU *)pc->data;
+  PCMSAnalysis  *an  = &jac->an;
+  PCBRBILUType   type;
+  PetscReal      shift = jac->shift;
+  char           reason[200], name[64];
+  size_t         len;
+
+  PetscFunctionBegin;
+  *remedy = NULL;
+  PetscCall(PCBRBILUNotMMatrix(an, reason, sizeof(reason)));
+  if (jac->type != PCBRBILU_AUTO) { /* as set: a breakdown is the user's to resolve */
+    type = jac->type;
+    PetscCall(PCBRBILUFactorTry(pc, csr, type, shift, gbad, &jac->minratio));
+    if (type == PCBRBILU_ILU || an->mmatrix) PetscCall(PetscSNPrintf(jac->why, sizeof(jac->why), "as set (-pc_brbilu_type)"));
+    else PetscCall(PetscSNPrintf(jac->why, sizeof(jac->why), "as set (-pc_brbilu_type); the modified factorizations are made for M-matrix-like operators, and in this one %s", reason));
+    if (*gbad >= 0) {
+      if (type == PCBRBILU_MILU && jac->ord->grid) *remedy = "Unperturbed modified ILU breaks down under block red-black ordering (Shioya (2022), ch. 4): use -pc_brbilu_type rmilu or pmilu, or auto (the default)";
+      else if (type == PCBRBILU_ILU) *remedy = "Use -pc_brbilu_type auto (the default: ILU(0) with a growing diagonal shift where it breaks down), a shift (-pc_brbilu_shift 0.1), or -pc_type jacobi or gamg";
+      else if (an->mmatrix) *remedy = "The modified factorizations' compensation cancelled the pivot: use -pc_brbilu_type auto (the default), ilu, or rmilu with a smaller -pc_brbilu_relax";
+      else *remedy = "Relaxed and perturbed modified ILU need an M-matrix-like operator (a positive diagonal, off-diagonal entries <= 0, rows weakly diagonally dominant): use -pc_brbilu_type auto (the default) or ilu";
+    }
+    jac->ftype  = type;
+    jac->fshift = shift;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  /* automatic: relaxed MILU where it is stable, ILU(0) otherwise, shifted when even that breaks down. Rows ordered by
+     colours inside the blocks (a graph ordering's default inner ordering) drop much more fill than a natural order, all
+     of which relaxed MILU moves to the pivots: ILU(0) there (under Richardson as a GAMG level smoother relaxed MILU
+     took 442 GMRES iterations against 14, tests/ksp/ex1 fvm_gamg_brbilu; as CG's preconditioner on the gmsh FVM system
+     of 218 k cells 135 against 129, CPU) */
+  {
+    PetscBool colors = (PetscBool)(!jac->ord->grid && jac->inner == PCBRBILU_INNER_COLORS && jac->op.m > 0);
+
+    PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &colors, 1, MPI_C_BOOL, MPI_LOR, PetscObjectComm((PetscObject)pc)));
+    type = an->mmatrix && !colors ? PCBRBILU_RMILU : PCBRBILU_ILU;
+    if (an->mmatrix && !colors) PetscCall(PetscSNPrintf(jac->why, sizeof(jac->why), "automatic: the operator is M-matrix-like, where relaxed MILU is stable: a positive diagonal, off-diagonal entries <= 0, rows weakly diagonally dominant"));
+    else if (an->mmatrix) PetscCall(PetscSNPrintf(jac->why, sizeof(jac->why), "automatic: the operator is M-matrix-like, but the rows of the graph ordering's blocks are ordered by colours, whose dropped fill relaxed MILU would move to the pivots (-pc_brbilu_inner_ordering partition keeps relaxed MILU)"));
+    else PetscCall(PetscSNPrintf(jac->why, sizeof(jac->why), "automatic: relaxed MILU needs an M-matrix-like operator, and in this one %s", reason));
+  }
+  PetscCall(PCBRBILUFactorTry(pc, csr, type, shift, gbad, &jac->minratio));
+  if (*gbad >= 0 && type == PCBRBILU_RMILU) {
+    PetscCall(PetscStrlen(jac->why, &len));
+    PetscCall(PetscSNPrintf(jac->why + len, sizeof(jac->why) - len, "; rmilu broke down in row %" PetscInt64_FMT ": ILU(0) instead", *gbad));
+    type = PCBRBILU_ILU;
+    PetscCall(PCBRBILUFactorTry(pc, csr, type, shift, gbad, &jac->minratio));
+  }
+  if (*gbad >= 0) {
+    const PetscInt64 g0 = *gbad;
+
+    for (size_t k = 0; k < PETSC_STATIC_ARRAY_LENGTH(PCBRBILUShifts) && *gbad >= 0; k++) {
+      if (PCBRBILUShifts[k] <= jac->shift) continue;
+      shift = PCBRBILUShifts[k];
+      PetscCall(PCBRBILUFactorTry(pc, csr, type, shift, gbad, &jac->minratio));
+    }
+    PetscCall(PCBRBILUFactorName(type, shift, name, sizeof(name)));
+    PetscCall(PetscStrlen(jac->why, &len));
+    PetscCall(PetscSNPrintf(jac->why + len, sizeof(jac->why) - len, "; ILU(0) broke down in row %" PetscInt64_FMT ": %s instead", g0, name));
+    if (*gbad >= 0) *remedy = "Even ILU(0) with the diagonal doubled keeps a pivot of the wrong sign: the operator is far from diagonally dominant (a symmetric one with a positive diagonal is probably not positive definite, which CG needs). Use -pc_type jacobi or -pc_type gamg (with -ksp_type gmres or minres for an indefinite operator), or a larger shift (-pc_brbilu_type ilu -pc_brbilu_shift 10)";
+  }
+  jac->ftype  = type;
+  jac->fshift = shift;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the factors in their precision from the factorization (jac->work, jac->d), which are then freed */
+static PetscErrorCode PCBRBILUConvert(PC pc)
+{
+  PC_BRBILU    *jac = (PC_BRBILU *)pc->data;
+  PCMSOperator *op  = &jac->op;
+  void         *stream;
+  int           err;
+
+  PetscFunctionBegin;
   PetscCall(PCMSKernelBegin(op, &stream));
   err = jac->k->convert(&jac->lay, jac->precision == PCBRBILU_PRECISION_SINGLE, jac->symmetric, (const double *)jac->work.ptr, (const double *)jac->d.ptr, jac->fvals.ptr, jac->fdinv.ptr, stream);
   PetscCall(PCMSKernelEnd(op, err, jac->k->backend, "convert", (PetscLogDouble)(jac->nupper + op->m)));
   PetscCall(PCMSSynchronize(op)); /* before the work arrays go */
   PetscCall(PCMSBufferDestroy(&jac->work));
   PetscCall(PCMSBufferDestroy(&jac->d));
-  PetscCall(PetscLogEventEnd(PC_BRBILUFactor, pc, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the symmetric variant: as set, else MatIsSymmetricKnown(), else the check's symmetry test (asked for here) */
+static PetscErrorCode PCBRBILUSymmetry(PC pc, PetscBool *check)
+{
+  PC_BRBILU *jac = (PC_BRBILU *)pc->data;
+  PetscBool  set, flg;
+
+  PetscFunctionBegin;
+  *check = PETSC_FALSE;
+  if (jac->symmetric_opt != PETSC_BOOL3_UNKNOWN) {
+    jac->symmetric = (PetscBool)(jac->symmetric_opt == PETSC_BOOL3_TRUE);
+    PetscCall(PetscSNPrintf(jac->symwhy, sizeof(jac->symwhy), "as set, -pc_brbilu_symmetric %s", jac->symmetric ? "true" : "false"));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(MatIsSymmetricKnown(pc->pmat, &set, &flg));
+  if (set) {
+    jac->symmetric = flg;
+    PetscCall(PetscSNPrintf(jac->symwhy, sizeof(jac->symwhy), "the operator is known to be %s: MatIsSymmetricKnown()", flg ? "symmetric" : "nonsymmetric"));
+  } else *check = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -529,8 +749,12 @@ static PetscErrorCode PCSetUp_BRBILU(PC pc)
   PCMSOperator          *op  = &jac->op;
   /* no image: PCBRBILU reads the CSR of the diagonal block (block Jacobi across processes: Ao unused) */
   const PCMSImageRequest dreq = {PCMS_ENCODING_NONE, 0, PCMS_ORDERING_ANY, PETSC_FALSE}, oreq = {PCMS_ENCODING_NONE, 0, PCMS_ORDERING_ANY, PETSC_FALSE};
+  PCMSCSR                csr;
   PetscLogDouble         t0, t1, tf;
-  PetscBool              set, flg;
+  PetscBool              check;
+  PetscInt64             gbad;
+  const char            *remedy;
+  char                   name[64];
 
   PetscFunctionBegin;
   PetscCall(PetscTime(&t0));
@@ -539,20 +763,42 @@ static PetscErrorCode PCSetUp_BRBILU(PC pc)
   PetscCall(PCMSOperatorSetUp(pc, op, &dreq, &oreq));
   PetscCall(PetscTime(&t1));
   jac->tsplit[0] = t1 - t0;
-  jac->k = PCMSKernels(op, MSBRBKernels);
+  jac->k         = PCMSKernels(op, MSBRBKernels);
+  /* Ad's CSR where the PC computes (on the GPU aijcusparse's own arrays, a MATMODSELL's image's, else a copy): the
+     ordering, the layout, the check and the factorization read it */
+  PetscCall(PCMSOperatorGetCSR(op, PETSC_TRUE, PETSC_TRUE, &csr));
   if (op->rebuilt || !jac->structure) {
     PetscCall(PCBRBILUFreeStructure(pc));
-    PetscCall(PCBRBILUStructure(pc));
+    PetscCall(PCBRBILUStructure(pc, &csr));
   }
-  if (jac->symmetric_opt == PETSC_BOOL3_UNKNOWN) {
-    PetscCall(MatIsSymmetricKnown(pc->pmat, &set, &flg));
-    jac->symmetric = (PetscBool)(set && flg);
-  } else jac->symmetric = (PetscBool)(jac->symmetric_opt == PETSC_BOOL3_TRUE);
   PetscCall(PetscTime(&tf));
-  PetscCall(PCBRBILUFactor(pc));
+  PetscCall(PetscLogEventBegin(PC_BRBILUFactor, pc, 0, 0, 0));
+  /* what the operator is: the check (every setup: the values may have changed), then the factorization */
+  PetscCall(PCBRBILUSymmetry(pc, &check));
+  PetscCall(PCMSOperatorAnalyse(pc, op, &csr, check, &jac->an));
+  if (check) {
+    jac->symmetric = jac->an.symmetric;
+    if (jac->an.symmetric) PetscCall(PetscSNPrintf(jac->symwhy, sizeof(jac->symwhy), "the diagonal block of every process is symmetric, checked at setup"));
+    else PetscCall(PetscSNPrintf(jac->symwhy, sizeof(jac->symwhy), "the diagonal block is not symmetric in row %" PetscInt64_FMT ", checked at setup", jac->an.asym));
+  }
+  if (jac->an.nonfinite >= 0 || jac->an.nodiag >= 0) {
+    PetscCall(PCMSOperatorRestoreCSR(op, &csr));
+    PetscCall(PetscLogEventEnd(PC_BRBILUFactor, pc, 0, 0, 0));
+    PetscCall(PCBRBILUOperatorError(pc));
+  }
+  PetscCall(PCBRBILUChoose(pc, &csr, &gbad, &remedy));
+  PetscCall(PCMSOperatorRestoreCSR(op, &csr));
+  if (gbad >= 0) {
+    PetscCall(PetscLogEventEnd(PC_BRBILUFactor, pc, 0, 0, 0));
+    PetscCall(PCBRBILUPivotError(pc, gbad, jac->ftype, jac->fshift, remedy));
+  }
+  PetscCall(PCBRBILUConvert(pc));
+  PetscCall(PetscLogEventEnd(PC_BRBILUFactor, pc, 0, 0, 0));
   PetscCall(PetscTime(&t1));
   jac->tsplit[5]  = t1 - tf;
   jac->setup_time = t1 - t0;
+  PetscCall(PCBRBILUFactorName(jac->ftype, jac->fshift, name, sizeof(name)));
+  PetscCall(PetscInfo(pc, "PCBRBILU: %s (%s); %s factors (%s)\n", name, jac->why, jac->symmetric ? "symmetric" : "nonsymmetric", jac->symwhy));
   PetscCall(PetscInfo(pc, "PCBRBILU setup %g s = operator %g + ordering %g + levels %g + slots %g + upload %g + factor %g s\n", jac->setup_time, jac->tsplit[0], jac->tsplit[1], jac->tsplit[2], jac->tsplit[3], jac->tsplit[4], jac->tsplit[5]));
   jac->nsetups++;
   jac->setup = PETSC_TRUE;
@@ -609,24 +855,29 @@ static PetscErrorCode PCSetFromOptions_BRBILU(PC pc, PetscOptionItems PetscOptio
   PCBRBILUType         type = jac->type;
   PCBRBILUPrecision    prec = jac->precision;
   PCBRBILUOrderingType ordt = jac->ordering;
-  PetscReal            alpha = jac->alpha, pert = jac->perturb, ptol = jac->pivtol;
+  PCBRBILUInnerOrdering inner = jac->inner;
+  PetscReal            alpha = jac->alpha, pert = jac->perturb, ptol = jac->pivtol, shift = jac->shift;
   PetscInt             nblk[3] = {jac->nblk[0], jac->nblk[1], jac->nblk[2]}, nmax = 3, brows = jac->brows, minrows = jac->minrows;
   PetscBool            flg, sym;
 
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "Block red-black ILU(0) options");
-  PetscCall(PetscOptionsEnum("-pc_brbilu_type", "Factorization: ilu, milu (modified: dropped fill added to the pivot), rmilu (relaxed: alpha times it), pmilu (perturbed: diagonal times 1 + zeta h^2, then milu)", "PCBRBILUSetType", PCBRBILUTypes, (PetscEnum)type, (PetscEnum *)&type, &flg));
+  PetscCall(PetscOptionsEnum("-pc_brbilu_type", "Factorization: auto (rmilu on an M-matrix-like operator, else ilu; ilu when rmilu breaks down, then ilu with a growing diagonal shift), ilu, milu (modified: dropped fill added to the pivot), rmilu (relaxed: alpha times it), pmilu (perturbed: diagonal times 1 + zeta h^2, then milu)", "PCBRBILUSetType", PCBRBILUTypes, (PetscEnum)type, (PetscEnum *)&type, &flg));
   if (flg) PetscCall(PCBRBILUSetType(pc, type));
+  PetscCall(PetscOptionsReal("-pc_brbilu_shift", "Diagonal shift s of every factorization: the diagonal a_ii (1 + s) (auto raises it where ILU(0) breaks down)", "PCBRBILUSetShift", shift, &shift, &flg));
+  if (flg) PetscCall(PCBRBILUSetShift(pc, shift));
   PetscCall(PetscOptionsRangeReal("-pc_brbilu_relax", "Relaxation alpha of rmilu (Shioya (2022): 0.95; 0 is ilu, 1 is milu)", "PCBRBILUSetRelaxation", alpha, &alpha, &flg, 0.0, 1.0));
   if (flg) PetscCall(PCBRBILUSetRelaxation(pc, alpha));
   PetscCall(PetscOptionsReal("-pc_brbilu_perturb", "Perturbation zeta h^2 of pmilu: the diagonal is multiplied by 1 + this (Shioya (2022): 0.01)", "PCBRBILUSetPerturbation", pert, &pert, &flg));
   if (flg) PetscCall(PCBRBILUSetPerturbation(pc, pert));
   PetscCall(PetscOptionsEnum("-pc_brbilu_factor_precision", "Precision of the stored factors (vectors stay double)", "PCBRBILUSetFactorPrecision", PCBRBILUPrecisions, (PetscEnum)prec, (PetscEnum *)&prec, &flg));
   if (flg) PetscCall(PCBRBILUSetFactorPrecision(pc, prec));
-  PetscCall(PetscOptionsReal("-pc_brbilu_pivot_tol", "A pivot with |d_i| <= this times |a_ii| (or not finite) is an error", "PCBRBILUSetPivotTolerance", ptol, &ptol, &flg));
+  PetscCall(PetscOptionsReal("-pc_brbilu_pivot_tol", "A pivot d_i with d_i / a_ii <= this (too small, of the other sign than a_ii, or not finite) is a breakdown", "PCBRBILUSetPivotTolerance", ptol, &ptol, &flg));
   if (flg) PetscCall(PCBRBILUSetPivotTolerance(pc, ptol));
   PetscCall(PetscOptionsEnum("-pc_brbilu_ordering", "Block ordering: auto (grid on a DMDA operator, else graph), grid (DMDA bricks, red-black), graph (locality partition and its colouring)", "PCBRBILUSetOrdering", PCBRBILUOrderingTypes, (PetscEnum)ordt, (PetscEnum *)&ordt, &flg));
   if (flg) PetscCall(PCBRBILUSetOrdering(pc, ordt));
+  PetscCall(PetscOptionsEnum("-pc_brbilu_inner_ordering", "Rows inside a block of the graph ordering: colors (by colours of the block's own graph: few levels) or partition (the locality partition's order: levels of about two rows)", "PCBRBILUSetInnerOrdering", PCBRBILUInnerOrderings, (PetscEnum)inner, (PetscEnum *)&inner, &flg));
+  if (flg) PetscCall(PCBRBILUSetInnerOrdering(pc, inner));
   PetscCall(PetscOptionsIntArray("-pc_brbilu_blocks", "Blocks per axis bx,by,bz of the process's DMDA box (grid ordering; default: nearly cubic blocks, 192 per GPU multiprocessor)", "PCBRBILUSetBlocks", nblk, &nmax, &flg));
   if (flg) {
     for (PetscInt a = nmax; a < 3; a++) nblk[a] = 1;
@@ -640,7 +891,7 @@ static PetscErrorCode PCSetFromOptions_BRBILU(PC pc, PetscOptionItems PetscOptio
     PCBRBILUInvalidate(jac);
   }
   sym = jac->symmetric_opt == PETSC_BOOL3_TRUE ? PETSC_TRUE : PETSC_FALSE;
-  PetscCall(PetscOptionsBool("-pc_brbilu_symmetric", "Symmetric (IC-type) factors M = (I + L) D (I + L)^T, for CG (default: when the operator is known to be symmetric, MatIsSymmetricKnown())", "PCBRBILUSetSymmetric", sym, &sym, &flg));
+  PetscCall(PetscOptionsBool("-pc_brbilu_symmetric", "Symmetric (IC-type) factors M = (I + L) D (I + L)^T, for CG (default: when the operator is symmetric: MatIsSymmetricKnown(), else checked at setup)", "PCBRBILUSetSymmetric", sym, &sym, &flg));
   if (flg) PetscCall(PCBRBILUSetSymmetric(pc, sym ? PETSC_BOOL3_TRUE : PETSC_BOOL3_FALSE));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -657,20 +908,31 @@ static PetscErrorCode PCView_BRBILU(PC pc, PetscViewer viewer)
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &isascii));
   if (!isascii) PetscFunctionReturn(PETSC_SUCCESS);
-  if (jac->type == PCBRBILU_RMILU) PetscCall(PetscViewerASCIIPrintf(viewer, "  factorization rmilu(0), relaxation alpha %g\n", (double)jac->alpha));
-  else if (jac->type == PCBRBILU_PMILU) PetscCall(PetscViewerASCIIPrintf(viewer, "  factorization pmilu(0), perturbation zeta h^2 %g (diagonal times %g)\n", (double)jac->perturb, (double)(1 + jac->perturb)));
-  else PetscCall(PetscViewerASCIIPrintf(viewer, "  factorization %s(0)\n", PCBRBILUTypes[jac->type]));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  factors in %s precision, pivot tolerance %g (relative to |a_ii|)\n", PCBRBILUPrecisions[jac->precision], (double)jac->pivtol));
   if (!jac->setup) {
+    if (jac->type == PCBRBILU_AUTO) PetscCall(PetscViewerASCIIPrintf(viewer, "  factorization: automatic (rmilu on an M-matrix-like operator, else ilu; ilu when rmilu breaks down, then ilu with a growing diagonal shift)\n"));
+    else PetscCall(PetscViewerASCIIPrintf(viewer, "  factorization: %s(0), as set\n", PCBRBILUTypes[jac->type]));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  factors in %s precision, pivot tolerance %g (relative to |a_ii|)\n", PCBRBILUPrecisions[jac->precision], (double)jac->pivtol));
     PetscCall(PetscViewerASCIIPrintf(viewer, "  (not set up yet)\n"));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  %s factors: M = (I + L) D (I + %s)%s\n", jac->symmetric ? "symmetric (IC-type)" : "nonsymmetric", jac->symmetric ? "L^T" : "U~", jac->symmetric ? ", usable with CG for SPD operators" : ""));
+  {
+    char name[64];
+
+    PetscCall(PCBRBILUFactorName(jac->ftype, jac->fshift, name, sizeof(name)));
+    if (jac->ftype == PCBRBILU_RMILU) PetscCall(PetscViewerASCIIPrintf(viewer, "  factorization: %s, relaxation alpha %g\n", name, (double)jac->alpha));
+    else if (jac->ftype == PCBRBILU_PMILU) PetscCall(PetscViewerASCIIPrintf(viewer, "  factorization: %s, perturbation zeta h^2 %g (diagonal times %g)\n", name, (double)jac->perturb, (double)(1 + jac->perturb)));
+    else PetscCall(PetscViewerASCIIPrintf(viewer, "  factorization: %s\n", name));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "    %s\n", jac->why));
+  }
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  factors in %s precision, pivot tolerance %g (relative to |a_ii|: every pivot has the sign of its diagonal entry)\n", PCBRBILUPrecisions[jac->precision], (double)jac->pivtol));
+  if (!jac->symmetric) PetscCall(PetscViewerASCIIPrintf(viewer, "  nonsymmetric factors: M = (I + L) D (I + U~) (%s)\n", jac->symwhy));
+  else if (jac->an.negdiag < 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  symmetric (IC-type) factors: M = (I + L) D (I + L^T) with positive pivots, symmetric positive definite: usable with CG (%s)\n", jac->symwhy));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "  symmetric (IC-type) factors: M = (I + L) D (I + L^T); the operator has negative diagonal entries (row %" PetscInt64_FMT "), so neither it nor M is positive definite: not for CG (%s)\n", jac->an.negdiag, jac->symwhy));
   PetscCall(PCMSOperatorDescribe(&jac->op, &where, NULL));
   if (jac->ord->grid)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  ordering: block red-black on the DMDA box (process 0: %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " points, %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " blocks%s), %" PetscInt_FMT " colours\n", jac->ord->box[0], jac->ord->box[1], jac->ord->box[2], jac->ord->nblk[0], jac->ord->nblk[1], jac->ord->nblk[2], jac->nblk[0] ? ", as set" : "", jac->ord->ncolors));
   else {
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  ordering: block multicolour on the locality partition (process 0: %" PetscInt_FMT " blocks of %" PetscInt_FMT " rows, %" PetscInt_FMT " colours%s, %" PetscInt_FMT " blocks not connected)\n", jac->ord->nblocks, jac->ord->sh, jac->ord->ncolors, jac->ord->bipartite ? ", red-black" : "", jac->ord->ndisconnected));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  ordering: block multicolour on the locality partition (process 0: %" PetscInt_FMT " blocks of %" PetscInt_FMT " rows, %" PetscInt_FMT " colours%s, %.1f%% of the off-diagonal entries inside a block), the rows of a block %s\n", jac->ord->nblocks, jac->ord->sh, jac->ord->ncolors, jac->ord->bipartite ? ", red-black" : "", jac->ord->noff ? 100.0 * (double)jac->ord->ninblock / (double)jac->ord->noff : 100.0, jac->inner == PCBRBILU_INNER_COLORS ? "by colours of its own graph" : "in the partition's order"));
     if (jac->fallback && jac->ordering != PCBRBILU_ORDERING_GRAPH) PetscCall(PetscViewerASCIIPrintf(viewer, "  (no grid ordering: %s)\n", jac->fallback));
   }
   PCBRBILUBytes(jac, &ab, &rb);
@@ -709,12 +971,20 @@ static PetscErrorCode PCBRBILUSetType_BRBILU(PC pc, PCBRBILUType type)
 
   Input Parameters:
 + pc   - the preconditioner context
-- type - `PCBRBILU_ILU`, `PCBRBILU_MILU`, `PCBRBILU_RMILU` (default) or `PCBRBILU_PMILU`
+- type - `PCBRBILU_AUTO` (default), `PCBRBILU_ILU`, `PCBRBILU_MILU`, `PCBRBILU_RMILU` or `PCBRBILU_PMILU`
 
   Options Database Key:
-. -pc_brbilu_type <rmilu> - the factorization
+. -pc_brbilu_type <auto> - the factorization
 
   Level: intermediate
+
+  Notes:
+  `PCBRBILU_AUTO` chooses at every setup from a check of the operator: rmilu where it is M-matrix-like (a positive
+  diagonal, off-diagonal entries <= 0, rows weakly diagonally dominant: the operators modified ILU was designed for),
+  ilu otherwise; ilu when rmilu breaks down, then ilu of A + s diag(A) with s = 0.001, 0.01, 0.1, 1 until no pivot
+  breaks down. A breakdown is a pivot d_i with d_i / a_ii <= the pivot tolerance: too small, or of the other sign than
+  its diagonal entry. An explicit type is kept: its breakdown is an error naming the row and what to do instead.
+  `PCBRBILUGetFactorization()` tells what the last setup made; `-ksp_view` and `-info` say why.
 
 .seealso: [](ch_ksp), `PCBRBILU`, `PCBRBILUGetType()`, `PCBRBILUSetRelaxation()`, `PCBRBILUSetPerturbation()`
 @*/
@@ -723,7 +993,7 @@ PetscErrorCode PCBRBILUSetType(PC pc, PCBRBILUType type)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveEnum(pc, type, 2);
-  PetscCheck(type >= PCBRBILU_ILU && type <= PCBRBILU_PMILU, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCBRBILU: unknown factorization type %d", (int)type);
+  PetscCheck(type >= PCBRBILU_ILU && type <= PCBRBILU_AUTO, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCBRBILU: unknown factorization type %d", (int)type);
   PetscTryMethod(pc, "PCBRBILUSetType_C", (PC, PCBRBILUType), (pc, type));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -1048,7 +1318,8 @@ static PetscErrorCode PCBRBILUSetSymmetric_BRBILU(PC pc, PetscBool3 sym)
   Input Parameters:
 + pc  - the preconditioner context
 - sym - `PETSC_BOOL3_TRUE`, `PETSC_BOOL3_FALSE` or `PETSC_BOOL3_UNKNOWN` (default: symmetric when `MatIsSymmetricKnown()`
-        says the operator is)
+        says the operator is, or, when it does not tell, when the setup's check finds the diagonal block symmetric on
+        every process)
 
   Options Database Key:
 . -pc_brbilu_symmetric - symmetric factors
@@ -1072,22 +1343,25 @@ PetscErrorCode PCBRBILUSetSymmetric(PC pc, PetscBool3 sym)
 static PetscErrorCode PCBRBILUGetOrdering_BRBILU(PC pc, IS *is)
 {
   PC_BRBILU *jac = (PC_BRBILU *)pc->data;
-  PetscInt       *idx;
-  const PetscInt *perm;
+  PetscInt  *idx;
+  int       *sp;
 
   PetscFunctionBegin;
   PetscCheck(jac->setup, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONGSTATE, "PCBRBILU: set the preconditioner up first");
-  PetscCall(PetscMalloc1(jac->ord->m, &idx));
-  PetscCall(BRBOrderingGetPerm(jac->ord, &perm));
-  for (PetscInt i = 0; i < jac->ord->m; i++) idx[i] = jac->op.rstart + perm[i];
-  PetscCall(ISCreateGeneral(PetscObjectComm((PetscObject)pc), jac->ord->m, idx, PETSC_OWN_POINTER, is));
+  PetscCall(PetscMalloc1(jac->op.m, &idx));
+  PetscCall(PetscMalloc1(PetscMax(jac->op.m, 1), &sp));
+  if (jac->op.m) PetscCall(PCMSReadBack(&jac->op, sp, jac->sperm.ptr, sizeof(int) * (size_t)jac->op.m));
+  for (PetscInt i = 0; i < jac->op.m; i++) idx[i] = jac->op.rstart + sp[i];
+  PetscCall(PetscFree(sp));
+  PetscCall(ISCreateGeneral(PetscObjectComm((PetscObject)pc), jac->op.m, idx, PETSC_OWN_POINTER, is));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
   PCBRBILUGetOrdering - Gets the elimination order of `PCBRBILU` after its setup: is[i] is the global row (user
   numbering) eliminated i-th among this process's rows (`MatPermute()` with it gives the matrix the factorization works
-  on, per process)
+  on, per process). It is the storage order (blocks colour by colour, a block's rows by level): every two coupled rows
+  keep the order of the block ordering, so that an ILU(0) in this order has the same factors.
 
   Collective
 
@@ -1161,6 +1435,195 @@ PetscErrorCode PCBRBILUGetStatistics(PC pc, PetscReal *bytes, PetscReal *memory)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode PCBRBILUSetShift_BRBILU(PC pc, PetscReal shift)
+{
+  PC_BRBILU *jac = (PC_BRBILU *)pc->data;
+
+  PetscFunctionBegin;
+  jac->shift = shift;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCBRBILUSetShift - Sets the diagonal shift of the factorizations of `PCBRBILU`: the diagonal entries are multiplied
+  by 1 + shift before the factorization (an incomplete factorization of A + shift diag(A), Manteuffel (1980))
+
+  Logically Collective
+
+  Input Parameters:
++ pc    - the preconditioner context
+- shift - at least 0 (default 0)
+
+  Options Database Key:
+. -pc_brbilu_shift <0> - the shift
+
+  Level: advanced
+
+  Note:
+  With `PCBRBILU_AUTO` this is the smallest shift: where ILU(0) breaks down the setup tries the shifts 0.001, 0.01,
+  0.1, 1 above it. With pmilu the perturbation applies too.
+
+.seealso: [](ch_ksp), `PCBRBILU`, `PCBRBILUGetShift()`, `PCBRBILUSetType()`, `PCBRBILUGetFactorization()`
+@*/
+PetscErrorCode PCBRBILUSetShift(PC pc, PetscReal shift)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveReal(pc, shift, 2);
+  PetscCheck(shift >= 0 && PetscIsNormalReal(1 + shift), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCBRBILU: the shift %g must be at least 0 and finite", (double)shift);
+  PetscTryMethod(pc, "PCBRBILUSetShift_C", (PC, PetscReal), (pc, shift));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCBRBILUGetShift_BRBILU(PC pc, PetscReal *shift)
+{
+  PC_BRBILU *jac = (PC_BRBILU *)pc->data;
+
+  PetscFunctionBegin;
+  *shift = jac->shift;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCBRBILUGetShift - Gets the diagonal shift set for the factorizations of `PCBRBILU`
+
+  Not Collective
+
+  Input Parameter:
+. pc - the preconditioner context
+
+  Output Parameter:
+. shift - the shift
+
+  Level: advanced
+
+.seealso: [](ch_ksp), `PCBRBILU`, `PCBRBILUSetShift()`, `PCBRBILUGetFactorization()`
+@*/
+PetscErrorCode PCBRBILUGetShift(PC pc, PetscReal *shift)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscAssertPointer(shift, 2);
+  PetscUseMethod(pc, "PCBRBILUGetShift_C", (PC, PetscReal *), (pc, shift));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCBRBILUGetFactorization_BRBILU(PC pc, PCBRBILUType *type, PetscReal *shift, PetscBool *symmetric)
+{
+  PC_BRBILU *jac = (PC_BRBILU *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCheck(jac->setup, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONGSTATE, "PCBRBILU: set the preconditioner up first");
+  if (type) *type = jac->ftype;
+  if (shift) *shift = jac->fshift;
+  if (symmetric) *symmetric = jac->symmetric;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCBRBILUGetFactorization - Gets the factorization the last setup of `PCBRBILU` made (with `PCBRBILU_AUTO`, the one
+  it chose)
+
+  Not Collective
+
+  Input Parameter:
+. pc - the preconditioner context (set up)
+
+  Output Parameters:
++ type      - `PCBRBILU_ILU`, `PCBRBILU_MILU`, `PCBRBILU_RMILU` or `PCBRBILU_PMILU` (may be `NULL`)
+. shift     - the diagonal shift s: the factorization of A + s diag(A) (may be `NULL`)
+- symmetric - whether the factors are symmetric, M = (I + L) D (I + L)^T (may be `NULL`)
+
+  Level: intermediate
+
+.seealso: [](ch_ksp), `PCBRBILU`, `PCBRBILUSetType()`, `PCBRBILUSetShift()`, `PCBRBILUSetSymmetric()`
+@*/
+PetscErrorCode PCBRBILUGetFactorization(PC pc, PCBRBILUType *type, PetscReal *shift, PetscBool *symmetric)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCBRBILUGetFactorization_C", (PC, PCBRBILUType *, PetscReal *, PetscBool *), (pc, type, shift, symmetric));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCBRBILUSetInnerOrdering_BRBILU(PC pc, PCBRBILUInnerOrdering inner)
+{
+  PC_BRBILU *jac = (PC_BRBILU *)pc->data;
+
+  PetscFunctionBegin;
+  if (jac->inner != inner) {
+    jac->inner = inner;
+    PCBRBILUInvalidate(jac);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCBRBILUSetInnerOrdering - Sets the order of the rows inside a block of the graph ordering of `PCBRBILU`
+
+  Logically Collective
+
+  Input Parameters:
++ pc    - the preconditioner context
+- inner - `PCBRBILU_INNER_COLORS` (default) or `PCBRBILU_INNER_PARTITION`
+
+  Options Database Key:
+. -pc_brbilu_inner_ordering <colors> - the order
+
+  Level: advanced
+
+  Note:
+  The rows of a block are factorized and substituted level by level (wavefronts), one GPU warp per block. In the
+  partition's order the levels of an unstructured operator hold about two rows each and the warp walks its block
+  nearly row by row; by colours of the block's own graph (a greedy colouring in the partition's order) a block has as
+  many levels as colours, a few, at the price of a weaker ILU (more iterations). The grid ordering of a `DMDA` keeps
+  the lexicographic order inside a brick (its levels are the brick's diagonal planes).
+
+.seealso: [](ch_ksp), `PCBRBILU`, `PCBRBILUGetInnerOrdering()`, `PCBRBILUSetOrdering()`, `PCBRBILUSetBlockRows()`
+@*/
+PetscErrorCode PCBRBILUSetInnerOrdering(PC pc, PCBRBILUInnerOrdering inner)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveEnum(pc, inner, 2);
+  PetscCheck(inner == PCBRBILU_INNER_COLORS || inner == PCBRBILU_INNER_PARTITION, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCBRBILU: unknown inner ordering %d", (int)inner);
+  PetscTryMethod(pc, "PCBRBILUSetInnerOrdering_C", (PC, PCBRBILUInnerOrdering), (pc, inner));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCBRBILUGetInnerOrdering_BRBILU(PC pc, PCBRBILUInnerOrdering *inner)
+{
+  PC_BRBILU *jac = (PC_BRBILU *)pc->data;
+
+  PetscFunctionBegin;
+  *inner = jac->inner;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCBRBILUGetInnerOrdering - Gets the order of the rows inside a block of the graph ordering of `PCBRBILU`
+
+  Not Collective
+
+  Input Parameter:
+. pc - the preconditioner context
+
+  Output Parameter:
+. inner - the order
+
+  Level: advanced
+
+.seealso: [](ch_ksp), `PCBRBILU`, `PCBRBILUSetInnerOrdering()`
+@*/
+PetscErrorCode PCBRBILUGetInnerOrdering(PC pc, PCBRBILUInnerOrdering *inner)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscAssertPointer(inner, 2);
+  PetscUseMethod(pc, "PCBRBILUGetInnerOrdering_C", (PC, PCBRBILUInnerOrdering *), (pc, inner));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* the methods of the public Set/Get functions (PetscTryMethod, PetscUseMethod) */
 static const PCMSMethod PCBRBILUMethods[] = {
   {"PCBRBILUSetType_C", (PetscErrorCodeFn *)PCBRBILUSetType_BRBILU},
@@ -1175,6 +1638,11 @@ static const PCMSMethod PCBRBILUMethods[] = {
   {"PCBRBILUSetSymmetric_C", (PetscErrorCodeFn *)PCBRBILUSetSymmetric_BRBILU},
   {"PCBRBILUGetOrdering_C", (PetscErrorCodeFn *)PCBRBILUGetOrdering_BRBILU},
   {"PCBRBILUGetStatistics_C", (PetscErrorCodeFn *)PCBRBILUGetStatistics_BRBILU},
+  {"PCBRBILUSetShift_C", (PetscErrorCodeFn *)PCBRBILUSetShift_BRBILU},
+  {"PCBRBILUGetShift_C", (PetscErrorCodeFn *)PCBRBILUGetShift_BRBILU},
+  {"PCBRBILUGetFactorization_C", (PetscErrorCodeFn *)PCBRBILUGetFactorization_BRBILU},
+  {"PCBRBILUSetInnerOrdering_C", (PetscErrorCodeFn *)PCBRBILUSetInnerOrdering_BRBILU},
+  {"PCBRBILUGetInnerOrdering_C", (PetscErrorCodeFn *)PCBRBILUGetInnerOrdering_BRBILU},
 };
 
 static PetscErrorCode PCDestroy_BRBILU(PC pc)
@@ -1192,17 +1660,22 @@ static PetscErrorCode PCDestroy_BRBILU(PC pc)
    3.2-3.3, chapter 4, section 5.3)
 
    Options Database Keys:
-+  -pc_brbilu_type <rmilu>               - ilu, milu (dropped fill added to the pivot: M has A's row sums), rmilu (alpha
-                                           times it), pmilu (diagonal times 1 + zeta h^2 first, then milu)
++  -pc_brbilu_type <auto>                - auto (chosen from the operator, below), ilu, milu (dropped fill added to the
+                                           pivot: M has A's row sums), rmilu (alpha times it), pmilu (diagonal times
+                                           1 + zeta h^2 first, then milu)
 .  -pc_brbilu_relax <0.95>               - alpha of rmilu
 .  -pc_brbilu_perturb <0.01>             - zeta h^2 of pmilu
+.  -pc_brbilu_shift <0>                  - every factorization of A + s diag(A) (auto: the smallest shift tried)
 .  -pc_brbilu_factor_precision <single>  - single or double factors (vectors stay double)
-.  -pc_brbilu_pivot_tol <1e-8>           - pivot test: |d_i| <= tol |a_ii| is an error naming the row and its block
+.  -pc_brbilu_pivot_tol <1e-8>           - pivot test: d_i / a_ii <= tol (too small, of the other sign, not finite) is a breakdown
 .  -pc_brbilu_ordering <auto>            - auto, grid (DMDA bricks), graph (locality partition)
+.  -pc_brbilu_inner_ordering <colors>    - rows inside a graph ordering's block: colors (by colours of the block's
+                                           own graph: few levels) or partition (the partition's order)
 .  -pc_brbilu_blocks <bx,by,bz>          - blocks per axis of each process's DMDA box
 .  -pc_brbilu_block_rows <0>             - rows per block of the graph ordering (0: automatic)
 .  -pc_brbilu_min_block_rows <64>        - smallest automatic block
--  -pc_brbilu_symmetric                  - symmetric (IC-type) factors, for CG (default: when the operator is known symmetric)
+-  -pc_brbilu_symmetric                  - symmetric (IC-type) factors, for CG (default: when the operator is symmetric:
+                                           MatIsSymmetricKnown(), else checked at setup)
 
    Level: intermediate
 
@@ -1227,18 +1700,35 @@ static PetscErrorCode PCDestroy_BRBILU(PC pc)
    separate pass). A change of the operator's values only (same nonzero state) keeps the ordering and the storage
    and factorizes again.
 
+   Every setup checks the process's diagonal block (one pass: non-finite entries and missing or zero diagonal
+   entries, errors naming the row; negative diagonal entries, positive off-diagonal entries, weak diagonal dominance,
+   and the symmetry when `MatIsSymmetricKnown()` does not tell). The default factorization (auto) is rmilu where the
+   block is M-matrix-like (a positive diagonal, off-diagonal entries <= 0, rows weakly diagonally dominant: the case
+   modified ILU was designed for) and its blocks keep a natural order inside (grid ordering, or inner ordering
+   partition), else ilu; ilu when rmilu breaks down; then ilu of A + s diag(A) with s = 0.001, 0.01, 0.1, 1 until no
+   pivot breaks down (Manteuffel (1980)); where even that fails, an error naming the row and remedies (-pc_type jacobi
+   or gamg, a larger shift). A pivot breaks down when d_i / a_ii <= the pivot tolerance: too small, or of the other sign
+   than its diagonal entry (relaxed MILU on an operator that is not M-matrix-like: an indefinite M under CG, or an M^-1
+   that GMRES cannot use). An explicit type is kept; its breakdown is an error naming the row, its block and the
+   remedy. `-ksp_view` and `-info` say what was chosen and why; `PCBRBILUGetFactorization()` returns it.
+
    Unperturbed modified ILU (milu) breaks down under block red-black ordering when an interior black block has only
    interior red neighbours towards decreasing coordinates (Shioya (2022), theorem 2: e.g. at least 4 blocks along every
-   axis and 5 along one, on an operator with zero row sums inside): the zero pivot is an error naming the row and the
-   block; rmilu (alpha 0.95) and pmilu (zeta h^2 = 0.01) keep the pivots away from zero (theorems 3 and 4).
+   axis and 5 along one, on an operator with zero row sums inside); rmilu (alpha 0.95) and pmilu (zeta h^2 = 0.01) keep
+   the pivots away from zero (theorems 3 and 4).
 
-   With symmetric factors (-pc_brbilu_symmetric, or an operator known symmetric) M = (I + L) D (I + L)^T is
-   symmetric and positive definite when the pivots are positive: `KSPCG` can use it; otherwise use `KSPBCGS` (the
-   paper's method) or `KSPGMRES`.
+   With symmetric factors (-pc_brbilu_symmetric, or a symmetric operator) M = (I + L) D (I + L)^T; its pivots have the
+   signs of the diagonal entries, so that on a symmetric operator with a positive diagonal M is symmetric positive
+   definite: `KSPCG` can use it; otherwise use `KSPBCGS` (the paper's method) or `KSPGMRES`.
+
+   On the GPU every step of the setup runs on the device from the operator's device CSR (for a graph ordering: the
+   locality partition, the block graph's edges, the inner ordering; the levels, storage, slots, check and
+   factorization); the host colours the block graph (one node per block).
 
 .seealso: [](ch_ksp), `PCCreate()`, `PCSetType()`, `PCType`, `PC`, `PCILU`, `PCBJACOBI`, `PCBJSMOOTH`, `PCBRBILUSetType()`,
           `PCBRBILUSetRelaxation()`, `PCBRBILUSetPerturbation()`, `PCBRBILUSetFactorPrecision()`, `PCBRBILUSetBlocks()`,
-          `PCBRBILUSetPivotTolerance()`, `PCBRBILUSetSymmetric()`, `PCBRBILUGetOrdering()`
+          `PCBRBILUSetPivotTolerance()`, `PCBRBILUSetSymmetric()`, `PCBRBILUGetOrdering()`, `PCBRBILUSetShift()`,
+          `PCBRBILUSetInnerOrdering()`, `PCBRBILUGetFactorization()`
 M*/
 static PetscErrorCode PCCreate_BRBILU(PC pc)
 {
@@ -1247,12 +1737,13 @@ static PetscErrorCode PCCreate_BRBILU(PC pc)
   PetscFunctionBegin;
   PetscCall(PetscNew(&jac));
   pc->data           = (void *)jac;
-  jac->type          = PCBRBILU_RMILU;
+  jac->type          = PCBRBILU_AUTO;
   jac->alpha         = 0.95;
   jac->perturb       = 0.01;
   jac->pivtol        = 1e-8;
   jac->precision     = PCBRBILU_PRECISION_SINGLE;
   jac->ordering      = PCBRBILU_ORDERING_AUTO;
+  jac->inner         = PCBRBILU_INNER_COLORS;
   jac->minrows       = 64;
   jac->symmetric_opt = PETSC_BOOL3_UNKNOWN;
 

@@ -51,11 +51,22 @@ __global__ static void brb_gather_kernel(const MSBRBLayout *__restrict__ lay, co
   MSBRBGatherRow(lay, s, map, dmap, csrvals, pertfac, work, d);
 }
 
+/* MSBRBRatioKey() on the device */
+static __device__ __forceinline__ unsigned long long brb_ratio_key(double r)
+{
+  const unsigned long long b = (unsigned long long)__double_as_longlong(r);
+
+  if (r != r) return 0ULL;
+  return (b >> 63) ? ~b : (b | (1ULL << 63));
+}
+
 /* one warp per block of colour c: levels in order, the rows of a level on the lanes. A row reads the rows of its lower
-   entries (lower levels of its block, earlier colours) and writes only its own slots and pivot. */
+   entries (lower levels of its block, earlier colours) and writes only its own slots and pivot. The smallest pivot
+   ratio of the block: a warp minimum, one atomic per warp when it lowers the stored one. */
 __global__ static void __launch_bounds__(BRB_THREADS) brb_factor_kernel(const MSBRBLayout *__restrict__ lay, int c, const int *__restrict__ dmap, const double *__restrict__ csrvals, double alpha, double pivtol, double *work, double *d, MSBRBStatus *status)
 {
-  const int lane = threadIdx.x & 31, j = blockIdx.x * BRB_WARPS + (threadIdx.x >> 5);
+  const int          lane = threadIdx.x & 31, j = blockIdx.x * BRB_WARPS + (threadIdx.x >> 5);
+  unsigned long long mk   = ~0ULL;
 
   if (j >= lay->nb[c]) return; /* the whole warp */
   {
@@ -63,11 +74,22 @@ __global__ static void __launch_bounds__(BRB_THREADS) brb_factor_kernel(const MS
 
     for (int g = lay->lstart[b]; g < g1; g++) {
       const int r1 = lay->lptr[g + 1];
-      for (int s = lay->lptr[g] + lane; s < r1; s += 32)
-        if (MSBRBFactorRow(lay, s, dmap, csrvals, alpha, pivtol, work, d)) atomicMin(&status->badrow, (unsigned long long)lay->sperm[s]);
+      for (int s = lay->lptr[g] + lane; s < r1; s += 32) {
+        double                   r;
+        const int                bad = MSBRBFactorRow(lay, s, dmap, csrvals, alpha, pivtol, work, d, &r);
+        const unsigned long long k   = brb_ratio_key(r);
+
+        mk = k < mk ? k : mk;
+        if (bad) atomicMin(&status->badrow, (unsigned long long)lay->sperm[s]);
+      }
       __syncwarp(); /* the level's rows are final for the next level's lanes */
     }
   }
+  for (int off = 16; off; off >>= 1) {
+    const unsigned long long o = __shfl_xor_sync(0xffffffffu, mk, off);
+    mk                         = o < mk ? o : mk;
+  }
+  if (lane == 0 && mk < *(volatile unsigned long long *)&status->minkey) atomicMin(&status->minkey, mk);
 }
 
 template <typename T>
@@ -509,7 +531,7 @@ MS_BRB_FACTOR(MSBRBFactor_CUDA)
   MSBRBLayout    *dlay = NULL;
   cudaError_t     err;
 
-  err = cudaMemsetAsync(status, 0xff, sizeof(MSBRBStatus), st); /* badrow = MS_BRB_BAD_NONE */
+  err = cudaMemsetAsync(status, 0xff, sizeof(MSBRBStatus), st); /* badrow = minkey = MS_BRB_BAD_NONE */
   if (err != cudaSuccess) return (int)err;
   if (ns <= 0) return 0;
   if ((err = brb_layout_copy(lay, &dlay, st)) != cudaSuccess) return (int)err;
@@ -612,4 +634,4 @@ MS_BRB_SLOTS(MSBRBSlots_CUDA)
   return (int)err;
 }
 
-const MSBRBKernels MSBRBKernels_CUDA = {"CUDA", MS_BRB_TBUF_MAX, MSBRBMultiprocessors_CUDA, MSBRBFactor_CUDA, MSBRBConvert_CUDA, MSBRBApply_CUDA, MSBRBSlots_CUDA, MSBRBGridPerm_CUDA, MSBRBLevels_CUDA, MSBRBStorage_CUDA, MSBRBBufferPlaces_CUDA};
+const MSBRBKernels MSBRBKernels_CUDA = {"CUDA", MS_BRB_TBUF_MAX, MSBRBMultiprocessors_CUDA, MSBRBFactor_CUDA, MSBRBConvert_CUDA, MSBRBApply_CUDA, MSBRBSlots_CUDA, MSBRBGridPerm_CUDA, MSBRBLevels_CUDA, MSBRBStorage_CUDA, MSBRBBufferPlaces_CUDA, MSBRBBlockEdges_CUDA, MSBRBGraphPerm_CUDA, MSBRBInnerOrder_CUDA};

@@ -26,9 +26,22 @@
                 cursor advanced by the level's leader after a __syncwarp().
    Lanes past a block's end take part in every warp operation (full masks) with values that change nothing. Arrays a
    kernel writes and reads back are read with ordinary loads (never __ldg); __syncwarp() orders them among the lanes.
+
+   The graph ordering's block graph (MS_BRB_BLOCK_EDGES) and permutation (MS_BRB_GRAPH_PERM):
+     blocks     one thread per partition row: blk[lperm[p]] = p / sh;
+     pairs      one thread per row, twice (count, then write at the row's offset, an exclusive sum between): the other
+                blocks of its entries, without repeats (the first BRBL_ROWBLK kept in a local array, any more written
+                as they come), as keys min nb + max; the entry counts by warp sums;
+     edges      a radix sort of the keys (the bits of nb^2 only) and a selection of the distinct ones (CUB); one
+                synchronisation, for the number of pairs;
+     perm       one warp per block, as the grid's;
+     inner      (MS_BRB_INNER_ORDER) one thread per block: the greedy colouring of the block's rows and their order by
+                colour (MSBRBInnerOrderBlock(), the reference's function).
 */
 #include <cuda_runtime.h>
 #include <cub/device/device_scan.cuh>
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_select.cuh>
 #include <petscmodsell/private/brbilukernels.h>
 
 #define BRBL_WARPS   4                 /* warps (blocks of the ordering) per thread block */
@@ -324,6 +337,175 @@ MS_BRB_STORAGE(MSBRBStorage_CUDA)
   if (nb <= 0) return 0;
   BRBL_TRY(brbl_layout_copy(lay, &dlay, st));
   BRBL_LAUNCH(brbl_storage_kernel, brbl_grid(nb, BRBL_WARPS), BRBL_THREADS, st, dlay, perm, lev, cur, lptr, sperm, stor);
+  BRBL_TRY(cudaGetLastError());
+done:
+  if (dlay && (ferr = cudaFreeAsync(dlay, st)) != cudaSuccess && err == cudaSuccess) err = ferr;
+  return (int)err;
+}
+
+/* ---------------------------------------------------------------------------------------------------------- */
+/* the graph ordering: block graph and permutation                                                             */
+
+#define BRBL_ROWBLK 16 /* other blocks of a row kept to drop repeats (more are written as they come, repeats and all) */
+
+__global__ static void brbl_blk_kernel(int m, const int *__restrict__ lperm, int sh, int *__restrict__ blk)
+{
+  const long long p = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+
+  if (p < m) blk[lperm[p]] = (int)(p / sh);
+}
+
+/* EMIT false: cnt[o] = the row's keys, and the entry counts; true: the keys at pk[off[o]] .. */
+template <bool EMIT>
+__global__ static void brbl_pairs_kernel(int m, const int *__restrict__ ai, const int *__restrict__ aj, const int *__restrict__ blk, unsigned long long nb, int *__restrict__ cnt, const int *__restrict__ off, unsigned long long *__restrict__ pk, MSBRBEdgeInfo *info)
+{
+  const long long    o = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned long long noff = 0, nin = 0;
+
+  if (o < m) {
+    const int b = blk[o], e1 = ai[o + 1];
+    int       oth[BRBL_ROWBLK], n = 0, w = EMIT ? off[o] : 0;
+
+    for (int e = ai[o]; e < e1; e++) {
+      const int j = aj[e];
+      const int kn = n < BRBL_ROWBLK ? n : BRBL_ROWBLK;
+      int       c, k = 0;
+
+      if (j == (int)o) continue;
+      noff++;
+      c = blk[j];
+      if (c == b) {
+        nin++;
+        continue;
+      }
+      while (k < kn && oth[k] != c) k++;
+      if (k < kn) continue; /* a repeat */
+      if (n < BRBL_ROWBLK) oth[n] = c;
+      n++;
+      if (EMIT) pk[w++] = b < c ? (unsigned long long)b * nb + (unsigned long long)c : (unsigned long long)c * nb + (unsigned long long)b;
+    }
+    if (!EMIT) cnt[o] = n;
+  }
+  if (!EMIT) {
+    for (int s = 16; s; s >>= 1) {
+      noff += __shfl_xor_sync(BRBL_FULL, noff, s);
+      nin += __shfl_xor_sync(BRBL_FULL, nin, s);
+    }
+    if ((threadIdx.x & 31) == 0) {
+      if (noff) atomicAdd((unsigned long long *)&info->noff, noff);
+      if (nin) atomicAdd((unsigned long long *)&info->ninblock, nin);
+    }
+  }
+}
+
+/* the first min(*nsel, cap) distinct keys to the caller's buffer, and their number */
+__global__ static void brbl_keys_kernel(long long n, const unsigned long long *__restrict__ src, const long long *__restrict__ nsel, unsigned long long *__restrict__ keys, long long cap, MSBRBEdgeInfo *info)
+{
+  const long long k = (long long)blockIdx.x * blockDim.x + threadIdx.x, ns = *nsel;
+
+  if (k == 0) info->nkeys = ns;
+  if (k < n && k < ns && k < cap) keys[k] = src[k];
+}
+
+MS_BRB_BLOCK_EDGES(MSBRBBlockEdges_CUDA)
+{
+  cudaStream_t             st = (cudaStream_t)stream;
+  const unsigned long long nb = m > 0 ? ((unsigned long long)m + (unsigned long long)sh - 1) / (unsigned long long)sh : 0;
+  int                     *cnt = NULL, total = 0, endbit = 1;
+  unsigned long long      *pk = NULL, *sorted = NULL;
+  long long               *nsel = NULL;
+  void                    *tmp = NULL;
+  size_t                   bytes = 0, b2 = 0;
+  cudaError_t              err, ferr;
+
+  if (m < 0 || sh < 1) return (int)cudaErrorInvalidValue;
+  BRBL_TRY(cudaMemsetAsync(info, 0, sizeof(*info), st));
+  if (m == 0) return 0;
+  while (endbit < 64 && (nb * nb) >> endbit) endbit++;
+  BRBL_TRY(cudaMallocAsync((void **)&cnt, sizeof(int) * ((size_t)m + 1), st));
+  BRBL_LAUNCH(brbl_blk_kernel, brbl_grid(m, BRBL_BS), BRBL_BS, st, m, lperm, sh, blk);
+  BRBL_TRY(cudaGetLastError());
+  BRBL_LAUNCH(brbl_pairs_kernel<false>, brbl_grid(m, BRBL_BS), BRBL_BS, st, m, ai, aj, blk, nb, cnt, NULL, NULL, info);
+  BRBL_TRY(cudaGetLastError());
+  BRBL_TRY(cudaMemsetAsync(cnt + m, 0, sizeof(int), st));
+  BRBL_TRY(cub::DeviceScan::ExclusiveSum(NULL, bytes, cnt, cnt, m + 1, st));
+  BRBL_TRY(cudaMallocAsync(&tmp, bytes ? bytes : 1, st));
+  BRBL_TRY(cub::DeviceScan::ExclusiveSum(tmp, bytes, cnt, cnt, m + 1, st));
+  BRBL_TRY(cudaMemcpyAsync(&total, cnt + m, sizeof(int), cudaMemcpyDeviceToHost, st));
+  BRBL_TRY(cudaStreamSynchronize(st)); /* the number of pairs sizes the sort */
+  BRBL_TRY(cudaFreeAsync(tmp, st));
+  tmp = NULL;
+  BRBL_TRY(cudaMallocAsync((void **)&nsel, sizeof(long long), st));
+  BRBL_TRY(cudaMemsetAsync(nsel, 0, sizeof(long long), st));
+  if (total > 0) {
+    BRBL_TRY(cudaMallocAsync((void **)&pk, sizeof(unsigned long long) * (size_t)total, st));
+    BRBL_TRY(cudaMallocAsync((void **)&sorted, sizeof(unsigned long long) * (size_t)total, st));
+    BRBL_LAUNCH(brbl_pairs_kernel<true>, brbl_grid(m, BRBL_BS), BRBL_BS, st, m, ai, aj, blk, nb, NULL, cnt, pk, info);
+    BRBL_TRY(cudaGetLastError());
+    bytes = 0;
+    BRBL_TRY(cub::DeviceRadixSort::SortKeys(NULL, bytes, pk, sorted, total, 0, endbit, st));
+    BRBL_TRY(cub::DeviceSelect::Unique(NULL, b2, sorted, pk, nsel, total, st));
+    bytes = bytes > b2 ? bytes : b2;
+    BRBL_TRY(cudaMallocAsync(&tmp, bytes ? bytes : 1, st));
+    BRBL_TRY(cub::DeviceRadixSort::SortKeys(tmp, bytes, pk, sorted, total, 0, endbit, st));
+    BRBL_TRY(cub::DeviceSelect::Unique(tmp, bytes, sorted, pk, nsel, total, st));
+  }
+  BRBL_LAUNCH(brbl_keys_kernel, brbl_grid(total > 0 ? total : 1, BRBL_BS), BRBL_BS, st, (long long)total, pk, nsel, keys, cap, info);
+  BRBL_TRY(cudaGetLastError());
+done:
+  if (tmp && (ferr = cudaFreeAsync(tmp, st)) != cudaSuccess && err == cudaSuccess) err = ferr;
+  if (pk && (ferr = cudaFreeAsync(pk, st)) != cudaSuccess && err == cudaSuccess) err = ferr;
+  if (sorted && (ferr = cudaFreeAsync(sorted, st)) != cudaSuccess && err == cudaSuccess) err = ferr;
+  if (nsel && (ferr = cudaFreeAsync(nsel, st)) != cudaSuccess && err == cudaSuccess) err = ferr;
+  if (cnt && (ferr = cudaFreeAsync(cnt, st)) != cudaSuccess && err == cudaSuccess) err = ferr;
+  return (int)err;
+}
+
+/* the graph ordering's perm: one warp per block */
+__global__ static void __launch_bounds__(BRBL_THREADS) brbl_graphperm_kernel(int nblocks, const int *__restrict__ rstart, const int *__restrict__ lperm, int sh, const int *__restrict__ bid, int *__restrict__ perm)
+{
+  const int lane = threadIdx.x & 31, b = blockIdx.x * BRBL_WARPS + (threadIdx.x >> 5);
+
+  if (b >= nblocks) return; /* the whole warp */
+  {
+    const int       r0 = rstart[b], R = rstart[b + 1] - r0;
+    const long long q0 = (long long)bid[b] * sh;
+
+    for (int t = lane; t < R; t += 32) perm[r0 + t] = lperm[q0 + t];
+  }
+}
+
+MS_BRB_GRAPH_PERM(MSBRBGraphPerm_CUDA)
+{
+  cudaStream_t st = (cudaStream_t)stream;
+  const int    nb = lay->boff[lay->ncolors];
+
+  if (nb <= 0) return 0;
+  BRBL_LAUNCH(brbl_graphperm_kernel, brbl_grid(nb, BRBL_WARPS), BRBL_THREADS, st, nb, lay->rstart, lperm, sh, bid, perm);
+  return (int)cudaGetLastError();
+}
+
+/* the inner ordering "colors": one thread per block (the greedy colouring is sequential inside a block: a block of ~100
+   rows is a few hundred reads) */
+__global__ static void brbl_inner_kernel(const MSBRBLayout *__restrict__ lay, const int *__restrict__ ai, const int *__restrict__ aj, const int *__restrict__ perm, const int *__restrict__ pos, int *col, int *__restrict__ out)
+{
+  const int b = blockIdx.x * blockDim.x + threadIdx.x;
+
+  if (b < lay->boff[lay->ncolors]) MSBRBInnerOrderBlock(lay, b, ai, aj, perm, pos, col, out);
+}
+
+MS_BRB_INNER_ORDER(MSBRBInnerOrder_CUDA)
+{
+  cudaStream_t st = (cudaStream_t)stream;
+  const int    nb = lay->boff[lay->ncolors], m = (int)lay->roff[lay->ncolors];
+  MSBRBLayout *dlay = NULL;
+  cudaError_t  err, ferr;
+
+  if (nb <= 0 || m <= 0) return 0;
+  BRBL_TRY(brbl_layout_copy(lay, &dlay, st));
+  BRBL_LAUNCH(brbl_pos_kernel, brbl_grid(m, BRBL_BS), BRBL_BS, st, m, perm, work);
+  BRBL_TRY(cudaGetLastError());
+  BRBL_LAUNCH(brbl_inner_kernel, brbl_grid(nb, 64), 64, st, dlay, ai, aj, perm, work, work + m, out);
   BRBL_TRY(cudaGetLastError());
 done:
   if (dlay && (ferr = cudaFreeAsync(dlay, st)) != cudaSuccess && err == cudaSuccess) err = ferr;

@@ -26,13 +26,20 @@ MS_BRB_FACTOR(MSBRBFactor_Reference)
 
   (void)stream;
   status->badrow = MS_BRB_BAD_NONE;
+  status->minkey = MS_BRB_BAD_NONE;
   for (long long s = 0; s < ns; s++) MSBRBGatherRow(lay, s, map, dmap, csrvals, pertfac, work, d);
   for (int g = 0; g < lay->lstart[lay->boff[lay->ncolors]]; g++)
-    for (long long s = lay->lptr[g + 1] - 1; s >= lay->lptr[g]; s--)
-      if (MSBRBFactorRow(lay, s, dmap, csrvals, alpha, pivtol, work, d)) {
+    for (long long s = lay->lptr[g + 1] - 1; s >= lay->lptr[g]; s--) {
+      double                   r;
+      const int                bad = MSBRBFactorRow(lay, s, dmap, csrvals, alpha, pivtol, work, d, &r);
+      const unsigned long long key = MSBRBRatioKey(r);
+
+      if (key < status->minkey) status->minkey = key;
+      if (bad) {
         const unsigned long long o = (unsigned long long)lay->sperm[s];
         if (o < status->badrow) status->badrow = o;
       }
+    }
   return 0;
 }
 
@@ -380,4 +387,97 @@ MS_BRB_BUFFER_PLACES(MSBRBBufferPlaces_Reference)
   return 0;
 }
 
-const MSBRBKernels MSBRBKernels_Reference = {"reference", 0, MSBRBMultiprocessors_Reference, MSBRBFactor_Reference, MSBRBConvert_Reference, MSBRBApply_Reference, MSBRBSlots_Reference, MSBRBGridPerm_Reference, MSBRBLevels_Reference, MSBRBStorage_Reference, MSBRBBufferPlaces_Reference};
+/* the blocks of a row o other than its own (b), without repeats, into oth (n of them); the partition's pairs
+   (min, max) of the row's entries across blocks are these */
+static int MSBRBRowBlocks(int o, const int *ai, const int *aj, const int *blk, int *oth, long long *noff, long long *nin)
+{
+  const int b = blk[o];
+  int       n = 0;
+
+  for (int e = ai[o]; e < ai[o + 1]; e++) {
+    const int c = blk[aj[e]];
+    int       k = 0;
+
+    if (aj[e] == o) continue;
+    (*noff)++;
+    if (c == b) {
+      (*nin)++;
+      continue;
+    }
+    while (k < n && oth[k] != c) k++;
+    if (k == n) oth[n++] = c;
+  }
+  return n;
+}
+
+static int MSBRBKeyCmp(const void *a, const void *b)
+{
+  const unsigned long long x = *(const unsigned long long *)a, y = *(const unsigned long long *)b;
+  return x < y ? -1 : (x > y);
+}
+
+MS_BRB_BLOCK_EDGES(MSBRBBlockEdges_Reference)
+{
+  const long long nb = m > 0 ? (m + (long long)sh - 1) / sh : 0;
+  long long       npairs = 0, nu = 0, noff = 0, nin = 0;
+  int             maxrow = 0, *oth;
+  unsigned long long *pk;
+
+  (void)stream;
+  if (m < 0 || sh < 1) return MS_KERNEL_ERR_ARG;
+  for (int p = 0; p < m; p++) blk[lperm[p]] = p / sh;
+  for (int o = 0; o < m; o++) {
+    maxrow = ai[o + 1] - ai[o] > maxrow ? ai[o + 1] - ai[o] : maxrow;
+    npairs += ai[o + 1] - ai[o];
+  }
+  oth = (int *)malloc(sizeof(int) * (size_t)(maxrow + 1));
+  pk  = (unsigned long long *)malloc(sizeof(unsigned long long) * (size_t)(npairs + 1));
+  if (!oth || !pk) {
+    free(oth);
+    free(pk);
+    return MS_KERNEL_ERR_MEM;
+  }
+  npairs = 0;
+  for (int o = 0; o < m; o++) {
+    const int b = blk[o], n = MSBRBRowBlocks(o, ai, aj, blk, oth, &noff, &nin);
+
+    for (int k = 0; k < n; k++) pk[npairs++] = b < oth[k] ? (unsigned long long)b * (unsigned long long)nb + (unsigned long long)oth[k] : (unsigned long long)oth[k] * (unsigned long long)nb + (unsigned long long)b;
+  }
+  qsort(pk, (size_t)npairs, sizeof(*pk), MSBRBKeyCmp);
+  for (long long k = 0; k < npairs; k++) {
+    if (k && pk[k] == pk[k - 1]) continue;
+    if (nu < cap) keys[nu] = pk[k];
+    nu++;
+  }
+  info->nkeys    = nu;
+  info->noff     = noff;
+  info->ninblock = nin;
+  free(oth);
+  free(pk);
+  return 0;
+}
+
+MS_BRB_GRAPH_PERM(MSBRBGraphPerm_Reference)
+{
+  (void)stream;
+  for (int b = 0; b < lay->boff[lay->ncolors]; b++) {
+    const int       r0 = lay->rstart[b], R = lay->rstart[b + 1] - r0;
+    const long long q0 = (long long)bid[b] * sh;
+
+    for (int t = 0; t < R; t++) perm[r0 + t] = lperm[q0 + t];
+  }
+  return 0;
+}
+
+MS_BRB_INNER_ORDER(MSBRBInnerOrder_Reference)
+{
+  const int m = (int)lay->roff[lay->ncolors];
+  int      *pos = work, *col = work + m;
+
+  (void)stream;
+  for (int p = 0; p < m; p++) pos[perm[p]] = p;
+  for (int b = 0; b < lay->boff[lay->ncolors]; b++) MSBRBInnerOrderBlock(lay, b, ai, aj, perm, pos, col, out);
+  return 0;
+}
+
+const MSBRBKernels MSBRBKernels_Reference = {"reference", 0, MSBRBMultiprocessors_Reference, MSBRBFactor_Reference, MSBRBConvert_Reference, MSBRBApply_Reference, MSBRBSlots_Reference, MSBRBGridPerm_Reference, MSBRBLevels_Reference, MSBRBStorage_Reference, MSBRBBufferPlaces_Reference, MSBRBBlockEdges_Reference, MSBRBGraphPerm_Reference, MSBRBInnerOrder_Reference};

@@ -2,7 +2,6 @@
    Block red-black (grid) and block multicolour (graph) orderings of PCBRBILU: see brbordering.h.
 */
 #include <petscmodsell/private/brbordering.h>
-#include <petscmodsell/private/localityimpl.h>
 
 static PetscInt BRBTargetBlocks(PetscInt m, PetscInt nsm, PetscInt minrows)
 {
@@ -38,8 +37,7 @@ PetscErrorCode BRBOrderingGraphRows(PetscInt m, PetscInt nsm, PetscInt minrows, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* perm is allocated here for a graph ordering only (a grid ordering's is made on demand: BRBOrderingGetPerm()) */
-static PetscErrorCode BRBOrderingAlloc(PetscInt m, PetscInt nblocks, PetscInt ncolors, PetscBool perm, BRBOrdering *ord)
+static PetscErrorCode BRBOrderingAlloc(PetscInt m, PetscInt nblocks, PetscInt ncolors, BRBOrdering *ord)
 {
   BRBOrdering o;
 
@@ -48,8 +46,7 @@ static PetscErrorCode BRBOrderingAlloc(PetscInt m, PetscInt nblocks, PetscInt nc
   o->m       = m;
   o->nblocks = nblocks;
   o->ncolors = ncolors;
-  if (perm) PetscCall(PetscMalloc1(m, &o->perm));
-  PetscCall(PetscMalloc3(nblocks + 1, &o->bstart, ncolors + 1, &o->cstart, nblocks, &o->bid));
+  PetscCall(PetscMalloc3(nblocks + 1, &o->bstart, ncolors + 1, &o->cstart, PetscMax(nblocks, 1), &o->bid));
   *ord = o;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -62,7 +59,7 @@ PetscErrorCode BRBOrderingCreateGrid(const PetscInt box[3], const PetscInt nblk[
 
   PetscFunctionBegin;
   for (PetscInt a = 0; a < 3; a++) PetscCheck(nblk[a] >= 1 && nblk[a] <= PetscMax(box[a], 1), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "PCBRBILU: %" PetscInt_FMT " blocks along axis %" PetscInt_FMT " of a local box of %" PetscInt_FMT " points: give 1 to %" PetscInt_FMT " (-pc_brbilu_blocks)", nblk[a], a, box[a], PetscMax(box[a], 1));
-  PetscCall(BRBOrderingAlloc(m, nb, nb > 1 ? 2 : 1, PETSC_FALSE, &o));
+  PetscCall(BRBOrderingAlloc(m, nb, nb > 1 ? 2 : 1, &o));
   o->grid = PETSC_TRUE;
   for (PetscInt a = 0; a < 3; a++) {
     o->box[a]  = box[a];
@@ -92,64 +89,112 @@ PetscErrorCode BRBOrderingCreateGrid(const PetscInt box[3], const PetscInt nblk[
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode BRBOrderingCreateGraph(Mat Ad, PetscInt sh, BRBOrdering *ord)
+/* colours of the block graph (bi, bj: both directions, sorted): two when it is bipartite (breadth-first), else first
+   fit in block order */
+static PetscErrorCode BRBOrderingColor(PetscInt nb, const PetscInt *bi, const PetscInt *bj, PetscInt *color, PetscInt *ncolors, PetscBool *bipartite)
 {
-  MSLocality  loc;
-  BRBOrdering o;
-  PetscInt    b = 0, p = 0;
+  PetscInt *queue;
+  PetscBool bip = PETSC_TRUE;
 
   PetscFunctionBegin;
-  PetscCall(MSLocalityCompute(Ad, sh, &loc));
-  PetscCheck(loc->ncolors >= 1 || loc->nblocks == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCBRBILU: the locality partition has no colours");
-  PetscCall(BRBOrderingAlloc(loc->m, loc->nblocks, PetscMax(loc->ncolors, 1), PETSC_TRUE, &o));
-  o->sh            = sh;
-  o->bipartite     = loc->bipartite;
-  o->ndisconnected = loc->ndisconnected;
-  o->nedges        = loc->nedges;
-  o->ninblock      = loc->ninblock;
+  PetscCall(PetscMalloc1(PetscMax(nb, 1), &queue));
+  for (PetscInt b = 0; b < nb; b++) color[b] = -1;
+  for (PetscInt s = 0; s < nb && bip; s++) {
+    PetscInt head = 0, tail = 0;
+
+    if (color[s] >= 0) continue;
+    color[s]      = 0;
+    queue[tail++] = s;
+    while (head < tail && bip) {
+      const PetscInt b = queue[head++];
+
+      for (PetscInt k = bi[b]; k < bi[b + 1]; k++) {
+        const PetscInt c = bj[k];
+
+        if (color[c] < 0) {
+          color[c]      = 1 - color[b];
+          queue[tail++] = c;
+        } else if (color[c] == color[b]) bip = PETSC_FALSE;
+      }
+    }
+  }
+  if (!bip) { /* first fit in block order */
+    PetscInt *used;
+
+    PetscCall(PetscMalloc1(nb + 1, &used));
+    for (PetscInt b = 0; b < nb; b++) used[b] = -1;
+    for (PetscInt b = 0; b < nb; b++) color[b] = -1;
+    for (PetscInt b = 0; b < nb; b++) {
+      PetscInt c = 0;
+
+      for (PetscInt k = bi[b]; k < bi[b + 1]; k++)
+        if (color[bj[k]] >= 0) used[color[bj[k]]] = b;
+      while (used[c] == b) c++;
+      color[b] = c;
+    }
+    PetscCall(PetscFree(used));
+  }
+  *ncolors = 0;
+  for (PetscInt b = 0; b < nb; b++) *ncolors = PetscMax(*ncolors, color[b] + 1);
+  *bipartite = bip;
+  PetscCall(PetscFree(queue));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode BRBOrderingCreateGraph(PetscInt m, PetscInt sh, PetscInt64 nkeys, const unsigned long long *keys, PetscInt64 noff, PetscInt64 ninblock, BRBOrdering *ord)
+{
+  const PetscInt nb = m > 0 ? (m + sh - 1) / sh : 0;
+  BRBOrdering    o;
+  PetscInt      *bi, *bj, *cur, *color, ncolors = 0, b = 0, p = 0;
+  PetscBool      bip = PETSC_TRUE;
+
+  PetscFunctionBegin;
+  PetscCheck(sh >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "PCBRBILU: %" PetscInt_FMT " rows per block", sh);
+  PetscCheck(2 * nkeys < PETSC_INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCBRBILU: %" PetscInt64_FMT " edges of the block graph; use larger blocks (-pc_brbilu_block_rows)", nkeys);
+  /* the block graph, both directions, each row ascending (the keys are ascending: the q < r halves come in order, the
+     r > q halves are appended in order of q) */
+  PetscCall(PetscCalloc4(nb + 1, &bi, PetscMax(2 * nkeys, 1), &bj, nb + 1, &cur, PetscMax(nb, 1), &color));
+  for (PetscInt64 k = 0; k < nkeys; k++) {
+    const PetscInt q = (PetscInt)(keys[k] / (unsigned long long)nb), r = (PetscInt)(keys[k] % (unsigned long long)nb);
+
+    PetscCheck(q < r && r < nb, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCBRBILU: a block graph edge %" PetscInt_FMT " - %" PetscInt_FMT " of %" PetscInt_FMT " blocks", q, r, nb);
+    bi[q + 1]++;
+    bi[r + 1]++;
+  }
+  for (PetscInt q = 0; q < nb; q++) bi[q + 1] += bi[q];
+  for (PetscInt q = 0; q < nb; q++) cur[q] = bi[q];
+  for (PetscInt64 k = 0; k < nkeys; k++) { /* r's neighbours q < r, ascending in q */
+    const PetscInt q = (PetscInt)(keys[k] / (unsigned long long)nb), r = (PetscInt)(keys[k] % (unsigned long long)nb);
+
+    if (q < r) bj[cur[r]++] = q;
+  }
+  for (PetscInt64 k = 0; k < nkeys; k++) { /* then q's neighbours r > q, ascending (keys ascending) */
+    const PetscInt q = (PetscInt)(keys[k] / (unsigned long long)nb), r = (PetscInt)(keys[k] % (unsigned long long)nb);
+
+    bj[cur[q]++] = r;
+  }
+  PetscCall(BRBOrderingColor(nb, bi, bj, color, &ncolors, &bip));
+  PetscCall(BRBOrderingAlloc(m, nb, PetscMax(ncolors, 1), &o));
+  o->sh        = sh;
+  o->bipartite = bip;
+  o->nbedges   = nkeys;
+  o->noff      = noff;
+  o->ninblock  = ninblock;
   for (PetscInt c = 0; c < o->ncolors; c++) {
     o->cstart[c] = b;
-    for (PetscInt q = 0; q < loc->nblocks; q++) {
-      const PetscInt r0 = q * sh, r1 = PetscMin((q + 1) * sh, loc->m);
-
-      if (loc->color[q] != c) continue;
+    for (PetscInt q = 0; q < nb; q++) {
+      if (color[q] != c) continue;
       o->bid[b]    = q;
       o->bstart[b] = p;
-      for (PetscInt r = r0; r < r1; r++) o->perm[p++] = loc->perm[r];
+      p += PetscMin((q + 1) * sh, m) - q * sh;
       b++;
     }
   }
   o->cstart[o->ncolors] = b;
   o->bstart[b]          = p;
-  PetscCheck(p == loc->m && b == loc->nblocks, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCBRBILU: graph ordering lost rows");
-  PetscCall(MSLocalityDestroy(&loc));
+  PetscCheck(p == m && b == nb, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCBRBILU: graph ordering lost rows");
+  PetscCall(PetscFree4(bi, bj, cur, color));
   *ord = o;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* A grid ordering's perm, made on the first call: the GPU setup computes its own (MS_BRB_GRID_PERM) and needs none on
-   the host (16.8 M rows at 256^3: about 0.03 s and 67 MB saved) */
-PetscErrorCode BRBOrderingGetPerm(BRBOrdering o, const PetscInt **perm)
-{
-  PetscFunctionBegin;
-  if (!o->perm) {
-    PetscCheck(o->grid, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCBRBILU: a graph ordering without its permutation");
-    PetscCall(PetscMalloc1(o->m, &o->perm));
-    for (PetscInt b = 0; b < o->nblocks; b++) {
-      const PetscInt id = o->bid[b], t[3] = {id % o->nblk[0], (id / o->nblk[0]) % o->nblk[1], id / (o->nblk[0] * o->nblk[1])};
-      PetscInt       lo[3], hi[3], p = o->bstart[b];
-
-      for (PetscInt a = 0; a < 3; a++) { /* 64-bit products: a long box cut in many blocks exceeds 2^31 */
-        lo[a] = (PetscInt)((PetscInt64)t[a] * o->box[a] / o->nblk[a]);
-        hi[a] = (PetscInt)((PetscInt64)(t[a] + 1) * o->box[a] / o->nblk[a]);
-      }
-      for (PetscInt k = lo[2]; k < hi[2]; k++)
-        for (PetscInt j = lo[1]; j < hi[1]; j++)
-          for (PetscInt i = lo[0]; i < hi[0]; i++) o->perm[p++] = i + o->box[0] * (j + o->box[1] * k);
-      PetscCheck(p == o->bstart[b + 1], PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCBRBILU: grid ordering lost rows");
-    }
-  }
-  *perm = o->perm;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -157,7 +202,6 @@ PetscErrorCode BRBOrderingDestroy(BRBOrdering *ord)
 {
   PetscFunctionBegin;
   if (!*ord) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscFree((*ord)->perm));
   PetscCall(PetscFree3((*ord)->bstart, (*ord)->cstart, (*ord)->bid));
   PetscCall(PetscFree(*ord));
   PetscFunctionReturn(PETSC_SUCCESS);

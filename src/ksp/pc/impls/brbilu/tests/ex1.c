@@ -1,8 +1,13 @@
 static char help[] = "PCBRBILU: the factorizations against PETSc's, the zero-pivot breakdown, value refreshes and Krylov solves.\n\
-  -problem dmda|magnetron|fvm|...: a 7-point Laplacian on a DMDA (-da_grid_x/y/z, Dirichlet boundaries eliminated:\n\
+  -problem dmda|kron|magnetron|fvm|...: a 7-point Laplacian on a DMDA (-da_grid_x/y/z, Dirichlet boundaries eliminated:\n\
     interior rows have zero row sums; -dirichlet_rows: boundary points kept as identity rows, a pattern that is not\n\
-    symmetric; -empty_rows n: the rows with i + 2j + 3k = 1 mod n left empty), or a system of\n\
-    examples/problems/problems.h (-h_mm, -n, ...); -attach_dmda:\n\
+    symmetric; -empty_rows n: the rows with i + 2j + 3k = 1 mod n left empty; -diagonal d: the diagonal entry d\n\
+    instead of 6, an operator that is not diagonally dominant, indefinite for small d), kron: the SPD operator\n\
+    L x B of block size 3 (L: the 7-point Laplacian on -kron_n^3 points, Dirichlet eliminated; B = [2 1 1; 1 2 1;\n\
+    1 1 2]: positive off-diagonal entries inside the blocks, no symmetry flag set), kershaw: -kershaw_n chained\n\
+    copies of Kershaw's SPD 4 x 4 matrix (incomplete Cholesky breaks down on it), or a system of\n\
+    examples/problems/problems.h (-h_mm, -n, -file, ...); -nan_row r: the first off-diagonal entry of global row r\n\
+    made NaN after assembly; -attach_dmda:\n\
     attach a DMDA of the problem's grid to the KSP (one process, node problems: magnetron, aniso) so that the\n\
     grid ordering applies; -operator_mult: one product with the operator before the PC's setup (a MATMODSELL\n\
     operator then has its device image, from which the PC's GPU setup reads the CSR);\n\
@@ -59,10 +64,12 @@ static PetscErrorCode CreateDMDALaplacian(DM da, MatType type, Mat *A)
   PetscScalar v[7];
   PetscBool   drows = PETSC_FALSE;
   PetscInt    empty = 0;
+  PetscScalar diag  = 6.0;
 
   PetscFunctionBegin;
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-dirichlet_rows", &drows, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-empty_rows", &empty, NULL));
+  PetscCall(PetscOptionsGetScalar(NULL, NULL, "-diagonal", &diag, NULL));
   PetscCall(DMSetMatType(da, type));
   PetscCall(DMCreateMatrix(da, A));
   PetscCall(DMDAGetInfo(da, NULL, &M, &N, &P, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
@@ -74,7 +81,7 @@ static PetscErrorCode CreateDMDALaplacian(DM da, MatType type, Mat *A)
         if (empty > 0 && (i + 2 * j + 3 * k) % empty == 1) continue; /* an empty row */
         row.i = i, row.j = j, row.k = k, row.c = 0;
         col[n] = row;
-        v[n++] = 6.0;
+        v[n++] = diag;
         if (drows && (i == 0 || j == 0 || k == 0 || i == M - 1 || j == N - 1 || k == P - 1)) {
           v[0] = 1.0;
           PetscCall(MatSetValuesStencil(*A, 1, &row, 1, col, v, INSERT_VALUES));
@@ -96,16 +103,135 @@ static PetscErrorCode CreateDMDALaplacian(DM da, MatType type, Mat *A)
 }
 
 typedef struct {
-  PetscBool dmda;
+  PetscBool dmda, kron, kershaw;
   DM        da;
   Problem   prob;
 } System;
+
+/* The kron problem: L x B, L the 7-point Laplacian on n^3 points (Dirichlet eliminated), B = [2 1 1; 1 2 1; 1 1 2]:
+   SPD (the eigenvalues are products of L's and B's), block size 3, positive off-diagonal entries inside the diagonal
+   blocks; no symmetry flag, as a matrix read or built by a user's code has none */
+static PetscErrorCode CreateKronOperator(MPI_Comm comm, MatType type, Mat *A)
+{
+  PetscInt n = 6, N, rs, re;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-kron_n", &n, NULL));
+  N = 3 * n * n * n;
+  PetscCall(MatCreate(comm, A));
+  PetscCall(MatSetSizes(*A, PETSC_DECIDE, PETSC_DECIDE, N, N));
+  PetscCall(MatSetBlockSize(*A, 3));
+  PetscCall(MatSetType(*A, type));
+  PetscCall(MatSeqAIJSetPreallocation(*A, 21, NULL));
+  PetscCall(MatMPIAIJSetPreallocation(*A, 21, NULL, 21, NULL));
+  PetscCall(MatGetOwnershipRange(*A, &rs, &re));
+  for (PetscInt r = rs; r < re; r++) {
+    const PetscInt  p = r / 3, c = r % 3, x = p % n, y = (p / n) % n, z = p / (n * n);
+    const PetscInt  nbr[6] = {x > 0 ? p - 1 : -1, x < n - 1 ? p + 1 : -1, y > 0 ? p - n : -1, y < n - 1 ? p + n : -1, z > 0 ? p - n * n : -1, z < n - 1 ? p + n * n : -1};
+    PetscInt        cols[21], k = 0;
+    PetscScalar     vals[21];
+
+    for (PetscInt q = -1; q < 6; q++) {
+      const PetscInt    pt = q < 0 ? p : nbr[q];
+      const PetscScalar l  = q < 0 ? 6.0 : -1.0;
+
+      if (pt < 0) continue;
+      for (PetscInt d = 0; d < 3; d++) {
+        cols[k] = 3 * pt + d;
+        vals[k] = l * (d == c ? 2.0 : 1.0);
+        k++;
+      }
+    }
+    PetscCall(MatSetValues(*A, 1, &r, k, cols, vals, INSERT_VALUES));
+  }
+  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The kershaw problem: -kershaw_n copies of the SPD matrix of Kershaw (1978), [3 -2 0 2; -2 3 -2 0; 0 -2 3 -2; 2 0 -2 3], whose
+   incomplete Cholesky factorization breaks down in most orders of its rows (a negative pivot), chained by the
+   Laplacian of an edge of weight 0.1 from the last row of a copy to the first row of the next (SPD) */
+static PetscErrorCode CreateKershawOperator(MPI_Comm comm, MatType type, Mat *A)
+{
+  const PetscScalar K[4][4] = {
+    {3,  -2, 0,  2 },
+    {-2, 3,  -2, 0 },
+    {0,  -2, 3,  -2},
+    {2,  0,  -2, 3 }
+  };
+  PetscInt n = 100, N, rs, re;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-kershaw_n", &n, NULL));
+  N = 4 * n;
+  PetscCall(MatCreate(comm, A));
+  PetscCall(MatSetSizes(*A, PETSC_DECIDE, PETSC_DECIDE, N, N));
+  PetscCall(MatSetType(*A, type));
+  PetscCall(MatSeqAIJSetPreallocation(*A, 5, NULL));
+  PetscCall(MatMPIAIJSetPreallocation(*A, 5, NULL, 4, NULL));
+  PetscCall(MatGetOwnershipRange(*A, &rs, &re));
+  for (PetscInt r = rs; r < re; r++) {
+    const PetscInt q = r / 4, i = r % 4;
+    PetscInt       cols[4], k = 0;
+    PetscScalar    vals[4];
+
+    for (PetscInt j = 0; j < 4; j++)
+      if (K[i][j] != 0) {
+        cols[k] = 4 * q + j;
+        vals[k] = K[i][j] + (i == j && ((i == 3 && q + 1 < n) || (i == 0 && q > 0)) ? 0.1 : 0.0);
+        k++;
+      }
+    if (i == 3 && q + 1 < n) {
+      cols[k]   = r + 1;
+      vals[k++] = -0.1;
+    }
+    if (i == 0 && q > 0) {
+      cols[k]   = r - 1;
+      vals[k++] = -0.1;
+    }
+    PetscCall(MatSetValues(*A, 1, &r, k, cols, vals, INSERT_VALUES));
+  }
+  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* -nan_row r: the first off-diagonal entry of global row r made NaN (the owner sets it; the pattern stays) */
+static PetscErrorCode SetNaNRow(Mat A)
+{
+  PetscInt  r = -1, rs, re;
+  PetscBool set;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-nan_row", &r, &set));
+  if (!set) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatGetOwnershipRange(A, &rs, &re));
+  if (r >= rs && r < re) {
+    PetscInt           ncols, c = -1;
+    const PetscInt    *cols;
+    const PetscScalar *vals;
+
+    PetscCall(MatGetRow(A, r, &ncols, &cols, &vals));
+    for (PetscInt e = 0; e < ncols && c < 0; e++)
+      if (cols[e] != r) c = cols[e];
+    PetscCall(MatRestoreRow(A, r, &ncols, &cols, &vals));
+    PetscCheck(c >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-nan_row %" PetscInt_FMT ": the row has no off-diagonal entry", r);
+    PetscCall(MatSetValue(A, r, c, NAN, INSERT_VALUES));
+  }
+  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 static PetscErrorCode CreateSystem(MPI_Comm comm, const char *probname, PetscBool attach, System *s)
 {
   PetscFunctionBegin;
   PetscCall(PetscMemzero(s, sizeof(*s)));
   s->dmda = (PetscBool)!strcmp(probname, "dmda");
+  s->kron    = (PetscBool)!strcmp(probname, "kron");
+  s->kershaw = (PetscBool)!strcmp(probname, "kershaw");
+  if (s->kron || s->kershaw) PetscFunctionReturn(PETSC_SUCCESS);
   if (s->dmda) {
     PetscCall(DMDACreate3d(comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, 10, 10, 10, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, NULL, &s->da));
     PetscCall(DMSetFromOptions(s->da));
@@ -133,11 +259,14 @@ static PetscErrorCode CreateOperator(System *s, const char prefix[], MatType def
   PetscBool set, mult = PETSC_FALSE;
 
   PetscFunctionBegin;
-  if (s->dmda) {
+  if (s->dmda || s->kron || s->kershaw) {
     PetscCall(PetscSNPrintf(name, sizeof(name), "-%smat_type", prefix ? prefix : ""));
     PetscCall(PetscOptionsGetString(NULL, NULL, name, type, sizeof(type), &set));
-    PetscCall(CreateDMDALaplacian(s->da, set ? type : deftype, A));
+    if (s->dmda) PetscCall(CreateDMDALaplacian(s->da, set ? type : deftype, A));
+    else if (s->kron) PetscCall(CreateKronOperator(PETSC_COMM_WORLD, set ? type : deftype, A));
+    else PetscCall(CreateKershawOperator(PETSC_COMM_WORLD, set ? type : deftype, A));
   } else PetscCall(ProblemCreateMat(&s->prob, prefix, deftype, A));
+  PetscCall(SetNaNRow(*A));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-operator_mult", &mult, NULL));
   if (mult) { /* a product first: a MATMODSELL operator then has its device image, which the PC's setup reads */
     Vec x, y;
@@ -175,7 +304,7 @@ static PetscErrorCode CreateKSP(System *s, Mat A, KSP *ksp)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Prints a setup error's message with the pivot value masked (it is a rounding residue) */
+/* Prints a setup error's message with the pivot value masked (a rounding residue where a pivot vanishes) */
 static PetscErrorCode PrintError(MPI_Comm comm, PetscErrorCode ierr)
 {
   const char *text, *msg;
@@ -187,10 +316,10 @@ static PetscErrorCode PrintError(MPI_Comm comm, PetscErrorCode ierr)
   PetscCall(PetscMalloc1(strlen(msg) + 8, &p)); /* room for "(value)" in place of a shorter value */
   PetscCall(PetscStrcpy(p, msg));
   {
-    char *z = strstr(p, "zero pivot ");
+    char *z = strstr(p, "its pivot is ");
     if (z) {
-      char *e = z + strlen("zero pivot "), *q = e;
-      while (*q && *q != ' ') q++;
+      char *e = z + strlen("its pivot is "), *q = e;
+      while (*q && *q != ',') q++;
       memmove(e + 7, q, strlen(q) + 1);
       memcpy(e, "(value)", 7);
     }
@@ -205,7 +334,7 @@ int main(int argc, char **argv)
   MPI_Comm  comm;
   TestKind  test = TEST_SOLVE;
   char      probname[64] = "dmda", gputype[64] = "aijcusparse";
-  PetscBool attach = PETSC_FALSE;
+  PetscBool attach = PETSC_FALSE, choice = PETSC_FALSE;
   PetscReal ctol = 1e-10;
   PetscInt  maxits = 10000;
   System    s;
@@ -225,6 +354,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsString("-gpu_mat_type", "Operator type of the GPU side of -test compare", NULL, gputype, gputype, sizeof(gputype), NULL));
   PetscCall(PetscOptionsReal("-compare_tol", "Relative tolerance of -test compare", NULL, ctol, &ctol, NULL));
   PetscCall(PetscOptionsInt("-max_its", "Largest iteration count accepted by -test solve", NULL, maxits, &maxits, NULL));
+  PetscCall(PetscOptionsBool("-print_choice", "-test solve: print the factorization the setup made (PCBRBILUGetFactorization())", NULL, choice, &choice, NULL));
   PetscOptionsEnd();
 
   PetscCall(CreateSystem(comm, probname, attach, &s));
@@ -356,6 +486,14 @@ int main(int argc, char **argv)
     PetscCall(MSTestSolveReport(ksp, b, x, 1e-6, "", &info));
     PetscCall(PetscPrintf(comm, "iterations within [1, -max_its]: %s\n", info.its >= 1 && info.its <= maxits ? "yes" : "NO"));
     if (info.its < 1 || info.its > maxits) PetscCall(PetscPrintf(comm, "  %" PetscInt_FMT " iterations\n", info.its));
+    if (choice) {
+      PCBRBILUType t;
+      PetscReal    sh;
+      PetscBool    sym;
+
+      PetscCall(PCBRBILUGetFactorization(pc, &t, &sh, &sym));
+      PetscCall(PetscPrintf(comm, "factorization made: %s(0), shift %g, %s factors\n", PCBRBILUTypes[t], (double)sh, sym ? "symmetric" : "nonsymmetric"));
+    }
   } break;
   case TEST_BENCH: {
     PetscLogStage      stage;
@@ -456,7 +594,7 @@ int main(int argc, char **argv)
   PetscCall(VecDestroy(&e));
   PetscCall(MatDestroy(&A));
   PetscCall(DMDestroy(&s.da));
-  if (!s.dmda) PetscCall(ProblemDestroy(&s.prob));
+  if (!s.dmda && !s.kron && !s.kershaw) PetscCall(ProblemDestroy(&s.prob));
   PetscCall(PetscFinalize());
   return 0;
 }
@@ -497,7 +635,7 @@ int main(int argc, char **argv)
          # Dirichlet on every side: with the mixed conditions (Neumann on five sides) unperturbed milu meets the
          # breakdown of Shioya (2022), chapter 4, on the strength-weighted blocks (a zero pivot, reported as an error)
          suffix: rowsum_fvm
-         args: -problem fvm -n 10 -pc_brbilu_block_rows 100 -bc dirichlet
+         args: -problem fvm -n 10 -pc_brbilu_block_rows 100 -bc dirichlet -pc_brbilu_inner_ordering partition
 
    test:
       suffix: breakdown
@@ -623,6 +761,109 @@ int main(int argc, char **argv)
       nsize: {{1 3}}
       args: -test error -da_grid_x 15 -da_grid_y 14 -da_grid_z 13 -pc_brbilu_blocks 5,4,3 -empty_rows 7
       output_file: output/ex1_empty_rows.out
+
+   # the factorization chosen from the operator (-pc_brbilu_type auto, the default), what -ksp_view says about it, and
+   # the errors at setup where no factorization can work (the row named, a remedy that works)
+   testset:
+      filter: grep -E "factorization: |automatic: |as set|factors: |converged|iterations within|factorization made|error raised"
+      args: -ksp_view -print_choice
+      test:
+         # M-matrix-like: relaxed MILU
+         suffix: auto_mmatrix
+         nsize: {{1 3}}
+         args: -test solve -ksp_type cg -da_grid_x 12 -da_grid_y 10 -da_grid_z 9 -max_its 80
+         output_file: output/ex1_auto_mmatrix.out
+      test:
+         # SPD, block size 3, positive off-diagonal entries, no symmetry flag: ILU(0), symmetric factors found by the
+         # check, CG and GMRES converge (relaxed MILU made M indefinite: DIVERGED_INDEFINITE_PC)
+         suffix: auto_kron
+         nsize: {{1 3}}
+         args: -problem kron -test solve -ksp_type {{cg gmres}} -max_its 200
+         output_file: output/ex1_auto_kron.out
+      test:
+         # incomplete Cholesky breaks down on the matrix of Kershaw (1978): ILU(0) of A + s diag(A), s growing until the pivots
+         # are positive; CG converges
+         suffix: auto_shift
+         args: -problem kershaw -test solve -ksp_type cg -max_its 200
+      test:
+         # an explicit rmilu on an operator that is not M-matrix-like: the breakdown is an error naming the row, the
+         # reason and the remedy
+         suffix: rmilu_kron
+         args: -problem kron -test error -pc_brbilu_type rmilu
+      test:
+         # indefinite (diagonal 1, off-diagonal entries -1): even ILU(0) of A + diag(A) breaks down: the error at setup
+         suffix: auto_indefinite
+         args: -test error -diagonal 1 -da_grid_x 12 -da_grid_y 10 -da_grid_z 9
+      test:
+         # a NaN in row 136: the error names row 136
+         suffix: nan_row
+         nsize: {{1 3}separate output}
+         args: -test error -nan_row 136 -da_grid_x 12 -da_grid_y 10 -da_grid_z 9
+
+   # finite-element systems of the problem suite (examples/problems/fem/femsystems.py: scikit-fem), small sizes
+   testset:
+      requires: skfem !defined(PETSCTEST_VALGRIND)
+      filter: grep -E "unknowns|factorization: |automatic: |as set|factors: |converged|iterations within|error raised"
+      test:
+         # P1 elasticity, block size 3, randomly numbered: CG with the automatic choice
+         suffix: fem_elasticity
+         command: ${PETSCMODSELL_PYTHON} @SRCDIR@/../../../../../../examples/problems/fem/femsystems.py elasticity --n 4 --permute random --quiet --no-timings --driver ${executable} -- -test solve -ksp_type cg -mat_type modsell -ksp_view -max_its 400
+      test:
+         # the same with an explicit rmilu: the error names the row and the remedy
+         suffix: fem_elasticity_rmilu
+         command: ${PETSCMODSELL_PYTHON} @SRCDIR@/../../../../../../examples/problems/fem/femsystems.py elasticity --n 4 --permute random --quiet --no-timings --driver ${executable} -- -test error -mat_type modsell -pc_brbilu_type rmilu
+      test:
+         # P1 anisotropic diffusion (1e3) at 12,167 unknowns in the library's numbering, where relaxed MILU made M
+         # indefinite under CG
+         suffix: fem_aniso
+         command: ${PETSCMODSELL_PYTHON} @SRCDIR@/../../../../../../examples/problems/fem/femsystems.py aniso --n 24 --quiet --no-timings --driver ${executable} -- -test solve -ksp_type cg -mat_type modsell -ksp_view -max_its 400
+      test:
+         # P1 + SUPG convection-diffusion, randomly numbered: GMRES(30) converges (relaxed MILU: no residual reduction)
+         suffix: fem_supg
+         command: ${PETSCMODSELL_PYTHON} @SRCDIR@/../../../../../../examples/problems/fem/femsystems.py supg --n 12 --permute random --quiet --no-timings --driver ${executable} -- -test solve -ksp_type gmres -ksp_gmres_restart 30 -mat_type modsell -ksp_view -max_its 1000
+
+   testset:
+      requires: cuda
+      filter: grep -E "factorization: |automatic: |as set|factors: |converged|iterations within|factorization made|error raised"
+      args: -ksp_view -print_choice -mat_type aijcusparse
+      test:
+         suffix: cuda_auto_kron
+         nsize: {{1 3}}
+         args: -problem kron -test solve -ksp_type {{cg gmres}} -max_its 200
+         output_file: output/ex1_auto_kron.out
+      test:
+         suffix: cuda_auto_shift
+         args: -problem kershaw -test solve -ksp_type cg -max_its 200
+         output_file: output/ex1_auto_shift.out
+      test:
+         suffix: cuda_rmilu_kron
+         args: -problem kron -test error -pc_brbilu_type rmilu
+         output_file: output/ex1_rmilu_kron.out
+      test:
+         suffix: cuda_auto_indefinite
+         args: -test error -diagonal 1 -da_grid_x 12 -da_grid_y 10 -da_grid_z 9
+         output_file: output/ex1_auto_indefinite.out
+      test:
+         suffix: cuda_nan_row
+         args: -test error -nan_row 136 -da_grid_x 12 -da_grid_y 10 -da_grid_z 9
+         output_file: output/ex1_nan_row_nsize-1.out
+      test:
+         suffix: cuda_nan_row_3
+         nsize: 3
+         args: -test error -nan_row 136 -da_grid_x 12 -da_grid_y 10 -da_grid_z 9
+         output_file: output/ex1_nan_row_nsize-3.out
+
+   testset:
+      requires: cuda skfem !defined(PETSCTEST_VALGRIND)
+      filter: grep -E "unknowns|factorization: |automatic: |as set|factors: |converged|iterations within|error raised"
+      test:
+         suffix: cuda_fem_elasticity
+         command: ${PETSCMODSELL_PYTHON} @SRCDIR@/../../../../../../examples/problems/fem/femsystems.py elasticity --n 4 --permute random --quiet --no-timings --driver ${executable} -- -test solve -ksp_type cg -mat_type aijcusparse -ksp_view -max_its 400
+         output_file: output/ex1_fem_elasticity.out
+      test:
+         suffix: cuda_fem_supg
+         command: ${PETSCMODSELL_PYTHON} @SRCDIR@/../../../../../../examples/problems/fem/femsystems.py supg --n 12 --permute random --quiet --no-timings --driver ${executable} -- -test solve -ksp_type gmres -ksp_gmres_restart 30 -mat_type aijcusparse -ksp_view -max_its 1000
+         output_file: output/ex1_fem_supg.out
 
    test:
       requires: cuda
