@@ -94,6 +94,8 @@ struct _n_MSImage {
   size_t    pb_bytes;    /* device bytes of the two (counted in dev_bytes too) */
 };
 
+/* image.c: two requests give the same layout */
+PETSC_INTERN PetscBool MSImageRequestEqual(const MSImageRequest *, const MSImageRequest *);
 /* image.c: MatModSELLGetInfo() of the image; its statistics, building the host image only when no image exists */
 PETSC_INTERN PetscErrorCode MSImageGetInfo(MSImage, MatModSELLInfo *);
 PETSC_INTERN PetscErrorCode MSImageEnsureStats(MSImage, Mat);

@@ -1,0 +1,113 @@
+/*
+   The layout of a MATSEQAIJMODSELL matrix's own product (modsellimpl.h, MSLayoutChoice): the scalar image, the block
+   image (a block size from 2 to MS_BLOCK_MAX) or the cuSPARSE view, chosen from the exact counts of the images' builds
+   (the same on the host and the GPU, so that a CPU run reports the GPU's choice):
+
+     bytes moved by one product, per layout (x and y once each: 16 per row)
+       cuSPARSE CSR   12 nnz + 4 (m + 1) + 16 m                                   (value and column per nonzero)
+       scalar image   12 slots + 8 m (diagonal apart) + 16 m [+ 48 m permuted]   (bucketed permuted product: x
+                      scattered into and y gathered from buckets, and their index arrays)
+       block image    (8 bs^2 + 4) block slots + 8 bs m (diagonal blocks apart) + 16 m
+     plus, when the natural order is not local (MATMODSELL_ORDERING_AUTO took the partition) and x does not fit in the
+     L2 cache, one 32-byte sector (and 8 bytes per further entry of a block's run of x) per off-diagonal block outside
+     its row's slice, for the products that read x in the natural order (CSR, block image);
+     time = bytes / (fraction of the copy bandwidth each product reached): MS_LAYOUT_EFF_IMAGE for the images,
+     MS_LAYOUT_EFF_CSR for cuSPARSE's CSR kernel.
+
+   MATMODSELL_LAYOUT_AUTO takes the block image when it moves at most MS_LAYOUT_BLOCK_GAIN of the scalar image's bytes,
+   and the cuSPARSE view when the image taken is not predicted at least MS_LAYOUT_MARGIN times as fast as cuSPARSE (only
+   when none of the settings that shape the image were given: a slice height, kernel, ordering or row lanes asks for
+   the image). docs/matrix.md, "The product's layout".
+*/
+#include "imageimpl.h"
+
+/* fractions of the copy bandwidth reached: one NVIDIA H200, 2026-11-21, commit 47089f6, bench/spmv.sh,
+   docs/results/2026-11-21-h200-spmv/ (copy 4190 GB/s at 12 nnz + 16 n bytes): MATMODSELL 3988-4189 GB/s (95-100%),
+   aijcusparse 2478-2792 GB/s (59-67%) */
+#define MS_LAYOUT_EFF_IMAGE 0.95
+#define MS_LAYOUT_EFF_CSR   0.63
+/* the image only when predicted at least this much faster than cuSPARSE */
+#define MS_LAYOUT_MARGIN 1.1
+/* the block image only when it moves at most this fraction of the scalar image's bytes */
+#define MS_LAYOUT_BLOCK_GAIN 0.97
+/* the extra passes of the bucketed permuted product, bytes per row: x scattered (read 8 + index 4, write 8), the
+   product's reads of the bucket indices (4 + 4), y gathered (index 4, read 8, write 8) */
+#define MS_LAYOUT_PERM_BYTES 48.0
+/* x of more bytes than this is not held in the L2 cache (NVIDIA H100 and H200: 50 MB) */
+#define MS_LAYOUT_L2_BYTES (40.0 * 1048576.0)
+
+/* the slots a product reads: those of the padding rows past the last row are not read */
+static PetscReal MSLayoutSlotsRead(const MSImageLayout *l)
+{
+  const PetscInt rows = l->m / l->bs, pad = l->nslices * l->sh - rows;
+
+  return (PetscReal)l->nslots - (PetscReal)l->lastw * (PetscReal)PetscMax(pad, 0);
+}
+
+PetscErrorCode MSLayoutChoose(MSImage simg, MSImage bimg, const char *noblocks, PetscInt bs, const MatModSELLSettings *set, PetscBool image_set, MSLayoutChoice *c)
+{
+  const MSImageLayout *sl = &simg->lay, *bl = bimg ? &bimg->lay : NULL;
+  const PetscReal      m = (PetscReal)sl->m, nnz = (PetscReal)sl->nnz;
+  const PetscBool      permuted = (PetscBool)(simg->perm || simg->bricks || simg->partition || simg->d_perm);
+  PetscReal            xextra = 0.0, bc, bsc, bb = 0.0, timg, tcsr;
+  MatModSELLLayout     img;
+  char                 blocks[128] = "";
+
+  PetscFunctionBegin;
+  PetscCheck(sl->counted && (!bl || bl->counted), PETSC_COMM_SELF, PETSC_ERR_PLIB, "The images' counts are not set");
+  c->bs      = bs;
+  c->density = 0.0;
+  /* x read in a non-local natural order from beyond the L2 cache */
+  if (sl->applied == MATMODSELL_ORDERING_PARTITION && simg->nat_off > 0 && 8.0 * (PetscReal)sl->n > MS_LAYOUT_L2_BYTES) {
+    const PetscReal out = 1.0 - (PetscReal)simg->nat_local / (PetscReal)simg->nat_off;
+    const PetscReal runs = bl ? (PetscReal)bl->noffdiag : nnz - m, len = bl ? (PetscReal)bl->bs : 1.0;
+
+    xextra = out * runs * (32.0 + 8.0 * (len - 1.0));
+  }
+  bc  = 12.0 * nnz + 4.0 * (m + 1.0) + 16.0 * m + xextra;
+  bsc = 12.0 * MSLayoutSlotsRead(sl) + (sl->diag_apart ? 8.0 * m : 0.0) + 16.0 * m + (permuted ? MS_LAYOUT_PERM_BYTES * m : xextra);
+  if (bl) {
+    const PetscReal b2 = (PetscReal)(bl->bs * bl->bs), stored = b2 * ((PetscReal)bl->noffdiag + (bl->diag_apart ? m / (PetscReal)bl->bs : 0.0));
+
+    bb         = (8.0 * b2 + 4.0) * MSLayoutSlotsRead(bl) + (bl->diag_apart ? 8.0 * (PetscReal)bl->bs * m : 0.0) + 16.0 * m + xextra;
+    c->density = stored > 0 ? nnz / stored : 1.0;
+    PetscCall(PetscSNPrintf(blocks, sizeof(blocks), "; %" PetscInt_FMT "x%" PetscInt_FMT " blocks %.1f (block density %.2f)", bl->bs, bl->bs, m > 0 ? bb / m : 0.0, (double)c->density));
+  }
+  c->bytes[0] = bsc;
+  c->bytes[1] = bb;
+  c->bytes[2] = bc;
+  /* the best image */
+  img = (bl && bb <= MS_LAYOUT_BLOCK_GAIN * bsc) ? MATMODSELL_LAYOUT_BLOCKS : MATMODSELL_LAYOUT_SCALAR;
+  if (set->layout == MATMODSELL_LAYOUT_SCALAR) img = MATMODSELL_LAYOUT_SCALAR;
+  if (set->layout == MATMODSELL_LAYOUT_BLOCKS && bl) img = MATMODSELL_LAYOUT_BLOCKS;
+  timg     = (img == MATMODSELL_LAYOUT_BLOCKS ? bb : bsc) / MS_LAYOUT_EFF_IMAGE;
+  tcsr     = bc / MS_LAYOUT_EFF_CSR;
+  c->speed = timg > 0 ? tcsr / timg : 1.0;
+  c->host  = img;
+  switch (set->layout) {
+  case MATMODSELL_LAYOUT_AUTO:
+    c->layout = (!image_set && m > 0 && c->speed < MS_LAYOUT_MARGIN) ? MATMODSELL_LAYOUT_CUSPARSE : img;
+    break;
+  case MATMODSELL_LAYOUT_CUSPARSE:
+    c->layout = MATMODSELL_LAYOUT_CUSPARSE;
+    break;
+  default:
+    c->layout = img;
+  }
+  {
+    char        est[256];
+    const char *what = "";
+
+    PetscCall(PetscSNPrintf(est, sizeof(est), "bytes per row of a product: scalar image %.1f%s, cuSPARSE CSR %.1f; predicted %.2fx cuSPARSE", m > 0 ? bsc / m : 0.0, blocks, m > 0 ? bc / m : 0.0, (double)c->speed));
+    if (set->layout != MATMODSELL_LAYOUT_AUTO) {
+      if (set->layout == MATMODSELL_LAYOUT_BLOCKS && !bl) what = "-mat_modsell_layout blocks, but no block layout: ";
+      else what = "-mat_modsell_layout: ";
+    } else if (c->layout == MATMODSELL_LAYOUT_CUSPARSE) what = "the image is not predicted 1.1x faster than cuSPARSE: ";
+    else if (c->speed < MS_LAYOUT_MARGIN) what = "the image's settings were given: ";
+    else if (img == MATMODSELL_LAYOUT_BLOCKS) what = "the blocks move the fewest bytes: ";
+    else if (bl) what = "the blocks save too few bytes: ";
+    if (!bl && noblocks) PetscCall(PetscSNPrintf(c->why, sizeof(c->why), "%s%s (no block layout: %s)", what, est, noblocks));
+    else PetscCall(PetscSNPrintf(c->why, sizeof(c->why), "%s%s", what, est));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
