@@ -9,6 +9,11 @@ elsewhere (a band plus far blocks), an entry of a coupled block kept with probab
 -layouts scalar,blocks,auto (default all three), -slice_heights 32,64,.. (default 32,64,128).\n";
 
 #include <mstest.h>
+#include <math.h>
+#if defined(PETSC_HAVE_CUDA)
+  #include <petscmodsell/private/modsellimpl.h>
+  #include <petscdevice_cuda.h>
+#endif
 
 /* The global CSR of a block matrix */
 static PetscErrorCode GenBlocks(PetscInt nb, PetscInt bs, PetscInt k, PetscReal fill, PetscBool permute, MSTestCSR *csr)
@@ -123,6 +128,78 @@ static PetscErrorCode BuildCount(Mat B, PetscLogEvent ev, PetscInt64 *n)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+#if defined(PETSC_HAVE_CUDA)
+/* The block image's two tables on one image of A (one process): MSImageOps_Reference's and MSImageOps_CUDA's products
+   (y = A x, y = w + A x, y = w - A x) and diagonals, outputs poisoned with NaN first, the same to rounding (products)
+   and bit for bit (diagonals) */
+static PetscErrorCode CompareTables(Mat A, PetscInt bs, PetscInt sh, PetscInt *nfail)
+{
+  MSImageRequest r;
+  MSImage        img;
+  PetscInt       m;
+  PetscScalar   *x, *w, *yh, *yd, *d1, *d2;
+  double        *dx, *dw, *dy;
+  PetscReal      nA, err = 0.0, derr = 0.0;
+  const char    *what[3] = {"y = A x", "y = w + A x", "y = w - A x"};
+
+  PetscFunctionBegin;
+  PetscCall(MatGetLocalSize(A, &m, NULL));
+  PetscCall(MatNorm(A, NORM_INFINITY, &nA));
+  PetscCall(MSImageRequestSetDefaults(&r));
+  r.bs = bs;
+  r.sh = sh;
+  PetscCall(MSImageCreate(&r, &img));
+  PetscCall(MSImageSetUp(img, A, &MSImageOps_Reference));
+  PetscCall(MSImageSetUp(img, A, &MSImageOps_CUDA));
+  PetscCall(PetscMalloc6(m, &x, m, &w, m, &yh, m, &yd, m, &d1, m, &d2));
+  PetscCallCUDA(cudaMalloc((void **)&dx, (size_t)PetscMax(m, 1) * sizeof(double)));
+  PetscCallCUDA(cudaMalloc((void **)&dw, (size_t)PetscMax(m, 1) * sizeof(double)));
+  PetscCallCUDA(cudaMalloc((void **)&dy, (size_t)PetscMax(m, 1) * sizeof(double)));
+  for (PetscInt i = 0; i < m; i++) {
+    x[i] = MSTestHashUniform((unsigned long long)(3 * i + 1)) - 0.5;
+    w[i] = MSTestHashUniform((unsigned long long)(3 * i + 2)) - 0.5;
+  }
+  PetscCallCUDA(cudaMemcpy(dx, x, (size_t)m * sizeof(double), cudaMemcpyHostToDevice));
+  PetscCallCUDA(cudaMemcpy(dw, w, (size_t)m * sizeof(double), cudaMemcpyHostToDevice));
+  for (int c = 0; c < 3; c++) {
+    PetscReal e = 0.0;
+
+    for (PetscInt i = 0; i < m; i++) yh[i] = NAN;
+    PetscCallCUDA(cudaMemset(dy, 0xff, (size_t)m * sizeof(double))); /* NaN */
+    PetscCall(MSImageOps_Reference.mult(img, x, c ? w : NULL, c == 2 ? -1.0 : 1.0, yh));
+    PetscCall(MSImageOps_CUDA.mult(img, dx, c ? dw : NULL, c == 2 ? -1.0 : 1.0, dy));
+    PetscCallCUDA(cudaMemcpy(yd, dy, (size_t)m * sizeof(double), cudaMemcpyDeviceToHost));
+    for (PetscInt i = 0; i < m; i++) {
+      const PetscReal d = PetscAbsScalar(yh[i] - yd[i]);
+      if (!(d <= e)) e = PetscIsNanReal(d) ? PETSC_INFINITY : d;
+    }
+    if (!(e <= 1e-13 * (nA + 1.0))) {
+      (*nfail)++;
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "FAIL block tables, slice height %" PetscInt_FMT ", %s: the CUDA product differs from the reference by %g\n", sh, what[c], (double)e));
+    }
+    err = PetscMax(err, e);
+  }
+  for (PetscInt i = 0; i < m; i++) d1[i] = NAN;
+  PetscCallCUDA(cudaMemset(dy, 0xff, (size_t)m * sizeof(double)));
+  PetscCall(MSImageOps_Reference.getdiagonal(img, d1));
+  PetscCall(MSImageOps_CUDA.getdiagonal(img, dy));
+  PetscCallCUDA(cudaMemcpy(d2, dy, (size_t)m * sizeof(double), cudaMemcpyDeviceToHost));
+  for (PetscInt i = 0; i < m; i++)
+    if (!(d1[i] == d2[i])) derr = 1.0;
+  if (derr != 0.0) {
+    (*nfail)++;
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "FAIL block tables, slice height %" PetscInt_FMT ": the CUDA diagonal differs from the reference\n", sh));
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "block image tables, slice height %" PetscInt_FMT ": CUDA products %s the reference's, diagonals %s\n", sh, err <= 1e-13 * (nA + 1.0) ? "equal to rounding to" : "DIFFERENT from", derr == 0.0 ? "bit for bit" : "DIFFERENT"));
+  PetscCallCUDA(cudaFree(dx));
+  PetscCallCUDA(cudaFree(dw));
+  PetscCallCUDA(cudaFree(dy));
+  PetscCall(PetscFree6(x, w, yh, yd, d1, d2));
+  PetscCall(MSImageDestroy(&img));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+#endif
+
 int main(int argc, char **argv)
 {
   MPI_Comm         comm;
@@ -131,7 +208,7 @@ int main(int argc, char **argv)
   PetscRandom      rnd;
   PetscInt         nb = 200, bs = 3, k = 3, shs[8] = {32, 64, 128}, nsh = 3, nfail = 0, nl = 3;
   PetscReal        fill = 0.7, tol = 1e-11;
-  PetscBool        permute = PETSC_FALSE, flg;
+  PetscBool        permute = PETSC_FALSE, flg, tables = PETSC_FALSE;
   MatModSELLLayout layouts[4] = {MATMODSELL_LAYOUT_SCALAR, MATMODSELL_LAYOUT_BLOCKS, MATMODSELL_LAYOUT_AUTO};
   PetscLogEvent    ev;
   PetscInt64       nblk;
@@ -152,6 +229,7 @@ int main(int argc, char **argv)
   nl = 4;
   PetscCall(PetscOptionsEnumArray("-layouts", "layouts to try", NULL, MatModSELLLayouts, (PetscEnum *)layouts, &nl, &flg));
   if (!flg) nl = 3;
+  PetscCall(PetscOptionsBool("-compare_tables", "also the block image's reference and CUDA tables on one image (PETSc with CUDA, one process)", NULL, tables, &tables, NULL));
   PetscOptionsEnd();
 
   PetscCall(GenBlocks(nb, bs, k, fill, permute, &csr));
@@ -214,6 +292,20 @@ int main(int argc, char **argv)
     }
     PetscCall(MatModSELLGetInfo(B, &info));
     PetscCall(PetscPrintf(comm, "after new values: product layout %s%s\n", MatModSELLLayouts[info.layout], n1 == n0 ? ", the image kept" : ""));
+  }
+  if (tables) {
+#if defined(PETSC_HAVE_CUDA)
+    PetscMPIInt size;
+    Mat         S;
+
+    PetscCallMPI(MPI_Comm_size(comm, &size));
+    PetscCheck(size == 1, comm, PETSC_ERR_SUP, "-compare_tables runs on one process");
+    PetscCall(MatConvert(A, MATSEQAIJ, MAT_INITIAL_MATRIX, &S));
+    for (PetscInt si = 0; si < nsh; si++) PetscCall(CompareTables(S, bs, shs[si], &nfail));
+    PetscCall(MatDestroy(&S));
+#else
+    SETERRQ(comm, PETSC_ERR_SUP, "-compare_tables needs PETSc with CUDA");
+#endif
   }
   PetscCall(MatViewFromOptions(B, NULL, "-view_after"));
   PetscCall(PetscPrintf(comm, "%s\n", nfail ? "FAILED" : "OK"));
@@ -278,6 +370,11 @@ int main(int argc, char **argv)
        nsize: 3
        args: -bs 4 -nb 150 -row_weights 2,0,3
        output_file: output/ex12_bs4_3.out
+     # the two tables of the block image on one image (NaN-poisoned outputs)
+     test:
+       suffix: cuda_tables
+       args: -bs {{2 3 5 8}separate output} -layouts blocks -compare_tables
+       filter: grep -E "tables|FAIL|OK"
      test:
        suffix: cuda_permute_3
        nsize: 3
