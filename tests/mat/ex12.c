@@ -84,9 +84,9 @@ static PetscErrorCode CreateMat(MPI_Comm comm, const MSTestCSR *csr, PetscInt bs
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The off-diagonal blocks of the local diagonal blocks (blocks with an entry, the diagonal block left out), summed over
-   the processes: what the block layout stores */
-static PetscErrorCode CountBlocks(Mat B, const MSTestCSR *csr, PetscInt bs, PetscInt64 *nblk)
+/* The off-diagonal blocks of the local diagonal blocks (blocks with an entry; the diagonal block left out unless withdiag,
+   the plain encoding's), summed over the processes: what the block layout stores in its slots */
+static PetscErrorCode CountBlocks(Mat B, const MSTestCSR *csr, PetscInt bs, PetscBool withdiag, PetscInt64 *nblk)
 {
   PetscInt   rs, re;
   PetscInt64 loc = 0;
@@ -100,7 +100,7 @@ static PetscErrorCode CountBlocks(Mat B, const MSTestCSR *csr, PetscInt bs, Pets
       for (PetscInt e = csr->ia[bi * bs + i]; e < csr->ia[bi * bs + i + 1]; e++) {
         const PetscInt bj = csr->ja[e] / bs;
         PetscBool      dup = PETSC_FALSE;
-        if (bj == bi || csr->ja[e] < rs || csr->ja[e] >= re) continue;
+        if ((bj == bi && !withdiag) || csr->ja[e] < rs || csr->ja[e] >= re) continue;
         for (PetscInt s = 0; s < nseen; s++) dup = (PetscBool)(dup || seen[s] == bj);
         if (!dup && nseen < 4096) seen[nseen++] = bj;
         last = bj;
@@ -239,7 +239,12 @@ int main(int argc, char **argv)
   PetscCall(MSTestPrintSplit(B));
   PetscCall(MSTestRandomCreate(comm, &rnd));
   PetscCall(PetscLogEventGetId("ModSELLBuild", &ev));
-  PetscCall(CountBlocks(B, &csr, bs, &nblk));
+  {
+    MatModSELLKernel kernel;
+
+    PetscCall(MatModSELLGetKernel(B, &kernel));
+    PetscCall(CountBlocks(B, &csr, bs, (PetscBool)(kernel == MATMODSELL_KERNEL_SELL), &nblk));
+  }
 
   for (PetscInt li = 0; li < nl; li++)
     for (PetscInt si = 0; si < nsh; si++) {
@@ -332,6 +337,11 @@ int main(int argc, char **argv)
      suffix: bs4_3
      nsize: 3
      args: -bs 4 -nb 150 -row_weights 2,0,3
+   # the plain encoding (the diagonal blocks in the slots)
+   test:
+     suffix: sell_2
+     nsize: 2
+     args: -bs 3 -mat_modsell_kernel sell -row_weights 1,2 -layouts blocks,auto
    # full blocks, and very sparse ones (the automatic choice keeps the scalar layout)
    test:
      suffix: dense

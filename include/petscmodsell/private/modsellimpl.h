@@ -336,6 +336,8 @@ PETSC_INTERN PetscInt MSBlockSliceHeight(PetscInt, PetscInt);
 /* The image of the product of A (a MATSEQAIJMODSELL matrix) up to date in the memory of ops: *img NULL when the product
    is the cuSPARSE view's (with CUDA ops only) */
 PETSC_INTERN PetscErrorCode MatSeqAIJModSELLProductImage_Private(Mat, const MSImageOps *, MSImage *);
+/* The layout of the product of a MATSEQAIJMODSELL matrix in the memory of ops (chosen now if needed) */
+PETSC_EXTERN PetscErrorCode MatSeqAIJModSELLGetProductLayout(Mat, const MSImageOps *, MatModSELLLayout *);
 /* The device values of the product's image are of an earlier state (PETSC_TRUE too for the cuSPARSE view's product) */
 PETSC_INTERN PetscErrorCode MatSeqAIJModSELLProductValuesStale_Private(Mat, const MSImageOps *, PetscBool *);
 

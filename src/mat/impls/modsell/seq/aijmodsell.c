@@ -180,7 +180,7 @@ static PetscErrorCode MatSeqAIJModSELLEnsureLayout(Mat A, const MSImageOps *ops,
     {
       const MatModSELLLayout l = host ? c->host : c->layout;
 
-      if (l != MATMODSELL_LAYOUT_BLOCKS) PetscCall(MSImageDestroy(&ms->bimg));
+      if (c->host != MATMODSELL_LAYOUT_BLOCKS) PetscCall(MSImageDestroy(&ms->bimg)); /* (the other memory's layout may be it) */
       if (l != MATMODSELL_LAYOUT_SCALAR && !had) {
         if (host) PetscCall(MSImageFreeHost(s));
         else {
@@ -203,6 +203,15 @@ PetscErrorCode MatSeqAIJModSELLProductImage_Private(Mat A, const MSImageOps *ops
   PetscFunctionBegin;
   PetscCall(MatSeqAIJModSELLEnsureLayout(A, ops, &lay, img));
   if (*img) PetscCall(MSImageSetUp(*img, A, ops));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MatSeqAIJModSELLGetProductLayout(Mat A, const MSImageOps *ops, MatModSELLLayout *lay)
+{
+  MSImage img;
+
+  PetscFunctionBegin;
+  PetscCall(MatSeqAIJModSELLEnsureLayout(A, ops, lay, &img));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
