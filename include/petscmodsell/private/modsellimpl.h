@@ -328,9 +328,12 @@ PETSC_INTERN PetscErrorCode MatModSELLComposeConvertFromOthers_Private(Mat, cons
 PETSC_INTERN PetscErrorCode MatModSELLSetType_Private(Mat, MatType);
 PETSC_INTERN PetscErrorCode MatModSELLResetType_Private(Mat, MatType);
 
-/* layout.c: the product's layout (MSLayoutChoice) from the scalar image's layout and statistics, the block image's (NULL:
-   none; then why_no_blocks says why, or NULL for a matrix of block size 1), the matrix's nonzeros and the settings */
+/* layout.c: the product's layout (MSLayoutChoice) from the scalar image's layout and statistics (NULL: not built, the
+   blocks sufficing), the block image's (NULL: none; then why_no_blocks says why, or NULL for a matrix of block size 1),
+   the matrix's nonzeros and the settings */
 PETSC_INTERN PetscErrorCode MSLayoutChoose(MSImage, MSImage, const char *, PetscInt, const MatModSELLSettings *, PetscBool, MSLayoutChoice *);
+/* the block image (set up) moves fewer bytes than any scalar image could: the scalar one need not be built to choose */
+PETSC_INTERN PetscBool MSLayoutBlocksSuffice(MSImage);
 /* The block size of the block layout for the request's slice height: block rows per slice */
 PETSC_INTERN PetscInt MSBlockSliceHeight(PetscInt, PetscInt);
 /* The image of the product of A (a MATSEQAIJMODSELL matrix) up to date in the memory of ops: *img NULL when the product

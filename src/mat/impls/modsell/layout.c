@@ -14,7 +14,9 @@
      time = bytes / (fraction of the copy bandwidth each product reached): MS_LAYOUT_EFF_IMAGE for the images,
      MS_LAYOUT_EFF_CSR for cuSPARSE's CSR kernel.
 
-   MATMODSELL_LAYOUT_AUTO takes the block image when it moves at most MS_LAYOUT_BLOCK_GAIN of the scalar image's bytes,
+   MATMODSELL_LAYOUT_AUTO takes the block image when it moves at most MS_LAYOUT_BLOCK_GAIN of the scalar image's bytes
+   (the scalar image is not even built when the blocks move at most that fraction of the least bytes a scalar image
+   could, 12 (nnz - m) + 24 m, and their natural order is local or x fits in the L2 cache: MSLayoutBlocksSuffice()),
    and the cuSPARSE view when the image taken is not predicted at least MS_LAYOUT_MARGIN times as fast as cuSPARSE (only
    when none of the settings that shape the image were given: a slice height, kernel, ordering or row lanes asks for
    the image). docs/matrix.md, "The product's layout".
@@ -44,32 +46,66 @@ static PetscReal MSLayoutSlotsRead(const MSImageLayout *l)
   return (PetscReal)l->nslots - (PetscReal)l->lastw * (PetscReal)PetscMax(pad, 0);
 }
 
+/* the block image's bytes per product, x's extra reads left out */
+static PetscReal MSLayoutBlockBytes(const MSImageLayout *bl)
+{
+  const PetscReal b2 = (PetscReal)(bl->bs * bl->bs), m = (PetscReal)bl->m;
+
+  return (8.0 * b2 + 4.0) * MSLayoutSlotsRead(bl) + (bl->diag_apart ? 8.0 * (PetscReal)bl->bs * m : 0.0) + 16.0 * m;
+}
+
+/* the least bytes a scalar image of the block could move: no padding, no permutation, the diagonal apart */
+static PetscReal MSLayoutScalarBound(const MSImageLayout *l)
+{
+  return 12.0 * (PetscReal)(l->nnz - l->m) + 24.0 * (PetscReal)l->m;
+}
+
+/* the block image's natural order is not local (its in-slice blocks fewer than MATMODSELL_ORDERING_AUTO's rule asks of
+   the scalar one's entries) and x does not fit in the L2 cache */
+static PetscBool MSLayoutBlocksFar(const MSImageLayout *bl)
+{
+  const PetscReal mb = (PetscReal)(bl->m / bl->bs);
+
+  if (bl->noffdiag <= 0 || 8.0 * (PetscReal)bl->n <= MS_LAYOUT_L2_BYTES) return PETSC_FALSE;
+  return (PetscBool)((PetscReal)bl->nlocal < PetscMin(0.15 + (PetscReal)bl->sh / mb, 0.5) * (PetscReal)bl->noffdiag);
+}
+
+PetscBool MSLayoutBlocksSuffice(MSImage bimg)
+{
+  const MSImageLayout *bl = &bimg->lay;
+
+  if (!bl->counted || MSLayoutBlocksFar(bl)) return PETSC_FALSE;
+  return (PetscBool)(MSLayoutBlockBytes(bl) <= MS_LAYOUT_BLOCK_GAIN * MSLayoutScalarBound(bl));
+}
+
 PetscErrorCode MSLayoutChoose(MSImage simg, MSImage bimg, const char *noblocks, PetscInt bs, const MatModSELLSettings *set, PetscBool image_set, MSLayoutChoice *c)
 {
-  const MSImageLayout *sl = &simg->lay, *bl = bimg ? &bimg->lay : NULL;
-  const PetscReal      m = (PetscReal)sl->m, nnz = (PetscReal)sl->nnz;
-  const PetscBool      permuted = (PetscBool)(simg->perm || simg->bricks || simg->partition || simg->d_perm);
+  const MSImageLayout *sl = simg ? &simg->lay : NULL, *bl = bimg ? &bimg->lay : NULL;
+  const MSImageLayout *any = sl ? sl : bl;
+  const PetscReal      m = (PetscReal)any->m, nnz = (PetscReal)any->nnz;
+  const PetscBool      permuted = (PetscBool)(simg && (simg->perm || simg->bricks || simg->partition || simg->d_perm));
   PetscReal            xextra = 0.0, bc, bsc, bb = 0.0, timg, tcsr;
   MatModSELLLayout     img;
   char                 blocks[128] = "";
 
   PetscFunctionBegin;
-  PetscCheck(sl->counted && (!bl || bl->counted), PETSC_COMM_SELF, PETSC_ERR_PLIB, "The images' counts are not set");
+  PetscCheck(any && (!sl || sl->counted) && (!bl || bl->counted), PETSC_COMM_SELF, PETSC_ERR_PLIB, "The images' counts are not set");
   c->bs      = bs;
   c->density = 0.0;
   /* x read in a non-local natural order from beyond the L2 cache */
-  if (sl->applied == MATMODSELL_ORDERING_PARTITION && simg->nat_off > 0 && 8.0 * (PetscReal)sl->n > MS_LAYOUT_L2_BYTES) {
+  if (sl && sl->applied == MATMODSELL_ORDERING_PARTITION && simg->nat_off > 0 && 8.0 * (PetscReal)sl->n > MS_LAYOUT_L2_BYTES) {
     const PetscReal out = 1.0 - (PetscReal)simg->nat_local / (PetscReal)simg->nat_off;
     const PetscReal runs = bl ? (PetscReal)bl->noffdiag : nnz - m, len = bl ? (PetscReal)bl->bs : 1.0;
 
     xextra = out * runs * (32.0 + 8.0 * (len - 1.0));
-  }
-  bc  = 12.0 * nnz + 4.0 * (m + 1.0) + 16.0 * m + xextra;
-  bsc = 12.0 * MSLayoutSlotsRead(sl) + (sl->diag_apart ? 8.0 * m : 0.0) + 16.0 * m + (permuted ? MS_LAYOUT_PERM_BYTES * m : xextra);
+  } else if (!sl && MSLayoutBlocksFar(bl)) xextra = (1.0 - (PetscReal)bl->nlocal / (PetscReal)bl->noffdiag) * (PetscReal)bl->noffdiag * (32.0 + 8.0 * (PetscReal)(bl->bs - 1));
+  bc = 12.0 * nnz + 4.0 * (m + 1.0) + 16.0 * m + xextra;
+  /* the scalar image: its bytes, or (not built: the blocks move fewer bytes than any scalar image could) its bound */
+  bsc = sl ? 12.0 * MSLayoutSlotsRead(sl) + (sl->diag_apart ? 8.0 * m : 0.0) + 16.0 * m + (permuted ? MS_LAYOUT_PERM_BYTES * m : xextra) : MSLayoutScalarBound(bl) + xextra;
   if (bl) {
     const PetscReal b2 = (PetscReal)(bl->bs * bl->bs), stored = b2 * ((PetscReal)bl->noffdiag + (bl->diag_apart ? m / (PetscReal)bl->bs : 0.0));
 
-    bb         = (8.0 * b2 + 4.0) * MSLayoutSlotsRead(bl) + (bl->diag_apart ? 8.0 * (PetscReal)bl->bs * m : 0.0) + 16.0 * m + xextra;
+    bb         = MSLayoutBlockBytes(bl) + xextra;
     c->density = stored > 0 ? nnz / stored : 1.0;
     PetscCall(PetscSNPrintf(blocks, sizeof(blocks), "; %" PetscInt_FMT "x%" PetscInt_FMT " blocks %.1f (block density %.2f)", bl->bs, bl->bs, m > 0 ? bb / m : 0.0, (double)c->density));
   }
@@ -98,7 +134,7 @@ PetscErrorCode MSLayoutChoose(MSImage simg, MSImage bimg, const char *noblocks, 
     char        est[256];
     const char *what = "";
 
-    PetscCall(PetscSNPrintf(est, sizeof(est), "bytes per row of a product: scalar image %.1f%s, cuSPARSE CSR %.1f; predicted %.2fx cuSPARSE", m > 0 ? bsc / m : 0.0, blocks, m > 0 ? bc / m : 0.0, (double)c->speed));
+    PetscCall(PetscSNPrintf(est, sizeof(est), "bytes per row of a product: scalar image %s%.1f%s, cuSPARSE CSR %.1f; predicted %.2fx cuSPARSE", sl ? "" : "at least ", m > 0 ? bsc / m : 0.0, blocks, m > 0 ? bc / m : 0.0, (double)c->speed));
     if (set->layout != MATMODSELL_LAYOUT_AUTO) {
       if (set->layout == MATMODSELL_LAYOUT_BLOCKS && !bl) what = "-mat_modsell_layout blocks, but no block layout: ";
       else what = "-mat_modsell_layout: ";

@@ -149,15 +149,14 @@ static PetscErrorCode MatSeqAIJModSELLEnsureLayout(Mat A, const MSImageOps *ops,
   PetscCheck(A->assembled, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Matrix must be assembled before it is used");
   PetscCall(MatSeqAIJModSELLSyncSettings(A));
   PetscCall(PetscObjectGetId((PetscObject)A, &id));
-  if (!c->valid || c->id != id || c->nzstate != A->nonzerostate || c->asked != set->layout || c->lanes != set->row_lanes || !ms->img->built || !MSImageRequestEqual(&c->req, &ms->img->req)) {
+  if (!c->valid || c->id != id || c->nzstate != A->nonzerostate || c->asked != set->layout || c->lanes != set->row_lanes || !MSImageRequestEqual(&c->req, &ms->img->req)) {
     MSImage   s = ms->img;
-    PetscBool had, image_set;
+    PetscBool had, image_set, scalar;
     char      why[128];
     PetscInt  bs = MatSeqAIJModSELLBlockCandidate(A, why);
 
     /* were the scalar image's arrays in this memory current before? (then another user may hold them) */
     had = (PetscBool)(s->built && s->id == id && s->nzstate == A->nonzerostate && (host ? s->host_pattern : s->dev_pattern));
-    PetscCall(MSImageSetUp(s, A, ops));
     if (bs > 1 && set->layout != MATMODSELL_LAYOUT_SCALAR && set->layout != MATMODSELL_LAYOUT_CUSPARSE) {
       MSImageRequest r = s->req;
 
@@ -169,8 +168,12 @@ static PetscErrorCode MatSeqAIJModSELLEnsureLayout(Mat A, const MSImageOps *ops,
       else PetscCall(MSImageSetRequest(ms->bimg, &r));
       PetscCall(MSImageSetUp(ms->bimg, A, ops));
     } else PetscCall(MSImageDestroy(&ms->bimg));
+    /* the scalar image, unless the blocks move fewer bytes than any scalar image could (its build, a copy of the CSR and
+       maybe a partition, saved) */
+    scalar = (PetscBool)(had || !ms->bimg || !MSLayoutBlocksSuffice(ms->bimg));
+    if (scalar) PetscCall(MSImageSetUp(s, A, ops));
     image_set = (PetscBool)(set->sh_set || set->kernel != MATMODSELL_KERNEL_MODSELL || set->ordering != MATMODSELL_ORDERING_AUTO || set->row_lanes != 0 || ms->offdiag_block);
-    PetscCall(MSLayoutChoose(s, ms->bimg, why[0] ? why : NULL, A->rmap->bs, set, image_set, c));
+    PetscCall(MSLayoutChoose(scalar ? s : NULL, ms->bimg, why[0] ? why : NULL, A->rmap->bs, set, image_set, c));
     c->valid   = PETSC_TRUE;
     c->id      = id;
     c->nzstate = A->nonzerostate;
@@ -181,7 +184,7 @@ static PetscErrorCode MatSeqAIJModSELLEnsureLayout(Mat A, const MSImageOps *ops,
       const MatModSELLLayout l = host ? c->host : c->layout;
 
       if (c->host != MATMODSELL_LAYOUT_BLOCKS) PetscCall(MSImageDestroy(&ms->bimg)); /* (the other memory's layout may be it) */
-      if (l != MATMODSELL_LAYOUT_SCALAR && !had) {
+      if (l != MATMODSELL_LAYOUT_SCALAR && scalar && !had) {
         if (host) PetscCall(MSImageFreeHost(s));
         else {
           PetscCall(MSImageEnsureHostPerm(s)); /* a partition computed on the GPU is kept */
@@ -484,7 +487,7 @@ static PetscErrorCode MatModSELLGetInfo_SeqAIJModSELL(Mat A, MatModSELLInfo *inf
 
   PetscFunctionBegin;
   PetscCall(MatSeqAIJModSELLEnsureLayout(A, ms->iops, &lay, &img));
-  if (!img) img = ms->img; /* the cuSPARSE view: the scalar image's counts */
+  if (!img) img = ms->choice.host == MATMODSELL_LAYOUT_BLOCKS ? ms->bimg : ms->img; /* the cuSPARSE view: the host's image's counts */
   PetscCall(MSImageEnsureStats(img, A));
   PetscCall(MSImageGetInfo(img, info));
   info->layout         = ms->choice.layout;
