@@ -161,6 +161,7 @@ static PetscErrorCode MatSeqAIJModSELLEnsureLayout(Mat A, const MSImageOps *ops,
       MSImageRequest r = s->req;
 
       r.bs              = bs;
+      r.sh              = set->sh_set ? set->sh : MS_SLICE_HEIGHT_DEFAULT; /* not a preconditioner's height for its slices */
       r.ordering        = MATMODSELL_ORDERING_NATURAL;
       r.partition_block = r.partition_sh = 0;
       PetscCall(PetscArrayzero(r.box, 4));
