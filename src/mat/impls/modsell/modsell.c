@@ -13,6 +13,9 @@
 .  -mat_modsell_slice_height <128>        - rows per slice (a multiple of 32, at most 1024; default 128, 512 when
                                              `PCBJSMOOTH` works on the image or the partition ordering applies, 1024
                                              when both)
+.  -mat_modsell_layout <auto,scalar,blocks,cusparse> - the product's layout: the scalar image, bs x bs blocks (a
+                                             matrix with a block size of 2 to 8), the cuSPARSE view, or chosen from the
+                                             matrix (default; `MatModSELLSetLayout()`)
 .  -mat_modsell_kernel <modsell,sell>     - modified SELL or plain SELL SpMV kernel
 .  -mat_modsell_ordering <natural,rcm,bricks,partition> - row ordering inside the format (bricks: matrices of a `DMDA`)
 .  -mat_modsell_permute_chunk <1048576>   - rows per bucket of the permuted product on the GPU (0: separate gathers)
@@ -24,7 +27,13 @@
 
    Level: beginner
 
-.seealso: `MATSEQAIJMODSELL`, `MATMPIAIJMODSELL`, `MatCreateModSELL()`
+   Note:
+   A matrix with a block size (`MatSetBlockSize()`, e.g. 3 for elasticity) of 2 to 8 is multiplied in bs x bs blocks when
+   that moves fewer bytes than the scalar image: one column index per block, the missing entries of a block stored as
+   zeros (`MatModSELLSetLayout()`); `MatView()` with `PETSC_VIEWER_ASCII_INFO` says which layout the product takes and
+   why.
+
+.seealso: `MATSEQAIJMODSELL`, `MATMPIAIJMODSELL`, `MatCreateModSELL()`, `MatModSELLSetLayout()`
 M*/
 
 /*@
