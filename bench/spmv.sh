@@ -15,7 +15,8 @@
 #   fem-elasticity-perm  the same, whole nodes numbered randomly               FE formats
 #   fem-p2poisson-perm   P2 Poisson, unknowns numbered randomly                FE formats
 #   (FE formats: aijcusparse, modsell with its defaults (layout auto) and with each layout of -mat_modsell_layout:
-#   scalar, blocks (elasticity), cusparse; the log has each default's -mat_view ::ascii_info: the layout and why)
+#   scalar, blocks (elasticity), cusparse; the log has each default's -mat_view ::ascii_info: the layout and why;
+#   fem-elasticity*-brows: the block layout with one GPU thread per block row, -mat_modsell_block_rows)
 # GPU formats: aijcusparse, sellcuda, modsell with its defaults (ordering auto, slice height automatic), and modsell
 # with kernels modsell and sell, slice heights 32..1024, ordering natural and rcm (the rcm sweep is cut to slice
 # heights 128 and 512 on the largest problems to stay within about 6 minutes; --full runs every combination).
@@ -209,6 +210,8 @@ if [ $fem = 1 ]; then
     esac
     # shellcheck disable=SC2086
     SPMV_OPTIONS="${SPMV_OPTIONS:-} -view_modsell ::ascii_info" run "fem-$name" "$formats" -file "$f"
+    # the block layout's GPU product with one thread per block row instead of per row (-mat_modsell_block_rows)
+    case $name in elasticity*) SPMV_OPTIONS="${SPMV_OPTIONS:-} -mat_modsell_block_rows" run "fem-$name-brows" "aijcusparse,modsell:layout=blocks" -file "$f" ;; esac
   done
 fi
 

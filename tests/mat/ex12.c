@@ -380,6 +380,17 @@ int main(int argc, char **argv)
        nsize: 3
        args: -bs 4 -nb 150 -row_weights 2,0,3
        output_file: output/ex12_bs4_3.out
+     # the block layout's GPU product with one thread per block row (-mat_modsell_block_rows)
+     test:
+       suffix: cuda_brows3
+       args: -bs 3 -mat_modsell_block_rows
+       output_file: output/ex12_bs_bs-3.out
+     test:
+       suffix: cuda_brows8_2
+       nsize: 2
+       args: -bs 8 -nb 120 -mat_modsell_block_rows -row_weights 1,2 -layouts blocks
+       filter: grep -E "FAIL|OK"
+       output_file: output/ex12_ok.out
      # the two tables of the block image on one image (NaN-poisoned outputs)
      test:
        suffix: cuda_tables

@@ -177,6 +177,8 @@ typedef struct {
   PetscInt           row_lanes;      /* threads per row of the GPU product (-mat_modsell_row_lanes; 0: automatic) */
   PetscBool          graph_device;   /* MatCreateGraph() (PCGAMG's graph) on the GPU (-mat_modsell_graph_device) */
   MatModSELLLayout   layout;         /* the product's layout (-mat_modsell_layout; MATMODSELL_LAYOUT_AUTO: MSLayoutChoose()) */
+  PetscBool          block_rows;     /* developer (-mat_modsell_block_rows): the block layout's GPU product with one thread
+                                        per block row instead of one per row (the same sums in the same order) */
 } MatModSELLSettings;
 
 /* The layout of a MATSEQAIJMODSELL matrix's own product (MatMult(), MatMultAdd(), MatResidual(), MatGetDiagonal()),

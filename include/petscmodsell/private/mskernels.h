@@ -69,6 +69,7 @@ typedef struct {
                               sh block rows per slice, cols[] codes of block columns (c+1) and in-slice block rows
                               (-(q+1)), vals[] bs x bs per slot, diag[] the diagonal blocks; read by MSImageOps' product
                               and diagonal only, never by a preconditioner (they get scalar images) */
+  int              brows;  /* block layout, GPU product: one thread per block row (its bs sums) instead of per row */
 } MSImageView;
 
 /* the largest block size of the block layout (a slice of sh block rows runs sh bs threads, at most 1024) */

@@ -60,6 +60,7 @@ static void MSImageViewShape(MSImage img, PetscBool diag_block, MSImageView *v)
   v->diag_block = (int)(diag_block && l->m == l->n);
   v->lanes      = (int)MSImageRowLanes(img);
   v->bs         = (int)l->bs;
+  v->brows      = (int)(l->bs > 1 && img->block_rows);
 }
 
 static PetscErrorCode MSImageGetView_Host(MSImage img, PetscBool diag_block, MSImageView *v)

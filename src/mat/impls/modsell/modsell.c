@@ -675,6 +675,12 @@ PetscErrorCode MatModSELLReadOptions_Private(Mat A, PetscOptionItems PetscOption
     if (flg) PetscCall(MatModSELLSetRowLanes(A, lanes));
   }
   {
+    PetscBool br = s->block_rows;
+    /* developer: the block layout's GPU product with one thread per block row (read like -mat_modsell_permute_recode) */
+    PetscCall(PetscOptionsGetBool(((PetscObject)A)->options, ((PetscObject)A)->prefix, "-mat_modsell_block_rows", &br, &flg));
+    if (flg) s->block_rows = br;
+  }
+  {
     MatModSELLLayout l = s->layout;
     PetscCall(PetscOptionsEnum("-mat_modsell_layout", "Layout of the product: auto (from the matrix), scalar (one column index per nonzero), blocks (bs x bs blocks of a matrix with a block size of 2 to 8), cusparse (the cuSPARSE view)", "MatModSELLSetLayout", MatModSELLLayouts, (PetscEnum)l, (PetscEnum *)&l, &flg));
     if (flg) PetscCall(MatModSELLSetLayout(A, l));

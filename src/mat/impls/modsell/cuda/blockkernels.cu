@@ -208,11 +208,75 @@ __global__ void __launch_bounds__(1024) ms_bmult_kernel(int m, int sh, const lon
   if (valid) y[r] = ADD ? yin[r] + ys * sum : sum;
 }
 
+/* The same sums with one thread per block row q of a slice (sh threads), its BS rows' sums in registers: the slot's
+   column code and x block read once for the BS rows; the values of a (k, j) read at a stride of BS (the BS loads of a
+   thread together use every byte of the sectors). Each row's terms in the same order as ms_bmult_kernel */
+template <int BS, bool DIAG, bool LOCAL, bool ADD>
+__global__ void __launch_bounds__(512) ms_bmult_brows_kernel(int m, int sh, const long long *__restrict__ sliceptr, const int *__restrict__ cols, const double *__restrict__ vals, const double *__restrict__ diag, const double *__restrict__ x, const double *yin, double ys, double *y)
+{
+  extern __shared__ double xs[];
+  const int  T = sh * BS, q = threadIdx.x, s = blockIdx.x;
+  const int  r0    = s * T + q * BS; /* the block row's first row */
+  const bool valid = r0 < m;
+  double     sum[BS];
+
+  if (LOCAL) {
+    for (int t = q; t < T; t += sh) xs[t] = s * T + t < m ? x[s * T + t] : 0.0;
+    __syncthreads();
+  }
+#pragma unroll
+  for (int i = 0; i < BS; i++) sum[i] = 0.0;
+  if (DIAG && valid) {
+    const double *dp = diag + (long long)s * BS * T + q * BS;
+#pragma unroll
+    for (int j = 0; j < BS; j++) {
+      const double xj = LOCAL ? xs[q * BS + j] : x[r0 + j];
+#pragma unroll
+      for (int i = 0; i < BS; i++) sum[i] += __ldg(dp + (long long)j * T + i) * xj;
+    }
+  }
+  const long long beg = sliceptr[s];
+  const int       w   = valid ? (int)((sliceptr[s + 1] - beg) / sh) : 0;
+  const int      *cp  = cols + beg + q;
+  const double   *vp  = vals + (long long)BS * BS * beg + q * BS;
+#pragma unroll 2
+  for (int k = 0; k < w; k++) {
+    const int c = __ldg(cp + (long long)k * sh);
+    double    xb[BS];
+    if (LOCAL && c < 0) {
+#pragma unroll
+      for (int j = 0; j < BS; j++) xb[j] = xs[(-c - 1) * BS + j];
+    } else if (c > 0) {
+      const double *xp = x + (long long)(c - 1) * BS;
+#pragma unroll
+      for (int j = 0; j < BS; j++) xb[j] = __ldg(xp + j);
+    } else {
+#pragma unroll
+      for (int j = 0; j < BS; j++) xb[j] = 0.0;
+    }
+#pragma unroll
+    for (int j = 0; j < BS; j++) {
+      const double *vj = vp + ((long long)k * BS + j) * T;
+#pragma unroll
+      for (int i = 0; i < BS; i++) sum[i] += __ldg(vj + i) * xb[j];
+    }
+  }
+  if (valid) {
+#pragma unroll
+    for (int i = 0; i < BS; i++) y[r0 + i] = ADD ? yin[r0 + i] + ys * sum[i] : sum[i];
+  }
+}
+
 template <int BS, bool DIAG, bool LOCAL>
 static void ms_bmult_launch(const MSImageView *v, const double *x, const double *yin, double ys, double *y, cudaStream_t st)
 {
   const int    T    = v->sh * BS;
   const size_t smem = LOCAL ? (size_t)T * sizeof(double) : 0;
+  if (v->brows) {
+    if (yin) ms_bmult_brows_kernel<BS, DIAG, LOCAL, true><<<v->nslices, v->sh, smem, st>>>(v->m, v->sh, v->sliceptr, v->cols, v->vals, v->diag, x, yin, ys, y);
+    else ms_bmult_brows_kernel<BS, DIAG, LOCAL, false><<<v->nslices, v->sh, smem, st>>>(v->m, v->sh, v->sliceptr, v->cols, v->vals, v->diag, x, nullptr, 1.0, y);
+    return;
+  }
   if (yin) ms_bmult_kernel<BS, DIAG, LOCAL, true><<<v->nslices, T, smem, st>>>(v->m, v->sh, v->sliceptr, v->cols, v->vals, v->diag, x, yin, ys, y);
   else ms_bmult_kernel<BS, DIAG, LOCAL, false><<<v->nslices, T, smem, st>>>(v->m, v->sh, v->sliceptr, v->cols, v->vals, v->diag, x, nullptr, 1.0, y);
 }

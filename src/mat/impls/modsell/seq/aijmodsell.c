@@ -167,6 +167,7 @@ static PetscErrorCode MatSeqAIJModSELLEnsureLayout(Mat A, const MSImageOps *ops,
       PetscCall(PetscArrayzero(r.box, 4));
       if (!ms->bimg) PetscCall(MSImageCreate(&r, &ms->bimg));
       else PetscCall(MSImageSetRequest(ms->bimg, &r));
+      ms->bimg->block_rows = set->block_rows;
       PetscCall(MSImageSetUp(ms->bimg, A, ops));
     } else PetscCall(MSImageDestroy(&ms->bimg));
     /* the scalar image, unless the blocks move fewer bytes than any scalar image could (its build, a copy of the CSR and
@@ -195,6 +196,7 @@ static PetscErrorCode MatSeqAIJModSELLEnsureLayout(Mat A, const MSImageOps *ops,
     }
     PetscCall(PetscInfo(A, "MATSEQAIJMODSELL: product layout %s (%s on the host): %s\n", MatModSELLLayouts[c->layout], MatModSELLLayouts[c->host], c->why));
   }
+  if (ms->bimg) ms->bimg->block_rows = set->block_rows; /* the launch only */
   *lay = host ? c->host : c->layout;
   *img = *lay == MATMODSELL_LAYOUT_BLOCKS ? ms->bimg : (*lay == MATMODSELL_LAYOUT_SCALAR ? ms->img : NULL);
   PetscFunctionReturn(PETSC_SUCCESS);
