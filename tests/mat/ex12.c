@@ -6,9 +6,12 @@ Prints the layout each configuration takes (MatModSELLGetInfo()) and its block c
 blocks counted here from the CSR. The matrix: -nb block rows, each coupled to its two neighbours and to -k blocks\n\
 elsewhere (a band plus far blocks), an entry of a coupled block kept with probability -fill (the diagonal always);\n\
 -permute: the block rows (and columns) numbered randomly; -row_weights w0,w1,..: blocks split over the processes.\n\
--layouts scalar,blocks,auto (default all three), -slice_heights 32,64,.. (default 32,64,128).\n";
+-layouts scalar,blocks,auto (default all three), -slice_heights 32,64,.. (default 32,64,128). -symmetric: A + A^T.\n\
+-solve <ksp type>: then a solve with B (the defaults: its product's layout chosen from the matrix) and the -pc_type given,\n\
+which reads the scalar image while the product keeps its layout: converged or not, the layout after the solve.\n";
 
 #include <mstest.h>
+#include <petscksp.h>
 #include <math.h>
 #if defined(PETSC_HAVE_CUDA)
   #include <petscmodsell/private/modsellimpl.h>
@@ -16,7 +19,7 @@ elsewhere (a band plus far blocks), an entry of a coupled block kept with probab
 #endif
 
 /* The global CSR of a block matrix */
-static PetscErrorCode GenBlocks(PetscInt nb, PetscInt bs, PetscInt k, PetscReal fill, PetscBool permute, MSTestCSR *csr)
+static PetscErrorCode GenBlocks(PetscInt nb, PetscInt bs, PetscInt k, PetscReal fill, PetscBool permute, PetscBool sym, MSTestCSR *csr)
 {
   MSTestCOO c = {0};
   PetscInt *perm;
@@ -44,8 +47,11 @@ static PetscErrorCode GenBlocks(PetscInt nb, PetscInt bs, PetscInt k, PetscReal 
         for (PetscInt j = 0; j < bs; j++) {
           const PetscInt r = perm[bi] * bs + i, col = perm[bj] * bs + j;
           const double   u = MSTestHashUniform((unsigned long long)(r * 1000003 + col));
-          if (r == col) PetscCall(MSTestCOOAdd(&c, r, col, 4.0 * bs + u));
-          else if (u < fill) PetscCall(MSTestCOOAdd(&c, r, col, 2.0 * u - 1.0));
+          if (r == col) PetscCall(MSTestCOOAdd(&c, r, col, (sym ? 8.0 : 4.0) * bs + u));
+          else if (u < fill) {
+            PetscCall(MSTestCOOAdd(&c, r, col, 2.0 * u - 1.0));
+            if (sym) PetscCall(MSTestCOOAdd(&c, col, r, 2.0 * u - 1.0));
+          }
         }
     }
   }
@@ -208,7 +214,8 @@ int main(int argc, char **argv)
   PetscRandom      rnd;
   PetscInt         nb = 200, bs = 3, k = 3, shs[8] = {32, 64, 128}, nsh = 3, nfail = 0, nl = 3;
   PetscReal        fill = 0.7, tol = 1e-11;
-  PetscBool        permute = PETSC_FALSE, flg, tables = PETSC_FALSE;
+  PetscBool        permute = PETSC_FALSE, flg, tables = PETSC_FALSE, sym = PETSC_FALSE, solve;
+  char             ksptype[64] = "gmres";
   MatModSELLLayout layouts[4] = {MATMODSELL_LAYOUT_SCALAR, MATMODSELL_LAYOUT_BLOCKS, MATMODSELL_LAYOUT_AUTO};
   PetscLogEvent    ev;
   PetscInt64       nblk;
@@ -229,10 +236,12 @@ int main(int argc, char **argv)
   nl = 4;
   PetscCall(PetscOptionsEnumArray("-layouts", "layouts to try", NULL, MatModSELLLayouts, (PetscEnum *)layouts, &nl, &flg));
   if (!flg) nl = 3;
+  PetscCall(PetscOptionsBool("-symmetric", "A + A^T", NULL, sym, &sym, NULL));
+  PetscCall(PetscOptionsString("-solve", "a solve with this KSP type after the products", NULL, ksptype, ksptype, sizeof(ksptype), &solve));
   PetscCall(PetscOptionsBool("-compare_tables", "also the block image's reference and CUDA tables on one image (PETSc with CUDA, one process)", NULL, tables, &tables, NULL));
   PetscOptionsEnd();
 
-  PetscCall(GenBlocks(nb, bs, k, fill, permute, &csr));
+  PetscCall(GenBlocks(nb, bs, k, fill, permute, sym, &csr));
   PetscCall(PetscPrintf(comm, "%" PetscInt_FMT " x %" PetscInt_FMT " blocks, %" PetscInt_FMT " rows, %" PetscInt_FMT " nonzeros%s\n", bs, bs, csr.nrows, csr.ia[csr.nrows], permute ? ", block rows numbered randomly" : ""));
   PetscCall(CreateMat(comm, &csr, bs, MATAIJ, &A));
   PetscCall(CreateMat(comm, &csr, bs, MATMODSELL, &B));
@@ -312,6 +321,30 @@ int main(int argc, char **argv)
     SETERRQ(comm, PETSC_ERR_SUP, "-compare_tables needs PETSc with CUDA");
 #endif
   }
+  if (solve) { /* the product's own layout and a preconditioner's scalar image, side by side */
+    KSP                ksp;
+    Vec                xs, b;
+    KSPConvergedReason reason;
+    MatModSELLInfo     info;
+
+    PetscCall(MatModSELLSetLayout(B, MATMODSELL_LAYOUT_AUTO));
+    PetscCall(MatScale(B, -1.0 / 3.0)); /* a positive diagonal again */
+    PetscCall(MatCreateVecs(B, &xs, &b));
+    PetscCall(VecSet(b, 1.0));
+    PetscCall(KSPCreate(comm, &ksp));
+    PetscCall(KSPSetType(ksp, ksptype));
+    PetscCall(KSPSetOperators(ksp, B, B));
+    PetscCall(KSPSetTolerances(ksp, 1e-8, PETSC_CURRENT, PETSC_CURRENT, 500));
+    PetscCall(KSPSetFromOptions(ksp));
+    PetscCall(KSPSolve(ksp, b, xs));
+    PetscCall(KSPGetConvergedReason(ksp, &reason));
+    PetscCall(MatModSELLGetInfo(B, &info));
+    PetscCall(PetscPrintf(comm, "solve (%s): converged %s; product layout %s\n", ksptype, reason > 0 ? "yes" : "NO", MatModSELLLayouts[info.layout]));
+    if (reason <= 0) nfail++;
+    PetscCall(KSPDestroy(&ksp));
+    PetscCall(VecDestroy(&xs));
+    PetscCall(VecDestroy(&b));
+  }
   PetscCall(MatViewFromOptions(B, NULL, "-view_after"));
   PetscCall(PetscPrintf(comm, "%s\n", nfail ? "FAILED" : "OK"));
 
@@ -357,6 +390,21 @@ int main(int argc, char **argv)
      suffix: permute_3
      nsize: 3
      args: -bs 2 -permute -nb 300 -row_weights 1,1,2
+   # the preconditioners read the scalar image while the product keeps its blocks; KSPCGDEVICE does not fuse the
+   # product of an operator in blocks (its fused kernel reads the scalar image)
+   test:
+     suffix: solve_pc
+     args: -bs 3 -layouts blocks -slice_heights 64 -solve gmres -pc_type {{bjsmooth ruiz neumann bisai}separate output}
+     filter: grep -E "^solve|FAIL|OK"
+   test:
+     suffix: solve_pc_3
+     nsize: 3
+     args: -bs 3 -layouts blocks -slice_heights 64 -solve gmres -pc_type bjsmooth -row_weights 1,1,1
+     filter: grep -E "^solve|FAIL|OK"
+   test:
+     suffix: solve_cgdevice
+     args: -bs 3 -symmetric -layouts blocks -slice_heights 64 -solve cgdevice -pc_type jacobi -ksp_view
+     filter: grep -E "^solve|operator:|FAIL|OK"
    # the choice and its reasons
    test:
      suffix: view
@@ -391,6 +439,19 @@ int main(int argc, char **argv)
        args: -bs 8 -nb 120 -mat_modsell_block_rows -row_weights 1,2 -layouts blocks
        filter: grep -E "FAIL|OK"
        output_file: output/ex12_ok.out
+     # products in blocks, the cuSPARSE view or the scalar image per process (inside the overlapped MPI product) under
+     # a preconditioner reading the scalar image; KSPCGDEVICE on an operator in blocks
+     test:
+       suffix: cuda_solve_pc_3
+       nsize: 3
+       args: -bs 3 -layouts blocks -slice_heights 64 -solve gmres -pc_type bjsmooth -row_weights 1,1,1
+       filter: grep -E "^solve|FAIL|OK"
+       output_file: output/ex12_solve_pc_3.out
+     test:
+       suffix: cuda_solve_cgdevice
+       args: -bs 3 -symmetric -layouts blocks -slice_heights 64 -solve cgdevice -pc_type jacobi -ksp_view
+       filter: grep -E "^solve|operator:|FAIL|OK"
+       output_file: output/ex12_solve_cgdevice.out
      # the two tables of the block image on one image (NaN-poisoned outputs)
      test:
        suffix: cuda_tables
