@@ -132,11 +132,12 @@ static PetscInt MatSeqAIJModSELLBlockCandidate(Mat A, char why[128])
   return 1;
 }
 
-/* The product's layout for A's current pattern and settings (ms->choice), made when missing: the scalar image set up in
-   the memory of ops, the block image too when A has a block size that allows it, MSLayoutChoose(); then what the
-   product does not use in that memory is freed (the block image; the scalar image's arrays when this choice built
-   them: a preconditioner's MatSeqAIJModSELLGetImage() builds them again). *lay: the layout in the memory of ops, *img
-   its image (NULL: the cuSPARSE view), its values not refreshed. */
+/* The product's layout for A's current pattern and settings (ms->choice), made when missing: the block image set up in
+   the memory of ops when A has a block size that allows it, the scalar image unless the blocks move fewer bytes than
+   any scalar image could (MSLayoutBlocksSuffice()), MSLayoutChoose(); then what the product does not use is freed (the
+   block image; the scalar image's arrays in that memory when this choice built them: a preconditioner's
+   MatSeqAIJModSELLGetImage() builds them again, and arrays another user set up are kept). *lay: the layout in the
+   memory of ops, *img its image (NULL: the cuSPARSE view), its values not refreshed. */
 static PetscErrorCode MatSeqAIJModSELLEnsureLayout(Mat A, const MSImageOps *ops, MatModSELLLayout *lay, MSImage *img)
 {
   Mat_SeqAIJModSELL  *ms   = (Mat_SeqAIJModSELL *)A->spptr;
