@@ -175,7 +175,7 @@ static PetscErrorCode MatCreateFromLocalCSR(MPI_Comm comm, PetscInt mloc, PetscI
    natural (lexicographic, x fastest) ordering, rows distributed in contiguous blocks. With dof > 1 the
    system of dof coupled fields, L (x) B with B = I + 0.1 (ones - I): dof * points nonzeros per row (e.g. 81 for
    27 points and 3 fields, the pattern of trilinear elasticity), the fields of a grid point numbered together */
-static PetscErrorCode GenerateLaplacian(MPI_Comm comm, PetscInt n, PetscInt points, PetscInt dof, Mat *A)
+static PetscErrorCode GenerateLaplacian(MPI_Comm comm, PetscInt n, PetscInt points, PetscInt dof, PetscBool blocks, Mat *A)
 {
   const PetscInt64 N64 = (PetscInt64)n * n * n * dof;
   PetscInt         N, mloc, rstart = 0, *ia, *ja, nz = 0;
@@ -215,7 +215,14 @@ static PetscErrorCode GenerateLaplacian(MPI_Comm comm, PetscInt n, PetscInt poin
     }
     ia[r + 1] = nz;
   }
-  PetscCall(MatCreateFromLocalCSR(comm, mloc, N, N, ia, ja, a, A));
+  if (blocks && dof > 1) { /* the fields of a point as a dof x dof block: the matrix's block size */
+    PetscCall(MatCreate(comm, A));
+    PetscCall(MatSetSizes(*A, mloc, mloc, N, N));
+    PetscCall(MatSetBlockSize(*A, dof));
+    PetscCall(MatSetType(*A, MATAIJ));
+    PetscCall(MatSeqAIJSetPreallocationCSR(*A, ia, ja, a));
+    PetscCall(MatMPIAIJSetPreallocationCSR(*A, ia, ja, a));
+  } else PetscCall(MatCreateFromLocalCSR(comm, mloc, N, N, ia, ja, a, A));
   PetscCall(PetscFree(ia));
   PetscCall(PetscFree(ja));
   PetscCall(PetscFree(a));
@@ -1127,7 +1134,7 @@ int main(int argc, char **argv)
   char        file[PETSC_MAX_PATH_LEN] = "", csv[PETSC_MAX_PATH_LEN] = "", name[256] = "", device[256] = "", date[64], version[128], writemtx[PETSC_MAX_PATH_LEN] = "";
   char        formats[4096] = "aij,aijcusparse,sellcuda,modsell";
   char        desc[512];
-  PetscBool   flg, testmm = PETSC_FALSE, hostfmt = PETSC_FALSE, devfmt = PETSC_FALSE;
+  PetscBool   flg, testmm = PETSC_FALSE, hostfmt = PETSC_FALSE, devfmt = PETSC_FALSE, dof_blocks = PETSC_FALSE;
   Variant    *v;
   PetscReal   bytes, t_cusparse = 0, t_sellcuda = 0;
   PetscInt    nwrong = 0;
@@ -1152,6 +1159,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsEnum("-problem", "Matrix: 3D 7-point or 27-point Laplacian on an n^3 grid, or a file", NULL, Problems, (PetscEnum)problem, (PetscEnum *)&problem, NULL));
   PetscCall(PetscOptionsInt("-n", "Grid points per direction of the generated Laplacians", NULL, n, &n, NULL));
   PetscCall(PetscOptionsInt("-dof", "Coupled fields per grid point of the generated Laplacians (dof x points nonzeros per row)", NULL, dof, &dof, NULL));
+  PetscCall(PetscOptionsBool("-dof_blocks", "The generated Laplacian of several fields has block size dof (MATMODSELL's block layout can apply)", NULL, dof_blocks, &dof_blocks, NULL));
   PetscCall(PetscOptionsString("-file", "Matrix file: PETSc binary (MatLoad, first object) or MatrixMarket coordinate (.mtx)", NULL, file, file, sizeof(file), &flg));
   if (flg && problem != PROBLEM_FILE) problem = PROBLEM_FILE;
   PetscCall(PetscOptionsString("-name", "Problem name in the output and the CSV (default: from -problem, -n, -file, -permute)", NULL, name, name, sizeof(name), NULL));
@@ -1219,7 +1227,7 @@ int main(int argc, char **argv)
   switch (problem) {
   case PROBLEM_LAP7:
   case PROBLEM_LAP27:
-    PetscCall(GenerateLaplacian(ctx.comm, n, problem == PROBLEM_LAP7 ? 7 : 27, dof, &A));
+    PetscCall(GenerateLaplacian(ctx.comm, n, problem == PROBLEM_LAP7 ? 7 : 27, dof, dof_blocks, &A));
     if (dof > 1) PetscCall(PetscSNPrintf(desc, sizeof(desc), "%s-point 3D Laplacian on a %" PetscInt_FMT "^3 grid (Dirichlet), %" PetscInt_FMT " coupled fields per point, lexicographic numbering", problem == PROBLEM_LAP7 ? "7" : "27", n, dof));
     else PetscCall(PetscSNPrintf(desc, sizeof(desc), "%s-point 3D Laplacian on a %" PetscInt_FMT "^3 grid (Dirichlet), lexicographic numbering", problem == PROBLEM_LAP7 ? "7" : "27", n));
     if (!name[0]) {
@@ -1427,6 +1435,11 @@ int main(int argc, char **argv)
   test:
     suffix: lap27_dof3
     args: -problem lap27 -n 5 -dof 3 -formats aij,modsell:sh=32/128:kernel=modsell/sell -timings 0
+
+  # the same with block size 3: every layout of MATMODSELL's product
+  test:
+    suffix: lap27_dof3_blocks
+    args: -problem lap27 -n 5 -dof 3 -dof_blocks -formats aij,modsell,modsell:layout=scalar/blocks/cusparse,modsell:sh=32:layout=blocks:kernel=modsell/sell -timings 0
 
   # MATMODSELL_ORDERING_AUTO keeps the natural order for the narrow window of x of a lexicographic grid whose slices
   # hold few of their columns (3 fields, slices of 32 rows), and not once the rows are numbered randomly

@@ -14,6 +14,7 @@
 #   fem-elasticity       P1 elasticity, block size 3, the library's numbering  aij (CPU) + FE formats
 #   fem-elasticity-perm  the same, whole nodes numbered randomly               FE formats
 #   fem-p2poisson-perm   P2 Poisson, unknowns numbered randomly                FE formats
+#   lap27-80-dof3-blocks 27-point stencil, 3 coupled fields in 3 x 3 blocks, 80^3 (1.5 M rows)  aijcusparse + layouts
 #   (FE formats: aijcusparse, modsell with its defaults (layout auto) and with each layout of -mat_modsell_layout:
 #   scalar, blocks (elasticity), cusparse; the log has each default's -mat_view ::ascii_info: the layout and why;
 #   fem-elasticity*-brows: the block layout with one GPU thread per block row, -mat_modsell_block_rows)
@@ -199,6 +200,9 @@ if [ $fem = 1 ]; then
       say "no numpy, scipy and scikit-fem for $py: the FE matrices are skipped (give --fem-dir, or provision config/python-env)"
     fi
   fi
+  # 3 coupled fields on a 27-point grid stencil in 3 x 3 blocks (81 nonzeros per row, full blocks)
+  if [ $small = 1 ]; then run lap27-12-dof3-blocks "aij,aijcusparse,modsell,modsell:layout=scalar/blocks/cusparse" -problem lap27 -n 12 -dof 3 -dof_blocks
+  else run lap27-80-dof3-blocks "aijcusparse,modsell,modsell:layout=scalar/blocks/cusparse" -problem lap27 -n 80 -dof 3 -dof_blocks; fi
   fem_formats="aijcusparse,modsell,modsell:layout=scalar/cusparse"
   for name in elasticity elasticity-perm p2poisson-perm; do
     f=$femdir/$name.bin
