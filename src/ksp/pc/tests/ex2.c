@@ -1723,6 +1723,7 @@ static PetscErrorCode TestBISAI(void)
   }
 #endif
   PetscCall(Report("bisai ilu_residual: S = A - sum F(i, k) F(k, j)", ok));
+  PetscCall(BufDestroy(&bS));
   for (int guess = 0; guess < 2; guess++) { /* F(i, j) = S(i, j) Dinv(j) below the diagonal (0 with no Dinv), S(i, j) else */
     const double *Dv = guess ? NULL : Dinv;
     Buf           bU;
