@@ -22,10 +22,11 @@
         pattern rows J, one warp per column on the GPU, the blocks of the small system read from F (never stored);
         the symmetric variant's H = G^T D^-1 by a transposing gather.
      5. A probe of the approximate inverses: e = |p - L (M_L p)| / |p| (and the same for U) for a fixed vector p. The
-        apply refines the triangular solves by Richardson steps y <- y + M (b - T y) (Anzt et al. (2018)) when e is
-        large: none for e <= 0.25, one up to 0.6, two below 1; at e >= 1 the approximate inverse is no
-        approximation (a higher level is tried when the user did not set one) and the preconditioner falls back to
-        block Jacobi on the operator's diagonal blocks, saying so.
+        apply refines the triangular solves by Richardson steps y <- y + M (b - T y) (Anzt et al. (2018)): the probe
+        measures the residual after 0 to 3 steps, and the setup takes the fewest steps that bring it to 0.25
+        (symmetric variant) or 0.02 (ILU variant), else 3. When no number of steps brings it below 1 the approximate
+        inverse is no approximation: a higher level is tried (when the user did not set one), and then the
+        preconditioner falls back to block Jacobi on the operator's diagonal blocks, saying so.
    Apply: the products (and steps) on the backend.
 
    The glue (this file) takes the operator, its split and vectors from the PC layer (pcmsimpl.h); the kernels
@@ -48,8 +49,11 @@ const char *const PCBISAISpMVTypes[] = {"own", "cusparse", "PCBISAISpMVType", "P
 #define PCBISAI_SYMTOL     1e-10 /* the relative tolerance of the measured symmetry (MSBISAIAsymmetric()) */
 #define PCBISAI_SHIFTS     6     /* the symmetric factorization's retries: alpha = 1e-3, 1e-2, ..., 100 */
 #define PCBISAI_STEPS_MAX  8     /* Richardson steps a user may set */
-#define PCBISAI_PROBE_ONE  0.25  /* probe error up to which no step is taken */
-#define PCBISAI_PROBE_TWO  0.6   /* ... one step; two steps below 1 */
+#define PCBISAI_PROBE_STEPS 3    /* the Richardson steps the probe measures (and the automatic choice takes at most) */
+#define PCBISAI_PROBE_IC    0.25 /* the probe residual the automatic steps aim at: symmetric variant (CG: below it a step
+                                    costs more than the iterations it saves on the finite-element systems) */
+#define PCBISAI_PROBE_ILU   0.02 /* ILU variant: GMRES's iterations cost more, and the nonsymmetric systems of the suite
+                                    need the triangular solves close to exact to converge like ILU(0) */
 
 /* one approximate inverse: BSR by rows (the apply) and its column view (the setup) */
 typedef struct {
@@ -92,7 +96,7 @@ typedef struct {
   /* what the last setup chose, and why */
   PetscBool ic, fallback;
   PetscInt  steps, level_used, nshifts;
-  PetscReal alpha, probe[2];
+  PetscReal alpha, probe[PCBISAI_PROBE_STEPS + 1];
   char      why_bs[160], why_variant[320], why_steps[320], why_fallback[320];
   char      ksp_note[320]; /* a remark on the Krylov method seen at PCPreSolve() */
 
@@ -710,8 +714,10 @@ static PetscErrorCode PCBISAITriangular(PC pc, PetscInt w, const PetscScalar *b,
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* the probe: e_w = |p - T_w (M_w p)| / |p| for the lower (w = 0) and, in the ILU variant, the upper factor, the
-   maximum over the processes (collective) */
+/* the probe: for the lower (w = 0) and, in the ILU variant, the upper factor T_w, the residuals of the triangular solve
+   T_w y = p after s = 0, ..., PCBISAI_PROBE_STEPS Richardson steps, e_s = |p - T_w y_s| / |p| (y_0 = M_w p,
+   y_{s+1} = y_s + M_w (p - T_w y_s)), for a fixed vector p; jac->probe[s] the largest over the factors and the
+   processes (collective) */
 static PetscErrorCode PCBISAIProbe(PC pc)
 {
   PC_BISAI          *jac = (PC_BISAI *)pc->data;
@@ -719,45 +725,55 @@ static PetscErrorCode PCBISAIProbe(PC pc)
   const PetscScalar *pa;
   PetscScalar       *ya, *ta;
   Vec                p, t;
-  PetscReal          e[2] = {0, 0}, np, nt;
+  PetscReal          e[PCBISAI_PROBE_STEPS + 1], np, nt;
 
   PetscFunctionBegin;
   PetscCall(VecDuplicate(jac->w[0], &p));
   PetscCall(VecDuplicate(jac->w[0], &t));
   PetscCall(PCBISAIProbeVector(jac, p));
   PetscCall(VecNorm(p, NORM_2, &np));
+  for (PetscInt s = 0; s <= PCBISAI_PROBE_STEPS; s++) e[s] = 0;
   for (PetscInt w = 0; w < (jac->ic ? 1 : 2); w++) {
     PetscCall(PCMSVecGetArrayRead(op, p, &pa));
     PetscCall(PCMSVecGetArray(op, jac->w[0], PETSC_MEMORY_ACCESS_WRITE, &ya));
-    PetscCall(PCMSVecGetArray(op, t, PETSC_MEMORY_ACCESS_WRITE, &ta));
     PetscCall(PCBISAIMult(pc, &jac->inv[w], pa, PETSC_FALSE, ya));
-    PetscCall(PCBISAIFactorResidual(pc, (PetscBool)(w == 0), pa, ya, ta));
-    PetscCall(PCMSVecRestoreArray(op, t, PETSC_MEMORY_ACCESS_WRITE, &ta));
     PetscCall(PCMSVecRestoreArray(op, jac->w[0], PETSC_MEMORY_ACCESS_WRITE, &ya));
     PetscCall(PCMSVecRestoreArrayRead(op, p, &pa));
-    PetscCall(VecNorm(t, NORM_2, &nt));
-    e[w] = np > 0 ? nt / np : 0;
-    if (PetscIsInfOrNanReal(e[w])) e[w] = PETSC_MAX_REAL;
+    for (PetscInt s = 0; s <= PCBISAI_PROBE_STEPS; s++) {
+      PetscCall(PCMSVecGetArrayRead(op, p, &pa));
+      PetscCall(PCMSVecGetArray(op, jac->w[0], PETSC_MEMORY_ACCESS_READ_WRITE, &ya));
+      PetscCall(PCMSVecGetArray(op, t, PETSC_MEMORY_ACCESS_WRITE, &ta));
+      PetscCall(PCBISAIFactorResidual(pc, (PetscBool)(w == 0), pa, ya, ta));
+      if (s < PCBISAI_PROBE_STEPS) PetscCall(PCBISAIMult(pc, &jac->inv[w], ta, PETSC_TRUE, ya));
+      PetscCall(PCMSVecRestoreArray(op, t, PETSC_MEMORY_ACCESS_WRITE, &ta));
+      PetscCall(PCMSVecRestoreArray(op, jac->w[0], PETSC_MEMORY_ACCESS_READ_WRITE, &ya));
+      PetscCall(PCMSVecRestoreArrayRead(op, p, &pa));
+      PetscCall(VecNorm(t, NORM_2, &nt));
+      nt = np > 0 ? nt / np : 0;
+      if (PetscIsInfOrNanReal(nt)) nt = PETSC_MAX_REAL;
+      e[s] = PetscMax(e[s], nt);
+    }
   }
-  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, e, 2, MPIU_REAL, MPIU_MAX, PetscObjectComm((PetscObject)pc)));
-  jac->probe[0] = e[0];
-  jac->probe[1] = e[1];
+  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, e, PCBISAI_PROBE_STEPS + 1, MPIU_REAL, MPIU_MAX, PetscObjectComm((PetscObject)pc)));
+  for (PetscInt s = 0; s <= PCBISAI_PROBE_STEPS; s++) jac->probe[s] = e[s];
   PetscCall(VecDestroy(&p));
   PetscCall(VecDestroy(&t));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Patterns, inverses and the probe; the level raised (when the user did not set it) while the approximate inverse is
-   no approximation (e >= 1), then the Richardson steps (when the user did not set them) from the probe, or block
-   Jacobi */
+/* Patterns, inverses and the probe; the Richardson steps (when the user did not set them): the fewest s <= 3 whose
+   probe residual e_s is at most the variant's target, else the s of the smallest e_s below 1; when every e_s is 1 or
+   more the approximate inverse is no approximation even with steps: the level is raised (when the user did not set
+   it), and at level 3 block Jacobi is used */
 static PetscErrorCode PCBISAIApproximateInverses(PC pc, PetscLogDouble *t)
 {
-  PC_BISAI *jac = (PC_BISAI *)pc->data;
-  PetscReal e;
+  PC_BISAI       *jac = (PC_BISAI *)pc->data;
+  const PetscReal target = jac->ic ? PCBISAI_PROBE_IC : PCBISAI_PROBE_ILU;
+  PetscInt        best;
 
   PetscFunctionBegin;
-  jac->fallback   = PETSC_FALSE;
-  jac->level_used = jac->level;
+  jac->fallback        = PETSC_FALSE;
+  jac->level_used      = jac->level;
   jac->why_fallback[0] = 0;
   for (;;) {
     const PetscInt kind  = jac->ic ? 2 : 1;
@@ -777,23 +793,24 @@ static PetscErrorCode PCBISAIApproximateInverses(PC pc, PetscLogDouble *t)
     }
     PetscCall(PCBISAIProbe(pc));
     PetscCall(PCBISAIElapsed(jac, t, &jac->t_probe));
-    e = PetscMax(jac->probe[0], jac->probe[1]);
-    if (e < 1.0 || jac->level_set || jac->steps_set >= 0 || jac->level_used >= 3) break;
-    PetscCall(PetscInfo(pc, "PCBISAI: the approximate inverses at level %" PetscInt_FMT " leave a probe residual %g >= 1: level %" PetscInt_FMT "\n", jac->level_used, (double)e, jac->level_used + 1));
+    best = 0;
+    for (PetscInt s = 1; s <= PCBISAI_PROBE_STEPS; s++)
+      if (jac->probe[s] < jac->probe[best]) best = s;
+    if (jac->probe[best] < 1.0 || jac->level_set || jac->steps_set >= 0 || jac->level_used >= 3) break;
+    PetscCall(PetscInfo(pc, "PCBISAI: the approximate inverses at level %" PetscInt_FMT " leave probe residuals >= 1 with up to %d Richardson steps: level %" PetscInt_FMT "\n", jac->level_used, PCBISAI_PROBE_STEPS, jac->level_used + 1));
     jac->level_used++;
   }
   if (jac->steps_set >= 0) {
     jac->steps = jac->steps_set;
-    PetscCall(PetscSNPrintf(jac->why_steps, sizeof(jac->why_steps), "set by the user (probe residual %.3g)", (double)e));
-  } else if (e <= PCBISAI_PROBE_ONE) {
-    jac->steps = 0;
-    PetscCall(PetscSNPrintf(jac->why_steps, sizeof(jac->why_steps), "automatic: the approximate inverse%s leave%s a probe residual |p - T M p| / |p| = %.3g <= %g", jac->ic ? "" : "s", jac->ic ? "s" : "", (double)e, PCBISAI_PROBE_ONE));
-  } else if (e < 1.0) {
-    jac->steps = e <= PCBISAI_PROBE_TWO ? 1 : 2;
-    PetscCall(PetscSNPrintf(jac->why_steps, sizeof(jac->why_steps), "automatic: the approximate inverse%s leave%s a probe residual |p - T M p| / |p| = %.3g %s %g", jac->ic ? "" : "s", jac->ic ? "s" : "", (double)e, jac->steps == 1 ? "<=" : ">", PCBISAI_PROBE_TWO));
+    PetscCall(PetscSNPrintf(jac->why_steps, sizeof(jac->why_steps), "set by the user; probe residual %.3g", (double)jac->probe[PetscMin(jac->steps, PCBISAI_PROBE_STEPS)]));
+  } else if (jac->probe[best] < 1.0) {
+    jac->steps = best;
+    for (PetscInt s = PCBISAI_PROBE_STEPS; s >= 0; s--)
+      if (jac->probe[s] <= target) jac->steps = s;
+    PetscCall(PetscSNPrintf(jac->why_steps, sizeof(jac->why_steps), "automatic: the fewest steps whose probe residual |p - T y| / |p| is at most %g, else the smallest residual; residuals %.3g, %.3g, %.3g, %.3g with 0 to 3 steps", (double)target, (double)jac->probe[0], (double)jac->probe[1], (double)jac->probe[2], (double)jac->probe[3]));
   } else {
     jac->steps = 0;
-    PetscCall(PetscSNPrintf(jac->why_fallback, sizeof(jac->why_fallback), "the approximate inverse%s at level %" PetscInt_FMT " leave%s a probe residual |p - T M p| / |p| = %.3g >= 1: %s approximate the inverse factors", jac->ic ? "" : "s", jac->level_used, jac->ic ? "s" : "", (double)e, jac->ic ? "it does not" : "they do not"));
+    PetscCall(PetscSNPrintf(jac->why_fallback, sizeof(jac->why_fallback), "the approximate inverse%s at level %" PetscInt_FMT " leave%s probe residuals |p - T y| / |p| of at least %.3g with 0 to %d Richardson steps: no approximation of the inverse factors", jac->ic ? "" : "s", jac->level_used, jac->ic ? "s" : "", (double)jac->probe[best], PCBISAI_PROBE_STEPS));
     PetscCall(PetscInfo(pc, "PCBISAI: block Jacobi on the operator's diagonal blocks: %s\n", jac->why_fallback));
     jac->fallback = PETSC_TRUE;
     PetscCall(PCBISAIPatterns(pc, 3, 0));
@@ -1573,10 +1590,13 @@ static PetscErrorCode PCBISAISetSteps_BISAI(PC pc, PetscInt steps)
   y <- y + M (b - T y) (Anzt et al. (2018)): each costs one product with the factor T and one with M. The symmetric
   variant takes the same steps on L and on U = D L^T, so that the preconditioner stays symmetric.
 
-  The automatic choice measures e = |p - T M p| / |p| for a fixed vector p at the setup (the largest over the factors
-  and the processes): no step for e <= 0.25, one for e <= 0.6, two for e < 1; for e >= 1 the approximate inverse is
-  no approximation: the level is raised (when not set) and at level 3 the preconditioner falls back to block Jacobi on
-  the operator's diagonal blocks. `PCView()` shows e and the choice.
+  The automatic choice measures at the setup, for a fixed vector p, the residuals e_s = |p - T y_s| / |p| after
+  s = 0, 1, 2, 3 steps (the largest over the factors and the processes) and takes the fewest steps with e_s <= 0.25
+  in the symmetric variant (CG: below that a step costs more than the iterations it saves) or e_s <= 0.02 in the ILU
+  variant (GMRES spends more per iteration, and nonsymmetric systems need the triangular solves close to exact to
+  converge like ILU(0)), else 3 steps. When every e_s is 1 or more the approximate inverse is no approximation: the
+  level is raised (when not set), and at level 3 the preconditioner falls back to block Jacobi on the operator's
+  diagonal blocks. `PCView()` shows the residuals and the choice.
 
 .seealso: [](ch_ksp), `PCBISAI`, `PCBISAIGetSteps()`, `PCBISAISetLevel()`
 @*/
