@@ -99,13 +99,13 @@ say ""
 say "the apply's two block products: own BSR kernel against cuSPARSE bsrmv (cusparseDbsrmv, same BSR arrays, blocks by rows)"
 for round in 1 2; do
   for k in 1 2 3; do
-    for sp in own cusparse; do run spmv-$sp-k$k-r$round "$N" $MAT $bisai -pc_bisai_level $k -pc_bisai_spmv $sp; done
+    for sp in own cusparse; do run spmv-$sp-k$k-r$round "$N" $MAT $bisai -pc_bisai_level $k -pc_bisai_steps 0 -pc_bisai_spmv $sp; done
   done
 done
 for k in 1 2 3; do
   for sp in own cusparse; do
     f=$logs/spmv-$sp-k$k-gpu.log
-    "$ex19" -da_grid_x "$N" -da_grid_y "$N" -dm_mat_type $MAT $common $bisai -pc_bisai_level $k -pc_bisai_spmv $sp -log_view_gpu_time > "$f" 2>&1
+    "$ex19" -da_grid_x "$N" -da_grid_y "$N" -dm_mat_type $MAT $common $bisai -pc_bisai_level $k -pc_bisai_steps 0 -pc_bisai_spmv $sp -log_view_gpu_time > "$f" 2>&1
     # bytes of one application: M_L and M_U (8 bs^2 + 4 bytes per block, 4 per block row + 4), x read once, y written
     read -r cnt us gbs <<< "$(awk '
       /block size [0-9]+, [0-9]+ block rows/ {for (i = 1; i <= NF; i++) {if ($i == "size") bs = $(i+1) + 0; if ($i == "block" && $(i+1) ~ /^rows/) nb = $(i-1) + 0}}

@@ -310,10 +310,32 @@ PETSC_EXTERN PetscErrorCode PCBRBILUSetInnerOrdering(PC, PCBRBILUInnerOrdering);
 PETSC_EXTERN PetscErrorCode PCBRBILUGetInnerOrdering(PC, PCBRBILUInnerOrdering *);
 
 /*E
-   PCBISAIILUType - how `PCBISAI` computes its block ILU(0) factors
+   PCBISAIVariant - the factorization `PCBISAI` approximates
 
    Values:
-+  `PCBISAI_ILU_EXACT`  - in row order on the host (the GPU path uploads the factors)
++  `PCBISAI_VARIANT_AUTO` - `PCBISAI_VARIANT_IC` when the operator is symmetric (marked so, or measured at the setup)
+                            and its diagonal blocks are positive definite, else `PCBISAI_VARIANT_ILU`
+.  `PCBISAI_VARIANT_ILU`  - block ILU(0) A ~ L U, M^-1 = M_U M_L (not symmetric)
+-  `PCBISAI_VARIANT_IC`   - block IC(0) A ~ L D L^T, M^-1 = G^T D^-1 G with G ~ L^-1 (symmetric positive definite:
+                            for `KSPCG`)
+
+   Level: intermediate
+
+.seealso: `PCBISAI`, `PCBISAISetVariant()`
+E*/
+typedef enum {
+  PCBISAI_VARIANT_AUTO,
+  PCBISAI_VARIANT_ILU,
+  PCBISAI_VARIANT_IC
+} PCBISAIVariant;
+PETSC_EXTERN const char *const PCBISAIVariants[];
+
+/*E
+   PCBISAIILUType - how `PCBISAI` computes its block incomplete factors
+
+   Values:
++  `PCBISAI_ILU_EXACT`  - in row order where the preconditioner runs (on the GPU one warp per block row, each row
+                          starting when the rows it depends on are done)
 -  `PCBISAI_ILU_SWEEPS` - by fixed-point sweeps (ParILU-style, Jacobi updates) where the preconditioner runs
 
    Level: intermediate
@@ -348,6 +370,14 @@ typedef enum {
 PETSC_EXTERN const char *const PCBISAISpMVTypes[];
 
 /* PCBISAI */
+PETSC_EXTERN PetscErrorCode PCBISAISetVariant(PC, PCBISAIVariant);
+PETSC_EXTERN PetscErrorCode PCBISAIGetVariant(PC, PCBISAIVariant *);
+PETSC_EXTERN PetscErrorCode PCBISAISetBlockSize(PC, PetscInt);
+PETSC_EXTERN PetscErrorCode PCBISAIGetBlockSize(PC, PetscInt *);
+PETSC_EXTERN PetscErrorCode PCBISAISetSteps(PC, PetscInt);
+PETSC_EXTERN PetscErrorCode PCBISAIGetSteps(PC, PetscInt *);
+PETSC_EXTERN PetscErrorCode PCBISAISetShift(PC, PetscBool);
+PETSC_EXTERN PetscErrorCode PCBISAIGetShift(PC, PetscBool *);
 PETSC_EXTERN PetscErrorCode PCBISAISetLevel(PC, PetscInt);
 PETSC_EXTERN PetscErrorCode PCBISAIGetLevel(PC, PetscInt *);
 PETSC_EXTERN PetscErrorCode PCBISAISetILUType(PC, PCBISAIILUType);
