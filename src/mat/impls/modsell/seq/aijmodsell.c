@@ -876,10 +876,10 @@ PetscErrorCode MatConvert_SeqAIJ_SeqAIJModSELL(Mat A, MatType type, MatReuse reu
   PetscCall(MatSeqAIJModSELLSetOps(B));
 #if defined(PETSC_HAVE_CUDA)
   /* As aijcusparse: no inode scan at assembly (the products are the image's; SeqAIJ's scan took 0.14-0.22 s of every
-     MatAssemblyEnd() at 10.4 M rows on an H100, 2026-11-24, docs/locality.md). The inodes stay off after MatBindToCPU()
-     and a conversion back to MATSEQAIJ: turning them on again in an assembled matrix, whose inode structure has not
-     been computed, would make SeqAIJ's products fail ("Missing Inode Structure"); MatSetOption(MAT_USE_INODES) before
-     the next assembly turns them on. */
+     MatAssemblyEnd() at 10.4 M rows on an H100, 2026-11-24, commit e97a49d, not under docs/results). The inodes stay
+     off after MatBindToCPU() and a conversion back to MATSEQAIJ: turning them on again in an assembled matrix, whose
+     inode structure has not been computed, would make SeqAIJ's products fail ("Missing Inode Structure");
+     MatSetOption(MAT_USE_INODES) before the next assembly turns them on. */
   PetscCall(MatSetOption(B, MAT_USE_INODES, PETSC_FALSE));
 #endif
   PetscCall(MatComposeAll_SeqAIJModSELL(B, PETSC_TRUE));
