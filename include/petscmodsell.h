@@ -389,7 +389,7 @@ PETSC_EXTERN PetscErrorCode PCBISAISetSpMVType(PC, PCBISAISpMVType);
 PETSC_EXTERN PetscErrorCode PCBISAIGetSpMVType(PC, PCBISAISpMVType *);
 
 /*E
-   PCNeumannType - the preconditioner `PCNEUMANN` applies (paper 003), on the diagonally scaled operator
+   PCNeumannType - the preconditioner `PCNEUMANN` applies (Gupta, van Gijzen and Vuik (2011)), on the diagonally scaled operator
    D^-1/2 A D^-1/2 = I + L~ + L~^T
 
    Values:

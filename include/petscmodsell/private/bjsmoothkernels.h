@@ -18,7 +18,7 @@
    Inner methods: Jacobi; warp-serialised Gauss-Seidel (warps of 32 rows in order, Jacobi inside a warp,
    equation 4.14), forward (GS) or forward then backward (SGS); CG; Chebyshev on an interval [lo, hi] of the
    spectrum of D^-1 A_ll (MSBJSChebTable() below: the same cost per sweep as Jacobi).
-   The in-slice coefficients are kept in shared memory (ELLPACK, nloc per row, paper eq. 4.15) when they
+   The in-slice coefficients are kept in shared memory (ELLPACK, nloc per row, Wikberg (2024), eq. 4.15) when they
    fit, else read from the image in global memory at every inner sweep (the fallback).
 */
 #pragma once
@@ -94,7 +94,7 @@ static inline void MSBJSChebTable(double lo, double hi, int k, double *tab)
 /* Resets *status and computes it (the caller reads it back once) */
 #define MS_BJS_ANALYZE(name) int name(const MSImageView *img, MSBJSStatus *status, void *stream)
 
-/* Shared memory of the sweep kernel for this slice height, nloc and inner method (paper eq. 4.15 plus the
+/* Shared memory of the sweep kernel for this slice height, nloc and inner method (Wikberg (2024), eq. 4.15, plus the
    reduction scratch): with the coefficients in shared memory when they fit (raising the kernel's limit
    with cudaFuncSetAttribute up to the device's opt-in maximum) and force_global == 0, else without them.
    Outputs: use_shared (1: coefficients in shared memory), smem (bytes per block to launch with),

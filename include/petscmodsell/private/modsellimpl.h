@@ -55,12 +55,12 @@ PETSC_EXTERN PetscLogEvent MATMODSELL_ImageBuild, MATMODSELL_ImageValues, MATMOD
    2026-11-24: 728 CG iterations against 877 with 512, the same time per iteration), in slices of
    MS_SLICE_HEIGHT_PARTITION_SLICES rows for the matrix's own products (halves of the blocks: the product with slices of
    1024 is 1-4% slower, and halves keep as many edges inside as blocks of 512: 0.828 on the CPU's FVM tetrahedra);
-   docs/locality.md */
+   commits e97a49d and 38efcb5, not under docs/results */
 #define MS_SLICE_HEIGHT_PARTITION        1024
 #define MS_SLICE_HEIGHT_PARTITION_SLICES 512
 /* Default rows per bucket of the bucketed permuted product on the GPU (-mat_modsell_permute_chunk): 2^20 rows, 8.4 MB of
    doubles, whose x and y values should stay in the GPU's L2 cache (H100: 50 MB; on the H100 at 10.4 M rows 2^20 gave
-   0.595 ms, 2^21 0.604, 2^22 0.718, one bucket 0.891, docs/locality.md) */
+   0.595 ms, 2^21 0.604, 2^22 0.718, one bucket 0.891; 2026-11-24, commit a295f25, not under docs/results) */
 #define MS_PERMUTE_CHUNK_DEFAULT 1048576
 
 typedef struct _n_MSImage *MSImage;

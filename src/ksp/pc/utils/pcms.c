@@ -58,7 +58,8 @@ static PetscBool PCMSImageQualifies(const MSImageLayout *mi, const PCMSImageRequ
 }
 
 /* The default slice height of a preconditioner that works on the slices of an image as blocks (PCBJSMOOTH: larger
-   blocks take fewer outer iterations at the same cost per iteration: docs/locality.md) */
+   blocks take fewer outer iterations at the same cost per iteration: H100, 2026-11-24, commit
+   d1494d9, not under docs/results) */
 #define MS_SLICE_HEIGHT_SLICE_PC 512
 
 /* What a preconditioner that works on the slices as blocks asks of an image where the heights are defaults: slices of

@@ -17,13 +17,19 @@
                                              matrix with a block size of 2 to 8), the cuSPARSE view, or chosen from the
                                              matrix (default; `MatModSELLSetLayout()`)
 .  -mat_modsell_kernel <modsell,sell>     - modified SELL or plain SELL SpMV kernel
-.  -mat_modsell_ordering <natural,rcm,bricks,partition> - row ordering inside the format (bricks: matrices of a `DMDA`)
+.  -mat_modsell_ordering <natural,rcm,bricks,partition,auto> - row ordering inside the format (bricks: matrices of a
+                                             `DMDA`; auto, the default: chosen per process from the matrix)
 .  -mat_modsell_permute_chunk <1048576>   - rows per bucket of the permuted product on the GPU (0: separate gathers)
-.  -mat_modsell_row_lanes <0>             - threads summing one row in the GPU product: 1, 2, 4, ..., 32, or 0 for the
-                                             smallest power of two that leaves each at most 16 slots of the mean slice
-                                             width (wide rows: more threads per row)
--  -mat_modsell_graph_device <true>       - make `PCGAMG`'s graph (`MatCreateGraph()`) on the GPU, the same graph as
+.  -mat_modsell_row_lanes <0>             - threads summing one row in the GPU product: 1, 2, 4, ..., 32, or 0 to choose
+                                             from the matrix (`MatModSELLSetRowLanes()`: more threads per row only for
+                                             wide rows of a matrix too small to fill the GPU)
+.  -mat_modsell_graph_device <true>       - make `PCGAMG`'s graph (`MatCreateGraph()`) on the GPU, the same graph as
                                              `MATSEQAIJ`'s host code (PETSc with CUDA, one process's matrix, block size 1)
+.  -mat_modsell_upload_threads <8>        - host threads copying a host-assembled matrix to the GPU through pinned
+                                             buffers (1: one `cudaMemcpy`; a setting of the process)
+.  -mat_modsell_upload_chunk <4194304>    - bytes per pinned buffer; copies of less than 4 chunks are one `cudaMemcpy`
+-  -mat_modsell_eager_setup <true>        - build the GPU image at the final assembly (with CUDA vectors) instead of at
+                                             the first product
 
    Level: beginner
 
@@ -355,10 +361,11 @@ PetscErrorCode MatModSELLGetKernel(Mat A, MatModSELLKernel *k)
 
   Input Parameters:
 + A - the matrix
-- o - `MATMODSELL_ORDERING_NATURAL`, `MATMODSELL_ORDERING_RCM`, `MATMODSELL_ORDERING_BRICKS` or `MATMODSELL_ORDERING_PARTITION`
+- o - `MATMODSELL_ORDERING_NATURAL`, `MATMODSELL_ORDERING_RCM`, `MATMODSELL_ORDERING_BRICKS`, `MATMODSELL_ORDERING_PARTITION`
+      or `MATMODSELL_ORDERING_AUTO` (the default: chosen per process from the matrix)
 
   Options Database Key:
-. -mat_modsell_ordering <natural,rcm,bricks,partition> - the ordering
+. -mat_modsell_ordering <natural,rcm,bricks,partition,auto> - the ordering
 
   Level: intermediate
 
@@ -491,8 +498,11 @@ PetscErrorCode MatModSELLGetPermuteChunk(Mat A, PetscInt *chunk)
   j + lanes, ..., and the threads' sums are added pairwise. One thread per row keeps a slice's loads coalesced and
   needs no reduction, which suits rows of a few entries; rows of tens of entries (27-point stencils, systems of several
   fields per grid point) leave too few threads to hide the memory latency, on small matrices above all. With 0, each
-  image (the diagonal and off-diagonal blocks of each process) takes the smallest power of two that leaves each thread
-  at most 16 slots of its mean slice width. The storage does not change; the host product adds the terms in the same
+  image (the diagonal and off-diagonal blocks of each process) takes the largest power of two K that leaves each
+  thread at least 4 slots of its mean slice width, while K rows fit in a thread block (K times the slice height at
+  most 1024) and the image's m rows give m K at most 393216 threads (about 1.5 times what an H100 holds at once): one
+  thread per row for rows of fewer than 8 slots and for matrices that fill the GPU with one thread per row; a block
+  layout (`MatModSELLSetLayout()`) always takes one thread per row. The storage does not change; the host product adds the terms in the same
   order, so that host and GPU products of the same image agree to rounding. -mat_view ::ascii_info names the choice
   when it is more than one.
 
@@ -671,7 +681,7 @@ PetscErrorCode MatModSELLReadOptions_Private(Mat A, PetscOptionItems PetscOption
   }
   {
     PetscInt lanes = s->row_lanes;
-    PetscCall(PetscOptionsInt("-mat_modsell_row_lanes", "Threads summing one row in the GPU product: a power of two from 1 to 32 (0: from the mean row width, one thread per row up to 16 slots)", "MatModSELLSetRowLanes", lanes, &lanes, &flg));
+    PetscCall(PetscOptionsInt("-mat_modsell_row_lanes", "Threads summing one row in the GPU product: a power of two from 1 to 32 (0: from the mean row width and the matrix size: one thread per row below 8 slots per row or when the rows alone fill the GPU)", "MatModSELLSetRowLanes", lanes, &lanes, &flg));
     if (flg) PetscCall(MatModSELLSetRowLanes(A, lanes));
   }
   {

@@ -393,9 +393,9 @@ static PetscErrorCode MatMPIAIJModSELLHaloReadOptions(Mat A)
    product, end the exchange, the off-diagonal block's) launches the diagonal block's kernel only after the exchange's
    pack kernel, its copy to the host and a synchronization of the stream (MPI is not CUDA-aware), and the copy back
    and the unpack kernel queue behind it: on two H200s at 256^3 rows per process 0.12 ms of the halo's 0.27 ms stayed
-   exposed (bench/halo.c, docs/scaling.md). Here the diagonal block's kernel runs on a second, non-blocking stream
-   while the whole exchange runs on PETSc's stream; PETSc's stream waits for it before the off-diagonal block adds its
-   part. The same arithmetic as MPIAIJ's product, in the same order per row. Which is launched first: when the values
+   exposed (bench/halo.c, 2026-11-24, commit 23c0d5f, not under docs/results). Here the diagonal block's kernel runs
+   on a second, non-blocking stream while the whole exchange runs on PETSc's stream; PETSc's stream waits for it
+   before the off-diagonal block adds its part. The same arithmetic as MPIAIJ's product, in the same order per row. Which is launched first: when the values
    to send must be packed by a kernel (not one contiguous range of x: a process with neighbours on two sides), the
    exchange's start (pack, copy to the host, sends), then the diagonal block's kernel; else the diagonal block's kernel
    first. A pack kernel launched after the diagonal block's kernel, which fills the GPU, waits for its blocks and the
@@ -811,13 +811,15 @@ static PetscErrorCode MatDuplicate_MPIAIJModSELL(Mat A, MatDuplicateOption op, M
    second stream (false: MPIAIJ's product, the exchange's pack and copy to the host before the diagonal kernel)
 .  -mat_modsell_pinned_halo <false> - with the overlap and an MPI that is not CUDA-aware (`-use_gpu_aware_mpi 0`), the
    halo through pinned host buffers of the matrix (default: PETSc's `VecScatter`, whose host buffers are pageable; on
-   2 and 4 H200s it was slower than PETSc's exchange with the overlap, docs/scaling.md)
+   4 H200s at 256^3 rows per process 0.494 ms per product against 0.659 through PETSc's exchange and 0.436 through
+   CUDA IPC, 2026-11-27, docs/results/2026-11-27-h200x4-halo)
 .  -mat_modsell_ipc_halo <true> - with the overlap, the ghost values copied device to device from the neighbours'
    send buffers through CUDA IPC (every neighbour a process of this node; no copy through the host, no stream
    synchronization; it also works when CUDA_VISIBLE_DEVICES shows each process only its own GPU, 2 x H100 with CUDA
    13.0; when a process cannot map its neighbours' handles, every process keeps the exchange through the host and
    -info says why). 4 x H200, ex45 CG + Jacobi at 256^3 rows per GPU: 1.249 ms per iteration against 1.775 through the
-   host (docs/scaling.md). False: the exchange through the host (`-mat_modsell_pinned_halo` or PETSc's `VecScatter`)
+   host (2026-11-27, docs/results/2026-11-27-h200x4-periter). False: the exchange through the host
+   (`-mat_modsell_pinned_halo` or PETSc's `VecScatter`)
 -  -mat_modsell_overlap_exchange_first <auto> - with the overlap, start the halo exchange before the diagonal block's
    kernel (default: when this process's values to send are not one contiguous range of x and must be packed by a
    kernel: launched after the diagonal block's kernel, the pack kernel waits for its blocks, and the whole exchange

@@ -3,7 +3,8 @@
    processes of one node, the ghost values go from the owner's device memory to the user's device memory in one
    device-to-device copy (over NVLink between GPUs), with no copy through the host and no stream synchronization.
    PETSc's VecScatter with an MPI that is not CUDA-aware copies to pageable host memory, synchronizes, sends through
-   MPI and copies back: 0.3-0.6 ms per product with 256^3 rows per process on 2 and 4 H200s (docs/scaling.md), longer
+   MPI and copies back: 0.34-0.66 ms per product with 256^3 rows per process on 2 and 4 H200s (2026-11-27,
+   docs/results/2026-11-27-h200x4-halo), longer
    than the diagonal block's product it overlaps once each GPU has fewer than about 10 M rows.
 
    Setup (collective, at the first product and after a change of the nonzero pattern), on the send and receive lists of

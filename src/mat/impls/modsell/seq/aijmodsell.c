@@ -876,10 +876,10 @@ PetscErrorCode MatConvert_SeqAIJ_SeqAIJModSELL(Mat A, MatType type, MatReuse reu
   PetscCall(MatSeqAIJModSELLSetOps(B));
 #if defined(PETSC_HAVE_CUDA)
   /* As aijcusparse: no inode scan at assembly (the products are the image's; SeqAIJ's scan took 0.14-0.22 s of every
-     MatAssemblyEnd() at 10.4 M rows on an H100, 2026-11-24, docs/locality.md). The inodes stay off after MatBindToCPU()
-     and a conversion back to MATSEQAIJ: turning them on again in an assembled matrix, whose inode structure has not
-     been computed, would make SeqAIJ's products fail ("Missing Inode Structure"); MatSetOption(MAT_USE_INODES) before
-     the next assembly turns them on. */
+     MatAssemblyEnd() at 10.4 M rows on an H100, 2026-11-24, commit e97a49d, not under docs/results). The inodes stay
+     off after MatBindToCPU() and a conversion back to MATSEQAIJ: turning them on again in an assembled matrix, whose
+     inode structure has not been computed, would make SeqAIJ's products fail ("Missing Inode Structure");
+     MatSetOption(MAT_USE_INODES) before the next assembly turns them on. */
   PetscCall(MatSetOption(B, MAT_USE_INODES, PETSC_FALSE));
 #endif
   PetscCall(MatComposeAll_SeqAIJModSELL(B, PETSC_TRUE));
@@ -908,8 +908,8 @@ PetscErrorCode MatConvert_SeqAIJ_SeqAIJModSELL(Mat A, MatType type, MatReuse reu
 .  -mat_modsell_slice_height <128>             - rows per slice, a multiple of 32 at most 1024
 .  -mat_modsell_layout <auto,scalar,blocks,cusparse> - the product's layout (`MatModSELLSetLayout()`): chosen from the matrix by default
 .  -mat_modsell_kernel <modsell,sell>          - modified SELL (default) or the plain SELL kernel of Wikberg (2024), section 3.1
-.  -mat_modsell_ordering <natural,rcm,bricks,partition>  - reverse Cuthill-McKee ordering, (matrices of a `DMDA`) grid bricks, or compact blocks of the graph, inside the format; vectors keep the user's ordering
-.  -mat_modsell_upload_threads <8>            - host threads copying the host CSR to the GPU through pinned buffers (1: one cudaMemcpy)
+.  -mat_modsell_ordering <natural,rcm,bricks,partition,auto> - reverse Cuthill-McKee ordering, (matrices of a `DMDA`) grid bricks, or compact blocks of the graph, inside the format, or chosen from the matrix (auto, the default); vectors keep the user's ordering
+.  -mat_modsell_upload_threads <8>             - host threads copying the host CSR to the GPU through pinned buffers (1: one cudaMemcpy)
 .  -mat_modsell_upload_chunk <4194304>         - bytes per pinned buffer; copies of less than 4 chunks are one cudaMemcpy
 -  -mat_modsell_eager_setup <true>             - build the GPU image at final assembly rather than at the first product
 

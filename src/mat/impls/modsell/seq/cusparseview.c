@@ -250,8 +250,8 @@ static PetscErrorCode MatProductNumeric_SeqAIJModSELL_View(Mat C)
    (MATSEQAIJCUSPARSE, computed on the views) and P has the operator's type. MatAXPY() calls the destination's
    operation only for two matrices of one type or of one MatAXPY operation; otherwise PETSc's generic MatAXPY_Basic()
    adds row by row through MatSetValues() on the host (the product's values brought back from the GPU and sent again:
-   4.3 s against aijcusparse's 1.0 s in GAMG's smoothing at 256^3, docs/composition.md). So a product's result gets
-   MATSEQAIJMODSELL's MatAXPY operation (the first MATSEQAIJMODSELL operand's), which comes here: aijcusparse's
+   4.3 s against aijcusparse's 1.0 s in GAMG's smoothing at 256^3, H100, 2026-11-24, commit 4004666, not under
+   docs/results). So a product's result gets MATSEQAIJMODSELL's MatAXPY operation (the first MATSEQAIJMODSELL operand's), which comes here: aijcusparse's
    operation, with a MATSEQAIJMODSELL X replaced by its view (csrgeam on the GPU, or aijcusparse's host fallback when
    either matrix is bound to the CPU). */
 static PetscErrorCode (*MSCUSPARSEAXPY)(Mat, PetscScalar, Mat, MatStructure) = NULL; /* aijcusparse's (one function) */
