@@ -25,7 +25,8 @@
 #   make check CUDAMEMCHECK=1               under compute-sanitizer (PETSC_CUDAMEMCHECK_COMMAND/_ARGS)
 #   make check VALGRIND=1                   under valgrind
 #   make check WRAPPER='compute-sanitizer --tool racecheck'  any command in front of each test executable
-#   PETSC_OPTIONS='...' make check          the environment's PETSC_OPTIONS reach every test
+#   PETSC_OPTIONS='...' make check          the environment's PETSC_OPTIONS reach every test (with CUDA, plus
+#                                           -use_gpu_aware_mpi 0 unless MS_GPU_AWARE_MPI=1)
 #   PETSCMPIEXEC='srun' make check          another launcher than PETSc's MPIEXEC
 #   make -j16 check GPU_JOBS=4              at most 4 tests that use the GPU at a time (the default; 0: no
 #                                           limit): see config/gpuslot.sh
@@ -53,6 +54,18 @@ GPU_DEVICES   ?=
 MS_ERRLOG     := $(MS_TESTDIR)/test__err.log
 
 PETSCMODSELL_LIB ?= $(MS_LIB)
+
+# A PETSc built with CUDA aborts every GPU test at startup when the MPI is not CUDA-aware (most Open MPI packages)
+# unless -use_gpu_aware_mpi 0 is given: make check adds it to PETSC_OPTIONS then; MS_GPU_AWARE_MPI=1 (an MPI that is
+# CUDA-aware) leaves PETSc's default, as bench/common.sh does.
+MS_PETSC_HAS_CUDA := $(shell grep -qs '^\#define PETSC_HAVE_CUDA 1' $(PETSC_DIR)/$(PETSC_ARCH)/include/petscconf.h $(PETSC_DIR)/include/petscconf.h && echo 1)
+ifeq ($(MS_PETSC_HAS_CUDA),1)
+  ifneq ($(MS_GPU_AWARE_MPI),1)
+    ifeq ($(findstring -use_gpu_aware_mpi,$(PETSC_OPTIONS)),)
+      export PETSC_OPTIONS := $(PETSC_OPTIONS) -use_gpu_aware_mpi 0
+    endif
+  endif
+endif
 MS_HARNESS_ARGS = --config-dir '$(MS_CONFIGDIR)' --testdir '$(MS_TESTDIR)' --srcdir '$(TOP)' \
                   --petsc-dir '$(PETSC_DIR)' --petsc-arch '$(PETSC_ARCH)'
 
