@@ -44,9 +44,11 @@ _Static_assert(MS_KRYLOV_NORM_NONE == (int)KSP_NORM_NONE && MS_KRYLOV_NORM_PRECO
 #define KSPMS_STATUS_BYTES offsetof(MSKrylovScalars, rtol)
 
 #if defined(PETSC_HAVE_CUDA)
-  #define KSPMSKernels(dev) ((dev) ? &MSKrylovKernels_CUDA : &MSKrylovKernels_Reference)
+  #define KSPMSKernels(dev)   ((dev) ? &MSKrylovKernels_CUDA : &MSKrylovKernels_Reference)
+  #define KSPMSNSKernels(dev) ((dev) ? &MSKrylovNSKernels_CUDA : &MSKrylovNSKernels_Reference)
 #else
-  #define KSPMSKernels(dev) (&MSKrylovKernels_Reference)
+  #define KSPMSKernels(dev)   (&MSKrylovKernels_Reference)
+  #define KSPMSNSKernels(dev) (&MSKrylovNSKernels_Reference)
 #endif
 
 /* ---------------------------------------------------------------------------------------------------------- */
@@ -145,6 +147,11 @@ static PetscErrorCode KSPMSFreeMemory(KSPMS *ms)
   PetscCall(KSPMSFree(dev, ms->count));
   PetscCall(KSPMSFree(dev, ms->hist));
   PetscCall(KSPMSFree(dev, ms->xwork));
+  for (PetscInt w = 0; w < KSPMS_MAXWORK; w++) {
+    PetscCall(KSPMSFree(dev, ms->work[w]));
+    ms->work[w]       = NULL;
+    ms->work_bytes[w] = 0;
+  }
   ms->sc          = NULL;
   ms->partial     = NULL;
   ms->count       = NULL;
@@ -155,11 +162,14 @@ static PetscErrorCode KSPMSFreeMemory(KSPMS *ms)
   ms->xwork_bytes = 0;
 #if defined(PETSC_HAVE_CUDA)
   if (ms->pinned) PetscCallCUDA(cudaFreeHost(ms->pinned));
+  if (ms->pinned_array) PetscCallCUDA(cudaFreeHost(ms->pinned_array));
   for (int e = 0; e < 2; e++)
     if (ms->ev[e]) PetscCallCUDA(cudaEventDestroy((cudaEvent_t)ms->ev[e]));
   if (ms->cstream) PetscCallCUDA(cudaStreamDestroy((cudaStream_t)ms->cstream));
 #endif
   ms->pinned  = NULL;
+  ms->pinned_array       = NULL;
+  ms->pinned_array_bytes = 0;
   ms->ev[0]   = ms->ev[1] = NULL;
   ms->cstream = NULL;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -331,7 +341,7 @@ static PetscErrorCode KSPMSSetUpPC(KSP ksp, KSPMS *ms, Mat A)
   if (!none && !jac && !ruiz) ms->why_pc = "its application is not pointwise";
   else if (!ms->fuse_pc_opt) ms->why_pc = "-ksp_device_fuse_pc false";
   else if (nsp) ms->why_pc = "the operator has a null space, removed after each application";
-  else if (ksp->pc_side != PC_LEFT) ms->why_pc = "not applied on the left";
+  else if (ksp->pc_side != PC_LEFT && ksp->pc_side != PC_RIGHT) ms->why_pc = "applied symmetrically";
   if (ms->why_pc) PetscFunctionReturn(PETSC_SUCCESS);
   ms->pcname = none ? PCNONE : (jac ? PCJACOBI : PCRUIZ);
   if (none) {
@@ -435,7 +445,7 @@ static PetscErrorCode KSPMSSetUpMemory(KSP ksp, KSPMS *ms)
     PetscCall(KSPMSMalloc(ms, sizeof(double) * MS_KRYLOV_NSUMS * (size_t)(nblocks + MS_KRYLOV_MAXGROUPS), "the partial sums of the device Krylov reductions", (void **)&ms->partial));
     ms->nblocks = nblocks;
   }
-  if (ksp->res_hist && !ms->host_check) maxhist = (PetscInt)PetscMin((PetscCount)ksp->max_it + 1, ksp->res_hist_max - ksp->res_hist_len);
+  if (ksp->res_hist && !ms->host_check) maxhist = (PetscInt)PetscMin((PetscCount)PetscMax(ksp->max_it, ms->max_steps) + 1, ksp->res_hist_max - ksp->res_hist_len);
   maxhist = PetscMax(PetscMin(maxhist, PETSC_INT32_MAX - 1), 0);
   if (maxhist && sizeof(double) * (size_t)maxhist > ms->hist_bytes) {
     PetscCall(KSPMSFree(ms->device, ms->hist));
@@ -526,6 +536,7 @@ PetscErrorCode KSPMSSolveBegin(KSP ksp, KSPMS *ms, const KSPMSMethod *meth)
   ms->device        = dev;
   ms->graph_pairs   = PETSC_FALSE;
   ms->k             = KSPMSKernels(dev);
+  ms->kn            = KSPMSNSKernels(dev);
   ms->stop          = PETSC_FALSE;
   ms->cached        = PETSC_FALSE;
   ms->nsteps        = 0;
@@ -749,6 +760,108 @@ PetscErrorCode KSPMSInitialResidual(KSP ksp, KSPMS *ms, PetscInt r)
 }
 
 /* ---------------------------------------------------------------------------------------------------------- */
+/* for BiCGSTAB and GMRES: the method's arrays, its scalars, array reductions, placed arrays                    */
+
+PetscErrorCode KSPMSGetWork(KSPMS *ms, PetscInt id, size_t bytes, void **p)
+{
+  PetscFunctionBegin;
+  PetscCheck(id >= 0 && id < KSPMS_MAXWORK, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Work array %" PetscInt_FMT " of the device Krylov layer", id);
+  if (ms->work_bytes[id] < bytes || !ms->work[id]) {
+    PetscCall(KSPMSFree(ms->device, ms->work[id]));
+    ms->work[id] = NULL;
+    PetscCall(KSPMSMalloc(ms, bytes, "the work arrays of the device Krylov method", &ms->work[id]));
+    ms->work_bytes[id] = bytes;
+  }
+  *p = ms->work[id];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode KSPMSSetAux(KSPMS *ms, double *aux)
+{
+  PetscFunctionBegin;
+  ms->hsc.aux = aux;
+  PetscCall(KSPMSCopyIn(ms, &ms->sc->aux, &aux, sizeof(aux)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode KSPMSSetScalars(KSPMS *ms, PetscInt first, PetscInt n, const PetscReal v[])
+{
+  PetscFunctionBegin;
+  PetscCheck(first >= 0 && n >= 0 && first + n <= MS_KRYLOV_NSCALARS, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Scalars %" PetscInt_FMT " to %" PetscInt_FMT, first, first + n);
+  for (PetscInt j = 0; j < n; j++) ms->hsc.s[first + j] = (double)v[j];
+  if (n) PetscCall(KSPMSCopyIn(ms, &ms->sc->s[first], &ms->hsc.s[first], sizeof(double) * (size_t)n));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode KSPMSAllreduceArray(KSP ksp, KSPMS *ms, double *arr, PetscInt n, int finish)
+{
+  double *h;
+
+  PetscFunctionBegin;
+  if (!ms->mpi) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(KSPMSReadStatus(ms));
+  if (ms->hsc.done) {
+    ms->stop = PETSC_TRUE;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (ms->device) {
+#if defined(PETSC_HAVE_CUDA)
+    cudaStream_t stream;
+    const size_t bytes = sizeof(double) * (size_t)PetscMax(n, 1);
+
+    if (ms->pinned_array_bytes < bytes) {
+      if (ms->pinned_array) PetscCallCUDA(cudaFreeHost(ms->pinned_array));
+      ms->pinned_array = NULL;
+      PetscCallCUDA(cudaMallocHost(&ms->pinned_array, bytes));
+      ms->pinned_array_bytes = bytes;
+    }
+    h = (double *)ms->pinned_array;
+    PetscCall(PetscGetCurrentCUDAStream(&stream));
+    PetscCallCUDA(cudaMemcpyAsync(h, arr, sizeof(double) * (size_t)n, cudaMemcpyDeviceToHost, stream));
+    PetscCallCUDA(cudaStreamSynchronize(stream));
+    PetscCall(PetscLogGpuToCpu((PetscLogDouble)(sizeof(double) * (size_t)n)));
+    PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, h, (PetscMPIInt)n, MPI_DOUBLE, MPI_SUM, PetscObjectComm((PetscObject)ksp)));
+    PetscCallCUDA(cudaMemcpyAsync(arr, h, sizeof(double) * (size_t)n, cudaMemcpyHostToDevice, stream)); /* h is not written
+                                                                                                          before the next read */
+    PetscCall(PetscLogCpuToGpu((PetscLogDouble)(sizeof(double) * (size_t)n)));
+#endif
+  } else {
+    h = arr;
+    PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, h, (PetscMPIInt)n, MPI_DOUBLE, MPI_SUM, PetscObjectComm((PetscObject)ksp)));
+  }
+  PetscCall(KSPMSRunFinish(ms, finish));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscBool KSPMSStopped(KSPMS *ms)
+{
+  if (ms->stop) return PETSC_TRUE;
+  return (PetscBool)(ms->device ? ms->hsc.done != 0 : ms->sc->done != 0);
+}
+
+PetscErrorCode KSPMSPlaceArray(KSPMS *ms, Vec v, PetscScalar *a)
+{
+  PetscFunctionBegin;
+  if (ms->device) {
+#if defined(PETSC_HAVE_CUDA)
+    PetscCall(VecCUDAPlaceArray(v, a));
+#endif
+  } else PetscCall(VecPlaceArray(v, a));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode KSPMSResetArray(KSPMS *ms, Vec v)
+{
+  PetscFunctionBegin;
+  if (ms->device) {
+#if defined(PETSC_HAVE_CUDA)
+    PetscCall(VecCUDAResetArray(v));
+#endif
+  } else PetscCall(VecResetArray(v));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---------------------------------------------------------------------------------------------------------- */
 /* the loop                                                                                                     */
 
 #if defined(PETSC_HAVE_CUDA)
@@ -770,6 +883,7 @@ static PetscErrorCode KSPMSGetSignature(KSPMS *ms, KSPMSSignature *s)
   s->nblocks = ms->nblocks;
   s->pc      = ms->pc;
   for (int j = 0; j < 4; j++) s->key[j] = ms->key[j];
+  for (int w = 0; w < KSPMS_MAXWORK; w++) s->work[w] = ms->work[w];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 #endif
@@ -869,15 +983,13 @@ static PetscErrorCode KSPMSBlock(KSP ksp, KSPMS *ms, const KSPMSMethod *meth, Pe
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* host test: after a step that stopped at its norm, the monitors and the test as KSPCG calls them, then the post */
-static PetscErrorCode KSPMSHostTest(KSP ksp, KSPMS *ms, const KSPMSMethod *meth)
+/* host test: after a step that stopped at its norm, the monitors and the test as the method's PETSc counterpart calls
+   them, then the post: awaiting 1 (KSPCG, KSPBCGS, a GMRES cycle's start): log, monitors, test; awaiting 2 (a GMRES
+   iteration): the test, the post, then the log and the monitors if the post says so (logafter). A step that stopped
+   the solve without awaiting the test may still ask for them (logafter). */
+static PetscErrorCode KSPMSHostMonitor(KSP ksp, KSPMS *ms)
 {
-  KSPConvergedReason reason = KSP_CONVERGED_ITERATING;
-  int                hr;
-
   PetscFunctionBegin;
-  PetscCall(KSPMSReadScalars(ms));
-  if (ms->hsc.done || !ms->hsc.awaiting) PetscFunctionReturn(PETSC_SUCCESS);
   ksp->its   = ms->hsc.its;
   ksp->rnorm = (PetscReal)ms->hsc.rnorm;
   if (ksp->numbermonitors) { /* the monitors may read the solution */
@@ -886,17 +998,36 @@ static PetscErrorCode KSPMSHostTest(KSP ksp, KSPMS *ms, const KSPMSMethod *meth)
   }
   PetscCall(KSPLogResidualHistory(ksp, ksp->rnorm));
   PetscCall(KSPMonitor(ksp, ksp->its, ksp->rnorm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPMSHostTest(KSP ksp, KSPMS *ms, const KSPMSMethod *meth)
+{
+  KSPConvergedReason reason = KSP_CONVERGED_ITERATING;
+  int                hr, mode;
+
+  PetscFunctionBegin;
+  PetscCall(KSPMSReadScalars(ms));
+  if (ms->hsc.done || !ms->hsc.awaiting) {
+    if (ms->hsc.done && ms->hsc.logafter) PetscCall(KSPMSHostMonitor(ksp, ms));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  mode       = ms->hsc.awaiting;
+  ksp->its   = ms->hsc.its;
+  ksp->rnorm = (PetscReal)ms->hsc.rnorm;
+  if (mode == 1) PetscCall(KSPMSHostMonitor(ksp, ms));
   PetscCall((*ksp->converged)(ksp, ksp->its, ksp->rnorm, &reason, ksp->cnvP));
   hr = (int)reason;
   PetscCall(KSPMSCopyIn(ms, &ms->sc->host_reason, &hr, sizeof(hr)));
   PetscCall(KSPMSRunFinish(ms, meth->post));
   PetscCall(KSPMSReadStatus(ms));
+  if (mode == 2 && ms->hsc.logafter) PetscCall(KSPMSHostMonitor(ksp, ms));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode KSPMSRun(KSP ksp, KSPMS *ms, const KSPMSMethod *meth)
 {
-  const PetscInt limit = PetscMax(ksp->max_it, 1); /* the loops of PETSc's methods run at least once */
+  const PetscInt limit = PetscMax(PetscMax(ksp->max_it, ms->max_steps), 1); /* the loops of PETSc's methods run at least once */
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(KSPMS_Iterations, ksp, 0, 0, 0));
