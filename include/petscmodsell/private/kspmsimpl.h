@@ -99,6 +99,8 @@ typedef struct {
   PetscInt               key[4]; /* the method's plan flags (part of the graphs' signature) */
   PetscInt               max_steps; /* set by the method before KSPMSSolveBegin(): the most steps of a solve when
                                        they are more than max_it (GMRES: a restart may take a step of its own); 0: max_it */
+  PetscInt               nallreduce; /* set by the method: MPI_Allreduce() per iteration with several processes (-ksp_view; 0: 1) */
+  const char            *op_text;    /* set by the method: what its fused product computes (-ksp_view; NULL: the product and its dot) */
 
   /* vectors */
   Vec          vec[KSPMS_MAXVEC];

@@ -1246,9 +1246,11 @@ PetscErrorCode KSPMSView(KSP ksp, KSPMS *ms, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "  device-resident iterations: %s (%s kernels)%s\n", ms->device ? "on the GPU" : "on the host", ms->k->backend, ms->staged ? "; host vectors staged to the device once per solve" : ""));
   if (ms->pc != MS_KRYLOV_PC_APPLIED) PetscCall(PetscViewerASCIIPrintf(viewer, "  preconditioner: %s fused into the iteration's kernels%s\n", ms->pcname, ms->pc == MS_KRYLOV_PC_DIAG ? " (its diagonal)" : ""));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  preconditioner: PCApply() between kernels (not fused: %s)\n", ms->why_pc));
-  if (ms->fused_op) PetscCall(PetscViewerASCIIPrintf(viewer, "  operator: MATSEQAIJMODSELL image product with the dot in %s\n", !ms->view.perm && ms->view.lanes == 1 ? "its epilogue (one kernel)" : "a kernel after it (a permuted image or several threads per row)"));
+  if (ms->fused_op && ms->op_text) PetscCall(PetscViewerASCIIPrintf(viewer, "  operator: MATSEQAIJMODSELL image product %s\n", ms->op_text));
+  else if (ms->fused_op) PetscCall(PetscViewerASCIIPrintf(viewer, "  operator: MATSEQAIJMODSELL image product with the dot in %s\n", !ms->view.perm && ms->view.lanes == 1 ? "its epilogue (one kernel)" : "a kernel after it (a permuted image or several threads per row)"));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  operator: MatMult(), then a dot kernel (%s)\n", ms->why_op));
   if (ms->host_check) PetscCall(PetscViewerASCIIPrintf(viewer, "  convergence test: on the host after every iteration (%s: one host read per iteration)\n", ms->why_host));
+  else if (ms->mpi && ms->nallreduce > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "  convergence test: KSPConvergedDefault() on the device; the done flag read with each reduction's sums (%" PetscInt_FMT " MPI_Allreduce() per iteration)\n", ms->nallreduce));
   else if (ms->mpi) PetscCall(PetscViewerASCIIPrintf(viewer, "  convergence test: KSPConvergedDefault() on the device; the done flag read with each iteration's sums (one MPI_Allreduce() per iteration)\n"));
   else if (ms->fused_op && ms->pc != MS_KRYLOV_PC_APPLIED) PetscCall(PetscViewerASCIIPrintf(viewer, "  convergence test: KSPConvergedDefault() on the device; the host reads the done flag after 1, 2, 4, ... up to %" PetscInt_FMT " iterations\n", ms->check_max));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  convergence test: KSPConvergedDefault() on the device; the host reads the done flag after every iteration%s\n", ms->device ? ", one iteration ahead" : ""));

@@ -284,6 +284,8 @@ static PetscErrorCode KSPSolve_BCGSDevice(KSP ksp)
   ms->max_steps  = 0;
   PetscCall(VecDestroy(&bc->guess));
   PetscCall(KSPMSSolveBegin(ksp, ms, bc->merged ? &KSPBCGSDeviceMerged : &KSPBCGSDeviceStandard));
+  ms->nallreduce = bc->merged ? 2 : 3;
+  ms->op_text    = !ms->view.perm && ms->view.lanes == 1 ? "with the preconditioner's diagonal and the dots of its result in one kernel" : "with the preconditioner's diagonal and the dots in a kernel after it (a permuted image or several threads per row)";
   PetscCall(KSPMSRun(ksp, ms, bc->merged ? &KSPBCGSDeviceMerged : &KSPBCGSDeviceStandard));
   PetscCall(KSPMSReadScalars(ms));
   if (h->reason != KSP_DIVERGED_NANORINF) { /* bcgs.c returns at once from KSPCheckNorm() and KSPCheckDot() */
