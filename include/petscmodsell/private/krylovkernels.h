@@ -977,6 +977,13 @@ typedef struct {
    + 1], then the finish; merged = 1: the sum r.r only, and p = r + betanext (p - omega v) after x (tr = d .* p) */
 #define MS_KRYLOV_BCGS_UPDATE(name) int name(int n, const MSKrylovBCGSVecs *v, int merged, const MSKrylovReduce *red, void *stream)
 
+/* bcgs_s and the product in one kernel: s = r - alpha v (stored; formed again wherever the product reads it, the same
+   bits), t = dl .* (A (dr .* s)) with dr = v->d (a right diagonal), then sum[slot + j] = s.t, t.t, s.rp, t.rp (merged;
+   else 0), s.s for j = 0..4 (MS_BCGS_SUM_ST ... MS_BCGS_SUM_SS) and the finish. The CUDA kernel takes an unpermuted
+   image with one thread per row; else bcgs_s, the matrix's own product and scale_dots (tmp: n doubles) */
+#define MS_KRYLOV_BCGS_S_MULT(name) \
+  int name(const MSImageView *A, const MSPermBuckets *pb, const MSKrylovBCGSVecs *v, const double *dl, int merged, double *tmp, double *work, const MSKrylovReduce *red, void *stream)
+
 /* the vectors of GMRES: the basis is one array, vector j is sig[j] times V[j ld, j ld + n) (sig[] in sc->aux) */
 #define MS_KRYLOV_GMRES_CHUNK 32   /* basis vectors a thread accumulates in registers in one pass of the dot kernel */
 #define MS_KRYLOV_GMRES_MAXK  2047 /* the largest restart (the CUDA kernels keep 2 (m + 1) coefficients in shared memory) */
@@ -1025,6 +1032,7 @@ typedef struct {
   MS_KRYLOV_GMRES_MDOT((*gmres_mdot));
   MS_KRYLOV_GMRES_MAXPY((*gmres_maxpy));
   MS_KRYLOV_GMRES_UPDATE((*gmres_update));
+  MS_KRYLOV_BCGS_S_MULT((*bcgs_s_mult));
 } MSKrylovNSKernels;
 
 MS_KRYLOV_MULT_SCALE_DOTS(MSKrylovMultScaleDots_Reference);
@@ -1038,6 +1046,7 @@ MS_KRYLOV_GMRES_RESIDUAL_VEC(MSKrylovGMRESResidualVec_Reference);
 MS_KRYLOV_GMRES_MDOT(MSKrylovGMRESMDot_Reference);
 MS_KRYLOV_GMRES_MAXPY(MSKrylovGMRESMAXPY_Reference);
 MS_KRYLOV_GMRES_UPDATE(MSKrylovGMRESUpdate_Reference);
+MS_KRYLOV_BCGS_S_MULT(MSKrylovBCGSSMult_Reference);
 MS_KERNEL_EXTERN const MSKrylovNSKernels MSKrylovNSKernels_Reference;
 #if defined(PETSC_HAVE_CUDA) || defined(__CUDACC__)
 MS_KRYLOV_MULT_SCALE_DOTS(MSKrylovMultScaleDots_CUDA);
@@ -1051,6 +1060,7 @@ MS_KRYLOV_GMRES_RESIDUAL_VEC(MSKrylovGMRESResidualVec_CUDA);
 MS_KRYLOV_GMRES_MDOT(MSKrylovGMRESMDot_CUDA);
 MS_KRYLOV_GMRES_MAXPY(MSKrylovGMRESMAXPY_CUDA);
 MS_KRYLOV_GMRES_UPDATE(MSKrylovGMRESUpdate_CUDA);
+MS_KRYLOV_BCGS_S_MULT(MSKrylovBCGSSMult_CUDA);
 MS_KERNEL_EXTERN const MSKrylovNSKernels MSKrylovNSKernels_CUDA;
 #endif
 

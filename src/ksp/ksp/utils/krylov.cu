@@ -594,6 +594,88 @@ extern "C" MS_KRYLOV_BCGS_UPDATE(MSKrylovBCGSUpdate_CUDA)
   return (int)cudaGetLastError();
 }
 
+/* s = r - alpha v formed wherever it is read (the row's own value, stored, and its neighbours': one fma, the same bits) */
+struct KrSGather {
+  const double *r, *v, *dr;
+  double        a; /* -alpha */
+  __device__ __forceinline__ double operator()(int c) const
+  {
+    const double s = __fma_rn(a, __ldg(v + c), __ldg(r + c));
+    return dr ? __ldg(dr + c) * s : s;
+  }
+};
+
+template <bool DIAG, bool LOCAL, bool MERGED>
+__global__ void __launch_bounds__(1024) kr_bcgs_s_mult_kernel(int m, const long long *__restrict__ sliceptr, const int *__restrict__ cols, const double *__restrict__ vals, const double *__restrict__ diag, MSKrylovBCGSVecs v, const double *dl, MSKrylovReduce red)
+{
+  extern __shared__ double xs[];
+  const int  sh = blockDim.x, t = threadIdx.x, s = blockIdx.x, r = s * sh + t;
+  const bool valid = r < m;
+  double     si = 0.0, xr = 0.0, sum, ti, vals5[5];
+
+  if (red.sc->done) return;
+  const KrSGather f = {v.r, v.v, v.d, -red.sc->s[MS_BCGS_ALPHA]};
+  if (valid) {
+    si     = __fma_rn(f.a, v.v[r], v.r[r]);
+    v.s[r] = si;
+    xr     = v.d ? v.d[r] * si : si;
+  }
+  if (LOCAL) {
+    xs[t] = xr;
+    __syncthreads();
+  }
+  sum = kr_row_sum<DIAG, LOCAL>(sliceptr, cols, vals, diag, s, t, sh, r, valid, xr, xs, f);
+  ti  = (dl && valid) ? dl[r] * sum : sum;
+  if (valid) v.t[r] = ti;
+  {
+    const double rp = (MERGED && valid) ? v.rp[r] : 0.0;
+    vals5[0]        = valid ? si * ti : 0.0;
+    vals5[1]        = valid ? ti * ti : 0.0;
+    vals5[2]        = si * rp;
+    vals5[3]        = ti * rp;
+    vals5[4]        = valid ? si * si : 0.0;
+  }
+  kr_reduce<5>(vals5, red);
+}
+
+template <bool MERGED>
+static void kr_launch_bcgs_s_mult(const MSImageView *A, const MSKrylovBCGSVecs *v, const double *dl, const MSKrylovReduce *red, cudaStream_t st)
+{
+  const int    m = A->m, sh = A->sh, ns = A->nslices;
+  const bool   dg = A->diag != nullptr, l = A->local_cols != 0;
+  const size_t smem = l ? (size_t)sh * sizeof(double) : 0;
+
+  if (dg && l) kr_bcgs_s_mult_kernel<true, true, MERGED><<<ns, sh, smem, st>>>(m, A->sliceptr, A->cols, A->vals, A->diag, *v, dl, *red);
+  else if (dg) kr_bcgs_s_mult_kernel<true, false, MERGED><<<ns, sh, smem, st>>>(m, A->sliceptr, A->cols, A->vals, A->diag, *v, dl, *red);
+  else if (l) kr_bcgs_s_mult_kernel<false, true, MERGED><<<ns, sh, smem, st>>>(m, A->sliceptr, A->cols, A->vals, A->diag, *v, dl, *red);
+  else kr_bcgs_s_mult_kernel<false, false, MERGED><<<ns, sh, smem, st>>>(m, A->sliceptr, A->cols, A->vals, A->diag, *v, dl, *red);
+}
+
+extern "C" MS_KRYLOV_BCGS_S_MULT(MSKrylovBCGSSMult_CUDA)
+{
+  cudaStream_t     st = (cudaStream_t)stream;
+  MSKrylovBCGSVecs vs = *v;
+  MSKrylovReduce   rs = *red;
+  MSKrylovDots     d;
+  int              e;
+
+  if (A->m > 0 && A->nslices > 0 && kr_fused_product(A, red)) {
+    if (merged) kr_launch_bcgs_s_mult<true>(A, v, dl, red, st);
+    else kr_launch_bcgs_s_mult<false>(A, v, dl, red, st);
+    return (int)cudaGetLastError();
+  }
+  /* s and s.s (tr = d .* s in tmp), the matrix's own product, then dl and the dots with the finish */
+  if (v->d && !tmp) return (int)cudaErrorInvalidValue;
+  vs.tr     = v->d ? tmp : nullptr;
+  rs.slot   = red->slot + 4;
+  rs.finish = MS_KRYLOV_FINISH_NONE;
+  if ((e = MSKrylovBCGSS_CUDA(A->m, &vs, &rs, stream))) return e;
+  if (A->m > 0 && A->nslices > 0 && (e = MSCUDAMult(A, pb, v->d ? tmp : v->s, NULL, v->t, work, stream))) return e;
+  d.ndot = merged ? 4 : 2;
+  d.x[0] = v->s, d.y[0] = v->t, d.x[1] = v->t, d.y[1] = v->t, d.x[2] = v->s, d.y[2] = v->rp, d.x[3] = v->t, d.y[3] = v->rp;
+  return MSKrylovScaleDots_CUDA(A->m, v->t, dl, v->t, &d, red, stream);
+}
+
 /* ---- GMRES ---- */
 
 /* a GMRES kernel has nothing to do: after the stop, while the host's test is awaited, while a restart is due */
@@ -627,29 +709,36 @@ __global__ void __launch_bounds__(1024) kr_gm_mult_kernel(int m, const long long
   if (valid) w[r] = (v.d && !v.right) ? v.d[r] * sum : sum;
 }
 
-/* a restart: column 0 = dl .* (b - A x), its sum of squares */
+/* a restart: column 0 = dl .* (b - A x), its sum of squares. It runs once per cycle and does nothing in the other
+   steps: a grid of at most MS_KRYLOV_BLOCKS blocks, each over slices s = blockIdx.x, blockIdx.x + gridDim.x, ... (an
+   idle launch costs little) */
 template <bool DIAG, bool LOCAL>
-__global__ void __launch_bounds__(1024) kr_gm_residual_kernel(int m, const long long *__restrict__ sliceptr, const int *__restrict__ cols, const double *__restrict__ vals, const double *__restrict__ diag, MSKrylovGMRESVecs v, MSKrylovReduce red)
+__global__ void __launch_bounds__(1024) kr_gm_residual_kernel(int m, int nslices, const long long *__restrict__ sliceptr, const int *__restrict__ cols, const double *__restrict__ vals, const double *__restrict__ diag, MSKrylovGMRESVecs v, MSKrylovReduce red)
 {
   extern __shared__ double xs[];
-  const int      sh = blockDim.x, t = threadIdx.x, s = blockIdx.x, r = s * sh + t;
-  const bool     valid = r < m;
-  const KrGather f     = {v.x, nullptr, 1.0};
-  double         xr = 0.0, sum, ri = 0.0, ss[1];
+  const int      sh = blockDim.x, t = threadIdx.x;
+  const KrGather f  = {v.x, nullptr, 1.0};
+  double         ss[1] = {0.0};
 
   if (red.sc->done || red.sc->awaiting || red.sc->s[MS_GM_RESTART] == 0.0) return;
-  if (valid) xr = v.x[r];
-  if (LOCAL) {
-    xs[t] = xr;
-    __syncthreads();
+  for (int s = blockIdx.x; s < nslices; s += gridDim.x) {
+    const int  r = s * sh + t;
+    const bool valid = r < m;
+    double     xr = valid ? v.x[r] : 0.0, sum;
+
+    if (LOCAL) {
+      __syncthreads(); /* the previous slice's values are read */
+      xs[t] = xr;
+      __syncthreads();
+    }
+    sum = kr_row_sum<DIAG, LOCAL>(sliceptr, cols, vals, diag, s, t, sh, r, valid, xr, xs, f);
+    if (valid) {
+      double ri = -sum + v.b[r];
+      if (v.d && !v.right) ri = v.d[r] * ri;
+      v.V[r] = ri;
+      ss[0] += ri * ri;
+    }
   }
-  sum = kr_row_sum<DIAG, LOCAL>(sliceptr, cols, vals, diag, s, t, sh, r, valid, xr, xs, f);
-  if (valid) {
-    ri = -sum + v.b[r];
-    if (v.d && !v.right) ri = v.d[r] * ri;
-    v.V[r] = ri;
-  }
-  ss[0] = ri * ri;
   kr_reduce<1>(ss, red);
 }
 
@@ -739,10 +828,12 @@ extern "C" MS_KRYLOV_GMRES_RESIDUAL(MSKrylovGMRESResidual_CUDA)
     const bool   dg = A->diag != nullptr, l = A->local_cols != 0;
     const size_t smem = l ? (size_t)sh * sizeof(double) : 0;
 
-    if (dg && l) kr_gm_residual_kernel<true, true><<<ns, sh, smem, st>>>(m, A->sliceptr, A->cols, A->vals, A->diag, *v, *red);
-    else if (dg) kr_gm_residual_kernel<true, false><<<ns, sh, smem, st>>>(m, A->sliceptr, A->cols, A->vals, A->diag, *v, *red);
-    else if (l) kr_gm_residual_kernel<false, true><<<ns, sh, smem, st>>>(m, A->sliceptr, A->cols, A->vals, A->diag, *v, *red);
-    else kr_gm_residual_kernel<false, false><<<ns, sh, smem, st>>>(m, A->sliceptr, A->cols, A->vals, A->diag, *v, *red);
+    const unsigned nb = (unsigned)(ns < MS_KRYLOV_BLOCKS ? ns : MS_KRYLOV_BLOCKS);
+
+    if (dg && l) kr_gm_residual_kernel<true, true><<<nb, sh, smem, st>>>(m, ns, A->sliceptr, A->cols, A->vals, A->diag, *v, *red);
+    else if (dg) kr_gm_residual_kernel<true, false><<<nb, sh, smem, st>>>(m, ns, A->sliceptr, A->cols, A->vals, A->diag, *v, *red);
+    else if (l) kr_gm_residual_kernel<false, true><<<nb, sh, smem, st>>>(m, ns, A->sliceptr, A->cols, A->vals, A->diag, *v, *red);
+    else kr_gm_residual_kernel<false, false><<<nb, sh, smem, st>>>(m, ns, A->sliceptr, A->cols, A->vals, A->diag, *v, *red);
     return (int)cudaGetLastError();
   }
   if (!tmp) return (int)cudaErrorInvalidValue;
@@ -768,23 +859,20 @@ __global__ void kr_gm_mdot_kernel(int n, MSKrylovGMRESVecs v, int pass, MSKrylov
   const double  sw = (pass || v.wscaled) ? 1.0 : a.sig[it];
   const double *w  = v.V + (long long)(it + 1) * v.ld;
   for (int c0 = 0; c0 < nv; c0 += J) {
-    double acc[J], sj[J];
+    double acc[J];
 #pragma unroll
-    for (int j = 0; j < J; j++) {
-      acc[j] = 0.0;
-      sj[j]  = c0 + j < nv ? a.sig[c0 + j] : 0.0;
-    }
+    for (int j = 0; j < J; j++) acc[j] = 0.0;
     for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
       const double wi = sw * w[i];
 #pragma unroll
       for (int j = 0; j < J; j++)
-        if (c0 + j < nv) acc[j] += (sj[j] * v.V[(long long)(c0 + j) * v.ld + i]) * wi;
+        if (c0 + j < nv) acc[j] += v.V[(long long)(c0 + j) * v.ld + i] * wi;
     }
 #pragma unroll
     for (int j = 0; j < J; j++)
-      if (c0 + j < nv) { /* uniform over the block */
+      if (c0 + j < nv) { /* uniform over the block; the vector's scale applied to the block's sum (fewer registers) */
         const double bs = ms_block_reduce<MSOpSum>(acc[j], scratch);
-        if (threadIdx.x == 0) v.partial[(size_t)(c0 + j) * MS_KRYLOV_BLOCKS + blockIdx.x] = bs;
+        if (threadIdx.x == 0) v.partial[(size_t)(c0 + j) * MS_KRYLOV_BLOCKS + blockIdx.x] = a.sig[c0 + j] * bs;
       }
   }
   if (threadIdx.x == 0) {
@@ -892,4 +980,4 @@ extern "C" MS_KRYLOV_GMRES_UPDATE(MSKrylovGMRESUpdate_CUDA)
   return (int)cudaGetLastError();
 }
 
-extern "C" const MSKrylovNSKernels MSKrylovNSKernels_CUDA = {"cuda", MSKrylovMultScaleDots_CUDA, MSKrylovScaleDots_CUDA, MSKrylovBCGSDirection_CUDA, MSKrylovBCGSS_CUDA, MSKrylovBCGSUpdate_CUDA, MSKrylovGMRESMult_CUDA, MSKrylovGMRESResidual_CUDA, MSKrylovGMRESResidualVec_CUDA, MSKrylovGMRESMDot_CUDA, MSKrylovGMRESMAXPY_CUDA, MSKrylovGMRESUpdate_CUDA};
+extern "C" const MSKrylovNSKernels MSKrylovNSKernels_CUDA = {"cuda", MSKrylovMultScaleDots_CUDA, MSKrylovScaleDots_CUDA, MSKrylovBCGSDirection_CUDA, MSKrylovBCGSS_CUDA, MSKrylovBCGSUpdate_CUDA, MSKrylovGMRESMult_CUDA, MSKrylovGMRESResidual_CUDA, MSKrylovGMRESResidualVec_CUDA, MSKrylovGMRESMDot_CUDA, MSKrylovGMRESMAXPY_CUDA, MSKrylovGMRESUpdate_CUDA, MSKrylovBCGSSMult_CUDA};

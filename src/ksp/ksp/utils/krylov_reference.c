@@ -442,4 +442,39 @@ MS_KRYLOV_GMRES_UPDATE(MSKrylovGMRESUpdate_Reference)
   return 0;
 }
 
-const MSKrylovNSKernels MSKrylovNSKernels_Reference = {"reference", MSKrylovMultScaleDots_Reference, MSKrylovScaleDots_Reference, MSKrylovBCGSDirection_Reference, MSKrylovBCGSS_Reference, MSKrylovBCGSUpdate_Reference, MSKrylovGMRESMult_Reference, MSKrylovGMRESResidual_Reference, MSKrylovGMRESResidualVec_Reference, MSKrylovGMRESMDot_Reference, MSKrylovGMRESMAXPY_Reference, MSKrylovGMRESUpdate_Reference};
+MS_KRYLOV_BCGS_S_MULT(MSKrylovBCGSSMult_Reference)
+{
+  const MSKrylovScalars *sc = red->sc;
+  const double           a  = -sc->s[MS_BCGS_ALPHA];
+  const int              m  = A->m;
+  double                 sums[5] = {0.0, 0.0, 0.0, 0.0, 0.0};
+  int                    err;
+
+  (void)pb;
+  (void)stream;
+  if (sc->done) return 0;
+  if (!tmp) return MS_KERNEL_ERR_ARG;
+  for (int i = 0; i < m; i++) {
+    const double si = a * v->v[i] + v->r[i];
+
+    v->s[i] = si;
+    tmp[i]  = v->d ? v->d[i] * si : si;
+  }
+  if ((err = KrMult(A, tmp, v->t, work))) return err;
+  for (int i = 0; i < m; i++) {
+    const double si = v->s[i], ti = dl ? dl[i] * v->t[i] : v->t[i];
+
+    v->t[i] = ti;
+    sums[0] += si * ti;
+    sums[1] += ti * ti;
+    if (merged) {
+      sums[2] += si * v->rp[i];
+      sums[3] += ti * v->rp[i];
+    }
+    sums[4] += si * si;
+  }
+  KrStore(red, 5, sums);
+  return 0;
+}
+
+const MSKrylovNSKernels MSKrylovNSKernels_Reference = {"reference", MSKrylovMultScaleDots_Reference, MSKrylovScaleDots_Reference, MSKrylovBCGSDirection_Reference, MSKrylovBCGSS_Reference, MSKrylovBCGSUpdate_Reference, MSKrylovGMRESMult_Reference, MSKrylovGMRESResidual_Reference, MSKrylovGMRESResidualVec_Reference, MSKrylovGMRESMDot_Reference, MSKrylovGMRESMAXPY_Reference, MSKrylovGMRESUpdate_Reference, MSKrylovBCGSSMult_Reference};

@@ -10,11 +10,11 @@
     every few iterations (src/ksp/ksp/utils/kspms.c, the shared layer). One pass of the standard form is
         p = r + beta (p - omega v)                                      bcgs_direction
         v = K p, v.rp, alpha                                            mult_scale_dots (one kernel for a MATSEQAIJMODSELL)
-        s = r - alpha v, s.s                                            bcgs_s
-        t = K s, s.t, t.t, omega                                        mult_scale_dots
+        s = r - alpha v, t = K s, s.t, t.t, s.s, omega                  bcgs_s_mult (s formed where the product reads it)
         x = x + alpha p + omega s, r = s - omega t, r.r, r.rp, the test, rho, beta    bcgs_update
     where K = B A (left) or A B (right) and a pointwise B (PCNONE, PCJACOBI, PCRUIZ) is applied inside the product's
-    kernel (or inside the kernels around MatMult() for other operators); other preconditioners run PCApplyBAorAB().
+    kernel: four kernels. Other operators: bcgs_s, MatMult() and kernels around it that apply the pointwise B and form
+    the dots; other preconditioners: PCApplyBAorAB() and a dot kernel.
 
     Merged reductions (by default with several processes; -ksp_bcgsdevice_merged_reductions): the update forms the
     next p in the same pass (p = r + beta' (p - omega v)), for which rho' = r.rp of the new r is obtained from the sums of
@@ -164,6 +164,31 @@ static PetscErrorCode KSPBCGSDeviceS(KSP ksp)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the fused plan: s = r - alpha v formed inside the product t = K s (one kernel), s.t, t.t, (merged: s.rp, t.rp), s.s */
+static PetscErrorCode KSPBCGSDeviceSMult(KSP ksp, int finish)
+{
+  KSP_BCGSDevice  *bc   = (KSP_BCGSDevice *)ksp->data;
+  KSPMS           *ms   = &bc->ms;
+  const PetscBool  left = (PetscBool)(ksp->pc_side != PC_RIGHT);
+  MSKrylovBCGSVecs v;
+  MSKrylovReduce   red;
+  PetscScalar     *dg = NULL, *w;
+  void            *stream;
+  int              err;
+
+  PetscFunctionBegin;
+  PetscCall(KSPBCGSDeviceGetVecs(ksp, &v));
+  if (ms->pc == MS_KRYLOV_PC_DIAG) PetscCall(KSPMSArray(ms, KSPMS_DIAG, &dg));
+  v.tr = NULL;
+  v.d  = left ? NULL : dg; /* the right diagonal */
+  PetscCall(KSPMSArray(ms, BCD_W, &w));
+  PetscCall(KSPMSReduceTarget(ms, MS_BCGS_SUM_ST, finish, &red));
+  PetscCall(KSPMSKernelBegin(ms, &stream));
+  err = ms->kn->bcgs_s_mult(&ms->view, ms->bucketed ? &ms->pb : NULL, &v, left ? dg : NULL, (int)bc->merged, w, (double *)ms->xwork, &red, stream);
+  PetscCall(KSPMSKernelEnd(ms, err, "bcgs_s_mult", ms->opflops + (dg ? 5.0 : 4.0) * ms->n + (bc->merged ? 10.0 : 6.0) * ms->n));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode KSPBCGSDeviceUpdate(KSP ksp, int finish)
 {
   KSP_BCGSDevice  *bc = (KSP_BCGSDevice *)ksp->data;
@@ -239,8 +264,11 @@ static PetscErrorCode KSPBCGSDeviceStep(KSP ksp)
   PetscCall(KSPBCGSDeviceApplyK(ksp, BCD_P, BCD_V, 1, vx, vy, MS_BCGS_SUM_D1, MS_KRYLOV_FINISH_BCGS_D1)); /* v <- K p, v.rp, alpha */
   PetscCall(KSPMSAllreduce(ksp, ms, MS_BCGS_SUM_D1 + 1, MS_KRYLOV_FINISH_BCGS_D1));
   if (ms->stop) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(KSPBCGSDeviceS(ksp)); /* s <- r - alpha v, s.s */
-  PetscCall(KSPBCGSDeviceApplyK(ksp, BCD_S, BCD_T, 2, tx, ty, MS_BCGS_SUM_ST, MS_KRYLOV_FINISH_BCGS_OMEGA)); /* t <- K s, s.t, t.t, omega */
+  if (ms->fused_op && ms->pc != MS_KRYLOV_PC_APPLIED) PetscCall(KSPBCGSDeviceSMult(ksp, MS_KRYLOV_FINISH_BCGS_OMEGA)); /* s, t <- K s, s.t, t.t, s.s, omega */
+  else {
+    PetscCall(KSPBCGSDeviceS(ksp));                                                                             /* s <- r - alpha v, s.s */
+    PetscCall(KSPBCGSDeviceApplyK(ksp, BCD_S, BCD_T, 2, tx, ty, MS_BCGS_SUM_ST, MS_KRYLOV_FINISH_BCGS_OMEGA)); /* t <- K s, s.t, t.t, omega */
+  }
   PetscCall(KSPMSAllreduce(ksp, ms, MS_KRYLOV_NSUMS, MS_KRYLOV_FINISH_BCGS_OMEGA));
   if (ms->stop) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(KSPBCGSDeviceUpdate(ksp, MS_KRYLOV_FINISH_BCGS_STEP)); /* x, r, r.r, r.rp, the test, rho, beta */
@@ -255,8 +283,11 @@ static PetscErrorCode KSPBCGSDeviceStepMerged(KSP ksp)
   const PetscInt vx[1] = {BCD_V}, vy[1] = {BCD_RP}, tx[4] = {BCD_S, BCD_T, BCD_S, BCD_T}, ty[4] = {BCD_T, BCD_T, BCD_RP, BCD_RP};
 
   PetscFunctionBegin;
-  PetscCall(KSPBCGSDeviceS(ksp));                                                                                /* s <- r - alpha v, s.s */
-  PetscCall(KSPBCGSDeviceApplyK(ksp, BCD_S, BCD_T, 4, tx, ty, MS_BCGS_SUM_ST, MS_KRYLOV_FINISH_BCGSM_OMEGA)); /* t <- K s, s.t, t.t, s.rp, t.rp */
+  if (ms->fused_op && ms->pc != MS_KRYLOV_PC_APPLIED) PetscCall(KSPBCGSDeviceSMult(ksp, MS_KRYLOV_FINISH_BCGSM_OMEGA)); /* s, t <- K s, s.t, t.t, s.rp, t.rp, s.s */
+  else {
+    PetscCall(KSPBCGSDeviceS(ksp));                                                                              /* s <- r - alpha v, s.s */
+    PetscCall(KSPBCGSDeviceApplyK(ksp, BCD_S, BCD_T, 4, tx, ty, MS_BCGS_SUM_ST, MS_KRYLOV_FINISH_BCGSM_OMEGA)); /* t <- K s, s.t, t.t, s.rp, t.rp */
+  }
   PetscCall(KSPMSAllreduce(ksp, ms, MS_KRYLOV_NSUMS, MS_KRYLOV_FINISH_BCGSM_OMEGA));
   if (ms->stop) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(KSPBCGSDeviceUpdate(ksp, MS_KRYLOV_FINISH_NONE)); /* x, r, p of the next pass, r.r */
@@ -491,10 +522,10 @@ PetscErrorCode KSPBCGSDeviceGetMergedReductions(KSP ksp, PetscBool *flg)
 
    What is fused: `PCNONE`, `PCJACOBI` (any `-pc_jacobi_type`) and `PCRUIZ` are diagonal, taken once per setup of the
    preconditioner and applied inside the product's kernel (K = B A on the left, A B on the right); the product of a
-   `MATSEQAIJMODSELL` operator forms the dots of its result (v.rp; s.t and t.t) in its epilogue; s = r - alpha v forms
-   s.s, and the update of x and r forms the norm and the next rho. An iteration is five kernels (four with merged
-   reductions). Any other preconditioner runs `PCApplyBAorAB()`, any other operator `MatMult()` between the kernels,
-   still without host waits. With a `MATSEQAIJMODSELL` operator and a fused preconditioner on one process, blocks of
+   `MATSEQAIJMODSELL` operator forms the dots of its result (v.rp; s.t, t.t and s.s) in its epilogue, and the product
+   t = K s forms s = r - alpha v itself where it reads it; the update of x and r forms the norm and the next rho. An
+   iteration is four kernels (three with merged reductions). Any other preconditioner runs `PCApplyBAorAB()`, any other
+   operator `MatMult()` between the kernels, still without host waits. With a `MATSEQAIJMODSELL` operator and a fused preconditioner on one process, blocks of
    iterations are replayed as CUDA graphs.
 
    Several processes: the merged form by default (`KSPBCGSDeviceSetMergedReductions()`), two `MPI_Allreduce()` per
