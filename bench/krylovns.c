@@ -18,7 +18,8 @@
        in their epilogues: v = D A p, v.rp (p, d, rp read, v written: 4 vector passes); t = D A s with s = r - alpha v
        formed where it is read, s.t, t.t (r, v, d read, t written: 4); x += alpha p + omega s, r = s - omega t and the
        next p = r + beta (p - omega v) in one pass with r.r and rho (x, p, r, v, t, rp read, x, r, p written: 9): 17
-       passes of 8 bytes. KSPBCGSDEVICE moves 168 n (standard form: 21 passes) or 152 n (merged reductions: 19).
+       passes of 8 bytes. KSPBCGSDEVICE moves 160 n (standard form: 20 passes; its direction p = r + beta (p - omega v)
+       is a pass of its own) or 144 n (merged reductions: 18; s is stored and read by the update).
      GMRES(m) + Jacobi: 12 nnz (1 + 1/m) + (2 kbar + 7 + (m + 6) / m) 8 n bytes, kbar = (m - 1) / 2 the mean number of
        earlier basis vectors: the product (v_k, d read, w written: 3), the dots with the k + 1 basis vectors in its
        epilogue (k + 1), the orthogonalization with the norm (k + 1 vectors and w read, w written: k + 3), and per
