@@ -1264,8 +1264,8 @@ PetscErrorCode KSPMSView(KSP ksp, KSPMS *ms, PetscViewer viewer)
 /* public functions                                                                                             */
 
 /*@
-  KSPDeviceSetUseGraph - Sets whether a device-resident Krylov method (`KSPCGDEVICE`) replays its iterations as CUDA
-  graphs when it can
+  KSPDeviceSetUseGraph - Sets whether a device-resident Krylov method (`KSPCGDEVICE`, `KSPBCGSDEVICE`, `KSPGMRESDEVICE`)
+  replays its iterations as CUDA graphs when it can
 
   Logically Collective
 
@@ -1283,7 +1283,7 @@ PetscErrorCode KSPMSView(KSP ksp, KSPMS *ms, PetscViewer viewer)
   `PCJACOBI` or `PCRUIZ`, one process, and no monitor or custom convergence test. A block of 1, 2, 4, ... iterations is
   captured once and replayed; `-ksp_view` says whether graphs ran. Other methods ignore the call.
 
-.seealso: [](ch_ksp), `KSPCGDEVICE`, `KSPDeviceGetUseGraph()`, `KSPDeviceSetCheckMax()`
+.seealso: [](ch_ksp), `KSPCGDEVICE`, `KSPBCGSDEVICE`, `KSPGMRESDEVICE`, `KSPDeviceGetUseGraph()`, `KSPDeviceSetCheckMax()`
 @*/
 PetscErrorCode KSPDeviceSetUseGraph(KSP ksp, PetscBool flg)
 {
@@ -1340,7 +1340,7 @@ PetscErrorCode KSPDeviceGetUseGraph(KSP ksp, PetscBool *flg)
   are those of the iteration that met the test. A larger `kmax` means fewer host waits and a longer tail of no-op
   iterations (at most `kmax`). With several processes the flag comes with every iteration's sums and `kmax` is not used.
 
-.seealso: [](ch_ksp), `KSPCGDEVICE`, `KSPDeviceGetCheckMax()`, `KSPDeviceSetUseGraph()`
+.seealso: [](ch_ksp), `KSPCGDEVICE`, `KSPBCGSDEVICE`, `KSPGMRESDEVICE`, `KSPDeviceGetCheckMax()`, `KSPDeviceSetUseGraph()`
 @*/
 PetscErrorCode KSPDeviceSetCheckMax(KSP ksp, PetscInt kmax)
 {
@@ -1395,7 +1395,7 @@ PetscErrorCode KSPDeviceGetCheckMax(KSP ksp, PetscInt *kmax)
   Note:
   Both paths compute the same iterates up to rounding; the unfused ones serve comparisons.
 
-.seealso: [](ch_ksp), `KSPCGDEVICE`, `KSPDeviceGetFusion()`
+.seealso: [](ch_ksp), `KSPCGDEVICE`, `KSPBCGSDEVICE`, `KSPGMRESDEVICE`, `KSPDeviceGetFusion()`
 @*/
 PetscErrorCode KSPDeviceSetFusion(KSP ksp, PetscBool pc, PetscBool op)
 {
