@@ -198,6 +198,8 @@ PETSC_INTERN PetscErrorCode KSPMSSetScalars(KSPMS *, PetscInt, PetscInt, const P
 /* several processes: n sums of an array in the backend's memory added over the processes, then the finish kernel (as
    KSPMSAllreduce(): nothing on one process; ms->stop when the status says done) */
 PETSC_INTERN PetscErrorCode KSPMSAllreduceArray(KSP, KSPMS *, double *, PetscInt, int);
+/* bytes of the backend's memory copied to the host after the queued work */
+PETSC_INTERN PetscErrorCode KSPMSCopyToHost(KSPMS *, void *, const void *, size_t);
 /* whether the host knows that the solve stopped, without waiting (the reference backend reads its scalars, the device
    the status read last): a method may skip the host's operations (MatMult(), PCApply()) of a step after the stop */
 PETSC_INTERN PetscBool KSPMSStopped(KSPMS *);

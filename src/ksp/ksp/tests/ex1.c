@@ -254,6 +254,7 @@ typedef struct {
   PetscReal          rnorm, relres;
   PetscReal          hist[512];
   PetscCount         nhist;
+  PetscBool          truemon;      /* the monitor records the true residual's norm (KSPBuildResidual()) */
   PetscInt           nmon;         /* monitor calls */
   PetscReal          mon[512];     /* the norms they were given */
   PetscInt           monits[512];  /* the iterations */
@@ -264,7 +265,13 @@ static PetscErrorCode Monitor(KSP ksp, PetscInt it, PetscReal rnorm, void *ctx)
   Outcome *o = (Outcome *)ctx;
 
   PetscFunctionBegin;
-  (void)ksp;
+  if (o->truemon) {
+    Vec r;
+
+    PetscCall(KSPBuildResidual(ksp, NULL, NULL, &r));
+    PetscCall(VecNorm(r, NORM_2, &rnorm));
+    PetscCall(VecDestroy(&r));
+  }
   if (o->nmon < 512) {
     o->mon[o->nmon]    = rnorm;
     o->monits[o->nmon] = it;
@@ -306,6 +313,7 @@ typedef struct {
   PetscReal   haptol;   /* GMRES: KSPGMRESSetHapTol() (0: default) */
   PetscReal   brktol;   /* GMRES: KSPGMRESSetBreakdownTolerance() (0: default, < 0: 0) */
   PetscInt    cgs;      /* GMRES: 1 + KSPOrthogonalizationCGSRefinementType (0: default) */
+  PetscBool   truemon;  /* the monitor records the true residual (KSPBuildSolution() during the solve) */
 } Case;
 
 /* one KSP of type 'type' on (A, P) with the shared pc, the case's settings */
@@ -326,6 +334,7 @@ static PetscErrorCode CreateKSP(Mat A, Mat P, PC pc, const char *type, const Cas
   if (c->initnorm == 2) PetscCall(KSPConvergedDefaultSetUMIRNorm(*ksp));
   if (c->convmaxits) PetscCall(KSPConvergedDefaultSetConvergedMaxits(*ksp, PETSC_TRUE));
   if (c->negcurve) PetscCall(KSPSetConvergedNegativeCurvature(*ksp, PETSC_TRUE));
+  o->truemon = c->truemon;
   if (c->monitor) PetscCall(KSPMonitorSet(*ksp, Monitor, o, NULL));
   if (c->usertest) PetscCall(KSPSetConvergenceTest(*ksp, ConvergedUser, r0, NULL));
   if (c->unfused) PetscCall(KSPDeviceSetFusion(*ksp, PETSC_FALSE, PETSC_FALSE));
@@ -653,6 +662,7 @@ static PetscErrorCode TestReasonsNS(MPI_Comm comm, const Method *m, const Settin
   };
   const Case bcgscases[] = {
     NSCASE(.name = "dtol", .problem = PROB_SCALED, .pc = PCJACOBI, .dtol = 2.0, .side = 2),
+    NSCASE(.name = "monitor of the true residual, right preconditioning", .problem = PROB_CONVDIFF3D, .pc = PCJACOBI, .side = 2, .monitor = PETSC_TRUE, .truemon = PETSC_TRUE),
     NSCASE(.name = "zero v.rp (breakdown)", .problem = PROB_ZERODIAG, .pc = PCNONE, .special = PETSC_TRUE),
     NSCASE(.name = "zero rho (breakdown)", .problem = PROB_RHOZERO, .pc = PCNONE, .special = PETSC_TRUE),
     NSCASE(.name = "zero rho, monitor", .problem = PROB_RHOZERO, .pc = PCNONE, .special = PETSC_TRUE, .monitor = PETSC_TRUE),
@@ -667,6 +677,8 @@ static PetscErrorCode TestReasonsNS(MPI_Comm comm, const Method *m, const Settin
     NSCASE(.name = "restart 5, nonzero guess", .problem = PROB_CONVDIFF3D, .pc = PCJACOBI, .restart = 5, .guess = PETSC_TRUE),
     NSCASE(.name = "restart 5, monitor", .problem = PROB_CONVDIFF3D, .pc = PCJACOBI, .restart = 5, .monitor = PETSC_TRUE),
     NSCASE(.name = "restart 5, monitor, PCApply() between kernels", .problem = PROB_CONVDIFF3D, .pc = PCJACOBI, .restart = 5, .monitor = PETSC_TRUE, .unfused = PETSC_TRUE),
+    NSCASE(.name = "restart 5, monitor of the true residual", .problem = PROB_CONVDIFF3D, .pc = PCJACOBI, .restart = 5, .monitor = PETSC_TRUE, .truemon = PETSC_TRUE),
+    NSCASE(.name = "restart 5, right preconditioning, monitor of the true residual", .problem = PROB_CONVDIFF3D, .pc = PCJACOBI, .restart = 5, .side = 2, .monitor = PETSC_TRUE, .truemon = PETSC_TRUE),
     NSCASE(.name = "restart 5, user convergence test", .problem = PROB_CONVDIFF3D, .pc = PCJACOBI, .restart = 5, .usertest = PETSC_TRUE),
     NSCASE(.name = "restart 5, max_it 13", .problem = PROB_CONVDIFF3D, .pc = PCJACOBI, .restart = 5, .maxit = 13),
     NSCASE(.name = "restart 5, max_it 13, monitor", .problem = PROB_CONVDIFF3D, .pc = PCJACOBI, .restart = 5, .maxit = 13, .monitor = PETSC_TRUE),

@@ -833,6 +833,13 @@ PetscErrorCode KSPMSAllreduceArray(KSP ksp, KSPMS *ms, double *arr, PetscInt n, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode KSPMSCopyToHost(KSPMS *ms, void *dst, const void *src, size_t bytes)
+{
+  PetscFunctionBegin;
+  PetscCall(KSPMSCopyOut(ms, dst, src, bytes));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscBool KSPMSStopped(KSPMS *ms)
 {
   if (ms->stop) return PETSC_TRUE;

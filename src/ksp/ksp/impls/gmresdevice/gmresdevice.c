@@ -47,6 +47,7 @@ typedef struct {
   PetscInt  hpos;   /* the host's count of the iterations of the cycle (MatMult() and PCApply() of the basis vectors) */
   PetscInt  m;      /* the restart of the last solve */
   double   *V, *aux, *partial, *tmp;
+  PetscBool insolve; /* between KSPMSSolveBegin() and the update of the cycle that stopped the solve */
 } KSP_GMRESDevice;
 
 #define GMRES_DEFAULT_MAXK 30
@@ -328,9 +329,11 @@ static PetscErrorCode KSPSolve_GMRESDevice(KSP ksp)
   init[MS_GM_PREV]    = -1.0; /* ksp->rnorm's marker of the first cycle */
   init[MS_GM_RESTART] = 1.0;  /* the first cycle's start */
   PetscCall(KSPMSSetScalars(ms, 0, MS_KRYLOV_NSCALARS, init));
+  gm->insolve = PETSC_TRUE;
   PetscCall(KSPMSRun(ksp, ms, &KSPGMRESDeviceMethod));
   PetscCall(KSPMSReadScalars(ms));
   if (h->s[MS_GM_UPDATE] != 0.0) PetscCall(KSPGMRESDeviceUpdate(ksp, PETSC_TRUE)); /* the cycle that stopped the solve */
+  gm->insolve = PETSC_FALSE;
   PetscCall(KSPMSSolveEnd(ksp, ms));
   /* gmres.c's errors with -ksp_error_if_not_converged */
   if (ksp->errorifnotconverged) {
@@ -340,6 +343,69 @@ static PetscErrorCode KSPSolve_GMRESDevice(KSP ksp)
     PetscCheck(ksp->reason != KSP_DIVERGED_NULL, PetscObjectComm((PetscObject)ksp), PETSC_ERR_NOT_CONVERGED, "tt == 0.0");
     PetscCheck(ksp->reason != KSP_DIVERGED_NANORINF, PetscObjectComm((PetscObject)ksp), PETSC_ERR_NOT_CONVERGED, "KSPSolve has not converged due to infinity or NaN norm or inner product");
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* KSPBuildSolution() during a solve (a monitor of the true residual): the solution of the cycle so far, x + V y (x + B V y
+   on the right), y the least-squares solution of the Hessenberg matrix on the device (read and solved on the host:
+   gmres.c's KSPGMRESBuildSoln() through the same code); after a solve, x */
+static PetscErrorCode KSPBuildSolution_GMRESDevice(KSP ksp, Vec ptr, Vec *result)
+{
+  KSP_GMRESDevice *gm = (KSP_GMRESDevice *)ksp->data;
+  KSPMS           *ms = &gm->ms;
+  MSKrylovScalars  h;
+  MSGMRESAux       a   = {NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0};
+  double          *aux = NULL;
+  Vec              t   = NULL, vj = ms->vec[GMD_PK], sum;
+  PetscInt         ns  = 0;
+
+  PetscFunctionBegin;
+  if (!ptr) {
+    if (!ms->vec[GMD_T2]) { /* no solve yet */
+      if (result) *result = ksp->vec_sol;
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+    ptr = ms->vec[GMD_T2];
+  }
+  PetscCall(VecCopy(ksp->vec_sol, ptr));
+  if (gm->insolve && ms->planned) {
+    PetscCall(KSPMSReadScalars(ms));
+    h = ms->hsc;
+    if (!h.done || h.s[MS_GM_UPDATE] != 0.0) { /* the cycle's update is not in x yet */
+      const size_t na = MS_GMRES_AUX_SIZE(gm->m);
+
+      PetscCall(PetscMalloc1(na, &aux));
+      PetscCall(KSPMSCopyToHost(ms, aux, gm->aux, sizeof(double) * na));
+      h.aux = aux;
+      MSGMRESGetAux(&h, &a);
+      if (h.s[MS_GM_UPDATE] != 0.0) ns = (PetscInt)h.s[MS_GM_NSOL];                              /* y of the cycle's end */
+      else if (!MSGMRESBuildSoln(&h, &a) && h.s[MS_GM_UPDATE] != 0.0) ns = (PetscInt)h.s[MS_GM_NSOL]; /* y so far */
+    }
+  }
+  if (ns > 0) {
+    sum = ptr;
+    if (ksp->pc_side == PC_RIGHT) {
+      PetscCall(VecDuplicate(ptr, &t));
+      PetscCall(VecZeroEntries(t));
+      sum = t;
+    }
+    for (PetscInt j = 0; j < ns; j++) {
+      PetscCall(KSPMSPlaceArray(ms, vj, gm->V + (size_t)j * (size_t)ms->n));
+      PetscCall(VecAXPY(sum, (PetscScalar)(a.nrs[j] * a.sig[j]), vj));
+      PetscCall(KSPMSResetArray(ms, vj));
+    }
+    if (t) {
+      Vec bt;
+
+      PetscCall(VecDuplicate(ptr, &bt));
+      PetscCall(KSP_PCApply(ksp, t, bt));
+      PetscCall(VecAXPY(ptr, 1.0, bt));
+      PetscCall(VecDestroy(&bt));
+      PetscCall(VecDestroy(&t));
+    }
+  }
+  PetscCall(PetscFree(aux));
+  if (result) *result = ptr;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -510,7 +576,7 @@ PETSC_INTERN PetscErrorCode KSPCreate_GMRESDevice(KSP ksp)
   ksp->ops->destroy        = KSPDestroy_GMRESDevice;
   ksp->ops->view           = KSPView_GMRESDevice;
   ksp->ops->setfromoptions = KSPSetFromOptions_GMRESDevice;
-  ksp->ops->buildsolution  = KSPBuildSolutionDefault;
+  ksp->ops->buildsolution  = KSPBuildSolution_GMRESDevice;
   ksp->ops->buildresidual  = KSPBuildResidualDefault;
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, KSPGMRESDeviceComposed[0], KSPGMRESSetRestart_GMRESDevice));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, KSPGMRESDeviceComposed[1], KSPGMRESGetRestart_GMRESDevice));
