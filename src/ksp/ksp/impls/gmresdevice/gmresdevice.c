@@ -548,8 +548,8 @@ static PetscErrorCode KSPSetFromOptions_GMRESDevice(KSP ksp, PetscOptionItems Pe
    host memory.
 
    Monitors or a convergence test other than `KSPConvergedDefault()` make the host read the scalars after every
-   iteration. `KSPBuildSolution()` during the solve (a monitor of the true residual) gives the solution at the start of
-   the current cycle. Not supported: modified Gram-Schmidt (`-ksp_orthogonalization mgs`), symmetric preconditioning,
+   iteration; `KSPBuildSolution()` during the solve (a monitor of the true residual) gives the current solution x + V y,
+   as `KSPGMRES`. Not supported: modified Gram-Schmidt (`-ksp_orthogonalization mgs`), symmetric preconditioning,
    singular value and eigenvalue estimates, complex numbers.
 
 .seealso: [](ch_ksp), `KSPGMRES`, `KSPGMRESSetRestart()`, `KSPCGDEVICE`, `KSPBCGSDEVICE`, `KSPDeviceSetUseGraph()`,
