@@ -1038,10 +1038,13 @@ int main(int argc, char **argv)
        suffix: compare_gmres_mpi
        args: -methods gmresdevice
        output_file: output/ex1_compare_gmres_mpi.out
-     test:
-       suffix: merged_mpi
-       args: -methods bcgsdevice -resolve 0
-       output_file: output/ex1_merged.out
+
+   test:
+     suffix: merged_mpi
+     requires: double !complex
+     nsize: 3
+     args: -methods bcgsdevice -mat_type modsell -problems nonsym,convdiff3d -resolve 0 -pcs none,jacobi,bisai,gamg,bjacobi
+     output_file: output/ex1_merged.out
 
    test:
      suffix: merged
@@ -1064,15 +1067,24 @@ int main(int argc, char **argv)
 
    testset:
      requires: double !complex
-     nsize: {{1 3}}
-     args: -test reasons -mat_type {{aij modsell}}
+     args: -test reasons
      test:
        suffix: reasons_bcgs
-       args: -methods bcgsdevice
+       args: -methods bcgsdevice -mat_type {{aij modsell}}
        output_file: output/ex1_reasons_bcgs.out
      test:
        suffix: reasons_gmres
-       args: -methods gmresdevice
+       args: -methods gmresdevice -mat_type {{aij modsell}}
+       output_file: output/ex1_reasons_gmres.out
+     test:
+       suffix: reasons_bcgs_mpi
+       nsize: 3
+       args: -methods bcgsdevice -mat_type modsell
+       output_file: output/ex1_reasons_bcgs.out
+     test:
+       suffix: reasons_gmres_mpi
+       nsize: 3
+       args: -methods gmresdevice -mat_type aij
        output_file: output/ex1_reasons_gmres.out
 
    test:
