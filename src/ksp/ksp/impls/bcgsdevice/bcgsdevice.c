@@ -316,7 +316,10 @@ static PetscErrorCode KSPSolve_BCGSDevice(KSP ksp)
   PetscCall(VecDestroy(&bc->guess));
   PetscCall(KSPMSSolveBegin(ksp, ms, bc->merged ? &KSPBCGSDeviceMerged : &KSPBCGSDeviceStandard));
   ms->nallreduce = bc->merged ? 2 : 3;
-  ms->op_text    = !ms->view.perm && ms->view.lanes == 1 ? "with the preconditioner's diagonal and the dots of its result in one kernel" : "with the preconditioner's diagonal and the dots in a kernel after it (a permuted image in the user's numbering or several threads per row)";
+  if (ms->pc == MS_KRYLOV_PC_APPLIED) ms->op_text = "(the matrix's MatMult(), inside PCApplyBAorAB(): the preconditioner is not fused), then a dot kernel";
+  else if (!ms->view.perm && ms->view.lanes == 1) ms->op_text = "with the preconditioner's diagonal and the dots of its result in one kernel";
+  else if (ms->view.perm) ms->op_text = "with the preconditioner's diagonal and the dots in a kernel after it (a permuted image in the user's numbering: the matrix's own product)";
+  else ms->op_text = "with the preconditioner's diagonal and the dots in a kernel after it (several threads per row: the matrix's own product)";
   PetscCall(KSPMSRun(ksp, ms, bc->merged ? &KSPBCGSDeviceMerged : &KSPBCGSDeviceStandard));
   PetscCall(KSPMSReadScalars(ms));
   if (h->reason != KSP_DIVERGED_NANORINF) { /* bcgs.c returns at once from KSPCheckNorm() and KSPCheckDot() */

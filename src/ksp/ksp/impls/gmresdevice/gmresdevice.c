@@ -314,7 +314,10 @@ static PetscErrorCode KSPSolve_GMRESDevice(KSP ksp)
   PetscCall(KSPMSSolveBegin(ksp, ms, &KSPGMRESDeviceMethod));
   gm->fused = (PetscBool)(ms->fused_op && ms->pc != MS_KRYLOV_PC_APPLIED);
   ms->nallreduce = ksp->cgstype == KSP_ORTHOGONALIZATION_CGS_REFINE_NEVER ? 2 : 4;
-  ms->op_text    = !ms->view.perm && ms->view.lanes == 1 ? "with the preconditioner's diagonal in one kernel (the dots with the basis in the next)" : "with the preconditioner's diagonal in kernels around it (a permuted image in the user's numbering or several threads per row)";
+  if (ms->pc == MS_KRYLOV_PC_APPLIED) ms->op_text = "(the matrix's MatMult() on the basis vectors, with PCApply() or PCApplyBAorAB(): the preconditioner is not fused)";
+  else if (!ms->view.perm && ms->view.lanes == 1) ms->op_text = "with the preconditioner's diagonal in one kernel (the dots with the basis in the next)";
+  else if (ms->view.perm) ms->op_text = "with the preconditioner's diagonal in kernels around it (a permuted image in the user's numbering: the matrix's own product)";
+  else ms->op_text = "with the preconditioner's diagonal in kernels around it (several threads per row: the matrix's own product)";
   PetscCall(KSPMSGetWork(ms, 0, sizeof(double) * (size_t)(m + 1) * (size_t)PetscMax(ms->n, 1), (void **)&gm->V));
   PetscCall(KSPMSGetWork(ms, 1, sizeof(double) * MS_GMRES_AUX_SIZE(m), (void **)&gm->aux));
   PetscCall(KSPMSGetWork(ms, 2, sizeof(double) * (size_t)(m + 1) * MS_KRYLOV_BLOCKS, (void **)&gm->partial));
