@@ -1172,6 +1172,35 @@ int main(int argc, char **argv)
      args: -methods bcgsdevice,gmresdevice -mat_type modsell -guess nonzero -pcs none,jacobi,gamg,bjacobi -problems convdiff3d -ksp_pc_side {{left right}} -ksp_bcgsdevice_merged_reductions 0
      output_file: output/ex1_guess_ns.out
 
+   # BiCGSTAB and GMRES on permuted images (with a fused PC the solve in the image's numbering, with PCApply() the
+   # matrix's permuted product) and on an image of several threads per row; the reasons in a permuted image's numbering
+   # (the monitors of the true residual read KSPBuildSolution() in the user's numbering). In the image's numbering the
+   # sums run in another order: BiCGSTAB is compared on first solves (its count on the solves after new values of the
+   # matrix is sensitive to rounding), GMRES after new values too
+   test:
+     suffix: ordering_ns
+     requires: double !complex
+     args: -methods bcgsdevice,gmresdevice -mat_type modsell -mat_modsell_ordering {{rcm partition}} -problems nonsym,convdiff3d -resolve 0 -pcs none,jacobi,ruiz,gamg -ksp_pc_side {{left right}}
+     output_file: output/ex1_ordering_ns.out
+
+   test:
+     suffix: ordering_gmres
+     requires: double !complex
+     args: -methods gmresdevice -mat_type modsell -mat_modsell_ordering partition -problems nonsym,convdiff3d -pcs none,jacobi,ruiz,gamg -ksp_pc_side {{left right}}
+     output_file: output/ex1_ordering_gmres.out
+
+   test:
+     suffix: lanes_ns
+     requires: double !complex
+     args: -methods bcgsdevice,gmresdevice -mat_type modsell -mat_modsell_row_lanes 4 -problems nonsym,convdiff3d -resolve 0 -pcs none,jacobi,ruiz,gamg -ksp_pc_side {{left right}}
+     output_file: output/ex1_ordering_ns.out
+
+   test:
+     suffix: reasons_ns_image
+     requires: double !complex
+     args: -methods bcgsdevice,gmresdevice -test reasons -mat_type modsell -mat_modsell_ordering rcm
+     output_file: output/ex1_reasons_ns.out
+
    testset:
      requires: double !complex
      args: -test reasons
@@ -1218,6 +1247,10 @@ int main(int argc, char **argv)
        suffix: view_ns_mpi
        nsize: 2
        args: -methods bcgsdevice,gmresdevice -mat_type modsell -pc_type jacobi
+     test:
+       suffix: view_ns_image
+       args: -methods bcgsdevice,gmresdevice -mat_type modsell -mat_modsell_ordering rcm -pc_type jacobi -ksp_pc_side {{left right}}
+       output_file: output/ex1_view_ns_image.out
 
    # GPU: aijcusparse and MATMODSELL with CUDA vectors, and host vectors staged to the device; the outputs of the host
    testset:
@@ -1364,6 +1397,22 @@ int main(int argc, char **argv)
        suffix: cuda_reasons_ns_check
        args: -methods bcgsdevice,gmresdevice -test reasons -mat_type modsell -ksp_device_check_max {{1 4 2048}}
        output_file: output/ex1_reasons_ns.out
+     test:
+       suffix: cuda_reasons_ns_image
+       args: -methods bcgsdevice,gmresdevice -test reasons -mat_type modsell -mat_modsell_ordering rcm -ksp_device_check_max {{1 32}}
+       output_file: output/ex1_reasons_ns.out
+     test:
+       suffix: cuda_ordering_ns
+       args: -methods bcgsdevice,gmresdevice -mat_type modsell -mat_modsell_ordering {{rcm partition}} -problems nonsym,convdiff3d -resolve 0 -pcs none,jacobi,ruiz,gamg -ksp_pc_side {{left right}} -ksp_device_graph {{0 1}}
+       output_file: output/ex1_ordering_ns.out
+     test:
+       suffix: cuda_lanes_ns
+       args: -methods bcgsdevice,gmresdevice -mat_type modsell -mat_modsell_row_lanes {{2 4}} -problems nonsym,convdiff3d -resolve 0 -pcs none,jacobi,ruiz,gamg -ksp_pc_side {{left right}}
+       output_file: output/ex1_ordering_ns.out
+     test:
+       suffix: cuda_ordering_ns_host_vectors
+       args: -methods bcgsdevice,gmresdevice -mat_type modsell -mat_modsell_ordering partition -host_vectors -guess nonzero -problems convdiff3d -resolve 0 -pcs none,jacobi,ruiz,gamg -ksp_pc_side {{left right}} -ksp_bcgsdevice_merged_reductions 0
+       output_file: output/ex1_cuda_ordering_ns_guess.out
 
    testset:
      requires: cuda double !complex
@@ -1386,5 +1435,9 @@ int main(int argc, char **argv)
        suffix: cuda_view_ns_mpi
        nsize: 2
        args: -methods bcgsdevice,gmresdevice -mat_type modsell -pc_type jacobi
+     test:
+       suffix: cuda_view_ns_image
+       args: -methods bcgsdevice,gmresdevice -mat_type modsell -mat_modsell_ordering rcm -pc_type jacobi -ksp_pc_side {{left right}}
+       output_file: output/ex1_cuda_view_ns_image.out
 
 TEST*/
