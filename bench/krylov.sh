@@ -14,6 +14,8 @@
 # (default 256), KRYLOV_MATS (default aijcusparse,modsell), EXTRA (more options for every run, e.g.
 # "-ksp_device_graph 0" or "-ksp_device_check_max 64").
 # Needs the plugin built against a PETSc with CUDA in BUILD (default build-cuda); builds the driver there.
+# Then BiCGSTAB and GMRES(30) + Jacobi against KSPBCGS and KSPGMRES (bench/krylovns.c) on a 7-point
+# convection-diffusion operator at KRYLOV_NS_SIZES (default 160; empty: skipped), KRYLOV_NS_ITS (default 60,300).
 # Writes OUTDIR/krylov.log (the drivers' summaries) and OUTDIR/ex45-<ksp>-<mat>.log (ex45's -log_view and -ksp_view).
 set -uo pipefail
 out=${1:?usage: bench/krylov.sh OUTDIR}
@@ -67,4 +69,21 @@ for k in cg cgdevice cgdevice+sr; do
     grep -m2 -E "kernel calls per iteration|operator:" "$out/ex45-$k-$m.log" | tee -a "$log" # the plan (-ksp_view of the first solve)
   done
 done
+# BiCGSTAB and GMRES(30) + Jacobi (bench/krylovns.c): PETSc's KSPBCGS and KSPGMRES against KSPBCGSDEVICE and
+# KSPGMRESDEVICE on a nonsymmetric 7-point convection-diffusion operator at KRYLOV_NS_SIZES (default 160: 4.1 M rows;
+# empty: skipped), differential solves of KRYLOV_NS_ITS (default 60,300: whole GMRES(30) cycles), then BiCGSTAB's
+# merged form (two reductions per iteration) on one GPU
+NS_SIZES=${KRYLOV_NS_SIZES-160}
+NS_ITS=${KRYLOV_NS_ITS:-60,300}
+if [ -n "$NS_SIZES" ]; then
+  make -C "$top" BUILD="$B" "$B/bin/bench/krylovns" >> "$out/build.log" 2>&1 || { say "krylovns build failed (see build.log)"; exit 1; }
+  for n in $NS_SIZES; do
+    say "-- ${n}^3 convection-diffusion: bcgs, bcgsdevice, gmres, gmresdevice"
+    # shellcheck disable=SC2086
+    "$B/bin/bench/krylovns" -n "$n" -rounds "$ROUNDS" -its "$NS_ITS" -mat_types "$MATS" -use_gpu_aware_mpi 0 $EXTRA 2>&1 | tee -a "$log"
+    say "-- ${n}^3 convection-diffusion: bcgsdevice with merged reductions"
+    # shellcheck disable=SC2086
+    "$B/bin/bench/krylovns" -n "$n" -rounds "$ROUNDS" -its "$NS_ITS" -mat_types "$MATS" -ksp_types bcgs,bcgsdevice -ksp_bcgsdevice_merged_reductions -use_gpu_aware_mpi 0 $EXTRA 2>&1 | tee -a "$log"
+  done
+fi
 say "== done $(date -u +%FT%TZ)"

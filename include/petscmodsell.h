@@ -422,10 +422,11 @@ PETSC_EXTERN PetscErrorCode PCNeumannGetSubdomains(PC, IS *);
 PETSC_EXTERN PetscErrorCode PCNeumannGetCoarseMatrix(PC, Mat *);
 
 /* Krylov methods whose iterations run on the device (the scalars stay there, the vector work is fused, the host reads
-   a done flag every few iterations): one option away from PETSc's methods (-ksp_type cgdevice for cg) */
+   a done flag every few iterations): one option away from PETSc's methods (-ksp_type cgdevice for cg, bcgsdevice for
+   bcgs, gmresdevice for gmres) */
 #define KSPCGDEVICE    "cgdevice"
-#define KSPBCGSDEVICE  "bcgsdevice"  /* reserved: device-resident BiCGSTAB */
-#define KSPGMRESDEVICE "gmresdevice" /* reserved: device-resident GMRES(m) */
+#define KSPBCGSDEVICE  "bcgsdevice"
+#define KSPGMRESDEVICE "gmresdevice"
 
 PETSC_EXTERN PetscErrorCode KSPDeviceSetUseGraph(KSP, PetscBool);
 PETSC_EXTERN PetscErrorCode KSPDeviceGetUseGraph(KSP, PetscBool *);
@@ -435,3 +436,5 @@ PETSC_EXTERN PetscErrorCode KSPDeviceSetFusion(KSP, PetscBool, PetscBool);
 PETSC_EXTERN PetscErrorCode KSPDeviceGetFusion(KSP, PetscBool *, PetscBool *);
 PETSC_EXTERN PetscErrorCode KSPCGDeviceSetSingleReduction(KSP, PetscBool);
 PETSC_EXTERN PetscErrorCode KSPCGDeviceGetSingleReduction(KSP, PetscBool *);
+PETSC_EXTERN PetscErrorCode KSPBCGSDeviceSetMergedReductions(KSP, PetscBool);
+PETSC_EXTERN PetscErrorCode KSPBCGSDeviceGetMergedReductions(KSP, PetscBool *);

@@ -50,6 +50,7 @@ extern "C" {
 #define MS_KRYLOV_CONVERGED_ITS           4
 #define MS_KRYLOV_CONVERGED_NEG_CURVE     5
 #define MS_KRYLOV_CONVERGED_HAPPY_BREAKDOWN 7
+#define MS_KRYLOV_DIVERGED_NULL           (-2)
 #define MS_KRYLOV_DIVERGED_ITS            (-3)
 #define MS_KRYLOV_DIVERGED_DTOL           (-4)
 #define MS_KRYLOV_DIVERGED_BREAKDOWN      (-5)
@@ -67,7 +68,10 @@ typedef struct {
   int    done;     /* the solve stopped: every kernel is a no-op */
   int    reason;   /* KSPConvergedReason once done (or set by the host's test) */
   int    its;      /* KSPGetIterationNumber() */
-  int    awaiting; /* host test: the step ended with its norm and waits for the host's test (then a finish *_POST) */
+  int    awaiting; /* host test: the step ended with its norm and waits for the host's test (then a finish *_POST):
+                      1: the host logs the norm and calls the monitors, then the test (KSPCG, KSPBCGS); 2: the host calls
+                      the test, runs the post, then logs and monitors the norm if the post set logafter (KSPGMRES) */
+  int    logafter; /* awaiting 2: the post decided that the norm is logged and monitored */
   double rnorm;    /* KSPGetResidualNorm() */
   double sum[MS_KRYLOV_NSUMS]; /* the sums of the current step (with several processes: local, then global) */
   /* KSPConvergedDefault() (set by the host at the start of a solve; rnorm0, ttol computed at iteration 0) */
@@ -85,6 +89,8 @@ typedef struct {
   int    host_reason;    /* the host test's reason (host test mode), read by the *_POST finishes */
   int    i;              /* the method's iteration counter (cg.c's i: the pass in progress) */
   double s[MS_KRYLOV_NSCALARS];
+  double *aux; /* the method's array in the backend's memory, read by its finishes (GMRES: the Hessenberg matrix, the
+                  rotations, the scales of the basis vectors; NULL for CG and BiCGSTAB) */
 } MSKrylovScalars;
 
 /* Where a reduction's sums go and what finishes the step (passed by value to the CUDA kernels) */
@@ -293,6 +299,549 @@ MS_KRYLOV_HD void MSCGDpi(MSKrylovScalars *sc)
   s[MS_CG_ALPHA] = s[MS_CG_BETA] / s[MS_CG_DPI];
 }
 
+/* ---- BiCGSTAB (src/ksp/ksp/impls/bcgs/bcgs.c: KSPSolve_BCGS) ---------------------------------------------------- */
+
+#define MS_KRYLOV_FINISH_BCGS_START  16 /* sum rr = r.r (= rho: rp = r): the initial norm, the test at 0, the loop's start */
+#define MS_KRYLOV_FINISH_BCGS_D1     17 /* sum d1 = v.rp: its checks, alpha */
+#define MS_KRYLOV_FINISH_BCGS_OMEGA  18 /* sums s.t, t.t, s.s: omega, or the breakdown / the exact solution when t = 0 */
+#define MS_KRYLOV_FINISH_BCGS_STEP   19 /* sums r.r, r.rp: the norm of iteration i + 1, the test, rho and beta */
+#define MS_KRYLOV_FINISH_BCGS_POST   20 /* host test: after the host's reason, the rest of BCGS_START / BCGS_STEP */
+#define MS_KRYLOV_FINISH_BCGSM_OMEGA 22 /* merged: sums s.t, t.t, s.s, s.rp, t.rp: omega, rho and beta of the next pass */
+#define MS_KRYLOV_FINISH_BCGSM_STEP  23 /* merged: sums r.r (of iteration i + 1) and v.rp (of the pass after it) */
+#define MS_KRYLOV_FINISH_BCGSM_POST  24
+
+/* BiCGSTAB's scalars (sc->s[]) */
+#define MS_BCGS_RHO      0
+#define MS_BCGS_RHOOLD   1
+#define MS_BCGS_ALPHA    2
+#define MS_BCGS_BETA     3
+#define MS_BCGS_OMEGA    4
+#define MS_BCGS_OMEGAOLD 5
+#define MS_BCGS_DP       6  /* the last residual norm computed (bcgs.c's dp) */
+#define MS_BCGS_TZERO    7  /* t = 0 and s = 0: x += alpha p is the solution (omega = 0) */
+#define MS_BCGS_RHONEXT  8  /* r.rp of the new residual, rho of the next pass */
+#define MS_BCGS_WHY      9  /* the breakdown: 1 v.rp = 0, 2 t = 0 with s != 0 (a singular preconditioned operator), 3 rho = 0 */
+#define MS_BCGS_BETANEXT 10 /* merged form: beta of the next pass, known before its test */
+#define MS_BCGS_INLOOP   11 /* the loop was entered (bcgs.c unwinds a right preconditioner only then) */
+/* and its sums (sc->sum[]): every sum of an iteration has its own slot, so that the merged form adds them together */
+#define MS_BCGS_SUM_D1  0 /* v.rp (first: with several processes a reduction of it alone adds sum[0, 1)) */
+#define MS_BCGS_SUM_RR  1 /* r.r */
+#define MS_BCGS_SUM_RRP 2 /* r.rp */
+#define MS_BCGS_SUM_ST  3 /* s.t */
+#define MS_BCGS_SUM_TT  4 /* t.t */
+#define MS_BCGS_SUM_SRP 5 /* s.rp (merged form) */
+#define MS_BCGS_SUM_TRP 6 /* t.rp (merged form) */
+#define MS_BCGS_SUM_SS  7 /* s.s (by the kernel that forms s) */
+
+/* a break out of bcgs.c's loop: its "if (i >= max_it) reason = KSP_DIVERGED_ITS" after the loop */
+MS_KRYLOV_HD void MSBCGSBreak(MSKrylovScalars *sc, int reason)
+{
+  MSKrylovStop(sc, sc->i >= sc->max_it ? MS_KRYLOV_DIVERGED_ITS : reason);
+}
+
+/* the loop's start (after the test at iteration 0): rp = r, rhoold = alpha = omegaold = 1, rho = r.rp = r.r, beta */
+MS_KRYLOV_HD void MSBCGSBegin(MSKrylovScalars *sc)
+{
+  double *s = sc->s;
+
+  s[MS_BCGS_RHOOLD]   = 1.0;
+  s[MS_BCGS_ALPHA]    = 1.0;
+  s[MS_BCGS_OMEGAOLD] = 1.0;
+  s[MS_BCGS_OMEGA]    = 1.0;
+  s[MS_BCGS_RHO]      = sc->sum[MS_BCGS_SUM_RR];
+  s[MS_BCGS_BETA]     = (s[MS_BCGS_RHO] / s[MS_BCGS_RHOOLD]) * (s[MS_BCGS_ALPHA] / s[MS_BCGS_OMEGAOLD]);
+  s[MS_BCGS_INLOOP]   = 1.0;
+  sc->i               = 0;
+}
+
+/* the initial norm (KSPCheckNorm()), the history and the test at iteration 0 */
+MS_KRYLOV_HD void MSBCGSStart(MSKrylovScalars *sc, double *hist)
+{
+  double dp = 0.0;
+
+  sc->its = 0;
+  sc->i   = 0;
+  if (sc->normtype != MS_KRYLOV_NORM_NONE) {
+    dp = sqrt(sc->sum[MS_BCGS_SUM_RR]);
+    if (MSKrylovInfNan(dp)) {
+      sc->rnorm = dp;
+      MSKrylovStop(sc, MS_KRYLOV_DIVERGED_NANORINF);
+      return;
+    }
+  }
+  sc->s[MS_BCGS_DP] = dp;
+  sc->rnorm         = dp;
+  MSKrylovLogHistory(sc, hist, dp);
+  if (sc->hostcheck) {
+    sc->awaiting = 1;
+    return;
+  }
+  {
+    const int reason = MSKrylovConvergedDefault(sc, 0, dp);
+    if (reason) {
+      MSKrylovStop(sc, reason);
+      return;
+    }
+  }
+  MSBCGSBegin(sc);
+}
+
+/* after d1 = v.rp: KSPCheckDot(), the breakdown d1 = 0, alpha = rho / d1 */
+MS_KRYLOV_HD void MSBCGSD1(MSKrylovScalars *sc, double d1)
+{
+  if (MSKrylovInfNan(d1)) {
+    MSKrylovStop(sc, MS_KRYLOV_DIVERGED_NANORINF);
+    return;
+  }
+  if (d1 == 0.0) {
+    sc->s[MS_BCGS_WHY] = 1.0;
+    MSBCGSBreak(sc, MS_KRYLOV_DIVERGED_BREAKDOWN);
+    return;
+  }
+  sc->s[MS_BCGS_ALPHA] = sc->s[MS_BCGS_RHO] / d1;
+}
+
+/* after s.t, t.t (VecDotNorm2()) and s.s: t = 0 is a breakdown unless s = 0 (then x + alpha p is the solution: omega = 0
+   makes the update kernel compute exactly that), else omega = s.t / t.t */
+MS_KRYLOV_HD void MSBCGSOmega(MSKrylovScalars *sc)
+{
+  const double st = sc->sum[MS_BCGS_SUM_ST], tt = sc->sum[MS_BCGS_SUM_TT];
+
+  sc->s[MS_BCGS_TZERO] = 0.0;
+  if (tt == 0.0) {
+    if (sc->sum[MS_BCGS_SUM_SS] != 0.0) {
+      sc->s[MS_BCGS_WHY] = 2.0;
+      MSBCGSBreak(sc, MS_KRYLOV_DIVERGED_BREAKDOWN);
+      return;
+    }
+    sc->s[MS_BCGS_TZERO] = 1.0;
+    sc->s[MS_BCGS_OMEGA] = 0.0;
+  } else sc->s[MS_BCGS_OMEGA] = st / tt;
+}
+
+/* after the test of iteration i + 1: the breakdown rho = 0 (of this pass), the loop's condition, rho and beta of the
+   next pass */
+MS_KRYLOV_HD void MSBCGSNext(MSKrylovScalars *sc)
+{
+  double *s = sc->s;
+
+  if (s[MS_BCGS_RHO] == 0.0) {
+    s[MS_BCGS_WHY] = 3.0;
+    MSBCGSBreak(sc, MS_KRYLOV_DIVERGED_BREAKDOWN);
+    return;
+  }
+  sc->i++;
+  if (sc->i >= sc->max_it) {
+    MSKrylovStop(sc, MS_KRYLOV_DIVERGED_ITS);
+    return;
+  }
+  s[MS_BCGS_RHO]  = s[MS_BCGS_RHONEXT];
+  s[MS_BCGS_BETA] = (s[MS_BCGS_RHO] / s[MS_BCGS_RHOOLD]) * (s[MS_BCGS_ALPHA] / s[MS_BCGS_OMEGAOLD]);
+}
+
+/* the end of pass i: t = 0 (x += alpha p converged, the norm 0, the history logs the previous norm, as bcgs.c), else
+   the norm of the new r (unless -ksp_check_norm_iteration skips it), the history and the test. rr = r.r; the next
+   rho (r.rp) is in sum[MS_BCGS_SUM_RRP] (standard form) or computed by the merged form */
+MS_KRYLOV_HD void MSBCGSStep(MSKrylovScalars *sc, double *hist, double rr)
+{
+  double   *s = sc->s;
+  const int n = sc->i + 1;
+
+  if (s[MS_BCGS_TZERO] != 0.0) {
+    sc->its      = n;
+    sc->rnorm    = 0.0;
+    sc->logafter = 1; /* a host test: the monitors are called with the norm 0 */
+    MSKrylovLogHistory(sc, hist, s[MS_BCGS_DP]);
+    MSBCGSBreak(sc, MS_KRYLOV_CONVERGED_RTOL);
+    return;
+  }
+  if (sc->normtype != MS_KRYLOV_NORM_NONE && sc->chknorm < sc->i + 2) {
+    const double dp = sqrt(rr);
+    if (MSKrylovInfNan(dp)) {
+      sc->rnorm = dp;
+      MSKrylovStop(sc, MS_KRYLOV_DIVERGED_NANORINF);
+      return;
+    }
+    s[MS_BCGS_DP] = dp;
+  }
+  s[MS_BCGS_RHOOLD]   = s[MS_BCGS_RHO];
+  s[MS_BCGS_OMEGAOLD] = s[MS_BCGS_OMEGA];
+  sc->its             = n;
+  sc->rnorm           = s[MS_BCGS_DP];
+  MSKrylovLogHistory(sc, hist, s[MS_BCGS_DP]);
+  if (sc->hostcheck) {
+    sc->awaiting = 1;
+    return;
+  }
+  {
+    const int reason = MSKrylovConvergedDefault(sc, n, s[MS_BCGS_DP]);
+    if (reason) {
+      MSBCGSBreak(sc, reason);
+      return;
+    }
+  }
+  MSBCGSNext(sc);
+}
+
+/* the merged form's omega: also rho of the next pass from the same sums, r.rp = (s - omega t).rp = s.rp - omega t.rp */
+MS_KRYLOV_HD void MSBCGSMergedOmega(MSKrylovScalars *sc)
+{
+  MSBCGSOmega(sc);
+  if (sc->done) return;
+  sc->s[MS_BCGS_RHONEXT]  = sc->sum[MS_BCGS_SUM_SRP] - sc->s[MS_BCGS_OMEGA] * sc->sum[MS_BCGS_SUM_TRP];
+  sc->s[MS_BCGS_BETANEXT] = (sc->s[MS_BCGS_RHONEXT] / sc->s[MS_BCGS_RHO]) * (sc->s[MS_BCGS_ALPHA] / sc->s[MS_BCGS_OMEGA]);
+}
+
+/* ---- GMRES(m) (src/ksp/ksp/impls/gmres/gmres.c: KSPSolve_GMRES, KSPGMRESCycle; classical Gram-Schmidt of
+   src/ksp/ksp/interface/orthog.c) ------------------------------------------------------------------------------ */
+
+#define MS_KRYLOV_FINISH_GMRES_START 32 /* sum nn = r.r of the residual in column 0: the start of a cycle */
+#define MS_KRYLOV_FINISH_GMRES_DOTS  33 /* the dots of the first Gram-Schmidt pass in lhh[] */
+#define MS_KRYLOV_FINISH_GMRES_NORM  34 /* sum nn = w.w after the first pass: the refinement's decision, the Arnoldi step */
+#define MS_KRYLOV_FINISH_GMRES_DOTS2 35 /* the refinement's dots */
+#define MS_KRYLOV_FINISH_GMRES_NORM2 36 /* sum nn after the refinement: the Arnoldi step */
+#define MS_KRYLOV_FINISH_GMRES_POST  37 /* host test: after the host's reason (awaiting 1: a cycle's start, 2: an iteration) */
+
+/* GMRES's scalars (sc->s[]) */
+#define MS_GM_RES     0  /* the residual norm of the recursion (KSPGMRESCycle's res) */
+#define MS_GM_RNORM0  1  /* the norm at the start of the cycle (gmres->rnorm0) */
+#define MS_GM_HNRM    2  /* refinement "ifneeded": the norm of the first pass's coefficients */
+#define MS_GM_HAPTOL  3  /* -ksp_gmres_haptol */
+#define MS_GM_BRKTOL  4  /* -ksp_gmres_breakdown_tolerance */
+#define MS_GM_IT      5  /* the iteration in the cycle (KSPGMRESCycle's it): the basis has it + 1 vectors */
+#define MS_GM_MAXK    6  /* the restart m */
+#define MS_GM_CGS     7  /* the refinement: 0 never, 1 if needed, 2 always (KSPOrthogonalizationCGSRefinementType) */
+#define MS_GM_REFINE  8  /* this iteration runs the second Gram-Schmidt pass */
+#define MS_GM_UPDATE  9  /* the cycle ended: x += V y (y in nrs[], MS_GM_NSOL entries) is due */
+#define MS_GM_RESTART 10 /* the cycle ended at m iterations: the next step restarts (the update, the new residual) */
+#define MS_GM_NSOL    11 /* the columns of V in the update */
+#define MS_GM_PREV    12 /* the residual norm of the recursion at the end of the last cycle (-1: the first cycle) */
+#define MS_GM_WHY     13 /* the breakdown: 1 at a restart (far from the recursion's norm), 2 happy breakdown without
+                            convergence, 3 a zero diagonal of the Hessenberg matrix in the solution's update */
+#define MS_GM_HAPEND  14 /* the happy breakdown of this iteration */
+#define MS_GM_SUM_NN  0
+
+/* the method's array (sc->aux), for the restart m: the Hessenberg matrix (HH(a, b) = hh[b (m + 2) + a], as gmres.c's
+   HH), the rotations cc[], ss[], the right-hand side grs[] of the least-squares problem, its solution nrs[], the scales
+   sig[] of the basis vectors (the basis stores w, the vector is sig[j] w: VecNormalize()'s scaling, applied where
+   the vector is read) and the dots lhh[] of the current Gram-Schmidt pass */
+#define MS_GMRES_AUX_SIZE(m) ((size_t)((m) + 2) * (size_t)((m) + 1) + 4 * (size_t)((m) + 1) + 2 * (size_t)((m) + 2))
+typedef struct {
+  double *hh, *cc, *ss, *grs, *nrs, *sig, *lhh;
+  int     m;
+} MSGMRESAux;
+
+MS_KRYLOV_HD void MSGMRESGetAux(const MSKrylovScalars *sc, MSGMRESAux *a)
+{
+  const int m = (int)sc->s[MS_GM_MAXK];
+
+  a->m   = m;
+  a->hh  = sc->aux;
+  a->cc  = a->hh + (size_t)(m + 2) * (size_t)(m + 1);
+  a->ss  = a->cc + (m + 1);
+  a->grs = a->ss + (m + 1);
+  a->nrs = a->grs + (m + 2);
+  a->sig = a->nrs + (m + 1);
+  a->lhh = a->sig + (m + 2);
+}
+
+#define MS_GM_HH(a, i, j) ((a)->hh[(size_t)(j) * (size_t)((a)->m + 2) + (size_t)(i)])
+
+/* KSPGMRESBuildSoln(): the least-squares solution nrs[] for the columns 0..k (k = it - 1); a zero diagonal is a
+   breakdown (returns its reason, no update); else the update x += V nrs is due */
+MS_KRYLOV_HD int MSGMRESBuildSoln(MSKrylovScalars *sc, MSGMRESAux *a)
+{
+  const int k = (int)sc->s[MS_GM_IT] - 1;
+
+  if (k < 0) return 0;
+  if (MS_GM_HH(a, k, k) == 0.0) {
+    sc->s[MS_GM_WHY] = 3.0;
+    return MS_KRYLOV_DIVERGED_BREAKDOWN;
+  }
+  a->nrs[k] = a->grs[k] / MS_GM_HH(a, k, k);
+  for (int ii = 1; ii <= k; ii++) {
+    const int kk = k - ii;
+    double    tt = a->grs[kk];
+
+    for (int j = kk + 1; j <= k; j++) tt = tt - MS_GM_HH(a, kk, j) * a->nrs[j];
+    if (MS_GM_HH(a, kk, kk) == 0.0) {
+      sc->s[MS_GM_WHY] = 3.0;
+      return MS_KRYLOV_DIVERGED_BREAKDOWN;
+    }
+    a->nrs[kk] = tt / MS_GM_HH(a, kk, kk);
+  }
+  sc->s[MS_GM_NSOL]   = k + 1;
+  sc->s[MS_GM_UPDATE] = 1.0;
+  return 0;
+}
+
+/* the end of KSPGMRESCycle() with the reason so far: the solution's update, KSP_DIVERGED_ITS, the history ("if (it &&
+   ksp->reason)"); without a reason (m iterations done) the next step restarts */
+MS_KRYLOV_HD void MSGMRESCycleEnd(MSKrylovScalars *sc, double *hist, int reason)
+{
+  MSGMRESAux a;
+  int        r;
+
+  MSGMRESGetAux(sc, &a);
+  r = MSGMRESBuildSoln(sc, &a);
+  if (r) reason = r; /* KSPGMRESBuildSoln() sets it over any other */
+  if (!reason && sc->its >= sc->max_it) reason = MS_KRYLOV_DIVERGED_ITS;
+  if (reason) {
+    if (sc->s[MS_GM_IT] > 0.0) {
+      MSKrylovLogHistory(sc, hist, sc->s[MS_GM_RES]);
+      sc->logafter = 1;
+    }
+    MSKrylovStop(sc, reason);
+    return;
+  }
+  sc->s[MS_GM_PREV]    = sc->s[MS_GM_RES];
+  sc->s[MS_GM_RESTART] = 1.0;
+}
+
+/* the start of a cycle: res = the norm of the residual in column 0 (VecNormalize(), KSPCheckNorm()), the breakdown test
+   against the recursion's norm at a restart, the history and the test */
+MS_KRYLOV_HD void MSGMRESStart(MSKrylovScalars *sc, double *hist)
+{
+  MSGMRESAux   a;
+  const double res = sqrt(sc->sum[MS_GM_SUM_NN]), prev = sc->s[MS_GM_PREV];
+
+  MSGMRESGetAux(sc, &a);
+  sc->s[MS_GM_RESTART] = 0.0;
+  sc->s[MS_GM_UPDATE]  = 0.0;
+  sc->s[MS_GM_REFINE]  = 0.0;
+  if (MSKrylovInfNan(res)) {
+    sc->rnorm = res;
+    MSKrylovStop(sc, MS_KRYLOV_DIVERGED_NANORINF);
+    return;
+  }
+  if (prev > 0.0 && fabs(res - prev) > sc->s[MS_GM_BRKTOL] * sc->s[MS_GM_RNORM0]) {
+    sc->s[MS_GM_WHY] = 1.0;
+    sc->s[MS_GM_RES] = res; /* for the message of -ksp_error_if_not_converged */
+    MSKrylovStop(sc, MS_KRYLOV_DIVERGED_BREAKDOWN);
+    return;
+  }
+  a.grs[0]            = res;
+  a.sig[0]            = res != 0.0 ? 1.0 / res : 1.0; /* VecNormalize() leaves a zero vector */
+  sc->s[MS_GM_RNORM0] = res;
+  sc->s[MS_GM_RES]    = res;
+  sc->s[MS_GM_IT]     = 0.0;
+  sc->rnorm           = res;
+  MSKrylovLogHistory(sc, hist, res);
+  if (sc->hostcheck) {
+    sc->awaiting = 1;
+    sc->logafter = 0;
+    return;
+  }
+  if (res == 0.0) {
+    MSKrylovStop(sc, MS_KRYLOV_CONVERGED_ATOL);
+    return;
+  }
+  {
+    const int reason = MSKrylovConvergedDefault(sc, sc->its, res);
+    if (reason) {
+      MSKrylovStop(sc, reason);
+      return;
+    }
+  }
+  if (sc->its >= sc->max_it) MSKrylovStop(sc, MS_KRYLOV_DIVERGED_ITS); /* the loop does not run */
+}
+
+/* a NaN or Inf among the dots (KSPCheckDot() in the orthogonalization): the cycle breaks, with the update of the
+   iterations before */
+MS_KRYLOV_HD void MSGMRESDots(MSKrylovScalars *sc, double *hist, int second)
+{
+  MSGMRESAux a;
+  const int  it = (int)sc->s[MS_GM_IT];
+  double     h2 = 0.0;
+
+  MSGMRESGetAux(sc, &a);
+  for (int j = 0; j <= it; j++)
+    if (MSKrylovInfNan(a.lhh[j])) {
+      MSGMRESCycleEnd(sc, hist, MS_KRYLOV_DIVERGED_NANORINF);
+      return;
+    }
+  for (int j = 0; j <= it; j++) {
+    if (second) MS_GM_HH(&a, j, it) += a.lhh[j];
+    else MS_GM_HH(&a, j, it) = a.lhh[j];
+    h2 += a.lhh[j] * a.lhh[j];
+  }
+  if (!second) sc->s[MS_GM_HNRM] = sqrt(h2);
+}
+
+/* KSPGMRESUpdateHessenberg(): the rotations applied to the new column, the new rotation and the residual norm;
+   returns KSP_DIVERGED_NULL when the new rotation is undefined */
+MS_KRYLOV_HD int MSGMRESUpdateHessenberg(MSKrylovScalars *sc, MSGMRESAux *a, int it, int hapend)
+{
+  double *hh = &MS_GM_HH(a, 0, it), *cc = a->cc, *ss = a->ss, tt;
+
+  for (int j = 1; j <= it; j++) {
+    tt  = *hh;
+    *hh = *cc * tt + *ss * *(hh + 1);
+    hh++;
+    *hh = *cc++ * *hh - (*ss++ * tt);
+  }
+  if (!hapend) {
+    tt = sqrt(*hh * *hh + *(hh + 1) * *(hh + 1));
+    if (tt == 0.0) return MS_KRYLOV_DIVERGED_NULL;
+    *cc              = *hh / tt;
+    *ss              = *(hh + 1) / tt;
+    a->grs[it + 1]   = -(*ss * a->grs[it]);
+    a->grs[it]       = *cc * a->grs[it];
+    *hh              = *cc * *hh + *ss * *(hh + 1);
+    sc->s[MS_GM_RES] = fabs(a->grs[it + 1]);
+  } else sc->s[MS_GM_RES] = 0.0;
+  return 0;
+}
+
+/* after the test of an iteration: the happy breakdown's reasons, then the next iteration or the end of the cycle */
+MS_KRYLOV_HD void MSGMRESPost(MSKrylovScalars *sc, double *hist, int reason)
+{
+  if (sc->s[MS_GM_HAPEND] != 0.0) {
+    sc->s[MS_GM_HAPEND] = 0.0;
+    if (sc->normtype == MS_KRYLOV_NORM_NONE) reason = MS_KRYLOV_CONVERGED_HAPPY_BREAKDOWN;
+    else if (!reason) {
+      sc->s[MS_GM_WHY] = 2.0;
+      MSGMRESCycleEnd(sc, hist, MS_KRYLOV_DIVERGED_BREAKDOWN);
+      return;
+    }
+  }
+  if (!reason && sc->s[MS_GM_IT] < sc->s[MS_GM_MAXK] && sc->its < sc->max_it) { /* the loop goes on: it logs res first */
+    MSKrylovLogHistory(sc, hist, sc->s[MS_GM_RES]);
+    sc->logafter = 1;
+    return;
+  }
+  MSGMRESCycleEnd(sc, hist, reason);
+}
+
+/* the Arnoldi step's end with tt = the norm of the orthogonalized vector: KSPCheckNorm(), the Hessenberg column's last
+   entry, the scale of the new basis vector, the happy breakdown, the rotations, it++, its++, the test */
+MS_KRYLOV_HD void MSGMRESArnoldi(MSKrylovScalars *sc, double *hist, double tt)
+{
+  MSGMRESAux a;
+  const int  it = (int)sc->s[MS_GM_IT];
+  double     hapbnd;
+  int        hapend, r;
+
+  MSGMRESGetAux(sc, &a);
+  sc->s[MS_GM_REFINE] = 0.0;
+  if (MSKrylovInfNan(tt)) {
+    sc->rnorm = tt;
+    MSKrylovStop(sc, MS_KRYLOV_DIVERGED_NANORINF);
+    return;
+  }
+  MS_GM_HH(&a, it + 1, it) = tt;
+  a.sig[it + 1]            = tt != 0.0 ? 1.0 / tt : 1.0;
+  hapbnd                   = fabs(tt / a.grs[it]);
+  if (hapbnd > sc->s[MS_GM_HAPTOL]) hapbnd = sc->s[MS_GM_HAPTOL];
+  hapend = tt < hapbnd;
+  r      = MSGMRESUpdateHessenberg(sc, &a, it, hapend);
+  sc->s[MS_GM_IT] = it + 1;
+  sc->its++;
+  sc->rnorm = sc->s[MS_GM_RES];
+  if (r) {
+    MSGMRESCycleEnd(sc, hist, r);
+    return;
+  }
+  sc->s[MS_GM_HAPEND] = hapend;
+  if (sc->hostcheck) {
+    sc->awaiting = 2;
+    sc->logafter = 0;
+    return;
+  }
+  MSGMRESPost(sc, hist, MSKrylovConvergedDefault(sc, sc->its, sc->s[MS_GM_RES]));
+}
+
+/* after the first pass: the refinement's decision (never, if ||w|| < ||h||, always), else the Arnoldi step */
+MS_KRYLOV_HD void MSGMRESNorm(MSKrylovScalars *sc, double *hist)
+{
+  const double wnrm = sqrt(sc->sum[MS_GM_SUM_NN]);
+  const int    cgs  = (int)sc->s[MS_GM_CGS];
+
+  if (cgs == 1) {
+    if (MSKrylovInfNan(wnrm)) {
+      sc->rnorm = wnrm;
+      MSKrylovStop(sc, MS_KRYLOV_DIVERGED_NANORINF);
+      return;
+    }
+    if (wnrm < sc->s[MS_GM_HNRM]) {
+      sc->s[MS_GM_REFINE] = 1.0;
+      return;
+    }
+  } else if (cgs == 2) {
+    sc->s[MS_GM_REFINE] = 1.0;
+    return;
+  }
+  MSGMRESArnoldi(sc, hist, wnrm);
+}
+
+/* the finishes of the BiCGSTAB and GMRES methods (MSKrylovFinish()'s other codes) */
+MS_KRYLOV_HD void MSKrylovFinishNS(int code, MSKrylovScalars *sc, double *hist)
+{
+  sc->logafter = 0; /* each finish decides it anew */
+  switch (code) {
+  case MS_KRYLOV_FINISH_BCGS_START:
+    MSBCGSStart(sc, hist);
+    break;
+  case MS_KRYLOV_FINISH_BCGS_D1:
+    if (!sc->awaiting) MSBCGSD1(sc, sc->sum[MS_BCGS_SUM_D1]); /* else the post does it (the merged form's start) */
+    break;
+  case MS_KRYLOV_FINISH_BCGS_OMEGA:
+    MSBCGSOmega(sc);
+    break;
+  case MS_KRYLOV_FINISH_BCGS_STEP:
+    sc->s[MS_BCGS_RHONEXT] = sc->sum[MS_BCGS_SUM_RRP];
+    MSBCGSStep(sc, hist, sc->sum[MS_BCGS_SUM_RR]);
+    break;
+  case MS_KRYLOV_FINISH_BCGS_POST:
+  case MS_KRYLOV_FINISH_BCGSM_POST:
+    sc->awaiting = 0;
+    if (sc->host_reason) {
+      if (sc->its) MSBCGSBreak(sc, sc->host_reason);
+      else MSKrylovStop(sc, sc->host_reason);
+    } else if (!sc->its) MSBCGSBegin(sc);
+    else MSBCGSNext(sc);
+    if (code == MS_KRYLOV_FINISH_BCGSM_POST && !sc->done) MSBCGSD1(sc, sc->sum[MS_BCGS_SUM_D1]);
+    break;
+  case MS_KRYLOV_FINISH_BCGSM_OMEGA:
+    MSBCGSMergedOmega(sc);
+    break;
+  case MS_KRYLOV_FINISH_BCGSM_STEP:
+    MSBCGSStep(sc, hist, sc->sum[MS_BCGS_SUM_RR]);
+    if (!sc->done && !sc->awaiting) MSBCGSD1(sc, sc->sum[MS_BCGS_SUM_D1]);
+    break;
+  /* GMRES's finishes run only where their kernels do (with several processes the layer runs them after every
+     reduction, also of a kernel that did nothing) */
+  case MS_KRYLOV_FINISH_GMRES_START:
+    if (!sc->awaiting && sc->s[MS_GM_RESTART] != 0.0) MSGMRESStart(sc, hist);
+    break;
+  case MS_KRYLOV_FINISH_GMRES_DOTS:
+    if (!sc->awaiting && sc->s[MS_GM_RESTART] == 0.0) MSGMRESDots(sc, hist, 0);
+    break;
+  case MS_KRYLOV_FINISH_GMRES_NORM:
+    if (!sc->awaiting && sc->s[MS_GM_RESTART] == 0.0) MSGMRESNorm(sc, hist);
+    break;
+  case MS_KRYLOV_FINISH_GMRES_DOTS2:
+    if (!sc->awaiting && sc->s[MS_GM_RESTART] == 0.0 && sc->s[MS_GM_REFINE] != 0.0) MSGMRESDots(sc, hist, 1);
+    break;
+  case MS_KRYLOV_FINISH_GMRES_NORM2:
+    if (!sc->awaiting && sc->s[MS_GM_RESTART] == 0.0 && sc->s[MS_GM_REFINE] != 0.0) MSGMRESArnoldi(sc, hist, sqrt(sc->sum[MS_GM_SUM_NN]));
+    break;
+  case MS_KRYLOV_FINISH_GMRES_POST:
+    if (sc->awaiting == 1) { /* a cycle's start: log and monitors done, then the test */
+      sc->awaiting = 0;
+      if (sc->s[MS_GM_RES] == 0.0) MSKrylovStop(sc, MS_KRYLOV_CONVERGED_ATOL);
+      else if (sc->host_reason) MSKrylovStop(sc, sc->host_reason);
+      else if (sc->its >= sc->max_it) MSKrylovStop(sc, MS_KRYLOV_DIVERGED_ITS);
+    } else if (sc->awaiting == 2) {
+      sc->awaiting = 0;
+      MSGMRESPost(sc, hist, sc->host_reason);
+    }
+    break;
+  default:
+    break;
+  }
+}
+
 /* The finish of a step: what the last block of a reduction (or the finish kernel) runs on one thread */
 MS_KRYLOV_HD void MSKrylovFinish(int code, MSKrylovScalars *sc, double *hist)
 {
@@ -320,6 +869,7 @@ MS_KRYLOV_HD void MSKrylovFinish(int code, MSKrylovScalars *sc, double *hist)
     else MSCGPost(sc, sc->its, code == MS_KRYLOV_FINISH_CGSR_POST);
     break;
   default:
+    MSKrylovFinishNS(code, sc, hist); /* BiCGSTAB, GMRES */
     break;
   }
 }
@@ -434,6 +984,124 @@ MS_KRYLOV_CG_RESIDUAL(MSKrylovCGResidual_CUDA);
 MS_KRYLOV_CG_SR_MULT(MSKrylovCGSRMult_CUDA);
 MS_KRYLOV_PERMUTE(MSKrylovPermute_CUDA);
 MS_KERNEL_EXTERN const MSKrylovKernels MSKrylovKernels_CUDA;
+#endif
+
+/* ------------------------------------------------------------------------------------------------------------ */
+/* kernels of BiCGSTAB and GMRES (their own table, MSKrylovNSKernels; every kernel returns at once when sc->done is
+   set, GMRES's also while the host's test is awaited)                                                            */
+
+/* y = dl .* (A (dr .* x)) (dl, dr NULL: no scaling), then the dots sum[slot + j] = d->x[j] . d->y[j] (a pointer equal
+   to x or y is read as that vector: x before its scaling) and the finish. A as in mult_dot (in the numbering of the
+   vectors; the layer's image-order plan gives a permuted image's view with perm NULL). The CUDA product is one kernel
+   with the dots in its epilogue for an image read in its own numbering with one thread per row; else dr .* x into tmp
+   (n doubles), the matrix's own product (MSCUDAMult(), work as there) and a pointwise kernel for dl and the dots */
+#define MS_KRYLOV_MULT_SCALE_DOTS(name) \
+  int name(const MSImageView *A, const MSPermBuckets *pb, const double *x, const double *dr, const double *dl, double *y, double *tmp, double *work, const MSKrylovDots *d, const MSKrylovReduce *red, void *stream)
+/* v = d .* u (d NULL: v = u; v may be u), then the dots (a pointer equal to v is read as v) and the finish */
+#define MS_KRYLOV_SCALE_DOTS(name) int name(int n, const double *u, const double *d, double *v, const MSKrylovDots *dt, const MSKrylovReduce *red, void *stream)
+
+/* the vectors of a BiCGSTAB pass (NULL where a kernel does not read them) */
+typedef struct {
+  double       *x, *r, *p, *v, *s, *t;
+  const double *rp;
+  double       *tr; /* a right diagonal preconditioner with MatMult(): tr = d .* (the vector the kernel forms) */
+  const double *d;  /* its diagonal */
+} MSKrylovBCGSVecs;
+
+/* p = r + beta (p - omegaold v) (VecAXPBYPCZ(P, 1, -omegaold beta, beta, R, V)); tr = d .* p when tr */
+#define MS_KRYLOV_BCGS_DIRECTION(name) int name(int n, const MSKrylovBCGSVecs *v, const MSKrylovScalars *sc, void *stream)
+/* s = r - alpha v (VecWAXPY(S, -alpha, V, R)); tr = d .* s when tr; the sum s.s into sum[red->slot], the finish */
+#define MS_KRYLOV_BCGS_S(name) int name(int n, const MSKrylovBCGSVecs *v, const MSKrylovReduce *red, void *stream)
+/* x = alpha p + omega s + x, r = s - omega t, the sums r.r and (merged = 0) r.rp into sum[red->slot], sum[red->slot
+   + 1], then the finish; merged = 1: the sum r.r only, and p = r + betanext (p - omega v) after x (tr = d .* p) */
+#define MS_KRYLOV_BCGS_UPDATE(name) int name(int n, const MSKrylovBCGSVecs *v, int merged, const MSKrylovReduce *red, void *stream)
+
+/* bcgs_s and the product in one kernel: s = r - alpha v (stored; formed again wherever the product reads it, the same
+   bits), t = dl .* (A (dr .* s)) with dr = v->d (a right diagonal), then sum[slot + j] = s.t, t.t, s.rp, t.rp (merged;
+   else 0), s.s for j = 0..4 (MS_BCGS_SUM_ST ... MS_BCGS_SUM_SS) and the finish. The CUDA kernel takes an image read
+   in its own numbering (perm NULL) with one thread per row; else bcgs_s, the matrix's own product and scale_dots
+   (tmp: n doubles) */
+#define MS_KRYLOV_BCGS_S_MULT(name) \
+  int name(const MSImageView *A, const MSPermBuckets *pb, const MSKrylovBCGSVecs *v, const double *dl, int merged, double *tmp, double *work, const MSKrylovReduce *red, void *stream)
+
+/* the vectors of GMRES: the basis is one array, vector j is sig[j] times V[j ld, j ld + n) (sig[] in sc->aux) */
+#define MS_KRYLOV_GMRES_CHUNK 32   /* basis vectors a thread accumulates in registers in one pass of the dot kernel */
+#define MS_KRYLOV_GMRES_MAXK  2047 /* the largest restart (the CUDA kernels keep 2 (m + 1) coefficients in shared memory) */
+typedef struct {
+  double       *V;
+  long long     ld;
+  int           m;       /* the restart: V has m + 1 vectors (as sc->s[MS_GM_MAXK]) */
+  double       *x;
+  const double *b;
+  const double *d;       /* the fused preconditioner's diagonal, or NULL */
+  int           right;   /* d on the right: the product A (d .* v), the update x += d .* (V y); else on the left */
+  int           wscaled; /* the product's column holds K v (the fused product reads sig[it] V[it]); 0: K applied to
+                            the stored V[it] (MatMult() of it): its scale sig[it] applies to the column */
+  double       *t;       /* n doubles: the generic right preconditioner's update (t = V y, then x += t) */
+  double       *partial; /* the dot kernel's partial sums: (m + 1) per block, MS_KRYLOV_BLOCKS blocks */
+} MSKrylovGMRESVecs;
+
+/* column it + 1 = dl .* (A (dr .* sig[it] V[it])) (the fused product; tmp: n doubles for the fallback) unless done,
+   awaiting, or a restart is due */
+#define MS_KRYLOV_GMRES_MULT(name) int name(const MSImageView *A, const MSPermBuckets *pb, const MSKrylovGMRESVecs *v, double *tmp, double *work, const MSKrylovScalars *sc, void *stream)
+/* a restart (the fused product): column 0 = dl .* (b - A x), the sum r.r, the finish; only when a restart is due */
+#define MS_KRYLOV_GMRES_RESIDUAL(name) int name(const MSImageView *A, const MSPermBuckets *pb, const MSKrylovGMRESVecs *v, double *tmp, double *work, const MSKrylovReduce *red, void *stream)
+/* column 0 = dl .* (b - t) (t NULL: dl .* b; with b = column 0 and no dl: as it is), the sum, the finish; only when a
+   restart is due (start: always, the first cycle) */
+#define MS_KRYLOV_GMRES_RESIDUAL_VEC(name) int name(int n, const MSKrylovGMRESVecs *v, const double *b, const double *t, int start, const MSKrylovReduce *red, void *stream)
+/* lhh[j] = (sig[j] V[j]) . (s_w V[it + 1]) for j <= it, 0 for it < j <= m (pass 0: s_w = wscaled ? 1 : sig[it];
+   pass 1, the refinement, only when MS_GM_REFINE: s_w = 1), then the finish (several processes: none, the layer adds
+   lhh[] over the processes and runs it) */
+#define MS_KRYLOV_GMRES_MDOT(name) int name(int n, const MSKrylovGMRESVecs *v, int pass, const MSKrylovReduce *red, void *stream)
+/* V[it + 1] = s_w V[it + 1] - sum_{j <= it} lhh[j] sig[j] V[j] (VecMAXPY()), the sum of its squares, the finish */
+#define MS_KRYLOV_GMRES_MAXPY(name) int name(int n, const MSKrylovGMRESVecs *v, int pass, const MSKrylovReduce *red, void *stream)
+/* the solution's update when MS_GM_UPDATE is set (and not done, unless force): mode 0: x += V y (d on the right:
+   x += d .* (V y)); mode 1: t = V y; mode 2: x += t; y = nrs[0, MS_GM_NSOL) */
+#define MS_KRYLOV_GMRES_UPDATE(name) int name(int n, const MSKrylovGMRESVecs *v, int mode, int force, const MSKrylovScalars *sc, void *stream)
+
+typedef struct {
+  const char *backend;
+  MS_KRYLOV_MULT_SCALE_DOTS((*mult_scale_dots));
+  MS_KRYLOV_SCALE_DOTS((*scale_dots));
+  MS_KRYLOV_BCGS_DIRECTION((*bcgs_direction));
+  MS_KRYLOV_BCGS_S((*bcgs_s));
+  MS_KRYLOV_BCGS_UPDATE((*bcgs_update));
+  MS_KRYLOV_GMRES_MULT((*gmres_mult));
+  MS_KRYLOV_GMRES_RESIDUAL((*gmres_residual));
+  MS_KRYLOV_GMRES_RESIDUAL_VEC((*gmres_residual_vec));
+  MS_KRYLOV_GMRES_MDOT((*gmres_mdot));
+  MS_KRYLOV_GMRES_MAXPY((*gmres_maxpy));
+  MS_KRYLOV_GMRES_UPDATE((*gmres_update));
+  MS_KRYLOV_BCGS_S_MULT((*bcgs_s_mult));
+} MSKrylovNSKernels;
+
+MS_KRYLOV_MULT_SCALE_DOTS(MSKrylovMultScaleDots_Reference);
+MS_KRYLOV_SCALE_DOTS(MSKrylovScaleDots_Reference);
+MS_KRYLOV_BCGS_DIRECTION(MSKrylovBCGSDirection_Reference);
+MS_KRYLOV_BCGS_S(MSKrylovBCGSS_Reference);
+MS_KRYLOV_BCGS_UPDATE(MSKrylovBCGSUpdate_Reference);
+MS_KRYLOV_GMRES_MULT(MSKrylovGMRESMult_Reference);
+MS_KRYLOV_GMRES_RESIDUAL(MSKrylovGMRESResidual_Reference);
+MS_KRYLOV_GMRES_RESIDUAL_VEC(MSKrylovGMRESResidualVec_Reference);
+MS_KRYLOV_GMRES_MDOT(MSKrylovGMRESMDot_Reference);
+MS_KRYLOV_GMRES_MAXPY(MSKrylovGMRESMAXPY_Reference);
+MS_KRYLOV_GMRES_UPDATE(MSKrylovGMRESUpdate_Reference);
+MS_KRYLOV_BCGS_S_MULT(MSKrylovBCGSSMult_Reference);
+MS_KERNEL_EXTERN const MSKrylovNSKernels MSKrylovNSKernels_Reference;
+#if defined(PETSC_HAVE_CUDA) || defined(__CUDACC__)
+MS_KRYLOV_MULT_SCALE_DOTS(MSKrylovMultScaleDots_CUDA);
+MS_KRYLOV_SCALE_DOTS(MSKrylovScaleDots_CUDA);
+MS_KRYLOV_BCGS_DIRECTION(MSKrylovBCGSDirection_CUDA);
+MS_KRYLOV_BCGS_S(MSKrylovBCGSS_CUDA);
+MS_KRYLOV_BCGS_UPDATE(MSKrylovBCGSUpdate_CUDA);
+MS_KRYLOV_GMRES_MULT(MSKrylovGMRESMult_CUDA);
+MS_KRYLOV_GMRES_RESIDUAL(MSKrylovGMRESResidual_CUDA);
+MS_KRYLOV_GMRES_RESIDUAL_VEC(MSKrylovGMRESResidualVec_CUDA);
+MS_KRYLOV_GMRES_MDOT(MSKrylovGMRESMDot_CUDA);
+MS_KRYLOV_GMRES_MAXPY(MSKrylovGMRESMAXPY_CUDA);
+MS_KRYLOV_GMRES_UPDATE(MSKrylovGMRESUpdate_CUDA);
+MS_KRYLOV_BCGS_S_MULT(MSKrylovBCGSSMult_CUDA);
+MS_KERNEL_EXTERN const MSKrylovNSKernels MSKrylovNSKernels_CUDA;
 #endif
 
 #ifdef __cplusplus

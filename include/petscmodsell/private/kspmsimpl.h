@@ -14,8 +14,8 @@
      operation touches the vectors between the kernels; fetched again at each call in a generic plan);
    - the preconditioner: ms->pc is MS_KRYLOV_PC_NONE (PCNONE), MS_KRYLOV_PC_DIAG (PCJACOBI of any -pc_jacobi_type, PCRUIZ:
      their application is a diagonal, ms->vec[KSPMS_DIAG], obtained by applying the PC to a vector of ones once per PC
-     setup) fused into the method's kernels, or MS_KRYLOV_PC_APPLIED (any other PC, or a fused one when the operator
-     has a null space: KSPMSPCApply() between kernels);
+     setup) fused into the method's kernels (on the left or the right), or MS_KRYLOV_PC_APPLIED (any other PC, or a
+     fused one when the operator has a null space or the PC is applied symmetrically: KSPMSPCApply() between kernels);
    - the operator: KSPMSMultDot() computes y = A x and the dot x.y into a sum slot: one kernel with the dot in the
      product's epilogue for a MATSEQAIJMODSELL (its mod-SELL image read directly, any threads per row: capturable), else
      MatMult() (any matrix, any number of processes) and a dot kernel;
@@ -39,7 +39,16 @@
      captured once (on a stream of the layer's, launched on PETSc's stream) and replayed; the graphs are captured
      again when an array they read moves (KSPMSSignature);
    - logging: events KSPDeviceSetUp and KSPDeviceIter; every kernel logs its GPU time and GPU flops (device) or
-     flops (host), a replayed graph the flops of its capture; KSPMSView() says what ran.
+     flops (host), a replayed graph the flops of its capture; KSPMSView() says what ran;
+   - for methods with more state (BiCGSTAB, GMRES: ms->kn, their kernel table): arrays of the backend's memory
+     (KSPMSGetWork(): GMRES's basis and Hessenberg matrix), the array the finishes read (KSPMSSetAux()), the method's
+     scalars set by the host (KSPMSSetScalars()), reductions of arrays over the processes (KSPMSAllreduceArray()),
+     PETSc vectors on the backend's arrays (KSPMSPlaceArray()), more steps than iterations (ms->max_steps), and the
+     host test in the order of GMRES (awaiting 2: the test, then the monitors);
+   - in the image-order plan every vector of the solve (vec[], the method's arrays) is in the image's numbering: a
+     method multiplies through the layer (KSPMSMultDot(), KSPMSInitialResidual(), its kernels given ms->view) and never
+     calls MatMult() or PCApply() on them (the plan has a fused PC: its diagonal vec[KSPMS_DIAG] is in that numbering
+     too); a vector it gives to the user (KSPBuildSolution()) goes through KSPMSPermuteVec().
 */
 #pragma once
 
@@ -58,6 +67,7 @@ PETSC_INTERN PetscLogEvent  KSPMS_SetUp, KSPMS_Iterations;
 #define KSPMS_WORK    3
 #define KSPMS_MAXVEC  16
 #define KSPMS_MAXGRAPH 12 /* blocks of 1, 2, 4, ..., 2^11 steps */
+#define KSPMS_MAXWORK  4  /* the method's arrays in the backend's memory (KSPMSGetWork()) */
 
 /* A method: its start (the initial residual and the first reduction) and one step, both ending with a reduction
    whose finish evaluates the norm and the test; post: the finish that completes a step after the host's test */
@@ -76,6 +86,7 @@ typedef struct {
   MSImageView view;
   MSPermBuckets pb;
   PetscInt    n, nblocks, pc, key[4];
+  void       *work[KSPMS_MAXWORK];
 } KSPMSSignature;
 
 typedef struct {
@@ -94,7 +105,12 @@ typedef struct {
   const char            *pcname;    /* the fused PC's type, or NULL */
   const char            *why_pc, *why_op, *why_host, *why_graph; /* why not fused / not on the device / no graph */
   const MSKrylovKernels *k;
+  const MSKrylovNSKernels *kn;   /* the kernels of BiCGSTAB and GMRES, of the same backend */
   PetscInt               key[4]; /* the method's plan flags (part of the graphs' signature) */
+  PetscInt               max_steps; /* set by the method before KSPMSSolveBegin(): the most steps of a solve when
+                                       they are more than max_it (GMRES: a restart may take a step of its own); 0: max_it */
+  PetscInt               nallreduce; /* set by the method: MPI_Allreduce() per iteration with several processes (-ksp_view; 0: 1) */
+  const char            *op_text;    /* set by the method: what its fused product computes (-ksp_view; NULL: the product and its dot) */
 
   /* vectors */
   Vec          vec[KSPMS_MAXVEC];
@@ -127,6 +143,10 @@ typedef struct {
   MSKrylovScalars *sc;
   double          *partial, *hist;
   unsigned int    *count;
+  void            *work[KSPMS_MAXWORK]; /* the method's arrays (KSPMSGetWork()) */
+  size_t           work_bytes[KSPMS_MAXWORK];
+  void            *pinned_array; /* device: pinned host memory for KSPMSAllreduceArray() */
+  size_t           pinned_array_bytes;
   PetscInt         nblocks, maxhist; /* capacities */
   size_t           hist_bytes;
   MSKrylovScalars  hsc;    /* the host's copy (last read) */
@@ -188,3 +208,26 @@ PETSC_INTERN PetscErrorCode KSPMSPCApply(KSP, KSPMS *, PetscInt, PetscInt);
 PETSC_INTERN PetscErrorCode KSPMSInitialResidual(KSP, KSPMS *, PetscInt);
 /* the status read last (ms->hsc), and a read of it now */
 PETSC_INTERN PetscErrorCode KSPMSReadScalars(KSPMS *);
+
+/* For the methods after CG (BiCGSTAB, GMRES): */
+/* an array of the method in the backend's memory (id < KSPMS_MAXWORK), kept between solves while large enough, zeroed
+   when allocated; freed with the layer's memory */
+PETSC_INTERN PetscErrorCode KSPMSGetWork(KSPMS *, PetscInt, size_t, void **);
+/* sc->aux (the array the method's finishes read) and sc->s[first, first + n) set on the backend (after KSPMSSolveBegin()) */
+PETSC_INTERN PetscErrorCode KSPMSSetAux(KSPMS *, double *);
+PETSC_INTERN PetscErrorCode KSPMSSetScalars(KSPMS *, PetscInt, PetscInt, const PetscReal[]);
+/* several processes: n sums of an array in the backend's memory added over the processes, then the finish kernel (as
+   KSPMSAllreduce(): nothing on one process; ms->stop when the status says done) */
+PETSC_INTERN PetscErrorCode KSPMSAllreduceArray(KSP, KSPMS *, double *, PetscInt, int);
+/* bytes of the backend's memory copied to the host after the queued work */
+PETSC_INTERN PetscErrorCode KSPMSCopyToHost(KSPMS *, void *, const void *, size_t);
+/* whether the host knows that the solve stopped, without waiting (the reference backend reads its scalars, the device
+   the status read last): a method may skip the host's operations (MatMult(), PCApply()) of a step after the stop */
+PETSC_INTERN PetscBool KSPMSStopped(KSPMS *);
+/* y = x from the numbering of the solve's vectors to the user's (MS_KRYLOV_TO_USER) or back (MS_KRYLOV_TO_IMAGE): the
+   permutation of the image in the image-order plan (ms->image), else a copy; x and y distinct vectors like vec[KSPMS_X] */
+PETSC_INTERN PetscErrorCode KSPMSPermuteVec(KSPMS *, Vec, Vec, int);
+/* a vector of the backend's type made to use an array of the backend's memory (VecPlaceArray(), VecCUDAPlaceArray()),
+   and back */
+PETSC_INTERN PetscErrorCode KSPMSPlaceArray(KSPMS *, Vec, PetscScalar *);
+PETSC_INTERN PetscErrorCode KSPMSResetArray(KSPMS *, Vec);

@@ -1,4 +1,5 @@
-static char help[] = "Kernel tests of the device Krylov kernels (krylovkernels.h): every kernel of the host reference is compared\n\
+static char help[] = "Kernel tests of the device Krylov kernels (krylovkernels.h: CG's table and the table of BiCGSTAB and GMRES):\n\
+every kernel of the host reference is compared\n\
 with a direct computation, and with -cuda (a PETSc with CUDA) every CUDA kernel with the reference on the same inputs\n\
 (and the fused products with the matrix's own device product, bit for bit: in the user's numbering and, for a\n\
 permuted image, in the image's numbering as a solve in it runs them).\n\
@@ -27,6 +28,7 @@ typedef struct {
   MSImageView hv, dv;   /* the image's views (vectors in the user's numbering) */
   MSImageView hvi, dvi; /* the same without the permutation: vectors in the image's numbering (as a solve in it) */
   PetscInt   *iperm;    /* a permuted image: the image row of each user row (host) */
+  PetscBool   image;    /* the BiCGSTAB and GMRES products on hvi, dvi (a permuted image read in its own numbering) */
   PetscInt    nfail;
   /* the reductions' work: host (reference) and device */
   MSKrylovScalars *dsc;
@@ -977,6 +979,730 @@ static PetscErrorCode TestFinish(Ctx *c)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* ---------------------------------------------------------------------------------------------------------- */
+/* BiCGSTAB and GMRES (MSKrylovNSKernels)                                                                       */
+
+/* y = A x by the CSR */
+static void CSRMult(const MSTestCSR *csr, PetscInt m, const double *x, double *y)
+{
+  for (PetscInt i = 0; i < m; i++) {
+    y[i] = 0.0;
+    for (PetscInt k = csr->ia[i]; k < csr->ia[i + 1]; k++) y[i] += csr->va[k] * x[csr->ja[k]];
+  }
+}
+
+/* the products of the BiCGSTAB and GMRES tests: in the user's numbering (hv, dv), or with c->image in a permuted image's
+   own (hvi, dvi: the views the layer gives the kernels in its image-order plan; no permutation buckets) */
+static const MSImageView *NSHostView(Ctx *c)
+{
+  return c->image ? &c->hvi : &c->hv;
+}
+
+static PETSC_UNUSED const MSImageView *NSDeviceView(Ctx *c)
+{
+  return c->image ? &c->dvi : &c->dv;
+}
+
+static void NSMult(Ctx *c, const double *x, double *y)
+{
+  if (c->image) ImageCSRMult(c, x, y);
+  else CSRMult(&c->csr, c->m, x, y);
+}
+
+static const char *NSImageName(Ctx *c)
+{
+  return c->image ? "permuted image in its numbering" : (c->hv.perm ? "permuted image" : "unpermuted image");
+}
+
+#if defined(PETSC_HAVE_CUDA)
+/* the device view's permutation buckets (none in the image's numbering) */
+static PetscErrorCode NSDeviceBuckets(Ctx *c, MSPermBuckets *pb, PetscBool *has)
+{
+  PetscFunctionBegin;
+  *has = PETSC_FALSE;
+  if (!c->image) PetscCall(MSImageOps_CUDA.permbuckets(c->img, &c->dv, pb, has));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+#endif
+
+static double DirectDot(PetscInt n, const double *x, const double *y)
+{
+  double s = 0.0;
+  for (PetscInt i = 0; i < n; i++) s += x[i] * y[i];
+  return s;
+}
+
+/* y = dl .* (A (dr .* x)) and three dots (y.z, x.y, y.y: the kernel reads x and y from its registers), or one with
+   BiCGSTAB's alpha finish */
+static PetscErrorCode TestMultScaleDots(Ctx *c, PetscBool dl, PetscBool dr, int ndot, PetscBool done)
+{
+  const PetscInt  m = c->m;
+  const int       slot = ndot == 1 ? MS_BCGS_SUM_D1 : MS_BCGS_SUM_ST, finish = ndot == 1 ? MS_KRYLOV_FINISH_BCGS_D1 : MS_KRYLOV_FINISH_NONE;
+  MSKrylovScalars h, h0;
+  MSKrylovReduce  hr, dr_;
+  MSKrylovDots    hd, dd;
+  Buf             x, d, z, y, tmp, work;
+  double         *xv, *dv, *zv, *in, *yref, s[3];
+  PetscBool       ok, okc = PETSC_TRUE;
+  char            what[200];
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc5(m, &xv, m, &dv, m, &zv, m, &in, m, &yref));
+  RandomVector(m, 61, -1.0, 1.0, xv);
+  RandomVector(m, 62, 0.5, 2.0, dv);
+  RandomVector(m, 63, -1.0, 1.0, zv);
+  for (PetscInt i = 0; i < m; i++) in[i] = dr ? dv[i] * xv[i] : xv[i];
+  NSMult(c, in, yref);
+  for (PetscInt i = 0; i < m; i++) yref[i] = dl ? dv[i] * yref[i] : yref[i];
+  s[0] = DirectDot(m, yref, zv);
+  s[1] = DirectDot(m, xv, yref);
+  s[2] = DirectDot(m, yref, yref);
+  PetscCall(BufCreate(c, m, xv, &x));
+  PetscCall(BufCreate(c, m, dv, &d));
+  PetscCall(BufCreate(c, m, zv, &z));
+  PetscCall(BufCreate(c, m, NULL, &y));
+  PetscCall(BufCreate(c, m, NULL, &tmp));
+  PetscCall(BufCreate(c, 2 * m, NULL, &work));
+  hd.ndot = dd.ndot = ndot;
+  hd.x[0] = y.h, hd.y[0] = z.h, hd.x[1] = x.h, hd.y[1] = y.h, hd.x[2] = y.h, hd.y[2] = y.h;
+  dd.x[0] = y.d, dd.y[0] = z.d, dd.x[1] = x.d, dd.y[1] = y.d, dd.x[2] = y.d, dd.y[2] = y.d;
+  ScalarsInit(&h, MS_KRYLOV_NORM_PRECONDITIONED);
+  h.s[MS_BCGS_RHO] = 0.7;
+  h.done           = done;
+  h0               = h;
+  PetscCall(Reduces(c, &h, slot, finish, &hr, &dr_));
+  PetscCall(MSKrylovNSKernels_Reference.mult_scale_dots(NSHostView(c), NULL, x.h, dr ? d.h : NULL, dl ? d.h : NULL, y.h, tmp.h, work.h, &hd, &hr, NULL));
+  if (!done) {
+    ok = (PetscBool)(RelDiff(y.h, yref, m, 1.0) < 1e-13 && RelDiff(&h.sum[slot], s, ndot, 1e-300) < 1e-12);
+    if (ndot == 1) ok = (PetscBool)(ok && !h.done && h.s[MS_BCGS_ALPHA] == 0.7 / h.sum[slot]);
+  } else ok = (PetscBool)(!memcmp(&h, &h0, sizeof(h)) && IsPoison(y.h, m));
+  PetscCall(PetscSNPrintf(what, sizeof(what), "mult_scale_dots%s (%s%s%d dot(s), %s, %d thread(s) per row) against the CSR", done ? " after done" : "", dl ? "left diagonal, " : "", dr ? "right diagonal, " : "", ndot, NSImageName(c), c->hv.lanes));
+#if defined(PETSC_HAVE_CUDA)
+  if (c->cuda) {
+    MSKrylovScalars dsc;
+    MSPermBuckets   pb;
+    PetscBool       has, zero;
+
+    PetscCall(NSDeviceBuckets(c, &pb, &has));
+    CUDA_CALL(c, MSKrylovNSKernels_CUDA.mult_scale_dots(NSDeviceView(c), has ? &pb : NULL, x.d, dr ? d.d : NULL, dl ? d.d : NULL, y.d, tmp.d, work.d, &dd, &dr_, NULL));
+    PetscCall(DeviceScalars(c, &dsc, &zero));
+    PetscCall(BufDownload(c, &y));
+    if (!done) okc = (PetscBool)(ScalarsAgree(&h, &dsc) && zero && RelDiff(y.back, y.h, m, 1.0) < 1e-13);
+    else okc = (PetscBool)(ScalarsAgree(&h0, &dsc) && zero && (NSDeviceView(c)->perm || NSDeviceView(c)->lanes != 1 || IsPoison(y.back, m))); /* the fallback's product (MSCUDAMult()) writes y */
+  }
+#endif
+  PetscCall(Report(c, what, ok, okc));
+  PetscCall(BufDestroy(&x));
+  PetscCall(BufDestroy(&d));
+  PetscCall(BufDestroy(&z));
+  PetscCall(BufDestroy(&y));
+  PetscCall(BufDestroy(&tmp));
+  PetscCall(BufDestroy(&work));
+  PetscCall(PetscFree5(xv, dv, zv, in, yref));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* v = d .* u (or a copy, or in place) and the dots v.z, v.v */
+static PetscErrorCode TestScaleDots(Ctx *c, PetscBool withd, PetscBool inplace, PetscBool done)
+{
+  const PetscInt  m = c->m;
+  MSKrylovScalars h, h0;
+  MSKrylovReduce  hr, dr;
+  MSKrylovDots    hd, dd;
+  Buf             u, d, z, v;
+  double         *uv, *dv, *zv, *vref, s[2];
+  PetscBool       ok, okc = PETSC_TRUE;
+  char            what[160];
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc4(m, &uv, m, &dv, m, &zv, m, &vref));
+  RandomVector(m, 71, -1.0, 1.0, uv);
+  RandomVector(m, 72, 0.5, 2.0, dv);
+  RandomVector(m, 73, -1.0, 1.0, zv);
+  for (PetscInt i = 0; i < m; i++) vref[i] = withd ? dv[i] * uv[i] : uv[i];
+  s[0] = DirectDot(m, vref, zv);
+  s[1] = DirectDot(m, vref, vref);
+  PetscCall(BufCreate(c, m, uv, &u));
+  PetscCall(BufCreate(c, m, dv, &d));
+  PetscCall(BufCreate(c, m, zv, &z));
+  PetscCall(BufCreate(c, m, inplace ? uv : NULL, &v));
+  hd.ndot = dd.ndot = 2;
+  hd.x[0] = v.h, hd.y[0] = z.h, hd.x[1] = v.h, hd.y[1] = v.h;
+  dd.x[0] = v.d, dd.y[0] = z.d, dd.x[1] = v.d, dd.y[1] = v.d;
+  ScalarsInit(&h, MS_KRYLOV_NORM_PRECONDITIONED);
+  h.done = done;
+  h0     = h;
+  PetscCall(Reduces(c, &h, 3, MS_KRYLOV_FINISH_NONE, &hr, &dr));
+  PetscCall(MSKrylovNSKernels_Reference.scale_dots((int)m, inplace ? v.h : u.h, withd ? d.h : NULL, v.h, &hd, &hr, NULL));
+  if (!done) ok = (PetscBool)(RelDiff(v.h, vref, m, 1.0) < 1e-15 && RelDiff(&h.sum[3], s, 2, 1e-300) < 1e-12);
+  else ok = (PetscBool)(!memcmp(&h, &h0, sizeof(h)) && (inplace || IsPoison(v.h, m)));
+  PetscCall(PetscSNPrintf(what, sizeof(what), "scale_dots%s (%s%s)", done ? " after done" : "", withd ? "a diagonal" : "no diagonal", inplace ? ", in place" : ""));
+#if defined(PETSC_HAVE_CUDA)
+  if (c->cuda) {
+    MSKrylovScalars dsc;
+    PetscBool       zero;
+
+    CUDA_CALL(c, MSKrylovNSKernels_CUDA.scale_dots((int)m, inplace ? v.d : u.d, withd ? d.d : NULL, v.d, &dd, &dr, NULL));
+    PetscCall(DeviceScalars(c, &dsc, &zero));
+    PetscCall(BufDownload(c, &v));
+    okc = (PetscBool)(ScalarsAgree(done ? &h0 : &h, &dsc) && zero && (done ? (inplace || IsPoison(v.back, m)) : RelDiff(v.back, v.h, m, 1.0) < 1e-15));
+  }
+#endif
+  PetscCall(Report(c, what, ok, okc));
+  PetscCall(BufDestroy(&u));
+  PetscCall(BufDestroy(&d));
+  PetscCall(BufDestroy(&z));
+  PetscCall(BufDestroy(&v));
+  PetscCall(PetscFree4(uv, dv, zv, vref));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* BiCGSTAB's pointwise kernels: kind 0 bcgs_direction, 1 bcgs_s, 2 bcgs_update, 3 bcgs_update of the merged form;
+   tr: the right diagonal's d .* (the formed vector) */
+static PetscErrorCode TestBCGS(Ctx *c, int kind, PetscBool tr, PetscBool done)
+{
+  const char *const names[] = {"bcgs_direction", "bcgs_s", "bcgs_update", "bcgs_update (merged)"};
+  const PetscInt    m       = c->m;
+  MSKrylovScalars   h, h0;
+  MSKrylovReduce    hr, dr;
+  MSKrylovBCGSVecs  hv, dv;
+  Buf               b[9]; /* x r p v s t rp tr d */
+  double           *v[9], *ref[9], sums[2] = {0.0, 0.0};
+  PetscBool         ok, okc = PETSC_TRUE;
+  char              what[160];
+
+  PetscFunctionBegin;
+  for (int j = 0; j < 9; j++) {
+    PetscCall(PetscMalloc2(m, &v[j], m, &ref[j]));
+    RandomVector(m, 81 + (unsigned long long)j, j == 8 ? 0.5 : -1.0, j == 8 ? 2.0 : 1.0, v[j]);
+    PetscCall(PetscArraycpy(ref[j], v[j], m));
+  }
+  ScalarsInit(&h, MS_KRYLOV_NORM_PRECONDITIONED);
+  h.s[MS_BCGS_ALPHA] = 0.31, h.s[MS_BCGS_OMEGA] = 0.57, h.s[MS_BCGS_OMEGAOLD] = 0.43, h.s[MS_BCGS_BETA] = 0.79, h.s[MS_BCGS_BETANEXT] = 0.67;
+  h.done = done;
+  h0     = h;
+  if (!done) {
+    const double a = h.s[MS_BCGS_ALPHA], w = h.s[MS_BCGS_OMEGA], wo = h.s[MS_BCGS_OMEGAOLD], be = h.s[MS_BCGS_BETA], bn = h.s[MS_BCGS_BETANEXT];
+    for (PetscInt i = 0; i < m; i++) {
+      double *x = &ref[0][i], *r = &ref[1][i], *p = &ref[2][i], vv = v[3][i], *s = &ref[4][i], t = v[5][i], rp = v[6][i], *t2 = &ref[7][i], d = v[8][i];
+      if (kind == 0) {
+        *p = *r + (-wo * be) * vv + be * *p;
+        if (tr) *t2 = d * *p;
+      } else if (kind == 1) {
+        *s = -a * vv + *r;
+        sums[0] += *s * *s;
+        if (tr) *t2 = d * *s;
+      } else {
+        const double rn = -w * t + *s;
+        *x              = a * *p + w * *s + *x;
+        *r              = rn;
+        sums[0] += rn * rn;
+        if (kind == 2) sums[1] += rn * rp;
+        else {
+          *p = rn + (-w * bn) * vv + bn * *p;
+          if (tr) *t2 = d * *p;
+        }
+      }
+    }
+  }
+  for (int j = 0; j < 9; j++) PetscCall(BufCreate(c, m, v[j], &b[j]));
+  PetscCall(PetscMemzero(&hv, sizeof(hv)));
+  hv.x = b[0].h, hv.r = b[1].h, hv.p = b[2].h, hv.v = b[3].h, hv.s = b[4].h, hv.t = b[5].h, hv.rp = b[6].h, hv.tr = tr ? b[7].h : NULL, hv.d = tr ? b[8].h : NULL;
+  dv   = hv;
+  dv.x = b[0].d, dv.r = b[1].d, dv.p = b[2].d, dv.v = b[3].d, dv.s = b[4].d, dv.t = b[5].d, dv.rp = b[6].d, dv.tr = tr ? b[7].d : NULL, dv.d = tr ? b[8].d : NULL;
+  PetscCall(Reduces(c, &h, kind == 1 ? MS_BCGS_SUM_SS : MS_BCGS_SUM_RR, MS_KRYLOV_FINISH_NONE, &hr, &dr));
+  if (kind == 0) PetscCall(MSKrylovNSKernels_Reference.bcgs_direction((int)m, &hv, &h, NULL));
+  else if (kind == 1) PetscCall(MSKrylovNSKernels_Reference.bcgs_s((int)m, &hv, &hr, NULL));
+  else PetscCall(MSKrylovNSKernels_Reference.bcgs_update((int)m, &hv, kind == 3, &hr, NULL));
+  ok = PETSC_TRUE;
+  for (int j = 0; j < 8; j++) ok = (PetscBool)(ok && RelDiff(b[j].h, ref[j], m, 1.0) < 1e-14);
+  if (!done && kind == 1) ok = (PetscBool)(ok && RelDiff(&h.sum[MS_BCGS_SUM_SS], sums, 1, 1e-300) < 1e-12);
+  if (!done && kind >= 2) ok = (PetscBool)(ok && RelDiff(&h.sum[MS_BCGS_SUM_RR], sums, kind == 2 ? 2 : 1, 1e-300) < 1e-12);
+  if (done) ok = (PetscBool)(ok && !memcmp(&h, &h0, sizeof(h)));
+  PetscCall(PetscSNPrintf(what, sizeof(what), "%s%s%s", names[kind], done ? " after done" : "", tr ? " (right diagonal)" : ""));
+#if defined(PETSC_HAVE_CUDA)
+  if (c->cuda) {
+    MSKrylovScalars dsc;
+    PetscBool       zero;
+
+    if (kind == 0) {
+      PetscCallCUDA(cudaMemcpy(c->dsc, &h0, sizeof(h0), cudaMemcpyHostToDevice));
+      CUDA_CALL(c, MSKrylovNSKernels_CUDA.bcgs_direction((int)m, &dv, c->dsc, NULL));
+    } else if (kind == 1) CUDA_CALL(c, MSKrylovNSKernels_CUDA.bcgs_s((int)m, &dv, &dr, NULL));
+    else CUDA_CALL(c, MSKrylovNSKernels_CUDA.bcgs_update((int)m, &dv, kind == 3, &dr, NULL));
+    PetscCall(DeviceScalars(c, &dsc, &zero));
+    okc = (PetscBool)(zero && (kind == 0 || ScalarsAgree(&h, &dsc)));
+    for (int j = 0; j < 8; j++) {
+      PetscCall(BufDownload(c, &b[j]));
+      okc = (PetscBool)(okc && RelDiff(b[j].back, b[j].h, m, 1.0) < 1e-14);
+    }
+  }
+#else
+  (void)dr;
+  (void)dv;
+#endif
+  PetscCall(Report(c, what, ok, okc));
+  for (int j = 0; j < 9; j++) {
+    PetscCall(BufDestroy(&b[j]));
+    PetscCall(PetscFree2(v[j], ref[j]));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* s = r - alpha v and t = dl .* (A (dr .* s)) in one kernel, the sums s.t, t.t, (merged) s.rp, t.rp, s.s */
+static PetscErrorCode TestBCGSSMult(Ctx *c, PetscBool dl, PetscBool dr, PetscBool merged, PetscBool done)
+{
+  const PetscInt   m = c->m;
+  MSKrylovScalars  h, h0;
+  MSKrylovReduce   hr, dred;
+  MSKrylovBCGSVecs hv, dv;
+  Buf              r, v, rp, d, sb, tb, tmp, work;
+  double          *rv, *vv, *rpv, *dv_, *sref, *in, *tref, sums[5] = {0.0, 0.0, 0.0, 0.0, 0.0};
+  PetscBool        ok, okc = PETSC_TRUE;
+  char             what[200];
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc7(m, &rv, m, &vv, m, &rpv, m, &dv_, m, &sref, m, &in, m, &tref));
+  RandomVector(m, 101, -1.0, 1.0, rv);
+  RandomVector(m, 102, -1.0, 1.0, vv);
+  RandomVector(m, 103, -1.0, 1.0, rpv);
+  RandomVector(m, 104, 0.5, 2.0, dv_);
+  ScalarsInit(&h, MS_KRYLOV_NORM_PRECONDITIONED);
+  h.s[MS_BCGS_ALPHA] = 0.43;
+  h.done             = done;
+  h0                 = h;
+  for (PetscInt i = 0; i < m; i++) {
+    sref[i] = -0.43 * vv[i] + rv[i];
+    in[i]   = dr ? dv_[i] * sref[i] : sref[i];
+  }
+  NSMult(c, in, tref);
+  for (PetscInt i = 0; i < m; i++) {
+    tref[i] = dl ? dv_[i] * tref[i] : tref[i];
+    sums[0] += sref[i] * tref[i];
+    sums[1] += tref[i] * tref[i];
+    if (merged) {
+      sums[2] += sref[i] * rpv[i];
+      sums[3] += tref[i] * rpv[i];
+    }
+    sums[4] += sref[i] * sref[i];
+  }
+  PetscCall(BufCreate(c, m, rv, &r));
+  PetscCall(BufCreate(c, m, vv, &v));
+  PetscCall(BufCreate(c, m, rpv, &rp));
+  PetscCall(BufCreate(c, m, dv_, &d));
+  PetscCall(BufCreate(c, m, NULL, &sb));
+  PetscCall(BufCreate(c, m, NULL, &tb));
+  PetscCall(BufCreate(c, m, NULL, &tmp));
+  PetscCall(BufCreate(c, 2 * m, NULL, &work));
+  PetscCall(PetscMemzero(&hv, sizeof(hv)));
+  hv.r = r.h, hv.v = v.h, hv.rp = rp.h, hv.s = sb.h, hv.t = tb.h, hv.d = dr ? d.h : NULL;
+  dv   = hv;
+  dv.r = r.d, dv.v = v.d, dv.rp = rp.d, dv.s = sb.d, dv.t = tb.d, dv.d = dr ? d.d : NULL;
+  PetscCall(Reduces(c, &h, MS_BCGS_SUM_ST, MS_KRYLOV_FINISH_NONE, &hr, &dred));
+  PetscCall(MSKrylovNSKernels_Reference.bcgs_s_mult(NSHostView(c), NULL, &hv, dl ? d.h : NULL, merged, tmp.h, work.h, &hr, NULL));
+  if (!done) ok = (PetscBool)(RelDiff(sb.h, sref, m, 1.0) < 1e-15 && RelDiff(tb.h, tref, m, 1.0) < 1e-13 && RelDiff(&h.sum[MS_BCGS_SUM_ST], sums, 5, 1e-300) < 1e-12);
+  else ok = (PetscBool)(!memcmp(&h, &h0, sizeof(h)) && IsPoison(sb.h, m) && IsPoison(tb.h, m));
+  PetscCall(PetscSNPrintf(what, sizeof(what), "bcgs_s_mult%s (%s%s%s, %s, %d thread(s) per row) against the CSR", done ? " after done" : "", dl ? "left diagonal" : "no left diagonal", dr ? ", right diagonal" : "", merged ? ", merged" : "", NSImageName(c), c->hv.lanes));
+#if defined(PETSC_HAVE_CUDA)
+  if (c->cuda) {
+    MSKrylovScalars dsc;
+    MSPermBuckets   pb;
+    PetscBool       has, zero;
+
+    PetscCall(NSDeviceBuckets(c, &pb, &has));
+    CUDA_CALL(c, MSKrylovNSKernels_CUDA.bcgs_s_mult(NSDeviceView(c), has ? &pb : NULL, &dv, dl ? d.d : NULL, merged, tmp.d, work.d, &dred, NULL));
+    PetscCall(DeviceScalars(c, &dsc, &zero));
+    PetscCall(BufDownload(c, &sb));
+    PetscCall(BufDownload(c, &tb));
+    if (!done) okc = (PetscBool)(ScalarsAgree(&h, &dsc) && zero && RelDiff(sb.back, sb.h, m, 1.0) < 1e-15 && RelDiff(tb.back, tb.h, m, 1.0) < 1e-13);
+    else okc = (PetscBool)(ScalarsAgree(&h0, &dsc) && zero && IsPoison(sb.back, m) && (NSDeviceView(c)->perm || NSDeviceView(c)->lanes != 1 || IsPoison(tb.back, m))); /* the fallback's product writes t */
+  }
+#else
+  (void)dred;
+  (void)dv;
+#endif
+  PetscCall(Report(c, what, ok, okc));
+  PetscCall(BufDestroy(&r));
+  PetscCall(BufDestroy(&v));
+  PetscCall(BufDestroy(&rp));
+  PetscCall(BufDestroy(&d));
+  PetscCall(BufDestroy(&sb));
+  PetscCall(BufDestroy(&tb));
+  PetscCall(BufDestroy(&tmp));
+  PetscCall(BufDestroy(&work));
+  PetscCall(PetscFree7(rv, vv, rpv, dv_, sref, in, tref));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* GMRES's kernels on a basis of m + 1 = 6 vectors at iteration it = 2: the scalars and the method's array of both
+   backends; the reference's results against direct computations, the CUDA kernels' against the reference */
+#define TGM_M  5
+#define TGM_IT 2
+typedef struct {
+  MSKrylovScalars h, h0;
+  Buf             aux, V, x, b, d, t, partial;
+  double         *Vh0; /* the basis as given */
+} GMSetup;
+
+static PetscErrorCode GMCreate(Ctx *c, GMSetup *g, PetscBool done, PetscBool awaiting, PetscBool restart, PetscBool refine, PetscBool update)
+{
+  const PetscInt m = c->m;
+  const size_t   na = MS_GMRES_AUX_SIZE(TGM_M);
+  double        *a, *Vv, *w;
+  MSGMRESAux     ax;
+
+  PetscFunctionBegin;
+  ScalarsInit(&g->h, MS_KRYLOV_NORM_PRECONDITIONED);
+  for (int j = 0; j < MS_KRYLOV_NSCALARS; j++) g->h.s[j] = 0.0;
+  g->h.s[MS_GM_MAXK]    = TGM_M;
+  g->h.s[MS_GM_IT]      = TGM_IT;
+  g->h.s[MS_GM_NSOL]    = TGM_IT + 1;
+  g->h.s[MS_GM_RESTART] = restart;
+  g->h.s[MS_GM_REFINE]  = refine;
+  g->h.s[MS_GM_UPDATE]  = update;
+  g->h.done             = done;
+  g->h.awaiting         = awaiting;
+  PetscCall(PetscMalloc1(na, &a));
+  RandomVector((PetscInt)na, 91, -1.0, 1.0, a);
+  g->h.aux = a;
+  MSGMRESGetAux(&g->h, &ax);
+  for (int j = 0; j <= TGM_M + 1; j++) ax.sig[j] = 0.5 + 0.25 * j;
+  PetscCall(BufCreate(c, na, a, &g->aux));
+  PetscCall(PetscMalloc2(m * (TGM_M + 1), &Vv, m, &w));
+  RandomVector(m * (TGM_M + 1), 92, -1.0, 1.0, Vv);
+  PetscCall(BufCreate(c, m * (TGM_M + 1), Vv, &g->V));
+  PetscCall(PetscMalloc1(m * (TGM_M + 1), &g->Vh0));
+  PetscCall(PetscArraycpy(g->Vh0, Vv, m * (TGM_M + 1)));
+  RandomVector(m, 93, -1.0, 1.0, w);
+  PetscCall(BufCreate(c, m, w, &g->x));
+  RandomVector(m, 94, -1.0, 1.0, w);
+  PetscCall(BufCreate(c, m, w, &g->b));
+  RandomVector(m, 95, 0.5, 2.0, w);
+  PetscCall(BufCreate(c, m, w, &g->d));
+  RandomVector(m, 96, -1.0, 1.0, w);
+  PetscCall(BufCreate(c, m, w, &g->t));
+  PetscCall(BufCreate(c, (size_t)(TGM_M + 1) * MS_KRYLOV_BLOCKS, NULL, &g->partial));
+  g->h0 = g->h;
+  PetscCall(PetscFree(a));
+  PetscCall(PetscFree2(Vv, w));
+  g->h.aux = g->aux.h;
+  g->h0    = g->h;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode GMDestroy(GMSetup *g)
+{
+  PetscFunctionBegin;
+  PetscCall(BufDestroy(&g->aux));
+  PetscCall(BufDestroy(&g->V));
+  PetscCall(BufDestroy(&g->x));
+  PetscCall(BufDestroy(&g->b));
+  PetscCall(BufDestroy(&g->d));
+  PetscCall(BufDestroy(&g->t));
+  PetscCall(BufDestroy(&g->partial));
+  PetscCall(PetscFree(g->Vh0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static void GMVecs(Ctx *c, GMSetup *g, PetscBool dev, PetscBool withd, PetscBool right, PetscBool wscaled, MSKrylovGMRESVecs *v)
+{
+  memset(v, 0, sizeof(*v));
+  v->V       = dev ? g->V.d : g->V.h;
+  v->ld      = c->m;
+  v->m       = TGM_M;
+  v->x       = dev ? g->x.d : g->x.h;
+  v->b       = dev ? g->b.d : g->b.h;
+  v->d       = withd ? (dev ? g->d.d : g->d.h) : NULL;
+  v->right   = right;
+  v->wscaled = wscaled;
+  v->t       = dev ? g->t.d : g->t.h;
+  v->partial = dev ? g->partial.d : g->partial.h;
+}
+
+/* the device copy of the scalars (aux: the device's array) */
+static PetscErrorCode GMUpload(Ctx *c, GMSetup *g)
+{
+  PetscFunctionBegin;
+#if defined(PETSC_HAVE_CUDA)
+  if (c->cuda) {
+    MSKrylovScalars d = g->h0;
+
+    d.aux = g->aux.d;
+    PetscCallCUDA(cudaMemcpy(c->dsc, &d, sizeof(d), cudaMemcpyHostToDevice));
+  }
+#else
+  (void)c;
+  (void)g;
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* kind: 0 gmres_mult, 1 gmres_residual, 2 gmres_residual_vec, 3 gmres_mdot, 4 gmres_maxpy, 5 gmres_update; cond: 0 the
+   kernel's work, 1 done, 2 awaiting, 3 its flag not set (restart, refine, update) */
+static PetscErrorCode TestGMRES(Ctx *c, int kind, int variant, int cond)
+{
+  const char *const names[] = {"gmres_mult", "gmres_residual", "gmres_residual_vec", "gmres_mdot", "gmres_maxpy", "gmres_update"};
+  const char *const conds[] = {"", " after done", " while awaited", " without its flag"};
+  const PetscInt    m = c->m, ld = c->m;
+  const PetscBool   withd = (PetscBool)(variant & 1), right = (PetscBool)((variant & 2) != 0), wscaled = (PetscBool)((variant & 4) != 0);
+  const int         pass  = (kind == 3 || kind == 4) ? (variant >> 3) & 1 : 0, mode = kind == 5 ? (variant >> 3) & 3 : 0;
+  const PetscBool   restartflag = (PetscBool)((kind == 1 || kind == 2) ? cond != 3 : (kind <= 4 ? PETSC_FALSE : PETSC_TRUE));
+  GMSetup           g;
+  MSKrylovGMRESVecs hv, dv;
+  MSKrylovReduce    hr, dr;
+  MSGMRESAux        ax;
+  double           *Vref, *xref, *tref, lref[TGM_M + 1], sref = 0.0, *in, *y;
+  PetscBool         ok = PETSC_TRUE, okc = PETSC_TRUE, idle;
+  char              what[200];
+  Buf               tmp, work;
+
+  PetscFunctionBegin;
+  PetscCall(GMCreate(c, &g, cond == 1, cond == 2, restartflag, (PetscBool)!(pass && cond == 3), (PetscBool)!(kind == 5 && cond == 3)));
+  idle = (PetscBool)(cond != 0);
+  MSGMRESGetAux(&g.h, &ax);
+  PetscCall(PetscMalloc5(m * (TGM_M + 1), &Vref, m, &xref, m, &tref, m, &in, m, &y));
+  PetscCall(PetscArraycpy(Vref, g.Vh0, m * (TGM_M + 1)));
+  PetscCall(PetscArraycpy(xref, g.x.h, m));
+  PetscCall(PetscArraycpy(tref, g.t.h, m));
+  for (int j = 0; j <= TGM_M; j++) lref[j] = ax.lhh[j];
+  if (!idle) {
+    const double *sig = ax.sig, *dg = g.d.h, *bb = g.b.h;
+    double       *w   = Vref + (TGM_IT + 1) * ld;
+    const double  sw  = (pass || wscaled) ? 1.0 : sig[TGM_IT];
+
+    switch (kind) {
+    case 0:
+      for (PetscInt i = 0; i < m; i++) in[i] = (withd && right ? dg[i] : 1.0) * (sig[TGM_IT] * Vref[TGM_IT * ld + i]);
+      NSMult(c, in, y);
+      for (PetscInt i = 0; i < m; i++) w[i] = withd && !right ? dg[i] * y[i] : y[i];
+      break;
+    case 1:
+    case 2:
+      if (kind == 1) NSMult(c, xref, y);
+      for (PetscInt i = 0; i < m; i++) {
+        double ri = bb[i] - (kind == 1 ? y[i] : tref[i]);
+        if (withd && !right) ri = dg[i] * ri;
+        Vref[i] = ri;
+        sref += ri * ri;
+      }
+      break;
+    case 3:
+      for (int j = 0; j <= TGM_M; j++) lref[j] = 0.0;
+      for (int j = 0; j <= TGM_IT; j++) {
+        lref[j] = 0.0;
+        for (PetscInt i = 0; i < m; i++) lref[j] += (sig[j] * Vref[j * ld + i]) * (sw * w[i]);
+      }
+      break;
+    case 4:
+      for (PetscInt i = 0; i < m; i++) {
+        double acc = sw * w[i];
+        for (int j = 0; j <= TGM_IT; j++) acc -= ax.lhh[j] * (sig[j] * Vref[j * ld + i]);
+        w[i] = acc;
+        sref += acc * acc;
+      }
+      break;
+    case 5:
+      for (PetscInt i = 0; i < m; i++) {
+        double acc = 0.0;
+        for (int j = 0; j <= TGM_IT; j++) acc += ax.nrs[j] * (sig[j] * Vref[j * ld + i]);
+        if (mode == 0) xref[i] += withd && right ? dg[i] * acc : acc;
+        else if (mode == 1) tref[i] = acc;
+        else xref[i] += tref[i];
+      }
+      break;
+    }
+  }
+  PetscCall(BufCreate(c, 2 * m, NULL, &tmp));
+  PetscCall(BufCreate(c, 2 * m, NULL, &work));
+  GMVecs(c, &g, PETSC_FALSE, withd, right, wscaled, &hv);
+  PetscCall(Reduces(c, &g.h, MS_GM_SUM_NN, MS_KRYLOV_FINISH_NONE, &hr, &dr));
+  switch (kind) {
+  case 0:
+    PetscCall(MSKrylovNSKernels_Reference.gmres_mult(NSHostView(c), NULL, &hv, tmp.h, work.h, &g.h, NULL));
+    break;
+  case 1:
+    PetscCall(MSKrylovNSKernels_Reference.gmres_residual(NSHostView(c), NULL, &hv, tmp.h, work.h, &hr, NULL));
+    break;
+  case 2:
+    PetscCall(MSKrylovNSKernels_Reference.gmres_residual_vec((int)m, &hv, g.b.h, g.t.h, 0, &hr, NULL));
+    break;
+  case 3:
+    PetscCall(MSKrylovNSKernels_Reference.gmres_mdot((int)m, &hv, pass, &hr, NULL));
+    break;
+  case 4:
+    PetscCall(MSKrylovNSKernels_Reference.gmres_maxpy((int)m, &hv, pass, &hr, NULL));
+    break;
+  case 5:
+    PetscCall(MSKrylovNSKernels_Reference.gmres_update((int)m, &hv, mode, 0, &g.h, NULL));
+    break;
+  }
+  MSGMRESGetAux(&g.h, &ax);
+  ok = (PetscBool)(RelDiff(g.V.h, Vref, m * (TGM_M + 1), 1.0) < 1e-13 && RelDiff(g.x.h, xref, m, 1.0) < 1e-13 && RelDiff(g.t.h, tref, m, 1.0) < 1e-13 && RelDiff(ax.lhh, lref, TGM_M + 1, 1.0) < 1e-12);
+  if (!idle && (kind == 1 || kind == 2 || kind == 4)) ok = (PetscBool)(ok && RelDiff(&g.h.sum[MS_GM_SUM_NN], &sref, 1, 1e-300) < 1e-12);
+  if (idle) ok = (PetscBool)(ok && !memcmp(&g.h, &g.h0, sizeof(g.h)));
+  PetscCall(PetscSNPrintf(what, sizeof(what), "%s%s (%s%s%s%s%s)", names[kind], conds[cond], withd ? (right ? "right diagonal" : "left diagonal") : "no diagonal", kind == 0 ? (c->image ? ", permuted image in its numbering" : (c->hv.perm ? ", permuted image" : ", unpermuted image")) : (kind == 1 && c->image ? ", permuted image in its numbering" : ""), (kind == 3 || kind == 4) ? (pass ? ", refinement" : (wscaled ? ", scaled product" : ", unscaled product")) : "", kind == 5 ? (mode == 0 ? ", x += V y" : (mode == 1 ? ", t = V y" : ", x += t")) : "", ""));
+#if defined(PETSC_HAVE_CUDA)
+  if (c->cuda) {
+    MSKrylovScalars dsc;
+    MSPermBuckets   pb;
+    PetscBool       has, zero;
+    double         *auxback;
+
+    PetscCall(GMUpload(c, &g));
+    GMVecs(c, &g, PETSC_TRUE, withd, right, wscaled, &dv);
+    PetscCall(NSDeviceBuckets(c, &pb, &has));
+    switch (kind) {
+    case 0:
+      CUDA_CALL(c, MSKrylovNSKernels_CUDA.gmres_mult(NSDeviceView(c), has ? &pb : NULL, &dv, tmp.d, work.d, c->dsc, NULL));
+      break;
+    case 1:
+      CUDA_CALL(c, MSKrylovNSKernels_CUDA.gmres_residual(NSDeviceView(c), has ? &pb : NULL, &dv, tmp.d, work.d, &dr, NULL));
+      break;
+    case 2:
+      CUDA_CALL(c, MSKrylovNSKernels_CUDA.gmres_residual_vec((int)m, &dv, g.b.d, g.t.d, 0, &dr, NULL));
+      break;
+    case 3:
+      CUDA_CALL(c, MSKrylovNSKernels_CUDA.gmres_mdot((int)m, &dv, pass, &dr, NULL));
+      break;
+    case 4:
+      CUDA_CALL(c, MSKrylovNSKernels_CUDA.gmres_maxpy((int)m, &dv, pass, &dr, NULL));
+      break;
+    case 5:
+      CUDA_CALL(c, MSKrylovNSKernels_CUDA.gmres_update((int)m, &dv, mode, 0, c->dsc, NULL));
+      break;
+    }
+    PetscCall(DeviceScalars(c, &dsc, &zero));
+    PetscCall(BufDownload(c, &g.V));
+    PetscCall(BufDownload(c, &g.x));
+    PetscCall(BufDownload(c, &g.t));
+    PetscCall(BufDownload(c, &g.aux));
+    auxback = g.aux.back;
+    dsc.aux = g.h.aux; /* compare the numbers, not the pointers */
+    okc     = (PetscBool)(zero && ScalarsAgree(&g.h, &dsc) && RelDiff(g.V.back, g.V.h, m * (TGM_M + 1), 1.0) < 1e-13 && RelDiff(g.x.back, g.x.h, m, 1.0) < 1e-13 && RelDiff(g.t.back, g.t.h, m, 1.0) < 1e-13 && RelDiff(auxback, g.aux.h, (PetscInt)MS_GMRES_AUX_SIZE(TGM_M), 1.0) < 1e-12);
+  }
+#else
+  (void)dr;
+  (void)dv;
+#endif
+  PetscCall(Report(c, what, ok, okc));
+  PetscCall(BufDestroy(&tmp));
+  PetscCall(BufDestroy(&work));
+  PetscCall(PetscFree5(Vref, xref, tref, in, y));
+  PetscCall(GMDestroy(&g));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the finishes of BiCGSTAB and GMRES on given sums: the reason the code of bcgs.c and gmres.c gives (written out in
+   the cases), the CUDA finish kernel against the reference (the scalars and GMRES's array) */
+static PetscErrorCode TestFinishNS(Ctx *c)
+{
+  struct {
+    const char *name;
+    int         code, normtype, its, hostcheck;
+    double      sums[8];
+    int         reason; /* expected */
+    int         gm;     /* GMRES: 1 the start, 2 the dots (lhh set), 3 a norm (no refinement), 4 the norm with refinement if needed */
+  } t[] = {
+    {"BiCGSTAB start, iterating", MS_KRYLOV_FINISH_BCGS_START, MS_KRYLOV_NORM_PRECONDITIONED, 0, 0, {0, 4.0}, 0, 0},
+    {"BiCGSTAB start, zero residual", MS_KRYLOV_FINISH_BCGS_START, MS_KRYLOV_NORM_PRECONDITIONED, 0, 0, {0, 0.0}, MS_KRYLOV_CONVERGED_ATOL, 0},
+    {"BiCGSTAB start, NaN", MS_KRYLOV_FINISH_BCGS_START, MS_KRYLOV_NORM_PRECONDITIONED, 0, 0, {0, NAN}, MS_KRYLOV_DIVERGED_NANORINF, 0},
+    {"BiCGSTAB start, host test", MS_KRYLOV_FINISH_BCGS_START, MS_KRYLOV_NORM_PRECONDITIONED, 0, 1, {0, 4.0}, 0, 0},
+    {"BiCGSTAB v.rp", MS_KRYLOV_FINISH_BCGS_D1, MS_KRYLOV_NORM_PRECONDITIONED, 3, 0, {2.0}, 0, 0},
+    {"BiCGSTAB v.rp = 0", MS_KRYLOV_FINISH_BCGS_D1, MS_KRYLOV_NORM_PRECONDITIONED, 3, 0, {0.0}, MS_KRYLOV_DIVERGED_BREAKDOWN, 0},
+    {"BiCGSTAB v.rp NaN", MS_KRYLOV_FINISH_BCGS_D1, MS_KRYLOV_NORM_PRECONDITIONED, 3, 0, {NAN}, MS_KRYLOV_DIVERGED_NANORINF, 0},
+    {"BiCGSTAB omega", MS_KRYLOV_FINISH_BCGS_OMEGA, MS_KRYLOV_NORM_PRECONDITIONED, 3, 0, {0, 0, 0, 1.5, 3.0, 0, 0, 2.0}, 0, 0},
+    {"BiCGSTAB t = 0, s = 0", MS_KRYLOV_FINISH_BCGS_OMEGA, MS_KRYLOV_NORM_PRECONDITIONED, 3, 0, {0, 0, 0, 0.0, 0.0, 0, 0, 0.0}, 0, 0},
+    {"BiCGSTAB t = 0, s != 0", MS_KRYLOV_FINISH_BCGS_OMEGA, MS_KRYLOV_NORM_PRECONDITIONED, 3, 0, {0, 0, 0, 0.0, 0.0, 0, 0, 2.0}, MS_KRYLOV_DIVERGED_BREAKDOWN, 0},
+    {"BiCGSTAB step, iterating", MS_KRYLOV_FINISH_BCGS_STEP, MS_KRYLOV_NORM_PRECONDITIONED, 3, 0, {0, 1.0, 0.5}, 0, 0},
+    {"BiCGSTAB step, converged", MS_KRYLOV_FINISH_BCGS_STEP, MS_KRYLOV_NORM_PRECONDITIONED, 3, 0, {0, 1e-20, 0.5}, MS_KRYLOV_CONVERGED_RTOL, 0},
+    {"BiCGSTAB step, max_it", MS_KRYLOV_FINISH_BCGS_STEP, MS_KRYLOV_NORM_PRECONDITIONED, 100, 0, {0, 1.0, 0.5}, MS_KRYLOV_DIVERGED_ITS, 0},
+    {"BiCGSTAB merged omega", MS_KRYLOV_FINISH_BCGSM_OMEGA, MS_KRYLOV_NORM_PRECONDITIONED, 3, 0, {0, 0, 0, 1.5, 3.0, 0.25, -0.5, 2.0}, 0, 0},
+    {"BiCGSTAB merged step", MS_KRYLOV_FINISH_BCGSM_STEP, MS_KRYLOV_NORM_PRECONDITIONED, 3, 0, {2.5, 1.0, 0}, 0, 0},
+    {"GMRES start", MS_KRYLOV_FINISH_GMRES_START, MS_KRYLOV_NORM_PRECONDITIONED, 0, 0, {9.0}, 0, 1},
+    {"GMRES start, zero residual", MS_KRYLOV_FINISH_GMRES_START, MS_KRYLOV_NORM_PRECONDITIONED, 0, 0, {0.0}, MS_KRYLOV_CONVERGED_ATOL, 1},
+    {"GMRES start, NaN", MS_KRYLOV_FINISH_GMRES_START, MS_KRYLOV_NORM_PRECONDITIONED, 0, 0, {NAN}, MS_KRYLOV_DIVERGED_NANORINF, 1},
+    {"GMRES dots", MS_KRYLOV_FINISH_GMRES_DOTS, MS_KRYLOV_NORM_PRECONDITIONED, 3, 0, {0}, 0, 2},
+    {"GMRES norm, iterating", MS_KRYLOV_FINISH_GMRES_NORM, MS_KRYLOV_NORM_PRECONDITIONED, 3, 0, {0.25}, 0, 3},
+    {"GMRES norm, happy breakdown without a norm", MS_KRYLOV_FINISH_GMRES_NORM, MS_KRYLOV_NORM_NONE, 3, 0, {1e-80}, MS_KRYLOV_CONVERGED_HAPPY_BREAKDOWN, 3},
+    {"GMRES norm, refinement if needed", MS_KRYLOV_FINISH_GMRES_NORM, MS_KRYLOV_NORM_PRECONDITIONED, 3, 0, {1e-6}, 0, 4},
+    {"GMRES norm, host test", MS_KRYLOV_FINISH_GMRES_NORM, MS_KRYLOV_NORM_PRECONDITIONED, 3, 1, {0.25}, 0, 3},
+  };
+
+  PetscFunctionBegin;
+  for (size_t j = 0; j < sizeof(t) / sizeof(t[0]); j++) {
+    MSKrylovScalars h, d;
+    MSKrylovReduce  hr, dr;
+    PetscBool       ok, zero, okc = PETSC_TRUE;
+    char            what[160];
+    GMSetup         g;
+    MSGMRESAux      ax;
+
+    if (t[j].gm) {
+      PetscCall(GMCreate(c, &g, PETSC_FALSE, PETSC_FALSE, (PetscBool)(t[j].gm == 1), PETSC_FALSE, PETSC_FALSE));
+      h = g.h;
+      for (int k = 0; k < MS_KRYLOV_NSCALARS; k++)
+        if (k != MS_GM_MAXK && k != MS_GM_IT && k != MS_GM_RESTART) h.s[k] = 0.0;
+      h.s[MS_GM_HAPTOL] = 1e-30;
+      h.s[MS_GM_BRKTOL] = 0.1;
+      h.s[MS_GM_PREV]   = -1.0;
+      h.s[MS_GM_CGS]    = t[j].gm == 4 ? 1 : 0;
+      h.s[MS_GM_HNRM]   = 1.0;
+      h.normtype        = t[j].normtype;
+      MSGMRESGetAux(&h, &ax);
+      ax.grs[TGM_IT] = 0.5;
+    } else ScalarsInit(&h, t[j].normtype);
+    h.rnorm0    = 2.0;
+    h.ttol      = 1e-5 * 2.0;
+    h.its       = t[j].its;
+    h.i         = t[j].its - 1 < 0 ? 0 : t[j].its - 1;
+    h.hostcheck = t[j].hostcheck;
+    if (!t[j].gm) {
+      h.s[MS_BCGS_RHO]   = 0.7;
+      h.s[MS_BCGS_TZERO] = 0.0;
+    }
+    for (int k = 0; k < 8; k++) h.sum[k] = t[j].sums[k];
+    if (t[j].gm) {
+      g.h = h;
+      g.h0 = h;
+      PetscCall(GMUpload(c, &g));
+    }
+    PetscCall(Reduces(c, &h, 0, t[j].code, &hr, &dr));
+    if (t[j].gm) {
+#if defined(PETSC_HAVE_CUDA)
+      if (c->cuda) { /* the device's array in the device scalars (Reduces() uploaded the host's pointer) */
+        MSKrylovScalars dh = h;
+        dh.aux = g.aux.d;
+        PetscCallCUDA(cudaMemcpy(c->dsc, &dh, sizeof(dh), cudaMemcpyHostToDevice));
+      }
+#endif
+    }
+    PetscCall(MSKrylovKernels_Reference.finish(&hr, NULL));
+    ok = (PetscBool)(h.reason == t[j].reason && h.done == (t[j].reason != 0));
+    if (t[j].hostcheck) ok = (PetscBool)(ok && h.awaiting && h.nhist == 0);
+    if (t[j].code == MS_KRYLOV_FINISH_BCGS_D1 && !h.done) ok = (PetscBool)(ok && h.s[MS_BCGS_ALPHA] == 0.7 / 2.0);
+    if (t[j].code == MS_KRYLOV_FINISH_BCGS_OMEGA && !h.done) ok = (PetscBool)(ok && (t[j].sums[4] == 0.0 ? (h.s[MS_BCGS_TZERO] == 1.0 && h.s[MS_BCGS_OMEGA] == 0.0) : h.s[MS_BCGS_OMEGA] == 0.5));
+    if (t[j].code == MS_KRYLOV_FINISH_BCGSM_OMEGA && !h.done) ok = (PetscBool)(ok && h.s[MS_BCGS_RHONEXT] == 0.25 - 0.5 * -0.5);
+    if (t[j].code == MS_KRYLOV_FINISH_BCGS_STEP && !h.done) ok = (PetscBool)(ok && h.its == t[j].its && h.i == t[j].its && h.s[MS_BCGS_RHO] == 0.5 && h.nhist == 1);
+    if (t[j].gm == 3 && !h.done && !h.hostcheck) ok = (PetscBool)(ok && h.its == t[j].its + 1 && h.s[MS_GM_IT] == TGM_IT + 1);
+    if (t[j].gm == 4) ok = (PetscBool)(ok && h.s[MS_GM_REFINE] == 1.0 && h.its == t[j].its);
+    PetscCall(PetscSNPrintf(what, sizeof(what), "finish: %s (%s)", t[j].name, h.reason ? KSPConvergedReasons[h.reason] : "iterating"));
+    if (c->cuda) {
+      CUDA_CALL(c, MSKrylovKernels_CUDA.finish(&dr, NULL));
+      PetscCall(DeviceScalars(c, &d, &zero));
+      okc = ScalarsAgree(&h, &d);
+#if defined(PETSC_HAVE_CUDA)
+      if (t[j].gm) {
+        PetscCall(BufDownload(c, &g.aux));
+        okc = (PetscBool)(okc && RelDiff(g.aux.back, g.aux.h, (PetscInt)MS_GMRES_AUX_SIZE(TGM_M), 1.0) < 1e-13);
+      }
+#endif
+    }
+    PetscCall(Report(c, what, ok, okc));
+    if (t[j].gm) PetscCall(GMDestroy(&g));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   Ctx                c    = {0};
@@ -1032,6 +1758,48 @@ int main(int argc, char **argv)
   PetscCall(TestCGSRMult(&c, MS_KRYLOV_PC_DIAG, 0, PETSC_TRUE));
   PetscCall(TestPermute(&c, c.m));
   PetscCall(TestPermute(&c, 0));
+  /* BiCGSTAB and GMRES */
+  PetscCall(TestFinishNS(&c));
+  for (int v = 0; v < 4; v++) PetscCall(TestMultScaleDots(&c, (PetscBool)(v & 1), (PetscBool)((v & 2) != 0), 3, PETSC_FALSE));
+  PetscCall(TestMultScaleDots(&c, PETSC_TRUE, PETSC_FALSE, 1, PETSC_FALSE));
+  PetscCall(TestMultScaleDots(&c, PETSC_FALSE, PETSC_TRUE, 3, PETSC_TRUE));
+  for (int v = 0; v < 3; v++) PetscCall(TestScaleDots(&c, (PetscBool)(v != 1), (PetscBool)(v == 2), PETSC_FALSE));
+  PetscCall(TestScaleDots(&c, PETSC_TRUE, PETSC_FALSE, PETSC_TRUE));
+  for (int k = 0; k < 4; k++)
+    for (int tr = 0; tr < 2; tr++) PetscCall(TestBCGS(&c, k, (PetscBool)tr, PETSC_FALSE));
+  for (int k = 0; k < 4; k++) PetscCall(TestBCGS(&c, k, PETSC_TRUE, PETSC_TRUE));
+  for (int v = 0; v < 3; v++) PetscCall(TestBCGSSMult(&c, (PetscBool)(v == 1), (PetscBool)(v == 2), PETSC_FALSE, PETSC_FALSE));
+  PetscCall(TestBCGSSMult(&c, PETSC_TRUE, PETSC_FALSE, PETSC_TRUE, PETSC_FALSE));
+  PetscCall(TestBCGSSMult(&c, PETSC_FALSE, PETSC_TRUE, PETSC_TRUE, PETSC_TRUE));
+  for (int v = 0; v < 4; v++)
+    if (v != 2) PetscCall(TestGMRES(&c, 0, v, 0)); /* the product: no, left, right diagonal */
+  for (int cond = 1; cond < 3; cond++) PetscCall(TestGMRES(&c, 0, 1, cond));
+  for (int v = 0; v < 2; v++) PetscCall(TestGMRES(&c, 1, v, 0)); /* the restart's residual */
+  PetscCall(TestGMRES(&c, 1, 1, 3));
+  for (int v = 0; v < 2; v++) PetscCall(TestGMRES(&c, 2, v, 0));
+  PetscCall(TestGMRES(&c, 2, 1, 3));
+  for (int k = 3; k <= 4; k++) {
+    PetscCall(TestGMRES(&c, k, 0, 0));  /* the scale of the unscaled product */
+    PetscCall(TestGMRES(&c, k, 4, 0));  /* the fused product's column */
+    PetscCall(TestGMRES(&c, k, 8, 0));  /* the refinement */
+    PetscCall(TestGMRES(&c, k, 8, 3));  /* no refinement asked */
+    PetscCall(TestGMRES(&c, k, 0, 1));  /* done */
+  }
+  for (int mode = 0; mode < 3; mode++) PetscCall(TestGMRES(&c, 5, 3 + 8 * mode, 0)); /* x += d .* V y, t = V y, x += t */
+  PetscCall(TestGMRES(&c, 5, 0, 0));
+  PetscCall(TestGMRES(&c, 5, 0, 3));
+  PetscCall(TestGMRES(&c, 5, 0, 1));
+  if (c.hv.perm) { /* the products again in the permuted image's numbering (the image-order plan of a solve) */
+    c.image = PETSC_TRUE;
+    for (int v = 0; v < 4; v++) PetscCall(TestMultScaleDots(&c, (PetscBool)(v & 1), (PetscBool)((v & 2) != 0), 3, PETSC_FALSE));
+    PetscCall(TestMultScaleDots(&c, PETSC_TRUE, PETSC_FALSE, 1, PETSC_FALSE));
+    for (int v = 0; v < 3; v++) PetscCall(TestBCGSSMult(&c, (PetscBool)(v == 1), (PetscBool)(v == 2), PETSC_FALSE, PETSC_FALSE));
+    PetscCall(TestBCGSSMult(&c, PETSC_TRUE, PETSC_FALSE, PETSC_TRUE, PETSC_FALSE));
+    for (int v = 0; v < 4; v++)
+      if (v != 2) PetscCall(TestGMRES(&c, 0, v, 0));
+    for (int v = 0; v < 2; v++) PetscCall(TestGMRES(&c, 1, v, 0));
+    c.image = PETSC_FALSE;
+  }
   PetscCall(WorkDestroy(&c));
   PetscCall(PetscFree(c.iperm));
   PetscCall(MSImageDestroy(&c.img));

@@ -579,3 +579,644 @@ extern "C" MS_KRYLOV_CG_RESIDUAL(MSKrylovCGResidual_CUDA)
 }
 
 extern "C" const MSKrylovKernels MSKrylovKernels_CUDA = {"cuda", MSKrylovDot_CUDA, MSKrylovFinish_CUDA, MSKrylovFinishSums_CUDA, MSKrylovMultDot_CUDA, MSKrylovCGDirection_CUDA, MSKrylovCGDirectionMultDot_CUDA, MSKrylovCGUpdate_CUDA, MSKrylovCGResidual_CUDA, MSKrylovCGSRMult_CUDA, MSKrylovPermute_CUDA};
+
+/* ---------------------------------------------------------------------------------------------------------- */
+/* BiCGSTAB and GMRES                                                                                           */
+
+/* The fused products of BiCGSTAB and GMRES run one thread per row (kr_row_sum1()): an image of several threads per
+   row (MSImageView.lanes > 1), like a permuted image in the user's numbering, is multiplied by the matrix's own product
+   (MSCUDAMult()) with a pointwise pass around it. An image read in its own numbering (perm NULL: the layer's
+   image-order plan) fuses like an unpermuted one. */
+static bool kr_ns_fused_product(const MSImageView *A, const MSKrylovReduce *red)
+{
+  return A->lanes == 1 && kr_fused_product(A, red);
+}
+
+/* the input of a product at column c: sc x_c, times dr_c on the right (a right preconditioner's diagonal) */
+struct KrGather {
+  const double *x, *dr;
+  double        sc;
+  __device__ __forceinline__ double operator()(int c) const
+  {
+    const double v = sc * __ldg(x + c);
+    return dr ? __ldg(dr + c) * v : v;
+  }
+};
+
+/* the sum of row r of slice s (one thread per row; LOCAL: the rows' own inputs in xs[], staged by the caller), in the
+   order of ms_mult_kernel: the diagonal term, then the slots in order */
+template <bool DIAG, bool LOCAL, class F>
+__device__ __forceinline__ double kr_row_sum1(const long long *__restrict__ sliceptr, const int *__restrict__ cols, const double *__restrict__ vals, const double *__restrict__ diag, int s, int t, int sh, int r, bool valid, double xr, const double *xs, const F &f)
+{
+  double          sum = (DIAG && valid) ? diag[r] * xr : 0.0;
+  const long long beg = sliceptr[s];
+  const int       w   = valid ? (int)((sliceptr[s + 1] - beg) / sh) : 0;
+  const int      *cp  = cols + beg + t;
+  const double   *vp  = vals + beg + t;
+
+#pragma unroll 4
+  for (int k = 0; k < w; k++) {
+    const int    c = __ldg(cp + (long long)k * sh);
+    const double a = __ldg(vp + (long long)k * sh);
+    double       xv;
+    if (LOCAL && c < 0) xv = xs[-c - 1];
+    else xv = c > 0 ? f(c - 1) : 0.0;
+    sum += a * xv;
+  }
+  return sum;
+}
+
+/* a dot operand at row r: the registers of x (before its scaling) and y when the pointer names them */
+__device__ __forceinline__ double kr_operand(const double *p, const double *x, double xv, const double *y, double yv, int r)
+{
+  return p == x ? xv : (p == y ? yv : p[r]);
+}
+
+/* y = dl .* (A (dr .* x)) and the dots, one block per slice */
+template <bool DIAG, bool LOCAL, int ND>
+__global__ void __launch_bounds__(1024) kr_msd_kernel(int m, const long long *__restrict__ sliceptr, const int *__restrict__ cols, const double *__restrict__ vals, const double *__restrict__ diag, const double *x, const double *dr, const double *dl, double *y, MSKrylovDots d, MSKrylovReduce red)
+{
+  extern __shared__ double xs[];
+  const int      sh = blockDim.x, t = threadIdx.x, s = blockIdx.x, r = s * sh + t;
+  const bool     valid = r < m;
+  const KrGather f     = {x, dr, 1.0};
+  double         xraw = 0.0, xr = 0.0, sum, yv, v[ND];
+
+  if (red.sc->done) return;
+  if (valid) {
+    xraw = x[r];
+    xr   = dr ? dr[r] * xraw : xraw;
+  }
+  if (LOCAL) {
+    xs[t] = xr;
+    __syncthreads();
+  }
+  sum = kr_row_sum1<DIAG, LOCAL>(sliceptr, cols, vals, diag, s, t, sh, r, valid, xr, xs, f);
+  yv  = (dl && valid) ? dl[r] * sum : sum;
+  if (valid) y[r] = yv;
+#pragma unroll
+  for (int j = 0; j < ND; j++) v[j] = valid ? kr_operand(d.x[j], x, xraw, y, yv, r) * kr_operand(d.y[j], x, xraw, y, yv, r) : 0.0;
+  kr_reduce<ND>(v, red);
+}
+
+/* v = d .* u (or u), the dots (v read from the registers) */
+template <int ND>
+__global__ void kr_scale_dots_kernel(int n, const double *u, const double *dg, double *vv, MSKrylovDots d, MSKrylovReduce red)
+{
+  double v[ND];
+
+  if (red.sc->done) return;
+#pragma unroll
+  for (int j = 0; j < ND; j++) v[j] = 0.0;
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+    const double vi = dg ? dg[i] * u[i] : u[i];
+    if (dg || vv != u) vv[i] = vi;
+#pragma unroll
+    for (int j = 0; j < ND; j++) v[j] += kr_operand(d.x[j], nullptr, 0.0, vv, vi, i) * kr_operand(d.y[j], nullptr, 0.0, vv, vi, i);
+  }
+  kr_reduce<ND>(v, red);
+}
+
+template <int ND>
+static void kr_launch_scale_dots(int n, const double *u, const double *dg, double *v, const MSKrylovDots *d, const MSKrylovReduce *red, cudaStream_t st)
+{
+  kr_scale_dots_kernel<ND><<<kr_grid(n), MS_KRYLOV_THREADS, 0, st>>>(n, u, dg, v, *d, *red);
+}
+
+extern "C" MS_KRYLOV_SCALE_DOTS(MSKrylovScaleDots_CUDA)
+{
+  cudaStream_t st = (cudaStream_t)stream;
+
+  if ((int)kr_grid(n) > red->nblocks) return (int)cudaErrorInvalidValue;
+  switch (dt->ndot) {
+  case 1:
+    kr_launch_scale_dots<1>(n, u, d, v, dt, red, st);
+    break;
+  case 2:
+    kr_launch_scale_dots<2>(n, u, d, v, dt, red, st);
+    break;
+  case 3:
+    kr_launch_scale_dots<3>(n, u, d, v, dt, red, st);
+    break;
+  case 4:
+    kr_launch_scale_dots<4>(n, u, d, v, dt, red, st);
+    break;
+  default:
+    return (int)cudaErrorInvalidValue;
+  }
+  return (int)cudaGetLastError();
+}
+
+template <int ND>
+static void kr_launch_msd(const MSImageView *A, const double *x, const double *dr, const double *dl, double *y, const MSKrylovDots *d, const MSKrylovReduce *red, cudaStream_t st)
+{
+  const int    m = A->m, sh = A->sh, ns = A->nslices;
+  const bool   dg = A->diag != nullptr, l = A->local_cols != 0;
+  const size_t smem = l ? (size_t)sh * sizeof(double) : 0;
+
+  if (dg && l) kr_msd_kernel<true, true, ND><<<ns, sh, smem, st>>>(m, A->sliceptr, A->cols, A->vals, A->diag, x, dr, dl, y, *d, *red);
+  else if (dg) kr_msd_kernel<true, false, ND><<<ns, sh, smem, st>>>(m, A->sliceptr, A->cols, A->vals, A->diag, x, dr, dl, y, *d, *red);
+  else if (l) kr_msd_kernel<false, true, ND><<<ns, sh, smem, st>>>(m, A->sliceptr, A->cols, A->vals, A->diag, x, dr, dl, y, *d, *red);
+  else kr_msd_kernel<false, false, ND><<<ns, sh, smem, st>>>(m, A->sliceptr, A->cols, A->vals, A->diag, x, dr, dl, y, *d, *red);
+}
+
+__global__ void kr_scale_kernel(int n, const double *x, const double *dr, double *y)
+{
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) y[i] = dr[i] * x[i];
+}
+
+extern "C" MS_KRYLOV_MULT_SCALE_DOTS(MSKrylovMultScaleDots_CUDA)
+{
+  cudaStream_t st = (cudaStream_t)stream;
+  const double *in = x;
+  int           e;
+
+  if (d->ndot < 1 || d->ndot > MS_KRYLOV_MAXDOTS) return (int)cudaErrorInvalidValue;
+  if (A->m <= 0 || A->nslices <= 0) return MSKrylovScaleDots_CUDA(0, y, nullptr, y, d, red, stream); /* the (empty) sums and the finish */
+  if (kr_ns_fused_product(A, red)) {
+    switch (d->ndot) {
+    case 1:
+      kr_launch_msd<1>(A, x, dr, dl, y, d, red, st);
+      break;
+    case 2:
+      kr_launch_msd<2>(A, x, dr, dl, y, d, red, st);
+      break;
+    case 3:
+      kr_launch_msd<3>(A, x, dr, dl, y, d, red, st);
+      break;
+    default:
+      kr_launch_msd<4>(A, x, dr, dl, y, d, red, st);
+      break;
+    }
+    return (int)cudaGetLastError();
+  }
+  /* a permuted image, or several threads per row: dr .* x, the matrix's own product, then dl and the dots */
+  if (dr) {
+    if (!tmp || tmp == x || tmp == y) return (int)cudaErrorInvalidValue;
+    kr_scale_kernel<<<kr_grid(A->m), MS_KRYLOV_THREADS, 0, st>>>(A->m, x, dr, tmp);
+    in = tmp;
+  }
+  if ((e = MSCUDAMult(A, pb, in, NULL, y, work, stream))) return e;
+  return MSKrylovScaleDots_CUDA(A->m, y, dl, y, d, red, stream);
+}
+
+/* ---- BiCGSTAB's pointwise kernels ---- */
+__global__ void kr_bcgs_direction_kernel(int n, MSKrylovBCGSVecs v, const MSKrylovScalars *sc)
+{
+  if (sc->done) return;
+  const double b = sc->s[MS_BCGS_BETA], c = -sc->s[MS_BCGS_OMEGAOLD] * b;
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+    const double p = v.r[i] + c * v.v[i] + b * v.p[i];
+    v.p[i]         = p;
+    if (v.tr) v.tr[i] = v.d[i] * p;
+  }
+}
+
+extern "C" MS_KRYLOV_BCGS_DIRECTION(MSKrylovBCGSDirection_CUDA)
+{
+  if (n <= 0) return (int)cudaSuccess;
+  kr_bcgs_direction_kernel<<<kr_grid(n), MS_KRYLOV_THREADS, 0, (cudaStream_t)stream>>>(n, *v, sc);
+  return (int)cudaGetLastError();
+}
+
+__global__ void kr_bcgs_s_kernel(int n, MSKrylovBCGSVecs v, MSKrylovReduce red)
+{
+  double ss[1] = {0.0};
+
+  if (red.sc->done) return;
+  const double a = -red.sc->s[MS_BCGS_ALPHA];
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+    const double s = a * v.v[i] + v.r[i];
+    v.s[i]         = s;
+    ss[0] += s * s;
+    if (v.tr) v.tr[i] = v.d[i] * s;
+  }
+  kr_reduce<1>(ss, red);
+}
+
+extern "C" MS_KRYLOV_BCGS_S(MSKrylovBCGSS_CUDA)
+{
+  if ((int)kr_grid(n) > red->nblocks) return (int)cudaErrorInvalidValue;
+  kr_bcgs_s_kernel<<<kr_grid(n), MS_KRYLOV_THREADS, 0, (cudaStream_t)stream>>>(n, *v, *red);
+  return (int)cudaGetLastError();
+}
+
+template <bool MERGED>
+__global__ void kr_bcgs_update_kernel(int n, MSKrylovBCGSVecs v, MSKrylovReduce red)
+{
+  double sums[MERGED ? 1 : 2];
+
+  if (red.sc->done) return;
+  const double a = red.sc->s[MS_BCGS_ALPHA], w = red.sc->s[MS_BCGS_OMEGA], bn = red.sc->s[MS_BCGS_BETANEXT], c = -w * bn;
+#pragma unroll
+  for (int j = 0; j < (MERGED ? 1 : 2); j++) sums[j] = 0.0;
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+    const double r = -w * v.t[i] + v.s[i], p = v.p[i];
+    v.x[i]         = a * p + w * v.s[i] + v.x[i];
+    v.r[i]         = r;
+    sums[0] += r * r;
+    if (!MERGED) sums[MERGED ? 0 : 1] += r * v.rp[i];
+    else {
+      const double pn = r + c * v.v[i] + bn * p;
+      v.p[i]          = pn;
+      if (v.tr) v.tr[i] = v.d[i] * pn;
+    }
+  }
+  kr_reduce<MERGED ? 1 : 2>(sums, red);
+}
+
+extern "C" MS_KRYLOV_BCGS_UPDATE(MSKrylovBCGSUpdate_CUDA)
+{
+  if ((int)kr_grid(n) > red->nblocks) return (int)cudaErrorInvalidValue;
+  if (merged) kr_bcgs_update_kernel<true><<<kr_grid(n), MS_KRYLOV_THREADS, 0, (cudaStream_t)stream>>>(n, *v, *red);
+  else kr_bcgs_update_kernel<false><<<kr_grid(n), MS_KRYLOV_THREADS, 0, (cudaStream_t)stream>>>(n, *v, *red);
+  return (int)cudaGetLastError();
+}
+
+/* s = r - alpha v formed wherever it is read (the row's own value, stored, and its neighbours': one fma, the same bits) */
+struct KrSGather {
+  const double *r, *v, *dr;
+  double        a; /* -alpha */
+  __device__ __forceinline__ double operator()(int c) const
+  {
+    const double s = __fma_rn(a, __ldg(v + c), __ldg(r + c));
+    return dr ? __ldg(dr + c) * s : s;
+  }
+};
+
+template <bool DIAG, bool LOCAL, bool MERGED>
+__global__ void __launch_bounds__(1024) kr_bcgs_s_mult_kernel(int m, const long long *__restrict__ sliceptr, const int *__restrict__ cols, const double *__restrict__ vals, const double *__restrict__ diag, MSKrylovBCGSVecs v, const double *dl, MSKrylovReduce red)
+{
+  extern __shared__ double xs[];
+  const int  sh = blockDim.x, t = threadIdx.x, s = blockIdx.x, r = s * sh + t;
+  const bool valid = r < m;
+  double     si = 0.0, xr = 0.0, sum, ti, vals5[5];
+
+  if (red.sc->done) return;
+  const KrSGather f = {v.r, v.v, v.d, -red.sc->s[MS_BCGS_ALPHA]};
+  if (valid) {
+    si     = __fma_rn(f.a, v.v[r], v.r[r]);
+    v.s[r] = si;
+    xr     = v.d ? v.d[r] * si : si;
+  }
+  if (LOCAL) {
+    xs[t] = xr;
+    __syncthreads();
+  }
+  sum = kr_row_sum1<DIAG, LOCAL>(sliceptr, cols, vals, diag, s, t, sh, r, valid, xr, xs, f);
+  ti  = (dl && valid) ? dl[r] * sum : sum;
+  if (valid) v.t[r] = ti;
+  {
+    const double rp = (MERGED && valid) ? v.rp[r] : 0.0;
+    vals5[0]        = valid ? si * ti : 0.0;
+    vals5[1]        = valid ? ti * ti : 0.0;
+    vals5[2]        = si * rp;
+    vals5[3]        = ti * rp;
+    vals5[4]        = valid ? si * si : 0.0;
+  }
+  kr_reduce<5>(vals5, red);
+}
+
+template <bool MERGED>
+static void kr_launch_bcgs_s_mult(const MSImageView *A, const MSKrylovBCGSVecs *v, const double *dl, const MSKrylovReduce *red, cudaStream_t st)
+{
+  const int    m = A->m, sh = A->sh, ns = A->nslices;
+  const bool   dg = A->diag != nullptr, l = A->local_cols != 0;
+  const size_t smem = l ? (size_t)sh * sizeof(double) : 0;
+
+  if (dg && l) kr_bcgs_s_mult_kernel<true, true, MERGED><<<ns, sh, smem, st>>>(m, A->sliceptr, A->cols, A->vals, A->diag, *v, dl, *red);
+  else if (dg) kr_bcgs_s_mult_kernel<true, false, MERGED><<<ns, sh, smem, st>>>(m, A->sliceptr, A->cols, A->vals, A->diag, *v, dl, *red);
+  else if (l) kr_bcgs_s_mult_kernel<false, true, MERGED><<<ns, sh, smem, st>>>(m, A->sliceptr, A->cols, A->vals, A->diag, *v, dl, *red);
+  else kr_bcgs_s_mult_kernel<false, false, MERGED><<<ns, sh, smem, st>>>(m, A->sliceptr, A->cols, A->vals, A->diag, *v, dl, *red);
+}
+
+extern "C" MS_KRYLOV_BCGS_S_MULT(MSKrylovBCGSSMult_CUDA)
+{
+  cudaStream_t     st = (cudaStream_t)stream;
+  MSKrylovBCGSVecs vs = *v;
+  MSKrylovReduce   rs = *red;
+  MSKrylovDots     d;
+  int              e;
+
+  if (A->m > 0 && A->nslices > 0 && kr_ns_fused_product(A, red)) {
+    if (merged) kr_launch_bcgs_s_mult<true>(A, v, dl, red, st);
+    else kr_launch_bcgs_s_mult<false>(A, v, dl, red, st);
+    return (int)cudaGetLastError();
+  }
+  /* s and s.s (tr = d .* s in tmp), the matrix's own product, then dl and the dots with the finish */
+  if (v->d && !tmp) return (int)cudaErrorInvalidValue;
+  vs.tr     = v->d ? tmp : nullptr;
+  rs.slot   = red->slot + 4;
+  rs.finish = MS_KRYLOV_FINISH_NONE;
+  if ((e = MSKrylovBCGSS_CUDA(A->m, &vs, &rs, stream))) return e;
+  if (A->m > 0 && A->nslices > 0 && (e = MSCUDAMult(A, pb, v->d ? tmp : v->s, NULL, v->t, work, stream))) return e;
+  d.ndot = merged ? 4 : 2;
+  d.x[0] = v->s, d.y[0] = v->t, d.x[1] = v->t, d.y[1] = v->t, d.x[2] = v->s, d.y[2] = v->rp, d.x[3] = v->t, d.y[3] = v->rp;
+  return MSKrylovScaleDots_CUDA(A->m, v->t, dl, v->t, &d, red, stream);
+}
+
+/* ---- GMRES ---- */
+
+/* a GMRES kernel has nothing to do: after the stop, while the host's test is awaited, while a restart is due */
+__device__ __forceinline__ bool kr_gm_idle(const MSKrylovScalars *sc)
+{
+  return sc->done || sc->awaiting || sc->s[MS_GM_RESTART] != 0.0;
+}
+
+/* column it + 1 = dl .* (A (dr .* sig[it] V[it])) */
+template <bool DIAG, bool LOCAL>
+__global__ void __launch_bounds__(1024) kr_gm_mult_kernel(int m, const long long *__restrict__ sliceptr, const int *__restrict__ cols, const double *__restrict__ vals, const double *__restrict__ diag, MSKrylovGMRESVecs v, const MSKrylovScalars *sc)
+{
+  extern __shared__ double xs[];
+  const int  sh = blockDim.x, t = threadIdx.x, s = blockIdx.x, r = s * sh + t;
+  const bool valid = r < m;
+  MSGMRESAux a;
+  double     xr = 0.0, sum;
+
+  if (kr_gm_idle(sc)) return;
+  MSGMRESGetAux(sc, &a);
+  const int      it = (int)sc->s[MS_GM_IT];
+  const double  *u  = v.V + (long long)it * v.ld;
+  double        *w  = v.V + (long long)(it + 1) * v.ld;
+  const KrGather f  = {u, v.right ? v.d : nullptr, a.sig[it]};
+  if (valid) xr = f(r);
+  if (LOCAL) {
+    xs[t] = xr;
+    __syncthreads();
+  }
+  sum = kr_row_sum1<DIAG, LOCAL>(sliceptr, cols, vals, diag, s, t, sh, r, valid, xr, xs, f);
+  if (valid) w[r] = (v.d && !v.right) ? v.d[r] * sum : sum;
+}
+
+/* a restart: column 0 = dl .* (b - A x), its sum of squares. It runs once per cycle and does nothing in the other
+   steps: a grid of at most MS_KRYLOV_BLOCKS blocks, each over slices s = blockIdx.x, blockIdx.x + gridDim.x, ... (an
+   idle launch costs little) */
+template <bool DIAG, bool LOCAL>
+__global__ void __launch_bounds__(1024) kr_gm_residual_kernel(int m, int nslices, const long long *__restrict__ sliceptr, const int *__restrict__ cols, const double *__restrict__ vals, const double *__restrict__ diag, MSKrylovGMRESVecs v, MSKrylovReduce red)
+{
+  extern __shared__ double xs[];
+  const int      sh = blockDim.x, t = threadIdx.x;
+  const KrGather f  = {v.x, nullptr, 1.0};
+  double         ss[1] = {0.0};
+
+  if (red.sc->done || red.sc->awaiting || red.sc->s[MS_GM_RESTART] == 0.0) return;
+  for (int s = blockIdx.x; s < nslices; s += gridDim.x) {
+    const int  r = s * sh + t;
+    const bool valid = r < m;
+    double     xr = valid ? v.x[r] : 0.0, sum;
+
+    if (LOCAL) {
+      __syncthreads(); /* the previous slice's values are read */
+      xs[t] = xr;
+      __syncthreads();
+    }
+    sum = kr_row_sum1<DIAG, LOCAL>(sliceptr, cols, vals, diag, s, t, sh, r, valid, xr, xs, f);
+    if (valid) {
+      double ri = -sum + v.b[r];
+      if (v.d && !v.right) ri = v.d[r] * ri;
+      v.V[r] = ri;
+      ss[0] += ri * ri;
+    }
+  }
+  kr_reduce<1>(ss, red);
+}
+
+/* the fallbacks' pointwise parts: tmp = (dr .*) sig[it] V[it]; column it + 1 = (dl .*) tmp2 */
+__global__ void kr_gm_mult_in_kernel(int n, MSKrylovGMRESVecs v, double *tmp, const MSKrylovScalars *sc)
+{
+  MSGMRESAux a;
+
+  if (kr_gm_idle(sc)) return;
+  MSGMRESGetAux(sc, &a);
+  const int     it = (int)sc->s[MS_GM_IT];
+  const double *u  = v.V + (long long)it * v.ld, sg = a.sig[it];
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+    const double vi = sg * u[i];
+    tmp[i]          = (v.d && v.right) ? v.d[i] * vi : vi;
+  }
+}
+
+__global__ void kr_gm_mult_out_kernel(int n, MSKrylovGMRESVecs v, const double *tmp2, const MSKrylovScalars *sc)
+{
+  if (kr_gm_idle(sc)) return;
+  const int it = (int)sc->s[MS_GM_IT];
+  double   *w  = v.V + (long long)(it + 1) * v.ld;
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) w[i] = (v.d && !v.right) ? v.d[i] * tmp2[i] : tmp2[i];
+}
+
+extern "C" MS_KRYLOV_GMRES_MULT(MSKrylovGMRESMult_CUDA)
+{
+  cudaStream_t   st = (cudaStream_t)stream;
+  MSKrylovReduce red0;
+  const int      m = A->m;
+  int            e;
+
+  if (m <= 0 || A->nslices <= 0) return (int)cudaSuccess;
+  red0.nblocks = A->nslices;
+  if (kr_ns_fused_product(A, &red0)) {
+    const int    sh = A->sh, ns = A->nslices;
+    const bool   dg = A->diag != nullptr, l = A->local_cols != 0;
+    const size_t smem = l ? (size_t)sh * sizeof(double) : 0;
+
+    if (dg && l) kr_gm_mult_kernel<true, true><<<ns, sh, smem, st>>>(m, A->sliceptr, A->cols, A->vals, A->diag, *v, sc);
+    else if (dg) kr_gm_mult_kernel<true, false><<<ns, sh, smem, st>>>(m, A->sliceptr, A->cols, A->vals, A->diag, *v, sc);
+    else if (l) kr_gm_mult_kernel<false, true><<<ns, sh, smem, st>>>(m, A->sliceptr, A->cols, A->vals, A->diag, *v, sc);
+    else kr_gm_mult_kernel<false, false><<<ns, sh, smem, st>>>(m, A->sliceptr, A->cols, A->vals, A->diag, *v, sc);
+    return (int)cudaGetLastError();
+  }
+  /* a permuted image or several threads per row: the input into tmp, the matrix's product into tmp + n (the column it
+     writes is known on the device only), then the column */
+  if (!tmp) return (int)cudaErrorInvalidValue;
+  kr_gm_mult_in_kernel<<<kr_grid(m), MS_KRYLOV_THREADS, 0, st>>>(m, *v, tmp, sc);
+  if ((e = MSCUDAMult(A, pb, tmp, NULL, tmp + m, work, stream))) return e;
+  kr_gm_mult_out_kernel<<<kr_grid(m), MS_KRYLOV_THREADS, 0, st>>>(m, *v, tmp + m, sc);
+  return (int)cudaGetLastError();
+}
+
+/* column 0 = dl .* (b - t) (or dl .* b), its sum of squares; only when a restart is due (unless start) */
+__global__ void kr_gm_residual_vec_kernel(int n, MSKrylovGMRESVecs v, const double *b, const double *t, int start, MSKrylovReduce red)
+{
+  double ss[1] = {0.0};
+
+  if (!start && (red.sc->done || red.sc->awaiting || red.sc->s[MS_GM_RESTART] == 0.0)) return;
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+    double ri = t ? -t[i] + b[i] : b[i];
+    if (v.d && !v.right) ri = v.d[i] * ri;
+    v.V[i] = ri;
+    ss[0] += ri * ri;
+  }
+  kr_reduce<1>(ss, red);
+}
+
+extern "C" MS_KRYLOV_GMRES_RESIDUAL_VEC(MSKrylovGMRESResidualVec_CUDA)
+{
+  if ((int)kr_grid(n) > red->nblocks) return (int)cudaErrorInvalidValue;
+  kr_gm_residual_vec_kernel<<<kr_grid(n), MS_KRYLOV_THREADS, 0, (cudaStream_t)stream>>>(n, *v, b, t, start, *red);
+  return (int)cudaGetLastError();
+}
+
+extern "C" MS_KRYLOV_GMRES_RESIDUAL(MSKrylovGMRESResidual_CUDA)
+{
+  cudaStream_t st = (cudaStream_t)stream;
+  const int    m  = A->m;
+  int          e;
+
+  if (m <= 0 || A->nslices <= 0) return MSKrylovGMRESResidualVec_CUDA(0, v, v->b, nullptr, 0, red, stream);
+  if (kr_ns_fused_product(A, red)) {
+    const int    sh = A->sh, ns = A->nslices;
+    const bool   dg = A->diag != nullptr, l = A->local_cols != 0;
+    const size_t smem = l ? (size_t)sh * sizeof(double) : 0;
+
+    const unsigned nb = (unsigned)(ns < MS_KRYLOV_BLOCKS ? ns : MS_KRYLOV_BLOCKS);
+
+    if (dg && l) kr_gm_residual_kernel<true, true><<<nb, sh, smem, st>>>(m, ns, A->sliceptr, A->cols, A->vals, A->diag, *v, *red);
+    else if (dg) kr_gm_residual_kernel<true, false><<<nb, sh, smem, st>>>(m, ns, A->sliceptr, A->cols, A->vals, A->diag, *v, *red);
+    else if (l) kr_gm_residual_kernel<false, true><<<nb, sh, smem, st>>>(m, ns, A->sliceptr, A->cols, A->vals, A->diag, *v, *red);
+    else kr_gm_residual_kernel<false, false><<<nb, sh, smem, st>>>(m, ns, A->sliceptr, A->cols, A->vals, A->diag, *v, *red);
+    return (int)cudaGetLastError();
+  }
+  if (!tmp) return (int)cudaErrorInvalidValue;
+  if ((e = MSCUDAMult(A, pb, v->x, NULL, tmp, work, stream))) return e; /* reads x only */
+  return MSKrylovGMRESResidualVec_CUDA(m, v, v->b, tmp, 0, red, stream);
+}
+
+/* the multiple dots: each block accumulates up to MS_KRYLOV_GMRES_CHUNK dots at a time in registers (w read once per
+   chunk), stores its block sums at partial[j nb + b]; the last block adds them over the blocks in block order, one warp
+   per dot, into lhh[], and runs the finish */
+__global__ void kr_gm_mdot_kernel(int n, MSKrylovGMRESVecs v, int pass, MSKrylovReduce red)
+{
+  constexpr int          J = MS_KRYLOV_GMRES_CHUNK;
+  __shared__ double      scratch[33];
+  __shared__ unsigned    last;
+  const MSKrylovScalars *sc = red.sc;
+  const unsigned         nb = gridDim.x;
+  MSGMRESAux             a;
+
+  if (kr_gm_idle(sc) || (pass && sc->s[MS_GM_REFINE] == 0.0)) return;
+  MSGMRESGetAux(sc, &a);
+  const int     it = (int)sc->s[MS_GM_IT], nv = it + 1;
+  const double  sw = (pass || v.wscaled) ? 1.0 : a.sig[it];
+  const double *w  = v.V + (long long)(it + 1) * v.ld;
+  for (int c0 = 0; c0 < nv; c0 += J) {
+    double acc[J];
+#pragma unroll
+    for (int j = 0; j < J; j++) acc[j] = 0.0;
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+      const double wi = sw * w[i];
+#pragma unroll
+      for (int j = 0; j < J; j++)
+        if (c0 + j < nv) acc[j] += v.V[(long long)(c0 + j) * v.ld + i] * wi;
+    }
+#pragma unroll
+    for (int j = 0; j < J; j++)
+      if (c0 + j < nv) { /* uniform over the block; the vector's scale applied to the block's sum (fewer registers) */
+        const double bs = ms_block_reduce<MSOpSum>(acc[j], scratch);
+        if (threadIdx.x == 0) v.partial[(size_t)(c0 + j) * MS_KRYLOV_BLOCKS + blockIdx.x] = a.sig[c0 + j] * bs;
+      }
+  }
+  if (threadIdx.x == 0) {
+    __threadfence();
+    last = atomicAdd(&red.count[0], 1u) == nb - 1;
+  }
+  __syncthreads();
+  if (!last) return;
+  __threadfence();
+  {
+    const int lane = threadIdx.x & 31, wid = threadIdx.x >> 5, nw = blockDim.x >> 5;
+    for (int j = wid; j <= a.m; j += nw) {
+      double s = 0.0;
+      if (j < nv)
+        for (unsigned b = lane; b < nb; b += 32) s += __ldcg(v.partial + (size_t)j * MS_KRYLOV_BLOCKS + b);
+      s = ms_warp_reduce<MSOpSum>(s);
+      if (lane == 0) a.lhh[j] = s;
+    }
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    red.count[0] = 0;
+    __threadfence();
+    if (red.finish) MSKrylovFinish(red.finish, red.sc, red.hist);
+  }
+}
+
+extern "C" MS_KRYLOV_GMRES_MDOT(MSKrylovGMRESMDot_CUDA)
+{
+  const unsigned nb = kr_grid(n);
+
+  if (!v->partial || v->m < 1 || v->m > MS_KRYLOV_GMRES_MAXK) return (int)cudaErrorInvalidValue;
+  kr_gm_mdot_kernel<<<nb, MS_KRYLOV_THREADS, 0, (cudaStream_t)stream>>>(n, *v, pass, *red);
+  return (int)cudaGetLastError();
+}
+
+/* V[it + 1] = s_w V[it + 1] - sum_j lhh[j] sig[j] V[j] and its sum of squares (the coefficients in shared memory) */
+__global__ void kr_gm_maxpy_kernel(int n, MSKrylovGMRESVecs v, int pass, MSKrylovReduce red)
+{
+  extern __shared__ double coef[]; /* -lhh[j], sig[j] */
+  const MSKrylovScalars   *sc = red.sc;
+  MSGMRESAux               a;
+  double                   ss[1] = {0.0};
+
+  if (kr_gm_idle(sc) || (pass && sc->s[MS_GM_REFINE] == 0.0)) return;
+  MSGMRESGetAux(sc, &a);
+  const int    it = (int)sc->s[MS_GM_IT], nv = it + 1;
+  const double sw = (pass || v.wscaled) ? 1.0 : a.sig[it];
+  double      *w  = v.V + (long long)(it + 1) * v.ld;
+  for (int j = threadIdx.x; j < nv; j += blockDim.x) {
+    coef[j]          = -a.lhh[j];
+    coef[a.m + 1 + j] = a.sig[j];
+  }
+  __syncthreads();
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+    double acc = sw * w[i];
+    for (int j = 0; j < nv; j++) acc += coef[j] * (coef[a.m + 1 + j] * v.V[(long long)j * v.ld + i]);
+    w[i] = acc;
+    ss[0] += acc * acc;
+  }
+  kr_reduce<1>(ss, red);
+}
+
+extern "C" MS_KRYLOV_GMRES_MAXPY(MSKrylovGMRESMAXPY_CUDA)
+{
+  const unsigned nb = kr_grid(n);
+
+  if ((int)nb > red->nblocks || v->m < 1 || v->m > MS_KRYLOV_GMRES_MAXK) return (int)cudaErrorInvalidValue;
+  kr_gm_maxpy_kernel<<<nb, MS_KRYLOV_THREADS, sizeof(double) * 2 * (size_t)(v->m + 1), (cudaStream_t)stream>>>(n, *v, pass, *red);
+  return (int)cudaGetLastError();
+}
+
+/* the update x += (dr .*) V y, t = V y, or x += t */
+__global__ void kr_gm_update_kernel(int n, MSKrylovGMRESVecs v, int mode, int force, const MSKrylovScalars *sc)
+{
+  extern __shared__ double coef[]; /* nrs[j] and sig[j] */
+  MSGMRESAux               a;
+
+  if (sc->s[MS_GM_UPDATE] == 0.0 || (!force && (sc->done || sc->awaiting))) return;
+  MSGMRESGetAux(sc, &a);
+  const int ns = (int)sc->s[MS_GM_NSOL];
+  for (int j = threadIdx.x; j < ns; j += blockDim.x) {
+    coef[j]           = a.nrs[j];
+    coef[a.m + 1 + j] = a.sig[j];
+  }
+  __syncthreads();
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+    double acc = 0.0;
+    if (mode == 2) {
+      v.x[i] += v.t[i];
+      continue;
+    }
+    for (int j = 0; j < ns; j++) acc += coef[j] * (coef[a.m + 1 + j] * v.V[(long long)j * v.ld + i]);
+    if (mode == 1) v.t[i] = acc;
+    else v.x[i] += (v.d && v.right) ? v.d[i] * acc : acc;
+  }
+}
+
+extern "C" MS_KRYLOV_GMRES_UPDATE(MSKrylovGMRESUpdate_CUDA)
+{
+  if (n <= 0) return (int)cudaSuccess;
+  if (mode < 0 || mode > 2) return (int)cudaErrorInvalidValue;
+  if (v->m < 1 || v->m > MS_KRYLOV_GMRES_MAXK) return (int)cudaErrorInvalidValue;
+  kr_gm_update_kernel<<<kr_grid(n), MS_KRYLOV_THREADS, sizeof(double) * 2 * (size_t)(v->m + 1), (cudaStream_t)stream>>>(n, *v, mode, force, sc);
+  return (int)cudaGetLastError();
+}
+
+extern "C" const MSKrylovNSKernels MSKrylovNSKernels_CUDA = {"cuda", MSKrylovMultScaleDots_CUDA, MSKrylovScaleDots_CUDA, MSKrylovBCGSDirection_CUDA, MSKrylovBCGSS_CUDA, MSKrylovBCGSUpdate_CUDA, MSKrylovGMRESMult_CUDA, MSKrylovGMRESResidual_CUDA, MSKrylovGMRESResidualVec_CUDA, MSKrylovGMRESMDot_CUDA, MSKrylovGMRESMAXPY_CUDA, MSKrylovGMRESUpdate_CUDA, MSKrylovBCGSSMult_CUDA};

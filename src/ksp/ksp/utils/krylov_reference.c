@@ -243,3 +243,305 @@ MS_KRYLOV_PERMUTE(MSKrylovPermute_Reference)
 }
 
 const MSKrylovKernels MSKrylovKernels_Reference = {"reference", MSKrylovDot_Reference, MSKrylovFinish_Reference, MSKrylovFinishSums_Reference, MSKrylovMultDot_Reference, MSKrylovCGDirection_Reference, MSKrylovCGDirectionMultDot_Reference, MSKrylovCGUpdate_Reference, MSKrylovCGResidual_Reference, MSKrylovCGSRMult_Reference, MSKrylovPermute_Reference};
+
+/* ---------------------------------------------------------------------------------------------------------- */
+/* BiCGSTAB and GMRES                                                                                           */
+
+/* the dots of a kernel whose outputs are written: plain sums in index order */
+static void KrDots(int n, const MSKrylovDots *d, double *s)
+{
+  for (int j = 0; j < d->ndot; j++) {
+    s[j] = 0.0;
+    for (int i = 0; i < n; i++) s[j] += d->x[j][i] * d->y[j][i];
+  }
+}
+
+MS_KRYLOV_MULT_SCALE_DOTS(MSKrylovMultScaleDots_Reference)
+{
+  const int     m  = A->m;
+  const double *in = x;
+  double        s[MS_KRYLOV_MAXDOTS];
+  int           err;
+
+  (void)pb;
+  (void)stream;
+  if (d->ndot < 0 || d->ndot > MS_KRYLOV_MAXDOTS) return MS_KERNEL_ERR_ARG;
+  if (red->sc->done) return 0;
+  if (dr) {
+    if (!tmp || tmp == x || tmp == y) return MS_KERNEL_ERR_ARG;
+    for (int i = 0; i < m; i++) tmp[i] = dr[i] * x[i];
+    in = tmp;
+  }
+  if ((err = KrMult(A, in, y, work))) return err;
+  if (dl)
+    for (int i = 0; i < m; i++) y[i] = dl[i] * y[i];
+  KrDots(m, d, s);
+  KrStore(red, d->ndot, s);
+  return 0;
+}
+
+MS_KRYLOV_SCALE_DOTS(MSKrylovScaleDots_Reference)
+{
+  double s[MS_KRYLOV_MAXDOTS];
+
+  (void)stream;
+  if (dt->ndot < 0 || dt->ndot > MS_KRYLOV_MAXDOTS) return MS_KERNEL_ERR_ARG;
+  if (red->sc->done) return 0;
+  if (d)
+    for (int i = 0; i < n; i++) v[i] = d[i] * u[i];
+  else if (v != u)
+    for (int i = 0; i < n; i++) v[i] = u[i];
+  KrDots(n, dt, s);
+  KrStore(red, dt->ndot, s);
+  return 0;
+}
+
+MS_KRYLOV_BCGS_DIRECTION(MSKrylovBCGSDirection_Reference)
+{
+  const double b = sc->s[MS_BCGS_BETA], c = -sc->s[MS_BCGS_OMEGAOLD] * b;
+
+  (void)stream;
+  if (sc->done) return 0;
+  for (int i = 0; i < n; i++) {
+    const double p = v->r[i] + c * v->v[i] + b * v->p[i];
+
+    v->p[i] = p;
+    if (v->tr) v->tr[i] = v->d[i] * p;
+  }
+  return 0;
+}
+
+MS_KRYLOV_BCGS_S(MSKrylovBCGSS_Reference)
+{
+  const double a  = -red->sc->s[MS_BCGS_ALPHA];
+  double       ss = 0.0;
+
+  (void)stream;
+  if (red->sc->done) return 0;
+  for (int i = 0; i < n; i++) {
+    const double s = a * v->v[i] + v->r[i];
+
+    v->s[i] = s;
+    ss += s * s;
+    if (v->tr) v->tr[i] = v->d[i] * s;
+  }
+  KrStore(red, 1, &ss);
+  return 0;
+}
+
+MS_KRYLOV_BCGS_UPDATE(MSKrylovBCGSUpdate_Reference)
+{
+  const MSKrylovScalars *sc = red->sc;
+  const double           a = sc->s[MS_BCGS_ALPHA], w = sc->s[MS_BCGS_OMEGA], bn = sc->s[MS_BCGS_BETANEXT], c = -w * bn;
+  double                 sums[2] = {0.0, 0.0};
+
+  (void)stream;
+  if (sc->done) return 0;
+  for (int i = 0; i < n; i++) {
+    const double r = -w * v->t[i] + v->s[i];
+
+    v->x[i] = a * v->p[i] + w * v->s[i] + v->x[i];
+    v->r[i] = r;
+    sums[0] += r * r;
+    if (!merged) sums[1] += r * v->rp[i];
+    else {
+      const double p = r + c * v->v[i] + bn * v->p[i];
+
+      v->p[i] = p;
+      if (v->tr) v->tr[i] = v->d[i] * p;
+    }
+  }
+  KrStore(red, merged ? 1 : 2, sums);
+  return 0;
+}
+
+/* whether a GMRES kernel runs: not after the stop, not while the host's test is awaited, not while a restart is due */
+static int KrGMRESIdle(const MSKrylovScalars *sc)
+{
+  return sc->done || sc->awaiting || sc->s[MS_GM_RESTART] != 0.0;
+}
+
+MS_KRYLOV_GMRES_MULT(MSKrylovGMRESMult_Reference)
+{
+  MSGMRESAux    a;
+  int           it, err;
+  const double *u;
+  double       *w, sg;
+
+  (void)pb;
+  (void)stream;
+  if (KrGMRESIdle(sc)) return 0;
+  if (!tmp) return MS_KERNEL_ERR_ARG;
+  MSGMRESGetAux(sc, &a);
+  it = (int)sc->s[MS_GM_IT];
+  u  = v->V + (long long)it * v->ld;
+  w  = v->V + (long long)(it + 1) * v->ld;
+  sg = a.sig[it];
+  for (int i = 0; i < A->m; i++) {
+    const double vi = sg * u[i];
+    tmp[i]          = (v->d && v->right) ? v->d[i] * vi : vi;
+  }
+  if ((err = KrMult(A, tmp, w, work))) return err;
+  if (v->d && !v->right)
+    for (int i = 0; i < A->m; i++) w[i] = v->d[i] * w[i];
+  return 0;
+}
+
+MS_KRYLOV_GMRES_RESIDUAL(MSKrylovGMRESResidual_Reference)
+{
+  const MSKrylovScalars *sc = red->sc;
+  double                *r  = v->V, s = 0.0;
+  int                    err;
+
+  (void)pb;
+  (void)stream;
+  if (sc->done || sc->awaiting || sc->s[MS_GM_RESTART] == 0.0) return 0;
+  if (!tmp) return MS_KERNEL_ERR_ARG;
+  if ((err = KrMult(A, v->x, tmp, work))) return err;
+  for (int i = 0; i < A->m; i++) {
+    double ri = -tmp[i] + v->b[i];
+
+    if (v->d && !v->right) ri = v->d[i] * ri;
+    r[i] = ri;
+    s += ri * ri;
+  }
+  KrStore(red, 1, &s);
+  return 0;
+}
+
+MS_KRYLOV_GMRES_RESIDUAL_VEC(MSKrylovGMRESResidualVec_Reference)
+{
+  const MSKrylovScalars *sc = red->sc;
+  double                *r  = v->V, s = 0.0;
+
+  (void)stream;
+  if (!start && (sc->done || sc->awaiting || sc->s[MS_GM_RESTART] == 0.0)) return 0;
+  for (int i = 0; i < n; i++) {
+    double ri = t ? -t[i] + b[i] : b[i];
+
+    if (v->d && !v->right) ri = v->d[i] * ri;
+    r[i] = ri;
+    s += ri * ri;
+  }
+  KrStore(red, 1, &s);
+  return 0;
+}
+
+/* the scale of the column it + 1 in a Gram-Schmidt pass */
+static double KrGMRESWScale(const MSKrylovGMRESVecs *v, const MSGMRESAux *a, int it, int pass)
+{
+  return (pass || v->wscaled) ? 1.0 : a->sig[it];
+}
+
+MS_KRYLOV_GMRES_MDOT(MSKrylovGMRESMDot_Reference)
+{
+  MSKrylovScalars *sc = red->sc;
+  MSGMRESAux       a;
+  int              it;
+  const double    *w;
+  double           sw;
+
+  (void)stream;
+  if (KrGMRESIdle(sc) || (pass && sc->s[MS_GM_REFINE] == 0.0)) return 0;
+  MSGMRESGetAux(sc, &a);
+  it = (int)sc->s[MS_GM_IT];
+  if (it < 0 || it >= a.m) return MS_KERNEL_ERR_ARG;
+  w  = v->V + (long long)(it + 1) * v->ld;
+  sw = KrGMRESWScale(v, &a, it, pass);
+  for (int j = 0; j <= a.m; j++) a.lhh[j] = 0.0;
+  for (int j = 0; j <= it; j++) {
+    const double *u = v->V + (long long)j * v->ld, sj = a.sig[j];
+    double        s = 0.0;
+
+    for (int i = 0; i < n; i++) s += (sj * u[i]) * (sw * w[i]);
+    a.lhh[j] = s;
+  }
+  if (red->finish) MSKrylovFinish(red->finish, sc, red->hist);
+  return 0;
+}
+
+MS_KRYLOV_GMRES_MAXPY(MSKrylovGMRESMAXPY_Reference)
+{
+  MSKrylovScalars *sc = red->sc;
+  MSGMRESAux       a;
+  int              it;
+  double          *w, sw, s = 0.0;
+
+  (void)stream;
+  if (KrGMRESIdle(sc) || (pass && sc->s[MS_GM_REFINE] == 0.0)) return 0;
+  MSGMRESGetAux(sc, &a);
+  it = (int)sc->s[MS_GM_IT];
+  if (it < 0 || it >= a.m) return MS_KERNEL_ERR_ARG;
+  w  = v->V + (long long)(it + 1) * v->ld;
+  sw = KrGMRESWScale(v, &a, it, pass);
+  for (int i = 0; i < n; i++) {
+    double acc = sw * w[i];
+
+    for (int j = 0; j <= it; j++) acc += -a.lhh[j] * (a.sig[j] * v->V[(long long)j * v->ld + i]);
+    w[i] = acc;
+    s += acc * acc;
+  }
+  KrStore(red, 1, &s);
+  return 0;
+}
+
+MS_KRYLOV_GMRES_UPDATE(MSKrylovGMRESUpdate_Reference)
+{
+  MSGMRESAux a;
+  int        ns;
+
+  (void)stream;
+  if (sc->s[MS_GM_UPDATE] == 0.0 || (!force && (sc->done || sc->awaiting))) return 0;
+  MSGMRESGetAux(sc, &a);
+  ns = (int)sc->s[MS_GM_NSOL];
+  if (ns < 0 || ns > a.m || mode < 0 || mode > 2) return MS_KERNEL_ERR_ARG;
+  for (int i = 0; i < n; i++) {
+    double acc = 0.0;
+
+    if (mode == 2) {
+      v->x[i] += v->t[i];
+      continue;
+    }
+    for (int j = 0; j < ns; j++) acc += a.nrs[j] * (a.sig[j] * v->V[(long long)j * v->ld + i]);
+    if (mode == 1) v->t[i] = acc;
+    else v->x[i] += (v->d && v->right) ? v->d[i] * acc : acc;
+  }
+  return 0;
+}
+
+MS_KRYLOV_BCGS_S_MULT(MSKrylovBCGSSMult_Reference)
+{
+  const MSKrylovScalars *sc = red->sc;
+  const double           a  = -sc->s[MS_BCGS_ALPHA];
+  const int              m  = A->m;
+  double                 sums[5] = {0.0, 0.0, 0.0, 0.0, 0.0};
+  int                    err;
+
+  (void)pb;
+  (void)stream;
+  if (sc->done) return 0;
+  if (!tmp) return MS_KERNEL_ERR_ARG;
+  for (int i = 0; i < m; i++) {
+    const double si = a * v->v[i] + v->r[i];
+
+    v->s[i] = si;
+    tmp[i]  = v->d ? v->d[i] * si : si;
+  }
+  if ((err = KrMult(A, tmp, v->t, work))) return err;
+  for (int i = 0; i < m; i++) {
+    const double si = v->s[i], ti = dl ? dl[i] * v->t[i] : v->t[i];
+
+    v->t[i] = ti;
+    sums[0] += si * ti;
+    sums[1] += ti * ti;
+    if (merged) {
+      sums[2] += si * v->rp[i];
+      sums[3] += ti * v->rp[i];
+    }
+    sums[4] += si * si;
+  }
+  KrStore(red, 5, sums);
+  return 0;
+}
+
+const MSKrylovNSKernels MSKrylovNSKernels_Reference = {"reference", MSKrylovMultScaleDots_Reference, MSKrylovScaleDots_Reference, MSKrylovBCGSDirection_Reference, MSKrylovBCGSS_Reference, MSKrylovBCGSUpdate_Reference, MSKrylovGMRESMult_Reference, MSKrylovGMRESResidual_Reference, MSKrylovGMRESResidualVec_Reference, MSKrylovGMRESMDot_Reference, MSKrylovGMRESMAXPY_Reference, MSKrylovGMRESUpdate_Reference, MSKrylovBCGSSMult_Reference};

@@ -1,5 +1,5 @@
 /*
-   The layer shared by the device-resident Krylov methods (KSPCGDEVICE; BiCGSTAB and GMRES(m) next): see
+   The layer shared by the device-resident Krylov methods (KSPCGDEVICE, KSPBCGSDEVICE, KSPGMRESDEVICE): see
    include/petscmodsell/private/kspmsimpl.h for what a method gets and krylovkernels.h for the kernels.
 
    Design.
@@ -22,10 +22,12 @@
      - the host learns that the solve stopped by reading the status every k steps (k = 1, 2, 4, ... up to
        -ksp_device_check_max) while the next block runs; at most one block of no-op steps is queued after the stop;
      - a plan whose steps are kernels only is captured as CUDA graphs of 1, 2, 4, ... steps and replayed;
-     - several processes: one MPI_Allreduce() per step (the methods' single-reduction forms), the local sums read
-       through pinned host memory with the status, the global ones given to the finish kernel as its arguments;
+     - several processes: as few MPI_Allreduce() per step as the method allows (CG's single-reduction form: one;
+       BiCGSTAB's merged form: two; GMRES: its dots, then its norm), the local sums read through pinned host memory
+       with the status, the global ones given to the finish kernel as its arguments;
      - monitors or another convergence test: the host reads the status after every step, calls them with the
-       arguments KSPCG gives them, and the step completes with the host's reason (host test mode, in -ksp_view).
+       arguments the method's PETSc counterpart gives them, and the step completes with the host's reason (host test
+       mode, in -ksp_view).
    The reference backend (host kernels) runs the same plan with host arrays: the CPU tests exercise the same logic.
 */
 #include <petscmodsell/private/kspmsimpl.h>
@@ -48,11 +50,13 @@ _Static_assert(MS_KRYLOV_NORM_NONE == (int)KSP_NORM_NONE && MS_KRYLOV_NORM_PRECO
 #define KSPMS_STATUS_BYTES offsetof(MSKrylovScalars, rtol)
 
 #if defined(PETSC_HAVE_CUDA)
-  #define KSPMSKernels(dev)  ((dev) ? &MSKrylovKernels_CUDA : &MSKrylovKernels_Reference)
-  #define KSPMSImageOps(dev) ((dev) ? &MSImageOps_CUDA : &MSImageOps_Reference)
+  #define KSPMSKernels(dev)   ((dev) ? &MSKrylovKernels_CUDA : &MSKrylovKernels_Reference)
+  #define KSPMSNSKernels(dev) ((dev) ? &MSKrylovNSKernels_CUDA : &MSKrylovNSKernels_Reference)
+  #define KSPMSImageOps(dev)  ((dev) ? &MSImageOps_CUDA : &MSImageOps_Reference)
 #else
-  #define KSPMSKernels(dev)  (&MSKrylovKernels_Reference)
-  #define KSPMSImageOps(dev) (&MSImageOps_Reference)
+  #define KSPMSKernels(dev)   (&MSKrylovKernels_Reference)
+  #define KSPMSNSKernels(dev) (&MSKrylovNSKernels_Reference)
+  #define KSPMSImageOps(dev)  (&MSImageOps_Reference)
 #endif
 
 /* ---------------------------------------------------------------------------------------------------------- */
@@ -153,6 +157,11 @@ static PetscErrorCode KSPMSFreeMemory(KSPMS *ms)
   PetscCall(KSPMSFree(dev, ms->count));
   PetscCall(KSPMSFree(dev, ms->hist));
   PetscCall(KSPMSFree(dev, ms->xwork));
+  for (PetscInt w = 0; w < KSPMS_MAXWORK; w++) {
+    PetscCall(KSPMSFree(dev, ms->work[w]));
+    ms->work[w]       = NULL;
+    ms->work_bytes[w] = 0;
+  }
   ms->sc          = NULL;
   ms->partial     = NULL;
   ms->count       = NULL;
@@ -163,11 +172,14 @@ static PetscErrorCode KSPMSFreeMemory(KSPMS *ms)
   ms->xwork_bytes = 0;
 #if defined(PETSC_HAVE_CUDA)
   if (ms->pinned) PetscCallCUDA(cudaFreeHost(ms->pinned));
+  if (ms->pinned_array) PetscCallCUDA(cudaFreeHost(ms->pinned_array));
   for (int e = 0; e < 2; e++)
     if (ms->ev[e]) PetscCallCUDA(cudaEventDestroy((cudaEvent_t)ms->ev[e]));
   if (ms->cstream) PetscCallCUDA(cudaStreamDestroy((cudaStream_t)ms->cstream));
 #endif
   ms->pinned  = NULL;
+  ms->pinned_array       = NULL;
+  ms->pinned_array_bytes = 0;
   ms->ev[0]   = ms->ev[1] = NULL;
   ms->cstream = NULL;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -367,7 +379,7 @@ static PetscErrorCode KSPMSSetUpPC(KSP ksp, KSPMS *ms, Mat A)
   if (!none && !jac && !ruiz) ms->why_pc = "its application is not pointwise";
   else if (!ms->fuse_pc_opt) ms->why_pc = "-ksp_device_fuse_pc false";
   else if (nsp) ms->why_pc = "the operator has a null space, removed after each application";
-  else if (ksp->pc_side != PC_LEFT) ms->why_pc = "not applied on the left";
+  else if (ksp->pc_side != PC_LEFT && ksp->pc_side != PC_RIGHT) ms->why_pc = "applied symmetrically";
   if (ms->why_pc) PetscFunctionReturn(PETSC_SUCCESS);
   ms->pcname = none ? PCNONE : (jac ? PCJACOBI : PCRUIZ);
   if (none) {
@@ -536,7 +548,7 @@ static PetscErrorCode KSPMSSetUpMemory(KSP ksp, KSPMS *ms)
     PetscCall(KSPMSMalloc(ms, sizeof(double) * MS_KRYLOV_NSUMS * (size_t)(nblocks + MS_KRYLOV_MAXGROUPS), "the partial sums of the device Krylov reductions", (void **)&ms->partial));
     ms->nblocks = nblocks;
   }
-  if (ksp->res_hist && !ms->host_check) maxhist = (PetscInt)PetscMin((PetscCount)ksp->max_it + 1, ksp->res_hist_max - ksp->res_hist_len);
+  if (ksp->res_hist && !ms->host_check) maxhist = (PetscInt)PetscMin((PetscCount)PetscMax(ksp->max_it, ms->max_steps) + 1, ksp->res_hist_max - ksp->res_hist_len);
   maxhist = PetscMax(PetscMin(maxhist, PETSC_INT32_MAX - 1), 0);
   if (maxhist && sizeof(double) * (size_t)maxhist > ms->hist_bytes) {
     PetscCall(KSPMSFree(ms->device, ms->hist));
@@ -631,6 +643,7 @@ PetscErrorCode KSPMSSolveBegin(KSP ksp, KSPMS *ms, const KSPMSMethod *meth)
   ms->device        = dev;
   ms->graph_pairs   = PETSC_FALSE;
   ms->k             = KSPMSKernels(dev);
+  ms->kn            = KSPMSNSKernels(dev);
   ms->stop          = PETSC_FALSE;
   ms->cached        = PETSC_FALSE;
   ms->nsteps        = 0;
@@ -861,6 +874,124 @@ PetscErrorCode KSPMSInitialResidual(KSP ksp, KSPMS *ms, PetscInt r)
 }
 
 /* ---------------------------------------------------------------------------------------------------------- */
+/* for BiCGSTAB and GMRES: the method's arrays, its scalars, array reductions, placed arrays                    */
+
+PetscErrorCode KSPMSGetWork(KSPMS *ms, PetscInt id, size_t bytes, void **p)
+{
+  PetscFunctionBegin;
+  PetscCheck(id >= 0 && id < KSPMS_MAXWORK, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Work array %" PetscInt_FMT " of the device Krylov layer", id);
+  if (ms->work_bytes[id] < bytes || !ms->work[id]) {
+    PetscCall(KSPMSFree(ms->device, ms->work[id]));
+    ms->work[id] = NULL;
+    PetscCall(KSPMSMalloc(ms, bytes, "the work arrays of the device Krylov method", &ms->work[id]));
+    ms->work_bytes[id] = bytes;
+  }
+  *p = ms->work[id];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode KSPMSSetAux(KSPMS *ms, double *aux)
+{
+  PetscFunctionBegin;
+  ms->hsc.aux = aux;
+  PetscCall(KSPMSCopyIn(ms, &ms->sc->aux, &aux, sizeof(aux)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode KSPMSSetScalars(KSPMS *ms, PetscInt first, PetscInt n, const PetscReal v[])
+{
+  PetscFunctionBegin;
+  PetscCheck(first >= 0 && n >= 0 && first + n <= MS_KRYLOV_NSCALARS, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Scalars %" PetscInt_FMT " to %" PetscInt_FMT, first, first + n);
+  for (PetscInt j = 0; j < n; j++) ms->hsc.s[first + j] = (double)v[j];
+  if (n) PetscCall(KSPMSCopyIn(ms, &ms->sc->s[first], &ms->hsc.s[first], sizeof(double) * (size_t)n));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode KSPMSAllreduceArray(KSP ksp, KSPMS *ms, double *arr, PetscInt n, int finish)
+{
+  double *h;
+
+  PetscFunctionBegin;
+  if (!ms->mpi) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(KSPMSReadStatus(ms));
+  if (ms->hsc.done) {
+    ms->stop = PETSC_TRUE;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (ms->device) {
+#if defined(PETSC_HAVE_CUDA)
+    cudaStream_t stream;
+    const size_t bytes = sizeof(double) * (size_t)PetscMax(n, 1);
+
+    if (ms->pinned_array_bytes < bytes) {
+      if (ms->pinned_array) PetscCallCUDA(cudaFreeHost(ms->pinned_array));
+      ms->pinned_array = NULL;
+      PetscCallCUDA(cudaMallocHost(&ms->pinned_array, bytes));
+      ms->pinned_array_bytes = bytes;
+    }
+    h = (double *)ms->pinned_array;
+    PetscCall(PetscGetCurrentCUDAStream(&stream));
+    PetscCallCUDA(cudaMemcpyAsync(h, arr, sizeof(double) * (size_t)n, cudaMemcpyDeviceToHost, stream));
+    PetscCallCUDA(cudaStreamSynchronize(stream));
+    PetscCall(PetscLogGpuToCpu((PetscLogDouble)(sizeof(double) * (size_t)n)));
+    PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, h, (PetscMPIInt)n, MPI_DOUBLE, MPI_SUM, PetscObjectComm((PetscObject)ksp)));
+    PetscCallCUDA(cudaMemcpyAsync(arr, h, sizeof(double) * (size_t)n, cudaMemcpyHostToDevice, stream)); /* h is not written
+                                                                                                          before the next read */
+    PetscCall(PetscLogCpuToGpu((PetscLogDouble)(sizeof(double) * (size_t)n)));
+#endif
+  } else {
+    h = arr;
+    PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, h, (PetscMPIInt)n, MPI_DOUBLE, MPI_SUM, PetscObjectComm((PetscObject)ksp)));
+  }
+  PetscCall(KSPMSRunFinish(ms, finish));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode KSPMSCopyToHost(KSPMS *ms, void *dst, const void *src, size_t bytes)
+{
+  PetscFunctionBegin;
+  PetscCall(KSPMSCopyOut(ms, dst, src, bytes));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscBool KSPMSStopped(KSPMS *ms)
+{
+  if (ms->stop) return PETSC_TRUE;
+  return (PetscBool)(ms->device ? ms->hsc.done != 0 : ms->sc->done != 0);
+}
+
+PetscErrorCode KSPMSPermuteVec(KSPMS *ms, Vec x, Vec y, int dir)
+{
+  PetscFunctionBegin;
+  PetscCheck(dir == MS_KRYLOV_TO_IMAGE || dir == MS_KRYLOV_TO_USER, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Direction %d", dir);
+  if (ms->image) PetscCall(KSPMSPermute(ms, x, y, dir));
+  else PetscCall(VecCopy(x, y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode KSPMSPlaceArray(KSPMS *ms, Vec v, PetscScalar *a)
+{
+  PetscFunctionBegin;
+  if (ms->device) {
+#if defined(PETSC_HAVE_CUDA)
+    PetscCall(VecCUDAPlaceArray(v, a));
+#endif
+  } else PetscCall(VecPlaceArray(v, a));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode KSPMSResetArray(KSPMS *ms, Vec v)
+{
+  PetscFunctionBegin;
+  if (ms->device) {
+#if defined(PETSC_HAVE_CUDA)
+    PetscCall(VecCUDAResetArray(v));
+#endif
+  } else PetscCall(VecResetArray(v));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---------------------------------------------------------------------------------------------------------- */
 /* the loop                                                                                                     */
 
 #if defined(PETSC_HAVE_CUDA)
@@ -882,6 +1013,7 @@ static PetscErrorCode KSPMSGetSignature(KSPMS *ms, KSPMSSignature *s)
   s->nblocks = ms->nblocks;
   s->pc      = ms->pc;
   for (int j = 0; j < 4; j++) s->key[j] = ms->key[j];
+  for (int w = 0; w < KSPMS_MAXWORK; w++) s->work[w] = ms->work[w];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 #endif
@@ -1006,15 +1138,13 @@ static PetscErrorCode KSPMSBlock(KSP ksp, KSPMS *ms, const KSPMSMethod *meth, Pe
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* host test: after a step that stopped at its norm, the monitors and the test as KSPCG calls them, then the post */
-static PetscErrorCode KSPMSHostTest(KSP ksp, KSPMS *ms, const KSPMSMethod *meth)
+/* host test: after a step that stopped at its norm, the monitors and the test as the method's PETSc counterpart calls
+   them, then the post: awaiting 1 (KSPCG, KSPBCGS, a GMRES cycle's start): log, monitors, test; awaiting 2 (a GMRES
+   iteration): the test, the post, then the log and the monitors if the post says so (logafter). A step that stopped
+   the solve without awaiting the test may still ask for them (logafter). */
+static PetscErrorCode KSPMSHostMonitor(KSP ksp, KSPMS *ms)
 {
-  KSPConvergedReason reason = KSP_CONVERGED_ITERATING;
-  int                hr;
-
   PetscFunctionBegin;
-  PetscCall(KSPMSReadScalars(ms));
-  if (ms->hsc.done || !ms->hsc.awaiting) PetscFunctionReturn(PETSC_SUCCESS);
   ksp->its   = ms->hsc.its;
   ksp->rnorm = (PetscReal)ms->hsc.rnorm;
   if (ksp->numbermonitors) { /* the monitors may read the solution */
@@ -1023,17 +1153,36 @@ static PetscErrorCode KSPMSHostTest(KSP ksp, KSPMS *ms, const KSPMSMethod *meth)
   }
   PetscCall(KSPLogResidualHistory(ksp, ksp->rnorm));
   PetscCall(KSPMonitor(ksp, ksp->its, ksp->rnorm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPMSHostTest(KSP ksp, KSPMS *ms, const KSPMSMethod *meth)
+{
+  KSPConvergedReason reason = KSP_CONVERGED_ITERATING;
+  int                hr, mode;
+
+  PetscFunctionBegin;
+  PetscCall(KSPMSReadScalars(ms));
+  if (ms->hsc.done || !ms->hsc.awaiting) {
+    if (ms->hsc.done && ms->hsc.logafter) PetscCall(KSPMSHostMonitor(ksp, ms));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  mode       = ms->hsc.awaiting;
+  ksp->its   = ms->hsc.its;
+  ksp->rnorm = (PetscReal)ms->hsc.rnorm;
+  if (mode == 1) PetscCall(KSPMSHostMonitor(ksp, ms));
   PetscCall((*ksp->converged)(ksp, ksp->its, ksp->rnorm, &reason, ksp->cnvP));
   hr = (int)reason;
   PetscCall(KSPMSCopyIn(ms, &ms->sc->host_reason, &hr, sizeof(hr)));
   PetscCall(KSPMSRunFinish(ms, meth->post));
   PetscCall(KSPMSReadStatus(ms));
+  if (mode == 2 && ms->hsc.logafter) PetscCall(KSPMSHostMonitor(ksp, ms));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode KSPMSRun(KSP ksp, KSPMS *ms, const KSPMSMethod *meth)
 {
-  const PetscInt limit = PetscMax(ksp->max_it, 1); /* the loops of PETSc's methods run at least once */
+  const PetscInt limit = PetscMax(PetscMax(ksp->max_it, ms->max_steps), 1); /* the loops of PETSc's methods run at least once */
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(KSPMS_Iterations, ksp, 0, 0, 0));
@@ -1254,10 +1403,12 @@ PetscErrorCode KSPMSView(KSP ksp, KSPMS *ms, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "  device-resident iterations: %s (%s kernels)%s\n", ms->device ? "on the GPU" : "on the host", ms->k->backend, ms->staged ? "; host vectors staged to the device once per solve" : ""));
   if (ms->pc != MS_KRYLOV_PC_APPLIED) PetscCall(PetscViewerASCIIPrintf(viewer, "  preconditioner: %s fused into the iteration's kernels%s\n", ms->pcname, ms->pc == MS_KRYLOV_PC_DIAG ? " (its diagonal)" : ""));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  preconditioner: PCApply() between kernels (not fused: %s)\n", ms->why_pc));
-  if (ms->fused_op && ms->image) PetscCall(PetscViewerASCIIPrintf(viewer, "  operator: MATSEQAIJMODSELL image product with the dot in its epilogue (one kernel); its image is permuted: the solve runs in the image's numbering (b, x%s gathered into it once per solve)\n", ms->pc == MS_KRYLOV_PC_DIAG ? " and the preconditioner's diagonal" : ""));
+  if (ms->fused_op && ms->op_text) PetscCall(PetscViewerASCIIPrintf(viewer, "  operator: MATSEQAIJMODSELL image product %s%s\n", ms->op_text, ms->image ? (ms->pc == MS_KRYLOV_PC_DIAG ? "; its image is permuted: the solve runs in the image's numbering (b, x and the preconditioner's diagonal gathered into it once per solve)" : "; its image is permuted: the solve runs in the image's numbering (b, x gathered into it once per solve)") : ""));
+  else if (ms->fused_op && ms->image) PetscCall(PetscViewerASCIIPrintf(viewer, "  operator: MATSEQAIJMODSELL image product with the dot in its epilogue (one kernel); its image is permuted: the solve runs in the image's numbering (b, x%s gathered into it once per solve)\n", ms->pc == MS_KRYLOV_PC_DIAG ? " and the preconditioner's diagonal" : ""));
   else if (ms->fused_op) PetscCall(PetscViewerASCIIPrintf(viewer, "  operator: MATSEQAIJMODSELL image product with the dot in %s\n", !ms->view.perm ? "its epilogue (one kernel)" : "a kernel after it (a permuted image in the user's numbering: the matrix's own product)"));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  operator: MatMult(), then a dot kernel (%s)\n", ms->why_op));
   if (ms->host_check) PetscCall(PetscViewerASCIIPrintf(viewer, "  convergence test: on the host after every iteration (%s: one host read per iteration)\n", ms->why_host));
+  else if (ms->mpi && ms->nallreduce > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "  convergence test: KSPConvergedDefault() on the device; the done flag read with each reduction's sums (%" PetscInt_FMT " MPI_Allreduce() per iteration)\n", ms->nallreduce));
   else if (ms->mpi) PetscCall(PetscViewerASCIIPrintf(viewer, "  convergence test: KSPConvergedDefault() on the device; the done flag read with each iteration's sums (one MPI_Allreduce() per iteration)\n"));
   else if (ms->fused_op && ms->pc != MS_KRYLOV_PC_APPLIED) PetscCall(PetscViewerASCIIPrintf(viewer, "  convergence test: KSPConvergedDefault() on the device; the host reads the done flag after 1, 2, 4, ... up to %" PetscInt_FMT " iterations\n", ms->check_max));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  convergence test: KSPConvergedDefault() on the device; the host reads the done flag after every iteration%s\n", ms->device ? ", one iteration ahead" : ""));
@@ -1279,8 +1430,8 @@ PetscErrorCode KSPMSView(KSP ksp, KSPMS *ms, PetscViewer viewer)
 /* public functions                                                                                             */
 
 /*@
-  KSPDeviceSetUseGraph - Sets whether a device-resident Krylov method (`KSPCGDEVICE`) replays its iterations as CUDA
-  graphs when it can
+  KSPDeviceSetUseGraph - Sets whether a device-resident Krylov method (`KSPCGDEVICE`, `KSPBCGSDEVICE`, `KSPGMRESDEVICE`)
+  replays its iterations as CUDA graphs when it can
 
   Logically Collective
 
@@ -1298,7 +1449,7 @@ PetscErrorCode KSPMSView(KSP ksp, KSPMS *ms, PetscViewer viewer)
   `PCJACOBI` or `PCRUIZ`, one process, and no monitor or custom convergence test. A block of 1, 2, 4, ... iterations is
   captured once and replayed; `-ksp_view` says whether graphs ran. Other methods ignore the call.
 
-.seealso: [](ch_ksp), `KSPCGDEVICE`, `KSPDeviceGetUseGraph()`, `KSPDeviceSetCheckMax()`
+.seealso: [](ch_ksp), `KSPCGDEVICE`, `KSPBCGSDEVICE`, `KSPGMRESDEVICE`, `KSPDeviceGetUseGraph()`, `KSPDeviceSetCheckMax()`
 @*/
 PetscErrorCode KSPDeviceSetUseGraph(KSP ksp, PetscBool flg)
 {
@@ -1355,7 +1506,7 @@ PetscErrorCode KSPDeviceGetUseGraph(KSP ksp, PetscBool *flg)
   are those of the iteration that met the test. A larger `kmax` means fewer host waits and a longer tail of no-op
   iterations (at most `kmax`). With several processes the flag comes with every iteration's sums and `kmax` is not used.
 
-.seealso: [](ch_ksp), `KSPCGDEVICE`, `KSPDeviceGetCheckMax()`, `KSPDeviceSetUseGraph()`
+.seealso: [](ch_ksp), `KSPCGDEVICE`, `KSPBCGSDEVICE`, `KSPGMRESDEVICE`, `KSPDeviceGetCheckMax()`, `KSPDeviceSetUseGraph()`
 @*/
 PetscErrorCode KSPDeviceSetCheckMax(KSP ksp, PetscInt kmax)
 {
@@ -1410,7 +1561,7 @@ PetscErrorCode KSPDeviceGetCheckMax(KSP ksp, PetscInt *kmax)
   Note:
   Both paths compute the same iterates up to rounding; the unfused ones serve comparisons.
 
-.seealso: [](ch_ksp), `KSPCGDEVICE`, `KSPDeviceGetFusion()`
+.seealso: [](ch_ksp), `KSPCGDEVICE`, `KSPBCGSDEVICE`, `KSPGMRESDEVICE`, `KSPDeviceGetFusion()`
 @*/
 PetscErrorCode KSPDeviceSetFusion(KSP ksp, PetscBool pc, PetscBool op)
 {
