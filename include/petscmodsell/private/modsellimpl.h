@@ -141,6 +141,9 @@ PETSC_INTERN PetscErrorCode MSCopyDeviceToHost(void *, const void *, size_t, voi
 PETSC_INTERN PetscErrorCode MSDeviceMalloc(void **, size_t, const char *);
 PETSC_INTERN PetscErrorCode MSDeviceMallocAsync(void **, size_t, const char *, void *);
 #endif
+/* MATMODSELL_ORDERING_BRICKS (msbricks.h): the columns of a box of nx x ny x nz points with dof rows each (box[4]) for
+   slices of sh rows, and the bricks in points per direction (the widest parts, the layers of a slice) */
+PETSC_EXTERN PetscErrorCode MSBricksSetUp(const PetscInt[4], PetscInt, MSBricks *, PetscInt[3]);
 /* Validate a slice height; errors say what is allowed */
 PETSC_EXTERN PetscErrorCode MSCheckSliceHeight(MPI_Comm, PetscInt);
 

@@ -5,26 +5,48 @@
 */
 #include "imageimpl.h"
 
-/* MATMODSELL_ORDERING_BRICKS: the brick of about sh rows (bx x by x bz points of dof rows) for a box of
-   nx x ny x nz points: starting from 1 x 1 x 1, the smallest extent (x first) is doubled while the brick
-   stays within the box and within sh rows */
-PetscErrorCode MSImageBrickSize(const PetscInt box[4], PetscInt sh, PetscInt brick[3])
+/* MATMODSELL_ORDERING_BRICKS (msbricks.h): the columns of a box of nx x ny x nz points of dof rows for slices of sh
+   rows. The brick: from 1 x 1 x 1 points, the smallest extent (x first) doubled while it stays within the box and
+   within sh / dof points (8 x 8 x 8 for 512 rows, 8 x 4 x 4 for 128, 8 x 8 x 1 for 64 on a 2D grid); the columns run
+   along the longest axis (the last of equal ones), and each other axis of n points is cut into round(n / w) nearly
+   equal parts, w the brick's extent along it. On sides that are multiples of the brick a slice is the brick (whole
+   layers of the columns), as with bricks of a fixed size, which this ordering replaces: those left partial bricks at
+   the high ends of other sides, and the slices running across them took more CG iterations than Jacobi (PETSc's ex45,
+   slices of 512, the CPU: 60 against 57 at 33^3, 103 against 96 at 57^3; with the columns 33 and 52). Cross-sections of
+   the side of a cube of one slice instead of the brick's (3 x 3 points for 32 rows) cut slices in partial layers and
+   took more iterations on boxes the bricks tile (ex45 8^3, slices of 32: 13 against 11; 16^3, 128 on two processes:
+   22 against 19). brick: the widest parts and the layers of a slice, for PCView(). */
+PetscErrorCode MSBricksSetUp(const PetscInt box[4], PetscInt sh, MSBricks *k, PetscInt brick[3])
 {
   const PetscInt pts = PetscMax(1, sh / PetscMax(1, box[3]));
+  PetscInt       w[3] = {1, 1, 1}, a = 2, b, c;
 
   PetscFunctionBegin;
-  brick[0] = brick[1] = brick[2] = 1;
+  /* the brick: from 1 x 1 x 1, the smallest extent (x first) doubled while it stays within the box and within pts */
   for (;;) {
     PetscInt best = -1;
     for (PetscInt d = 0; d < 3; d++)
-      if (2 * brick[d] <= box[d] && 2 * brick[0] * brick[1] * brick[2] <= pts && (best < 0 || brick[d] < brick[best])) best = d;
+      if (2 * w[d] <= box[d] && 2 * w[0] * w[1] * w[2] <= pts && (best < 0 || w[d] < w[best])) best = d;
     if (best < 0) break;
-    brick[best] *= 2;
+    w[best] *= 2;
   }
+  for (PetscInt d = 1; d >= 0; d--)
+    if (box[d] > box[a]) a = d;
+  b = a == 0 ? 1 : 0;
+  c = a == 2 ? 1 : 2;
+  for (PetscInt d = 0; d < 3; d++) k->n[d] = (int)box[d];
+  k->dof  = (int)box[3];
+  k->a    = (int)a;
+  k->p[a] = 1;
+  k->p[b] = (int)PetscMax(1, PetscMin(box[b], (PetscInt)PetscFloorReal((PetscReal)box[b] / (PetscReal)w[b] + 0.5)));
+  k->p[c] = (int)PetscMax(1, PetscMin(box[c], (PetscInt)PetscFloorReal((PetscReal)box[c] / (PetscReal)w[c] + 0.5)));
+  brick[b] = (box[b] + k->p[b] - 1) / k->p[b];
+  brick[c] = (box[c] + k->p[c] - 1) / k->p[c];
+  brick[a] = PetscMax(1, PetscMin(box[a], (PetscInt)PetscFloorReal((PetscReal)pts / ((PetscReal)box[b] / k->p[b] * (PetscReal)box[c] / k->p[c]) + 0.5)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* the bricks ordering applies to this block: check the box, choose the brick */
+/* the bricks ordering applies to this block: check the box, choose the columns */
 static PetscErrorCode MSImageBricksCheck(MSImage img)
 {
   const PetscInt *box = img->req.box, nx = box[0], ny = box[1], nz = box[2], dof = box[3];
@@ -32,30 +54,18 @@ static PetscErrorCode MSImageBricksCheck(MSImage img)
   PetscFunctionBegin;
   PetscCheck(nx > 0 && ny > 0 && nz > 0 && dof > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "MATMODSELL ordering bricks needs the grid of a DMDA: create the matrix with DMCreateMatrix() on a DMDA, or use -mat_modsell_ordering natural or rcm");
   PetscCheck(nx * ny * nz * dof == img->lay.m, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "MATMODSELL ordering bricks: the DMDA box of this process (%" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " points, %" PetscInt_FMT " dof) does not have the matrix's %" PetscInt_FMT " local rows; use -mat_modsell_ordering natural or rcm", nx, ny, nz, dof, img->lay.m);
-  PetscCall(MSImageBrickSize(box, img->lay.sh, img->lay.brick));
+  PetscCall(MSBricksSetUp(box, img->lay.sh, &img->bk, img->lay.brick));
   img->bricks = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* perm (new -> old) of the bricks ordering: bricks in lexicographic order (x fastest), the points of a brick
-   lexicographically, the dof of a point together; local row of point (i, j, k), component c:
-   ((k ny + j) nx + i) dof + c (DMDA's ordering of a process's box). Made when a host path needs it; the device path
+/* perm (new -> old) of the bricks ordering on the host (MSBricksOld()), made when a host path needs it; the device path
    computes the same with MSCUDABricksPerm() */
 PetscErrorCode MSImageBricksPermHost(MSImage img)
 {
-  const PetscInt nx = img->req.box[0], ny = img->req.box[1], nz = img->req.box[2], dof = img->req.box[3], *b = img->lay.brick;
-  PetscInt       r = 0;
-
   PetscFunctionBegin;
   PetscCall(PetscMalloc1(img->lay.m, &img->perm));
-  for (PetscInt kb = 0; kb < nz; kb += b[2])
-    for (PetscInt jb = 0; jb < ny; jb += b[1])
-      for (PetscInt ib = 0; ib < nx; ib += b[0])
-        for (PetscInt k = kb; k < PetscMin(kb + b[2], nz); k++)
-          for (PetscInt j = jb; j < PetscMin(jb + b[1], ny); j++)
-            for (PetscInt i = ib; i < PetscMin(ib + b[0], nx); i++)
-              for (PetscInt c = 0; c < dof; c++) img->perm[r++] = ((k * ny + j) * nx + i) * dof + c;
-  PetscCheck(r == img->lay.m, PETSC_COMM_SELF, PETSC_ERR_PLIB, "bricks ordering covers %" PetscInt_FMT " of %" PetscInt_FMT " rows", r, img->lay.m);
+  for (PetscInt r = 0; r < img->lay.m; r++) img->perm[r] = MSBricksOld(&img->bk, r);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
