@@ -63,8 +63,9 @@ typedef struct {
                                          MATMODSELL_ORDERING_BRICKS needs it */
   PetscInt           partition_block; /* under the partition ordering: compact blocks of this many rows (0: sh) ... */
   PetscInt           partition_sh;    /* ... in slices of max(sh, partition_sh) rows (0: sh) */
-  PetscBool          auto_bricks;     /* MATMODSELL_ORDERING_AUTO takes bricks when the box holds the block's rows (the
-                                         slices serve as blocks of a preconditioner) */
+  PetscBool          auto_bricks;     /* the slices serve as blocks of a preconditioner: MATMODSELL_ORDERING_AUTO takes
+                                         bricks when the box holds the block's rows, else keeps the natural order only when
+                                         its slices are nearly as compact as the partition's blocks */
   PetscBool          auto_window;     /* MATMODSELL_ORDERING_AUTO keeps the natural order when each slice's columns lie in
                                          a narrow window of rows, which the product's reads of x find in the caches */
 } MSImageRequest;
@@ -78,6 +79,10 @@ typedef struct {
   MatModSELLOrdering ordering;    /* the ordering asked for (MATMODSELL_ORDERING_AUTO: chosen from the pattern) */
   MatModSELLOrdering applied;     /* the ordering applied */
   PetscInt           brick[3];    /* the bricks ordering applied: its brick in points per direction (else 0) */
+  PetscReal          auto_natural, auto_compact; /* MATMODSELL_ORDERING_AUTO's statistics: the fraction of the off-diagonal
+                                                    entries in their row's slice in the natural order, and (slices that are
+                                                    a preconditioner's blocks) the estimate of that fraction for compact
+                                                    blocks; -1: not computed */
   PetscBool          counted;     /* the counts below are set (by whichever build ran) */
   PetscInt64         nslots, noffdiag, nlocal; /* off-diagonal slots (padding included), off-diagonal entries, those in
                                                   their row's slice */

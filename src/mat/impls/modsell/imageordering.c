@@ -70,26 +70,87 @@ PetscErrorCode MSImageBricksPermHost(MSImage img)
 }
 
 /* MATMODSELL_ORDERING_AUTO for a square block of more than one slice: bricks for a DMDA block when the request takes
-   them (auto_bricks: the slices serve as a preconditioner's blocks); else natural when the fraction of the off-diagonal
-   entries that lie in their row's slice in the matrix's own order is at least MS_AUTO_LOCAL above what a random
-   numbering gives (about sh/m: small blocks, where a slice is a good part of the block, are not taken for local by
-   chance; at most 50%): a numbered mesh, whose slices are already compact and whose product reads x in order; else
-   partition (a randomly numbered mesh). The statistic is one pass over the CSR column indices of every slice, or, above
-   MS_AUTO_SAMPLE slices, of one slice in k, evenly spaced (at least MS_AUTO_SAMPLE / 2 slices): the full pass cost a
-   core 37 ms per 28.5 M entries (the 4.1 M-cell demo matrix), on the setup's critical path, for a fraction whose
-   sampling error over a thousand slices is far below the margin of the choice.
+   them (auto_bricks: the slices serve as a preconditioner's blocks). Otherwise the statistic of the matrix's own
+   order: the fraction of the off-diagonal entries that lie in their row's slice, counted in one pass over the CSR
+   column indices of every slice, or, above MS_AUTO_SAMPLE slices, of one slice in k, evenly spaced (at least
+   MS_AUTO_SAMPLE / 2 slices): the full pass cost a core 37 ms per 28.5 M entries (the 4.1 M-cell demo matrix), on the
+   setup's critical path, for a fraction whose sampling error over a thousand slices is far below the margin of the
+   choice.
+   When the slices are a preconditioner's blocks (auto_bricks) and the block holds at least MS_AUTO_BLOCKS of the
+   partition's blocks, that fraction is compared with what compact blocks would keep (MSImageCompactEstimate(): balls of
+   the partition's block height grown breadth-first from MS_AUTO_SEEDS rows evenly spaced; it overestimates the
+   partition by 0.01-0.06: FE systems of the suite and FVM meshes, 30-220 k rows, blocks of 1024): natural when the
+   order keeps at least MS_AUTO_COMPACT of it, else partition. A mesh generator's or an FE library's numbering is local
+   (20-50% in a slice, well above a random numbering's) but its slices are not compact, and the blocks of the
+   partition took far fewer CG + PCBJSMOOTH iterations (the CPU, natural slices of 512 against partition blocks of
+   1024: natural / estimate, iterations): P2 Poisson 205 k (library numbering: vertices, then edges) 0.40, 165 against
+   116; anisotropic P1 205 k 0.45, 161 against 160 (192 against 90 at 1 M); P1 elasticity 55 k 0.55, 563 against 419;
+   FVM on gmsh's tetrahedra 218 k in gmsh's order 0.24, 289 against 116; P1 on gmsh's nodes 31 k 0.22, 123 against 59.
+   Where the order is nearly as compact the partition gains less than its permuted product costs: a lexicographic
+   48^3 grid 0.73, 98 against 89; FVM hexahedra 216 k numbered along the grid 0.74, 292 against 182; tetrahedra 162 k
+   0.87, 230 against 183 (the product in the natural order: 0.25 ms on the 10.4 M-tetrahedra mesh against 0.61 ms
+   partitioned, H100, docs/matrix.md).
+   Otherwise (the image serves the product, or too few blocks): natural when that fraction is at least MS_AUTO_LOCAL
+   above what a random numbering gives (about sh/m: small blocks, where a slice is a good part of the block, are not
+   taken for local by chance; at most 50%): a numbered mesh, whose product reads x in order; else partition (a randomly
+   numbered mesh).
    When the image serves the product alone (auto_window), a slice whose columns are few in its slice but all near it (a
    lexicographic 3D grid with n^2 > sh, a 27-point stencil, several fields per point) reads x from a window the caches
    hold: natural too when the sampled slices' columns span on average at most m / MS_AUTO_WINDOW rows (a random
    numbering spans about m). H100, 2026-11-25 (docs/results/2026-11-25-h100-wide-rows): 27-point Laplacian 160^3
    natural 0.485 ms against 0.633 ms partitioned; 3 fields on 110^3 points 1.369 against 1.634 ms. */
-#define MS_AUTO_LOCAL  0.15
-#define MS_AUTO_SAMPLE 2048
-#define MS_AUTO_WINDOW 8
+#define MS_AUTO_LOCAL   0.15
+#define MS_AUTO_SAMPLE  2048
+#define MS_AUTO_WINDOW  8
+#define MS_AUTO_COMPACT (2.0 / 3.0)
+#define MS_AUTO_SEEDS   16
+#define MS_AUTO_BLOCKS  4
+
+/* The fraction of the off-diagonal entries of the rows of a compact block of B rows that lie inside the block, estimated
+   on MS_AUTO_SEEDS balls grown breadth-first along the rows' columns from rows evenly spaced (a ball stops early when
+   its seed's component is smaller) */
+static PetscErrorCode MSImageCompactEstimate(PetscInt m, const PetscInt *ai, const PetscInt *aj, PetscInt B, PetscReal *frac)
+{
+  PetscInt  *mark, *queue;
+  PetscInt64 in = 0, all = 0;
+
+  PetscFunctionBegin;
+  B = PetscMin(B, m);
+  PetscCall(PetscCalloc1(m, &mark));
+  PetscCall(PetscMalloc1(B, &queue));
+  for (PetscInt s = 0; s < MS_AUTO_SEEDS; s++) {
+    const PetscInt seed = (PetscInt)(((2 * (PetscInt64)s + 1) * m) / (2 * MS_AUTO_SEEDS)), stamp = s + 1;
+    PetscInt       head = 0, n = 0;
+
+    if (mark[seed] == stamp) continue;
+    queue[n++]  = seed;
+    mark[seed] = stamp;
+    while (head < n && n < B) {
+      const PetscInt r = queue[head++];
+      for (PetscInt e = ai[r]; e < ai[r + 1] && n < B; e++)
+        if (mark[aj[e]] != stamp) {
+          mark[aj[e]] = stamp;
+          queue[n++]  = aj[e];
+        }
+    }
+    for (PetscInt i = 0; i < n; i++)
+      for (PetscInt e = ai[queue[i]]; e < ai[queue[i] + 1]; e++)
+        if (aj[e] != queue[i]) {
+          all++;
+          in += mark[aj[e]] == stamp;
+        }
+  }
+  PetscCall(PetscFree(mark));
+  PetscCall(PetscFree(queue));
+  *frac = all ? (PetscReal)in / (PetscReal)all : 1.0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode MSImageChooseOrdering(MSImage img, PetscInt m, const PetscInt *ai, const PetscInt *aj)
 {
   const MSImageRequest *req = &img->req;
   const PetscInt        sh = img->lay.sh, nslices = (m + sh - 1) / sh;
+  const PetscInt        block = req->partition_block ? req->partition_block : PetscMax(sh, req->partition_sh); /* the partition's */
   PetscInt              stride = nslices > MS_AUTO_SAMPLE ? nslices / (MS_AUTO_SAMPLE / 2) : 1;
   PetscInt64            loc, off, span, nspan;
 
@@ -123,8 +184,13 @@ static PetscErrorCode MSImageChooseOrdering(MSImage img, PetscInt m, const Petsc
   img->nat_span     = span;
   img->nat_nspan    = nspan;
   img->nat_windowed = PETSC_FALSE;
+  img->lay.auto_compact = -1.0;
+  img->lay.auto_natural = off > 0 ? (PetscReal)loc / (PetscReal)off : 1.0;
   if (req->auto_bricks && req->box[0] > 0 && req->box[0] * req->box[1] * req->box[2] * req->box[3] == m) img->lay.applied = MATMODSELL_ORDERING_BRICKS;
-  else if (off == 0 || (PetscReal)loc >= PetscMin(MS_AUTO_LOCAL + (PetscReal)sh / (PetscReal)m, 0.5) * (PetscReal)off) img->lay.applied = MATMODSELL_ORDERING_NATURAL;
+  else if (req->auto_bricks && off > 0 && m >= MS_AUTO_BLOCKS * block) { /* the slices are a preconditioner's blocks */
+    PetscCall(MSImageCompactEstimate(m, ai, aj, block, &img->lay.auto_compact));
+    img->lay.applied = img->lay.auto_natural >= MS_AUTO_COMPACT * img->lay.auto_compact ? MATMODSELL_ORDERING_NATURAL : MATMODSELL_ORDERING_PARTITION;
+  } else if (off == 0 || (PetscReal)loc >= PetscMin(MS_AUTO_LOCAL + (PetscReal)sh / (PetscReal)m, 0.5) * (PetscReal)off) img->lay.applied = MATMODSELL_ORDERING_NATURAL;
   else if (req->auto_window && nspan > 0 && (PetscReal)span <= (PetscReal)nspan * (PetscReal)m / MS_AUTO_WINDOW) {
     img->lay.applied  = MATMODSELL_ORDERING_NATURAL;
     img->nat_windowed = PETSC_TRUE;
@@ -148,6 +214,7 @@ PetscErrorCode MSImageOrderingPrepare(MSImage img, Mat A)
   l->applied      = square ? req->ordering : MATMODSELL_ORDERING_NATURAL;
   img->nat_local  = img->nat_off = -1;
   img->nat_stride = 1;
+  l->auto_natural = l->auto_compact = -1.0;
   if (req->ordering == MATMODSELL_ORDERING_AUTO) {
     if (square && m > l->sh) {
       const PetscInt *ai, *aj;

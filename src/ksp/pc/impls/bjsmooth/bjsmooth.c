@@ -1239,7 +1239,14 @@ static PetscErrorCode PCView_BJSmooth(PC pc, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "  blocks: slices of %" PetscInt_FMT " rows of %s; at most %" PetscInt_FMT " in-slice entries per row\n", jac->sh, image, jac->nloc));
   if (jac->ordering != PCMS_ORDERING_ANY) PetscCall(PetscViewerASCIIPrintf(viewer, "  -pc_bjsmooth_ordering %s: the blocks come from an image in that ordering (the PC's own unless the operator's has it)\n", MatModSELLOrderings[jac->ordering]));
   if (img && img->brick[0]) PetscCall(PetscViewerASCIIPrintf(viewer, "  the image is ordered by bricks of %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " grid points (-mat_modsell_ordering %s)\n", img->brick[0], img->brick[1], img->brick[2], img->ordering == MATMODSELL_ORDERING_AUTO ? "auto, on a DMDA matrix" : "bricks"));
-  else if (img && img->m) PetscCall(PetscViewerASCIIPrintf(viewer, "  the image's row ordering on this process: %s%s%s\n", MatModSELLOrderings[img->applied], img->ordering == MATMODSELL_ORDERING_AUTO ? " (auto: " : "", img->ordering == MATMODSELL_ORDERING_AUTO ? (img->applied == MATMODSELL_ORDERING_PARTITION ? "the operator's order is not local)" : "the operator's order is already local, or one slice)") : ""));
+  else if (img && img->m) {
+    char why[256] = "";
+
+    if (img->ordering == MATMODSELL_ORDERING_AUTO && img->auto_compact >= 0) PetscCall(PetscSNPrintf(why, sizeof(why), " (auto: in the operator's order %.0f%% of the off-diagonal entries lie in their row's slice, compact blocks would hold about %.0f%%: %s two thirds of that)", 100.0 * (double)img->auto_natural, 100.0 * (double)img->auto_compact, img->applied == MATMODSELL_ORDERING_PARTITION ? "less than" : "at least"));
+    else if (img->ordering == MATMODSELL_ORDERING_AUTO && img->auto_natural >= 0) PetscCall(PetscSNPrintf(why, sizeof(why), " (auto: in the operator's order %.0f%% of the off-diagonal entries lie in their row's slice: %s)", 100.0 * (double)img->auto_natural, img->applied == MATMODSELL_ORDERING_PARTITION ? "not local" : "already local"));
+    else if (img->ordering == MATMODSELL_ORDERING_AUTO) PetscCall(PetscSNPrintf(why, sizeof(why), " (auto: one slice)"));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  the image's row ordering on this process: %s%s\n", MatModSELLOrderings[img->applied], why));
+  }
   PetscCall(PetscViewerASCIIPrintf(viewer, "  on the %s; in-slice coefficients in %s memory%s\n", where, jac->use_shared ? "shared" : "global", jac->use_shared ? "" : (jac->force_global ? " (forced)" : " (fallback: they do not fit in shared memory)")));
   if (jac->zfast) PetscCall(PetscViewerASCIIPrintf(viewer, "  sweeps from a zero guess (PCApply) read a compact copy of the in-slice entries (%" PetscInt_FMT " per row) instead of the image\n", jac->nloc));
   if (jac->bucketed) PetscCall(PetscViewerASCIIPrintf(viewer, "  the permuted image's vectors move through %" PetscInt_FMT " buckets of %" PetscInt_FMT " rows (those of its product on the GPU, -mat_modsell_permute_chunk)\n", jac->nbuckets, jac->chunk));
