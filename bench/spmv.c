@@ -10,6 +10,8 @@ column (x), i.e. 12 nnz + 16 n for a square matrix, whatever the format really m
 -formats is a comma-separated list of FORMAT[:KEY=V1/V2/...]... items; lists expand to every\n\
 combination. FORMAT: aij (the CPU reference, no conversion), aijcusparse, sellcuda, modsell, or any\n\
 other MatType. Keys of modsell: sh (slice height), kernel (modsell|sell), ordering (natural|rcm|bricks|partition|...),\n\
+layout (auto|scalar|blocks|cusparse: -mat_modsell_layout; blocks needs a matrix with a block size, e.g. a PETSc binary\n\
+file with its .info file giving -matload_block_size),\n\
 chunk (rows per bucket of the permuted product on the GPU, 0: separate gathers; -mat_modsell_permute_chunk),\n\
 lanes (threads per row of the GPU product, 0: automatic; -mat_modsell_row_lanes);\n\
 of sellcuda: sh (-mat_sell_slice_height). Example:\n\
@@ -58,6 +60,7 @@ typedef struct {
   PetscInt   ordering; /* MatModSELLOrdering; -1: default */
   PetscInt   chunk;    /* permute chunk; -1: default (not named in the variant's label) */
   PetscInt   lanes;    /* threads per row; -1: default (not named in the variant's label) */
+  PetscInt   layout;   /* MatModSELLLayout; -1: default (not named in the variant's label) */
   char       variant[128];
   /* results */
   PetscBool      ran, device, wrong, hasinfo;
@@ -92,7 +95,7 @@ typedef struct {
   Vec         x0, yref; /* host reference input and aij product */
   PetscReal   scale;    /* ||A||_inf ||x0||_inf: the size of y's rounding errors */
   PetscReal   copy_host, copy_device; /* GB/s, 0 when not measured */
-  PetscInt    ms_sh0, ms_k0, ms_o0, ms_c0, ms_l0; /* settings of a freshly converted MATMODSELL: what an unset key means */
+  PetscInt    ms_sh0, ms_k0, ms_o0, ms_c0, ms_l0, ms_lay0; /* settings of a freshly converted MATMODSELL: what an unset key means */
   PetscBool   ms_sh_opt;                   /* ms_sh0 came from -mat_modsell_slice_height (else: the automatic default) */
 } Ctx;
 
@@ -172,7 +175,7 @@ static PetscErrorCode MatCreateFromLocalCSR(MPI_Comm comm, PetscInt mloc, PetscI
    natural (lexicographic, x fastest) ordering, rows distributed in contiguous blocks. With dof > 1 the
    system of dof coupled fields, L (x) B with B = I + 0.1 (ones - I): dof * points nonzeros per row (e.g. 81 for
    27 points and 3 fields, the pattern of trilinear elasticity), the fields of a grid point numbered together */
-static PetscErrorCode GenerateLaplacian(MPI_Comm comm, PetscInt n, PetscInt points, PetscInt dof, Mat *A)
+static PetscErrorCode GenerateLaplacian(MPI_Comm comm, PetscInt n, PetscInt points, PetscInt dof, PetscBool blocks, Mat *A)
 {
   const PetscInt64 N64 = (PetscInt64)n * n * n * dof;
   PetscInt         N, mloc, rstart = 0, *ia, *ja, nz = 0;
@@ -212,7 +215,14 @@ static PetscErrorCode GenerateLaplacian(MPI_Comm comm, PetscInt n, PetscInt poin
     }
     ia[r + 1] = nz;
   }
-  PetscCall(MatCreateFromLocalCSR(comm, mloc, N, N, ia, ja, a, A));
+  if (blocks && dof > 1) { /* the fields of a point as a dof x dof block: the matrix's block size */
+    PetscCall(MatCreate(comm, A));
+    PetscCall(MatSetSizes(*A, mloc, mloc, N, N));
+    PetscCall(MatSetBlockSize(*A, dof));
+    PetscCall(MatSetType(*A, MATAIJ));
+    PetscCall(MatSeqAIJSetPreallocationCSR(*A, ia, ja, a));
+    PetscCall(MatMPIAIJSetPreallocationCSR(*A, ia, ja, a));
+  } else PetscCall(MatCreateFromLocalCSR(comm, mloc, N, N, ia, ja, a, A));
   PetscCall(PetscFree(ia));
   PetscCall(PetscFree(ja));
   PetscCall(PetscFree(a));
@@ -456,7 +466,7 @@ static PetscErrorCode ParseFormats(MPI_Comm comm, const char *spec, Variant *v, 
   nitems = SplitString(buf, ',', items, MAX_VARIANTS);
   for (PetscInt it = 0; it < nitems; it++) {
     char     *parts[8], *item = items[it];
-    PetscInt  nparts, shs[32], nsh = 1, kers[2], nker = 1, ords[MS_NORDERINGS], nord = 1, chunks[32], nchunk = 1, lns[32], nln = 1;
+    PetscInt  nparts, shs[32], nsh = 1, kers[2], nker = 1, ords[MS_NORDERINGS], nord = 1, chunks[32], nchunk = 1, lns[32], nln = 1, lays[4], nlay = 1;
     Variant   proto;
     PetscBool flg;
 
@@ -465,7 +475,7 @@ static PetscErrorCode ParseFormats(MPI_Comm comm, const char *spec, Variant *v, 
     PetscCall(PetscStrcmp(item, "none", &flg));
     if (flg) continue;
     PetscCall(PetscMemzero(&proto, sizeof(proto)));
-    shs[0] = kers[0] = ords[0] = chunks[0] = lns[0] = -1;
+    shs[0] = kers[0] = ords[0] = chunks[0] = lns[0] = lays[0] = -1;
     nparts                     = SplitString(item, ':', parts, 8);
     PetscCall(TrimString(&parts[0]));
     PetscCall(PetscStrncpy(proto.format, parts[0], sizeof(proto.format)));
@@ -551,18 +561,35 @@ static PetscErrorCode ParseFormats(MPI_Comm comm, const char *spec, Variant *v, 
         nln = nvals;
         continue;
       }
-      SETERRQ(comm, PETSC_ERR_ARG_WRONG, "-formats: unknown key \"%s\" for %s (modsell: sh, kernel, ordering, chunk, lanes; sellcuda: sh)", kv[0], proto.format);
+      PetscCall(PetscStrcmp(kv[0], "layout", &flg));
+      if (flg) {
+        PetscCheck(proto.kind == FMT_MODSELL, comm, PETSC_ERR_ARG_WRONG, "-formats: only modsell takes layout=");
+        PetscCheck(nvals <= 4, comm, PETSC_ERR_ARG_WRONG, "-formats: at most 4 layouts");
+        for (PetscInt i = 0; i < nvals; i++) {
+          PetscInt l = -1;
+          for (PetscInt j = 0; j < 4; j++) {
+            PetscCall(PetscStrcmp(vals[i], MatModSELLLayouts[j], &flg));
+            if (flg) l = j;
+          }
+          PetscCheck(l >= 0, comm, PETSC_ERR_ARG_WRONG, "-formats: unknown modsell layout \"%s\": auto, scalar, blocks or cusparse", vals[i]);
+          lays[i] = l;
+        }
+        nlay = nvals;
+        continue;
+      }
+      SETERRQ(comm, PETSC_ERR_ARG_WRONG, "-formats: unknown key \"%s\" for %s (modsell: sh, kernel, ordering, chunk, lanes, layout; sellcuda: sh)", kv[0], proto.format);
     }
     for (PetscInt io = 0; io < nord; io++) {
       for (PetscInt ik = 0; ik < nker; ik++) {
         for (PetscInt is = 0; is < nsh; is++) {
           for (PetscInt ic = 0; ic < nchunk; ic++) {
-            for (PetscInt il = 0; il < nln; il++) {
+            for (PetscInt il = 0; il < nln * nlay; il++) {
               proto.sh       = shs[is];
               proto.kernel   = kers[ik];
               proto.ordering = ords[io];
               proto.chunk    = chunks[ic];
-              proto.lanes    = lns[il];
+              proto.lanes    = lns[il % nln];
+              proto.layout   = lays[il / nln];
               PetscCall(AddVariant(comm, v, nv, &proto));
             }
           }
@@ -843,6 +870,11 @@ static PetscErrorCode RunVariant(Ctx *ctx, Mat A, Variant *v, Mat *ms)
         ctx->ms_o0 = o;
         PetscCall(MatModSELLGetPermuteChunk(*ms, &ctx->ms_c0));
         PetscCall(MatModSELLGetRowLanes(*ms, &ctx->ms_l0));
+        {
+          MatModSELLLayout l;
+          PetscCall(MatModSELLGetLayout(*ms, &l));
+          ctx->ms_lay0 = l;
+        }
       }
     }
     B = *ms;
@@ -853,6 +885,7 @@ static PetscErrorCode RunVariant(Ctx *ctx, Mat A, Variant *v, Mat *ms)
     PetscCall(MatModSELLSetOrdering(B, (MatModSELLOrdering)(v->ordering >= 0 ? v->ordering : ctx->ms_o0)));
     PetscCall(MatModSELLSetPermuteChunk(B, v->chunk >= 0 ? v->chunk : ctx->ms_c0));
     PetscCall(MatModSELLSetRowLanes(B, v->lanes >= 0 ? v->lanes : ctx->ms_l0));
+    PetscCall(MatModSELLSetLayout(B, (MatModSELLLayout)(v->layout >= 0 ? v->layout : ctx->ms_lay0)));
     break;
   case FMT_OTHER:
     PetscCall(MatConvert(A, v->format, MAT_INITIAL_MATRIX, &B));
@@ -886,6 +919,11 @@ static PetscErrorCode RunVariant(Ctx *ctx, Mat A, Variant *v, Mat *ms)
       PetscCall(PetscStrlen(v->variant, &len));
       PetscCall(PetscSNPrintf(v->variant + len, sizeof(v->variant) - len, ":lanes=%" PetscInt_FMT, v->lanes));
     }
+    if (v->layout >= 0) { /* named only when asked for */
+      size_t len;
+      PetscCall(PetscStrlen(v->variant, &len));
+      PetscCall(PetscSNPrintf(v->variant + len, sizeof(v->variant) - len, ":layout=%s", MatModSELLLayouts[v->layout]));
+    }
   } else if (v->kind == FMT_SELLCUDA) {
     if (v->sh > 0) PetscCall(PetscSNPrintf(v->variant, sizeof(v->variant), "sh=%" PetscInt_FMT, v->sh));
     else PetscCall(PetscStrncpy(v->variant, "sh=default", sizeof(v->variant)));
@@ -909,6 +947,7 @@ static PetscErrorCode RunVariant(Ctx *ctx, Mat A, Variant *v, Mat *ms)
   PetscCall(MaxTime(ctx, t1 - t0, &tmax));
   v->setup_ms = 1e3 * tmax;
   PetscCall(CheckResult(ctx, args.y, &v->relerr));
+  if (v->kind == FMT_MODSELL) PetscCall(MatViewFromOptions(B, NULL, "-view_modsell")); /* e.g. the layout chosen and why */
 
   /* warm-up, which also estimates the time of a product for -budget */
   v->reps = ctx->reps;
@@ -1095,7 +1134,7 @@ int main(int argc, char **argv)
   char        file[PETSC_MAX_PATH_LEN] = "", csv[PETSC_MAX_PATH_LEN] = "", name[256] = "", device[256] = "", date[64], version[128], writemtx[PETSC_MAX_PATH_LEN] = "";
   char        formats[4096] = "aij,aijcusparse,sellcuda,modsell";
   char        desc[512];
-  PetscBool   flg, testmm = PETSC_FALSE, hostfmt = PETSC_FALSE, devfmt = PETSC_FALSE;
+  PetscBool   flg, testmm = PETSC_FALSE, hostfmt = PETSC_FALSE, devfmt = PETSC_FALSE, dof_blocks = PETSC_FALSE;
   Variant    *v;
   PetscReal   bytes, t_cusparse = 0, t_sellcuda = 0;
   PetscInt    nwrong = 0;
@@ -1120,6 +1159,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsEnum("-problem", "Matrix: 3D 7-point or 27-point Laplacian on an n^3 grid, or a file", NULL, Problems, (PetscEnum)problem, (PetscEnum *)&problem, NULL));
   PetscCall(PetscOptionsInt("-n", "Grid points per direction of the generated Laplacians", NULL, n, &n, NULL));
   PetscCall(PetscOptionsInt("-dof", "Coupled fields per grid point of the generated Laplacians (dof x points nonzeros per row)", NULL, dof, &dof, NULL));
+  PetscCall(PetscOptionsBool("-dof_blocks", "The generated Laplacian of several fields has block size dof (MATMODSELL's block layout can apply)", NULL, dof_blocks, &dof_blocks, NULL));
   PetscCall(PetscOptionsString("-file", "Matrix file: PETSc binary (MatLoad, first object) or MatrixMarket coordinate (.mtx)", NULL, file, file, sizeof(file), &flg));
   if (flg && problem != PROBLEM_FILE) problem = PROBLEM_FILE;
   PetscCall(PetscOptionsString("-name", "Problem name in the output and the CSV (default: from -problem, -n, -file, -permute)", NULL, name, name, sizeof(name), NULL));
@@ -1187,7 +1227,7 @@ int main(int argc, char **argv)
   switch (problem) {
   case PROBLEM_LAP7:
   case PROBLEM_LAP27:
-    PetscCall(GenerateLaplacian(ctx.comm, n, problem == PROBLEM_LAP7 ? 7 : 27, dof, &A));
+    PetscCall(GenerateLaplacian(ctx.comm, n, problem == PROBLEM_LAP7 ? 7 : 27, dof, dof_blocks, &A));
     if (dof > 1) PetscCall(PetscSNPrintf(desc, sizeof(desc), "%s-point 3D Laplacian on a %" PetscInt_FMT "^3 grid (Dirichlet), %" PetscInt_FMT " coupled fields per point, lexicographic numbering", problem == PROBLEM_LAP7 ? "7" : "27", n, dof));
     else PetscCall(PetscSNPrintf(desc, sizeof(desc), "%s-point 3D Laplacian on a %" PetscInt_FMT "^3 grid (Dirichlet), lexicographic numbering", problem == PROBLEM_LAP7 ? "7" : "27", n));
     if (!name[0]) {
@@ -1290,6 +1330,7 @@ int main(int argc, char **argv)
       if (cp > 0) PetscCall(PetscPrintf(ctx.comm, " (%3.0f%% of %s copy)", 100.0 * (double)(gbps / cp), w->device ? "device" : "host"));
       if (w->reps < ctx.reps) PetscCall(PetscPrintf(ctx.comm, "  reps %" PetscInt_FMT, w->reps));
       if (w->gpulog_ms > 0) PetscCall(PetscPrintf(ctx.comm, "  GPU log %.4f ms", (double)w->gpulog_ms));
+      if (w->hasinfo) PetscCall(PetscPrintf(ctx.comm, "  layout %s%s", MatModSELLLayouts[w->info.layout], w->info.block_size > 1 ? " (blocks)" : ""));
       PetscCall(PetscPrintf(ctx.comm, "\n"));
     }
     if (!ctx.timings) {
@@ -1327,12 +1368,12 @@ int main(int argc, char **argv)
     PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot open -csv file %s: %s", csv, strerror(errno));
     if (ftell(fp) == 0)
       fprintf(fp, "problem,n,nnz,format,variant,time_ms,min_ms,GBps,ratio_vs_aijcusparse,ratio_vs_sellcuda,padding,local_fraction,device,date,"
-                  "permute,sh,kernel,ordering,vectype,memory,reps,samples,flush,relerr,check,convert_ms,first_ms,copy_GBps,frac_of_copy,bytes_per_product,nranks,gpulog_ms,petsc\n");
+                  "permute,sh,kernel,ordering,vectype,memory,reps,samples,flush,relerr,check,convert_ms,first_ms,copy_GBps,frac_of_copy,bytes_per_product,nranks,gpulog_ms,petsc,layout,block_size,est_bytes_image,est_bytes_cusparse\n");
     /* the copy measurements, as rows of their own */
     for (int d = 0; d < 2; d++) {
       const PetscReal g = d ? ctx.copy_device : ctx.copy_host;
       if (g <= 0) continue;
-      fprintf(fp, "%s,%" PetscInt_FMT ",0,copy,%s,%.6f,,%.3f,,,,,%s,%s,%s,,,,,%s,%" PetscInt_FMT ",%" PetscInt_FMT ",%d,,,,,%.3f,1,%.0f,%d,,%s\n", name, ctx.copy_n * ctx.size, d ? "device" : "host", 16.0 * ctx.copy_n * ctx.size / (g * 1e9) * 1e3, (double)g, device, date, Permutes[permute], d ? "device" : "host", ctx.reps, ctx.samples, (int)ctx.flush, (double)g, 16.0 * ctx.copy_n * ctx.size, ctx.size, version);
+      fprintf(fp, "%s,%" PetscInt_FMT ",0,copy,%s,%.6f,,%.3f,,,,,%s,%s,%s,,,,,%s,%" PetscInt_FMT ",%" PetscInt_FMT ",%d,,,,,%.3f,1,%.0f,%d,,%s,,,,\n", name, ctx.copy_n * ctx.size, d ? "device" : "host", 16.0 * ctx.copy_n * ctx.size / (g * 1e9) * 1e3, (double)g, device, date, Permutes[permute], d ? "device" : "host", ctx.reps, ctx.samples, (int)ctx.flush, (double)g, 16.0 * ctx.copy_n * ctx.size, ctx.size, version);
     }
     for (PetscInt i = 0; i < nv; i++) {
       Variant        *w = &v[i];
@@ -1356,7 +1397,9 @@ int main(int argc, char **argv)
       else fprintf(fp, ",");
       fprintf(fp, ",%.0f,%d,", (double)bytes, ctx.size);
       if (w->gpulog_ms > 0) fprintf(fp, "%.6f", (double)w->gpulog_ms);
-      fprintf(fp, ",%s\n", version);
+      fprintf(fp, ",%s,", version);
+      if (w->hasinfo) fprintf(fp, "%s,%" PetscInt_FMT ",%.0f,%.0f\n", MatModSELLLayouts[w->info.layout], w->info.block_size, (double)w->info.bytes_image, (double)w->info.bytes_cusparse);
+      else fprintf(fp, ",,,\n");
     }
     PetscCheck(fclose(fp) == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Error writing %s", csv);
   }
@@ -1392,6 +1435,11 @@ int main(int argc, char **argv)
   test:
     suffix: lap27_dof3
     args: -problem lap27 -n 5 -dof 3 -formats aij,modsell:sh=32/128:kernel=modsell/sell -timings 0
+
+  # the same with block size 3: every layout of MATMODSELL's product
+  test:
+    suffix: lap27_dof3_blocks
+    args: -problem lap27 -n 5 -dof 3 -dof_blocks -formats aij,modsell,modsell:layout=scalar/blocks/cusparse,modsell:sh=32:layout=blocks:kernel=modsell/sell -timings 0
 
   # MATMODSELL_ORDERING_AUTO keeps the natural order for the narrow window of x of a lexicographic grid whose slices
   # hold few of their columns (3 fields, slices of 32 rows), and not once the rows are numbered randomly

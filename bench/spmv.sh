@@ -10,6 +10,14 @@
 #   fvm-structured  the same mesh, cells in the generator's structured order (-permute 0)
 #   fvm-rcm    the randomly numbered matrix, RCM-ordered by the benchmark  GPU formats
 #   MATRIX_FILE  any PETSc binary or MatrixMarket file given  aij (CPU) + GPU formats
+#   --fem: the finite-element suite's matrices (examples/problems/fem/femsystems.py, --fem-unknowns each):
+#   fem-elasticity       P1 elasticity, block size 3, the library's numbering  aij (CPU) + FE formats
+#   fem-elasticity-perm  the same, whole nodes numbered randomly               FE formats
+#   fem-p2poisson-perm   P2 Poisson, unknowns numbered randomly                FE formats
+#   lap27-80-dof3-blocks 27-point stencil, 3 coupled fields in 3 x 3 blocks, 80^3 (1.5 M rows)  aijcusparse + layouts
+#   (FE formats: aijcusparse, modsell with its defaults (layout auto) and with each layout of -mat_modsell_layout:
+#   scalar, blocks (elasticity), cusparse; the log has each default's -mat_view ::ascii_info: the layout and why;
+#   fem-elasticity*-brows: the block layout with one GPU thread per block row, -mat_modsell_block_rows)
 # GPU formats: aijcusparse, sellcuda, modsell with its defaults (ordering auto, slice height automatic), and modsell
 # with kernels modsell and sell, slice heights 32..1024, ordering natural and rcm (the rcm sweep is cut to slice
 # heights 128 and 512 on the largest problems to stay within about 6 minutes; --full runs every combination).
@@ -28,16 +36,22 @@
 #   --reps N, --samples N, --budget S   passed to bench/spmv (products per loop, loops, s per format)
 #   --no-fvm           skip the FVM problems
 #   --fvm-args "..."   fvmpoisson options for the FVM matrix (default "-n 120 -cell tet": 10.4 M rows)
+#   --fem              the finite-element matrices above (generated with the Python of \$BUILD/python.env, else python3,
+#                      which needs numpy, scipy and scikit-fem; skipped with a message without them)
+#   --fem-unknowns N   their size (default 1e6; --small: 3000)
+#   --fem-dir DIR      take DIR/elasticity.bin, DIR/elasticity-perm.bin, DIR/p2poisson-perm.bin (with their .info files)
+#                      written earlier (e.g. by bench/suite.sh --keep, its --work DIR/sys) instead of generating them
 # Environment: SPMV_OPTIONS (extra options for every bench/spmv run), PYTHON (default python3), and those of
 # bench/common.sh (PETSC_DIR, BUILD, ...).
 set -uo pipefail
 . "$(dirname "$0")/common.sh"
 
-usage() { sed -n '2,32p' "$0"; exit "${1:-0}"; }
+usage() { sed -n '2,45p' "$0"; exit "${1:-0}"; }
 
 top=$ms_top
 out=""
 small=0 full=0 quick=0 flush=0 fvm=1 reps="" samples="" budget=""
+fem=0 fem_unknowns="" fem_dir=""
 fvm_args_set=0 fvm_args=""
 files=()
 while [ $# -gt 0 ]; do
@@ -51,6 +65,9 @@ while [ $# -gt 0 ]; do
     --samples) samples=$2; shift ;;
     --budget) budget=$2; shift ;;
     --fvm-args) fvm_args=$2; fvm_args_set=1; shift ;;
+    --fem) fem=1 ;;
+    --fem-unknowns) fem_unknowns=$2; shift ;;
+    --fem-dir) fem=1; fem_dir=$2; shift ;;
     -h|--help) usage 0 ;;
     -*) echo "spmv.sh: unknown option $1" >&2; usage 1 ;;
     *) if [ -z "$out" ]; then out=$1; else files+=("$1"); fi ;;
@@ -164,6 +181,43 @@ for f in "${files[@]}"; do
   b=$(basename "$f")
   run "${b%.*}" "aij,$cut_rcm" -file "$f"
 done
+
+# --- the finite-element suite's matrices ------------------------------------------------------------
+if [ $fem = 1 ]; then
+  femdir=$fem_dir
+  if [ -z "$femdir" ]; then
+    femdir=$scratch/fem
+    mkdir -p "$femdir"
+    py=$(sed -n 's/^PETSCMODSELL_PYTHON=//p' "$BUILD/python.env" 2> /dev/null)
+    [ -x "$py" ] || py=python3
+    n=${fem_unknowns:-$([ $small = 1 ] && echo 3000 || echo 1e6)}
+    if "$py" -c 'import numpy, scipy, skfem' > /dev/null 2>&1; then
+      for s in elasticity p2poisson; do
+        say "generating the FE system $s ($n unknowns, both numberings)"
+        "$py" "$top/examples/problems/fem/femsystems.py" "$s" --unknowns "$n" --permute both --seed 1 --prefix "$femdir/$s" >> "$log" 2>&1 || { status=1; say "femsystems.py $s FAILED (see $log)"; }
+      done
+    else
+      say "no numpy, scipy and scikit-fem for $py: the FE matrices are skipped (give --fem-dir, or provision config/python-env)"
+    fi
+  fi
+  # 3 coupled fields on a 27-point grid stencil in 3 x 3 blocks (81 nonzeros per row, full blocks)
+  if [ $small = 1 ]; then run lap27-12-dof3-blocks "aij,aijcusparse,modsell,modsell:layout=scalar/blocks/cusparse" -problem lap27 -n 12 -dof 3 -dof_blocks
+  else run lap27-80-dof3-blocks "aijcusparse,modsell,modsell:layout=scalar/blocks/cusparse" -problem lap27 -n 80 -dof 3 -dof_blocks; fi
+  fem_formats="aijcusparse,modsell,modsell:layout=scalar/cusparse"
+  for name in elasticity elasticity-perm p2poisson-perm; do
+    f=$femdir/$name.bin
+    [ -f "$f" ] || { [ -n "$fem_dir" ] && say "no $f: skipped"; continue; }
+    case $name in
+      elasticity) formats="aij,$fem_formats,modsell:layout=blocks" ;;
+      elasticity-perm) formats="$fem_formats,modsell:layout=blocks" ;;
+      *) formats=$fem_formats ;;
+    esac
+    # shellcheck disable=SC2086
+    SPMV_OPTIONS="${SPMV_OPTIONS:-} -view_modsell ::ascii_info" run "fem-$name" "$formats" -file "$f"
+    # the block layout's GPU product with one thread per block row instead of per row (-mat_modsell_block_rows)
+    case $name in elasticity*) SPMV_OPTIONS="${SPMV_OPTIONS:-} -mat_modsell_block_rows" run "fem-$name-brows" "aijcusparse,modsell:layout=blocks" -file "$f" ;; esac
+  done
+fi
 
 # --- plots and summary ----------------------------------------------------------------------------
 say "total $(( $(date +%s) - t_start )) s; CSV $csv, log $log"

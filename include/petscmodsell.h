@@ -75,6 +75,32 @@ typedef enum {
 } MatModSELLOrdering;
 PETSC_EXTERN const char *const MatModSELLOrderings[];
 
+/*E
+   MatModSELLLayout - the layout of the product of a `MATMODSELL` matrix (each process's diagonal block)
+
+   Values:
++  `MATMODSELL_LAYOUT_AUTO`     - (default) chosen per process from the counts of the images' builds: the bytes a product
+                                  moves in each layout over the fraction of the GPU's bandwidth each reaches (see
+                                  `MatModSELLSetLayout()`)
+.  `MATMODSELL_LAYOUT_SCALAR`   - the mod-SELL image, one column index per nonzero
+.  `MATMODSELL_LAYOUT_BLOCKS`   - for a matrix with a block size from 2 to 8 (`MatSetBlockSize()`): slices of block rows,
+                                  one column index per bs x bs block (missing entries of a block stored as zeros), the
+                                  diagonal blocks apart; natural order
+-  `MATMODSELL_LAYOUT_CUSPARSE` - the matrix's cuSPARSE view (PETSc's `MATSEQAIJCUSPARSE` product on the same CSR), where
+                                  the image cannot be faster (PETSc with CUDA; the host product then uses the best image)
+
+   Level: intermediate
+
+.seealso: `MATMODSELL`, `MatModSELLSetLayout()`
+E*/
+typedef enum {
+  MATMODSELL_LAYOUT_AUTO,
+  MATMODSELL_LAYOUT_SCALAR,
+  MATMODSELL_LAYOUT_BLOCKS,
+  MATMODSELL_LAYOUT_CUSPARSE
+} MatModSELLLayout;
+PETSC_EXTERN const char *const MatModSELLLayouts[];
+
 /*S
    MatModSELLInfo - statistics of the mod-SELL image of a (local) matrix block
 
@@ -109,6 +135,13 @@ typedef struct {
                                   sampled slices (what MATMODSELL_ORDERING_AUTO also looks at; -1 when not computed) */
   PetscBool  natural_windowed; /* MATMODSELL_ORDERING_AUTO kept the natural order for that window (on some process),
                                   the slices' own columns being too few */
+  MatModSELLLayout layout;     /* the product's layout on the GPU (MATMODSELL_LAYOUT_AUTO when the processes differ); with
+                                  MATMODSELL_LAYOUT_BLOCKS the counts above are of blocks and block rows (slice_height,
+                                  nslots, noffdiag, nlocal, max_width) */
+  PetscInt   block_size;       /* the blocks' size of the block layout (1: scalar) */
+  PetscReal  block_density;    /* block layout: nonzeros over the entries of the stored blocks (1: full blocks; else 0) */
+  PetscReal  bytes_image;      /* estimated bytes moved by one product of the image in use, and ... */
+  PetscReal  bytes_cusparse;   /* ... by cuSPARSE's CSR product (sums over the processes) */
 } MatModSELLInfo;
 
 PETSC_EXTERN PetscErrorCode PetscModSELLInitializePackage(void);
@@ -126,6 +159,8 @@ PETSC_EXTERN PetscErrorCode MatModSELLSetPermuteChunk(Mat, PetscInt);
 PETSC_EXTERN PetscErrorCode MatModSELLGetPermuteChunk(Mat, PetscInt *);
 PETSC_EXTERN PetscErrorCode MatModSELLSetRowLanes(Mat, PetscInt);
 PETSC_EXTERN PetscErrorCode MatModSELLGetRowLanes(Mat, PetscInt *);
+PETSC_EXTERN PetscErrorCode MatModSELLSetLayout(Mat, MatModSELLLayout);
+PETSC_EXTERN PetscErrorCode MatModSELLGetLayout(Mat, MatModSELLLayout *);
 
 /* PCRUIZ */
 PETSC_EXTERN PetscErrorCode PCRuizSetNorm(PC, NormType);

@@ -154,6 +154,8 @@ int main(int argc, char **argv)
   PetscCall(Expect(&c, "MatModSELLSetOrdering(-1)", ierr, PETSC_ERR_ARG_OUTOFRANGE));
   ierr = MatModSELLSetPermuteChunk(B, -1);
   PetscCall(Expect(&c, "MatModSELLSetPermuteChunk(-1)", ierr, PETSC_ERR_ARG_OUTOFRANGE));
+  ierr = MatModSELLSetLayout(B, (MatModSELLLayout)4);
+  PetscCall(Expect(&c, "MatModSELLSetLayout(4)", ierr, PETSC_ERR_ARG_OUTOFRANGE));
 
   /* the settings did not change */
   PetscCall(MatModSELLGetSliceHeight(B, &sh));

@@ -74,6 +74,23 @@ int MSCUDABuildSlicePtr(int m, int sh, int nslices, const int *ai, const int *aj
    Padding slots get code 0 and value 0. */
 int MSCUDAFill(int m, int sh, const int *ai, const int *aj, const double *aa, const int *perm, const int *iperm, int dapart, int local, const long long *sliceptr, int write_image, int *cols, double *vals, double *diag, long long *csr2slot, unsigned long long *stats, void *stream);
 
+/* The block layout (modsellimpl.h; cuda/blockkernels.cu), mb block rows of bs (2 to MS_BLOCK_MAX), sh block rows per
+   slice (sh bs <= 1024), a device CSR of 32-bit indices (sorted columns):
+   MSCUDABlockBuildSlicePtr: the slices' widths in blocks and their prefix sum, sliceptr[0..nslices]; stats[0] += the
+   off-diagonal blocks (the distinct block columns of a block row's bs rows, the diagonal block left out when dapart),
+   stats[1] = the widest slice (stats zeroed by the caller). Temporary device memory, stream-ordered. */
+int MSCUDABlockBuildSlicePtr(int mb, int bs, int sh, int nslices, const int *ai, const int *aj, int dapart, long long *sliceptr, unsigned long long *stats, void *stream);
+/* write_image: cols, vals and diag (all of it zeroed here first, padding and missing entries stay 0; nslots block slots),
+   stats[2] += the in-slice blocks (local); csr2slot (may be NULL): each CSR entry's position in vals (>= 0) or
+   -(position in diag + 1) */
+int MSCUDABlockFill(int mb, int bs, int sh, const int *ai, const int *aj, const double *aa, int dapart, int local, const long long *sliceptr, long long nslots, int write_image, int *cols, double *vals, double *diag, long long *csr2slot, unsigned long long *stats, void *stream);
+/* y = (yin ? yin + ys A x : A x) of a block view (img->bs > 1, natural order; ys = -1 when img->negate): one thread per
+   scalar row, sh bs threads per slice; each row's terms added in the order of the host reference: the diagonal block's
+   columns, then each slot's block columns */
+int MSCUDABlockMult(const MSImageView *img, const double *x, const double *yin, double *y, void *stream);
+/* d[r] = the diagonal entry of row r of a block view with the diagonal blocks apart */
+int MSCUDABlockGetDiagonal(const MSImageView *img, double *d, void *stream);
+
 /* The CSR of the matrix an image was built from (user numbering, 32-bit indices), rebuilt on the device from the
    image: ai (the matrix's row starts, device memory) given, aj and aa (either may be NULL) get every row's entries in
    the CSR's order (increasing column; a diagonal kept apart goes back to its place: a row has one when its length

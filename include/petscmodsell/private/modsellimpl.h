@@ -15,6 +15,20 @@
        (only when local_cols and the block is square);
      - csr2slot[k] for CSR entry k: the slot (>= 0) or -(r+1) for the diagonal of image row r.
 
+   The block layout (a request with bs > 1: a square block of mb = m / bs block rows, bs from 2 to MS_BLOCK_MAX; the
+   matrix's own product of a MATMODSELL matrix with a block size, never a preconditioner's image): slices of sh block
+   rows (sh bs scalar rows, one GPU thread each), natural order, one column code per block:
+     - block slot (s, k, q) = sliceptr[s] + k*sh + q holds the k-th off-diagonal block of block row s*sh+q: a bs x bs
+       block with at least one entry in the CSR, its missing entries stored as zeros;
+     - cols[slot]: 0 = padding; c+1 = block column c; -(p+1) = block row s*sh+p of the same slice, whose x is read from
+       the slice's shared-memory window (local_cols);
+     - vals[bs*bs*sliceptr[s] + (k*bs + j)*sh*bs + t] = entry (t % bs, j) of the block in slot (s, k, t / bs), t the
+       scalar row in the slice: for each k and j the sh bs threads of a slice read consecutive values;
+     - diag[(s*bs + j)*sh*bs + t] = entry (t % bs, j) of the diagonal block of block row s*sh + t/bs (diag_apart: the
+       modsell encoding; the plain one keeps the diagonal blocks in the slots);
+     - csr2slot[k]: the position of CSR entry k in vals (>= 0), or -(its position in diag + 1).
+   Bytes of a product: (8 bs^2 + 4) per block slot, 8 bs per row for the diagonal blocks, 16 per row for x and y.
+
    An image is created from a request (MSImageRequest: encoding, slice height, ordering, the grid of the rows) and is
    opaque outside src/mat/impls/modsell (its data: imageimpl.h there). Its operations in one memory form a table,
    MSImageOps_Reference (host) or MSImageOps_CUDA (device), which a caller chooses once (a matrix at MatBindToCPU(),
@@ -68,6 +82,8 @@ typedef struct {
                                          its slices are nearly as compact as the partition's blocks */
   PetscBool          auto_window;     /* MATMODSELL_ORDERING_AUTO keeps the natural order when each slice's columns lie in
                                          a narrow window of rows, which the product's reads of x find in the caches */
+  PetscInt           bs;              /* 1 (or 0): the scalar layout; 2 to MS_BLOCK_MAX: the block layout (natural order,
+                                         sh block rows per slice, at most 1024 / bs rounded down to a multiple of 32) */
 } MSImageRequest;
 
 /* The layout of an image's current pattern (what MSImageSetUp() built) */
@@ -87,6 +103,9 @@ typedef struct {
   PetscInt64         nslots, noffdiag, nlocal; /* off-diagonal slots (padding included), off-diagonal entries, those in
                                                   their row's slice */
   PetscInt           maxwidth;    /* the widest slice */
+  PetscInt           lastw;       /* the width of the last slice (its padding rows past m read no slot) */
+  PetscInt           bs;          /* 1: scalar layout; > 1: block layout, where sh, nslots, noffdiag, nlocal and maxwidth
+                                     count block rows and blocks */
 } MSImageLayout;
 
 /* The operations of an image in one memory: MSImageOps_Reference (host) and, PETSc with CUDA, MSImageOps_CUDA (device
@@ -165,7 +184,31 @@ typedef struct {
                                         dependent load of the bucketed product */
   PetscInt           row_lanes;      /* threads per row of the GPU product (-mat_modsell_row_lanes; 0: automatic) */
   PetscBool          graph_device;   /* MatCreateGraph() (PCGAMG's graph) on the GPU (-mat_modsell_graph_device) */
+  MatModSELLLayout   layout;         /* the product's layout (-mat_modsell_layout; MATMODSELL_LAYOUT_AUTO: MSLayoutChoose()) */
+  PetscBool          block_rows;     /* developer (-mat_modsell_block_rows): the block layout's GPU product with one thread
+                                        per block row instead of one per row (the same sums in the same order) */
 } MatModSELLSettings;
+
+/* The layout of a MATSEQAIJMODSELL matrix's own product (MatMult(), MatMultAdd(), MatResidual(), MatGetDiagonal()),
+   chosen once per pattern and settings (seq/aijmodsell.c) by MSLayoutChoose() (layout.c) from the counts of the images'
+   builds: bytes per product of the scalar image, of the block image (a block size from 2 to MS_BLOCK_MAX) and of
+   cuSPARSE's CSR, over the fractions of the bandwidth each reached (docs/matrix.md, "The product's layout"). The
+   preconditioners and the device Krylov layer always read the scalar image (MatSeqAIJModSELLGetImage()). */
+typedef struct {
+  PetscBool        valid;
+  PetscObjectId    id;       /* the matrix and pattern it was made for */
+  PetscObjectState nzstate;
+  MSImageRequest   req;      /* the scalar image's request it was made with */
+  MatModSELLLayout asked;    /* the setting it was made with */
+  PetscInt         lanes;    /* the row lanes setting it was made with */
+  MatModSELLLayout layout;   /* MATMODSELL_LAYOUT_SCALAR, _BLOCKS or _CUSPARSE: the product with CUDA */
+  MatModSELLLayout host;     /* _SCALAR or _BLOCKS: the product on the host (bound to the CPU, PETSc without CUDA) */
+  PetscInt         bs;       /* the matrix's block size (1: none) */
+  PetscReal        bytes[3]; /* estimated bytes per product: scalar image, block image (0: no block image), cuSPARSE */
+  PetscReal        speed;    /* predicted speed of the image over cuSPARSE (time over time; 0: not estimated) */
+  PetscReal        density;  /* nonzeros over the entries of the stored blocks (block image; else 0) */
+  char             why[320]; /* what was chosen and why, for -mat_view ::ascii_info and -info */
+} MSLayoutChoice;
 
 /* The cuSPARSE view of a MATSEQAIJMODSELL matrix (seq/cusparseview.c, PETSc with CUDA): a MATSEQAIJCUSPARSE matrix on
    the matrix's host CSR arrays, for the operations PETSc's aijcusparse code does on the GPU (transposed products,
@@ -179,7 +222,9 @@ typedef struct {
 } MSCUSPARSEView;
 
 typedef struct {
-  MSImage            img;
+  MSImage            img;  /* the scalar image: the preconditioners', and the product's unless the layout says otherwise */
+  MSImage            bimg; /* the block image (block layout), or NULL */
+  MSLayoutChoice     choice;
   const MSImageOps  *iops; /* the image's operations in the memory the matrix computes in (MatBindToCPU()) */
   PetscErrorCode (*multadd)(Mat, Vec, Vec, PetscScalar, Vec); /* y = w + ys A x there (w may be NULL or y; ys 1 or -1) */
   MSCUSPARSEView     cs;
@@ -278,6 +323,7 @@ PETSC_INTERN PetscErrorCode MatModSELLSettingsSetOrdering_Private(Mat, MatModSEL
 PETSC_INTERN PetscErrorCode MatModSELLSettingsSetEager_Private(Mat, MatModSELLSettings *, PetscBool);
 PETSC_INTERN PetscErrorCode MatModSELLSettingsSetPermuteChunk_Private(Mat, MatModSELLSettings *, PetscInt);
 PETSC_INTERN PetscErrorCode MatModSELLSettingsSetRowLanes_Private(Mat, MatModSELLSettings *, PetscInt);
+PETSC_INTERN PetscErrorCode MatModSELLSettingsSetLayout_Private(Mat, MatModSELLSettings *, MatModSELLLayout);
 /* Give B, when it is a MATMODSELL matrix, these settings (and apply them): operations that make a new matrix of the
    type (MatDuplicate(), a new result) or rebuild one (MatHeaderMerge()) would otherwise leave it the defaults */
 PETSC_INTERN PetscErrorCode MatModSELLSettingsCopy_Private(const MatModSELLSettings *, Mat);
@@ -286,11 +332,27 @@ PETSC_INTERN PetscErrorCode MatModSELLReadOptions_Private(Mat, PetscOptionItems)
 /* Code shared by the two types' operations (modsell.c): the MATMODSELL part of MatView() (ordering: the one applied);
    the start of a MatConvert() between a MATMODSELL type and its parent type (done: nothing more to do); the end of
    making a matrix a MATMODSELL type (vector type, options) or its parent type again */
-PETSC_INTERN PetscErrorCode MatModSELLView_Private(Mat, PetscViewer, PetscBool);
+PETSC_INTERN PetscErrorCode MatModSELLView_Private(Mat, PetscViewer, PetscBool, const char *);
 PETSC_INTERN PetscErrorCode MatModSELLConvertBegin_Private(Mat, MatReuse, Mat *, PetscBool *);
 PETSC_INTERN PetscErrorCode MatModSELLComposeConvertFromOthers_Private(Mat, const char[], PetscErrorCode (*)(Mat, MatType, MatReuse, Mat *), PetscBool);
 PETSC_INTERN PetscErrorCode MatModSELLSetType_Private(Mat, MatType);
 PETSC_INTERN PetscErrorCode MatModSELLResetType_Private(Mat, MatType);
+
+/* layout.c: the product's layout (MSLayoutChoice) from the scalar image's layout and statistics (NULL: not built, the
+   blocks sufficing), the block image's (NULL: none; then why_no_blocks says why, or NULL for a matrix of block size 1),
+   the matrix's nonzeros and the settings */
+PETSC_INTERN PetscErrorCode MSLayoutChoose(MSImage, MSImage, const char *, PetscInt, const MatModSELLSettings *, PetscBool, MSLayoutChoice *);
+/* the block image (set up) moves fewer bytes than any scalar image could: the scalar one need not be built to choose */
+PETSC_INTERN PetscBool MSLayoutBlocksSuffice(MSImage);
+/* The block size of the block layout for the request's slice height: block rows per slice */
+PETSC_INTERN PetscInt MSBlockSliceHeight(PetscInt, PetscInt);
+/* The image of the product of A (a MATSEQAIJMODSELL matrix) up to date in the memory of ops: *img NULL when the product
+   is the cuSPARSE view's (with CUDA ops only) */
+PETSC_INTERN PetscErrorCode MatSeqAIJModSELLProductImage_Private(Mat, const MSImageOps *, MSImage *);
+/* The layout of the product of a MATSEQAIJMODSELL matrix in the memory of ops (chosen now if needed) */
+PETSC_EXTERN PetscErrorCode MatSeqAIJModSELLGetProductLayout(Mat, const MSImageOps *, MatModSELLLayout *);
+/* The device values of the product's image are of an earlier state (PETSC_TRUE too for the cuSPARSE view's product) */
+PETSC_INTERN PetscErrorCode MatSeqAIJModSELLProductValuesStale_Private(Mat, const MSImageOps *, PetscBool *);
 
 /* The up-to-date image of a MATSEQAIJMODSELL matrix in the memory of ops (NULL if A is another type); _Private: A is one */
 PETSC_EXTERN PetscErrorCode MatSeqAIJModSELLGetImage(Mat, const MSImageOps *, MSImage *);

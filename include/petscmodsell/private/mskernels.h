@@ -64,7 +64,16 @@ typedef struct {
   int              lanes; /* threads summing one row in the GPU product (1, 2, 4, ..., 32; MSImageRowLanes()); the
                              reference product adds the row's terms in the same order (MSImageOps_Reference) */
   int              negate; /* y = yin - A x instead of yin + A x where yin is given (MatResidual()); 0 by default */
+  int              bs;     /* 0 or 1: the scalar layout above, which every preconditioner's kernel reads. 2 to
+                              MS_BLOCK_MAX: the block layout of a matrix's own product (modsellimpl.h, "block layout"):
+                              sh block rows per slice, cols[] codes of block columns (c+1) and in-slice block rows
+                              (-(q+1)), vals[] bs x bs per slot, diag[] the diagonal blocks; read by MSImageOps' product
+                              and diagonal only, never by a preconditioner (they get scalar images) */
+  int              brows;  /* block layout, GPU product: one thread per block row (its bs sums) instead of per row */
 } MSImageView;
+
+/* the largest block size of the block layout (a slice of sh block rows runs sh bs threads, at most 1024) */
+#define MS_BLOCK_MAX 8
 
 /* the user column of a positive code c of the image (cols[] entry > 0) */
 #define MS_CODE_COL(img, c) ((img)->perm_cols ? (img)->perm[(c) - 1] : (c) - 1)

@@ -436,6 +436,12 @@ static PetscErrorCode KSPMSSetUpOperator(KSP ksp, KSPMS *ms, Mat A)
   if (!isms) ms->why_op = ms->mpi ? "several processes: the parallel matrix's product" : "the operator is not a MATSEQAIJMODSELL";
   else if (ksp->transpose_solve) ms->why_op = "a transposed solve";
   else if (!ms->fuse_op_opt) ms->why_op = "-ksp_device_fuse_operator false";
+  else {
+    MatModSELLLayout lay;
+
+    PetscCall(MatSeqAIJModSELLGetProductLayout(A, iops, &lay)); /* the fused kernel reads the scalar image */
+    if (lay == MATMODSELL_LAYOUT_BLOCKS) ms->why_op = "the operator's product uses its block layout (-mat_modsell_layout)";
+  }
   if (ms->why_op) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(MatSeqAIJModSELLGetImage(A, iops, &ms->img)); /* up to date in the backend's memory */
   PetscCall(iops->getview(ms->img, PETSC_FALSE, &ms->view));

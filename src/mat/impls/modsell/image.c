@@ -23,7 +23,17 @@ PetscErrorCode MSImageRequestSetDefaults(MSImageRequest *r)
   r->ordering    = MATMODSELL_ORDERING_NATURAL;
   r->auto_bricks = PETSC_FALSE;
   r->auto_window = PETSC_TRUE;
+  r->bs          = 1;
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Block rows per slice of the block layout: the request's slice height, at most the largest multiple of 32 with sh bs
+   <= 1024 threads of a slice */
+PetscInt MSBlockSliceHeight(PetscInt sh, PetscInt bs)
+{
+  const PetscInt cap = bs > 1 ? (1024 / (32 * bs)) * 32 : 1024;
+
+  return PetscMax(32, PetscMin(sh, cap));
 }
 
 static PetscErrorCode MSImageRequestCheck(const MSImageRequest *r)
@@ -32,6 +42,8 @@ static PetscErrorCode MSImageRequestCheck(const MSImageRequest *r)
   PetscCall(MSCheckSliceHeight(PETSC_COMM_SELF, r->sh));
   PetscCheck(r->kernel == MATMODSELL_KERNEL_MODSELL || r->kernel == MATMODSELL_KERNEL_SELL, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Unknown mod-SELL image encoding %d: MATMODSELL_KERNEL_MODSELL or MATMODSELL_KERNEL_SELL", (int)r->kernel);
   PetscCheck(r->ordering >= MATMODSELL_ORDERING_NATURAL && r->ordering <= MATMODSELL_ORDERING_AUTO, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Unknown mod-SELL image ordering %d", (int)r->ordering);
+  PetscCheck(r->bs >= 0 && r->bs <= MS_BLOCK_MAX, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "The block size %" PetscInt_FMT " of a mod-SELL image's block layout must be 1 (scalar) to %d", r->bs, MS_BLOCK_MAX);
+  PetscCheck(r->bs <= 1 || r->ordering == MATMODSELL_ORDERING_NATURAL, PETSC_COMM_SELF, PETSC_ERR_SUP, "The block layout of a mod-SELL image keeps the natural order, not %s", MatModSELLOrderings[r->ordering]);
   PetscCheck(r->partition_block >= 0 && r->partition_sh >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "The partition's block height %" PetscInt_FMT " and slice height %" PetscInt_FMT " of a mod-SELL image must be >= 0 (0: the slice height)", r->partition_block, r->partition_sh);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -42,11 +54,16 @@ static PetscBool MSImageRequestSame(const MSImageRequest *a, const MSImageReques
 {
   const PetscBool isauto = (PetscBool)(a->ordering == MATMODSELL_ORDERING_AUTO);
 
-  if (a->kernel != b->kernel || a->ordering != b->ordering || (height && a->sh != b->sh)) return PETSC_FALSE;
+  if (a->kernel != b->kernel || a->ordering != b->ordering || (height && a->sh != b->sh) || PetscMax(a->bs, 1) != PetscMax(b->bs, 1)) return PETSC_FALSE;
   if ((isauto || a->ordering == MATMODSELL_ORDERING_PARTITION) && (a->partition_block != b->partition_block || a->partition_sh != b->partition_sh)) return PETSC_FALSE;
   if ((isauto || a->ordering == MATMODSELL_ORDERING_BRICKS) && (a->box[0] != b->box[0] || a->box[1] != b->box[1] || a->box[2] != b->box[2] || a->box[3] != b->box[3])) return PETSC_FALSE;
   if (isauto && (a->auto_window != b->auto_window || a->auto_bricks != b->auto_bricks)) return PETSC_FALSE;
   return PETSC_TRUE;
+}
+
+PetscBool MSImageRequestEqual(const MSImageRequest *a, const MSImageRequest *b)
+{
+  return MSImageRequestSame(a, b, PETSC_TRUE);
 }
 
 PetscErrorCode MSImageCreate(const MSImageRequest *req, MSImage *img)
@@ -128,6 +145,23 @@ static PetscErrorCode MSImagePrepare(MSImage img, Mat A)
   l->diag_apart = mod;
   l->local_cols = mod;
   l->counted    = PETSC_FALSE;
+  l->bs         = PetscMax(img->req.bs, 1);
+  if (l->bs > 1) { /* the block layout: natural order, sh block rows per slice */
+    PetscCheck(square && m % l->bs == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "The block layout of a mod-SELL image needs a square block of whole %" PetscInt_FMT " x %" PetscInt_FMT " blocks: this one is %" PetscInt_FMT " x %" PetscInt_FMT, l->bs, l->bs, m, n);
+    PetscCall(PetscFree(img->perm));
+    l->sh           = MSBlockSliceHeight(img->req.sh, l->bs);
+    l->applied      = MATMODSELL_ORDERING_NATURAL;
+    l->brick[0]     = l->brick[1] = l->brick[2] = 0;
+    img->nat_local  = img->nat_off = -1;
+    img->nat_stride = 1;
+    img->nat_span = img->nat_nspan = 0;
+    img->nat_windowed               = PETSC_FALSE;
+    img->partition = img->bricks = PETSC_FALSE;
+    img->psh                      = l->sh;
+    l->nslices                    = (m / l->bs + l->sh - 1) / l->sh;
+    img->built                    = PETSC_TRUE;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(MSImageOrderingPrepare(img, A)); /* the slice height and the ordering applied, the permutation */
   l->nslices = (m + l->sh - 1) / l->sh;
   img->built = PETSC_TRUE;
@@ -207,6 +241,7 @@ PetscErrorCode MSImageGetInfo(MSImage img, MatModSELLInfo *info)
   info->natural_window         = img->nat_nspan > 0 ? (PetscReal)img->nat_span / (PetscReal)img->nat_nspan : -1.0;
   info->natural_windowed       = img->nat_windowed;
   info->row_lanes_min          = info->row_lanes;
+  info->block_size             = l->bs;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -104,6 +104,126 @@ static PetscErrorCode MSImageInversePerm(MSImage img, PetscInt **iperm)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* ------------------------------------------------------------------------------------------- the block layout */
+/* The off-diagonal blocks of block row br (the distinct block columns of its bs rows; the diagonal block apart when
+   dapart) */
+static PetscInt MSBlockRowCount(const PetscInt *ai, const PetscInt *aj, PetscInt br, PetscInt bs, PetscBool dapart)
+{
+  PetscInt p[MS_BLOCK_MAX], cnt = 0;
+
+  for (PetscInt i = 0; i < bs; i++) p[i] = ai[br * bs + i];
+  for (;;) {
+    PetscInt bc = PETSC_INT_MAX;
+
+    for (PetscInt i = 0; i < bs; i++)
+      if (p[i] < ai[br * bs + i + 1]) bc = PetscMin(bc, aj[p[i]] / bs);
+    if (bc == PETSC_INT_MAX) break;
+    for (PetscInt i = 0; i < bs; i++)
+      while (p[i] < ai[br * bs + i + 1] && aj[p[i]] / bs == bc) p[i]++;
+    if (!(dapart && bc == br)) cnt++;
+  }
+  return cnt;
+}
+
+/* The block layout's slots of the current pattern: the values (aa given: cols, vals and diag written, in-slice blocks
+   counted in *nlocal) and/or the CSR -> value position map (csr2slot given); block row by block row, its blocks in
+   increasing block column (the order of MSCUDABlockFill()) */
+static PetscErrorCode MSImageBlockWalk(MSImage img, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, PetscInt64 *csr2slot, PetscInt64 *nlocal)
+{
+  const PetscInt  bs = img->lay.bs, sh = img->lay.sh, mb = img->lay.m / bs, T = sh * bs;
+  const PetscBool dapart = img->lay.diag_apart, local = img->lay.local_cols;
+  PetscInt64      nl     = 0;
+
+  PetscFunctionBegin;
+  for (PetscInt br = 0; br < mb; br++) {
+    const PetscInt   s = br / sh, q = br - s * sh;
+    const PetscInt64 beg = img->sliceptr[s], vbeg = (PetscInt64)bs * bs * beg;
+    PetscInt         p[MS_BLOCK_MAX], k = 0;
+
+    for (PetscInt i = 0; i < bs; i++) p[i] = ai[br * bs + i];
+    for (;;) {
+      PetscInt bc = PETSC_INT_MAX;
+
+      for (PetscInt i = 0; i < bs; i++)
+        if (p[i] < ai[br * bs + i + 1]) bc = PetscMin(bc, aj[p[i]] / bs);
+      if (bc == PETSC_INT_MAX) break;
+      if (dapart && bc == br) { /* the diagonal block */
+        for (PetscInt i = 0; i < bs; i++)
+          for (; p[i] < ai[br * bs + i + 1] && aj[p[i]] / bs == bc; p[i]++) {
+            const PetscInt64 pos = (PetscInt64)(s * bs + aj[p[i]] % bs) * T + q * bs + i;
+            if (aa) img->diag[pos] = aa[p[i]];
+            if (csr2slot) csr2slot[p[i]] = -(pos + 1);
+          }
+        continue;
+      }
+      {
+        const PetscInt64 slot = beg + (PetscInt64)k * sh + q;
+        if (aa) {
+          if (local && bc >= s * sh && bc < PetscMin((s + 1) * sh, mb)) {
+            img->cols[slot] = -(int)(bc - s * sh) - 1;
+            nl++;
+          } else img->cols[slot] = (int)(bc + 1);
+        }
+        for (PetscInt i = 0; i < bs; i++)
+          for (; p[i] < ai[br * bs + i + 1] && aj[p[i]] / bs == bc; p[i]++) {
+            const PetscInt64 pos = vbeg + (PetscInt64)(k * bs + aj[p[i]] % bs) * T + q * bs + i;
+            if (aa) img->vals[pos] = aa[p[i]];
+            if (csr2slot) csr2slot[p[i]] = pos;
+          }
+        k++;
+      }
+    }
+  }
+  if (nlocal) *nlocal = nl;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Host build of the block layout from the host CSR: widths (blocks per block row, the slice's widest), then the slots */
+static PetscErrorCode MSImageBuildHostBlocks(MSImage img, Mat A)
+{
+  const PetscInt     bs = img->lay.bs, sh = img->lay.sh, mb = img->lay.m / bs, nslices = img->lay.nslices;
+  PetscInt           maxw = 0, nrow;
+  PetscInt64         nblk = 0, nlocal = 0;
+  const PetscInt    *ai, *aj;
+  const PetscScalar *aa;
+  PetscBool          done;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(MATMODSELL_ImageBuild, A, 0, 0, 0));
+  PetscCall(MSImageFreeHost(img));
+  PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &nrow, &ai, &aj, &done));
+  PetscCall(MatSeqAIJGetArrayRead(A, &aa));
+  PetscCall(PetscMalloc1(nslices + 1, &img->sliceptr));
+  img->sliceptr[0] = 0;
+  for (PetscInt s = 0; s < nslices; s++) {
+    PetscInt w = 0;
+
+    for (PetscInt br = s * sh; br < PetscMin(mb, (s + 1) * sh); br++) {
+      const PetscInt c = MSBlockRowCount(ai, aj, br, bs, img->lay.diag_apart);
+
+      w = PetscMax(w, c);
+      nblk += c;
+    }
+    maxw                 = PetscMax(maxw, w);
+    img->sliceptr[s + 1] = img->sliceptr[s] + (PetscInt64)w * sh;
+  }
+  img->lay.nslots = img->sliceptr[nslices];
+  img->lay.lastw  = nslices ? (PetscInt)((img->sliceptr[nslices] - img->sliceptr[nslices - 1]) / sh) : 0;
+  PetscCall(PetscCalloc1(PetscMax(img->lay.nslots, 1), &img->cols));
+  PetscCall(PetscCalloc1(PetscMax(img->lay.nslots * bs * bs, 1), &img->vals));
+  if (img->lay.diag_apart) PetscCall(PetscCalloc1((PetscInt64)nslices * sh * bs * bs, &img->diag));
+  PetscCall(MSImageBlockWalk(img, ai, aj, aa, NULL, &nlocal));
+  PetscCall(MatSeqAIJRestoreArrayRead(A, &aa));
+  PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &nrow, &ai, &aj, &done));
+  img->lay.noffdiag = nblk;
+  img->lay.nlocal   = nlocal;
+  img->lay.maxwidth = maxw;
+  img->lay.counted  = PETSC_TRUE;
+  img->host_pattern = PETSC_TRUE;
+  PetscCall(PetscLogEventEnd(MATMODSELL_ImageBuild, A, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Host build of pattern and values from the host CSR */
 static PetscErrorCode MSImageBuildHost(MSImage img, Mat A)
 {
@@ -143,6 +263,7 @@ static PetscErrorCode MSImageBuildHost(MSImage img, Mat A)
     img->sliceptr[s + 1] = img->sliceptr[s] + (PetscInt64)w * sh;
   }
   img->lay.nslots = img->sliceptr[nslices];
+  img->lay.lastw  = nslices ? (PetscInt)((img->sliceptr[nslices] - img->sliceptr[nslices - 1]) / sh) : 0;
   PetscCall(PetscCalloc1(img->lay.nslots, &img->cols));
   PetscCall(PetscCalloc1(img->lay.nslots, &img->vals));
   if (dapart) PetscCall(PetscCalloc1(m, &img->diag));
@@ -194,6 +315,11 @@ static PetscErrorCode MSImageBuildMapHost(MSImage img, Mat A)
   PetscCall(MSImageEnsureHostPerm(img));
   PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &nrow, &ai, &aj, &done));
   PetscCall(PetscMalloc1(img->lay.nnz, &img->csr2slot));
+  if (img->lay.bs > 1) { /* positions in vals and diag */
+    PetscCall(MSImageBlockWalk(img, ai, aj, NULL, img->csr2slot, NULL));
+    PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &nrow, &ai, &aj, &done));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   for (PetscInt r = 0; r < m; r++) {
     const PetscInt   s = r / sh, t = r - s * sh, o = img->perm ? img->perm[r] : r;
     const PetscInt64 beg = img->sliceptr ? img->sliceptr[s] : 0;
@@ -234,7 +360,10 @@ PetscErrorCode MSImageSetUp_Host(MSImage img, Mat A, PetscObjectState state)
     PetscCall(MSLocalityPermHost(A, img->psh, img->perm));
   }
   PetscCall(MSImageEnsureHostPerm(img));
-  if (!img->host_pattern) PetscCall(MSImageBuildHost(img, A));
+  if (!img->host_pattern) {
+    if (img->lay.bs > 1) PetscCall(MSImageBuildHostBlocks(img, A));
+    else PetscCall(MSImageBuildHost(img, A));
+  }
   else if (img->hoststate != state) PetscCall(MSImageRefreshHostValues(img, A));
   img->hoststate = state;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -266,18 +395,19 @@ static PetscErrorCode MSImageUploadPerm(MSImage img, cudaStream_t stream)
 /* Fallback for 64-bit indices: copy the host image to the device */
 static PetscErrorCode MSImageUploadHost(MSImage img, Mat A, cudaStream_t stream)
 {
-  const size_t nsp = (size_t)img->lay.nslices + 1, ns = (size_t)img->lay.nslots, m = (size_t)img->lay.m;
+  const size_t bs2 = (size_t)(img->lay.bs * img->lay.bs), nsp = (size_t)img->lay.nslices + 1, ns = (size_t)img->lay.nslots, nv = ns * bs2;
+  const size_t m = img->lay.bs > 1 ? (size_t)img->lay.nslices * img->lay.sh * bs2 : (size_t)img->lay.m; /* the diagonal's entries */
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(MATMODSELL_Upload, A, 0, 0, 0));
   PetscCall(MSDeviceMalloc(&img->d_sliceptr, nsp * sizeof(long long), "the slice pointers of the mod-SELL image"));
   PetscCall(MSDeviceMalloc(&img->d_cols, PetscMax(ns, 1) * sizeof(int), "the column codes of the mod-SELL image"));
-  PetscCall(MSDeviceMalloc(&img->d_vals, PetscMax(ns, 1) * sizeof(double), "the values of the mod-SELL image"));
-  img->dev_bytes += nsp * sizeof(long long) + ns * (sizeof(int) + sizeof(double));
+  PetscCall(MSDeviceMalloc(&img->d_vals, PetscMax(nv, 1) * sizeof(double), "the values of the mod-SELL image"));
+  img->dev_bytes += nsp * sizeof(long long) + ns * sizeof(int) + nv * sizeof(double);
   PetscCallCUDA(cudaMemcpyAsync(img->d_sliceptr, img->sliceptr, nsp * sizeof(long long), cudaMemcpyHostToDevice, stream));
   if (ns) {
     PetscCall(MSCopyHostToDevice(img->d_cols, img->cols, ns * sizeof(int), stream));
-    PetscCall(MSCopyHostToDevice(img->d_vals, img->vals, ns * sizeof(double), stream));
+    PetscCall(MSCopyHostToDevice(img->d_vals, img->vals, nv * sizeof(double), stream));
   }
   if (img->diag && m) {
     PetscCall(MSDeviceMalloc(&img->d_diag, m * sizeof(double), "the diagonal of the mod-SELL image"));
@@ -346,6 +476,51 @@ static PetscBool MSImageDeviceBuildable(MSImage img)
   return (PetscBool)(sizeof(PetscInt) == sizeof(int) && img->lay.nnz < PETSC_INT32_MAX);
 }
 
+/* Device build of the block layout from the device CSR (MSCUDABlockBuildSlicePtr(), MSCUDABlockFill(): the same slots
+   as MSImageBuildHostBlocks()) */
+static PetscErrorCode MSImageBuildDeviceBlocks(MSImage img, Mat A, const MSCSRDevice *csr, cudaStream_t stream)
+{
+  const PetscInt      bs = img->lay.bs, sh = img->lay.sh, mb = img->lay.m / bs, nslices = img->lay.nslices;
+  const size_t        bs2 = (size_t)(bs * bs), ndiag = img->lay.diag_apart ? (size_t)nslices * sh * bs2 : 0;
+  unsigned long long *d_stats, stats[3];
+  long long           nslots;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(MATMODSELL_ImageBuild, A, 0, 0, 0));
+  PetscCall(MSDeviceMalloc(&img->d_sliceptr, ((size_t)nslices + 1) * sizeof(long long), "the slice pointers of the mod-SELL image"));
+  PetscCall(MSDeviceMallocAsync((void **)&d_stats, 3 * sizeof(unsigned long long), "the image statistics", stream));
+  PetscCallCUDA(cudaMemsetAsync(d_stats, 0, 3 * sizeof(unsigned long long), stream));
+  PetscCall(PetscLogGpuTimeBegin());
+  PetscCallCUDA((cudaError_t)MSCUDABlockBuildSlicePtr((int)mb, (int)bs, (int)sh, (int)nslices, csr->ai, csr->aj, (int)img->lay.diag_apart, (long long *)img->d_sliceptr, d_stats, stream));
+  PetscCall(PetscLogGpuTimeEnd());
+  {
+    long long sp[2] = {0, 0};
+
+    if (nslices) PetscCallCUDA(cudaMemcpyAsync(sp, (long long *)img->d_sliceptr + nslices - 1, 2 * sizeof(long long), cudaMemcpyDeviceToHost, stream));
+    PetscCallCUDA(cudaStreamSynchronize(stream));
+    nslots          = sp[1];
+    img->lay.nslots = nslots;
+    img->lay.lastw  = (PetscInt)((sp[1] - sp[0]) / sh);
+  }
+  PetscCall(MSDeviceMalloc(&img->d_cols, PetscMax((size_t)nslots, 1) * sizeof(int), "the block column codes of the mod-SELL image"));
+  PetscCall(MSDeviceMalloc(&img->d_vals, PetscMax((size_t)nslots * bs2, 1) * sizeof(double), "the block values of the mod-SELL image"));
+  if (ndiag) PetscCall(MSDeviceMalloc(&img->d_diag, ndiag * sizeof(double), "the diagonal blocks of the mod-SELL image"));
+  PetscCall(PetscLogGpuTimeBegin());
+  PetscCallCUDA((cudaError_t)MSCUDABlockFill((int)mb, (int)bs, (int)sh, csr->ai, csr->aj, csr->aa, (int)img->lay.diag_apart, (int)img->lay.local_cols, (const long long *)img->d_sliceptr, nslots, 1, (int *)img->d_cols, (double *)img->d_vals, (double *)img->d_diag, NULL, d_stats, stream));
+  PetscCall(PetscLogGpuTimeEnd());
+  PetscCallCUDA(cudaMemcpyAsync(stats, d_stats, 3 * sizeof(unsigned long long), cudaMemcpyDeviceToHost, stream));
+  PetscCallCUDA(cudaFreeAsync(d_stats, stream));
+  PetscCallCUDA(cudaStreamSynchronize(stream));
+  PetscCall(PetscLogEventEnd(MATMODSELL_ImageBuild, A, 0, 0, 0));
+  img->dev_bytes += ((size_t)nslices + 1) * sizeof(long long) + (size_t)nslots * (sizeof(int) + bs2 * sizeof(double)) + ndiag * sizeof(double);
+  img->lay.noffdiag = (PetscInt64)stats[0];
+  img->lay.maxwidth = (PetscInt)stats[1];
+  img->lay.nlocal   = (PetscInt64)stats[2];
+  img->lay.counted  = PETSC_TRUE;
+  img->dev_pattern  = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Device build: widths, prefix sum and fill run on the GPU */
 static PetscErrorCode MSImageBuildDevice(MSImage img, Mat A)
 {
@@ -369,6 +544,12 @@ static PetscErrorCode MSImageBuildDevice(MSImage img, Mat A)
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(MSCSRDeviceGet(img, A, PETSC_TRUE, stream, &csr));
+  if (img->lay.bs > 1) {
+    PetscCall(MSImageBuildDeviceBlocks(img, A, &csr, stream));
+    PetscCall(MSCSRDeviceRestore(&csr, stream));
+    PetscCallCUDA(cudaStreamSynchronize(stream));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (img->partition && !img->d_perm) { /* the partition ordering, on the device, with its inverse */
     PetscCall(MSDeviceMalloc(&img->d_perm, m * sizeof(int), "the row permutation of the mod-SELL image"));
     PetscCall(MSDeviceMalloc(&img->d_iperm, m * sizeof(int), "the inverse row permutation of the mod-SELL image"));
@@ -383,11 +564,12 @@ static PetscErrorCode MSImageBuildDevice(MSImage img, Mat A)
   PetscCallCUDA((cudaError_t)MSCUDABuildSlicePtr((int)img->lay.m, (int)img->lay.sh, (int)img->lay.nslices, csr.ai, csr.aj, (const int *)img->d_perm, (int)img->lay.diag_apart, (long long *)img->d_sliceptr, d_stats, stream));
   PetscCall(PetscLogGpuTimeEnd());
   {
-    long long nslots;
-    PetscCallCUDA(cudaMemcpyAsync(&nslots, (long long *)img->d_sliceptr + img->lay.nslices, sizeof(long long), cudaMemcpyDeviceToHost, stream));
+    long long sp[2] = {0, 0};
+    if (img->lay.nslices) PetscCallCUDA(cudaMemcpyAsync(sp, (long long *)img->d_sliceptr + img->lay.nslices - 1, 2 * sizeof(long long), cudaMemcpyDeviceToHost, stream));
     PetscCallCUDA(cudaMemcpyAsync(stats, d_stats, 3 * sizeof(unsigned long long), cudaMemcpyDeviceToHost, stream));
     PetscCallCUDA(cudaStreamSynchronize(stream));
-    img->lay.nslots = nslots;
+    img->lay.nslots = sp[1];
+    img->lay.lastw  = (PetscInt)((sp[1] - sp[0]) / img->lay.sh);
   }
   PetscCall(MSDeviceMalloc(&img->d_cols, PetscMax((size_t)img->lay.nslots, 1) * sizeof(int), "the column codes of the mod-SELL image"));
   PetscCall(MSDeviceMalloc(&img->d_vals, PetscMax((size_t)img->lay.nslots, 1) * sizeof(double), "the values of the mod-SELL image"));
@@ -428,7 +610,8 @@ static PetscErrorCode MSImageUploadValues(MSImage img, Mat A)
       MSCSRDevice csr;
       PetscCall(MSCSRDeviceGet(img, A, PETSC_FALSE, stream, &csr));
       PetscCall(PetscLogGpuTimeBegin());
-      PetscCallCUDA((cudaError_t)MSCUDAFill((int)img->lay.m, (int)img->lay.sh, csr.ai, csr.aj, NULL, (const int *)img->d_perm, NULL, (int)img->lay.diag_apart, 0, (const long long *)img->d_sliceptr, 0, NULL, NULL, NULL, (long long *)img->d_csr2slot, NULL, stream));
+      if (img->lay.bs > 1) PetscCallCUDA((cudaError_t)MSCUDABlockFill((int)(img->lay.m / img->lay.bs), (int)img->lay.bs, (int)img->lay.sh, csr.ai, csr.aj, NULL, (int)img->lay.diag_apart, 0, (const long long *)img->d_sliceptr, (long long)img->lay.nslots, 0, NULL, NULL, NULL, (long long *)img->d_csr2slot, NULL, stream));
+      else PetscCallCUDA((cudaError_t)MSCUDAFill((int)img->lay.m, (int)img->lay.sh, csr.ai, csr.aj, NULL, (const int *)img->d_perm, NULL, (int)img->lay.diag_apart, 0, (const long long *)img->d_sliceptr, 0, NULL, NULL, NULL, (long long *)img->d_csr2slot, NULL, stream));
       PetscCall(PetscLogGpuTimeEnd());
       PetscCall(MSCSRDeviceRestore(&csr, stream));
     } else {

@@ -36,6 +36,7 @@ struct _n_MSImage {
   PetscInt       permute_chunk;  /* rows per bucket of the permuted product on the GPU (0: x and y gathered through the
                                     permutation by separate kernels) */
   PetscBool      permute_recode; /* developer: a copy of the column codes rewritten to positions of the bucketed x */
+  PetscBool      block_rows;     /* developer: the block layout's GPU product with one thread per block row */
 
   /* what the image was built from */
   PetscObjectId    id;
@@ -95,6 +96,8 @@ struct _n_MSImage {
   size_t    pb_bytes;    /* device bytes of the two (counted in dev_bytes too) */
 };
 
+/* image.c: two requests give the same layout */
+PETSC_INTERN PetscBool MSImageRequestEqual(const MSImageRequest *, const MSImageRequest *);
 /* image.c: MatModSELLGetInfo() of the image; its statistics, building the host image only when no image exists */
 PETSC_INTERN PetscErrorCode MSImageGetInfo(MSImage, MatModSELLInfo *);
 PETSC_INTERN PetscErrorCode MSImageEnsureStats(MSImage, Mat);

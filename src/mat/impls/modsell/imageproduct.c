@@ -25,6 +25,7 @@ PetscInt MSImageRowLanes(MSImage img)
   const MSImageLayout *l = &img->lay;
   PetscInt             k = 1;
 
+  if (l->bs > 1) return 1; /* the block layout: one thread per row */
   if (img->lanes_asked > 0) return img->lanes_asked;
   if (l->nslices > 0 && l->nslots > 0) {
     const double w = (double)l->nslots / ((double)l->nslices * (double)l->sh);
@@ -58,6 +59,8 @@ static void MSImageViewShape(MSImage img, PetscBool diag_block, MSImageView *v)
   v->local_cols = (int)l->local_cols;
   v->diag_block = (int)(diag_block && l->m == l->n);
   v->lanes      = (int)MSImageRowLanes(img);
+  v->bs         = (int)l->bs;
+  v->brows      = (int)(l->bs > 1 && img->block_rows);
 }
 
 static PetscErrorCode MSImageGetView_Host(MSImage img, PetscBool diag_block, MSImageView *v)
@@ -83,6 +86,48 @@ static PetscErrorCode MSImageGetView_Host(MSImage img, PetscBool diag_block, MSI
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The block layout's product (natural order): one row at a time, its diagonal block's terms, then each slot's block
+   columns, in the order of the CUDA kernel (ms_bmult_kernel) */
+static PetscErrorCode MSImageMultBlocks_Host(MSImage img, const PetscScalar *x, const PetscScalar *yin, PetscScalar ys, PetscScalar *y)
+{
+  const PetscInt  bs = img->lay.bs, sh = img->lay.sh, m = img->lay.m, T = sh * bs;
+  const PetscBool local = img->lay.local_cols;
+  PetscScalar     xs[1024];
+
+  PetscFunctionBegin;
+  for (PetscInt s = 0; s < img->lay.nslices; s++) {
+    const PetscInt      first = s * T, nr = PetscMin(T, m - first);
+    const PetscInt64    beg   = img->sliceptr[s];
+    const PetscInt      w     = (PetscInt)((img->sliceptr[s + 1] - beg) / sh);
+    const PetscScalar  *vbase = img->vals + (PetscInt64)bs * bs * beg;
+    const PetscScalar  *dbase = img->diag ? img->diag + (PetscInt64)s * bs * T : NULL;
+
+    if (local)
+      for (PetscInt t = 0; t < T; t++) xs[t] = t < nr ? x[first + t] : 0.0;
+    for (PetscInt t = 0; t < nr; t++) {
+      const PetscInt q = t / bs;
+      PetscScalar    sum = 0.0;
+
+      if (dbase)
+        for (PetscInt j = 0; j < bs; j++) sum += dbase[(PetscInt64)j * T + t] * (local ? xs[q * bs + j] : x[first + q * bs + j]);
+      for (PetscInt k = 0; k < w; k++) {
+        const int          c  = img->cols[beg + (PetscInt64)k * sh + q];
+        const PetscScalar *vp = vbase + (PetscInt64)k * bs * T + t;
+
+        for (PetscInt j = 0; j < bs; j++) {
+          PetscScalar xv = 0.0;
+          if (c < 0) xv = xs[(-c - 1) * bs + j];
+          else if (c > 0) xv = x[(PetscInt64)(c - 1) * bs + j];
+          sum += vp[(PetscInt64)j * T] * xv;
+        }
+      }
+      y[first + t] = yin ? yin[first + t] + ys * sum : sum;
+    }
+  }
+  PetscCall(PetscLogFlops(PetscMax(0.0, 2.0 * img->lay.nnz - (yin ? 0 : m))));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode MSImageMult_Host(MSImage img, const PetscScalar *xu, const PetscScalar *yin, PetscScalar ys, PetscScalar *y)
 {
   const PetscInt     sh = img->lay.sh, m = img->lay.m, K = MSImageRowLanes(img);
@@ -92,6 +137,10 @@ static PetscErrorCode MSImageMult_Host(MSImage img, const PetscScalar *xu, const
 
   PetscFunctionBegin;
   PetscCheck(ys == 1.0 || ys == -1.0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "The sign of the product must be 1 or -1, not %g", (double)PetscRealPart(ys));
+  if (img->lay.bs > 1) {
+    PetscCall(MSImageMultBlocks_Host(img, xu, yin, ys, y));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (img->perm && m) { /* x in the image numbering: one gather (MSCUDAMult() does the same) */
     PetscScalar *xp;
     if (!img->xwork) PetscCall(PetscMalloc1(m, &img->xwork));
@@ -143,6 +192,14 @@ static PetscErrorCode MSImageGetDiagonal_Host(MSImage img, PetscScalar *d)
 {
   PetscFunctionBegin;
   PetscCheck(img->diag || !img->lay.m, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Image has no separate diagonal");
+  if (img->lay.bs > 1) { /* entry (t % bs, t % bs) of the diagonal block of row t of a slice */
+    const PetscInt bs = img->lay.bs, T = img->lay.sh * bs;
+    for (PetscInt r = 0; r < img->lay.m; r++) {
+      const PetscInt s = r / T, t = r - s * T;
+      d[r] = img->diag[(PetscInt64)(s * bs + t % bs) * T + t];
+    }
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   for (PetscInt r = 0; r < img->lay.m; r++) d[img->perm ? img->perm[r] : r] = img->diag[r];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -274,6 +331,13 @@ static PetscErrorCode MSImageMult_CUDA(MSImage img, const PetscScalar *x, const 
   PetscCall(MSImageGetView_CUDA(img, PETSC_FALSE, &v));
   v.negate = (int)(yin && ys == -1.0);
   PetscCall(PetscGetCurrentCUDAStream(&stream));
+  if (v.bs > 1) { /* the block layout: natural order */
+    PetscCall(PetscLogGpuTimeBegin());
+    PetscCallCUDA((cudaError_t)MSCUDABlockMult(&v, x, yin, y, stream));
+    PetscCall(PetscLogGpuTimeEnd());
+    PetscCall(PetscLogGpuFlops(PetscMax(0.0, 2.0 * img->lay.nnz - (yin ? 0 : img->lay.m))));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (yin && yin == y && !v.perm && !v.diag && !v.local_cols && img->lay.m > 0) { /* in place: the slices with an entry */
     if (!img->d_nzslices) PetscCall(MSImageSetUpNonzeroSlices(img, stream));
     v.nzslices  = (const int *)img->d_nzslices;
@@ -298,6 +362,15 @@ static PetscErrorCode MSImageGetDiagonal_CUDA(MSImage img, PetscScalar *d)
   PetscFunctionBegin;
   PetscCheck(img->lay.diag_apart, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Device image has no separate diagonal");
   PetscCall(PetscGetCurrentCUDAStream(&stream));
+  if (img->lay.bs > 1) {
+    MSImageView v;
+
+    PetscCall(MSImageGetView_CUDA(img, PETSC_FALSE, &v));
+    PetscCall(PetscLogGpuTimeBegin());
+    PetscCallCUDA((cudaError_t)MSCUDABlockGetDiagonal(&v, d, stream));
+    PetscCall(PetscLogGpuTimeEnd());
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(PetscLogGpuTimeBegin());
   PetscCallCUDA((cudaError_t)MSCUDAGetDiagonal((int)img->lay.m, (const double *)img->d_diag, (const int *)img->d_perm, d, stream));
   PetscCall(PetscLogGpuTimeEnd());
@@ -312,6 +385,7 @@ PetscErrorCode MSImageGetDeviceCSR(MSImage img, const int *ai, int *aj, double *
   MSImageView  v;
 
   PetscFunctionBegin;
+  PetscCheck(img->lay.bs <= 1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The CSR is rebuilt from scalar images only");
   PetscCall(MSImageGetView_CUDA(img, PETSC_FALSE, &v));
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   PetscCall(PetscLogGpuTimeBegin());

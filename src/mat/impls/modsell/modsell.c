@@ -13,6 +13,9 @@
 .  -mat_modsell_slice_height <128>        - rows per slice (a multiple of 32, at most 1024; default 128, 512 when
                                              `PCBJSMOOTH` works on the image or the partition ordering applies, 1024
                                              when both)
+.  -mat_modsell_layout <auto,scalar,blocks,cusparse> - the product's layout: the scalar image, bs x bs blocks (a
+                                             matrix with a block size of 2 to 8), the cuSPARSE view, or chosen from the
+                                             matrix (default; `MatModSELLSetLayout()`)
 .  -mat_modsell_kernel <modsell,sell>     - modified SELL or plain SELL SpMV kernel
 .  -mat_modsell_ordering <natural,rcm,bricks,partition> - row ordering inside the format (bricks: matrices of a `DMDA`)
 .  -mat_modsell_permute_chunk <1048576>   - rows per bucket of the permuted product on the GPU (0: separate gathers)
@@ -24,7 +27,13 @@
 
    Level: beginner
 
-.seealso: `MATSEQAIJMODSELL`, `MATMPIAIJMODSELL`, `MatCreateModSELL()`
+   Note:
+   A matrix with a block size (`MatSetBlockSize()`, e.g. 3 for elasticity) of 2 to 8 is multiplied in bs x bs blocks when
+   that moves fewer bytes than the scalar image: one column index per block, the missing entries of a block stored as
+   zeros (`MatModSELLSetLayout()`); `MatView()` with `PETSC_VIEWER_ASCII_INFO` says which layout the product takes and
+   why.
+
+.seealso: `MATSEQAIJMODSELL`, `MATMPIAIJMODSELL`, `MatCreateModSELL()`, `MatModSELLSetLayout()`
 M*/
 
 /*@
@@ -94,6 +103,7 @@ PetscErrorCode MatModSELLSettingsSetDefaults_Private(MatModSELLSettings *s)
   s->permute_recode = PETSC_FALSE;
   s->row_lanes      = 0;
   s->graph_device   = PETSC_TRUE;
+  s->layout         = MATMODSELL_LAYOUT_AUTO;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -156,6 +166,15 @@ PetscErrorCode MatModSELLSettingsSetRowLanes_Private(Mat A, MatModSELLSettings *
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode MatModSELLSettingsSetLayout_Private(Mat A, MatModSELLSettings *s, MatModSELLLayout l)
+{
+  PetscFunctionBegin;
+  PetscCheck(l >= MATMODSELL_LAYOUT_AUTO && l <= MATMODSELL_LAYOUT_CUSPARSE, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_OUTOFRANGE, "Unknown MATMODSELL layout %d: use MATMODSELL_LAYOUT_AUTO (the default), SCALAR, BLOCKS or CUSPARSE", (int)l);
+  s->layout = l;
+  PetscTryMethod(A, "MatModSELLApplySettings_C", (Mat), (A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The public MatModSELLSet...() and MatModSELLGet...() functions call these through the functions composed on a
    MATMODSELL matrix of either type (MatModSELLComposeSetGet_Private()), on its settings: for each setting N (of type T,
    the settings' field f) MatModSELLSetN_ModSELL(), which validates and applies it (MatModSELLSettingsSetN_Private()),
@@ -184,6 +203,7 @@ MS_SETTING(Kernel, MatModSELLKernel, kernel)
 MS_SETTING(Ordering, MatModSELLOrdering, ordering)
 MS_SETTING(PermuteChunk, PetscInt, permute_chunk)
 MS_SETTING(RowLanes, PetscInt, row_lanes)
+MS_SETTING(Layout, MatModSELLLayout, layout)
 #undef MS_SETTING
 
 PetscErrorCode MatModSELLComposeSetGet_Private(Mat B, PetscBool set)
@@ -197,6 +217,7 @@ PetscErrorCode MatModSELLComposeSetGet_Private(Mat B, PetscBool set)
   MS_COMPOSE_SETGET(Ordering)
   MS_COMPOSE_SETGET(PermuteChunk)
   MS_COMPOSE_SETGET(RowLanes)
+  MS_COMPOSE_SETGET(Layout)
 #undef MS_COMPOSE_SETGET
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -511,6 +532,76 @@ PetscErrorCode MatModSELLGetRowLanes(Mat A, PetscInt *lanes)
 }
 
 /*@
+  MatModSELLSetLayout - Sets the layout of the product of a `MATMODSELL` matrix
+
+  Logically Collective
+
+  Input Parameters:
++ A - the matrix
+- l - `MATMODSELL_LAYOUT_AUTO` (default), `MATMODSELL_LAYOUT_SCALAR`, `MATMODSELL_LAYOUT_BLOCKS` or
+      `MATMODSELL_LAYOUT_CUSPARSE`
+
+  Options Database Key:
+. -mat_modsell_layout <auto,scalar,blocks,cusparse> - the layout
+
+  Level: intermediate
+
+  Notes:
+  The layout applies to the matrix's own `MatMult()`, `MatMultAdd()`, `MatResidual()` and `MatGetDiagonal()` (each
+  process's diagonal block; the off-process block keeps the scalar image). The preconditioners of this package always
+  read the scalar image, built for them when the product uses another layout.
+
+  `MATMODSELL_LAYOUT_BLOCKS`, for a matrix with a block size bs from 2 to 8 (`MatSetBlockSize()`, or the block size of
+  a loaded or `DM` matrix), stores the matrix in bs x bs blocks: one column index per block (the missing entries of a
+  block stored as zeros), the diagonal blocks apart, slices of block rows (the slice height counted in block rows, at
+  most 1024 / bs threads), the natural order. For 3 x 3 blocks a product moves 8.4 bytes per stored entry instead of 12.
+  Where the block layout cannot apply (block size 1 or above 8, an ordering other than natural or auto asked for, row
+  lanes set) the scalar image is used, and `MatView()` says why.
+
+  `MATMODSELL_LAYOUT_AUTO` chooses per process, once per nonzero pattern, from the counts of the images' builds: the
+  bytes a product moves in the scalar image (its padding, its permutation), in the block image and in cuSPARSE's CSR,
+  over the fractions of the GPU's bandwidth the kernels reached (95% for the images, 63% for cuSPARSE's CSR kernel,
+  measured on an NVIDIA H200); blocks when they save at least 3% of the bytes; the cuSPARSE view when the image is not
+  predicted at least 1.1 times as fast (only when no setting that shapes the image, slice height, kernel, ordering or
+  row lanes, was given). `MatView()` with `PETSC_VIEWER_ASCII_INFO` prints the estimates and the choice. Without CUDA
+  (or bound to the CPU) the host product uses the image the rule would take.
+
+.seealso: `MATMODSELL`, `MatModSELLGetLayout()`, `MatModSELLLayout`, `MatModSELLGetInfo()`
+@*/
+PetscErrorCode MatModSELLSetLayout(Mat A, MatModSELLLayout l)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
+  PetscValidLogicalCollectiveEnum(A, l, 2);
+  PetscTryMethod(A, "MatModSELLSetLayout_C", (Mat, MatModSELLLayout), (A, l));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  MatModSELLGetLayout - Gets the setting of the layout of the product of a `MATMODSELL` matrix
+
+  Not Collective
+
+  Input Parameter:
+. A - the matrix
+
+  Output Parameter:
+. l - the layout as set (`MATMODSELL_LAYOUT_AUTO`: chosen from the matrix; `MatModSELLGetInfo()` gives the choice)
+
+  Level: intermediate
+
+.seealso: `MATMODSELL`, `MatModSELLSetLayout()`
+@*/
+PetscErrorCode MatModSELLGetLayout(Mat A, MatModSELLLayout *l)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
+  PetscAssertPointer(l, 2);
+  PetscUseMethod(A, "MatModSELLGetLayout_C", (Mat, MatModSELLLayout *), (A, l));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
   MatModSELLGetInfo - Statistics of the mod-SELL format of an assembled `MATMODSELL` matrix (builds it if needed)
 
   Collective on several processes (sums over processes)
@@ -584,6 +675,17 @@ PetscErrorCode MatModSELLReadOptions_Private(Mat A, PetscOptionItems PetscOption
     if (flg) PetscCall(MatModSELLSetRowLanes(A, lanes));
   }
   {
+    PetscBool br = s->block_rows;
+    /* developer: the block layout's GPU product with one thread per block row (read like -mat_modsell_permute_recode) */
+    PetscCall(PetscOptionsGetBool(((PetscObject)A)->options, ((PetscObject)A)->prefix, "-mat_modsell_block_rows", &br, &flg));
+    if (flg) s->block_rows = br;
+  }
+  {
+    MatModSELLLayout l = s->layout;
+    PetscCall(PetscOptionsEnum("-mat_modsell_layout", "Layout of the product: auto (from the matrix), scalar (one column index per nonzero), blocks (bs x bs blocks of a matrix with a block size of 2 to 8), cusparse (the cuSPARSE view)", "MatModSELLSetLayout", MatModSELLLayouts, (PetscEnum)l, (PetscEnum *)&l, &flg));
+    if (flg) PetscCall(MatModSELLSetLayout(A, l));
+  }
+  {
     PetscBool gd = s->graph_device;
     PetscCall(PetscOptionsBool("-mat_modsell_graph_device", "Make PCGAMG's graph (MatCreateGraph()) on the GPU from the cuSPARSE view's CSR, the same graph as SeqAIJ's host code (PETSc with CUDA; one process's matrix, block size 1)", "MATMODSELL", gd, &gd, &flg));
     if (flg) s->graph_device = gd; /* read when the graph is made: nothing to apply */
@@ -615,7 +717,7 @@ static const char *MatModSELLOrderingReason_Private(MatModSELLOrdering o, PetscR
 /* The MATMODSELL part of MatView() of both types, after the parent type's: with an ASCII info format, the settings
    (with the ordering the format applies) and statistics of the format; bricks: the automatic ordering takes bricks on a
    DMDA grid (the image's request) */
-PetscErrorCode MatModSELLView_Private(Mat A, PetscViewer viewer, PetscBool bricks)
+PetscErrorCode MatModSELLView_Private(Mat A, PetscViewer viewer, PetscBool bricks, const char *why)
 {
   MatModSELLSettings *s;
   MatModSELLInfo      info;
@@ -646,7 +748,20 @@ PetscErrorCode MatModSELLView_Private(Mat A, PetscViewer viewer, PetscBool brick
     else PetscCall(PetscSNPrintf(height, sizeof(height), "%" PetscInt_FMT " to %" PetscInt_FMT " (per process)", info.slice_height_min, info.slice_height));
     PetscCall(PetscViewerASCIIPrintf(viewer, "MATMODSELL: kernel %s, slice height %s, ordering %s%s\n", MatModSELLKernels[s->kernel], height, MatModSELLOrderings[s->ordering], line));
   }
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  slices %" PetscInt_FMT ", widest slice %" PetscInt_FMT ", off-diagonal slots %" PetscInt64_FMT " for %" PetscInt64_FMT " off-diagonal nonzeros (padding ratio %.3f)\n", info.nslices, info.max_width, info.nslots, info.noffdiag, (double)info.padding_ratio));
+  { /* the product's layout */
+    char        lay[128];
+    PetscMPIInt size;
+
+    PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
+    if (info.layout == MATMODSELL_LAYOUT_BLOCKS) PetscCall(PetscSNPrintf(lay, sizeof(lay), "%" PetscInt_FMT "x%" PetscInt_FMT " blocks (slices of %" PetscInt_FMT " block rows, block density %.2f)", info.block_size, info.block_size, info.slice_height, (double)info.block_density));
+    else if (info.layout == MATMODSELL_LAYOUT_CUSPARSE) PetscCall(PetscStrncpy(lay, "cuSPARSE view (on the host, or bound to the CPU: the image the rule prefers)", sizeof(lay)));
+    else if (info.layout == MATMODSELL_LAYOUT_SCALAR) PetscCall(PetscStrncpy(lay, "scalar image", sizeof(lay)));
+    else PetscCall(PetscStrncpy(lay, "chosen per process, not the same on all", sizeof(lay)));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  layout of the product (-mat_modsell_layout %s): %s\n", MatModSELLLayouts[s->layout], lay));
+    if (why && why[0]) PetscCall(PetscViewerASCIIPrintf(viewer, "    %s%s\n", size > 1 ? "process 0: " : "", why));
+  }
+  if (info.block_size > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "  slices %" PetscInt_FMT ", widest slice %" PetscInt_FMT " blocks, off-diagonal block slots %" PetscInt64_FMT " for %" PetscInt64_FMT " off-diagonal blocks (padding ratio %.3f)\n", info.nslices, info.max_width, info.nslots, info.noffdiag, (double)info.padding_ratio));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "  slices %" PetscInt_FMT ", widest slice %" PetscInt_FMT ", off-diagonal slots %" PetscInt64_FMT " for %" PetscInt64_FMT " off-diagonal nonzeros (padding ratio %.3f)\n", info.nslices, info.max_width, info.nslots, info.noffdiag, (double)info.padding_ratio));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  off-diagonals read from shared memory: %.1f%%, device bytes %zu\n", 100.0 * (double)info.local_fraction, info.device_bytes));
   if (info.row_lanes > 1) { /* one thread per row everywhere, the format's usual product: nothing to say */
     if (info.row_lanes_min == info.row_lanes) PetscCall(PetscViewerASCIIPrintf(viewer, "  threads summing each row on the GPU: %" PetscInt_FMT " (%s)\n", info.row_lanes, s->row_lanes ? "-mat_modsell_row_lanes" : "from the mean slice width"));

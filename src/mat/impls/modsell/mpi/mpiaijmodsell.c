@@ -95,15 +95,16 @@ static PetscErrorCode MatModSELLGetInfo_MPIAIJModSELL(Mat A, MatModSELLInfo *inf
   Mat            Ad, Ao;
   MatModSELLInfo di, oi;
   PetscInt64     loc[11], glob[11];
-  PetscInt       w[8], wg[8];
+  PetscInt       w[11], wg[11];
+  PetscReal      r[3], rg[3];
 
   PetscFunctionBegin;
   PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, &Ao, NULL));
   PetscCall(MatModSELLGetInfo(Ad, &di));
   PetscCall(MatModSELLGetInfo(Ao, &oi));
   loc[0] = di.nslices;
-  loc[1] = di.nslots + oi.nslots;
-  loc[2] = di.noffdiag + oi.noffdiag;
+  loc[1] = di.nslots + (di.block_size > 1 ? 0 : oi.nslots); /* the block layout: the diagonal block's blocks */
+  loc[2] = di.noffdiag + (di.block_size > 1 ? 0 : oi.noffdiag);
   loc[3] = di.nlocal;
   loc[4] = (PetscInt64)(di.device_bytes + oi.device_bytes);
   loc[7] = (PetscInt64)di.permute_bytes;
@@ -125,7 +126,15 @@ static PetscErrorCode MatModSELLGetInfo_MPIAIJModSELL(Mat A, MatModSELLInfo *inf
   w[5] = di.natural_local_stride; /* the sparsest sampling of the processes */
   w[6] = di.row_lanes;
   w[7] = -di.row_lanes;
-  PetscCallMPI(MPIU_Allreduce(w, wg, 8, MPIU_INT, MPI_MAX, PetscObjectComm((PetscObject)A)));
+  w[8]  = (PetscInt)di.layout;
+  w[9]  = -(PetscInt)di.layout;
+  w[10] = di.block_size;
+  PetscCallMPI(MPIU_Allreduce(w, wg, 11, MPIU_INT, MPI_MAX, PetscObjectComm((PetscObject)A)));
+  r[0] = di.bytes_image;
+  r[1] = di.bytes_cusparse;
+  r[2] = -di.block_density; /* the smallest */
+  PetscCallMPI(MPIU_Allreduce(r, rg, 2, MPIU_REAL, MPI_SUM, PetscObjectComm((PetscObject)A)));
+  PetscCallMPI(MPIU_Allreduce(&r[2], &rg[2], 1, MPIU_REAL, MPI_MAX, PetscObjectComm((PetscObject)A)));
   PetscCall(PetscMemzero(info, sizeof(*info)));
   info->slice_height           = wg[3];
   info->slice_height_min       = -wg[4];
@@ -145,6 +154,11 @@ static PetscErrorCode MatModSELLGetInfo_MPIAIJModSELL(Mat A, MatModSELLInfo *inf
   info->natural_window         = glob[9] ? (PetscReal)glob[8] / (PetscReal)glob[9] : -1.0;
   info->natural_windowed       = glob[10] ? PETSC_TRUE : PETSC_FALSE;
   info->row_lanes_min          = -wg[7];
+  info->layout                 = wg[8] == -wg[9] ? (MatModSELLLayout)wg[8] : MATMODSELL_LAYOUT_AUTO;
+  info->block_size             = wg[10];
+  info->bytes_image            = rg[0];
+  info->bytes_cusparse         = rg[1];
+  info->block_density          = -rg[2];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -539,7 +553,12 @@ static PetscErrorCode MatView_MPIAIJModSELL(Mat A, PetscViewer viewer)
 
   PetscFunctionBegin;
   PetscCall((*mm->parent.view)(A, viewer));
-  PetscCall(MatModSELLView_Private(A, viewer, PETSC_FALSE));
+  {
+    Mat Ad;
+
+    PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, NULL, NULL));
+    PetscCall(MatModSELLView_Private(A, viewer, PETSC_FALSE, ((Mat_SeqAIJModSELL *)Ad->spptr)->choice.why));
+  }
 #if defined(PETSC_HAVE_CUDA)
   PetscCall(MatMPIAIJModSELLViewCUSPARSE_Private(A, viewer));
   {

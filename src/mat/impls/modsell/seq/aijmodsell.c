@@ -14,6 +14,7 @@
 
 const char *const MatModSELLKernels[]   = {"modsell", "sell", "MatModSELLKernel", "MATMODSELL_KERNEL_", NULL};
 const char *const MatModSELLOrderings[] = {"natural", "rcm", "bricks", "partition", "auto", "MatModSELLOrdering", "MATMODSELL_ORDERING_", NULL};
+const char *const MatModSELLLayouts[]   = {"auto", "scalar", "blocks", "cusparse", "MatModSELLLayout", "MATMODSELL_LAYOUT_", NULL};
 
 static PetscErrorCode MatSeqAIJModSELLSetOps(Mat);
 
@@ -113,6 +114,128 @@ PetscErrorCode MatSeqAIJModSELLImage_Private(Mat A, const MSImageOps *ops, MSIma
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The block size of the block layout of A's product, or 1 (why: the reason, "" for a matrix of block size 1) */
+static PetscInt MatSeqAIJModSELLBlockCandidate(Mat A, char why[128])
+{
+  Mat_SeqAIJModSELL        *ms = (Mat_SeqAIJModSELL *)A->spptr;
+  const MatModSELLSettings *s  = &ms->settings;
+  const PetscInt            bs = A->rmap->bs;
+
+  why[0] = 0;
+  if (bs <= 1) return 1;
+  if (ms->offdiag_block) (void)PetscSNPrintf(why, 128, "the off-process block");
+  else if (bs > MS_BLOCK_MAX) (void)PetscSNPrintf(why, 128, "block size %" PetscInt_FMT " above %d", bs, MS_BLOCK_MAX);
+  else if (A->cmap->bs != bs || A->rmap->n != A->cmap->n || A->rmap->n % bs) (void)PetscSNPrintf(why, 128, "the blocks are not square");
+  else if (s->ordering != MATMODSELL_ORDERING_AUTO && s->ordering != MATMODSELL_ORDERING_NATURAL) (void)PetscSNPrintf(why, 128, "the ordering %s was asked for, the block layout keeps the natural order", MatModSELLOrderings[s->ordering]);
+  else if (s->row_lanes > 1) (void)PetscSNPrintf(why, 128, "-mat_modsell_row_lanes %" PetscInt_FMT " was asked for, the block layout has one thread per row", s->row_lanes);
+  else return bs;
+  return 1;
+}
+
+/* The product's layout for A's current pattern and settings (ms->choice), made when missing: the block image set up in
+   the memory of ops when A has a block size that allows it, the scalar image unless the blocks move fewer bytes than
+   any scalar image could (MSLayoutBlocksSuffice()), MSLayoutChoose(); then what the product does not use is freed (the
+   block image; the scalar image's arrays in that memory when this choice built them: a preconditioner's
+   MatSeqAIJModSELLGetImage() builds them again, and arrays another user set up are kept). *lay: the layout in the
+   memory of ops, *img its image (NULL: the cuSPARSE view), its values not refreshed. */
+static PetscErrorCode MatSeqAIJModSELLEnsureLayout(Mat A, const MSImageOps *ops, MatModSELLLayout *lay, MSImage *img)
+{
+  Mat_SeqAIJModSELL  *ms   = (Mat_SeqAIJModSELL *)A->spptr;
+  MSLayoutChoice     *c    = &ms->choice;
+  const PetscBool     host = (PetscBool)PetscMemTypeHost(ops->mtype);
+  MatModSELLSettings *set  = &ms->settings;
+  PetscObjectId       id;
+
+  PetscFunctionBegin;
+  PetscCheck(A->assembled, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Matrix must be assembled before it is used");
+  PetscCall(MatSeqAIJModSELLSyncSettings(A));
+  PetscCall(PetscObjectGetId((PetscObject)A, &id));
+  if (!c->valid || c->id != id || c->nzstate != A->nonzerostate || c->asked != set->layout || c->lanes != set->row_lanes || !MSImageRequestEqual(&c->req, &ms->img->req)) {
+    MSImage   s = ms->img;
+    PetscBool had, image_set, scalar;
+    char      why[128];
+    PetscInt  bs = MatSeqAIJModSELLBlockCandidate(A, why);
+
+    /* were the scalar image's arrays in this memory current before? (then another user may hold them) */
+    had = (PetscBool)(s->built && s->id == id && s->nzstate == A->nonzerostate && (host ? s->host_pattern : s->dev_pattern));
+    if (bs > 1 && set->layout != MATMODSELL_LAYOUT_SCALAR && set->layout != MATMODSELL_LAYOUT_CUSPARSE) {
+      MSImageRequest r = s->req;
+
+      r.bs              = bs;
+      r.sh              = set->sh_set ? set->sh : MS_SLICE_HEIGHT_DEFAULT; /* not a preconditioner's height for its slices */
+      r.ordering        = MATMODSELL_ORDERING_NATURAL;
+      r.partition_block = r.partition_sh = 0;
+      PetscCall(PetscArrayzero(r.box, 4));
+      if (!ms->bimg) PetscCall(MSImageCreate(&r, &ms->bimg));
+      else PetscCall(MSImageSetRequest(ms->bimg, &r));
+      ms->bimg->block_rows = set->block_rows;
+      PetscCall(MSImageSetUp(ms->bimg, A, ops));
+    } else PetscCall(MSImageDestroy(&ms->bimg));
+    /* the scalar image, unless the blocks move fewer bytes than any scalar image could (its build, a copy of the CSR and
+       maybe a partition, saved) */
+    scalar = (PetscBool)(had || !ms->bimg || !MSLayoutBlocksSuffice(ms->bimg));
+    if (scalar) PetscCall(MSImageSetUp(s, A, ops));
+    image_set = (PetscBool)(set->sh_set || set->kernel != MATMODSELL_KERNEL_MODSELL || set->ordering != MATMODSELL_ORDERING_AUTO || set->row_lanes != 0 || ms->offdiag_block);
+    PetscCall(MSLayoutChoose(scalar ? s : NULL, ms->bimg, why[0] ? why : NULL, A->rmap->bs, set, image_set, c));
+    c->valid   = PETSC_TRUE;
+    c->id      = id;
+    c->nzstate = A->nonzerostate;
+    c->asked   = set->layout;
+    c->lanes   = set->row_lanes;
+    c->req     = s->req;
+    {
+      const MatModSELLLayout l = host ? c->host : c->layout;
+
+      if (c->host != MATMODSELL_LAYOUT_BLOCKS) PetscCall(MSImageDestroy(&ms->bimg)); /* (the other memory's layout may be it) */
+      if (l != MATMODSELL_LAYOUT_SCALAR && scalar && !had) {
+        if (host) PetscCall(MSImageFreeHost(s));
+        else {
+          PetscCall(MSImageEnsureHostPerm(s)); /* a partition computed on the GPU is kept */
+          PetscCall(MSImageFreeDevice(s));
+        }
+      }
+    }
+    PetscCall(PetscInfo(A, "MATSEQAIJMODSELL: product layout %s (%s on the host): %s\n", MatModSELLLayouts[c->layout], MatModSELLLayouts[c->host], c->why));
+  }
+  if (ms->bimg) ms->bimg->block_rows = set->block_rows; /* the launch only */
+  *lay = host ? c->host : c->layout;
+  *img = *lay == MATMODSELL_LAYOUT_BLOCKS ? ms->bimg : (*lay == MATMODSELL_LAYOUT_SCALAR ? ms->img : NULL);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MatSeqAIJModSELLProductImage_Private(Mat A, const MSImageOps *ops, MSImage *img)
+{
+  MatModSELLLayout lay;
+
+  PetscFunctionBegin;
+  PetscCall(MatSeqAIJModSELLEnsureLayout(A, ops, &lay, img));
+  if (*img) PetscCall(MSImageSetUp(*img, A, ops));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MatSeqAIJModSELLGetProductLayout(Mat A, const MSImageOps *ops, MatModSELLLayout *lay)
+{
+  MSImage img;
+
+  PetscFunctionBegin;
+  PetscCall(MatSeqAIJModSELLEnsureLayout(A, ops, lay, &img));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The image of the product of A whose device values are stale (MatGetDiagonal() then takes the host's values), or NULL
+   with *stale PETSC_TRUE when the product is the cuSPARSE view's */
+PetscErrorCode MatSeqAIJModSELLProductValuesStale_Private(Mat A, const MSImageOps *ops, PetscBool *stale)
+{
+  MatModSELLLayout lay;
+  MSImage          img;
+
+  PetscFunctionBegin;
+  PetscCall(MatSeqAIJModSELLEnsureLayout(A, ops, &lay, &img));
+  if (!img) *stale = PETSC_TRUE;
+  else PetscCall(MSImageDeviceValuesStale(img, A, stale));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MatSeqAIJModSELLGetImage(Mat A, const MSImageOps *ops, MSImage *img)
 {
   PetscBool isms;
@@ -182,7 +305,7 @@ PetscErrorCode MatSeqAIJModSELLEagerSetUp(Mat A, Mat owner)
       if (vtype) PetscCall(PetscStrendswith(vtype, "cuda", &dev));
       if (dev) PetscCall(PetscDeviceInitialize(PETSC_DEVICE_CUDA));
     }
-    if (dev) PetscCall(MatSeqAIJModSELLImage_Private(A, ms->iops, &img));
+    if (dev) PetscCall(MatSeqAIJModSELLProductImage_Private(A, ms->iops, &img));
   }
 #endif
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -204,16 +327,24 @@ static PetscErrorCode MatSeqAIJModSELLEagerSetUpInAssembly(Mat A)
 
   PetscFunctionBegin;
   /* the values may have changed without a change of state (MatSetValues()): whatever the image holds is stale */
-  ms->img->devstate  = -1;
-  ms->img->hoststate = -1;
+  for (int i = 0; i < 2; i++) {
+    MSImage img = i ? ms->bimg : ms->img;
+    if (!img) continue;
+    img->devstate  = -1;
+    img->hoststate = -1;
+  }
   if (ms_creating_submatrices) PetscFunctionReturn(PETSC_SUCCESS);
-  A->assembled       = PETSC_TRUE;
-  ierr               = MatSeqAIJModSELLEagerSetUp(A, A);
-  A->assembled       = was;
+  A->assembled = PETSC_TRUE;
+  ierr         = MatSeqAIJModSELLEagerSetUp(A, A);
+  A->assembled = was;
   PetscCall(ierr);
   PetscCall(PetscObjectStateGet((PetscObject)A, &state));
-  if (ms->img->devstate == state) ms->img->devstate = state + 1;
-  if (ms->img->hoststate == state) ms->img->hoststate = state + 1;
+  for (int i = 0; i < 2; i++) {
+    MSImage img = i ? ms->bimg : ms->img;
+    if (!img) continue;
+    if (img->devstate == state) img->devstate = state + 1;
+    if (img->hoststate == state) img->hoststate = state + 1;
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -238,7 +369,8 @@ static PetscErrorCode MatMultAddKernel_SeqAIJModSELL_Host(Mat A, Vec xx, Vec ww,
 
   PetscFunctionBegin;
   PetscCheck(xx != yy, PETSC_COMM_SELF, PETSC_ERR_ARG_IDN, "x and y must be different vectors");
-  PetscCall(MatSeqAIJModSELLImage_Private(A, ms->iops, &img));
+  PetscCall(MatSeqAIJModSELLProductImage_Private(A, ms->iops, &img));
+  PetscCheck(img, PETSC_COMM_SELF, PETSC_ERR_PLIB, "A host product without an image");
   PetscCall(VecGetArrayRead(xx, &x));
   if (ww && ww != yy) PetscCall(VecGetArrayRead(ww, &w));
   if (ww == yy) PetscCall(VecGetArray(yy, &y));
@@ -262,7 +394,8 @@ static PetscErrorCode MatGetDiagonal_SeqAIJModSELL_Host(Mat A, Vec v)
     PetscCall((*ms->parent.getdiagonal)(A, v));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(MatSeqAIJModSELLImage_Private(A, ms->iops, &img));
+  PetscCall(MatSeqAIJModSELLProductImage_Private(A, ms->iops, &img));
+  PetscCheck(img, PETSC_COMM_SELF, PETSC_ERR_PLIB, "A host product without an image");
   PetscCall(VecGetArrayWrite(v, &d));
   PetscCall(ms->iops->getdiagonal(img, d));
   PetscCall(VecRestoreArrayWrite(v, &d));
@@ -353,11 +486,18 @@ static PetscErrorCode MatModSELLGetSettings_SeqAIJModSELL(Mat A, MatModSELLSetti
 static PetscErrorCode MatModSELLGetInfo_SeqAIJModSELL(Mat A, MatModSELLInfo *info)
 {
   Mat_SeqAIJModSELL *ms = (Mat_SeqAIJModSELL *)A->spptr;
+  MatModSELLLayout   lay;
+  MSImage            img;
 
   PetscFunctionBegin;
-  PetscCall(MatSeqAIJModSELLSyncSettings(A));
-  PetscCall(MSImageEnsureStats(ms->img, A));
-  PetscCall(MSImageGetInfo(ms->img, info));
+  PetscCall(MatSeqAIJModSELLEnsureLayout(A, ms->iops, &lay, &img));
+  if (!img) img = ms->choice.host == MATMODSELL_LAYOUT_BLOCKS ? ms->bimg : ms->img; /* the cuSPARSE view: the host's image's counts */
+  PetscCall(MSImageEnsureStats(img, A));
+  PetscCall(MSImageGetInfo(img, info));
+  info->layout         = ms->choice.layout;
+  info->block_density  = img->lay.bs > 1 ? ms->choice.density : 0.0;
+  info->bytes_image    = ms->choice.bytes[ms->choice.host == MATMODSELL_LAYOUT_BLOCKS ? 1 : 0];
+  info->bytes_cusparse = ms->choice.bytes[2];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -377,7 +517,7 @@ static PetscErrorCode MatView_SeqAIJModSELL(Mat A, PetscViewer viewer)
 
   PetscFunctionBegin;
   PetscCall((*ms->parent.view)(A, viewer));
-  PetscCall(MatModSELLView_Private(A, viewer, ms->defaults.auto_bricks));
+  PetscCall(MatModSELLView_Private(A, viewer, ms->defaults.auto_bricks, ms->choice.why));
   if (ms->cs.view) {
     PetscBool         iascii;
     PetscViewerFormat format;
@@ -492,6 +632,7 @@ static PetscErrorCode MatSeqAIJModSELLStrip(Mat B)
   PetscCall(MatDestroy(&ms->cs.view));
   for (PetscInt i = 0; i < 3; i++) PetscCall(VecDestroy(&ms->stage[i]));
   PetscCall(MSImageDestroy(&ms->img));
+  PetscCall(MSImageDestroy(&ms->bimg));
   PetscCall(PetscFree(B->spptr));
   PetscCall(MatModSELLResetType_Private(B, MATSEQAIJ));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -765,6 +906,7 @@ PetscErrorCode MatConvert_SeqAIJ_SeqAIJModSELL(Mat A, MatType type, MatReuse reu
    Options Database Keys:
 +  -mat_type modsell                           - select this type
 .  -mat_modsell_slice_height <128>             - rows per slice, a multiple of 32 at most 1024
+.  -mat_modsell_layout <auto,scalar,blocks,cusparse> - the product's layout (`MatModSELLSetLayout()`): chosen from the matrix by default
 .  -mat_modsell_kernel <modsell,sell>          - modified SELL (default) or the plain SELL kernel of Wikberg (2024), section 3.1
 .  -mat_modsell_ordering <natural,rcm,bricks,partition>  - reverse Cuthill-McKee ordering, (matrices of a `DMDA`) grid bricks, or compact blocks of the graph, inside the format; vectors keep the user's ordering
 .  -mat_modsell_upload_threads <8>            - host threads copying the host CSR to the GPU through pinned buffers (1: one cudaMemcpy)

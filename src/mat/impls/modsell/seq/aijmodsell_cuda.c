@@ -60,7 +60,60 @@ static PetscErrorCode MSStageEnd(MSStage *s, PetscScalar *a, PetscBool out)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* y = w + ys A x on the device image (w NULL: y = A x; ys = 1, or -1 for the residual w - A x) */
+/* y = w + ys A x through the cuSPARSE view (the layout MATMODSELL_LAYOUT_CUSPARSE): aijcusparse's MatMult() or
+   MatMultAdd(), the residual w - A x as MatMult() then y = w - y (a work vector when w is y); vectors in host memory
+   staged through the matrix's CUDA work vectors. A block of an MPI matrix gets its parallel vectors: the view's
+   operations use their local values. */
+static PetscErrorCode MatMultAddCUSPARSE_SeqAIJModSELL(Mat A, Vec xx, Vec ww, PetscScalar ys, Vec yy)
+{
+  Mat_SeqAIJModSELL *ms = (Mat_SeqAIJModSELL *)A->spptr;
+  Vec                xs, ws = NULL, yv, t;
+  Mat                S;
+
+  PetscFunctionBegin;
+  PetscCheck(ys == 1.0 || ys == -1.0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "The sign of the product must be 1 or -1, not %g", (double)PetscRealPart(ys));
+  PetscCall(MatModSELLStageVecIn_Private(A, &ms->stage[0], PETSC_FALSE, xx, xx, &xs));
+  if (ww && ww != yy) PetscCall(MatModSELLStageVecIn_Private(A, &ms->stage[2], PETSC_TRUE, ww, ww, &ws));
+  PetscCall(MatModSELLStageVecIn_Private(A, &ms->stage[1], PETSC_TRUE, yy, ww == yy ? yy : NULL, &yv));
+  PetscCall(MatSeqAIJModSELLGetCUSPARSE_Private(A, &S));
+  if (!ww) PetscCall((*S->ops->mult)(S, xs, yv));
+  else if (ys == 1.0) PetscCall((*S->ops->multadd)(S, xs, ww == yy ? yv : ws, yv));
+  else { /* y = w - A x on the local values (the vectors may be of different types: cuBLAS on their arrays) */
+    cublasHandle_t     h;
+    const PetscScalar *wa;
+    PetscScalar       *ya;
+    PetscInt           n;
+    PetscBLASInt       bn;
+    const PetscScalar  one = 1.0, mone = -1.0;
+
+    if (ww == yy) {
+      PetscCall(MatModSELLStageVecGet_Private(A, &ms->stage[2], PETSC_TRUE));
+      t = ms->stage[2];
+    } else t = yv;
+    PetscCall((*S->ops->mult)(S, xs, t)); /* A x */
+    PetscCall(VecGetLocalSize(yv, &n));
+    PetscCall(PetscBLASIntCast(n, &bn));
+    PetscCall(PetscCUBLASGetHandle(&h));
+    PetscCall(VecCUDAGetArray(yv, &ya));
+    if (ww == yy) { /* y += -(A x) */
+      PetscCall(VecCUDAGetArrayRead(t, &wa));
+      PetscCallCUBLAS(cublasDaxpy(h, bn, &mone, wa, 1, ya, 1));
+      PetscCall(VecCUDARestoreArrayRead(t, &wa));
+    } else { /* y = -(A x) + w */
+      PetscCall(VecCUDAGetArrayRead(ws, &wa));
+      PetscCallCUBLAS(cublasDscal(h, bn, &mone, ya, 1));
+      PetscCallCUBLAS(cublasDaxpy(h, bn, &one, wa, 1, ya, 1));
+      PetscCall(VecCUDARestoreArrayRead(ws, &wa));
+    }
+    PetscCall(VecCUDARestoreArray(yv, &ya));
+    PetscCall(PetscLogGpuFlops(2.0 * n));
+  }
+  PetscCall(MatModSELLStageVecOut_Private(yy, yv));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* y = w + ys A x on the device image of the product's layout (w NULL: y = A x; ys = 1, or -1 for the residual w - A x),
+   or through the cuSPARSE view */
 static PetscErrorCode MatMultAddKernel_SeqAIJModSELL_CUDA(Mat A, Vec xx, Vec ww, PetscScalar ys, Vec yy)
 {
   Mat_SeqAIJModSELL *ms = (Mat_SeqAIJModSELL *)A->spptr;
@@ -72,11 +125,15 @@ static PetscErrorCode MatMultAddKernel_SeqAIJModSELL_CUDA(Mat A, Vec xx, Vec ww,
 
   PetscFunctionBegin;
   PetscCheck(xx != yy, PETSC_COMM_SELF, PETSC_ERR_ARG_IDN, "x and y must be different vectors");
+  PetscCall(MatSeqAIJModSELLProductImage_Private(A, ms->iops, &img));
+  if (!img) {
+    PetscCall(MatMultAddCUSPARSE_SeqAIJModSELL(A, xx, ww, ys, yy));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(VecGetArrayReadAndMemType(xx, &x, &mx));
   if (ww && ww != yy) PetscCall(VecGetArrayReadAndMemType(ww, &w, &mw));
   if (ww == yy) PetscCall(VecGetArrayAndMemType(yy, &y, &my));
   else PetscCall(VecGetArrayWriteAndMemType(yy, &y, &my));
-  PetscCall(MatSeqAIJModSELLImage_Private(A, ms->iops, &img));
   PetscCall(MSStageBegin(A, &ms->stage[0], PETSC_FALSE, x, mx, PETSC_TRUE, &sx));
   PetscCall(MSStageBegin(A, &ms->stage[1], PETSC_TRUE, y, my, (PetscBool)(ww == yy), &sy));
   PetscCall(MSStageBegin(A, &ms->stage[2], PETSC_TRUE, w, mw, PETSC_TRUE, &sw));
@@ -107,13 +164,13 @@ static PetscErrorCode MatGetDiagonal_SeqAIJModSELL_CUDA(Mat A, Vec v)
      instead of uploading all values for it (PCFIELDSPLIT's splits with -ksp_type preonly and PCJACOBI never multiply);
      a product uploads them when it needs them */
   if (ms->settings.kernel != MATMODSELL_KERNEL_MODSELL || ms->offdiag_block || A->rmap->n != A->cmap->n) stale = PETSC_TRUE;
-  else PetscCall(MSImageDeviceValuesStale(ms->img, A, &stale));
+  else PetscCall(MatSeqAIJModSELLProductValuesStale_Private(A, ms->iops, &stale)); /* the cuSPARSE view's product too */
   if (stale) {
     PetscCall((*ms->parent.getdiagonal)(A, v));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(VecGetArrayWriteAndMemType(v, &d, &mt));
-  PetscCall(MatSeqAIJModSELLImage_Private(A, ms->iops, &img));
+  PetscCall(MatSeqAIJModSELLProductImage_Private(A, ms->iops, &img));
   PetscCall(MSStageBegin(A, &ms->stage[1], PETSC_TRUE, d, mt, PETSC_FALSE, &sd));
   PetscCall(ms->iops->getdiagonal(img, sd.d));
   PetscCall(MSStageEnd(&sd, d, PETSC_TRUE));
