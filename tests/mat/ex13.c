@@ -189,6 +189,6 @@ int main(int argc, char **argv)
      suffix: cuda
      requires: cuda
      args: -cuda
-     output_file: output/ex12_cuda.out
+     output_file: output/ex13_cuda.out
 
 TEST*/
