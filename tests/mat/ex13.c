@@ -2,9 +2,15 @@ static char help[] = "MATMODSELL's bricks ordering (msbricks.h): for boxes of ma
 the brick, 2D and flat boxes, several dof per point) and slice heights, the columns MSBricksSetUp() chooses give a\n\
 permutation of the box's rows (MSBricksOld()), every slice of which is connected in the grid (7-point couplings),\n\
 and (boxes of four slices or more) at least as many of the grid's couplings inside a slice as the lexicographic\n\
-order. -cuda: MSCUDABricksPerm() computes the same permutation and its inverse on the GPU.\n";
+order. -cuda: MSCUDABricksPerm() computes the same permutation and its inverse on the GPU.\n\
+-solve: PETSc's ex45 problem (7-point Laplacian on a DMDA, boundary rows diagonal only, u = 1 there, right-hand side\n\
+h^3 inside, zero guess) as MATMODSELL on boxes of -sizes n1,n2,... points per side and -box nx,ny,nz, solved by CG + PCBJSMOOTH\n\
+(defaults: the blocks are the operator's image in bricks) and CG + PCJACOBI; prints whether bjsmooth took at most\n\
+Jacobi's iterations. -dm_vec_type cuda runs both on the GPU.\n";
 
 #include <petscmodsell/private/modsellimpl.h>
+#include <petscdmda.h>
+#include <petscksp.h>
 #include <mstest.h>
 #if defined(PETSC_HAVE_CUDA)
   #include <petscdevice_cuda.h>
@@ -93,6 +99,118 @@ static PetscErrorCode SlicesConnected(const PetscInt n[4], PetscInt sh, const Pe
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+
+/* PETSc's ex45 problem on a DMDA of nx x ny x nz points (its ComputeMatrix() and ComputeRHS(): the boundary rows hold
+   their diagonal only, and their right-hand side that diagonal, u = 1; the interior's right-hand side h^3) */
+static PetscErrorCode Ex45Problem(DM da, Mat A, Vec b)
+{
+  PetscScalar ***barray;
+  PetscInt    mx, my, mz, xs, ys, zs, xm, ym, zm;
+  PetscScalar Hx, Hy, Hz, HxHydHz, HyHzdHx, HxHzdHy;
+
+  PetscFunctionBeginUser;
+  PetscCall(DMDAGetInfo(da, NULL, &mx, &my, &mz, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+  Hx      = 1.0 / (PetscReal)(mx - 1);
+  Hy      = 1.0 / (PetscReal)(my - 1);
+  Hz      = 1.0 / (PetscReal)(mz - 1);
+  HxHydHz = Hx * Hy / Hz;
+  HxHzdHy = Hx * Hz / Hy;
+  HyHzdHx = Hy * Hz / Hx;
+  PetscCall(DMDAGetCorners(da, &xs, &ys, &zs, &xm, &ym, &zm));
+  PetscCall(DMDAVecGetArray(da, b, &barray));
+  for (PetscInt k = zs; k < zs + zm; k++)
+    for (PetscInt j = ys; j < ys + ym; j++)
+      for (PetscInt i = xs; i < xs + xm; i++) {
+        MatStencil  row = {k, j, i, 0}, col[7];
+        PetscScalar v[7];
+
+        if (i == 0 || j == 0 || k == 0 || i == mx - 1 || j == my - 1 || k == mz - 1) {
+          v[0]            = 2.0 * (HxHydHz + HxHzdHy + HyHzdHx);
+          barray[k][j][i] = v[0];
+          PetscCall(MatSetValuesStencil(A, 1, &row, 1, &row, v, INSERT_VALUES));
+        } else {
+          const PetscInt d[7][3] = {
+            {-1, 0,  0 },
+            {0,  -1, 0 },
+            {0,  0,  -1},
+            {0,  0,  0 },
+            {0,  0,  1 },
+            {0,  1,  0 },
+            {1,  0,  0 }
+          }; /* k, j, i offsets */
+          const PetscScalar w[3] = {HxHydHz, HxHzdHy, HyHzdHx};
+
+          for (PetscInt e = 0; e < 7; e++) {
+            col[e].k = k + d[e][0];
+            col[e].j = j + d[e][1];
+            col[e].i = i + d[e][2];
+            col[e].c = 0;
+            v[e]     = e == 3 ? 2.0 * (HxHydHz + HxHzdHy + HyHzdHx) : -w[d[e][0] ? 0 : d[e][1] ? 1 : 2];
+          }
+          barray[k][j][i] = Hx * Hy * Hz;
+          PetscCall(MatSetValuesStencil(A, 1, &row, 7, col, v, INSERT_VALUES));
+        }
+      }
+  PetscCall(DMDAVecRestoreArray(da, b, &barray));
+  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* CG with pc_type on A from a zero guess (as ex45; its tolerances: PETSc's defaults): the iterations */
+static PetscErrorCode SolveIts(Mat A, Vec b, PCType pc_type, PetscInt *its, PetscBool *converged)
+{
+  KSP                ksp;
+  PC                 pc;
+  Vec                x;
+  KSPConvergedReason reason;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecDuplicate(b, &x));
+  PetscCall(KSPCreate(PetscObjectComm((PetscObject)A), &ksp));
+  PetscCall(KSPSetOperators(ksp, A, A));
+  PetscCall(KSPSetType(ksp, KSPCG));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCSetType(pc, pc_type));
+  PetscCall(KSPSetFromOptions(ksp));
+  PetscCall(KSPSolve(ksp, b, x));
+  PetscCall(KSPGetIterationNumber(ksp, its));
+  PetscCall(KSPGetConvergedReason(ksp, &reason));
+  *converged = reason > 0 ? PETSC_TRUE : PETSC_FALSE;
+  PetscCall(KSPDestroy(&ksp));
+  PetscCall(VecDestroy(&x));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* -solve: CG + PCBJSMOOTH (blocks of the operator's image, MATMODSELL_ORDERING_AUTO: bricks on a DMDA) against
+   CG + PCJACOBI on ex45's operator in a box of n[0] x n[1] x n[2] points */
+static PetscErrorCode SolveBox(const PetscInt n[3], PetscBool *ok)
+{
+  DM                 da;
+  Mat                A;
+  Vec                b;
+  PetscInt           its_bj, its_jac;
+  PetscBool          conv_bj, conv_jac;
+
+  PetscFunctionBeginUser;
+  PetscCall(DMDACreate3d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, n[0], n[1], n[2], PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, NULL, &da));
+  PetscCall(DMSetMatType(da, MATMODSELL));
+  PetscCall(DMSetFromOptions(da));
+  PetscCall(DMSetUp(da));
+  PetscCall(DMCreateMatrix(da, &A));
+  PetscCall(DMCreateGlobalVector(da, &b));
+  PetscCall(Ex45Problem(da, A, b));
+  PetscCall(SolveIts(A, b, PCJACOBI, &its_jac, &conv_jac));
+  PetscCall(SolveIts(A, b, PCBJSMOOTH, &its_bj, &conv_bj));
+  *ok    = conv_bj && conv_jac && its_bj <= its_jac ? PETSC_TRUE : PETSC_FALSE;
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "ex45 %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ": both converged: %s; iterations of CG + bjsmooth <= those of CG + jacobi: %s\n", n[0], n[1], n[2], conv_bj && conv_jac ? "yes" : "NO", its_bj <= its_jac ? "yes" : "NO"));
+  PetscCall(PetscInfo(A, "ex45 %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ": CG + bjsmooth %" PetscInt_FMT " iterations, CG + jacobi %" PetscInt_FMT "\n", n[0], n[1], n[2], its_bj, its_jac));
+  PetscCall(VecDestroy(&b));
+  PetscCall(MatDestroy(&A));
+  PetscCall(DMDestroy(&da));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   /* boxes nx, ny, nz, dof */
@@ -111,12 +229,32 @@ int main(int argc, char **argv)
     {5,  4,  3,  1},
   };
   const PetscInt shs[] = {32, 64, 128, 512, 1024};
-  PetscBool      cuda = PETSC_FALSE;
+  PetscBool      cuda = PETSC_FALSE, solve = PETSC_FALSE;
   PetscInt       nfail = 0;
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(PetscModSELLInitializePackage());
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-cuda", &cuda, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-solve", &solve, NULL));
+  if (solve) {
+    PetscInt  sizes[16], nsizes = 16, box[3] = {0, 0, 0}, nbox = 3;
+    PetscBool ok, hassizes, hasbox;
+
+    PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-sizes", sizes, &nsizes, &hassizes));
+    if (!hassizes) nsizes = 0;
+    PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-box", box, &nbox, &hasbox));
+    PetscCheck(!hasbox || nbox == 3, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-box takes three sizes nx,ny,nz");
+    for (PetscInt i = 0; i < nsizes + (hasbox ? 1 : 0); i++) {
+      const PetscInt n[3] = {i < nsizes ? sizes[i] : box[0], i < nsizes ? sizes[i] : box[1], i < nsizes ? sizes[i] : box[2]};
+
+      PetscCall(SolveBox(n, &ok));
+      nfail += !ok;
+    }
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s\n", nfail ? "SOME CHECKS FAILED" : "all checks passed"));
+    PetscCall(PetscFinalize());
+    return 0;
+  }
 #if !defined(PETSC_HAVE_CUDA)
   PetscCheck(!cuda, PETSC_COMM_WORLD, PETSC_ERR_SUP, "-cuda needs a PETSc configured with CUDA");
 #endif
@@ -190,5 +328,20 @@ int main(int argc, char **argv)
      requires: cuda
      args: -cuda
      output_file: output/ex13_cuda.out
+
+   # CG + PCBJSMOOTH with its defaults (blocks of the operator's image, in bricks on a DMDA) never takes more iterations
+   # than CG + PCJACOBI on PETSc's ex45 problem, on boxes whose sides are not multiples of the brick, 1 and 2 processes
+   test:
+     suffix: solve
+     nsize: {{1 2}}
+     args: -solve -sizes 17,19,23,33,41,57 -box 45,29,21
+     output_file: output/ex13_solve.out
+
+   test:
+     suffix: solve_cuda
+     requires: cuda
+     nsize: {{1 2}}
+     args: -solve -sizes 17,19,23,33,41,57 -box 45,29,21 -dm_vec_type cuda
+     output_file: output/ex13_solve.out
 
 TEST*/
