@@ -183,8 +183,10 @@ PETSC_EXTERN PetscErrorCode PCRuizGetConvergence(PC, PetscInt *, PetscReal *, Pe
 .  `PCBJSMOOTH_INNER_GS`     - warp-serialised forward Gauss-Seidel: the 32-row groups of a block in order, Jacobi inside a group
 .  `PCBJSMOOTH_INNER_SGS`    - a forward then a backward such sweep
 .  `PCBJSMOOTH_INNER_CG`     - conjugate gradients on the block
--  `PCBJSMOOTH_INNER_CHEBYSHEV` - Chebyshev iteration on the interval [hi / ratio, hi] of the block's D^-1 A, hi a Gershgorin bound
-                                  (`PCBJSmoothSetChebyshevRatio()`): Jacobi's cost per sweep, fewer outer iterations (default)
+.  `PCBJSMOOTH_INNER_CHEBYSHEV` - Chebyshev iteration on the interval [hi / ratio, hi] of the block's D^-1 A, hi a Gershgorin bound
+                                  (`PCBJSmoothSetChebyshevRatio()`): Jacobi's cost per sweep, fewer outer iterations
+-  `PCBJSMOOTH_INNER_AUTO`      - (default) chosen at setup from the operator: chebyshev when its blocks are symmetric,
+                                  else gs, or sgs under a Krylov method that needs a symmetric preconditioner (`KSPCG`)
 
    Level: intermediate
 
@@ -195,7 +197,8 @@ typedef enum {
   PCBJSMOOTH_INNER_GS,
   PCBJSMOOTH_INNER_SGS,
   PCBJSMOOTH_INNER_CG,
-  PCBJSMOOTH_INNER_CHEBYSHEV
+  PCBJSMOOTH_INNER_CHEBYSHEV,
+  PCBJSMOOTH_INNER_AUTO
 } PCBJSmoothInner;
 PETSC_EXTERN const char *const PCBJSmoothInners[];
 

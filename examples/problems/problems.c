@@ -956,8 +956,7 @@ int main(int argc, char **argv)
   # finite-element systems assembled by scikit-fem (fem/femsystems.py: the generator's checks, then this program
   # on the files it wrote), in the library's numbering and randomly permuted: every plugin preconditioner that
   # converges on the system today, with the Krylov method the system needs (CG; GMRES(30) for SUPG), on
-  # MATMODSELL, and GAMG with the rigid-body modes on elasticity. Not tested because it does not converge today
-  # (docs/problems.md lists it): bjsmooth on the permuted SUPG system.
+  # MATMODSELL, and GAMG with the rigid-body modes on elasticity.
   testset:
     requires: skfem !defined(PETSCTEST_VALGRIND)
     filter: sed -E -e "s/converged in [0-9]+ iterations/converged in N iterations/" -e "s/= [0-9.e+-]+ >= 1 for/= X >= 1 for/"
@@ -984,10 +983,17 @@ int main(int argc, char **argv)
       command: ${PETSCMODSELL_PYTHON} @SRCDIR@/fem/femsystems.py supg --n 12 --no-timings --driver ${executable} --solvers ruiz,bjsmooth,brbilu,bisai,neumann -- -check -timings 0 ${args}
     test:
       suffix: fem_supg_perm
-      command: ${PETSCMODSELL_PYTHON} @SRCDIR@/fem/femsystems.py supg --n 12 --permute random --no-timings --driver ${executable} --solvers ruiz,brbilu,bisai,neumann -- -check -timings 0 ${args}
+      command: ${PETSCMODSELL_PYTHON} @SRCDIR@/fem/femsystems.py supg --n 12 --permute random --no-timings --driver ${executable} --solvers ruiz,bjsmooth,brbilu,bisai,neumann -- -check -timings 0 ${args}
     test:
       suffix: fem_elasticity_perm_2
       command: ${PETSCMODSELL_PYTHON} @SRCDIR@/fem/femsystems.py elasticity --n 4 --permute random --no-timings --driver ${executable} --mpiexec '${mpiexec} -n 2' --solvers bjsmooth,bisai,gamg@aij -- -check -timings 0 ${args}
+  # PCBJSMOOTH's blocks on the P2 system in scikit-fem's numbering (vertices, then edges): MATMODSELL_ORDERING_AUTO
+  # takes the partition (the numbering is local but its slices are not compact blocks), and -ksp_view says why
+  test:
+    suffix: fem_p2poisson_auto
+    requires: skfem !defined(PETSCTEST_VALGRIND)
+    filter: grep -o "row ordering on this process: [a-z]* (auto: [^0-9]*" | sort -u
+    command: ${PETSCMODSELL_PYTHON} @SRCDIR@/fem/femsystems.py p2poisson --n 10 --no-timings --driver ${executable} --solvers bjsmooth -- -timings 0 -bjsmooth_ksp_view ${args}
   # the gmsh system: FVM Poisson on gmsh's tetrahedra (HXT, one thread: the same mesh every run), in gmsh's cell
   # order and randomly permuted
   testset:

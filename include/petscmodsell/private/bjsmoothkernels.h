@@ -94,6 +94,32 @@ static inline void MSBJSChebTable(double lo, double hi, int k, double *tab)
 /* Resets *status and computes it (the caller reads it back once) */
 #define MS_BJS_ANALYZE(name) int name(const MSImageView *img, MSBJSStatus *status, void *stream)
 
+/* Symmetry of the blocks A_ll (what decides whether M^-1 is symmetric and whether the spectrum of D^-1 A_ll is real, as
+   inner Chebyshev assumes): for every nonzero in-slice off-diagonal entry a_tq of the slices s with s % stride == 0
+   (stride >= 1: a sample of the slices, evenly spaced), its transpose a_qt in the same slice (0 when absent) is compared:
+   nasym counts the entries with |a_tq - a_qt| > MS_CHECK_SYM_EPS (|a_tq| + |a_qt|) + MS_CHECK_SYM_ABS |a_tt|
+   (mskernels.h: the tolerances of the CSR check), except those whose transpose is 0 where row q has no nonzero in-slice
+   off-diagonal entry at all: such a row (a Dirichlet row kept in the system, ones on the diagonal) is decoupled inside
+   its block, A_ll is block triangular with a diagonal block for those rows, and the spectrum of D^-1 A_ll is that of
+   the symmetric rest and 1 (ndecoupled counts those entries). nchecked: the entries compared; firstrow: the smallest
+   user row with an entry counted in nasym (MS_BJS_BAD_NONE: none). An image without in-slice codes has nothing to
+   check (all 0). Integer results: the same on both backends whatever the order of the rows. */
+typedef struct {
+  unsigned long long nchecked, nasym, ndecoupled;
+  unsigned long long firstrow;
+} MSBJSSymmetry;
+#define MS_BJS_SYMMETRY(name) int name(const MSImageView *img, int stride, MSBJSSymmetry *out, void *stream)
+
+/* the transpose test of one entry: v = a_tq, u = a_qt (0 when absent), d = |a_tt|; 0: symmetric, 1: not, 2: not but
+   row q is decoupled in its block (qcoupled == 0 and u == 0) */
+MS_CHECK_HD int MSBJSSymmetryTest(double v, double u, double d, int qcoupled)
+{
+  const double x = v - u, av = v < 0 ? -v : v, au = u < 0 ? -u : u, ad = d < 0 ? -d : d;
+
+  if ((x < 0 ? -x : x) <= MS_CHECK_SYM_EPS * (av + au) + MS_CHECK_SYM_ABS * ad) return 0;
+  return (u == 0.0 && !qcoupled) ? 2 : 1;
+}
+
 /* Shared memory of the sweep kernel for this slice height, nloc and inner method (Wikberg (2024), eq. 4.15, plus the
    reduction scratch): with the coefficients in shared memory when they fit (raising the kernel's limit
    with cudaFuncSetAttribute up to the device's opt-in maximum) and force_global == 0, else without them.
@@ -135,6 +161,7 @@ static inline void MSBJSChebTable(double lo, double hi, int k, double *tab)
 typedef struct {
   const char *backend;
   MS_BJS_ANALYZE((*analyze));
+  MS_BJS_SYMMETRY((*symmetry));
   MS_BJS_CONFIGURE((*configure));
   MS_BJS_SWEEP((*sweep));
   MS_BJS_ZERO_JACOBI((*zero_jacobi));
@@ -143,12 +170,14 @@ typedef struct {
 } MSBJSKernels;
 
 MS_BJS_ANALYZE(MSBJSAnalyze_Reference);
+MS_BJS_SYMMETRY(MSBJSSymmetry_Reference);
 MS_BJS_CONFIGURE(MSBJSConfigure_Reference);
 MS_BJS_SWEEP(MSBJSSweep_Reference);
 MS_BJS_ZERO_JACOBI(MSBJSZeroJacobi_Reference);
 MS_KERNEL_EXTERN const MSBJSKernels MSBJSKernels_Reference;
 #if defined(PETSC_HAVE_CUDA) || defined(__CUDACC__)
 MS_BJS_ANALYZE(MSBJSAnalyze_CUDA);
+MS_BJS_SYMMETRY(MSBJSSymmetry_CUDA);
 MS_BJS_CONFIGURE(MSBJSConfigure_CUDA);
 MS_BJS_SWEEP(MSBJSSweep_CUDA);
 MS_BJS_ZERO_JACOBI(MSBJSZeroJacobi_CUDA);

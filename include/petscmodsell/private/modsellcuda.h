@@ -7,6 +7,7 @@
 #pragma once
 
 #include <petscmodsell/private/mskernels.h>
+#include <petscmodsell/private/msbricks.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -97,10 +98,9 @@ int MSCUDABlockGetDiagonal(const MSImageView *img, double *d, void *stream);
    when the image is permuted. */
 int MSCUDAImageCSR(const MSImageView *v, const int *ai, int *aj, double *aa, void *stream);
 
-/* The bricks ordering (MSImageBricksPermHost() computes the same on the host, src/mat/impls/modsell/imageordering.c):
-   perm[r] (new -> old) for a box of nx x ny x nz points with dof rows each, bricks of bx x by x bz points (partial at the
-   high ends); iperm (old -> new) too when not NULL. */
-int MSCUDABricksPerm(int m, int nx, int ny, int nz, int dof, int bx, int by, int bz, int *perm, int *iperm, void *stream);
+/* The bricks ordering (msbricks.h; MSImageBricksPermHost() computes the same on the host): perm[r] = MSBricksOld(k, r)
+   (new -> old) for the m rows of the box; iperm (old -> new) too when not NULL. */
+MS_KERNEL_EXTERN int MSCUDABricksPerm(int m, const MSBricks *k, int *perm, int *iperm, void *stream);
 /* y[i] = (yin ? yin[i] : 0) + yp[iperm[i]]: a result in an image's numbering back in the user's, as a gather (a random
    read per row; a random write per row costs more) */
 int MSCUDAUnpermute(int m, const int *iperm, const double *yp, const double *yin, double *y, void *stream);

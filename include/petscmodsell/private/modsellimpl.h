@@ -77,8 +77,9 @@ typedef struct {
                                          MATMODSELL_ORDERING_BRICKS needs it */
   PetscInt           partition_block; /* under the partition ordering: compact blocks of this many rows (0: sh) ... */
   PetscInt           partition_sh;    /* ... in slices of max(sh, partition_sh) rows (0: sh) */
-  PetscBool          auto_bricks;     /* MATMODSELL_ORDERING_AUTO takes bricks when the box holds the block's rows (the
-                                         slices serve as blocks of a preconditioner) */
+  PetscBool          auto_bricks;     /* the slices serve as blocks of a preconditioner: MATMODSELL_ORDERING_AUTO takes
+                                         bricks when the box holds the block's rows, else keeps the natural order only when
+                                         its slices are nearly as compact as the partition's blocks */
   PetscBool          auto_window;     /* MATMODSELL_ORDERING_AUTO keeps the natural order when each slice's columns lie in
                                          a narrow window of rows, which the product's reads of x find in the caches */
   PetscInt           bs;              /* 1 (or 0): the scalar layout; 2 to MS_BLOCK_MAX: the block layout (natural order,
@@ -94,6 +95,10 @@ typedef struct {
   MatModSELLOrdering ordering;    /* the ordering asked for (MATMODSELL_ORDERING_AUTO: chosen from the pattern) */
   MatModSELLOrdering applied;     /* the ordering applied */
   PetscInt           brick[3];    /* the bricks ordering applied: its brick in points per direction (else 0) */
+  PetscReal          auto_natural, auto_compact; /* MATMODSELL_ORDERING_AUTO's statistics: the fraction of the off-diagonal
+                                                    entries in their row's slice in the natural order, and (slices that are
+                                                    a preconditioner's blocks) the estimate of that fraction for compact
+                                                    blocks; -1: not computed */
   PetscBool          counted;     /* the counts below are set (by whichever build ran) */
   PetscInt64         nslots, noffdiag, nlocal; /* off-diagonal slots (padding included), off-diagonal entries, those in
                                                   their row's slice */
@@ -160,6 +165,9 @@ PETSC_INTERN PetscErrorCode MSCopyDeviceToHost(void *, const void *, size_t, voi
 PETSC_INTERN PetscErrorCode MSDeviceMalloc(void **, size_t, const char *);
 PETSC_INTERN PetscErrorCode MSDeviceMallocAsync(void **, size_t, const char *, void *);
 #endif
+/* MATMODSELL_ORDERING_BRICKS (msbricks.h): the columns of a box of nx x ny x nz points with dof rows each (box[4]) for
+   slices of sh rows, and the bricks in points per direction (the widest parts, the layers of a slice) */
+PETSC_EXTERN PetscErrorCode MSBricksSetUp(const PetscInt[4], PetscInt, MSBricks *, PetscInt[3]);
 /* Validate a slice height; errors say what is allowed */
 PETSC_EXTERN PetscErrorCode MSCheckSliceHeight(MPI_Comm, PetscInt);
 

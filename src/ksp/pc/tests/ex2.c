@@ -602,6 +602,100 @@ static PetscErrorCode SameBits(Buf *bout, const double *want, PetscInt m, PetscB
 }
 #endif
 
+/* the symmetry kernel's result computed from the CSR: every nonzero in-slice entry of the slices s % stride == 0 against
+   its transpose (MSBJSSymmetryTest(), bjsmoothkernels.h) */
+static void SymmetryDirect(Ctx *c, int stride, MSBJSSymmetry *want)
+{
+  memset(want, 0, sizeof(*want));
+  want->firstrow = MS_BJS_BAD_NONE;
+  for (PetscInt o = 0; o < c->m; o++) {
+    if ((c->iperm[o] / c->sh) % stride) continue;
+    for (PetscInt k = c->csr.ia[o]; k < c->csr.ia[o + 1]; k++) {
+      const PetscInt j = c->csr.ja[k];
+      double         u = 0.0, d = 0.0;
+      int            qc = 0, f;
+
+      if (InSlice(c, o, j) < 0 || c->csr.va[k] == 0.0) continue;
+      for (PetscInt e = c->csr.ia[j]; e < c->csr.ia[j + 1]; e++) {
+        if (c->csr.ja[e] == o) u = c->csr.va[e];
+        if (InSlice(c, j, c->csr.ja[e]) >= 0 && c->csr.va[e] != 0.0) qc = 1;
+      }
+      for (PetscInt e = c->csr.ia[o]; e < c->csr.ia[o + 1]; e++)
+        if (c->csr.ja[e] == o) d = c->csr.va[e];
+      f = MSBJSSymmetryTest(c->csr.va[k], u, d, qc);
+      want->nchecked++;
+      if (f == 2) want->ndecoupled++;
+      if (f == 1) {
+        want->nasym++;
+        if ((unsigned long long)o < want->firstrow) want->firstrow = (unsigned long long)o;
+      }
+    }
+  }
+}
+
+/* the symmetry kernel on c's image (every slice, one in three) against SymmetryDirect(), the CUDA one against the
+   reference; the counts must agree, and the verdict be the one expected */
+static PetscErrorCode TestBJSSymmetryImage(Ctx *c, const char *what, int expect) /* 0: not symmetric, 1: symmetric, 2: but for decoupled rows */
+{
+  Buf bst;
+
+  PetscFunctionBegin;
+  PetscCall(BufCreate(sizeof(MSBJSSymmetry), &bst));
+  for (int stride = 1; stride <= 3; stride += 2) {
+    MSBJSSymmetry want, got;
+    PetscBool     ok;
+    int           err;
+    char          name[128];
+
+    SymmetryDirect(c, stride, &want);
+    memset(bst.h, POISON, bst.bytes);
+    err = MSBJSKernels_Reference.symmetry(&c->hv, stride, (MSBJSSymmetry *)bst.h, NULL);
+    got = *(MSBJSSymmetry *)bst.h;
+    ok  = (PetscBool)(!err && !memcmp(&got, &want, sizeof(got)) && want.nchecked > 0 && (expect ? want.nasym == 0 && (expect == 2) == (want.ndecoupled > 0) : want.nasym > 0));
+#if defined(PETSC_HAVE_CUDA)
+    if (use_cuda && ok) {
+      MSBJSSymmetry dst;
+      PetscCallCUDA(cudaMemset(bst.d, POISON, bst.bytes));
+      err = MSBJSKernels_CUDA.symmetry(&c->dv, stride, (MSBJSSymmetry *)bst.d, NULL);
+      PetscCall(BufDownload(&bst, &dst));
+      ok = (PetscBool)(!err && !memcmp(&dst, &want, sizeof(dst)));
+    }
+#endif
+    PetscCall(PetscSNPrintf(name, sizeof(name), "bjsmooth symmetry %s, one slice in %d (%s)", what, stride, want.nasym ? "not symmetric" : (want.ndecoupled ? "symmetric but for decoupled rows" : "symmetric")));
+    PetscCall(Report(name, ok));
+  }
+  PetscCall(BufDestroy(&bst));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the symmetry kernel on c's random matrix (not symmetric), on its symmetric part (A + A^T) / 2, and on that part with
+   every third row reduced to its diagonal (rows decoupled: one-sided couplings that the kernel sets apart) */
+static PetscErrorCode TestBJSSymmetry(Ctx *c, MatModSELLOrdering ord)
+{
+  PetscFunctionBegin;
+  PetscCall(TestBJSSymmetryImage(c, "random", 0));
+  for (int dec = 0; dec < 2; dec++) {
+    Ctx       s = {0};
+    MSTestCOO coo = {0};
+
+    s.m = s.n = c->m;
+    s.sh      = c->sh;
+    s.square  = PETSC_TRUE;
+    for (PetscInt i = 0; i < c->m; i++)
+      for (PetscInt k = c->csr.ia[i]; k < c->csr.ia[i + 1]; k++) {
+        const PetscInt j = c->csr.ja[k];
+        if (dec && i % 3 == 0 && j != i) continue; /* row i: its diagonal only */
+        PetscCall(MSTestCOOAdd(&coo, i, j, i == j ? c->csr.va[k] : 0.5 * c->csr.va[k]));
+        if (j != i && !(dec && j % 3 == 0)) PetscCall(MSTestCOOAdd(&coo, j, i, 0.5 * c->csr.va[k]));
+      }
+    PetscCall(MSTestCOOToCSR(&coo, s.m, s.n, &s.csr));
+    PetscCall(SetUpImage(&s, PETSC_TRUE, ord));
+    PetscCall(TestBJSSymmetryImage(&s, dec ? "(A + A^T) / 2, every third row decoupled" : "(A + A^T) / 2", 1 + dec));
+    PetscCall(DestroyImage(&s));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode TestBJS(Ctx *c)
 {
   const PetscInt m = c->m, nloc = MaxLocal(c);
@@ -3087,6 +3181,7 @@ int main(int argc, char **argv)
     PetscCall(TestRuizVectorKernels(&c, ps[k]));
   }
   PetscCall(TestBJS(&c));
+  PetscCall(TestBJSSymmetry(&c, ord));
   PetscCall(DestroyImage(&c));
 
   /* a rectangular off-process block: plain encoding */

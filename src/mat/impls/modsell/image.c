@@ -57,7 +57,7 @@ static PetscBool MSImageRequestSame(const MSImageRequest *a, const MSImageReques
   if (a->kernel != b->kernel || a->ordering != b->ordering || (height && a->sh != b->sh) || PetscMax(a->bs, 1) != PetscMax(b->bs, 1)) return PETSC_FALSE;
   if ((isauto || a->ordering == MATMODSELL_ORDERING_PARTITION) && (a->partition_block != b->partition_block || a->partition_sh != b->partition_sh)) return PETSC_FALSE;
   if ((isauto || a->ordering == MATMODSELL_ORDERING_BRICKS) && (a->box[0] != b->box[0] || a->box[1] != b->box[1] || a->box[2] != b->box[2] || a->box[3] != b->box[3])) return PETSC_FALSE;
-  if (isauto && (a->auto_window != b->auto_window || (a->box[0] > 0 && a->auto_bricks != b->auto_bricks))) return PETSC_FALSE;
+  if (isauto && (a->auto_window != b->auto_window || a->auto_bricks != b->auto_bricks)) return PETSC_FALSE;
   return PETSC_TRUE;
 }
 

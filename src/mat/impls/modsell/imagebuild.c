@@ -377,7 +377,7 @@ static PetscErrorCode MSImageUploadPerm(MSImage img, cudaStream_t stream)
     PetscCall(MSDeviceMalloc(&img->d_perm, (size_t)img->lay.m * sizeof(int), "the row permutation of the mod-SELL image"));
     img->dev_bytes += (size_t)img->lay.m * sizeof(int);
     if (!img->perm) { /* bricks, not needed on the host so far: computed on the device */
-      PetscCallCUDA((cudaError_t)MSCUDABricksPerm((int)img->lay.m, (int)img->req.box[0], (int)img->req.box[1], (int)img->req.box[2], (int)img->req.box[3], (int)img->lay.brick[0], (int)img->lay.brick[1], (int)img->lay.brick[2], (int *)img->d_perm, NULL, stream));
+      PetscCallCUDA((cudaError_t)MSCUDABricksPerm((int)img->lay.m, &img->bk, (int *)img->d_perm, NULL, stream));
     } else if (sizeof(PetscInt) == sizeof(int)) {
       PetscCall(MSCopyHostToDevice(img->d_perm, img->perm, (size_t)img->lay.m * sizeof(int), stream));
     } else {

@@ -57,6 +57,7 @@ struct _n_MSImage {
   PetscInt  *perm;      /* m, new -> old, or NULL (identity; with bricks or a partition: not computed on the host yet) */
   PetscBool  bricks;    /* the bricks ordering applies: perm is computed where it is needed (host:
                            MSImageEnsureHostPerm(), device: by a kernel) */
+  MSBricks   bk;        /* its columns (msbricks.h) */
   PetscBool  partition; /* the partition ordering applies: perm is computed where the image is first built (host or
                            device: MSLocalityPerm() with the table of that memory, the same function); the other memory
                            gets a copy */
@@ -109,8 +110,6 @@ PETSC_INTERN PetscErrorCode MSImageDevicePatternCurrent(MSImage, Mat, PetscBool 
 /* imageordering.c: the ordering of a new pattern (sizes m, n and nnz set): MATMODSELL_ORDERING_AUTO's choice, the slice
    height under it, the permutation (RCM now, bricks and partition where first needed) */
 PETSC_INTERN PetscErrorCode MSImageOrderingPrepare(MSImage, Mat);
-/* MATMODSELL_ORDERING_BRICKS: the brick (points per direction) for a box nx, ny, nz, dof and slice height */
-PETSC_INTERN PetscErrorCode MSImageBrickSize(const PetscInt[4], PetscInt, PetscInt[3]);
 /* perm (new -> old) of the bricks ordering on the host */
 PETSC_INTERN PetscErrorCode MSImageBricksPermHost(MSImage);
 

@@ -26,13 +26,18 @@
 
 static PetscLogEvent PC_BJSmoothSweep = 0, PC_BJSmoothApply = 0;
 
-const char *const PCBJSmoothInners[] = {"jacobi", "gs", "sgs", "cg", "chebyshev", "PCBJSmoothInner", "PCBJSMOOTH_INNER_", NULL};
+const char *const PCBJSmoothInners[] = {"jacobi", "gs", "sgs", "cg", "chebyshev", "auto", "PCBJSmoothInner", "PCBJSMOOTH_INNER_", NULL};
+
+/* slices of the diagonal block whose symmetry the setup checks at most (evenly spaced; MS_BJS_SYMMETRY): 256 slices of
+   512 rows, every slice up to 131072 rows; a nonsymmetric discretisation (convection) is nonsymmetric everywhere */
+#define BJS_SYMMETRY_SLICES 256
 
 /* what kind of operator M^-1 the settings give (for PCView and the manual page) */
 typedef enum {
   BJS_KIND_SPD,       /* symmetric, positive definite for every SPD operator */
   BJS_KIND_SPD_COND,  /* symmetric; positive definite when the iteration converges (e.g. diagonally dominant operators) */
   BJS_KIND_NONSYM,    /* linear, not symmetric */
+  BJS_KIND_NONSYM_OP, /* linear, not symmetric because the operator's blocks are not */
   BJS_KIND_NONLINEAR  /* depends nonlinearly on r: needs a flexible Krylov method */
 } BJSKind;
 
@@ -40,7 +45,8 @@ typedef enum {
 typedef struct {
   /* options */
   PetscInt        bs; /* block size = slice height; 0: the operator's (MATMODSELL) or MS_SLICE_HEIGHT_SLICE_PC */
-  PCBJSmoothInner inner;
+  PCBJSmoothInner inner_set; /* as set: a method, or PCBJSMOOTH_INNER_AUTO */
+  PCBJSmoothInner inner;     /* in use: inner_set, or the automatic choice of the last setup (never AUTO) */
   PetscInt        inner_its, its;
   PetscBool       inner_its_auto; /* inner_its follows the block size (PCBJSmoothAutoSweeps()) until set */
   PetscReal       inner_rtol;
@@ -53,7 +59,15 @@ typedef struct {
   const MSBJSKernels *k;  /* the kernels of the backend the operator lives on */
   PetscBool           setup;
   PetscInt            sh, nloc, nblocks;
-  PetscReal           cheb_lo, cheb_hi; /* inner Chebyshev: hi = 1 + the analysis's Gershgorin bound, lo = hi / cheb_ratio */
+  PetscReal           gersh;            /* the analysis's Gershgorin bound of the blocks' D^-1 A_ll minus 1 */
+  PetscReal           cheb_lo, cheb_hi; /* inner Chebyshev: hi = 1 + gersh, lo = hi / cheb_ratio */
+  /* the symmetry of the blocks (PCBJSmoothSymmetry()) and the choice of the inner method (PCBJSmoothChoose()) */
+  PetscBool     sym;        /* the blocks A_ll are symmetric (known, or checked; rows decoupled in their block aside) */
+  PetscBool     sym_known;  /* from MatIsSymmetricKnown() */
+  MSBJSSymmetry symres;     /* the check, summed over the processes (nchecked 0 and firstrow NONE: not run) */
+  PetscInt      sym_stride; /* one slice in sym_stride checked */
+  PetscBool3    ksp_sym;    /* the Krylov method of the last solve needs a symmetric preconditioner (PCPreSolve()) */
+  char          innerwhy[256];
   PCMSBuffer          chebtab;          /* its coefficients (MSBJSChebTable()) for cheb_its sweeps, in the backend's memory */
   PetscInt            cheb_its;         /* 0: no table */
   PetscReal           cheb_tab_lo, cheb_tab_hi;
@@ -342,8 +356,7 @@ static PetscErrorCode PCBJSmoothAnalyze(PC pc)
       jac->nloc = (PetscInt)h.maxloc;
       bad[1]    = h.badrow == MS_BJS_BAD_NONE ? -1 : (PetscInt64)h.badrow;
       PetscCall(PetscMemcpy(&g, &h.gersh, sizeof(g)));
-      jac->cheb_hi = jac->inner == PCBJSMOOTH_INNER_CHEBYSHEV ? 1.0 + (PetscReal)g : 0.0; /* 0: not Chebyshev */
-      jac->cheb_lo = jac->cheb_hi / PCBJSmoothChebRatio(jac);
+      jac->gersh = (PetscReal)g;
     }
     if (h.badval != MS_BJS_BAD_NONE && (bad[0] < 0 || (PetscInt64)h.badval < bad[0])) bad[0] = (PetscInt64)h.badval;
   }
@@ -390,27 +403,111 @@ static PetscErrorCode PCBJSmoothSetUpBuckets(PC pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PCSetUp_BJSmooth(PC pc)
+/* The symmetry of the blocks A_ll: MatIsSymmetricKnown() when the operator tells (a symmetric operator has symmetric
+   blocks; one known nonsymmetric is taken as such), else the check of the blocks on the backend (MS_BJS_SYMMETRY: every
+   in-slice entry against its transpose, on at most BJS_SYMMETRY_SLICES slices of each process), summed over the
+   processes: the blocks are symmetric when no entry differs (rows decoupled in their block, e.g. Dirichlet rows kept
+   with a one on the diagonal, aside) */
+static PetscErrorCode PCBJSmoothSymmetry(PC pc)
 {
-  PC_BJSmooth           *jac = (PC_BJSmooth *)pc->data;
-  PCMSOperator          *op  = &jac->op;
-  const PCMSImageRequest dreq = {PCMS_ENCODING_MODSELL, jac->bs, jac->ordering, PETSC_TRUE}, oreq = {PCMS_ENCODING_PLAIN, 0, PCMS_ORDERING_ANY, PETSC_FALSE};
-  int                    use_shared, err;
+  PC_BJSmooth  *jac = (PC_BJSmooth *)pc->data;
+  PCMSOperator *op  = &jac->op;
+  PetscBool     set, flg;
+  PetscInt64    cnt[3];
+  PetscInt      first;
 
   PetscFunctionBegin;
-  PetscCall(PCMSOperatorSetUp(pc, op, &dreq, &oreq));
-  jac->k = PCMSKernels(op, MSBJSKernels);
-  if (op->rebuilt) PetscCall(PCBJSmoothFreeWork(pc));
-  {
-    const MSImageLayout *l;
-
-    PetscCall(MSImageGetLayout(op->img[0], &l));
-    jac->sh      = l->sh;
-    jac->nblocks = l->nslices;
+  PetscCall(PetscMemzero(&jac->symres, sizeof(jac->symres)));
+  jac->symres.firstrow = MS_BJS_BAD_NONE;
+  jac->sym_stride      = 0;
+  PetscCall(MatIsSymmetricKnown(pc->pmat, &set, &flg));
+  jac->sym_known = set;
+  if (set) {
+    jac->sym = flg;
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
+  jac->sym_stride = PetscMax(1, (jac->nblocks + BJS_SYMMETRY_SLICES - 1) / BJS_SYMMETRY_SLICES);
+  {
+    MSImageView   v;
+    MSBJSSymmetry h;
+    void         *stream;
+    int           err;
+
+    PetscCall(PCMSBufferEnsure(op, &jac->status, PetscMax(sizeof(MSBJSStatus), sizeof(MSBJSSymmetry)), "PCBJSMOOTH's setup status"));
+    PetscCall(PCMSOperatorGetView(op, 0, &v));
+    PetscCall(PCMSKernelBegin(op, &stream));
+    err = jac->k->symmetry(&v, (int)jac->sym_stride, (MSBJSSymmetry *)jac->status.ptr, stream);
+    PetscCall(PCMSKernelEnd(op, err, jac->k->backend, "symmetry", 0.0));
+    PetscCall(PCMSReadBack(op, &h, jac->status.ptr, sizeof(h)));
+    cnt[0] = (PetscInt64)h.nchecked;
+    cnt[1] = (PetscInt64)h.nasym;
+    cnt[2] = (PetscInt64)h.ndecoupled;
+    first  = h.firstrow == MS_BJS_BAD_NONE ? PETSC_INT_MAX : (PetscInt)h.firstrow + op->rstart;
+  }
+  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, cnt, 3, MPIU_INT64, MPI_SUM, PetscObjectComm((PetscObject)pc)));
+  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &first, 1, MPIU_INT, MPI_MIN, PetscObjectComm((PetscObject)pc)));
+  jac->symres.nchecked   = (unsigned long long)cnt[0];
+  jac->symres.nasym      = (unsigned long long)cnt[1];
+  jac->symres.ndecoupled = (unsigned long long)cnt[2];
+  jac->symres.firstrow   = first == PETSC_INT_MAX ? MS_BJS_BAD_NONE : (unsigned long long)first;
+  jac->sym               = (PetscBool)(cnt[1] == 0);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the symmetry of the blocks in words (for PCView and -info) */
+static PetscErrorCode PCBJSmoothSymmetryWhy(PC_BJSmooth *jac, char *why, size_t len)
+{
+  PetscFunctionBegin;
+  if (jac->sym_known) PetscCall(PetscSNPrintf(why, len, "the operator is known to be %s (MatIsSymmetricKnown())", jac->sym ? "symmetric" : "nonsymmetric"));
+  else if (!jac->sym) PetscCall(PetscSNPrintf(why, len, "the operator's blocks are not symmetric: %llu of %llu in-block entries differ from their transpose, the first in row %llu (checked at setup%s)", jac->symres.nasym, jac->symres.nchecked, jac->symres.firstrow, jac->sym_stride > 1 ? ", a sample of the blocks" : ""));
+  else if (jac->symres.ndecoupled) PetscCall(PetscSNPrintf(why, len, "the operator's blocks are symmetric (checked at setup%s: %llu in-block entries) but for %llu entries coupling rows to rows with no other coupling in their block (Dirichlet rows), which keep the blocks' spectrum real", jac->sym_stride > 1 ? " on a sample of the blocks" : "", jac->symres.nchecked, jac->symres.ndecoupled));
+  else PetscCall(PetscSNPrintf(why, len, "the operator's blocks are symmetric (checked at setup%s: %llu in-block entries)", jac->sym_stride > 1 ? " on a sample of the blocks" : "", jac->symres.nchecked));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The inner method: the one set, or (PCBJSMOOTH_INNER_AUTO) chebyshev on symmetric blocks (an SPD M^-1 for every SPD
+   operator), else Gauss-Seidel: gs, or sgs when the Krylov method of the solve needs a symmetric preconditioner (CG; a
+   symmetric splitting of each block). On the suite's randomly numbered SUPG system (24389 unknowns, the CPU) GMRES(30)
+   did not converge with inner chebyshev in 2000 iterations and BiCGStab diverged; gs: 550 and 163 iterations, sgs with 3
+   sweeps (6 passes): 494 and 144. -info says what was chosen and why, and when a method set does not fit. */
+static PetscErrorCode PCBJSmoothChoose(PC pc)
+{
+  PC_BJSmooth *jac = (PC_BJSmooth *)pc->data;
+  char         sym[224];
+
+  PetscFunctionBegin;
+  PetscCall(PCBJSmoothSymmetryWhy(jac, sym, sizeof(sym)));
+  if (jac->inner_set != PCBJSMOOTH_INNER_AUTO) {
+    jac->inner = jac->inner_set;
+    PetscCall(PetscSNPrintf(jac->innerwhy, sizeof(jac->innerwhy), "as set"));
+    if (!jac->sym && (jac->inner == PCBJSMOOTH_INNER_CHEBYSHEV || jac->inner == PCBJSMOOTH_INNER_CG)) PetscCall(PetscInfo(pc, "PCBJSMOOTH: inner %s as set, but %s: the method assumes symmetric blocks and may diverge; -pc_bjsmooth_inner auto (gs here) is safe\n", PCBJSmoothInners[jac->inner], sym));
+    if (jac->inner == PCBJSMOOTH_INNER_GS && jac->ksp_sym == PETSC_BOOL3_TRUE) PetscCall(PetscInfo(pc, "PCBJSMOOTH: inner gs as set gives a nonsymmetric preconditioner, but the Krylov method needs a symmetric one: use -pc_bjsmooth_inner sgs or auto\n"));
+  } else if (jac->sym) {
+    jac->inner = PCBJSMOOTH_INNER_CHEBYSHEV;
+    PetscCall(PetscSNPrintf(jac->innerwhy, sizeof(jac->innerwhy), "automatic: %s", sym));
+  } else if (jac->ksp_sym == PETSC_BOOL3_TRUE) {
+    jac->inner = PCBJSMOOTH_INNER_SGS;
+    PetscCall(PetscSNPrintf(jac->innerwhy, sizeof(jac->innerwhy), "automatic: %s; symmetric Gauss-Seidel for a Krylov method that needs a symmetric preconditioner", sym));
+  } else {
+    jac->inner = PCBJSMOOTH_INNER_GS;
+    PetscCall(PetscSNPrintf(jac->innerwhy, sizeof(jac->innerwhy), "automatic: %s", sym));
+  }
+  PetscCall(PetscInfo(pc, "PCBJSMOOTH: inner %s (%s)\n", PCBJSmoothInners[jac->inner], jac->innerwhy));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* What depends on the inner method: its sweeps and Chebyshev interval, the shared memory, the zero-guess path, the
+   buckets' work and the Chebyshev table */
+static PetscErrorCode PCBJSmoothSetUpInner(PC pc)
+{
+  PC_BJSmooth  *jac = (PC_BJSmooth *)pc->data;
+  PCMSOperator *op  = &jac->op;
+  int           use_shared, err;
+
+  PetscFunctionBegin;
   if (jac->inner_its_auto) jac->inner_its = PCBJSmoothAutoSweeps(jac->inner, jac->sh);
-  if (op->mpi && !jac->offp) PetscCall(PCMSCreateVec(op, PetscObjectComm((PetscObject)pc), op->m, &jac->offp));
-  PetscCall(PCBJSmoothAnalyze(pc));
+  jac->cheb_hi = jac->inner == PCBJSMOOTH_INNER_CHEBYSHEV ? 1.0 + jac->gersh : 0.0; /* 0: not Chebyshev */
+  jac->cheb_lo = jac->cheb_hi / PCBJSmoothChebRatio(jac);
 
   /* shared memory (eq. 4.15) and the fallback */
   err = jac->k->configure((int)jac->sh, (int)jac->nloc, (int)jac->inner, (int)jac->force_global, &use_shared, &jac->smem, &jac->smem_needed, &jac->smem_optin);
@@ -441,7 +538,56 @@ static PetscErrorCode PCSetUp_BJSmooth(PC pc)
 
     PetscCall(PCBJSmoothChebTable(pc, &tab)); /* now, not in the first application */
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCSetUp_BJSmooth(PC pc)
+{
+  PC_BJSmooth           *jac = (PC_BJSmooth *)pc->data;
+  PCMSOperator          *op  = &jac->op;
+  const PCMSImageRequest dreq = {PCMS_ENCODING_MODSELL, jac->bs, jac->ordering, PETSC_TRUE}, oreq = {PCMS_ENCODING_PLAIN, 0, PCMS_ORDERING_ANY, PETSC_FALSE};
+
+  PetscFunctionBegin;
+  PetscCall(PCMSOperatorSetUp(pc, op, &dreq, &oreq));
+  jac->k = PCMSKernels(op, MSBJSKernels);
+  if (op->rebuilt) PetscCall(PCBJSmoothFreeWork(pc));
+  {
+    const MSImageLayout *l;
+
+    PetscCall(MSImageGetLayout(op->img[0], &l));
+    jac->sh      = l->sh;
+    jac->nblocks = l->nslices;
+  }
+  if (op->mpi && !jac->offp) PetscCall(PCMSCreateVec(op, PetscObjectComm((PetscObject)pc), op->m, &jac->offp));
+  PetscCall(PCBJSmoothAnalyze(pc));
+  PetscCall(PCBJSmoothSymmetry(pc));
+  PetscCall(PCBJSmoothChoose(pc));
+  PetscCall(PCBJSmoothSetUpInner(pc));
   jac->setup = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The Krylov method of the solve: does it need a symmetric preconditioner? The automatic inner method follows (sgs
+   instead of gs on nonsymmetric blocks); the setup's parts that depend on the method are made again when it changes */
+static PetscErrorCode PCPreSolve_BJSmooth(PC pc, KSP ksp, Vec b, Vec x)
+{
+  PC_BJSmooth *jac = (PC_BJSmooth *)pc->data;
+  PetscBool    symksp;
+  PetscBool3   need;
+
+  PetscFunctionBegin;
+  (void)b;
+  (void)x;
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)ksp, &symksp, KSPCG, KSPPIPECG, KSPPIPECGRR, KSPPIPELCG, KSPPIPECG2, KSPGROPPCG, KSPFCG, KSPPIPEFCG, KSPNASH, KSPSTCG, KSPGLTR, KSPQCG, KSPMINRES, KSPSYMMLQ, KSPCR, KSPPIPECR, KSPCGDEVICE, ""));
+  need = symksp ? PETSC_BOOL3_TRUE : PETSC_BOOL3_FALSE;
+  if (need == jac->ksp_sym) PetscFunctionReturn(PETSC_SUCCESS);
+  jac->ksp_sym = need;
+  if (jac->setup && jac->inner_set == PCBJSMOOTH_INNER_AUTO && !jac->sym) { /* only then does the Krylov method matter */
+    const PCBJSmoothInner old = jac->inner;
+
+    PetscCall(PCBJSmoothChoose(pc));
+    if (jac->inner != old) PetscCall(PCBJSmoothSetUpInner(pc));
+  } else if (jac->setup && jac->inner_set == PCBJSMOOTH_INNER_GS && need == PETSC_BOOL3_TRUE) PetscCall(PetscInfo(pc, "PCBJSMOOTH: inner gs as set gives a nonsymmetric preconditioner, but the Krylov method (%s) needs a symmetric one: use -pc_bjsmooth_inner sgs or auto\n", ((PetscObject)ksp)->type_name));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -462,7 +608,7 @@ static PetscErrorCode PCSetFromOptions_BJSmooth(PC pc, PetscOptionItems PetscOpt
   PetscInt        bs    = jac->bs, iits = jac->inner_its, its = jac->its;
   PetscBool       iitsset;
   PetscReal       rtol  = jac->inner_rtol, ratio = jac->cheb_ratio;
-  PCBJSmoothInner inner = jac->inner;
+  PCBJSmoothInner inner = jac->inner_set;
   PetscBool       async = jac->async, global = jac->force_global, flg;
   /* "operator", then MatModSELLOrderings' names in the enum's order */
   const char *ords[MATMODSELL_ORDERING_AUTO + 2] = {"operator"};
@@ -475,7 +621,7 @@ static PetscErrorCode PCSetFromOptions_BJSmooth(PC pc, PetscOptionItems PetscOpt
   if (flg) PetscCall(PCBJSmoothSetOrdering(pc, ord ? (MatModSELLOrdering)(ord - 1) : PCBJSMOOTH_ORDERING_OPERATOR));
   PetscCall(PetscOptionsBoundedInt("-pc_bjsmooth_block_size", "Rows per block = slice height of the mod-SELL image (a multiple of 32, at most 1024; 0: the MATMODSELL operator's slice height, else 512; an operator's slice height not set is 512 under bjsmooth)", "PCBJSmoothSetBlockSize", bs, &bs, &flg, 0));
   if (flg) PetscCall(PCBJSmoothSetBlockSize(pc, bs));
-  PetscCall(PetscOptionsEnum("-pc_bjsmooth_inner", "Inner method on each block: jacobi, gs (warp-serialised forward Gauss-Seidel), sgs (forward then backward), cg, chebyshev", "PCBJSmoothSetInner", PCBJSmoothInners, (PetscEnum)inner, (PetscEnum *)&inner, NULL));
+  PetscCall(PetscOptionsEnum("-pc_bjsmooth_inner", "Inner method on each block: jacobi, gs (warp-serialised forward Gauss-Seidel), sgs (forward then backward), cg, chebyshev, or auto (chebyshev on symmetric blocks, else gs, sgs under CG)", "PCBJSmoothSetInner", PCBJSmoothInners, (PetscEnum)inner, (PetscEnum *)&inner, NULL));
   PetscCall(PetscOptionsBoundedInt("-pc_bjsmooth_inner_its", "Inner sweeps (iterations) per block and outer iteration (at most, with -pc_bjsmooth_inner_rtol); default: 5, with inner chebyshev 5 (block size / 512)^(2/3) for larger blocks (8 for 1024)", "PCBJSmoothSetInner", iits, &iits, &iitsset, 1));
   if (!iitsset) iits = PETSC_CURRENT;
   PetscCall(PetscOptionsRangeReal("-pc_bjsmooth_inner_rtol", "Stop the inner sweeps of a block when its residual norm is at most this times its right-hand side's (0: always -pc_bjsmooth_inner_its)", "PCBJSmoothSetInner", rtol, &rtol, NULL, 0.0, 1.0));
@@ -577,8 +723,9 @@ static PetscErrorCode PCBJSmoothSetInner_BJSmooth(PC pc, PCBJSmoothInner inner, 
   PC_BJSmooth *jac = (PC_BJSmooth *)pc->data;
 
   PetscFunctionBegin;
-  if (jac->setup && inner != jac->inner) pc->setupcalled = PETSC_FALSE; /* the setup's paths and interval follow the method */
-  jac->inner = inner;
+  if (jac->setup && inner != jac->inner_set) pc->setupcalled = PETSC_FALSE; /* the setup's paths and interval follow the method */
+  jac->inner_set = inner;
+  if (inner != PCBJSMOOTH_INNER_AUTO) jac->inner = inner;
   if (its == PETSC_DETERMINE) {
     if (jac->setup && !jac->inner_its_auto) pc->setupcalled = PETSC_FALSE;
     jac->inner_its_auto = PETSC_TRUE;
@@ -597,8 +744,8 @@ static PetscErrorCode PCBJSmoothSetInner_BJSmooth(PC pc, PCBJSmoothInner inner, 
 
   Input Parameters:
 + pc    - the preconditioner context
-. inner - `PCBJSMOOTH_INNER_CHEBYSHEV` (default), `PCBJSMOOTH_INNER_JACOBI`, `PCBJSMOOTH_INNER_GS`, `PCBJSMOOTH_INNER_SGS` or
-          `PCBJSMOOTH_INNER_CG`
+. inner - `PCBJSMOOTH_INNER_AUTO` (default), `PCBJSMOOTH_INNER_CHEBYSHEV`, `PCBJSMOOTH_INNER_JACOBI`, `PCBJSMOOTH_INNER_GS`,
+          `PCBJSMOOTH_INNER_SGS` or `PCBJSMOOTH_INNER_CG`
 . its   - inner sweeps per block and outer iteration, at least 1 (the most with a tolerance), `PETSC_DETERMINE` (the default:
           5, with inner Chebyshev 5 (block size / 512)^(2/3) rounded for blocks of more than 512 rows, 8 for 1024), or
           `PETSC_CURRENT`
@@ -606,13 +753,20 @@ static PetscErrorCode PCBJSmoothSetInner_BJSmooth(PC pc, PCBJSmoothInner inner, 
           (0, the default: always its sweeps), or `PETSC_CURRENT`
 
   Options Database Keys:
-+ -pc_bjsmooth_inner <chebyshev,jacobi,gs,sgs,cg> - the method
++ -pc_bjsmooth_inner <auto,chebyshev,jacobi,gs,sgs,cg> - the method
 . -pc_bjsmooth_inner_its <5>            - the sweeps (default: from the block size)
 - -pc_bjsmooth_inner_rtol <0>           - the tolerance
 
   Level: intermediate
 
-  Note:
+  Notes:
+  `PCBJSMOOTH_INNER_AUTO` chooses at every setup: chebyshev when the operator's blocks are symmetric
+  (`MatIsSymmetricKnown()`, else checked: every entry inside a block against its transpose, rows with no other entry in
+  their block, such as Dirichlet rows, aside), which gives an SPD preconditioner for every SPD operator; else gs, or sgs
+  when the Krylov method of the solve needs a symmetric preconditioner (`KSPCG` and its variants, `KSPMINRES`, ...;
+  known from `PCPreSolve()`, so `PCView()` after `KSPSolve()` shows it). Chebyshev's interval is real: on blocks of a
+  nonsymmetric operator (convection) it can diverge. A method set is kept; `-info` says when it does not fit the operator.
+
   Inner CG and a tolerance make the preconditioner nonlinear: use a flexible Krylov method (`PCView()` says which
   settings suit `KSPCG`).
 
@@ -625,7 +779,7 @@ PetscErrorCode PCBJSmoothSetInner(PC pc, PCBJSmoothInner inner, PetscInt its, Pe
   PetscValidLogicalCollectiveEnum(pc, inner, 2);
   PetscValidLogicalCollectiveInt(pc, its, 3);
   PetscValidLogicalCollectiveReal(pc, rtol, 4);
-  PetscCheck(inner >= PCBJSMOOTH_INNER_JACOBI && inner <= PCBJSMOOTH_INNER_CHEBYSHEV, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCBJSMOOTH: unknown inner method %d: use PCBJSMOOTH_INNER_JACOBI, _GS, _SGS, _CG or _CHEBYSHEV", (int)inner);
+  PetscCheck(inner >= PCBJSMOOTH_INNER_JACOBI && inner <= PCBJSMOOTH_INNER_AUTO, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCBJSMOOTH: unknown inner method %d: use PCBJSMOOTH_INNER_AUTO, _JACOBI, _GS, _SGS, _CG or _CHEBYSHEV", (int)inner);
   PetscCheck(its >= 1 || its == PETSC_CURRENT || its == PETSC_DETERMINE, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCBJSMOOTH: %" PetscInt_FMT " inner sweeps: give at least 1 (or PETSC_DETERMINE: from the block size)", its);
   PetscCheck((rtol >= 0.0 && rtol < 1.0) || rtol == (PetscReal)PETSC_CURRENT, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCBJSMOOTH: the inner tolerance %g must be in [0, 1)", (double)rtol);
   PetscTryMethod(pc, "PCBJSmoothSetInner_C", (PC, PCBJSmoothInner, PetscInt, PetscReal), (pc, inner, its, rtol));
@@ -637,7 +791,7 @@ static PetscErrorCode PCBJSmoothGetInner_BJSmooth(PC pc, PCBJSmoothInner *inner,
   PC_BJSmooth *jac = (PC_BJSmooth *)pc->data;
 
   PetscFunctionBegin;
-  if (inner) *inner = jac->inner;
+  if (inner) *inner = jac->inner_set == PCBJSMOOTH_INNER_AUTO && !jac->setup ? PCBJSMOOTH_INNER_AUTO : jac->inner;
   if (its) *its = jac->inner_its;
   if (rtol) *rtol = jac->inner_rtol;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -652,7 +806,7 @@ static PetscErrorCode PCBJSmoothGetInner_BJSmooth(PC pc, PCBJSmoothInner *inner,
 . pc - the preconditioner context
 
   Output Parameters:
-+ inner - the method, or `NULL`
++ inner - the method, or `NULL`: the one set; with `PCBJSMOOTH_INNER_AUTO` after a setup the one chosen
 . its   - the inner sweeps, or `NULL`
 - rtol  - the inner tolerance, or `NULL`
 
@@ -1035,6 +1189,7 @@ static BJSKind PCBJSmoothKind(PC_BJSmooth *jac)
 {
   if (jac->async || jac->inner == PCBJSMOOTH_INNER_CG || jac->inner_rtol > 0.0) return BJS_KIND_NONLINEAR;
   if (jac->inner == PCBJSMOOTH_INNER_GS) return BJS_KIND_NONSYM;
+  if (jac->setup && !jac->sym) return BJS_KIND_NONSYM_OP;
   if (jac->its % 2 == 1 && jac->inner == PCBJSMOOTH_INNER_CHEBYSHEV) return BJS_KIND_SPD; /* any number of sweeps */
   if (jac->its % 2 == 1 && (jac->inner == PCBJSMOOTH_INNER_SGS || jac->inner_its % 2 == 1)) return jac->inner == PCBJSMOOTH_INNER_SGS ? BJS_KIND_SPD_COND : BJS_KIND_SPD;
   return BJS_KIND_SPD_COND;
@@ -1052,6 +1207,8 @@ static PetscErrorCode PCView_BJSmooth(PC pc, PetscViewer viewer)
   if (!isascii) PetscFunctionReturn(PETSC_SUCCESS);
   if (jac->inner_rtol > 0.0) PetscCall(PetscViewerASCIIPrintf(viewer, "  outer iterations %" PetscInt_FMT " (%s), inner %s, at most %" PetscInt_FMT " sweeps, block rtol %g\n", jac->its, jac->async ? "asynchronous" : "synchronous", PCBJSmoothInners[jac->inner], jac->inner_its, (double)jac->inner_rtol));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  outer iterations %" PetscInt_FMT " (%s), inner %s, %" PetscInt_FMT " sweeps%s\n", jac->its, jac->async ? "asynchronous" : "synchronous", PCBJSmoothInners[jac->inner], jac->inner_its, jac->inner_its_auto && jac->setup && jac->inner_its != 5 ? " (from the block size)" : ""));
+  if (jac->setup) PetscCall(PetscViewerASCIIPrintf(viewer, "  inner %s: %s\n", PCBJSmoothInners[jac->inner], jac->innerwhy));
+  else if (jac->inner_set == PCBJSMOOTH_INNER_AUTO) PetscCall(PetscViewerASCIIPrintf(viewer, "  inner method automatic: chebyshev on symmetric blocks, else gs (sgs under CG), chosen at setup\n"));
   if (jac->inner == PCBJSMOOTH_INNER_CHEBYSHEV) {
     if (jac->setup && jac->cheb_hi > 0.0) PetscCall(PetscViewerASCIIPrintf(viewer, "  inner Chebyshev interval [%g, %g] (a Gershgorin bound of the blocks' D^-1 A / ratio %g%s, that bound)\n", (double)jac->cheb_lo, (double)jac->cheb_hi, (double)(jac->cheb_hi / jac->cheb_lo), jac->cheb_ratio > 0.0 ? "" : " (automatic, from the block size)"));
     else if (jac->cheb_ratio > 0.0) PetscCall(PetscViewerASCIIPrintf(viewer, "  inner Chebyshev interval [hi / %g, hi], hi a Gershgorin bound of the blocks' D^-1 A\n", (double)jac->cheb_ratio));
@@ -1067,6 +1224,9 @@ static PetscErrorCode PCView_BJSmooth(PC pc, PetscViewer viewer)
   case BJS_KIND_NONSYM:
     PetscCall(PetscViewerASCIIPrintf(viewer, "  M^-1 is linear but not symmetric (forward sweeps only): use GMRES, BiCGStab or a flexible method, not CG\n"));
     break;
+  case BJS_KIND_NONSYM_OP:
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  M^-1 is linear but not symmetric (the operator's blocks are not): use GMRES, BiCGStab or a flexible method, not CG\n"));
+    break;
   default:
     PetscCall(PetscViewerASCIIPrintf(viewer, "  M^-1 is nonlinear (%s): use a flexible method (-ksp_type fcg or fgmres)\n", jac->async ? "asynchronous updates" : (jac->inner == PCBJSMOOTH_INNER_CG ? "inner CG" : "inner tolerance")));
   }
@@ -1079,7 +1239,14 @@ static PetscErrorCode PCView_BJSmooth(PC pc, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "  blocks: slices of %" PetscInt_FMT " rows of %s; at most %" PetscInt_FMT " in-slice entries per row\n", jac->sh, image, jac->nloc));
   if (jac->ordering != PCMS_ORDERING_ANY) PetscCall(PetscViewerASCIIPrintf(viewer, "  -pc_bjsmooth_ordering %s: the blocks come from an image in that ordering (the PC's own unless the operator's has it)\n", MatModSELLOrderings[jac->ordering]));
   if (img && img->brick[0]) PetscCall(PetscViewerASCIIPrintf(viewer, "  the image is ordered by bricks of %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " grid points (-mat_modsell_ordering %s)\n", img->brick[0], img->brick[1], img->brick[2], img->ordering == MATMODSELL_ORDERING_AUTO ? "auto, on a DMDA matrix" : "bricks"));
-  else if (img && img->m) PetscCall(PetscViewerASCIIPrintf(viewer, "  the image's row ordering on this process: %s%s%s\n", MatModSELLOrderings[img->applied], img->ordering == MATMODSELL_ORDERING_AUTO ? " (auto: " : "", img->ordering == MATMODSELL_ORDERING_AUTO ? (img->applied == MATMODSELL_ORDERING_PARTITION ? "the operator's order is not local)" : "the operator's order is already local, or one slice)") : ""));
+  else if (img && img->m) {
+    char why[256] = "";
+
+    if (img->ordering == MATMODSELL_ORDERING_AUTO && img->auto_compact >= 0) PetscCall(PetscSNPrintf(why, sizeof(why), " (auto: in the operator's order %.0f%% of the off-diagonal entries lie in their row's slice, compact blocks would hold about %.0f%%: %s two thirds of that)", 100.0 * (double)img->auto_natural, 100.0 * (double)img->auto_compact, img->applied == MATMODSELL_ORDERING_PARTITION ? "less than" : "at least"));
+    else if (img->ordering == MATMODSELL_ORDERING_AUTO && img->auto_natural >= 0) PetscCall(PetscSNPrintf(why, sizeof(why), " (auto: in the operator's order %.0f%% of the off-diagonal entries lie in their row's slice: %s)", 100.0 * (double)img->auto_natural, img->applied == MATMODSELL_ORDERING_PARTITION ? "not local" : "already local"));
+    else if (img->ordering == MATMODSELL_ORDERING_AUTO) PetscCall(PetscSNPrintf(why, sizeof(why), " (auto: one slice)"));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  the image's row ordering on this process: %s%s\n", MatModSELLOrderings[img->applied], why));
+  }
   PetscCall(PetscViewerASCIIPrintf(viewer, "  on the %s; in-slice coefficients in %s memory%s\n", where, jac->use_shared ? "shared" : "global", jac->use_shared ? "" : (jac->force_global ? " (forced)" : " (fallback: they do not fit in shared memory)")));
   if (jac->zfast) PetscCall(PetscViewerASCIIPrintf(viewer, "  sweeps from a zero guess (PCApply) read a compact copy of the in-slice entries (%" PetscInt_FMT " per row) instead of the image\n", jac->nloc));
   if (jac->bucketed) PetscCall(PetscViewerASCIIPrintf(viewer, "  the permuted image's vectors move through %" PetscInt_FMT " buckets of %" PetscInt_FMT " rows (those of its product on the GPU, -mat_modsell_permute_chunk)\n", jac->nbuckets, jac->chunk));
@@ -1195,7 +1362,9 @@ static PetscErrorCode PCCreate_BJSmooth(PC pc)
   PetscCall(PetscNew(&jac));
   pc->data       = (void *)jac;
   jac->bs        = 0;
+  jac->inner_set = PCBJSMOOTH_INNER_AUTO;      /* chosen at setup from the operator's symmetry */
   jac->inner     = PCBJSMOOTH_INNER_CHEBYSHEV; /* fewer outer iterations than jacobi at its cost (docs/bjsmooth.md) */
+  jac->ksp_sym   = PETSC_BOOL3_UNKNOWN;
   jac->inner_its = 5;
   jac->inner_its_auto = PETSC_TRUE;
   jac->ordering       = PCMS_ORDERING_ANY; /* the operator's image */
@@ -1204,6 +1373,7 @@ static PetscErrorCode PCCreate_BJSmooth(PC pc)
 
   pc->ops->apply           = PCApply_BJSmooth;
   pc->ops->applyrichardson = PCApplyRichardson_BJSmooth;
+  pc->ops->presolve        = PCPreSolve_BJSmooth;
   pc->ops->setup           = PCSetUp_BJSmooth;
   pc->ops->reset           = PCReset_BJSmooth;
   pc->ops->destroy         = PCDestroy_BJSmooth;

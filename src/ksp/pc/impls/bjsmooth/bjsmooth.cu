@@ -337,6 +337,64 @@ extern "C" MS_BJS_ANALYZE(MSBJSAnalyze_CUDA)
   return (int)cudaGetLastError();
 }
 
+/* one thread block per sampled slice (slice blockIdx.x * stride), one thread per row: each nonzero in-slice entry against
+   its transpose, found by scanning the other row's slots (the same scan and test as MSBJSSymmetry_Reference) */
+__global__ void bjs_symmetry_kernel(int m, int sh, int stride, const long long *__restrict__ sliceptr, const int *__restrict__ cols, const double *__restrict__ vals, const double *__restrict__ diag, const int *__restrict__ perm, MSBJSSymmetry *out)
+{
+  const int          s = blockIdx.x * stride, t = threadIdx.x, r = s * sh + t;
+  unsigned long long nchk = 0, nasym = 0, ndec = 0, first = MS_BJS_BAD_NONE;
+  if (r < m) {
+    const long long beg = sliceptr[s];
+    const int       w   = (int)((sliceptr[s + 1] - beg) / sh);
+    for (int k = 0; k < w; k++) {
+      const long long slot = beg + (long long)k * sh + t;
+      const int       c    = __ldg(cols + slot);
+      const double    v    = __ldg(vals + slot);
+      if (c >= 0 || v == 0.0) continue;
+      const int q  = -c - 1;
+      double    u  = 0.0;
+      int       qc = 0;
+      for (int k2 = 0; k2 < w; k2++) {
+        const long long slot2 = beg + (long long)k2 * sh + q;
+        const int       c2    = __ldg(cols + slot2);
+        if (c2 >= 0) continue;
+        const double v2 = __ldg(vals + slot2);
+        if (v2 != 0.0) qc = 1;
+        if (c2 == -(t + 1)) u = v2;
+      }
+      const int f = MSBJSSymmetryTest(v, u, diag[r], qc);
+      nchk++;
+      if (f == 2) ndec++;
+      else if (f == 1) {
+        nasym++;
+        first = (unsigned long long)(perm ? perm[r] : r);
+      }
+    }
+  }
+  nchk  = ms_warp_reduce<MSOpSum>(nchk);
+  nasym = ms_warp_reduce<MSOpSum>(nasym);
+  ndec  = ms_warp_reduce<MSOpSum>(ndec);
+  first = ms_warp_reduce<MSOpMin>(first);
+  if ((threadIdx.x & 31) == 0) {
+    if (nchk) atomicAdd(&out->nchecked, nchk);
+    if (nasym) atomicAdd(&out->nasym, nasym);
+    if (ndec) atomicAdd(&out->ndecoupled, ndec);
+    if (first != MS_BJS_BAD_NONE) atomicMin(&out->firstrow, first);
+  }
+}
+
+extern "C" MS_BJS_SYMMETRY(MSBJSSymmetry_CUDA)
+{
+  cudaStream_t st = (cudaStream_t)stream;
+  cudaError_t  err;
+  if (stride < 1) return (int)cudaErrorInvalidValue;
+  if ((err = cudaMemsetAsync(out, 0, 3 * sizeof(unsigned long long), st))) return (int)err;
+  if ((err = cudaMemsetAsync(&out->firstrow, 0xff, sizeof(unsigned long long), st))) return (int)err;
+  if (img->m <= 0 || !img->local_cols || !img->diag) return (int)cudaSuccess;
+  bjs_symmetry_kernel<<<(img->nslices + stride - 1) / stride, img->sh, 0, st>>>(img->m, img->sh, stride, img->sliceptr, img->cols, img->vals, img->diag, img->perm, out);
+  return (int)cudaGetLastError();
+}
+
 /* inner jacobi (or Chebyshev: CHEB) from x = 0: the row's in-slice entries in registers, the iterate exchanged through a
    shared window; sm and y computed exactly as in bjs_sweep_kernel (same order of the terms, the same
    inverse diagonal). The window is double-buffered: sweep it writes buffer it % 2 and reads it after one
@@ -431,4 +489,4 @@ extern "C" MS_BJS_ZERO_JACOBI(MSBJSZeroJacobi_CUDA)
   return outimg ? MSCUDAUnpermute(m, img->iperm, work, NULL, xout, stream) : (int)cudaSuccess;
 }
 
-extern "C" const MSBJSKernels MSBJSKernels_CUDA = {"cuda", MSBJSAnalyze_CUDA, MSBJSConfigure_CUDA, MSBJSSweep_CUDA, MSBJSZeroJacobi_CUDA, 1};
+extern "C" const MSBJSKernels MSBJSKernels_CUDA = {"cuda", MSBJSAnalyze_CUDA, MSBJSSymmetry_CUDA, MSBJSConfigure_CUDA, MSBJSSweep_CUDA, MSBJSZeroJacobi_CUDA, 1};

@@ -331,6 +331,80 @@ MS_BJS_ANALYZE(MSBJSAnalyze_Reference)
   return 0;
 }
 
+/* Each sampled slice's in-slice entries first gathered row by row (the nonzero ones, with their column), so that the
+   transpose of an entry is looked for among the entries of one row, not in all the slots of its slice (the CUDA kernel
+   scans the slots: the same entries, the same result) */
+MS_BJS_SYMMETRY(MSBJSSymmetry_Reference)
+{
+  int    *lq = NULL, *cnt = NULL, cap = 0;
+  double *lv = NULL;
+
+  (void)stream;
+  memset(out, 0, sizeof(*out));
+  out->firstrow = MS_BJS_BAD_NONE;
+  if (stride < 1) return MS_KERNEL_ERR_ARG;
+  if (!img->local_cols || !img->diag) return 0;
+  for (int s = 0; s < img->nslices; s += stride) {
+    const int       sh  = img->sh;
+    const long long beg = img->sliceptr[s];
+    const int       w = (int)((img->sliceptr[s + 1] - beg) / sh), nr = img->m - s * sh < sh ? img->m - s * sh : sh;
+
+    if (w > cap) { /* row t's entries at t*w .. t*w + cnt[t] - 1 */
+      free(lq);
+      free(lv);
+      free(cnt);
+      cap = w;
+      lq  = (int *)malloc(sizeof(int) * (size_t)sh * (size_t)cap);
+      lv  = (double *)malloc(sizeof(double) * (size_t)sh * (size_t)cap);
+      cnt = (int *)malloc(sizeof(int) * (size_t)sh);
+      if (!lq || !lv || !cnt) {
+        free(lq);
+        free(lv);
+        free(cnt);
+        return MS_KERNEL_ERR_MEM;
+      }
+    }
+    for (int t = 0; t < nr; t++) {
+      cnt[t] = 0;
+      for (int k = 0; k < w; k++) {
+        const long long slot = beg + (long long)k * sh + t;
+        const int       c    = img->cols[slot];
+
+        if (c < 0 && img->vals[slot] != 0.0) {
+          lq[t * w + cnt[t]] = -c - 1;
+          lv[t * w + cnt[t]] = img->vals[slot];
+          cnt[t]++;
+        }
+      }
+    }
+    for (int t = 0; t < nr; t++) {
+      const int r = s * sh + t;
+
+      for (int j = 0; j < cnt[t]; j++) {
+        const int q = lq[t * w + j];
+        double    u = 0.0;
+        int       f;
+
+        for (int i = 0; i < cnt[q]; i++)
+          if (lq[q * w + i] == t) u = lv[q * w + i];
+        f = MSBJSSymmetryTest(lv[t * w + j], u, img->diag[r], cnt[q] > 0);
+        out->nchecked++;
+        if (f == 2) out->ndecoupled++;
+        else if (f == 1) {
+          const unsigned long long o = (unsigned long long)(img->perm ? img->perm[r] : r);
+
+          out->nasym++;
+          if (o < out->firstrow) out->firstrow = o;
+        }
+      }
+    }
+  }
+  free(lq);
+  free(lv);
+  free(cnt);
+  return 0;
+}
+
 MS_BJS_CONFIGURE(MSBJSConfigure_Reference)
 {
   const size_t base = ((size_t)sh + MS_BJS_RED) * sizeof(double);
@@ -343,4 +417,4 @@ MS_BJS_CONFIGURE(MSBJSConfigure_Reference)
   return 0;
 }
 
-const MSBJSKernels MSBJSKernels_Reference = {"reference", MSBJSAnalyze_Reference, MSBJSConfigure_Reference, MSBJSSweep_Reference, MSBJSZeroJacobi_Reference, 0};
+const MSBJSKernels MSBJSKernels_Reference = {"reference", MSBJSAnalyze_Reference, MSBJSSymmetry_Reference, MSBJSConfigure_Reference, MSBJSSweep_Reference, MSBJSZeroJacobi_Reference, 0};

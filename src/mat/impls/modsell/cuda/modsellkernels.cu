@@ -453,36 +453,20 @@ extern "C" int MSCUDAImageCSR(const MSImageView *v, const int *ai, int *aj, doub
   return (int)cudaGetLastError();
 }
 
-/* one thread per new row r: its brick (plane kb of full-height bz except the last, brick row jb, brick ib) and its
-   point inside the brick, as in MSImageBricksPerm() */
-__global__ void ms_bricks_perm_kernel(int m, int nx, int ny, int nz, int dof, int bx, int by, int bz, int *__restrict__ perm, int *__restrict__ iperm)
+/* one thread per new row r: MSBricksOld() (msbricks.h), as MSImageBricksPermHost() on the host */
+__global__ void ms_bricks_perm_kernel(int m, MSBricks k, int *__restrict__ perm, int *__restrict__ iperm)
 {
   const int r = blockIdx.x * blockDim.x + threadIdx.x;
   if (r >= m) return;
-  const long long plane = (long long)bz * ny * nx * dof;
-  const int       kb    = (int)(r / plane);
-  long long       rem   = r - kb * plane;
-  const int       hz    = min(bz, nz - kb * bz);
-  const long long row   = (long long)hz * by * nx * dof;
-  const int       jb    = (int)(rem / row);
-  rem -= jb * row;
-  const int       hy    = min(by, ny - jb * by);
-  const long long brk   = (long long)hz * hy * bx * dof;
-  const int       ib    = (int)(rem / brk);
-  rem -= ib * brk;
-  const int wx = min(bx, nx - ib * bx);
-  const int c  = (int)(rem % dof);
-  const int p  = (int)(rem / dof);
-  const int i = p % wx, j = (p / wx) % hy, k = p / (wx * hy);
-  const int o = (int)((((long long)(kb * bz + k) * ny + (jb * by + j)) * nx + (ib * bx + i)) * dof + c);
-  perm[r] = o;
+  const int o = MSBricksOld(&k, r);
+  perm[r]     = o;
   if (iperm) iperm[o] = r;
 }
 
-extern "C" int MSCUDABricksPerm(int m, int nx, int ny, int nz, int dof, int bx, int by, int bz, int *perm, int *iperm, void *stream)
+extern "C" int MSCUDABricksPerm(int m, const MSBricks *k, int *perm, int *iperm, void *stream)
 {
   if (m <= 0) return (int)cudaSuccess;
-  ms_bricks_perm_kernel<<<(m + 255) / 256, 256, 0, (cudaStream_t)stream>>>(m, nx, ny, nz, dof, bx, by, bz, perm, iperm);
+  ms_bricks_perm_kernel<<<(m + 255) / 256, 256, 0, (cudaStream_t)stream>>>(m, *k, perm, iperm);
   return (int)cudaGetLastError();
 }
 
