@@ -51,8 +51,12 @@
    FVM numbering against 0.3180 ms on the structured one, and the natural-order image 0.8018 ms against 0.1922 ms: 211
    and 246 bytes per row more, 3.97 off-diagonals per row */
 #define MS_LAYOUT_X_BYTES 56.0
-/* x of more bytes than this is not held in the L2 cache (NVIDIA H100 and H200: 50 MB, shared with the matrix's stream) */
-#define MS_LAYOUT_L2_BYTES (40.0 * 1048576.0)
+/* x of more bytes than this is not held in the L2 cache (NVIDIA H100 and H200: 50 MB, shared with the matrix's stream):
+   on the randomly numbered FVM mesh of 4.1 M hexahedra (x 33 MB, one H200) the partitioned image took 0.490 ms per CG +
+   Jacobi iteration against aijcusparse's 0.534 (commit 6deb5ea, docs/results/2026-11-27-h200-demo), and with a 40 MB
+   bound the rule took the cuSPARSE view instead: 0.603 ms against 0.557 (2026-11-28, docs/results/2026-11-28-h200-demo):
+   an x of a third of the L2 read out of order while the matrix streams through the cache is not held there */
+#define MS_LAYOUT_L2_BYTES (16.0 * 1048576.0)
 
 /* the slots a product reads: those of the padding rows past the last row are not read */
 static PetscReal MSLayoutSlotsRead(const MSImageLayout *l)
