@@ -908,7 +908,8 @@ typedef struct {
 /* y = A x and sc->sum[slot] = x . y, then the finish; A a mod-SELL image in the numbering of x and y (the user's, or a
    permuted image's own when its view has perm NULL); a permuted image in the user's numbering: pb and work (2 m) as
    MSCUDAMult() (pb NULL: the gathers). The CUDA product is one kernel with the dot in its epilogue (any threads per
-   row) unless the image is permuted in the user's numbering: MSCUDAMult() and then the dot. */
+   row) unless the image is permuted in the user's numbering: MSCUDAMult() and then the dot (that product does not read
+   sc->done: it writes y after done too; the scalars stay untouched). */
 #define MS_KRYLOV_MULT_DOT(name) int name(const MSImageView *A, const MSPermBuckets *pb, const double *x, double *y, double *work, const MSKrylovReduce *red, void *stream)
 /* p = z + b p (b = sc->s[MS_CG_B]) */
 #define MS_KRYLOV_CG_DIRECTION(name) int name(int n, const double *z, double *p, const MSKrylovScalars *sc, void *stream)
