@@ -521,6 +521,23 @@ static inline PetscErrorCode MSTestCheck(MPI_Comm comm, const char *label, const
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Whether B's GPU products are reproducible bit for bit: those of an image (the scalar or block layout) are; those of the
+   cuSPARSE view (MATMODSELL_LAYOUT_CUSPARSE, or processes of different layouts) are cuSPARSE's SpMV, whose default CSR
+   algorithm does not promise the same bits from run to run. B not a MATMODSELL type: yes */
+static inline PetscErrorCode MSTestImageProduct(Mat B, PetscBool *image)
+{
+  PetscBool      isms;
+  MatModSELLInfo info;
+
+  PetscFunctionBegin;
+  *image = PETSC_TRUE;
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)B, &isms, MATSEQAIJMODSELL, MATMPIAIJMODSELL, ""));
+  if (!isms) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatModSELLGetInfo(B, &info));
+  *image = (PetscBool)(info.layout == MATMODSELL_LAYOUT_SCALAR || info.layout == MATMODSELL_LAYOUT_BLOCKS);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Compares B (MATMODSELL) with the reference A (AIJ) for MatMult (twice, different x), MatMultAdd
    (w != y and w == y), MatMultTranspose, MatMultTransposeAdd (both ways) and MatGetDiagonal
    (exactly). Vectors follow B's default vector type. */
@@ -567,12 +584,13 @@ static inline PetscErrorCode MSTestCompareProducts(Mat A, Mat B, PetscRandom rnd
   PetscCall(MatResidual(B, w, x, y));
   PetscCall(MSTestCheck(comm, label, "MatResidual", y, yref, nA * nx + nw, tol, nfail));
   {
-    PetscBool same;
+    PetscBool same, image;
 
     PetscCall(MatMult(B, x, u));
     PetscCall(VecAYPX(u, -1.0, w));
     PetscCall(VecEqual(u, y, &same));
-    if (!same) {
+    PetscCall(MSTestImageProduct(B, &image)); /* the cuSPARSE view's product: MatMult() itself may differ in its bits */
+    if (!same && image) {
       (*nfail)++;
       PetscCall(PetscPrintf(comm, "FAIL %s: MatResidual differs from MatMult and VecAYPX (bit for bit)\n", label));
     }

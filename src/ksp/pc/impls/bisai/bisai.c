@@ -676,6 +676,7 @@ static PetscErrorCode PCBISAIMult(PC pc, PCBISAIInv *M, const PetscScalar *x, Pe
   PetscCall(PCMSKernelBegin(&jac->op, &stream));
   if (PCBISAIUsesLibrary(jac)) {
     err = jac->k->bsr_mult_library(&jac->library, (int)jac->nb, (int)jac->bs, (int)M->nnzb, M->arp, M->acols, (const double *)M->vals.ptr, x, (int)add, y, stream);
+    if (jac->library) jac->libtable = jac->k; /* the probe's products create the handle before the setup's step does */
     PetscCheck(err >= 0, PETSC_COMM_SELF, PETSC_ERR_GPU, "PCBISAI: the %s BSR product failed with its status %d; use -pc_bisai_spmv own", jac->k->library, -err);
     PetscCall(PCMSKernelEnd(&jac->op, err, jac->k->library, "bsrmv", flops));
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -931,8 +932,8 @@ static PetscErrorCode PCSetUp_BISAI(PC pc)
   PetscCall(PCBISAIApproximateInverses(pc, &t));
   if (PCBISAIUsesLibrary(jac) && !jac->library) { /* the library's handle, here rather than in the first apply */
     PetscCall(PCMSKernelBegin(op, &stream));
-    err           = jac->k->bsr_mult_library(&jac->library, 0, (int)jac->bs, 0, NULL, NULL, NULL, NULL, 0, NULL, stream);
-    jac->libtable = jac->k;
+    err = jac->k->bsr_mult_library(&jac->library, 0, (int)jac->bs, 0, NULL, NULL, NULL, NULL, 0, NULL, stream);
+    if (jac->library) jac->libtable = jac->k;
     PetscCheck(err >= 0, PETSC_COMM_SELF, PETSC_ERR_GPU, "PCBISAI: creating the %s handle failed with its status %d; use -pc_bisai_spmv own", jac->k->library, -err);
     PetscCall(PCMSKernelEnd(op, err, jac->k->library, "handle creation", 0.0));
   }
@@ -1006,7 +1007,10 @@ static PetscErrorCode PCReset_BISAI(PC pc)
   PetscFunctionBegin;
   PetscCall(PCBISAIFreeStructure(jac));
   if (jac->library) {
-    int err = jac->libtable->library_destroy(&jac->library);
+    int err;
+
+    PetscCheck(jac->libtable, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCBISAI: the BSR product library's handle has no table to destroy it");
+    err = jac->libtable->library_destroy(&jac->library);
 
     PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_GPU, "PCBISAI: destroying the %s handle failed with its status %d", jac->libtable->library, -err);
   }

@@ -410,6 +410,7 @@ static PetscErrorCode MatMultAddOverlap_MPIAIJModSELL(Mat A, Vec x, Vec w, Vec y
   PetscDeviceContext dctx;
   const PetscScalar *a;
   PetscMemType       mt;
+  PetscBool          side;
 
   PetscFunctionBegin;
   /* x on the device by PETSc's stream (a copy it may need is then not made on the second stream); x in host memory: the
@@ -420,6 +421,16 @@ static PetscErrorCode MatMultAddOverlap_MPIAIJModSELL(Mat A, Vec x, Vec w, Vec y
   PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, &Ao, NULL));
   PetscCall(MatMPIAIJModSELLHaloSetUp(A, x));
   PetscCall(PetscDeviceContextGetCurrentContext(&dctx));
+  /* a diagonal block whose product is its cuSPARSE view (MATMODSELL_LAYOUT_CUSPARSE) computes on PETSc's stream:
+     aijcusparse launches its SpMV and its compressed rows' scatter on PetscDefaultCudaStream but its vector operations
+     (z = y + A x's z += y, z = 0) on the current context's, so on the second stream these raced with the SpMV (the
+     product with w != y and with empty rows was wrong) */
+  {
+    MatModSELLLayout lay;
+
+    PetscCall(MatSeqAIJModSELLGetProductLayout(Ad, ((Mat_SeqAIJModSELL *)Ad->spptr)->iops, &lay));
+    side = (PetscBool)(lay != MATMODSELL_LAYOUT_CUSPARSE);
+  }
   if (!h->side) {
     PetscDevice dev;
 
@@ -436,10 +447,10 @@ static PetscErrorCode MatMultAddOverlap_MPIAIJModSELL(Mat A, Vec x, Vec w, Vec y
   PetscCall(PetscDeviceContextWaitForContext(h->side, dctx)); /* the second stream waits for x, not for the exchange */
   for (int step = 0; step < 2; step++) {
     if (step == (h->exfirst ? 1 : 0)) { /* the diagonal block's kernel on the second stream */
-      PetscCall(PetscDeviceContextSetCurrentContext(h->side));
+      if (side) PetscCall(PetscDeviceContextSetCurrentContext(h->side));
       if (w) PetscCall((*Ad->ops->multadd)(Ad, x, w, y));
       else PetscCall((*Ad->ops->mult)(Ad, x, y));
-      PetscCall(PetscDeviceContextSetCurrentContext(dctx));
+      if (side) PetscCall(PetscDeviceContextSetCurrentContext(dctx));
     } else if (h->ipc) PetscCall(MatMPIAIJModSELLHaloExchangeIPCBegin(A, h, x));
     else if (h->own) PetscCall(MatMPIAIJModSELLHaloExchangeOwnBegin(A, h, x));
     else PetscCall(VecScatterBegin(h->scat, x, h->ghost, INSERT_VALUES, SCATTER_FORWARD));
