@@ -159,37 +159,29 @@ int main(int argc, char **argv)
 
 /*TEST
 
-   test:
-     suffix: 1
+   testset:
      requires: double !complex
-     args: -n 12 -rounds 2 -its 5,15 -bw_n 100000 -bw_reps 4
+     args: -its 5,15 -bw_n 100000 -bw_reps 4
      filter: sed -E -e "s/-?[0-9]+(\.[0-9]+)?(e[-+][0-9]+)?/N/g"
-
-   test:
-     suffix: mpi
-     nsize: 2
-     requires: double !complex
-     args: -n 12 -rounds 2 -its 5,15 -bw_n 100000 -bw_reps 4
-     filter: sed -E -e "s/-?[0-9]+(\.[0-9]+)?(e[-+][0-9]+)?/N/g"
-
-   test:
-     suffix: cuda
-     requires: cuda double !complex
-     args: -n 24 -rounds 2 -its 5,15 -bw_n 100000 -bw_reps 4
-     filter: sed -E -e "s/-?[0-9]+(\.[0-9]+)?(e[-+][0-9]+)?/N/g"
-
-   # the variants: permuted images (partition, bricks) and the single-reduction form
-   test:
-     suffix: variants
-     requires: double !complex
-     args: -n 12 -rounds 1 -its 5,15 -bw_n 100000 -bw_reps 4 -mat_types modsell,modsell:partition,modsell:bricks -ksp_types cg,cgdevice,cgdevice+sr
-     filter: sed -E -e "s/-?[0-9]+(\.[0-9]+)?(e[-+][0-9]+)?/N/g"
-
-   test:
-     suffix: cuda_variants
-     requires: cuda double !complex
-     args: -n 24 -rounds 1 -its 5,15 -bw_n 100000 -bw_reps 4 -mat_types modsell,modsell:partition,modsell:bricks -ksp_types cg,cgdevice,cgdevice+sr
-     filter: sed -E -e "s/-?[0-9]+(\.[0-9]+)?(e[-+][0-9]+)?/N/g"
-     output_file: output/krylov_variants.out
+     test:
+       suffix: 1
+       args: -n 12 -rounds 2
+     test:
+       suffix: mpi
+       nsize: 2
+       args: -n 12 -rounds 2
+     test:
+       suffix: cuda
+       requires: cuda
+       args: -n 24 -rounds 2
+     # the variants: permuted images (partition, bricks) and the single-reduction form
+     test:
+       suffix: variants
+       args: -n 12 -rounds 1 -mat_types modsell,modsell:partition,modsell:bricks -ksp_types cg,cgdevice,cgdevice+sr
+     test:
+       suffix: cuda_variants
+       requires: cuda
+       args: -n 24 -rounds 1 -mat_types modsell,modsell:partition,modsell:bricks -ksp_types cg,cgdevice,cgdevice+sr
+       output_file: output/krylov_variants.out
 
 TEST*/

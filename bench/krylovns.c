@@ -147,23 +147,20 @@ int main(int argc, char **argv)
 
 /*TEST
 
-   test:
-     suffix: 1
+   testset:
      requires: double !complex
-     args: -n 10 -rounds 2 -its 10,20 -bw_n 100000 -bw_reps 4
+     args: -rounds 2 -its 10,20 -bw_n 100000 -bw_reps 4
      filter: sed -E -e "s/-?[0-9]+(\.[0-9]+)?(e[-+][0-9]+)?/N/g"
-
-   test:
-     suffix: mpi
-     nsize: 2
-     requires: double !complex
-     args: -n 10 -rounds 2 -its 10,20 -bw_n 100000 -bw_reps 4
-     filter: sed -E -e "s/-?[0-9]+(\.[0-9]+)?(e[-+][0-9]+)?/N/g"
-
-   test:
-     suffix: cuda
-     requires: cuda double !complex
-     args: -n 24 -rounds 2 -its 10,20 -bw_n 100000 -bw_reps 4
-     filter: sed -E -e "s/-?[0-9]+(\.[0-9]+)?(e[-+][0-9]+)?/N/g"
+     test:
+       suffix: 1
+       args: -n 10
+     test:
+       suffix: mpi
+       nsize: 2
+       args: -n 10
+     test:
+       suffix: cuda
+       requires: cuda
+       args: -n 24
 
 TEST*/
