@@ -32,10 +32,7 @@ static const char help[] = "CG + Jacobi on the 7-point Laplacian of an N^3 grid:
   -bw_n <rows> (default 2^25) and -bw_reps <k> (default 20): the copy bandwidth's vector and copies.\n\
   Other KSP options (-ksp_rtol, -ksp_device_graph, -ksp_device_check_max, ...) apply to every configuration.\n";
 
-#include <petscmodsell.h>
-#include <petscdmda.h>
-#include <petscdevice.h>
-#include <petsctime.h>
+#include "krylovbench.h"
 
 /* ex45's operator on the DMDA: 7-point, scaled by the cell sizes; boundary rows the identity times their diagonal */
 static PetscErrorCode AssembleLaplacian(DM da, Mat A)
@@ -80,79 +77,6 @@ static PetscErrorCode AssembleLaplacian(DM da, Mat A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode Sync(MPI_Comm comm)
-{
-  PetscDeviceContext dctx;
-
-  PetscFunctionBeginUser;
-  PetscCall(PetscDeviceContextGetCurrentContext(&dctx));
-  PetscCall(PetscDeviceContextSynchronize(dctx));
-  PetscCallMPI(MPI_Barrier(comm));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* one solve of at most maxit iterations (rtol: the solve's; 0: 1e-30, a solve of exactly maxit), timed */
-static PetscErrorCode TimedSolve(KSP ksp, Vec b, Vec x, PetscReal rtol, PetscInt maxit, PetscLogDouble *t, PetscInt *its, KSPConvergedReason *reason)
-{
-  MPI_Comm       comm = PetscObjectComm((PetscObject)ksp);
-  PetscLogDouble t0, t1;
-
-  PetscFunctionBeginUser;
-  PetscCall(KSPSetTolerances(ksp, rtol > 0 ? rtol : 1e-30, PETSC_CURRENT, PETSC_CURRENT, maxit));
-  PetscCall(VecZeroEntries(x));
-  PetscCall(Sync(comm));
-  PetscCall(PetscTime(&t0));
-  PetscCall(KSPSolve(ksp, b, x));
-  PetscCall(Sync(comm));
-  PetscCall(PetscTime(&t1));
-  *t = t1 - t0;
-  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, t, 1, MPI_DOUBLE, MPI_MAX, comm));
-  PetscCall(KSPGetIterationNumber(ksp, its));
-  PetscCall(KSPGetConvergedReason(ksp, reason));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* the copy bandwidth in bytes per second: VecCopy() of a vector like x of max(local rows, nbw) rows per process */
-static PetscErrorCode CopyBandwidth(Vec x, PetscInt nbw, PetscInt reps, PetscLogDouble *bw)
-{
-  MPI_Comm       comm = PetscObjectComm((PetscObject)x);
-  Vec            a, c;
-  VecType        type;
-  PetscInt       n;
-  PetscLogDouble t0, t1, bytes;
-
-  PetscFunctionBeginUser;
-  PetscCall(VecGetLocalSize(x, &n));
-  n = PetscMax(n, nbw);
-  PetscCall(VecGetType(x, &type));
-  PetscCall(VecCreate(comm, &a));
-  PetscCall(VecSetSizes(a, n, PETSC_DECIDE));
-  PetscCall(VecSetType(a, type));
-  PetscCall(VecDuplicate(a, &c));
-  PetscCall(VecSet(a, 1.0));
-  PetscCall(VecCopy(a, c)); /* warm */
-  PetscCall(Sync(comm));
-  PetscCall(PetscTime(&t0));
-  for (PetscInt k = 0; k < reps; k++) PetscCall(VecCopy(k % 2 ? c : a, k % 2 ? a : c));
-  PetscCall(Sync(comm));
-  PetscCall(PetscTime(&t1));
-  bytes = 16.0 * (PetscLogDouble)n * (PetscLogDouble)reps; /* per process */
-  *bw   = bytes / (t1 - t0);
-  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, bw, 1, MPI_DOUBLE, MPI_MIN, comm));
-  PetscCall(VecDestroy(&a));
-  PetscCall(VecDestroy(&c));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscLogDouble Median(PetscInt n, PetscLogDouble *v)
-{
-  PetscReal r[64];
-
-  for (PetscInt i = 0; i < n; i++) r[i] = (PetscReal)v[i];
-  PetscSortReal(n, r);
-  return 0.5 * (r[(n - 1) / 2] + r[n / 2]);
-}
-
 /* "name[sep suffix]": name into base, the suffix (or "") into suffix */
 static PetscErrorCode SplitVariant(const char *str, char sep, char *base, size_t nb, char *suffix, size_t ns)
 {
@@ -165,170 +89,68 @@ static PetscErrorCode SplitVariant(const char *str, char sep, char *base, size_t
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-typedef struct {
-  char               mtype[64], ktype[64];
-  Mat                A;
-  KSP                ksp;
-  Vec                b, x;
-  PetscLogDouble     tconv[64], tdiff[64], tsolve[64];
-  PetscInt           its;
-  KSPConvergedReason reason;
-  PetscBool          exact;
-} Config;
-
 int main(int argc, char **argv)
 {
   MPI_Comm       comm;
   DM             da;
   Mat            A0;
-  PetscInt       N = 96, rounds = 3, its[2] = {50, 250}, nits = 2, nm = 8, nk = 8, nbw = (PetscInt)1 << 25, reps = 20, nc = 0;
-  char          *mtypes[8], *ktypes[8];
-  PetscBool      fm, fk;
-  PetscReal      rtol = 1e-5;
-  Config         cfg[64];
+  KBOptions      o;
+  PetscInt       nc = 0, nloc, nnzloc;
+  KBConfig       cfg[KB_MAX_CONFIGS];
   PetscLogDouble bw, floor_ms;
-  MatInfo        info;
-  PetscInt       nloc, nnzloc;
+  const char    *kdef[] = {KSPCG, KSPCGDEVICE};
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(PetscModSELLInitializePackage());
   comm = PETSC_COMM_WORLD;
+  PetscCall(KBOptionsInitialize(50, 250, &o));
   PetscOptionsBegin(comm, NULL, "CG iteration benchmark", NULL);
-  PetscCall(PetscOptionsInt("-n", "grid points per direction", NULL, N, &N, NULL));
-  PetscCall(PetscOptionsStringArray("-mat_types", "matrix types", NULL, mtypes, &nm, &fm));
-  PetscCall(PetscOptionsStringArray("-ksp_types", "KSP types", NULL, ktypes, &nk, &fk));
-  PetscCall(PetscOptionsRangeInt("-rounds", "timed rounds", NULL, rounds, &rounds, NULL, 1, 64));
-  PetscCall(PetscOptionsIntArray("-its", "iterations of the two differential solves", NULL, its, &nits, NULL));
-  PetscCall(PetscOptionsInt("-bw_n", "rows of the copy bandwidth's vector (at least the problem's)", NULL, nbw, &nbw, NULL));
-  PetscCall(PetscOptionsInt("-bw_reps", "copies timed", NULL, reps, &reps, NULL));
-  PetscCall(PetscOptionsReal("-ksp_rtol", "relative tolerance of the converged solves", NULL, rtol, &rtol, NULL));
+  PetscCall(KBOptionsRegister(PetscOptionsObject, &o));
   PetscOptionsEnd();
-  PetscCheck(its[1] > its[0] && its[0] >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-its A,B needs 1 <= A < B");
-  if (!fm) {
-#if defined(PETSC_HAVE_CUDA)
-    const char *def[] = {MATAIJCUSPARSE, MATMODSELL};
-#else
-    const char *def[] = {MATAIJ, MATMODSELL};
-#endif
-    nm = 2;
-    for (PetscInt j = 0; j < nm; j++) PetscCall(PetscStrallocpy(def[j], &mtypes[j]));
-  }
-  if (!fk) {
-    nk = 2;
-    PetscCall(PetscStrallocpy(KSPCG, &ktypes[0]));
-    PetscCall(PetscStrallocpy(KSPCGDEVICE, &ktypes[1]));
-  }
-
-  PetscCall(DMDACreate3d(comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, N, N, N, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, NULL, &da));
-  PetscCall(DMSetUp(da));
-  PetscCall(DMSetMatType(da, MATAIJ));
-  PetscCall(DMCreateMatrix(da, &A0));
-  PetscCall(AssembleLaplacian(da, A0));
-  PetscCall(MatGetInfo(A0, MAT_LOCAL, &info));
-  PetscCall(MatGetLocalSize(A0, &nloc, NULL));
-  nnzloc = (PetscInt)info.nz_used;
+  PetscCall(KBOptionsSetDefaultTypes(comm, 2, kdef, &o));
+  PetscCall(KBCreateProblem(comm, o.N, AssembleLaplacian, &da, &A0, &nloc, &nnzloc));
 
   /* the configurations: one KSP each, with its own matrix of the type, warmed up */
-  for (PetscInt a = 0; a < nm; a++) {
+  for (PetscInt a = 0; a < o.nm; a++) {
     Mat  A;
     char base[64], ord[64];
 
-    PetscCall(SplitVariant(mtypes[a], ':', base, sizeof(base), ord, sizeof(ord)));
+    PetscCall(SplitVariant(o.mtypes[a], ':', base, sizeof(base), ord, sizeof(ord)));
     PetscCall(MatConvert(A0, base, MAT_INITIAL_MATRIX, &A));
     if (ord[0]) { /* a MATMODSELL ordering */
-      PetscInt  o;
+      PetscInt  ordering;
       PetscBool found;
 
-      PetscCall(PetscEListFind(5, MatModSELLOrderings, ord, &o, &found));
-      PetscCheck(found, comm, PETSC_ERR_ARG_WRONG, "Unknown MATMODSELL ordering %s in %s", ord, mtypes[a]);
+      PetscCall(PetscEListFind(5, MatModSELLOrderings, ord, &ordering, &found));
+      PetscCheck(found, comm, PETSC_ERR_ARG_WRONG, "Unknown MATMODSELL ordering %s in %s", ord, o.mtypes[a]);
       PetscCall(MatSetDM(A, da)); /* the grid of the bricks ordering */
-      PetscCall(MatModSELLSetOrdering(A, (MatModSELLOrdering)o));
+      PetscCall(MatModSELLSetOrdering(A, (MatModSELLOrdering)ordering));
     }
-    for (PetscInt k = 0; k < nk; k++, nc++) {
-      Config            *c = &cfg[nc];
-      PC                 pc;
-      PetscLogDouble     t;
-      PetscInt           n;
-      KSPConvergedReason r;
+    for (PetscInt k = 0; k < o.nk; k++, nc++) {
+      char      kb[64], kv[64];
+      PetscBool sr;
 
-      PetscCheck(nc < 64, comm, PETSC_ERR_ARG_OUTOFRANGE, "at most 64 configurations");
-      PetscCall(PetscMemzero(c, sizeof(*c)));
-      PetscCall(PetscStrncpy(c->mtype, mtypes[a], sizeof(c->mtype)));
-      PetscCall(PetscStrncpy(c->ktype, ktypes[k], sizeof(c->ktype)));
-      PetscCall(PetscObjectReference((PetscObject)A));
-      c->A = A;
-      PetscCall(MatCreateVecs(A, &c->x, &c->b));
-      PetscCall(VecSet(c->b, 1.0));
-      PetscCall(KSPCreate(comm, &c->ksp));
-      PetscCall(KSPSetOperators(c->ksp, A, A));
-      {
-        char kb[64], kv[64];
-        PetscBool sr;
-
-        PetscCall(SplitVariant(ktypes[k], '+', kb, sizeof(kb), kv, sizeof(kv)));
-        PetscCall(PetscStrcmp(kv, "sr", &sr));
-        PetscCheck(sr || !kv[0], comm, PETSC_ERR_ARG_WRONG, "Unknown KSP variant %s in %s (sr: the single-reduction form)", kv, ktypes[k]);
-        PetscCall(KSPSetType(c->ksp, kb));
-        PetscCall(KSPGetPC(c->ksp, &pc));
-        PetscCall(PCSetType(pc, PCJACOBI));
-        PetscCall(KSPSetFromOptions(c->ksp));
-        if (sr) PetscCall(KSPCGDeviceSetSingleReduction(c->ksp, PETSC_TRUE)); /* after the options: the variant's */
-      }
-      PetscCall(KSPSetUp(c->ksp));
-      PetscCall(TimedSolve(c->ksp, c->b, c->x, rtol, 10000, &t, &n, &r)); /* warm-up: a converged solve */
-      c->exact = PETSC_TRUE;
+      PetscCheck(nc < KB_MAX_CONFIGS, comm, PETSC_ERR_ARG_OUTOFRANGE, "at most %d configurations", KB_MAX_CONFIGS);
+      PetscCall(SplitVariant(o.ktypes[k], '+', kb, sizeof(kb), kv, sizeof(kv)));
+      PetscCall(PetscStrcmp(kv, "sr", &sr));
+      PetscCheck(sr || !kv[0], comm, PETSC_ERR_ARG_WRONG, "Unknown KSP variant %s in %s (sr: the single-reduction form)", kv, o.ktypes[k]);
+      PetscCall(KBConfigCreate(A, o.mtypes[a], o.ktypes[k], kb, &cfg[nc]));
+      if (sr) PetscCall(KSPCGDeviceSetSingleReduction(cfg[nc].ksp, PETSC_TRUE)); /* after the options: the variant's */
+      PetscCall(KBConfigWarmUp(&cfg[nc], o.rtol));
     }
     PetscCall(MatDestroy(&A));
   }
-  PetscCall(CopyBandwidth(cfg[nc - 1].x, nbw, reps, &bw));
-  floor_ms = 1e3 * (12.0 * (PetscLogDouble)nnzloc + 104.0 * (PetscLogDouble)nloc) / bw;
-  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &floor_ms, 1, MPI_DOUBLE, MPI_MAX, comm));
-  {
-    PetscMPIInt size;
-    PetscInt    nnz = nnzloc;
+  PetscCall(KBCopyBandwidth(cfg[nc - 1].x, o.nbw, o.reps, &bw));
+  PetscCall(KBByteFloor(comm, 12.0 * (PetscLogDouble)nnzloc + 104.0 * (PetscLogDouble)nloc, bw, &floor_ms));
+  for (PetscInt q = 0; q < nc; q++) cfg[q].floor_ms = floor_ms;
+  PetscCall(KBPrintProblem(comm, "7-point Laplacian", &o, nnzloc, ""));
+  PetscCall(PetscPrintf(comm, "copy bandwidth %.1f GB/s (VecCopy, %" PetscInt_FMT " copies); byte floor of a CG iteration (12 nnz + 104 n bytes per process): %.4f ms\n", bw / 1e9, o.reps, floor_ms));
 
-    PetscCallMPI(MPI_Comm_size(comm, &size));
-    PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &nnz, 1, MPIU_INT, MPI_SUM, comm));
-    PetscCall(PetscPrintf(comm, "7-point Laplacian %" PetscInt_FMT "^3 (%" PetscInt_FMT " rows, %" PetscInt_FMT " nonzeros), %d process(es), PC jacobi, rtol %g; %" PetscInt_FMT " rounds\n", N, N * N * N, nnz, size, (double)rtol, rounds));
-  }
-  PetscCall(PetscPrintf(comm, "copy bandwidth %.1f GB/s (VecCopy, %" PetscInt_FMT " copies); byte floor of a CG iteration (12 nnz + 104 n bytes per process): %.4f ms\n", bw / 1e9, reps, floor_ms));
-
-  /* the timed rounds, alternated over the configurations */
-  for (PetscInt r = 0; r < rounds; r++)
-    for (PetscInt q = 0; q < nc; q++) {
-      Config            *c = &cfg[q];
-      PetscLogDouble     ta, tb;
-      PetscInt           na, nb;
-      KSPConvergedReason ra, rb;
-
-      PetscCall(TimedSolve(c->ksp, c->b, c->x, rtol, 10000, &c->tsolve[r], &c->its, &c->reason));
-      c->tconv[r] = c->tsolve[r] / (PetscLogDouble)PetscMax(c->its, 1);
-      PetscCall(TimedSolve(c->ksp, c->b, c->x, 0.0, its[0], &ta, &na, &ra));
-      PetscCall(TimedSolve(c->ksp, c->b, c->x, 0.0, its[1], &tb, &nb, &rb));
-      if (na != its[0] || nb != its[1]) c->exact = PETSC_FALSE;
-      c->tdiff[r] = (tb - ta) / (PetscLogDouble)(its[1] - its[0]);
-    }
-  for (PetscInt q = 0; q < nc; q++) {
-    Config        *c = &cfg[q];
-    PetscLogDouble conv = Median(rounds, c->tconv), diff = Median(rounds, c->tdiff), lo = c->tdiff[0], hi = c->tdiff[0];
-
-    for (PetscInt r = 1; r < rounds; r++) {
-      lo = PetscMin(lo, c->tdiff[r]);
-      hi = PetscMax(hi, c->tdiff[r]);
-    }
-    PetscCall(PetscPrintf(comm, "%s %s: %s in %" PetscInt_FMT " iterations, solve %.4f s, %.4f ms per iteration; ", c->mtype, c->ktype, KSPConvergedReasons[c->reason], c->its, Median(rounds, c->tsolve), 1e3 * conv));
-    if (c->exact) PetscCall(PetscPrintf(comm, "(T_%" PetscInt_FMT " - T_%" PetscInt_FMT ") / %" PetscInt_FMT ": %.4f ms per iteration (range %.4f to %.4f), %.2f times the byte floor\n", its[1], its[0], its[1] - its[0], 1e3 * diff, 1e3 * lo, 1e3 * hi, 1e3 * diff / floor_ms));
-    else PetscCall(PetscPrintf(comm, "differential solves stopped early (lower -ksp_rtol is not enough: a breakdown)\n"));
-  }
-  for (PetscInt q = 0; q < nc; q++) {
-    PetscCall(KSPDestroy(&cfg[q].ksp));
-    PetscCall(VecDestroy(&cfg[q].b));
-    PetscCall(VecDestroy(&cfg[q].x));
-    PetscCall(MatDestroy(&cfg[q].A));
-  }
-  for (PetscInt j = 0; j < nm; j++) PetscCall(PetscFree(mtypes[j]));
-  for (PetscInt j = 0; j < nk; j++) PetscCall(PetscFree(ktypes[j]));
+  PetscCall(KBTimedRounds(&o, nc, cfg));
+  PetscCall(KBPrintConfigs(comm, &o, nc, cfg, "lower -ksp_rtol is not enough: a breakdown"));
+  for (PetscInt q = 0; q < nc; q++) PetscCall(KBConfigDestroy(&cfg[q]));
+  PetscCall(KBOptionsDestroy(&o));
   PetscCall(MatDestroy(&A0));
   PetscCall(DMDestroy(&da));
   PetscCall(PetscFinalize());
@@ -337,37 +159,29 @@ int main(int argc, char **argv)
 
 /*TEST
 
-   test:
-     suffix: 1
+   testset:
      requires: double !complex
-     args: -n 12 -rounds 2 -its 5,15 -bw_n 100000 -bw_reps 4
+     args: -its 5,15 -bw_n 100000 -bw_reps 4
      filter: sed -E -e "s/-?[0-9]+(\.[0-9]+)?(e[-+][0-9]+)?/N/g"
-
-   test:
-     suffix: mpi
-     nsize: 2
-     requires: double !complex
-     args: -n 12 -rounds 2 -its 5,15 -bw_n 100000 -bw_reps 4
-     filter: sed -E -e "s/-?[0-9]+(\.[0-9]+)?(e[-+][0-9]+)?/N/g"
-
-   test:
-     suffix: cuda
-     requires: cuda double !complex
-     args: -n 24 -rounds 2 -its 5,15 -bw_n 100000 -bw_reps 4
-     filter: sed -E -e "s/-?[0-9]+(\.[0-9]+)?(e[-+][0-9]+)?/N/g"
-
-   # the variants: permuted images (partition, bricks) and the single-reduction form
-   test:
-     suffix: variants
-     requires: double !complex
-     args: -n 12 -rounds 1 -its 5,15 -bw_n 100000 -bw_reps 4 -mat_types modsell,modsell:partition,modsell:bricks -ksp_types cg,cgdevice,cgdevice+sr
-     filter: sed -E -e "s/-?[0-9]+(\.[0-9]+)?(e[-+][0-9]+)?/N/g"
-
-   test:
-     suffix: cuda_variants
-     requires: cuda double !complex
-     args: -n 24 -rounds 1 -its 5,15 -bw_n 100000 -bw_reps 4 -mat_types modsell,modsell:partition,modsell:bricks -ksp_types cg,cgdevice,cgdevice+sr
-     filter: sed -E -e "s/-?[0-9]+(\.[0-9]+)?(e[-+][0-9]+)?/N/g"
-     output_file: output/krylov_variants.out
+     test:
+       suffix: 1
+       args: -n 12 -rounds 2
+     test:
+       suffix: mpi
+       nsize: 2
+       args: -n 12 -rounds 2
+     test:
+       suffix: cuda
+       requires: cuda
+       args: -n 24 -rounds 2
+     # the variants: permuted images (partition, bricks) and the single-reduction form
+     test:
+       suffix: variants
+       args: -n 12 -rounds 1 -mat_types modsell,modsell:partition,modsell:bricks -ksp_types cg,cgdevice,cgdevice+sr
+     test:
+       suffix: cuda_variants
+       requires: cuda
+       args: -n 24 -rounds 1 -mat_types modsell,modsell:partition,modsell:bricks -ksp_types cg,cgdevice,cgdevice+sr
+       output_file: output/krylov_variants.out
 
 TEST*/

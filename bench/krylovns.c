@@ -37,10 +37,7 @@ device-resident ones per matrix type.\n\
   Other KSP options (-ksp_rtol, -ksp_gmres_restart, -ksp_bcgsdevice_merged_reductions, -ksp_device_graph, ...) apply to\n\
   every configuration.\n";
 
-#include <petscmodsell.h>
-#include <petscdmda.h>
-#include <petscdevice.h>
-#include <petsctime.h>
+#include "krylovbench.h"
 
 /* the convection-diffusion operator on the DMDA (Dirichlet boundary: the neighbours outside are dropped) */
 static PetscErrorCode AssembleConvectionDiffusion(DM da, Mat A)
@@ -78,219 +75,57 @@ static PetscErrorCode AssembleConvectionDiffusion(DM da, Mat A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode Sync(MPI_Comm comm)
-{
-  PetscDeviceContext dctx;
-
-  PetscFunctionBeginUser;
-  PetscCall(PetscDeviceContextGetCurrentContext(&dctx));
-  PetscCall(PetscDeviceContextSynchronize(dctx));
-  PetscCallMPI(MPI_Barrier(comm));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* one solve of at most maxit iterations (rtol: the solve's; 0: 1e-30, a solve of exactly maxit), timed */
-static PetscErrorCode TimedSolve(KSP ksp, Vec b, Vec x, PetscReal rtol, PetscInt maxit, PetscLogDouble *t, PetscInt *its, KSPConvergedReason *reason)
-{
-  MPI_Comm       comm = PetscObjectComm((PetscObject)ksp);
-  PetscLogDouble t0, t1;
-
-  PetscFunctionBeginUser;
-  PetscCall(KSPSetTolerances(ksp, rtol > 0 ? rtol : 1e-30, PETSC_CURRENT, PETSC_CURRENT, maxit));
-  PetscCall(VecZeroEntries(x));
-  PetscCall(Sync(comm));
-  PetscCall(PetscTime(&t0));
-  PetscCall(KSPSolve(ksp, b, x));
-  PetscCall(Sync(comm));
-  PetscCall(PetscTime(&t1));
-  *t = t1 - t0;
-  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, t, 1, MPI_DOUBLE, MPI_MAX, comm));
-  PetscCall(KSPGetIterationNumber(ksp, its));
-  PetscCall(KSPGetConvergedReason(ksp, reason));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* the copy bandwidth in bytes per second: VecCopy() of a vector like x of max(local rows, nbw) rows per process */
-static PetscErrorCode CopyBandwidth(Vec x, PetscInt nbw, PetscInt reps, PetscLogDouble *bw)
-{
-  MPI_Comm       comm = PetscObjectComm((PetscObject)x);
-  Vec            a, c;
-  VecType        type;
-  PetscInt       n;
-  PetscLogDouble t0, t1, bytes;
-
-  PetscFunctionBeginUser;
-  PetscCall(VecGetLocalSize(x, &n));
-  n = PetscMax(n, nbw);
-  PetscCall(VecGetType(x, &type));
-  PetscCall(VecCreate(comm, &a));
-  PetscCall(VecSetSizes(a, n, PETSC_DECIDE));
-  PetscCall(VecSetType(a, type));
-  PetscCall(VecDuplicate(a, &c));
-  PetscCall(VecSet(a, 1.0));
-  PetscCall(VecCopy(a, c)); /* warm */
-  PetscCall(Sync(comm));
-  PetscCall(PetscTime(&t0));
-  for (PetscInt k = 0; k < reps; k++) PetscCall(VecCopy(k % 2 ? c : a, k % 2 ? a : c));
-  PetscCall(Sync(comm));
-  PetscCall(PetscTime(&t1));
-  bytes = 16.0 * (PetscLogDouble)n * (PetscLogDouble)reps; /* per process */
-  *bw   = bytes / (t1 - t0);
-  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, bw, 1, MPI_DOUBLE, MPI_MIN, comm));
-  PetscCall(VecDestroy(&a));
-  PetscCall(VecDestroy(&c));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscLogDouble Median(PetscInt n, PetscLogDouble *v)
-{
-  PetscReal r[64];
-
-  for (PetscInt i = 0; i < n; i++) r[i] = (PetscReal)v[i];
-  PetscSortReal(n, r);
-  return 0.5 * (r[(n - 1) / 2] + r[n / 2]);
-}
-
-typedef struct {
-  char               mtype[64], ktype[64];
-  Mat                A;
-  KSP                ksp;
-  Vec                b, x;
-  PetscLogDouble     tconv[64], tdiff[64], tsolve[64];
-  PetscInt           its;
-  KSPConvergedReason reason;
-  PetscBool          exact, gmres;
-} Config;
-
 int main(int argc, char **argv)
 {
   MPI_Comm       comm;
   DM             da;
   Mat            A0;
-  PetscInt       N = 96, rounds = 3, its[2] = {60, 300}, nits = 2, nm = 8, nk = 8, nbw = (PetscInt)1 << 25, reps = 20, nc = 0, restart = 30;
-  char          *mtypes[8], *ktypes[8];
-  PetscBool      fm, fk;
-  PetscReal      rtol = 1e-5;
-  Config         cfg[64];
+  KBOptions      o;
+  PetscInt       nc = 0, nloc, nnzloc, restart = 30;
+  KBConfig       cfg[KB_MAX_CONFIGS];
   PetscLogDouble bw, floor_bcgs, floor_gmres, kbar;
-  MatInfo        info;
-  PetscInt       nloc, nnzloc;
+  const char    *kdef[] = {KSPBCGS, KSPBCGSDEVICE, KSPGMRES, KSPGMRESDEVICE};
+  char           extra[64];
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(PetscModSELLInitializePackage());
   comm = PETSC_COMM_WORLD;
+  PetscCall(KBOptionsInitialize(60, 300, &o));
   PetscOptionsBegin(comm, NULL, "BiCGSTAB and GMRES iteration benchmark", NULL);
-  PetscCall(PetscOptionsInt("-n", "grid points per direction", NULL, N, &N, NULL));
-  PetscCall(PetscOptionsStringArray("-mat_types", "matrix types", NULL, mtypes, &nm, &fm));
-  PetscCall(PetscOptionsStringArray("-ksp_types", "KSP types", NULL, ktypes, &nk, &fk));
-  PetscCall(PetscOptionsRangeInt("-rounds", "timed rounds", NULL, rounds, &rounds, NULL, 1, 64));
-  PetscCall(PetscOptionsIntArray("-its", "iterations of the two differential solves", NULL, its, &nits, NULL));
-  PetscCall(PetscOptionsInt("-bw_n", "rows of the copy bandwidth's vector (at least the problem's)", NULL, nbw, &nbw, NULL));
-  PetscCall(PetscOptionsInt("-bw_reps", "copies timed", NULL, reps, &reps, NULL));
-  PetscCall(PetscOptionsReal("-ksp_rtol", "relative tolerance of the converged solves", NULL, rtol, &rtol, NULL));
+  PetscCall(KBOptionsRegister(PetscOptionsObject, &o));
   PetscCall(PetscOptionsInt("-ksp_gmres_restart", "GMRES's restart (for the byte floor; the KSPs read it too)", NULL, restart, &restart, NULL));
   PetscOptionsEnd();
-  PetscCheck(its[1] > its[0] && its[0] >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-its A,B needs 1 <= A < B");
-  if (!fm) {
-#if defined(PETSC_HAVE_CUDA)
-    const char *def[] = {MATAIJCUSPARSE, MATMODSELL};
-#else
-    const char *def[] = {MATAIJ, MATMODSELL};
-#endif
-    nm = 2;
-    for (PetscInt j = 0; j < nm; j++) PetscCall(PetscStrallocpy(def[j], &mtypes[j]));
-  }
-  if (!fk) {
-    const char *def[] = {KSPBCGS, KSPBCGSDEVICE, KSPGMRES, KSPGMRESDEVICE};
-    nk = 4;
-    for (PetscInt j = 0; j < nk; j++) PetscCall(PetscStrallocpy(def[j], &ktypes[j]));
-  }
+  PetscCall(KBOptionsSetDefaultTypes(comm, 4, kdef, &o));
+  PetscCall(KBCreateProblem(comm, o.N, AssembleConvectionDiffusion, &da, &A0, &nloc, &nnzloc));
 
-  PetscCall(DMDACreate3d(comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, N, N, N, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, NULL, &da));
-  PetscCall(DMSetUp(da));
-  PetscCall(DMSetMatType(da, MATAIJ));
-  PetscCall(DMCreateMatrix(da, &A0));
-  PetscCall(AssembleConvectionDiffusion(da, A0));
-  PetscCall(MatGetInfo(A0, MAT_LOCAL, &info));
-  PetscCall(MatGetLocalSize(A0, &nloc, NULL));
-  nnzloc = (PetscInt)info.nz_used;
-
-  for (PetscInt a = 0; a < nm; a++) {
+  for (PetscInt a = 0; a < o.nm; a++) {
     Mat A;
 
-    PetscCall(MatConvert(A0, mtypes[a], MAT_INITIAL_MATRIX, &A));
-    for (PetscInt k = 0; k < nk; k++, nc++) {
-      Config            *c = &cfg[nc];
-      PC                 pc;
-      PetscLogDouble     t;
-      PetscInt           n;
-      KSPConvergedReason r;
-
-      PetscCheck(nc < 64, comm, PETSC_ERR_ARG_OUTOFRANGE, "at most 64 configurations");
-      PetscCall(PetscMemzero(c, sizeof(*c)));
-      PetscCall(PetscStrncpy(c->mtype, mtypes[a], sizeof(c->mtype)));
-      PetscCall(PetscStrncpy(c->ktype, ktypes[k], sizeof(c->ktype)));
-      PetscCall(PetscStrbeginswith(ktypes[k], "gmres", &c->gmres));
-      PetscCall(PetscObjectReference((PetscObject)A));
-      c->A = A;
-      PetscCall(MatCreateVecs(A, &c->x, &c->b));
-      PetscCall(VecSet(c->b, 1.0));
-      PetscCall(KSPCreate(comm, &c->ksp));
-      PetscCall(KSPSetOperators(c->ksp, A, A));
-      PetscCall(KSPSetType(c->ksp, ktypes[k]));
-      PetscCall(KSPGetPC(c->ksp, &pc));
-      PetscCall(PCSetType(pc, PCJACOBI));
-      PetscCall(KSPSetFromOptions(c->ksp));
-      PetscCall(KSPSetUp(c->ksp));
-      PetscCall(TimedSolve(c->ksp, c->b, c->x, rtol, 10000, &t, &n, &r)); /* warm-up: a converged solve */
-      c->exact = PETSC_TRUE;
+    PetscCall(MatConvert(A0, o.mtypes[a], MAT_INITIAL_MATRIX, &A));
+    for (PetscInt k = 0; k < o.nk; k++, nc++) {
+      PetscCheck(nc < KB_MAX_CONFIGS, comm, PETSC_ERR_ARG_OUTOFRANGE, "at most %d configurations", KB_MAX_CONFIGS);
+      PetscCall(KBConfigCreate(A, o.mtypes[a], o.ktypes[k], o.ktypes[k], &cfg[nc]));
+      PetscCall(KBConfigWarmUp(&cfg[nc], o.rtol));
     }
     PetscCall(MatDestroy(&A));
   }
-  PetscCall(CopyBandwidth(cfg[nc - 1].x, nbw, reps, &bw));
-  kbar        = 0.5 * (PetscLogDouble)(restart - 1);
-  floor_bcgs  = 1e3 * (24.0 * (PetscLogDouble)nnzloc + 136.0 * (PetscLogDouble)nloc) / bw;
-  floor_gmres = 1e3 * (12.0 * (1.0 + 1.0 / restart) * (PetscLogDouble)nnzloc + 8.0 * (2.0 * kbar + 7.0 + (restart + 6.0) / restart) * (PetscLogDouble)nloc) / bw;
-  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &floor_bcgs, 1, MPI_DOUBLE, MPI_MAX, comm));
-  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &floor_gmres, 1, MPI_DOUBLE, MPI_MAX, comm));
-  {
-    PetscMPIInt size;
-    PetscInt    nnz = nnzloc;
-
-    PetscCallMPI(MPI_Comm_size(comm, &size));
-    PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &nnz, 1, MPIU_INT, MPI_SUM, comm));
-    PetscCall(PetscPrintf(comm, "7-point convection-diffusion %" PetscInt_FMT "^3 (%" PetscInt_FMT " rows, %" PetscInt_FMT " nonzeros), %d process(es), PC jacobi, rtol %g, GMRES restart %" PetscInt_FMT "; %" PetscInt_FMT " rounds\n", N, N * N * N, nnz, size, (double)rtol, restart, rounds));
-  }
-  PetscCall(PetscPrintf(comm, "copy bandwidth %.1f GB/s (VecCopy, %" PetscInt_FMT " copies); byte floors (per process): BiCGSTAB 24 nnz + 136 n bytes %.4f ms, GMRES(%" PetscInt_FMT ") %.4f ms\n", bw / 1e9, reps, floor_bcgs, restart, floor_gmres));
-
-  for (PetscInt r = 0; r < rounds; r++)
-    for (PetscInt q = 0; q < nc; q++) {
-      Config            *c = &cfg[q];
-      PetscLogDouble     ta, tb;
-      PetscInt           na, nb;
-      KSPConvergedReason ra, rb;
-
-      PetscCall(TimedSolve(c->ksp, c->b, c->x, rtol, 10000, &c->tsolve[r], &c->its, &c->reason));
-      c->tconv[r] = c->tsolve[r] / (PetscLogDouble)PetscMax(c->its, 1);
-      PetscCall(TimedSolve(c->ksp, c->b, c->x, 0.0, its[0], &ta, &na, &ra));
-      PetscCall(TimedSolve(c->ksp, c->b, c->x, 0.0, its[1], &tb, &nb, &rb));
-      if (na != its[0] || nb != its[1]) c->exact = PETSC_FALSE;
-      c->tdiff[r] = (tb - ta) / (PetscLogDouble)(its[1] - its[0]);
-    }
+  PetscCall(KBCopyBandwidth(cfg[nc - 1].x, o.nbw, o.reps, &bw));
+  kbar = 0.5 * (PetscLogDouble)(restart - 1);
+  PetscCall(KBByteFloor(comm, 24.0 * (PetscLogDouble)nnzloc + 136.0 * (PetscLogDouble)nloc, bw, &floor_bcgs));
+  PetscCall(KBByteFloor(comm, 12.0 * (1.0 + 1.0 / restart) * (PetscLogDouble)nnzloc + 8.0 * (2.0 * kbar + 7.0 + (restart + 6.0) / restart) * (PetscLogDouble)nloc, bw, &floor_gmres));
   for (PetscInt q = 0; q < nc; q++) {
-    Config        *c    = &cfg[q];
-    PetscLogDouble conv = Median(rounds, c->tconv), diff = Median(rounds, c->tdiff), lo = c->tdiff[0], hi = c->tdiff[0];
-    PetscLogDouble fl   = c->gmres ? floor_gmres : floor_bcgs;
+    PetscBool gmres;
 
-    for (PetscInt r = 1; r < rounds; r++) {
-      lo = PetscMin(lo, c->tdiff[r]);
-      hi = PetscMax(hi, c->tdiff[r]);
-    }
-    PetscCall(PetscPrintf(comm, "%s %s: %s in %" PetscInt_FMT " iterations, solve %.4f s, %.4f ms per iteration; ", c->mtype, c->ktype, KSPConvergedReasons[c->reason], c->its, Median(rounds, c->tsolve), 1e3 * conv));
-    if (c->exact) PetscCall(PetscPrintf(comm, "(T_%" PetscInt_FMT " - T_%" PetscInt_FMT ") / %" PetscInt_FMT ": %.4f ms per iteration (range %.4f to %.4f), %.2f times the byte floor\n", its[1], its[0], its[1] - its[0], 1e3 * diff, 1e3 * lo, 1e3 * hi, 1e3 * diff / fl));
-    else PetscCall(PetscPrintf(comm, "differential solves stopped early (a breakdown or convergence below rtol 1e-30)\n"));
+    PetscCall(PetscStrbeginswith(cfg[q].ktype, "gmres", &gmres));
+    cfg[q].floor_ms = gmres ? floor_gmres : floor_bcgs;
   }
+  PetscCall(PetscSNPrintf(extra, sizeof(extra), ", GMRES restart %" PetscInt_FMT, restart));
+  PetscCall(KBPrintProblem(comm, "7-point convection-diffusion", &o, nnzloc, extra));
+  PetscCall(PetscPrintf(comm, "copy bandwidth %.1f GB/s (VecCopy, %" PetscInt_FMT " copies); byte floors (per process): BiCGSTAB 24 nnz + 136 n bytes %.4f ms, GMRES(%" PetscInt_FMT ") %.4f ms\n", bw / 1e9, o.reps, floor_bcgs, restart, floor_gmres));
+
+  PetscCall(KBTimedRounds(&o, nc, cfg));
+  PetscCall(KBPrintConfigs(comm, &o, nc, cfg, "a breakdown or convergence below rtol 1e-30"));
   /* the ratios PETSc's KSP / the device KSP (differential times) per matrix type */
   for (PetscInt q = 0; q < nc; q++)
     for (PetscInt p = 0; p < nc; p++) {
@@ -300,16 +135,10 @@ int main(int argc, char **argv)
       PetscCall(PetscStrcmp(cfg[q].mtype, cfg[p].mtype, &samemat));
       PetscCall(PetscSNPrintf(dev, sizeof(dev), "%sdevice", cfg[q].ktype));
       PetscCall(PetscStrcmp(cfg[p].ktype, dev, &pair));
-      if (samemat && pair && cfg[q].exact && cfg[p].exact) PetscCall(PetscPrintf(comm, "%s: %s / %s per iteration %.2f\n", cfg[q].mtype, cfg[q].ktype, cfg[p].ktype, Median(rounds, cfg[q].tdiff) / Median(rounds, cfg[p].tdiff)));
+      if (samemat && pair && cfg[q].exact && cfg[p].exact) PetscCall(PetscPrintf(comm, "%s: %s / %s per iteration %.2f\n", cfg[q].mtype, cfg[q].ktype, cfg[p].ktype, KBMedian(o.rounds, cfg[q].tdiff) / KBMedian(o.rounds, cfg[p].tdiff)));
     }
-  for (PetscInt q = 0; q < nc; q++) {
-    PetscCall(KSPDestroy(&cfg[q].ksp));
-    PetscCall(VecDestroy(&cfg[q].b));
-    PetscCall(VecDestroy(&cfg[q].x));
-    PetscCall(MatDestroy(&cfg[q].A));
-  }
-  for (PetscInt j = 0; j < nm; j++) PetscCall(PetscFree(mtypes[j]));
-  for (PetscInt j = 0; j < nk; j++) PetscCall(PetscFree(ktypes[j]));
+  for (PetscInt q = 0; q < nc; q++) PetscCall(KBConfigDestroy(&cfg[q]));
+  PetscCall(KBOptionsDestroy(&o));
   PetscCall(MatDestroy(&A0));
   PetscCall(DMDestroy(&da));
   PetscCall(PetscFinalize());
@@ -318,23 +147,20 @@ int main(int argc, char **argv)
 
 /*TEST
 
-   test:
-     suffix: 1
+   testset:
      requires: double !complex
-     args: -n 10 -rounds 2 -its 10,20 -bw_n 100000 -bw_reps 4
+     args: -rounds 2 -its 10,20 -bw_n 100000 -bw_reps 4
      filter: sed -E -e "s/-?[0-9]+(\.[0-9]+)?(e[-+][0-9]+)?/N/g"
-
-   test:
-     suffix: mpi
-     nsize: 2
-     requires: double !complex
-     args: -n 10 -rounds 2 -its 10,20 -bw_n 100000 -bw_reps 4
-     filter: sed -E -e "s/-?[0-9]+(\.[0-9]+)?(e[-+][0-9]+)?/N/g"
-
-   test:
-     suffix: cuda
-     requires: cuda double !complex
-     args: -n 24 -rounds 2 -its 10,20 -bw_n 100000 -bw_reps 4
-     filter: sed -E -e "s/-?[0-9]+(\.[0-9]+)?(e[-+][0-9]+)?/N/g"
+     test:
+       suffix: 1
+       args: -n 10
+     test:
+       suffix: mpi
+       nsize: 2
+       args: -n 10
+     test:
+       suffix: cuda
+       requires: cuda
+       args: -n 24
 
 TEST*/

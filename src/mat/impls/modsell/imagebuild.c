@@ -178,21 +178,50 @@ static PetscErrorCode MSImageBlockWalk(MSImage img, const PetscInt *ai, const Pe
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Host build of the block layout from the host CSR: widths (blocks per block row, the slice's widest), then the slots */
-static PetscErrorCode MSImageBuildHostBlocks(MSImage img, Mat A)
+/* the start of a host build: its event begun, the previous host image freed, A's host CSR (MatGetRowIJ(), values) */
+static PetscErrorCode MSImageHostBuildBegin(MSImage img, Mat A, const PetscInt **ai, const PetscInt **aj, const PetscScalar **aa)
 {
-  const PetscInt     bs = img->lay.bs, sh = img->lay.sh, mb = img->lay.m / bs, nslices = img->lay.nslices;
-  PetscInt           maxw = 0, nrow;
-  PetscInt64         nblk = 0, nlocal = 0;
-  const PetscInt    *ai, *aj;
-  const PetscScalar *aa;
-  PetscBool          done;
+  PetscInt  nrow;
+  PetscBool done;
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(MATMODSELL_ImageBuild, A, 0, 0, 0));
   PetscCall(MSImageFreeHost(img));
-  PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &nrow, &ai, &aj, &done));
-  PetscCall(MatSeqAIJGetArrayRead(A, &aa));
+  PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &nrow, ai, aj, &done));
+  PetscCall(MatSeqAIJGetArrayRead(A, aa));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the end of a host build: the CSR restored, the pattern's counts stored (the host image holds the pattern), the
+   event ended */
+static PetscErrorCode MSImageHostBuildEnd(MSImage img, Mat A, PetscInt maxw, PetscInt64 noff, PetscInt64 nlocal, const PetscInt **ai, const PetscInt **aj, const PetscScalar **aa)
+{
+  PetscInt  nrow;
+  PetscBool done;
+
+  PetscFunctionBegin;
+  PetscCall(MatSeqAIJRestoreArrayRead(A, aa));
+  PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &nrow, ai, aj, &done));
+  img->lay.noffdiag = noff;
+  img->lay.nlocal   = nlocal;
+  img->lay.maxwidth = maxw;
+  img->lay.counted  = PETSC_TRUE;
+  img->host_pattern = PETSC_TRUE;
+  PetscCall(PetscLogEventEnd(MATMODSELL_ImageBuild, A, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Host build of the block layout from the host CSR: widths (blocks per block row, the slice's widest), then the slots */
+static PetscErrorCode MSImageBuildHostBlocks(MSImage img, Mat A)
+{
+  const PetscInt     bs = img->lay.bs, sh = img->lay.sh, mb = img->lay.m / bs, nslices = img->lay.nslices;
+  PetscInt           maxw = 0;
+  PetscInt64         nblk = 0, nlocal = 0;
+  const PetscInt    *ai, *aj;
+  const PetscScalar *aa;
+
+  PetscFunctionBegin;
+  PetscCall(MSImageHostBuildBegin(img, A, &ai, &aj, &aa));
   PetscCall(PetscMalloc1(nslices + 1, &img->sliceptr));
   img->sliceptr[0] = 0;
   for (PetscInt s = 0; s < nslices; s++) {
@@ -213,14 +242,7 @@ static PetscErrorCode MSImageBuildHostBlocks(MSImage img, Mat A)
   PetscCall(PetscCalloc1(PetscMax(img->lay.nslots * bs * bs, 1), &img->vals));
   if (img->lay.diag_apart) PetscCall(PetscCalloc1((PetscInt64)nslices * sh * bs * bs, &img->diag));
   PetscCall(MSImageBlockWalk(img, ai, aj, aa, NULL, &nlocal));
-  PetscCall(MatSeqAIJRestoreArrayRead(A, &aa));
-  PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &nrow, &ai, &aj, &done));
-  img->lay.noffdiag = nblk;
-  img->lay.nlocal   = nlocal;
-  img->lay.maxwidth = maxw;
-  img->lay.counted  = PETSC_TRUE;
-  img->host_pattern = PETSC_TRUE;
-  PetscCall(PetscLogEventEnd(MATMODSELL_ImageBuild, A, 0, 0, 0));
+  PetscCall(MSImageHostBuildEnd(img, A, maxw, nblk, nlocal, &ai, &aj, &aa));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -229,17 +251,13 @@ static PetscErrorCode MSImageBuildHost(MSImage img, Mat A)
 {
   const PetscInt     sh = img->lay.sh, m = img->lay.m, nslices = img->lay.nslices;
   const PetscBool    dapart = img->lay.diag_apart, local = img->lay.local_cols;
-  PetscInt          *iperm, maxw = 0, nrow;
+  PetscInt          *iperm, maxw = 0;
   PetscInt64         noff = 0, nlocal = 0;
   const PetscInt    *ai, *aj;
   const PetscScalar *aa;
-  PetscBool          done;
 
   PetscFunctionBegin;
-  PetscCall(PetscLogEventBegin(MATMODSELL_ImageBuild, A, 0, 0, 0));
-  PetscCall(MSImageFreeHost(img));
-  PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &nrow, &ai, &aj, &done));
-  PetscCall(MatSeqAIJGetArrayRead(A, &aa));
+  PetscCall(MSImageHostBuildBegin(img, A, &ai, &aj, &aa));
   PetscCall(MSImageInversePerm(img, &iperm));
 
   /* slice widths: off-diagonal entries per row (the diagonal stored apart when dapart) */
@@ -291,14 +309,7 @@ static PetscErrorCode MSImageBuildHost(MSImage img, Mat A)
     }
   }
   PetscCall(PetscFree(iperm));
-  PetscCall(MatSeqAIJRestoreArrayRead(A, &aa));
-  PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &nrow, &ai, &aj, &done));
-  img->lay.noffdiag = noff;
-  img->lay.nlocal   = nlocal;
-  img->lay.maxwidth = maxw;
-  img->lay.counted  = PETSC_TRUE;
-  img->host_pattern = PETSC_TRUE;
-  PetscCall(PetscLogEventEnd(MATMODSELL_ImageBuild, A, 0, 0, 0));
+  PetscCall(MSImageHostBuildEnd(img, A, maxw, noff, nlocal, &ai, &aj, &aa));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

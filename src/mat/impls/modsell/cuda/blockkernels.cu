@@ -163,6 +163,24 @@ extern "C" int MSCUDABlockFill(int mb, int bs, int sh, const int *ai, const int 
   return (int)cudaGetLastError();
 }
 
+/* the x block of a slot's column code c: c < 0 block column -c - 1 of the slice's window xs (LOCAL), c > 0 block column
+   c - 1 of x, 0 (padding) zeros */
+template <int BS, bool LOCAL>
+__device__ __forceinline__ void ms_bxblock(int c, const double *xs, const double *__restrict__ x, double (&xb)[BS])
+{
+  if (LOCAL && c < 0) {
+#pragma unroll
+    for (int j = 0; j < BS; j++) xb[j] = xs[(-c - 1) * BS + j];
+  } else if (c > 0) {
+    const double *xp = x + (long long)(c - 1) * BS;
+#pragma unroll
+    for (int j = 0; j < BS; j++) xb[j] = __ldg(xp + j);
+  } else {
+#pragma unroll
+    for (int j = 0; j < BS; j++) xb[j] = 0.0;
+  }
+}
+
 /* One thread per scalar row r = s T + t of slice s (T = sh BS threads), row i = t % BS of block row q = t / BS of the
    slice: the diagonal block's BS terms, then the BS terms of each slot, added in that order (the host reference's) */
 template <int BS, bool DIAG, bool LOCAL, bool ADD>
@@ -191,17 +209,7 @@ __global__ void __launch_bounds__(1024) ms_bmult_kernel(int m, int sh, const lon
   for (int k = 0; k < w; k++) {
     const int c = __ldg(cp + (long long)k * sh);
     double    xb[BS];
-    if (LOCAL && c < 0) {
-#pragma unroll
-      for (int j = 0; j < BS; j++) xb[j] = xs[(-c - 1) * BS + j];
-    } else if (c > 0) {
-      const double *xp = x + (long long)(c - 1) * BS;
-#pragma unroll
-      for (int j = 0; j < BS; j++) xb[j] = __ldg(xp + j);
-    } else {
-#pragma unroll
-      for (int j = 0; j < BS; j++) xb[j] = 0.0;
-    }
+    ms_bxblock<BS, LOCAL>(c, xs, x, xb);
 #pragma unroll
     for (int j = 0; j < BS; j++) sum += __ldg(vp + ((long long)k * BS + j) * T) * xb[j];
   }
@@ -243,17 +251,7 @@ __global__ void __launch_bounds__(512) ms_bmult_brows_kernel(int m, int sh, cons
   for (int k = 0; k < w; k++) {
     const int c = __ldg(cp + (long long)k * sh);
     double    xb[BS];
-    if (LOCAL && c < 0) {
-#pragma unroll
-      for (int j = 0; j < BS; j++) xb[j] = xs[(-c - 1) * BS + j];
-    } else if (c > 0) {
-      const double *xp = x + (long long)(c - 1) * BS;
-#pragma unroll
-      for (int j = 0; j < BS; j++) xb[j] = __ldg(xp + j);
-    } else {
-#pragma unroll
-      for (int j = 0; j < BS; j++) xb[j] = 0.0;
-    }
+    ms_bxblock<BS, LOCAL>(c, xs, x, xb);
 #pragma unroll
     for (int j = 0; j < BS; j++) {
       const double *vj = vp + ((long long)k * BS + j) * T;
