@@ -96,6 +96,8 @@ typedef struct {
   PetscBool fuse_pc_opt; /* pointwise preconditioners in the kernels */
   PetscBool fuse_op_opt; /* the MATSEQAIJMODSELL product with its dot in one kernel */
   PetscBool image_opt;   /* a permuted image's solve in the image's numbering */
+  PetscBool read_late;   /* on the host: read the done flag one step late, as on the device (testing) */
+  int       late_done[2]; /* read_late: the flag at each poll (the device's pinned copies) */
 
   /* the plan of the last solve (KSPMSSolveBegin()) */
   PetscBool              planned;

@@ -1191,6 +1191,15 @@ int main(int argc, char **argv)
        args: -methods gmresdevice -mat_type {{aij modsell}} -ksp_pc_side {{left right}}
        output_file: output/ex1_compare_gmres.out
 
+   # the host reads the done flag one step late as on the device (-ksp_device_read_late): the step queued after the
+   # stop must leave what the solution's update reads; with the default restart (30) several of these solves stop at
+   # the end of a cycle (PETSc's MatMult() and PCApply(): the host follows the cycle)
+   test:
+     suffix: read_late_gmres
+     requires: double !complex
+     args: -methods gmresdevice -mat_type aij -ksp_device_read_late -problems nonsym,lap2d -pcs jacobi,bjsmooth -ksp_pc_side {{left right}}
+     output_file: output/ex1_read_late_gmres.out
+
    testset:
      requires: double !complex
      nsize: 3

@@ -957,7 +957,7 @@ PetscErrorCode KSPMSCopyToHost(KSPMS *ms, void *dst, const void *src, size_t byt
 PetscBool KSPMSStopped(KSPMS *ms)
 {
   if (ms->stop) return PETSC_TRUE;
-  return (PetscBool)(ms->device ? ms->hsc.done != 0 : ms->sc->done != 0);
+  return (PetscBool)((ms->device || ms->read_late) ? ms->hsc.done != 0 : ms->sc->done != 0);
 }
 
 PetscErrorCode KSPMSPermuteVec(KSPMS *ms, Vec x, Vec y, int dir)
@@ -1091,6 +1091,7 @@ static PetscErrorCode KSPMSPollBegin(KSPMS *ms, int s)
 {
   PetscFunctionBegin;
   ms->npolls++;
+  if (!ms->device) ms->late_done[s] = ms->sc->done; /* read at the poll's end with -ksp_device_read_late */
   if (ms->device) {
 #if defined(PETSC_HAVE_CUDA)
     cudaStream_t stream;
@@ -1111,7 +1112,7 @@ static PetscErrorCode KSPMSPollEnd(KSPMS *ms, int s, PetscBool *done)
     PetscCallCUDA(cudaEventSynchronize((cudaEvent_t)ms->ev[s]));
     *done = (PetscBool)(((MSKrylovScalars *)ms->pinned)[s].done != 0);
 #endif
-  } else *done = (PetscBool)(ms->sc->done != 0);
+  } else *done = (PetscBool)((ms->read_late ? ms->late_done[s] : ms->sc->done) != 0);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1208,7 +1209,7 @@ PetscErrorCode KSPMSRun(KSP ksp, KSPMS *ms, const KSPMSMethod *meth)
     /* blocks of k = 1, 2, 4, ... steps up to check_max; on the device the flag of block j is read while block j + 1
        runs. A step with MatMult() or PCApply() costs them even after the stop: the flag is read after every step. */
     const PetscInt  kmax  = ms->cached ? ms->check_max : 1;
-    const PetscBool ahead = ms->device;
+    const PetscBool ahead = (PetscBool)(ms->device || ms->read_late);
     PetscInt        launched = 0, k = 1;
     int             slot = 0, pending = -1;
 
@@ -1388,6 +1389,7 @@ PetscErrorCode KSPMSSetFromOptions(KSP ksp, KSPMS *ms, PetscOptionItems PetscOpt
   PetscCall(PetscOptionsBool("-ksp_device_fuse_pc", "Apply PCNONE, PCJACOBI and PCRUIZ inside the iteration's kernels (false: PCApply() between kernels)", "KSPDeviceSetFusion", pc, &pc, NULL));
   PetscCall(PetscOptionsBool("-ksp_device_fuse_operator", "Multiply by a MATSEQAIJMODSELL operator with its dot in the same kernel (false: MatMult(), then a dot kernel)", "KSPDeviceSetFusion", op, &op, NULL));
   PetscCall(KSPDeviceSetFusion(ksp, pc, op));
+  PetscCall(PetscOptionsBool("-ksp_device_read_late", "On the host (reference kernels): read the done flag as on the device, one step after it was set, for testing the steps queued after the stop", "KSPCGDEVICE", ms->read_late, &ms->read_late, NULL));
   PetscCall(PetscOptionsBool("-ksp_device_image_order", "With a permuted MATSEQAIJMODSELL image (orderings partition, rcm, bricks) and a fused PC, run the solve in the image's numbering (false: the matrix's permuted product, then a dot kernel)", "KSPCGDEVICE", ms->image_opt, &ms->image_opt, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -1411,7 +1413,7 @@ PetscErrorCode KSPMSView(KSP ksp, KSPMS *ms, PetscViewer viewer)
   else if (ms->mpi && ms->nallreduce > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "  convergence test: KSPConvergedDefault() on the device; the done flag read with each reduction's sums (%" PetscInt_FMT " MPI_Allreduce() per iteration)\n", ms->nallreduce));
   else if (ms->mpi) PetscCall(PetscViewerASCIIPrintf(viewer, "  convergence test: KSPConvergedDefault() on the device; the done flag read with each iteration's sums (one MPI_Allreduce() per iteration)\n"));
   else if (ms->fused_op && ms->pc != MS_KRYLOV_PC_APPLIED) PetscCall(PetscViewerASCIIPrintf(viewer, "  convergence test: KSPConvergedDefault() on the device; the host reads the done flag after 1, 2, 4, ... up to %" PetscInt_FMT " iterations\n", ms->check_max));
-  else PetscCall(PetscViewerASCIIPrintf(viewer, "  convergence test: KSPConvergedDefault() on the device; the host reads the done flag after every iteration%s\n", ms->device ? ", one iteration ahead" : ""));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "  convergence test: KSPConvergedDefault() on the device; the host reads the done flag after every iteration%s\n", (ms->device || ms->read_late) ? ", one iteration ahead" : ""));
   if (ms->graph) PetscCall(PetscViewerASCIIPrintf(viewer, "  CUDA graphs: on, blocks of up to %" PetscInt_FMT " iterations replayed\n", ms->check_max));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  CUDA graphs: off (%s)\n", ms->why_graph));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  last solve: %" PetscInt_FMT " iterations queued, %" PetscInt_FMT " host reads of the status, %" PetscInt_FMT " graph launches (%" PetscInt_FMT " captured)\n", ms->nsteps, ms->npolls + ms->nreads, ms->ngraph_launch, ms->ncaptures));

@@ -281,7 +281,14 @@ static PetscErrorCode KSPGMRESDeviceStep(KSP ksp)
     err = ms->kn->gmres_mult(&ms->view, ms->bucketed ? &ms->pb : NULL, &v, gm->tmp, (double *)ms->xwork, ms->sc, stream);
     PetscCall(KSPMSKernelEnd(ms, err, "gmres_mult", ms->opflops + (ms->pc == MS_KRYLOV_PC_DIAG ? 2.0 : 1.0) * ms->n));
   } else {
-    if (restart) PetscCall(KSPGMRESDeviceRestart(ksp));
+    if (restart) {
+      /* the restart's PCApply() (left) writes basis vector 0, the iteration's product basis vector 1: both are read by
+         the update of a cycle that stopped the solve at its m-th iteration. On the device the host reads the done flag
+         one step late (KSPMSRun()), so the status is read here, once per cycle, before they are written */
+      if (!ms->host_check) PetscCall(KSPMSReadScalars(ms));
+      if (KSPMSStopped(ms)) PetscFunctionReturn(PETSC_SUCCESS);
+      PetscCall(KSPGMRESDeviceRestart(ksp));
+    }
     if (ms->stop || !iterate) PetscFunctionReturn(PETSC_SUCCESS);
     PetscCall(KSPGMRESDeviceApplyKGeneric(ksp, PetscMin(k, gm->m - 1)));
   }
