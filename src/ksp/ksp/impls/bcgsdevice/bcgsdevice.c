@@ -521,6 +521,7 @@ PetscErrorCode KSPBCGSDeviceGetMergedReductions(KSP ksp, PetscBool *flg)
 +  -ksp_bcgsdevice_merged_reductions <bool> - two reductions per iteration (default: on several processes only)
 .  -ksp_device_graph <bool>                 - replay blocks of iterations as CUDA graphs when every step is a kernel (default true)
 .  -ksp_device_check_max <k>                - the most iterations between two host reads of the done flag (default 32)
+.  -ksp_device_read_late <bool>        - a test option without a GPU: the done flag of a step read after the next step is queued, as on the device (default false)
 .  -ksp_device_fuse_pc <bool>               - apply `PCNONE`, `PCJACOBI`, `PCRUIZ` inside the kernels (default true)
 -  -ksp_device_fuse_operator <bool>         - the `MATSEQAIJMODSELL` product with its preconditioner and dots in one kernel (default true)
 
