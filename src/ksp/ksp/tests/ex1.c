@@ -793,12 +793,17 @@ static PetscErrorCode CreateRectangular(MPI_Comm comm, Mat *A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* the line of an error case: whether the error was raised, and its message */
-static PetscErrorCode ReportError(MPI_Comm comm, const Method *m, const char name[], PetscErrorCode ierr)
+/* KSPSetUp() and KSPSolve() with the errors returned, unless ierr (an error raised before them) is set; then the line
+   of the error case: whether an error was raised, and its message */
+static PetscErrorCode SolveAndReport(MPI_Comm comm, const Method *m, const char name[], KSP ksp, Vec b, Vec x, PetscErrorCode ierr)
 {
   const char *text, *specific;
 
   PetscFunctionBegin;
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  if (!ierr) ierr = KSPSetUp(ksp);
+  if (!ierr) ierr = KSPSolve(ksp, b, x);
+  PetscCall(PetscPopErrorHandler());
   PetscCall(PetscErrorMessage(ierr, &text, &specific));
   PetscCall(PetscPrintf(comm, "%s, %s: %s\n", m->type, name, ierr ? "error raised" : "NO error"));
   if (ierr) PetscCall(PetscPrintf(comm, "  [%s] %s\n", text, specific));
@@ -855,12 +860,12 @@ static PetscErrorCode TestErrorsNS(MPI_Comm comm, const Method *m)
       PetscCall(CreateVecs(A, &c, &st, &b, &x0));
       PetscCall(VecDestroy(&x0));
     }
-    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-    if (e == 7) ierr = KSPGMRESSetRestart(ksp, 0);
-    if (!ierr) ierr = KSPSetUp(ksp);
-    if (!ierr) ierr = KSPSolve(ksp, b, x);
-    PetscCall(PetscPopErrorHandler());
-    PetscCall(ReportError(comm, m, names[e], ierr));
+    if (e == 7) {
+      PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+      ierr = KSPGMRESSetRestart(ksp, 0);
+      PetscCall(PetscPopErrorHandler());
+    }
+    PetscCall(SolveAndReport(comm, m, names[e], ksp, b, x, ierr));
     PetscCall(KSPDestroy(&ksp));
     PetscCall(VecDestroy(&b));
     PetscCall(VecDestroy(&x));
@@ -876,10 +881,9 @@ static PetscErrorCode TestErrors(MPI_Comm comm, const Method *m)
 
   PetscFunctionBegin;
   for (PetscInt e = 0; e < 5; e++) {
-    Mat            A, P = NULL;
-    KSP            ksp;
-    Vec            b, x;
-    PetscErrorCode ierr;
+    Mat A, P = NULL;
+    KSP ksp;
+    Vec b, x;
 
     if (e == 0) PetscCall(CreateRectangular(comm, &A));
     else PetscCall(CreateProblem(comm, PROB_LAP2D, &A));
@@ -906,11 +910,7 @@ static PetscErrorCode TestErrors(MPI_Comm comm, const Method *m)
       PetscCall(VecAssemblyBegin(b));
       PetscCall(VecAssemblyEnd(b));
     }
-    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-    ierr = KSPSetUp(ksp);
-    if (!ierr) ierr = KSPSolve(ksp, b, x);
-    PetscCall(PetscPopErrorHandler());
-    PetscCall(ReportError(comm, m, names[e], ierr));
+    PetscCall(SolveAndReport(comm, m, names[e], ksp, b, x, PETSC_SUCCESS));
     PetscCall(KSPDestroy(&ksp));
     PetscCall(VecDestroy(&b));
     PetscCall(VecDestroy(&x));
