@@ -1003,6 +1003,18 @@ static PetscErrorCode TestView(MPI_Comm comm, const Method *m, const Settings *s
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the items of the comma-separated list (16 at most), in buf */
+static PetscErrorCode SplitList(const char list[], char buf[], size_t len, char *items[], PetscInt *n)
+{
+  char *tok, *save = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(PetscStrncpy(buf, list, len));
+  *n = 0;
+  for (tok = strtok_r(buf, ",", &save); tok && *n < 16; tok = strtok_r(NULL, ",", &save)) items[(*n)++] = tok;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   MPI_Comm  comm;
@@ -1054,19 +1066,11 @@ int main(int argc, char **argv)
     }
     if (!selected) continue;
     if (!fprob) { /* the method's own problems */
-      char *tok, *save = NULL;
-
-      PetscCall(PetscStrncpy(buf, m->problems, sizeof(buf)));
-      np = 0;
-      for (tok = strtok_r(buf, ",", &save); tok && np < 16; tok = strtok_r(NULL, ",", &save)) own[np++] = tok;
+      PetscCall(SplitList(m->problems, buf, sizeof(buf), own, &np));
       plist = own;
     }
     if (!fpc) { /* the method's own preconditioners */
-      char *tok, *save = NULL;
-
-      PetscCall(PetscStrncpy(pcbuf, m->pcs, sizeof(pcbuf)));
-      npcm = 0;
-      for (tok = strtok_r(pcbuf, ",", &save); tok && npcm < 16; tok = strtok_r(NULL, ",", &save)) pcown[npcm++] = tok;
+      PetscCall(SplitList(m->pcs, pcbuf, sizeof(pcbuf), pcown, &npcm));
       pclist = pcown;
     }
     PetscCall(PetscStrcmp(test, "compare", &eq));
