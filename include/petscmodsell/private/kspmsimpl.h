@@ -177,7 +177,9 @@ typedef struct {
    KSPMSCheckOperator()) and KSPBuildResidual() (PETSc's default) */
 PETSC_INTERN PetscErrorCode KSPMSInitialize(KSP, KSPMS *, const char[]);
 PETSC_INTERN PetscErrorCode KSPMSReset(KSPMS *);
-PETSC_INTERN PetscErrorCode KSPMSDestroy(KSP, KSPMS *);
+/* KSPDestroy() of every method: the layer's reset, its composed functions and the method's n (composed) removed, then
+   KSPDestroyDefault() (it frees ksp->data) */
+PETSC_INTERN PetscErrorCode KSPMSDestroy(KSP, PetscInt, const char *const[]);
 PETSC_INTERN PetscErrorCode KSPMSSetFromOptions(KSP, KSPMS *, PetscOptionItems);
 PETSC_INTERN PetscErrorCode KSPMSView(KSP, KSPMS *, PetscViewer);
 /* the checks of KSPSetUp(): a square operator with equal row and column layouts (collective) */

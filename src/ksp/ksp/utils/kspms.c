@@ -1378,11 +1378,13 @@ PetscErrorCode KSPMSInitialize(KSP ksp, KSPMS *ms, const char type[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode KSPMSDestroy(KSP ksp, KSPMS *ms)
+PetscErrorCode KSPMSDestroy(KSP ksp, PetscInt n, const char *const composed[])
 {
   PetscFunctionBegin;
-  PetscCall(KSPMSReset(ms));
+  PetscCall(KSPMSReset((KSPMS *)ksp->data));
   for (size_t i = 0; i < sizeof(KSPMSComposed) / sizeof(KSPMSComposed[0]); i++) PetscCall(PetscObjectComposeFunction((PetscObject)ksp, KSPMSComposed[i], NULL));
+  for (PetscInt i = 0; i < n; i++) PetscCall(PetscObjectComposeFunction((PetscObject)ksp, composed[i], NULL));
+  PetscCall(KSPDestroyDefault(ksp));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -381,16 +381,15 @@ static PetscErrorCode KSPReset_BCGSDevice(KSP ksp)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static const char *const KSPBCGSDeviceComposed[] = {"KSPBCGSDeviceSetMergedReductions_C", "KSPBCGSDeviceGetMergedReductions_C"};
+
 static PetscErrorCode KSPDestroy_BCGSDevice(KSP ksp)
 {
   KSP_BCGSDevice *bc = (KSP_BCGSDevice *)ksp->data;
 
   PetscFunctionBegin;
   PetscCall(VecDestroy(&bc->guess));
-  PetscCall(KSPMSDestroy(ksp, &bc->ms));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPBCGSDeviceSetMergedReductions_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPBCGSDeviceGetMergedReductions_C", NULL));
-  PetscCall(KSPDestroyDefault(ksp));
+  PetscCall(KSPMSDestroy(ksp, PETSC_STATIC_ARRAY_LENGTH(KSPBCGSDeviceComposed), KSPBCGSDeviceComposed));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

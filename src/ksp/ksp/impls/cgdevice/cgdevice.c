@@ -320,13 +320,12 @@ static PetscErrorCode KSPReset_CGDevice(KSP ksp)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static const char *const KSPCGDeviceComposed[] = {"KSPCGDeviceSetSingleReduction_C", "KSPCGDeviceGetSingleReduction_C"};
+
 static PetscErrorCode KSPDestroy_CGDevice(KSP ksp)
 {
   PetscFunctionBegin;
-  PetscCall(KSPMSDestroy(ksp, &((KSP_CGDevice *)ksp->data)->ms));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCGDeviceSetSingleReduction_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCGDeviceGetSingleReduction_C", NULL));
-  PetscCall(KSPDestroyDefault(ksp));
+  PetscCall(KSPMSDestroy(ksp, PETSC_STATIC_ARRAY_LENGTH(KSPCGDeviceComposed), KSPCGDeviceComposed));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -448,9 +448,7 @@ static const char *const KSPGMRESDeviceComposed[] = {"KSPGMRESSetRestart_C", "KS
 static PetscErrorCode KSPDestroy_GMRESDevice(KSP ksp)
 {
   PetscFunctionBegin;
-  PetscCall(KSPMSDestroy(ksp, &((KSP_GMRESDevice *)ksp->data)->ms));
-  for (size_t i = 0; i < sizeof(KSPGMRESDeviceComposed) / sizeof(KSPGMRESDeviceComposed[0]); i++) PetscCall(PetscObjectComposeFunction((PetscObject)ksp, KSPGMRESDeviceComposed[i], NULL));
-  PetscCall(KSPDestroyDefault(ksp));
+  PetscCall(KSPMSDestroy(ksp, PETSC_STATIC_ARRAY_LENGTH(KSPGMRESDeviceComposed), KSPGMRESDeviceComposed));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
