@@ -90,6 +90,7 @@ typedef struct {
 } KSPMSSignature;
 
 typedef struct {
+  const char *type; /* the method's name in messages ("KSPCGDEVICE") */
   /* options (-ksp_device_*) */
   PetscBool graph_opt;   /* CUDA graphs when the plan allows them */
   PetscInt  check_max;   /* the host reads the done flag at least every check_max steps */
@@ -172,9 +173,13 @@ typedef struct {
   PetscInt graph_nodes, graph_steps;  /* the largest graph of the solve: its nodes and steps */
 } KSPMS;
 
-PETSC_INTERN PetscErrorCode KSPMSInitialize(KSP, KSPMS *);
+/* the layer's defaults and composed functions, and the operations every method shares: KSPSetUp() (the checks of
+   KSPMSCheckOperator()) and KSPBuildResidual() (PETSc's default) */
+PETSC_INTERN PetscErrorCode KSPMSInitialize(KSP, KSPMS *, const char[]);
 PETSC_INTERN PetscErrorCode KSPMSReset(KSPMS *);
-PETSC_INTERN PetscErrorCode KSPMSDestroy(KSP, KSPMS *);
+/* KSPDestroy() of every method: the layer's reset, its composed functions and the method's n (composed) removed, then
+   KSPDestroyDefault() (it frees ksp->data) */
+PETSC_INTERN PetscErrorCode KSPMSDestroy(KSP, PetscInt, const char *const[]);
 PETSC_INTERN PetscErrorCode KSPMSSetFromOptions(KSP, KSPMS *, PetscOptionItems);
 PETSC_INTERN PetscErrorCode KSPMSView(KSP, KSPMS *, PetscViewer);
 /* the checks of KSPSetUp(): a square operator with equal row and column layouts (collective) */

@@ -135,18 +135,26 @@ static PetscErrorCode CreateBlock3(MPI_Comm comm, PetscBool nonsym, Mat *A)
 }
 
 /* copies of a 3 x 3 block on the diagonal (PROB_RHOZERO, PROB_SINGULAR), or a diagonal matrix (PROB_DIAG2, PROB_DIAG12) */
-static PetscErrorCode CreateSmall(MPI_Comm comm, ProblemKind k, Mat *A)
+/* an N x N MATAIJ (or the type of -mat_type) with three entries a row at most, onz of them off the process */
+static PetscErrorCode CreateAIJ(MPI_Comm comm, PetscInt N, PetscInt onz, Mat *A)
 {
-  const PetscInt N = (k == PROB_DIAG2 || k == PROB_DIAG12) ? 60 : 12;
-  PetscInt       rstart, rend;
-
   PetscFunctionBegin;
   PetscCall(MatCreate(comm, A));
   PetscCall(MatSetSizes(*A, PETSC_DECIDE, PETSC_DECIDE, N, N));
   PetscCall(MatSetType(*A, MATAIJ));
   PetscCall(MatSetFromOptions(*A));
   PetscCall(MatSeqAIJSetPreallocation(*A, 3, NULL));
-  PetscCall(MatMPIAIJSetPreallocation(*A, 3, NULL, 3, NULL));
+  PetscCall(MatMPIAIJSetPreallocation(*A, 3, NULL, onz, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CreateSmall(MPI_Comm comm, ProblemKind k, Mat *A)
+{
+  const PetscInt N = (k == PROB_DIAG2 || k == PROB_DIAG12) ? 60 : 12;
+  PetscInt       rstart, rend;
+
+  PetscFunctionBegin;
+  PetscCall(CreateAIJ(comm, N, 3, A));
   PetscCall(MatGetOwnershipRange(*A, &rstart, &rend));
   for (PetscInt i = rstart; i < rend; i++) {
     if (k == PROB_DIAG2 || k == PROB_DIAG12) PetscCall(MatSetValue(*A, i, i, k == PROB_DIAG2 ? 2.0 : (PetscScalar)(1 + i % 2), INSERT_VALUES));
@@ -168,12 +176,7 @@ static PetscErrorCode CreateZeroDiag(MPI_Comm comm, Mat *A)
   PetscInt       rstart, rend;
 
   PetscFunctionBegin;
-  PetscCall(MatCreate(comm, A));
-  PetscCall(MatSetSizes(*A, PETSC_DECIDE, PETSC_DECIDE, N, N));
-  PetscCall(MatSetType(*A, MATAIJ));
-  PetscCall(MatSetFromOptions(*A));
-  PetscCall(MatSeqAIJSetPreallocation(*A, 3, NULL));
-  PetscCall(MatMPIAIJSetPreallocation(*A, 3, NULL, 2, NULL));
+  PetscCall(CreateAIJ(comm, N, 2, A));
   PetscCall(MatGetOwnershipRange(*A, &rstart, &rend));
   for (PetscInt i = rstart; i < rend; i++) {
     PetscInt    c[3] = {i - 1, i, i + 1};
@@ -528,6 +531,20 @@ static PetscErrorCode SetUpInnerKSP(PC pc)
 /* the device method and PETSc's on the case; resolve: then both KSPs again, the same objects, after new values of the
    matrix (D A D, the same pattern: the PC is set up again, the fused PC's diagonal and the operator's image must
    follow). Returns the failed checks in *nfail. */
+/* P: the pattern of A with a diagonal of alternating signs */
+static PetscErrorCode CreateSignedDiagonal(Mat A, Mat *P)
+{
+  PetscInt rstart, rend;
+
+  PetscFunctionBegin;
+  PetscCall(MatDuplicate(A, MAT_DO_NOT_COPY_VALUES, P));
+  PetscCall(MatGetOwnershipRange(*P, &rstart, &rend));
+  for (PetscInt i = rstart; i < rend; i++) PetscCall(MatSetValue(*P, i, i, (i % 7 == 3) ? -4.0 : 4.0, INSERT_VALUES));
+  PetscCall(MatAssemblyBegin(*P, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*P, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode RunCase(MPI_Comm comm, const Method *m, const Case *c, const Settings *s, const char *label, PetscBool resolve, PetscInt *nfail)
 {
   Mat       A, P = NULL;
@@ -543,15 +560,7 @@ static PetscErrorCode RunCase(MPI_Comm comm, const Method *m, const Case *c, con
   PetscCall(PetscMemzero(&odev, sizeof(odev)));
   PetscCall(CreateProblem(comm, c->problem, &A));
   P = A;
-  if (c->pmat_signs) { /* a diagonal of alternating signs: PCJACOBI on it is indefinite */
-    PetscInt rstart, rend;
-
-    PetscCall(MatDuplicate(A, MAT_DO_NOT_COPY_VALUES, &P));
-    PetscCall(MatGetOwnershipRange(P, &rstart, &rend));
-    for (PetscInt i = rstart; i < rend; i++) PetscCall(MatSetValue(P, i, i, (i % 7 == 3) ? -4.0 : 4.0, INSERT_VALUES));
-    PetscCall(MatAssemblyBegin(P, MAT_FINAL_ASSEMBLY));
-    PetscCall(MatAssemblyEnd(P, MAT_FINAL_ASSEMBLY));
-  }
+  if (c->pmat_signs) PetscCall(CreateSignedDiagonal(A, &P)); /* PCJACOBI on it is indefinite */
   PetscCall(PCCreate(comm, &pc));
   PetscCall(PCSetOperators(pc, A, P));
   if (c->pc) PetscCall(PCSetType(pc, c->pc));
@@ -612,19 +621,28 @@ static PetscErrorCode NewValues(Mat A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the index of the problem called name in ProblemNames */
+static PetscErrorCode FindProblem(MPI_Comm comm, const char name[], PetscInt *k)
+{
+  PetscFunctionBegin;
+  *k = -1;
+  for (PetscInt j = 0; j < (PetscInt)(sizeof(ProblemNames) / sizeof(ProblemNames[0])); j++) {
+    PetscBool eq;
+    PetscCall(PetscStrcmp(name, ProblemNames[j], &eq));
+    if (eq) *k = j;
+  }
+  PetscCheck(*k >= 0, comm, PETSC_ERR_ARG_WRONG, "Unknown problem %s", name);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* -test compare: every problem of the method, every PC of the list, then the same after new values */
 static PetscErrorCode TestCompare(MPI_Comm comm, const Method *m, const Settings *s, char **problems, PetscInt nprob, char **pcs, PetscInt npc, PetscInt *nfail)
 {
   PetscFunctionBegin;
   for (PetscInt p = 0; p < nprob; p++) {
-    PetscInt k = -1;
+    PetscInt k;
 
-    for (PetscInt j = 0; j < (PetscInt)(sizeof(ProblemNames) / sizeof(ProblemNames[0])); j++) {
-      PetscBool eq;
-      PetscCall(PetscStrcmp(problems[p], ProblemNames[j], &eq));
-      if (eq) k = j;
-    }
-    PetscCheck(k >= 0, comm, PETSC_ERR_ARG_WRONG, "Unknown problem %s", problems[p]);
+    PetscCall(FindProblem(comm, problems[p], &k));
     {
       PetscBool applies;
       PetscCall(PetscStrInList(problems[p], m->problems, ',', &applies));
@@ -761,6 +779,37 @@ static PetscErrorCode TestReasonsNS(MPI_Comm comm, const Method *m, const Settin
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* a 30 x 24 operator, assembled empty */
+static PetscErrorCode CreateRectangular(MPI_Comm comm, Mat *A)
+{
+  PetscFunctionBegin;
+  PetscCall(MatCreate(comm, A));
+  PetscCall(MatSetSizes(*A, PETSC_DECIDE, PETSC_DECIDE, 30, 24));
+  PetscCall(MatSetType(*A, MATAIJ));
+  PetscCall(MatSetFromOptions(*A));
+  PetscCall(MatSetUp(*A));
+  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* KSPSetUp() and KSPSolve() with the errors returned, unless ierr (an error raised before them) is set; then the line
+   of the error case: whether an error was raised, and its message */
+static PetscErrorCode SolveAndReport(MPI_Comm comm, const Method *m, const char name[], KSP ksp, Vec b, Vec x, PetscErrorCode ierr)
+{
+  const char *text, *specific;
+
+  PetscFunctionBegin;
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  if (!ierr) ierr = KSPSetUp(ksp);
+  if (!ierr) ierr = KSPSolve(ksp, b, x);
+  PetscCall(PetscPopErrorHandler());
+  PetscCall(PetscErrorMessage(ierr, &text, &specific));
+  PetscCall(PetscPrintf(comm, "%s, %s: %s\n", m->type, name, ierr ? "error raised" : "NO error"));
+  if (ierr) PetscCall(PetscPrintf(comm, "  [%s] %s\n", text, specific));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* -test errors for BiCGSTAB and GMRES */
 static PetscErrorCode TestErrorsNS(MPI_Comm comm, const Method *m)
 {
@@ -774,22 +823,14 @@ static PetscErrorCode TestErrorsNS(MPI_Comm comm, const Method *m)
     KSP            ksp;
     Vec            b, x;
     PetscErrorCode ierr = PETSC_SUCCESS;
-    const char    *text, *specific;
     Case           c;
 
     PetscCall(PetscMemzero(&c, sizeof(c)));
     c.problem = e == 4 ? (gmres ? PROB_CONVDIFF3D : PROB_RHOZERO) : PROB_NONSYM;
     c.special = (PetscBool)(e == 4 && !gmres);
     c.nanrhs  = (PetscBool)(e == 5);
-    if (e == 0) {
-      PetscCall(MatCreate(comm, &A));
-      PetscCall(MatSetSizes(A, PETSC_DECIDE, PETSC_DECIDE, 30, 24));
-      PetscCall(MatSetType(A, MATAIJ));
-      PetscCall(MatSetFromOptions(A));
-      PetscCall(MatSetUp(A));
-      PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
-      PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
-    } else PetscCall(CreateProblem(comm, c.problem, &A));
+    if (e == 0) PetscCall(CreateRectangular(comm, &A));
+    else PetscCall(CreateProblem(comm, c.problem, &A));
     PetscCall(KSPCreate(comm, &ksp));
     PetscCall(KSPSetOperators(ksp, A, A));
     PetscCall(KSPSetType(ksp, m->type));
@@ -819,14 +860,12 @@ static PetscErrorCode TestErrorsNS(MPI_Comm comm, const Method *m)
       PetscCall(CreateVecs(A, &c, &st, &b, &x0));
       PetscCall(VecDestroy(&x0));
     }
-    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-    if (e == 7) ierr = KSPGMRESSetRestart(ksp, 0);
-    if (!ierr) ierr = KSPSetUp(ksp);
-    if (!ierr) ierr = KSPSolve(ksp, b, x);
-    PetscCall(PetscPopErrorHandler());
-    PetscCall(PetscErrorMessage(ierr, &text, &specific));
-    PetscCall(PetscPrintf(comm, "%s, %s: %s\n", m->type, names[e], ierr ? "error raised" : "NO error"));
-    if (ierr) PetscCall(PetscPrintf(comm, "  [%s] %s\n", text, specific));
+    if (e == 7) {
+      PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+      ierr = KSPGMRESSetRestart(ksp, 0);
+      PetscCall(PetscPopErrorHandler());
+    }
+    PetscCall(SolveAndReport(comm, m, names[e], ksp, b, x, ierr));
     PetscCall(KSPDestroy(&ksp));
     PetscCall(VecDestroy(&b));
     PetscCall(VecDestroy(&x));
@@ -842,31 +881,14 @@ static PetscErrorCode TestErrors(MPI_Comm comm, const Method *m)
 
   PetscFunctionBegin;
   for (PetscInt e = 0; e < 5; e++) {
-    Mat            A, P = NULL;
-    KSP            ksp;
-    Vec            b, x;
-    PetscErrorCode ierr;
-    const char    *text, *specific;
+    Mat A, P = NULL;
+    KSP ksp;
+    Vec b, x;
 
-    if (e == 0) {
-      PetscCall(MatCreate(comm, &A));
-      PetscCall(MatSetSizes(A, PETSC_DECIDE, PETSC_DECIDE, 30, 24));
-      PetscCall(MatSetType(A, MATAIJ));
-      PetscCall(MatSetFromOptions(A));
-      PetscCall(MatSetUp(A));
-      PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
-      PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
-    } else PetscCall(CreateProblem(comm, PROB_LAP2D, &A));
+    if (e == 0) PetscCall(CreateRectangular(comm, &A));
+    else PetscCall(CreateProblem(comm, PROB_LAP2D, &A));
     P = A;
-    if (e == 3) { /* an indefinite Jacobi preconditioner */
-      PetscInt rstart, rend;
-
-      PetscCall(MatDuplicate(A, MAT_DO_NOT_COPY_VALUES, &P));
-      PetscCall(MatGetOwnershipRange(P, &rstart, &rend));
-      for (PetscInt i = rstart; i < rend; i++) PetscCall(MatSetValue(P, i, i, (i % 7 == 3) ? -4.0 : 4.0, INSERT_VALUES));
-      PetscCall(MatAssemblyBegin(P, MAT_FINAL_ASSEMBLY));
-      PetscCall(MatAssemblyEnd(P, MAT_FINAL_ASSEMBLY));
-    }
+    if (e == 3) PetscCall(CreateSignedDiagonal(A, &P)); /* an indefinite Jacobi preconditioner */
     PetscCall(KSPCreate(comm, &ksp));
     PetscCall(KSPSetOperators(ksp, A, P));
     PetscCall(KSPSetType(ksp, m->type));
@@ -888,13 +910,7 @@ static PetscErrorCode TestErrors(MPI_Comm comm, const Method *m)
       PetscCall(VecAssemblyBegin(b));
       PetscCall(VecAssemblyEnd(b));
     }
-    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-    ierr = KSPSetUp(ksp);
-    if (!ierr) ierr = KSPSolve(ksp, b, x);
-    PetscCall(PetscPopErrorHandler());
-    PetscCall(PetscErrorMessage(ierr, &text, &specific));
-    PetscCall(PetscPrintf(comm, "%s, %s: %s\n", m->type, names[e], ierr ? "error raised" : "NO error"));
-    if (ierr) PetscCall(PetscPrintf(comm, "  [%s] %s\n", text, specific));
+    PetscCall(SolveAndReport(comm, m, names[e], ksp, b, x, PETSC_SUCCESS));
     PetscCall(KSPDestroy(&ksp));
     PetscCall(VecDestroy(&b));
     PetscCall(VecDestroy(&x));
@@ -912,14 +928,9 @@ static PetscErrorCode TestProcs(MPI_Comm comm, const Method *m, const Settings *
 {
   PetscFunctionBegin;
   for (PetscInt p = 0; p < nprob; p++) {
-    PetscInt k = -1;
+    PetscInt k;
 
-    for (PetscInt j = 0; j < (PetscInt)(sizeof(ProblemNames) / sizeof(ProblemNames[0])); j++) {
-      PetscBool eq;
-      PetscCall(PetscStrcmp(problems[p], ProblemNames[j], &eq));
-      if (eq) k = j;
-    }
-    PetscCheck(k >= 0, comm, PETSC_ERR_ARG_WRONG, "Unknown problem %s", problems[p]);
+    PetscCall(FindProblem(comm, problems[p], &k));
     for (PetscInt q = 0; q < npc; q++) {
       Outcome   o[2];
       Case      c;
@@ -992,6 +1003,18 @@ static PetscErrorCode TestView(MPI_Comm comm, const Method *m, const Settings *s
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the items of the comma-separated list (16 at most), in buf */
+static PetscErrorCode SplitList(const char list[], char buf[], size_t len, char *items[], PetscInt *n)
+{
+  char *tok, *save = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(PetscStrncpy(buf, list, len));
+  *n = 0;
+  for (tok = strtok_r(buf, ",", &save); tok && *n < 16; tok = strtok_r(NULL, ",", &save)) items[(*n)++] = tok;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   MPI_Comm  comm;
@@ -1043,19 +1066,11 @@ int main(int argc, char **argv)
     }
     if (!selected) continue;
     if (!fprob) { /* the method's own problems */
-      char *tok, *save = NULL;
-
-      PetscCall(PetscStrncpy(buf, m->problems, sizeof(buf)));
-      np = 0;
-      for (tok = strtok_r(buf, ",", &save); tok && np < 16; tok = strtok_r(NULL, ",", &save)) own[np++] = tok;
+      PetscCall(SplitList(m->problems, buf, sizeof(buf), own, &np));
       plist = own;
     }
     if (!fpc) { /* the method's own preconditioners */
-      char *tok, *save = NULL;
-
-      PetscCall(PetscStrncpy(pcbuf, m->pcs, sizeof(pcbuf)));
-      npcm = 0;
-      for (tok = strtok_r(pcbuf, ",", &save); tok && npcm < 16; tok = strtok_r(NULL, ",", &save)) pcown[npcm++] = tok;
+      PetscCall(SplitList(m->pcs, pcbuf, sizeof(pcbuf), pcown, &npcm));
       pclist = pcown;
     }
     PetscCall(PetscStrcmp(test, "compare", &eq));

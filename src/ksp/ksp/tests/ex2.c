@@ -600,6 +600,29 @@ static PetscErrorCode TestDirectionMultDot(Ctx *c, PetscBool done)
 /* the single reduction's step in one kernel (cg_sr_mult), in the image's numbering, against a direct computation; the
    CUDA kernel against the reference, its s with the bits of the matrix's own device product of its z (the product formed
    z at the neighbours' rows as their blocks formed it) */
+/* the host's (dev false) or the device's side of a buffer */
+static double *BufSide(const Buf *b, PetscBool dev)
+{
+  return dev ? b->d : b->h;
+}
+
+/* cg_sr_mult's vectors on one side of the buffers in (x, p, r, w, s, the diagonal) and out (rn, wn, sn) */
+static void CGSRVecs(const Buf in[], const Buf out[], int pc, int norm_r, PetscBool dev, MSKrylovCGSRVecs *v)
+{
+  memset(v, 0, sizeof(*v));
+  v->x      = BufSide(&in[0], dev);
+  v->p      = BufSide(&in[1], dev);
+  v->r      = BufSide(&in[2], dev);
+  v->w      = BufSide(&in[3], dev);
+  v->s      = BufSide(&in[4], dev);
+  v->d      = pc == MS_KRYLOV_PC_DIAG ? BufSide(&in[5], dev) : NULL;
+  v->rn     = BufSide(&out[0], dev);
+  v->wn     = BufSide(&out[1], dev);
+  v->sn     = BufSide(&out[2], dev);
+  v->pc     = pc;
+  v->norm_r = norm_r;
+}
+
 static PetscErrorCode TestCGSRMult(Ctx *c, int pc, int norm_r, PetscBool done)
 {
   const PetscInt   m = c->m, diag = pc == MS_KRYLOV_PC_DIAG;
@@ -644,28 +667,8 @@ static PetscErrorCode TestCGSRMult(Ctx *c, int pc, int norm_r, PetscBool done)
   }
   for (int j = 0; j < 6; j++) PetscCall(BufCreate(c, m, v[j], &in[j]));
   for (int j = 0; j < 3; j++) PetscCall(BufCreate(c, m, NULL, &out[j]));
-  PetscCall(PetscMemzero(&hv, sizeof(hv)));
-  hv.x      = in[0].h;
-  hv.p      = in[1].h;
-  hv.r      = in[2].h;
-  hv.w      = in[3].h;
-  hv.s      = in[4].h;
-  hv.d      = diag ? in[5].h : NULL;
-  hv.rn     = out[0].h;
-  hv.wn     = out[1].h;
-  hv.sn     = out[2].h;
-  hv.pc     = pc;
-  hv.norm_r = norm_r;
-  dv        = hv;
-  dv.x      = in[0].d;
-  dv.p      = in[1].d;
-  dv.r      = in[2].d;
-  dv.w      = in[3].d;
-  dv.s      = in[4].d;
-  dv.d      = diag ? in[5].d : NULL;
-  dv.rn     = out[0].d;
-  dv.wn     = out[1].d;
-  dv.sn     = out[2].d;
+  CGSRVecs(in, out, pc, norm_r, PETSC_FALSE, &hv);
+  CGSRVecs(in, out, pc, norm_r, PETSC_TRUE, &dv);
   PetscCall(Reduces(c, &h, MS_CG_SUM_NN, MS_KRYLOV_FINISH_CGSR_STEP, &hr, &dr));
   PetscCall(MSKrylovKernels_Reference.cg_sr_mult(&c->hvi, &hv, &hr, NULL));
   if (!done) ok = (PetscBool)(RelDiff(in[0].h, ref[0], m, 1.0) < 1e-14 && RelDiff(in[1].h, ref[1], m, 1.0) < 1e-14 && RelDiff(out[0].h, ref[2], m, 1.0) < 1e-14 && RelDiff(out[1].h, ref[3], m, 1.0) < 1e-14 && RelDiff(out[2].h, ref[4], m, 1.0) < 1e-13 && RelDiff(h.sum, sref, 5, 1e-300) < 1e-12);
@@ -798,6 +801,21 @@ static PetscErrorCode TestDirection(Ctx *c, PetscBool done)
 }
 
 /* cg_update (and cg_residual with update = false) in every mode */
+/* cg_update's and cg_residual's vectors on one side of the buffers b (x, r, p, w, s, z, the diagonal) */
+static void CGVecs(const Buf b[], int pc, PetscBool sr, int norm_r, PetscBool dev, MSKrylovCGVecs *v)
+{
+  memset(v, 0, sizeof(*v));
+  v->x      = BufSide(&b[0], dev);
+  v->r      = BufSide(&b[1], dev);
+  v->p      = BufSide(&b[2], dev);
+  v->w      = BufSide(&b[3], dev);
+  v->s      = sr ? BufSide(&b[4], dev) : NULL;
+  v->z      = pc == MS_KRYLOV_PC_NONE ? NULL : BufSide(&b[5], dev);
+  v->d      = pc == MS_KRYLOV_PC_DIAG ? BufSide(&b[6], dev) : NULL;
+  v->pc     = pc;
+  v->norm_r = norm_r;
+}
+
 static PetscErrorCode TestUpdate(Ctx *c, PetscBool update, int pc, PetscBool sr, int norm_r, PetscBool done)
 {
   const PetscInt  m = c->m;
@@ -857,24 +875,12 @@ static PetscErrorCode TestUpdate(Ctx *c, PetscBool update, int pc, PetscBool sr,
     if (c->cuda) PetscCallCUDA(cudaMemcpy(z.d, v[5], sizeof(double) * m, cudaMemcpyHostToDevice));
 #endif
   }
-  PetscCall(PetscMemzero(&hv, sizeof(hv)));
-  hv.x      = x.h;
-  hv.r      = r.h;
-  hv.p      = p.h;
-  hv.w      = w.h;
-  hv.s      = sr ? s.h : NULL;
-  hv.z      = pc == MS_KRYLOV_PC_NONE ? NULL : z.h;
-  hv.d      = pc == MS_KRYLOV_PC_DIAG ? dg.h : NULL;
-  hv.pc     = pc;
-  hv.norm_r = norm_r;
-  dv        = hv;
-  dv.x      = x.d;
-  dv.r      = r.d;
-  dv.p      = p.d;
-  dv.w      = w.d;
-  dv.s      = sr ? s.d : NULL;
-  dv.z      = pc == MS_KRYLOV_PC_NONE ? NULL : z.d;
-  dv.d      = pc == MS_KRYLOV_PC_DIAG ? dg.d : NULL;
+  {
+    const Buf b[7] = {x, r, p, w, s, z, dg};
+
+    CGVecs(b, pc, sr, norm_r, PETSC_FALSE, &hv);
+    CGVecs(b, pc, sr, norm_r, PETSC_TRUE, &dv);
+  }
   PetscCall(Reduces(c, &h, MS_CG_SUM_NN, MS_KRYLOV_FINISH_NONE, &hr, &dr));
   if (update) PetscCall(MSKrylovKernels_Reference.cg_update((int)m, &hv, &h, sums ? &hr : NULL, NULL));
   else PetscCall(MSKrylovKernels_Reference.cg_residual((int)m, &hv, &hr, NULL));

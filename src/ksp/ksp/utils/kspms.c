@@ -1348,17 +1348,27 @@ static PetscErrorCode KSPDeviceGetFusion_MS(KSP ksp, PetscBool *pc, PetscBool *o
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode KSPSetUp_MS(KSP ksp)
+{
+  PetscFunctionBegin;
+  PetscCall(KSPMSCheckOperator(ksp, ((KSPMS *)ksp->data)->type));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static const char *const KSPMSComposed[] = {"KSPDeviceSetUseGraph_C", "KSPDeviceGetUseGraph_C", "KSPDeviceSetCheckMax_C", "KSPDeviceGetCheckMax_C", "KSPDeviceSetFusion_C", "KSPDeviceGetFusion_C"};
 
-PetscErrorCode KSPMSInitialize(KSP ksp, KSPMS *ms)
+PetscErrorCode KSPMSInitialize(KSP ksp, KSPMS *ms, const char type[])
 {
   PetscFunctionBegin;
   PetscCheck((void *)ms == ksp->data, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The KSPMS must be the first member of the method's data");
-  ms->graph_opt   = PETSC_TRUE;
-  ms->check_max   = 32;
-  ms->fuse_pc_opt = PETSC_TRUE;
-  ms->fuse_op_opt = PETSC_TRUE;
-  ms->image_opt   = PETSC_TRUE;
+  ms->type                = type;
+  ksp->ops->setup         = KSPSetUp_MS;
+  ksp->ops->buildresidual = KSPBuildResidualDefault;
+  ms->graph_opt           = PETSC_TRUE;
+  ms->check_max           = 32;
+  ms->fuse_pc_opt         = PETSC_TRUE;
+  ms->fuse_op_opt         = PETSC_TRUE;
+  ms->image_opt           = PETSC_TRUE;
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, KSPMSComposed[0], KSPDeviceSetUseGraph_MS));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, KSPMSComposed[1], KSPDeviceGetUseGraph_MS));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, KSPMSComposed[2], KSPDeviceSetCheckMax_MS));
@@ -1368,11 +1378,13 @@ PetscErrorCode KSPMSInitialize(KSP ksp, KSPMS *ms)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode KSPMSDestroy(KSP ksp, KSPMS *ms)
+PetscErrorCode KSPMSDestroy(KSP ksp, PetscInt n, const char *const composed[])
 {
   PetscFunctionBegin;
-  PetscCall(KSPMSReset(ms));
+  PetscCall(KSPMSReset((KSPMS *)ksp->data));
   for (size_t i = 0; i < sizeof(KSPMSComposed) / sizeof(KSPMSComposed[0]); i++) PetscCall(PetscObjectComposeFunction((PetscObject)ksp, KSPMSComposed[i], NULL));
+  for (PetscInt i = 0; i < n; i++) PetscCall(PetscObjectComposeFunction((PetscObject)ksp, composed[i], NULL));
+  PetscCall(KSPDestroyDefault(ksp));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -371,13 +371,6 @@ static PetscErrorCode KSPBuildSolution_BCGSDevice(KSP ksp, Vec v, Vec *V)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode KSPSetUp_BCGSDevice(KSP ksp)
-{
-  PetscFunctionBegin;
-  PetscCall(KSPMSCheckOperator(ksp, "KSPBCGSDEVICE"));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 static PetscErrorCode KSPReset_BCGSDevice(KSP ksp)
 {
   KSP_BCGSDevice *bc = (KSP_BCGSDevice *)ksp->data;
@@ -388,16 +381,15 @@ static PetscErrorCode KSPReset_BCGSDevice(KSP ksp)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static const char *const KSPBCGSDeviceComposed[] = {"KSPBCGSDeviceSetMergedReductions_C", "KSPBCGSDeviceGetMergedReductions_C"};
+
 static PetscErrorCode KSPDestroy_BCGSDevice(KSP ksp)
 {
   KSP_BCGSDevice *bc = (KSP_BCGSDevice *)ksp->data;
 
   PetscFunctionBegin;
   PetscCall(VecDestroy(&bc->guess));
-  PetscCall(KSPMSDestroy(ksp, &bc->ms));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPBCGSDeviceSetMergedReductions_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPBCGSDeviceGetMergedReductions_C", NULL));
-  PetscCall(KSPDestroyDefault(ksp));
+  PetscCall(KSPMSDestroy(ksp, PETSC_STATIC_ARRAY_LENGTH(KSPBCGSDeviceComposed), KSPBCGSDeviceComposed));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -564,19 +556,17 @@ PETSC_INTERN PetscErrorCode KSPCreate_BCGSDevice(KSP ksp)
   PetscFunctionBegin;
   PetscCall(PetscNew(&bc));
   ksp->data = (void *)bc;
-  PetscCall(KSPMSInitialize(ksp, &bc->ms));
+  PetscCall(KSPMSInitialize(ksp, &bc->ms, "KSPBCGSDEVICE"));
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_PRECONDITIONED, PC_LEFT, 3));
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_UNPRECONDITIONED, PC_RIGHT, 2));
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_NONE, PC_LEFT, 1));
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_NONE, PC_RIGHT, 1));
-  ksp->ops->setup          = KSPSetUp_BCGSDevice;
   ksp->ops->solve          = KSPSolve_BCGSDevice;
   ksp->ops->reset          = KSPReset_BCGSDevice;
   ksp->ops->destroy        = KSPDestroy_BCGSDevice;
   ksp->ops->view           = KSPView_BCGSDevice;
   ksp->ops->setfromoptions = KSPSetFromOptions_BCGSDevice;
   ksp->ops->buildsolution  = KSPBuildSolution_BCGSDevice;
-  ksp->ops->buildresidual  = KSPBuildResidualDefault;
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPBCGSDeviceSetMergedReductions_C", KSPBCGSDeviceSetMergedReductions_BCGSDevice));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPBCGSDeviceGetMergedReductions_C", KSPBCGSDeviceGetMergedReductions_BCGSDevice));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -313,13 +313,6 @@ static PetscErrorCode KSPSolve_CGDevice(KSP ksp)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode KSPSetUp_CGDevice(KSP ksp)
-{
-  PetscFunctionBegin;
-  PetscCall(KSPMSCheckOperator(ksp, "KSPCGDEVICE"));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 static PetscErrorCode KSPReset_CGDevice(KSP ksp)
 {
   PetscFunctionBegin;
@@ -327,13 +320,12 @@ static PetscErrorCode KSPReset_CGDevice(KSP ksp)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static const char *const KSPCGDeviceComposed[] = {"KSPCGDeviceSetSingleReduction_C", "KSPCGDeviceGetSingleReduction_C"};
+
 static PetscErrorCode KSPDestroy_CGDevice(KSP ksp)
 {
   PetscFunctionBegin;
-  PetscCall(KSPMSDestroy(ksp, &((KSP_CGDevice *)ksp->data)->ms));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCGDeviceSetSingleReduction_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCGDeviceGetSingleReduction_C", NULL));
-  PetscCall(KSPDestroyDefault(ksp));
+  PetscCall(KSPMSDestroy(ksp, PETSC_STATIC_ARRAY_LENGTH(KSPCGDeviceComposed), KSPCGDeviceComposed));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -500,21 +492,19 @@ PETSC_INTERN PetscErrorCode KSPCreate_CGDevice(KSP ksp)
   PetscFunctionBegin;
   PetscCall(PetscNew(&cg));
   ksp->data = (void *)cg;
-  PetscCall(KSPMSInitialize(ksp, &cg->ms));
+  PetscCall(KSPMSInitialize(ksp, &cg->ms, "KSPCGDEVICE"));
   cg->dir_opt = PETSC_TRUE;
   cg->p       = CGD_P;
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_PRECONDITIONED, PC_LEFT, 3));
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_UNPRECONDITIONED, PC_LEFT, 2));
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_NATURAL, PC_LEFT, 2));
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_NONE, PC_LEFT, 1));
-  ksp->ops->setup          = KSPSetUp_CGDevice;
   ksp->ops->solve          = KSPSolve_CGDevice;
   ksp->ops->reset          = KSPReset_CGDevice;
   ksp->ops->destroy        = KSPDestroy_CGDevice;
   ksp->ops->view           = KSPView_CGDevice;
   ksp->ops->setfromoptions = KSPSetFromOptions_CGDevice;
   ksp->ops->buildsolution  = KSPBuildSolutionDefault;
-  ksp->ops->buildresidual  = KSPBuildResidualDefault;
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCGDeviceSetSingleReduction_C", KSPCGDeviceSetSingleReduction_CGDevice));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCGDeviceGetSingleReduction_C", KSPCGDeviceGetSingleReduction_CGDevice));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -433,13 +433,6 @@ static PetscErrorCode KSPBuildSolution_GMRESDevice(KSP ksp, Vec ptr, Vec *result
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode KSPSetUp_GMRESDevice(KSP ksp)
-{
-  PetscFunctionBegin;
-  PetscCall(KSPMSCheckOperator(ksp, "KSPGMRESDEVICE"));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 static PetscErrorCode KSPReset_GMRESDevice(KSP ksp)
 {
   KSP_GMRESDevice *gm = (KSP_GMRESDevice *)ksp->data;
@@ -455,9 +448,7 @@ static const char *const KSPGMRESDeviceComposed[] = {"KSPGMRESSetRestart_C", "KS
 static PetscErrorCode KSPDestroy_GMRESDevice(KSP ksp)
 {
   PetscFunctionBegin;
-  PetscCall(KSPMSDestroy(ksp, &((KSP_GMRESDevice *)ksp->data)->ms));
-  for (size_t i = 0; i < sizeof(KSPGMRESDeviceComposed) / sizeof(KSPGMRESDeviceComposed[0]); i++) PetscCall(PetscObjectComposeFunction((PetscObject)ksp, KSPGMRESDeviceComposed[i], NULL));
-  PetscCall(KSPDestroyDefault(ksp));
+  PetscCall(KSPMSDestroy(ksp, PETSC_STATIC_ARRAY_LENGTH(KSPGMRESDeviceComposed), KSPGMRESDeviceComposed));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -587,7 +578,7 @@ PETSC_INTERN PetscErrorCode KSPCreate_GMRESDevice(KSP ksp)
   PetscFunctionBegin;
   PetscCall(PetscNew(&gm));
   ksp->data = (void *)gm;
-  PetscCall(KSPMSInitialize(ksp, &gm->ms));
+  PetscCall(KSPMSInitialize(ksp, &gm->ms, "KSPGMRESDEVICE"));
   gm->max_k        = GMRES_DEFAULT_MAXK;
   gm->haptol       = 1.0e-30;
   gm->breakdowntol = 0.1;
@@ -595,14 +586,12 @@ PETSC_INTERN PetscErrorCode KSPCreate_GMRESDevice(KSP ksp)
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_UNPRECONDITIONED, PC_RIGHT, 3));
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_NONE, PC_RIGHT, 1));
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_NONE, PC_LEFT, 1));
-  ksp->ops->setup          = KSPSetUp_GMRESDevice;
   ksp->ops->solve          = KSPSolve_GMRESDevice;
   ksp->ops->reset          = KSPReset_GMRESDevice;
   ksp->ops->destroy        = KSPDestroy_GMRESDevice;
   ksp->ops->view           = KSPView_GMRESDevice;
   ksp->ops->setfromoptions = KSPSetFromOptions_GMRESDevice;
   ksp->ops->buildsolution  = KSPBuildSolution_GMRESDevice;
-  ksp->ops->buildresidual  = KSPBuildResidualDefault;
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, KSPGMRESDeviceComposed[0], KSPGMRESSetRestart_GMRESDevice));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, KSPGMRESDeviceComposed[1], KSPGMRESGetRestart_GMRESDevice));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, KSPGMRESDeviceComposed[2], KSPGMRESSetHapTol_GMRESDevice));
