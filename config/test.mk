@@ -57,9 +57,8 @@ PETSCMODSELL_LIB ?= $(MS_LIB)
 
 # A PETSc built with CUDA aborts every GPU test at startup when the MPI is not CUDA-aware (most Open MPI packages)
 # unless -use_gpu_aware_mpi 0 is given: make check adds it to PETSC_OPTIONS then; MS_GPU_AWARE_MPI=1 (an MPI that is
-# CUDA-aware) leaves PETSc's default, as bench/common.sh does.
-MS_PETSC_HAS_CUDA := $(shell grep -qs '^\#define PETSC_HAVE_CUDA 1' $(PETSC_DIR)/$(PETSC_ARCH)/include/petscconf.h $(PETSC_DIR)/include/petscconf.h && echo 1)
-ifeq ($(MS_PETSC_HAS_CUDA),1)
+# CUDA-aware) leaves PETSc's default, as bench/common.sh does. PETSC_HAVE_CUDA: the top makefile's, from petscconf.h.
+ifeq ($(PETSC_HAVE_CUDA),1)
   ifneq ($(MS_GPU_AWARE_MPI),1)
     ifeq ($(findstring -use_gpu_aware_mpi,$(PETSC_OPTIONS)),)
       export PETSC_OPTIONS := $(PETSC_OPTIONS) -use_gpu_aware_mpi 0
